@@ -1,0 +1,16 @@
+//! MongoDB `$jsonSchema` validators, collection commands and a local validator,
+//! derived from serde models. See the README for a tour.
+
+pub mod command;
+pub mod schema;
+pub mod serde_helpers;
+
+
+#[doc(hidden)]
+pub mod __private;
+
+pub use bson;
+pub use command::{MongoCollection, ValidationAction, ValidationLevel};
+pub use mongo_schema_macros::MongoSchema;
+pub use schema::{BsonKind, MongoSchema};
+
