@@ -1,6 +1,8 @@
 //! MongoDB `$jsonSchema` validators, collection commands and a local validator,
 //! derived from serde models. See the README for a tour.
 
+extern crate self as mongo_schema;
+
 pub mod command;
 pub mod schema;
 pub mod serde_helpers;

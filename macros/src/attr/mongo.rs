@@ -1,0 +1,314 @@
+//! `#[mongo(...)]`: one branch per key, each headed by its syntax; anything else is an
+//! "unknown mongo attribute" error at the key.
+
+use super::{key, string, Attr};
+use crate::ctxt::Ctxt;
+use crate::symbol::*;
+use proc_macro2::Span;
+use syn::meta::ParseNestedMeta;
+use syn::spanned::Spanned;
+use syn::{LitStr, Token};
+
+/// A numeric keyword value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Num {
+    Int(i64),
+    Float(f64),
+}
+
+/// A literal of `enum_values`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Lit {
+    Str(String),
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+}
+
+/// One `$jsonSchema` keyword, in the order it is emitted.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Keyword {
+    BsonType(String),
+    MinLength(u64),
+    MaxLength(u64),
+    Pattern(String),
+    Minimum(Num),
+    Maximum(Num),
+    ExclusiveMinimum(Num),
+    ExclusiveMaximum(Num),
+    MultipleOf(Num),
+    MinItems(u64),
+    MaxItems(u64),
+    UniqueItems(bool),
+    MinProperties(u64),
+    MaxProperties(u64),
+    Enum(Vec<Lit>),
+    Title(String),
+    Description(String),
+}
+
+/// `key = 10`
+fn unsigned(meta: &ParseNestedMeta) -> syn::Result<u64> {
+    let lit: syn::LitInt = meta.value()?.parse().map_err(|e| retype(meta, e, "a non-negative integer"))?;
+    lit.base10_parse::<u64>().map_err(|_| syn::Error::new(lit.span(), format!("`{}` takes a non-negative integer", key(meta))))
+}
+
+fn retype(meta: &ParseNestedMeta, error: syn::Error, what: &str) -> syn::Error {
+    syn::Error::new(error.span(), format!("`{}` takes {what}, e.g. `{} = 10`", key(meta), key(meta)))
+}
+
+/// `key = -1.5` or `key = 0`
+fn number(meta: &ParseNestedMeta) -> syn::Result<Num> {
+    let input = meta.value()?;
+    let negative = input.parse::<Option<Token![-]>>()?.is_some();
+    let lit: syn::Lit = input.parse().map_err(|e| retype(meta, e, "a number"))?;
+    let sign = if negative { -1 } else { 1 };
+    match &lit {
+        syn::Lit::Int(i) => i.base10_parse::<i64>().map(|n| Num::Int(sign * n)),
+        syn::Lit::Float(f) => f.base10_parse::<f64>().map(|n| Num::Float(sign as f64 * n)),
+        _ => Err(syn::Error::new(lit.span(), "")),
+    }
+    .map_err(|_| syn::Error::new(lit.span(), format!("`{}` takes a number, e.g. `{} = 10`", key(meta), key(meta))))
+}
+
+/// `key` or `key = true`
+fn flag(meta: &ParseNestedMeta) -> syn::Result<bool> {
+    if !meta.input.peek(Token![=]) {
+        return Ok(true);
+    }
+    let lit: syn::LitBool = meta.value()?.parse().map_err(|e| retype(meta, e, "`true` or `false`"))?;
+    Ok(lit.value)
+}
+
+/// `enum_values = ["a", "b", 3]`
+fn literals(meta: &ParseNestedMeta) -> syn::Result<Vec<Lit>> {
+    let input = meta.value()?;
+    let content;
+    syn::bracketed!(content in input);
+    let mut values = Vec::new();
+    while !content.is_empty() {
+        let negative = content.parse::<Option<Token![-]>>()?.is_some();
+        let lit: syn::Lit = content.parse()?;
+        let sign = if negative { -1 } else { 1 };
+        values.push(match &lit {
+            syn::Lit::Str(s) if !negative => Lit::Str(s.value()),
+            syn::Lit::Bool(b) if !negative => Lit::Bool(b.value),
+            syn::Lit::Int(i) => Lit::Int(sign * i.base10_parse::<i64>()?),
+            syn::Lit::Float(f) => Lit::Float(sign as f64 * f.base10_parse::<f64>()?),
+            _ => return Err(syn::Error::new(lit.span(), "`enum_values` takes string, integer, float or bool literals")),
+        });
+        if !content.is_empty() {
+            content.parse::<Token![,]>()?;
+        }
+    }
+    Ok(values)
+}
+
+/// Patterns are PCRE in mongod. regex-syntax parses the common subset; constructs it does
+/// not support but PCRE does (look-around, backreferences) are left to mongod.
+fn check_pattern(lit: &LitStr) -> syn::Result<String> {
+    use regex_syntax::ast::{parse::Parser, ErrorKind};
+    let pattern = lit.value();
+    match Parser::new().parse(&pattern) {
+        Ok(_) => Ok(pattern),
+        Err(e) if matches!(e.kind(), ErrorKind::UnsupportedLookAround | ErrorKind::UnsupportedBackreference) => Ok(pattern),
+        Err(e) => Err(syn::Error::new(lit.span(), format!("`pattern` does not compile as a regular expression: {} (at offset {})", e.kind(), e.span().start.offset))),
+    }
+}
+
+fn bson_type(lit: &LitStr) -> syn::Result<String> {
+    let alias = lit.value();
+    if BSON_TYPE_ALIASES.contains(&alias.as_str()) {
+        return Ok(alias);
+    }
+    Err(syn::Error::new(lit.span(), format!("unknown bsonType `{alias}`; mongod accepts {}", BSON_TYPE_ALIASES.join(", "))))
+}
+
+/// The keys every item (type or field) accepts: `$jsonSchema` keywords.
+#[derive(Default)]
+pub struct Keywords {
+    pub list: Vec<(Span, Keyword)>,
+}
+
+impl Keywords {
+    fn push(&mut self, cx: &Ctxt, meta: &ParseNestedMeta, keyword: Keyword) {
+        let same = std::mem::discriminant(&keyword);
+        if self.list.iter().any(|(_, k)| std::mem::discriminant(k) == same) {
+            cx.error_spanned_by(&meta.path, format!("duplicate attribute `{}`", key(meta)));
+            return;
+        }
+        self.list.push((meta.path.span(), keyword));
+    }
+
+    /// Parses one keyword key; `Ok(false)` when `meta` is not a keyword.
+    fn parse(&mut self, cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<bool> {
+        let path = &meta.path;
+        let keyword = if path.is_ident(BSON_TYPE) {
+            // #[mongo(bson_type = "string")]
+            Keyword::BsonType(bson_type(&string(meta)?)?)
+        } else if path.is_ident(MIN_LENGTH) {
+            // #[mongo(min_length = 2)]
+            Keyword::MinLength(unsigned(meta)?)
+        } else if path.is_ident(MAX_LENGTH) {
+            // #[mongo(max_length = 50)]
+            Keyword::MaxLength(unsigned(meta)?)
+        } else if path.is_ident(PATTERN) {
+            // #[mongo(pattern = r"^[a-z]+$")]
+            Keyword::Pattern(check_pattern(&string(meta)?)?)
+        } else if path.is_ident(MINIMUM) {
+            // #[mongo(minimum = 0)]
+            Keyword::Minimum(number(meta)?)
+        } else if path.is_ident(MAXIMUM) {
+            // #[mongo(maximum = 150)]
+            Keyword::Maximum(number(meta)?)
+        } else if path.is_ident(EXCLUSIVE_MINIMUM) {
+            // #[mongo(exclusive_minimum = 0)]: minimum 0, exclusiveMinimum true (draft 4)
+            Keyword::ExclusiveMinimum(number(meta)?)
+        } else if path.is_ident(EXCLUSIVE_MAXIMUM) {
+            // #[mongo(exclusive_maximum = 100)]
+            Keyword::ExclusiveMaximum(number(meta)?)
+        } else if path.is_ident(MULTIPLE_OF) {
+            // #[mongo(multiple_of = 0.01)]
+            Keyword::MultipleOf(number(meta)?)
+        } else if path.is_ident(MIN_ITEMS) {
+            // #[mongo(min_items = 1)]
+            Keyword::MinItems(unsigned(meta)?)
+        } else if path.is_ident(MAX_ITEMS) {
+            // #[mongo(max_items = 100)]
+            Keyword::MaxItems(unsigned(meta)?)
+        } else if path.is_ident(UNIQUE_ITEMS) {
+            // #[mongo(unique_items)] or #[mongo(unique_items = false)]
+            Keyword::UniqueItems(flag(meta)?)
+        } else if path.is_ident(MIN_PROPERTIES) {
+            // #[mongo(min_properties = 1)]
+            Keyword::MinProperties(unsigned(meta)?)
+        } else if path.is_ident(MAX_PROPERTIES) {
+            // #[mongo(max_properties = 20)]
+            Keyword::MaxProperties(unsigned(meta)?)
+        } else if path.is_ident(ENUM_VALUES) {
+            // #[mongo(enum_values = ["CNY", "USD"])]
+            Keyword::Enum(literals(meta)?)
+        } else if path.is_ident(TITLE) {
+            // #[mongo(title = "...")]
+            Keyword::Title(string(meta)?.value())
+        } else if path.is_ident(DESCRIPTION) {
+            // #[mongo(description = "...")]: instead of the doc comment
+            Keyword::Description(string(meta)?.value())
+        } else {
+            return Ok(false);
+        };
+        self.push(cx, meta, keyword);
+        Ok(true)
+    }
+
+    pub fn get(&self, pick: impl Fn(&Keyword) -> Option<u64>) -> Option<u64> {
+        self.list.iter().find_map(|(_, k)| pick(k))
+    }
+
+    pub fn has_description(&self) -> bool {
+        self.list.iter().any(|(_, k)| matches!(k, Keyword::Description(_)))
+    }
+
+    pub fn bson_type(&self) -> Option<&str> {
+        self.list.iter().find_map(|(_, k)| match k {
+            Keyword::BsonType(alias) => Some(alias.as_str()),
+            _ => None,
+        })
+    }
+}
+
+fn unknown(meta: &ParseNestedMeta, valid: &str) -> syn::Error {
+    meta.error(format!("unknown mongo attribute `{}`; expected one of: {valid}", key(meta)))
+}
+
+const FIELD_KEYS: &str = "bson_type, min_length, max_length, pattern, minimum, maximum, exclusive_minimum, exclusive_maximum, multiple_of, min_items, max_items, unique_items, min_properties, max_properties, enum_values, title, description";
+
+/// Calls `f` for each key of every `#[mongo(...)]` attribute.
+fn each_key(cx: &Ctxt, attrs: &[syn::Attribute], mut f: impl FnMut(&ParseNestedMeta) -> syn::Result<()>) {
+    for attr in attrs.iter().filter(|a| a.path().is_ident(MONGO)) {
+        if let Err(error) = attr.parse_nested_meta(|meta| f(&meta)) {
+            cx.syn_error(error);
+        }
+    }
+}
+
+/// `#[mongo(...)]` on a field or variant.
+#[derive(Default)]
+pub struct Field {
+    pub keywords: Keywords,
+}
+
+impl Field {
+    pub fn from_ast(cx: &Ctxt, attrs: &[syn::Attribute]) -> Self {
+        let mut field = Field::default();
+        each_key(cx, attrs, |meta| match field.keywords.parse(cx, meta)? {
+            true => Ok(()),
+            false => Err(unknown(meta, FIELD_KEYS)),
+        });
+        field
+    }
+}
+
+/// `#[mongo(...)]` on a struct or enum.
+#[derive(Default)]
+pub struct Container {
+    pub db: Option<LitStr>,
+    pub collection: Option<LitStr>,
+    pub validation_level: Option<(LitStr, &'static str)>,
+    pub validation_action: Option<(LitStr, &'static str)>,
+    pub keywords: Keywords,
+}
+
+const LEVELS: &[(&str, &str)] = &[("strict", "Strict"), ("moderate", "Moderate"), ("off", "Off")];
+const ACTIONS: &[(&str, &str)] = &[("error", "Error"), ("warn", "Warn"), ("errorAndLog", "ErrorAndLog")];
+
+fn one_of(lit: LitStr, choices: &[(&str, &'static str)], what: &str) -> syn::Result<(LitStr, &'static str)> {
+    let value = lit.value();
+    match choices.iter().find(|(name, _)| *name == value) {
+        Some((_, variant)) => Ok((lit, variant)),
+        None => {
+            let names: Vec<String> = choices.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+            Err(syn::Error::new(lit.span(), format!("unknown {what} \"{value}\", expected one of {}", names.join(", "))))
+        }
+    }
+}
+
+const CONTAINER_KEYS: &str = "db, collection, validation_level, validation_action, title, description";
+
+impl Container {
+    pub fn from_ast(cx: &Ctxt, attrs: &[syn::Attribute]) -> Self {
+        let mut db = Attr::none(cx, DB);
+        let mut collection = Attr::none(cx, COLLECTION);
+        let mut level = Attr::none(cx, VALIDATION_LEVEL);
+        let mut action = Attr::none(cx, VALIDATION_ACTION);
+        let mut keywords = Keywords::default();
+        each_key(cx, attrs, |meta| {
+            let path = &meta.path;
+            if path.is_ident(DB) {
+                // #[mongo(db = "db_user_center")]
+                db.set(path, string(meta)?);
+            } else if path.is_ident(COLLECTION) {
+                // #[mongo(collection = "t_user_account")]
+                collection.set(path, string(meta)?);
+            } else if path.is_ident(VALIDATION_LEVEL) {
+                // #[mongo(validation_level = "strict" | "moderate" | "off")]
+                level.set(path, one_of(string(meta)?, LEVELS, "validation_level")?);
+            } else if path.is_ident(VALIDATION_ACTION) {
+                // #[mongo(validation_action = "error" | "warn" | "errorAndLog")]
+                action.set(path, one_of(string(meta)?, ACTIONS, "validation_action")?);
+            } else if path.is_ident(TITLE) || path.is_ident(DESCRIPTION) {
+                keywords.parse(cx, meta)?;
+            } else {
+                return Err(unknown(meta, CONTAINER_KEYS));
+            }
+            Ok(())
+        });
+        Container {
+            db: db.get(),
+            collection: collection.get(),
+            validation_level: level.get(),
+            validation_action: action.get(),
+            keywords,
+        }
+    }
+}

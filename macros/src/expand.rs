@@ -1,0 +1,425 @@
+//! Code generation. The schema of a type is emitted as static tables (fields, keywords,
+//! variants) that the runtime's non-generic builders in `__private` turn into a
+//! `Document`; facts the rules need are `const` expressions over the fields' own
+//! `<T as MongoSchema>::FACTS`, so aliases and generics cannot hide them.
+
+use crate::attr::mongo::{Keyword, Lit, Num};
+use crate::ir::{Container, Data, Field, Style, Variant};
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned, ToTokens};
+use syn::spanned::Spanned;
+
+/// The complete expansion for a checked container.
+pub fn expand(c: &Container) -> TokenStream {
+    let (schema, facts) = match &c.data {
+        Data::Struct(style, fields) => struct_schema(c, *style, fields),
+        Data::Enum(variants) => enum_schema(c, variants),
+    };
+    let root = c.is_root().then(|| root_impl(c));
+    let body = quote! {
+        const FACTS: _p::SchemaFacts = #facts;
+        fn json_schema() -> _p::Document {
+            #schema
+        }
+    };
+    wrap(c.input, body, root)
+}
+
+/// `impl MongoSchema` (and the root impl) inside `const _: () = { ... }`, with the
+/// runtime named once.
+pub fn wrap(input: &syn::DeriveInput, body: TokenStream, extra: Option<TokenStream>) -> TokenStream {
+    let ident = &input.ident;
+    let mut generics = input.generics.clone();
+    for param in generics.type_params_mut() {
+        param.bounds.push(syn::parse_quote!(_p::MongoSchema));
+    }
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, unused_qualifications, clippy::all)]
+        const _: () = {
+            use ::mongo_schema::__private as _p;
+            #[automatically_derived]
+            impl #impl_generics _p::MongoSchema for #ident #ty_generics #where_clause {
+                #body
+            }
+            #extra
+        };
+    }
+}
+
+/// What a derive that failed still emits, so one bad model does not cascade into
+/// "MongoSchema is not implemented" errors wherever it is used.
+pub fn fallback(input: &syn::DeriveInput, root: bool) -> TokenStream {
+    let body = quote! {
+        const FACTS: _p::SchemaFacts = _p::SchemaFacts::scalar(_p::BsonKind::Any, ::core::option::Option::None);
+        fn json_schema() -> _p::Document {
+            _p::Document::new()
+        }
+    };
+    let root = root.then(|| {
+        let ident = &input.ident;
+        let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics _p::MongoCollection for #ident #ty_generics #where_clause {
+                const DB_NAME: &'static str = "";
+                const COLLECTION_NAME: &'static str = "";
+            }
+        }
+    });
+    wrap(input, body, root)
+}
+
+fn root_impl(c: &Container) -> TokenStream {
+    let ident = &c.input.ident;
+    let (impl_generics, ty_generics, where_clause) = c.input.generics.split_for_impl();
+    let db = &c.mongo.db;
+    let collection = &c.mongo.collection;
+    let level = c.mongo.validation_level.as_ref().map(|(_, v)| syn::Ident::new(v, proc_macro2::Span::call_site()));
+    let action = c.mongo.validation_action.as_ref().map(|(_, v)| syn::Ident::new(v, proc_macro2::Span::call_site()));
+    let level = level.map(|v| quote!(const VALIDATION_LEVEL: _p::ValidationLevel = _p::ValidationLevel::#v;));
+    let action = action.map(|v| quote!(const VALIDATION_ACTION: _p::ValidationAction = _p::ValidationAction::#v;));
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics _p::MongoCollection for #ident #ty_generics #where_clause {
+            const DB_NAME: &'static str = #db;
+            const COLLECTION_NAME: &'static str = #collection;
+            #level
+            #action
+        }
+    }
+}
+
+fn container_keywords(c: &Container) -> TokenStream {
+    let mut keywords: Vec<Keyword> = c.mongo.keywords.list.iter().map(|(_, k)| k.clone()).collect();
+    if let (false, Some(docs)) = (c.mongo.keywords.has_description(), &c.docs) {
+        keywords.push(Keyword::Description(docs.clone()));
+    }
+    quote!(#(#keywords),*)
+}
+
+fn struct_schema(c: &Container, style: Style, fields: &[Field]) -> (TokenStream, TokenStream) {
+    let keywords = container_keywords(c);
+    if let Some(into) = &c.serde.into {
+        let ty = quote_spanned!(into.span()=> <#into as _p::MongoSchema>);
+        return (quote!(_p::annotate(#ty::json_schema(), &[#keywords])), quote!(#ty::FACTS));
+    }
+    let written: Vec<&Field> = fields.iter().filter(|f| f.is_written()).collect();
+    match (style, c.serde.transparent, written.as_slice()) {
+        (Style::Newtype, _, [field]) | (Style::Named, true, [field]) => {
+            let facts = FieldType::of(field).facts(field);
+            (quote!(_p::transparent(&#field, &[#keywords])), facts)
+        }
+        (Style::Named, _, _) => {
+            let deny = c.serde.deny_unknown_fields;
+            let root = c.is_root();
+            let schema = quote! {
+                _p::object(&_p::Object { keywords: &[#keywords], fields: &[#(#written),*], deny_unknown: #deny, root: #root })
+            };
+            (schema, object_facts(&written))
+        }
+        (Style::Unit, _, _) | (_, _, []) => (quote!(_p::annotate(<() as _p::MongoSchema>::json_schema(), &[#keywords])), unit_facts()),
+        (Style::Tuple | Style::Newtype, _, _) => (quote!(_p::tuple(&[#(#written),*], &[#keywords])), tuple_facts(&written)),
+    }
+}
+
+fn unit_facts() -> TokenStream {
+    quote!(<() as _p::MongoSchema>::FACTS)
+}
+
+fn object_facts(fields: &[&Field]) -> TokenStream {
+    let depths = fields.iter().map(|f| {
+        let facts = FieldType::of(f).facts(f);
+        if f.serde.flatten {
+            quote!(#facts.depth.saturating_sub(1))
+        } else {
+            quote!(#facts.depth)
+        }
+    });
+    let sizes = fields.iter().map(|f| {
+        let facts = FieldType::of(f).facts(f);
+        if f.serde.flatten {
+            return quote!(#facts.max_size);
+        }
+        let name_len = f.name.len();
+        let max_length = option(f.mongo.keywords.get(|k| match k {
+            Keyword::MaxLength(n) => Some(*n),
+            _ => None,
+        }));
+        let max_items = option(f.mongo.keywords.get(|k| match k {
+            Keyword::MaxItems(n) => Some(*n),
+            _ => None,
+        }));
+        quote!(_p::field_size(#name_len, #facts, #max_length, #max_items))
+    });
+    quote!(_p::document_facts(&[#(#depths),*], &[#(#sizes),*]))
+}
+
+fn tuple_facts(fields: &[&Field]) -> TokenStream {
+    let depths = fields.iter().map(|f| {
+        let facts = FieldType::of(f).facts(f);
+        quote!(#facts.depth)
+    });
+    let sizes = fields.iter().enumerate().map(|(i, f)| {
+        let facts = FieldType::of(f).facts(f);
+        let header = 2 + i.to_string().len() as u64;
+        quote!(_p::size::add(::core::option::Option::Some(#header), #facts.max_size))
+    });
+    quote!(_p::tuple_facts(&[#(#depths),*], &[#(#sizes),*]))
+}
+
+fn option(value: Option<u64>) -> TokenStream {
+    match value {
+        Some(n) => quote!(::core::option::Option::Some(#n)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// How serde writes an enum, from `tag` / `content` / `untagged`.
+#[derive(Clone, Copy)]
+enum Repr<'a> {
+    External,
+    Internal(&'a str),
+    Adjacent(&'a str, &'a str),
+    Untagged,
+}
+
+fn repr<'a>(c: &'a Container) -> Repr<'a> {
+    match (&c.serde.tag, &c.serde.content, c.serde.untagged) {
+        (_, _, true) => Repr::Untagged,
+        (Some(tag), Some(content), _) => Repr::Adjacent(tag, content),
+        (Some(tag), None, _) => Repr::Internal(tag),
+        (None, _, _) => Repr::External,
+    }
+}
+
+impl ToTokens for Repr<'_> {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        tokens.extend(match self {
+            Repr::External => quote!(_p::Repr::External),
+            Repr::Internal(tag) => quote!(_p::Repr::Internal { tag: #tag }),
+            Repr::Adjacent(tag, content) => quote!(_p::Repr::Adjacent { tag: #tag, content: #content }),
+            Repr::Untagged => quote!(_p::Repr::Untagged),
+        });
+    }
+}
+
+fn enum_schema(c: &Container, variants: &[Variant]) -> (TokenStream, TokenStream) {
+    let repr = repr(c);
+    let keywords = container_keywords(c);
+    let written: Vec<&Variant> = variants.iter().filter(|v| !v.serde.skip_serializing).collect();
+    let bodies = written.iter().map(|v| variant_tokens(c, v));
+    let schema = quote!(_p::enumeration(#repr, &[#(#bodies),*], &[#keywords]));
+    let all_unit = written.iter().all(|v| v.style == Style::Unit && !v.serde.untagged);
+    let facts = match repr {
+        Repr::External if all_unit => {
+            let longest = written.iter().map(|v| v.name.len() as u64).max().unwrap_or(0);
+            let size = 4 + longest + 1;
+            quote!(_p::SchemaFacts::scalar(_p::BsonKind::String, ::core::option::Option::Some(#size)))
+        }
+        _ => {
+            let kind = match repr {
+                Repr::Internal(_) | Repr::Adjacent(..) => quote!(_p::BsonKind::Object),
+                _ => quote!(_p::BsonKind::Mixed),
+            };
+            let each = written.iter().map(|v| variant_facts(repr, v));
+            quote!(_p::enum_facts(#kind, &[#(#each),*]))
+        }
+    };
+    (schema, facts)
+}
+
+fn variant_tokens(c: &Container, v: &Variant) -> TokenStream {
+    let name = &v.name;
+    let untagged = v.serde.untagged;
+    let fields: Vec<&Field> = v.fields.iter().filter(|f| f.is_written()).collect();
+    let body = match (v.style, fields.as_slice()) {
+        (Style::Unit, _) | (_, []) => quote!(_p::Body::Unit),
+        (Style::Newtype, [field]) => quote!(_p::Body::Newtype(#field)),
+        (Style::Named, _) => {
+            let keywords = &v.mongo.keywords.list;
+            let keywords = keywords.iter().map(|(_, k)| k);
+            let deny = c.serde.deny_unknown_fields;
+            quote!(_p::Body::Struct(_p::Object { keywords: &[#(#keywords),*], fields: &[#(#fields),*], deny_unknown: #deny, root: false }))
+        }
+        (Style::Tuple | Style::Newtype, _) => quote!(_p::Body::Tuple(&[#(#fields),*])),
+    };
+    quote!(_p::Variant { name: #name, body: #body, untagged: #untagged })
+}
+
+/// Facts of one variant as written: its content plus the tag's bytes and levels.
+fn variant_facts(repr: Repr, v: &Variant) -> TokenStream {
+    let fields: Vec<&Field> = v.fields.iter().filter(|f| f.is_written()).collect();
+    let unit = matches!((v.style, fields.as_slice()), (Style::Unit, _) | (_, []));
+    let content = match (v.style, fields.as_slice()) {
+        _ if unit => unit_facts(),
+        (Style::Newtype, [field]) => FieldType::of(field).facts(field),
+        (Style::Named, _) => object_facts(&fields),
+        _ => tuple_facts(&fields),
+    };
+    let name = v.name.len() as u64;
+    let tag_element = |tag: &str| 2 + tag.len() as u64 + 4 + name + 1;
+    let repr = if v.serde.untagged { Repr::Untagged } else { repr };
+    let (overhead, wraps): (u64, bool) = match repr {
+        Repr::Untagged => (0, false),
+        Repr::External if unit => (4 + name + 1, false),
+        Repr::External => (5 + 2 + name, true),
+        Repr::Internal(tag) => (tag_element(tag) + if unit { 5 } else { 0 }, unit),
+        Repr::Adjacent(tag, content) => (5 + tag_element(tag) + 2 + content.len() as u64, true),
+    };
+    quote!(_p::variant_facts(#overhead, #wraps, #content))
+}
+
+/// Where a field's schema comes from: its type's `MongoSchema` impl, or a BSON type
+/// named by `bson_type` or implied by a known serde helper.
+enum FieldType<'a> {
+    Trait(&'a syn::Type),
+    Alias(String),
+}
+
+/// serde helpers whose output type is known, by the last two segments of their path.
+const HELPERS: &[(&str, &str, &str)] = &[
+    ("serde_helpers", "decimal128", "decimal"),
+    ("serde_helpers", "decimal128_option", "decimal"),
+    ("datetime", "FromChrono04DateTime", "date"),
+    ("datetime", "FromTime03OffsetDateTime", "date"),
+    ("datetime", "FromJiff02Timestamp", "date"),
+    ("datetime", "FromRfc3339String", "date"),
+    ("datetime", "FromI64", "date"),
+    ("datetime", "AsRfc3339String", "string"),
+    ("object_id", "AsHexString", "string"),
+    ("object_id", "FromHexString", "objectId"),
+    ("uuid_1", "AsBinary", "binData"),
+    ("uuid_1", "AsCSharpLegacyBinary", "binData"),
+    ("uuid_1", "AsJavaLegacyBinary", "binData"),
+    ("uuid_1", "AsPythonLegacyBinary", "binData"),
+    ("u32", "AsF64", "double"),
+    ("u32", "AsI32", "int"),
+    ("u32", "AsI64", "long"),
+    ("u64", "AsF64", "double"),
+    ("u64", "AsI32", "int"),
+    ("u64", "AsI64", "long"),
+];
+
+/// The BSON type a known serde helper writes.
+pub fn helper_alias(path: &str) -> Option<&'static str> {
+    let mut segments = path.rsplit("::").map(str::trim);
+    let (last, parent) = (segments.next()?, segments.next()?);
+    HELPERS.iter().find(|(p, l, _)| *p == parent && *l == last).map(|(_, _, alias)| *alias)
+}
+
+/// `(kind, worst-case size)` of a value of a `bsonType` alias.
+fn alias_facts(alias: &str) -> (&'static str, Option<u64>) {
+    match alias {
+        "double" => ("Double", Some(8)),
+        "string" => ("String", None),
+        "object" => ("Object", None),
+        "array" => ("Array", None),
+        "binData" => ("BinData", None),
+        "objectId" => ("ObjectId", Some(12)),
+        "bool" => ("Bool", Some(1)),
+        "date" => ("Date", Some(8)),
+        "null" => ("Null", Some(0)),
+        "regex" => ("Regex", None),
+        "int" => ("Int", Some(4)),
+        "timestamp" => ("Timestamp", Some(8)),
+        "long" => ("Long", Some(8)),
+        "decimal" => ("Decimal", Some(16)),
+        _ => ("Any", None),
+    }
+}
+
+impl<'a> FieldType<'a> {
+    fn of(field: &'a Field) -> Self {
+        if let Some(alias) = field.mongo.keywords.bson_type() {
+            return FieldType::Alias(alias.to_owned());
+        }
+        match field.serde.with.as_ref().and_then(|with| helper_alias(&with.value())) {
+            Some(alias) => FieldType::Alias(alias.to_owned()),
+            None => FieldType::Trait(&field.original.ty),
+        }
+    }
+
+    fn facts(&self, field: &Field) -> TokenStream {
+        match self {
+            FieldType::Trait(ty) => quote_spanned!(ty.span()=> <#ty as _p::MongoSchema>::FACTS),
+            FieldType::Alias(alias) => {
+                let (kind, size) = alias_facts(alias);
+                let kind = syn::Ident::new(kind, proc_macro2::Span::call_site());
+                let size = option(size);
+                let nullable = field.is_option();
+                quote!(_p::SchemaFacts { nullable: #nullable, .._p::SchemaFacts::scalar(_p::BsonKind::#kind, #size) })
+            }
+        }
+    }
+}
+
+impl ToTokens for Field<'_> {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let name = &self.name;
+        let field_type = FieldType::of(self);
+        let schema = match &field_type {
+            FieldType::Trait(ty) => quote_spanned!(ty.span()=> <#ty as _p::MongoSchema>::json_schema),
+            FieldType::Alias(_) => quote!(_p::Document::new),
+        };
+        let mut keywords: Vec<&Keyword> = self.mongo.keywords.list.iter().map(|(_, k)| k).filter(|k| !matches!(k, Keyword::BsonType(_))).collect();
+        let alias = match field_type {
+            FieldType::Alias(alias) => Some(Keyword::BsonType(alias)),
+            FieldType::Trait(_) => None,
+        };
+        if let Some(alias) = &alias {
+            keywords.insert(0, alias);
+        }
+        let required = !self.serde.skip_serializing_if;
+        let flatten = self.serde.flatten;
+        let nullable = self.is_option();
+        tokens.extend(quote! {
+            _p::Field { name: #name, schema: #schema, required: #required, flatten: #flatten, nullable: #nullable, keywords: &[#(#keywords),*] }
+        });
+    }
+}
+
+impl ToTokens for Num {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        tokens.extend(match self {
+            Num::Int(n) => quote!(_p::Num::Int(#n)),
+            Num::Float(f) => quote!(_p::Num::Float(#f)),
+        });
+    }
+}
+
+impl ToTokens for Lit {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        tokens.extend(match self {
+            Lit::Str(s) => quote!(_p::Lit::Str(#s)),
+            Lit::Int(n) => quote!(_p::Lit::Int(#n)),
+            Lit::Float(f) => quote!(_p::Lit::Float(#f)),
+            Lit::Bool(b) => quote!(_p::Lit::Bool(#b)),
+        });
+    }
+}
+
+impl ToTokens for Keyword {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        tokens.extend(match self {
+            Keyword::BsonType(s) => quote!(_p::Keyword::BsonType(#s)),
+            Keyword::Title(s) => quote!(_p::Keyword::Title(#s)),
+            Keyword::Description(s) => quote!(_p::Keyword::Description(#s)),
+            Keyword::MinLength(n) => quote!(_p::Keyword::MinLength(#n)),
+            Keyword::MaxLength(n) => quote!(_p::Keyword::MaxLength(#n)),
+            Keyword::Pattern(s) => quote!(_p::Keyword::Pattern(#s)),
+            Keyword::Minimum(n) => quote!(_p::Keyword::Minimum(#n)),
+            Keyword::Maximum(n) => quote!(_p::Keyword::Maximum(#n)),
+            Keyword::ExclusiveMinimum(n) => quote!(_p::Keyword::ExclusiveMinimum(#n)),
+            Keyword::ExclusiveMaximum(n) => quote!(_p::Keyword::ExclusiveMaximum(#n)),
+            Keyword::MultipleOf(n) => quote!(_p::Keyword::MultipleOf(#n)),
+            Keyword::MinItems(n) => quote!(_p::Keyword::MinItems(#n)),
+            Keyword::MaxItems(n) => quote!(_p::Keyword::MaxItems(#n)),
+            Keyword::UniqueItems(b) => quote!(_p::Keyword::UniqueItems(#b)),
+            Keyword::MinProperties(n) => quote!(_p::Keyword::MinProperties(#n)),
+            Keyword::MaxProperties(n) => quote!(_p::Keyword::MaxProperties(#n)),
+            Keyword::Enum(values) => quote!(_p::Keyword::Enum(&[#(#values),*])),
+        });
+    }
+}

@@ -1,0 +1,143 @@
+//! The derive's view of a type: names after serde renames, parsed attributes, and the
+//! original syn nodes for spans.
+
+use crate::attr::{self, mongo, serde};
+use crate::case::RenameRule;
+use crate::ctxt::Ctxt;
+use syn::ext::IdentExt;
+
+pub struct Container<'a> {
+    pub input: &'a syn::DeriveInput,
+    pub serde: serde::Container,
+    pub mongo: mongo::Container,
+    pub docs: Option<String>,
+    pub data: Data<'a>,
+}
+
+pub enum Data<'a> {
+    Struct(Style, Vec<Field<'a>>),
+    Enum(Vec<Variant<'a>>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// `struct S { a: T }`
+    Named,
+    /// `struct S(T, U);`
+    Tuple,
+    /// `struct S(T);`
+    Newtype,
+    /// `struct S;`
+    Unit,
+}
+
+pub struct Field<'a> {
+    pub original: &'a syn::Field,
+    /// The key serde writes (named fields), after `rename` / `rename_all`.
+    pub name: String,
+    pub serde: serde::Field,
+    pub mongo: mongo::Field,
+}
+
+pub struct Variant<'a> {
+    /// The name serde writes, after `rename` / `rename_all`.
+    pub name: String,
+    pub style: Style,
+    pub fields: Vec<Field<'a>>,
+    pub serde: serde::Variant,
+    pub mongo: mongo::Field,
+}
+
+impl<'a> Container<'a> {
+    /// `None` for unions (an error is recorded).
+    pub fn from_ast(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Self> {
+        let serde = serde::Container::from_ast(cx, &input.attrs);
+        let data = match &input.data {
+            syn::Data::Struct(data) => {
+                let (style, fields) = fields_from_ast(cx, &data.fields, serde.rename_all);
+                Data::Struct(style, fields)
+            }
+            syn::Data::Enum(data) => Data::Enum(data.variants.iter().map(|v| Variant::from_ast(cx, v, &serde)).collect()),
+            syn::Data::Union(data) => {
+                cx.error_spanned_by(data.union_token, "MongoSchema cannot be derived for a union: serde does not serialize unions; use a struct or an enum");
+                return None;
+            }
+        };
+        Some(Container {
+            input,
+            mongo: mongo::Container::from_ast(cx, &input.attrs),
+            docs: attr::docs(&input.attrs),
+            serde,
+            data,
+        })
+    }
+
+    /// `#[mongo(db = "...", collection = "...")]`: a collection root.
+    pub fn is_root(&self) -> bool {
+        self.mongo.db.is_some() || self.mongo.collection.is_some()
+    }
+}
+
+impl<'a> Variant<'a> {
+    fn from_ast(cx: &Ctxt, variant: &'a syn::Variant, container: &serde::Container) -> Self {
+        let serde = serde::Variant::from_ast(cx, &variant.attrs);
+        let name = match (&serde.rename, container.rename_all) {
+            (Some(name), _) => name.clone(),
+            (None, Some(rule)) => rule.apply_to_variant(&variant.ident.unraw().to_string()),
+            (None, None) => variant.ident.unraw().to_string(),
+        };
+        let rule = serde.rename_all.or(container.rename_all_fields);
+        let (style, fields) = fields_from_ast(cx, &variant.fields, rule);
+        let mut mongo = mongo::Field::from_ast(cx, &variant.attrs);
+        add_doc_description(&mut mongo, attr::docs(&variant.attrs));
+        Variant { name, style, fields, serde, mongo }
+    }
+}
+
+/// The doc comment becomes `description` unless `#[mongo(description)]` says otherwise.
+fn add_doc_description(mongo: &mut mongo::Field, docs: Option<String>) {
+    if let (false, Some(docs)) = (mongo.keywords.has_description(), docs) {
+        let span = proc_macro2::Span::call_site();
+        mongo.keywords.list.push((span, mongo::Keyword::Description(docs)));
+    }
+}
+
+fn fields_from_ast<'a>(cx: &Ctxt, fields: &'a syn::Fields, rule: Option<RenameRule>) -> (Style, Vec<Field<'a>>) {
+    let style = match fields {
+        syn::Fields::Named(_) => Style::Named,
+        syn::Fields::Unnamed(f) if f.unnamed.len() == 1 => Style::Newtype,
+        syn::Fields::Unnamed(_) => Style::Tuple,
+        syn::Fields::Unit => Style::Unit,
+    };
+    let fields = fields.iter().enumerate().map(|(i, field)| Field::from_ast(cx, i, field, rule)).collect();
+    (style, fields)
+}
+
+impl<'a> Field<'a> {
+    fn from_ast(cx: &Ctxt, index: usize, field: &'a syn::Field, rule: Option<RenameRule>) -> Self {
+        let serde = serde::Field::from_ast(cx, &field.attrs);
+        let name = match (&serde.rename, &field.ident, rule) {
+            (Some(name), _, _) => name.clone(),
+            (None, Some(ident), Some(rule)) => rule.apply_to_field(&ident.unraw().to_string()),
+            (None, Some(ident), None) => ident.unraw().to_string(),
+            (None, None, _) => index.to_string(),
+        };
+        let mut mongo = mongo::Field::from_ast(cx, &field.attrs);
+        add_doc_description(&mut mongo, attr::docs(&field.attrs));
+        Field { original: field, name, serde, mongo }
+    }
+
+    /// Written by serde at all.
+    pub fn is_written(&self) -> bool {
+        !self.serde.skip_serializing
+    }
+
+    /// The Rust type, syntactically an `Option` (for `bson_type` overrides, which do not
+    /// ask the trait).
+    pub fn is_option(&self) -> bool {
+        match &self.original.ty {
+            syn::Type::Path(p) => p.path.segments.last().is_some_and(|s| s.ident == "Option"),
+            _ => false,
+        }
+    }
+}

@@ -1,0 +1,44 @@
+//! `#[derive(MongoSchema)]`: MongoDB `$jsonSchema` validators from serde models.
+//!
+//! Flow: tokens → syn → IR (`ir`, names after serde renames) → checks and rules into one
+//! error sink (`ctxt`) → code generation (`expand`). Use it through the `mongo-schema`
+//! crate, which re-exports it and provides the runtime it expands to.
+
+mod attr;
+mod case;
+mod check;
+mod ctxt;
+mod expand;
+mod ir;
+mod symbol;
+
+use proc_macro2::TokenStream;
+
+/// Derives `mongo_schema::MongoSchema` (and `MongoCollection` for collection roots).
+/// See the `mongo-schema` crate for the attributes.
+#[proc_macro_derive(MongoSchema, attributes(mongo))]
+pub fn derive_mongo_schema(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    derive(input.into()).into()
+}
+
+/// The whole derive over proc_macro2 tokens: an expansion or spanned errors, never a
+/// panic.
+fn derive(input: TokenStream) -> TokenStream {
+    let input = match syn::parse2::<syn::DeriveInput>(input) {
+        Ok(input) => input,
+        Err(error) => return error.to_compile_error(),
+    };
+    let cx = ctxt::Ctxt::default();
+    let container = ir::Container::from_ast(&cx, &input);
+    if let Some(container) = &container {
+        check::all(&cx, container);
+    }
+    match (cx.check(), container) {
+        (Ok(()), Some(container)) => expand::expand(&container),
+        (result, container) => {
+            let errors = result.err().map(|e| e.to_compile_error());
+            let fallback = expand::fallback(&input, container.is_some_and(|c| c.is_root()));
+            quote::quote!(#errors #fallback)
+        }
+    }
+}

@@ -1,0 +1,389 @@
+//! What `#[derive(MongoSchema)]` expands to calls into. Not public API: the generated
+//! code describes a schema as small static tables; these non-generic builders turn the
+//! tables into `Document`s, so each model costs little to compile.
+
+pub use crate::command::{MongoCollection, ValidationAction, ValidationLevel};
+pub use crate::schema::{size, BsonKind, MongoSchema, SchemaFacts, Shape};
+pub use bson::Document;
+
+use crate::schema::{narrow, nullable, tuple_of};
+use bson::{doc, Bson};
+
+/// A numeric keyword value, as written in the attribute.
+#[derive(Debug, Clone, Copy)]
+pub enum Num {
+    Int(i64),
+    Float(f64),
+}
+
+/// A literal of `enum_values`.
+#[derive(Debug, Clone, Copy)]
+pub enum Lit {
+    Str(&'static str),
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+}
+
+/// One `$jsonSchema` keyword from a `#[mongo(...)]` attribute or a doc comment.
+#[derive(Debug, Clone, Copy)]
+pub enum Keyword {
+    BsonType(&'static str),
+    Title(&'static str),
+    Description(&'static str),
+    MinLength(u64),
+    MaxLength(u64),
+    Pattern(&'static str),
+    Minimum(Num),
+    Maximum(Num),
+    ExclusiveMinimum(Num),
+    ExclusiveMaximum(Num),
+    MultipleOf(Num),
+    MinItems(u64),
+    MaxItems(u64),
+    UniqueItems(bool),
+    MinProperties(u64),
+    MaxProperties(u64),
+    Enum(&'static [Lit]),
+}
+
+impl From<Num> for Bson {
+    fn from(n: Num) -> Bson {
+        match n {
+            Num::Int(i) => narrow(i),
+            Num::Float(f) => Bson::Double(f),
+        }
+    }
+}
+
+impl From<Lit> for Bson {
+    fn from(lit: Lit) -> Bson {
+        match lit {
+            Lit::Str(s) => Bson::from(s),
+            Lit::Int(i) => narrow(i),
+            Lit::Float(f) => Bson::Double(f),
+            Lit::Bool(b) => Bson::Boolean(b),
+        }
+    }
+}
+
+fn count(n: u64) -> Bson {
+    narrow(n.min(i64::MAX as u64) as i64)
+}
+
+/// Applies keywords to a schema. `bsonType` replaces the type's own (keeping `null` when
+/// the field is an `Option`); draft 4's boolean `exclusiveMinimum` goes with `minimum`.
+pub fn apply(schema: &mut Document, keywords: &[Keyword], nullable_field: bool) {
+    for keyword in keywords {
+        let (key, value): (&str, Bson) = match *keyword {
+            Keyword::BsonType(alias) => {
+                let typed = doc! { "bsonType": alias };
+                let rest = std::mem::replace(schema, if nullable_field { nullable(typed) } else { typed });
+                schema.extend(rest.into_iter().filter(|(key, _)| key != "bsonType" && key != "enum"));
+                continue;
+            }
+            Keyword::Title(t) => ("title", t.into()),
+            Keyword::Description(d) => ("description", d.into()),
+            Keyword::MinLength(n) => ("minLength", count(n)),
+            Keyword::MaxLength(n) => ("maxLength", count(n)),
+            Keyword::Pattern(p) => ("pattern", p.into()),
+            Keyword::Minimum(n) => ("minimum", n.into()),
+            Keyword::Maximum(n) => ("maximum", n.into()),
+            Keyword::ExclusiveMinimum(n) => {
+                schema.insert("minimum", Bson::from(n));
+                ("exclusiveMinimum", true.into())
+            }
+            Keyword::ExclusiveMaximum(n) => {
+                schema.insert("maximum", Bson::from(n));
+                ("exclusiveMaximum", true.into())
+            }
+            Keyword::MultipleOf(n) => ("multipleOf", n.into()),
+            Keyword::MinItems(n) => ("minItems", count(n)),
+            Keyword::MaxItems(n) => ("maxItems", count(n)),
+            Keyword::UniqueItems(b) => ("uniqueItems", b.into()),
+            Keyword::MinProperties(n) => ("minProperties", count(n)),
+            Keyword::MaxProperties(n) => ("maxProperties", count(n)),
+            Keyword::Enum(values) => ("enum", values.iter().map(|v| Bson::from(*v)).collect::<Vec<_>>().into()),
+        };
+        schema.insert(key, value);
+    }
+}
+
+/// A field of a struct or struct variant, after serde renames.
+pub struct Field<'a> {
+    pub name: &'a str,
+    pub schema: fn() -> Document,
+    /// Always written (not `skip_serializing_if`).
+    pub required: bool,
+    /// `#[serde(flatten)]`.
+    pub flatten: bool,
+    /// The Rust type is an `Option` (for `bson_type` overrides).
+    pub nullable: bool,
+    pub keywords: &'a [Keyword],
+}
+
+impl Field<'_> {
+    fn schema(&self) -> Document {
+        let mut schema = (self.schema)();
+        apply(&mut schema, self.keywords, self.nullable);
+        schema
+    }
+}
+
+/// A struct (or struct variant) written as a document.
+pub struct Object<'a> {
+    /// `title` / `description` of the type.
+    pub keywords: &'a [Keyword],
+    pub fields: &'a [Field<'a>],
+    /// `#[serde(deny_unknown_fields)]`: `additionalProperties: false`.
+    pub deny_unknown: bool,
+    /// A collection root: `_id` stays allowed under `additionalProperties: false`.
+    pub root: bool,
+}
+
+struct Members {
+    required: Vec<Bson>,
+    properties: Document,
+    additional: Option<Bson>,
+}
+
+impl Members {
+    /// A flattened field's own members become the parent's: serde writes them inline.
+    fn flatten(&mut self, mut schema: Document) {
+        let optional = admits_null(&schema);
+        if let Ok(properties) = schema.get_document_mut("properties") {
+            self.properties.extend(std::mem::take(properties));
+            if let (false, Ok(required)) = (optional, schema.get_array("required")) {
+                self.required.extend(required.iter().cloned());
+            }
+        } else if let Some(additional) = schema.remove("additionalProperties") {
+            self.additional = Some(additional);
+        }
+    }
+}
+
+fn admits_null(schema: &Document) -> bool {
+    match schema.get("bsonType") {
+        Some(Bson::Array(aliases)) => aliases.contains(&Bson::from("null")),
+        Some(Bson::String(alias)) => alias == "null",
+        _ => false,
+    }
+}
+
+/// `{bsonType: "object", title, description, required, properties, additionalProperties}`.
+pub fn object(o: &Object<'_>) -> Document {
+    let mut members = Members { required: Vec::new(), properties: Document::new(), additional: None };
+    for field in o.fields {
+        let schema = field.schema();
+        if field.flatten {
+            members.flatten(schema);
+            continue;
+        }
+        if field.required {
+            members.required.push(field.name.into());
+        }
+        members.properties.insert(field.name, schema);
+    }
+    if o.deny_unknown && members.additional.is_none() {
+        if o.root && !members.properties.contains_key("_id") {
+            members.properties.insert("_id", Document::new());
+        }
+        members.additional = Some(false.into());
+    }
+    let mut schema = doc! { "bsonType": "object" };
+    apply(&mut schema, o.keywords, false);
+    if !members.required.is_empty() {
+        schema.insert("required", members.required);
+    }
+    schema.insert("properties", members.properties);
+    if let Some(additional) = members.additional {
+        schema.insert("additionalProperties", additional);
+    }
+    schema
+}
+
+/// A schema with the type's own keywords (`title`, `description`) added.
+pub fn annotate(mut schema: Document, keywords: &[Keyword]) -> Document {
+    apply(&mut schema, keywords, false);
+    schema
+}
+
+/// The single field of a newtype or `#[serde(transparent)]` struct, with its keywords.
+pub fn transparent(field: &Field<'_>, keywords: &[Keyword]) -> Document {
+    let mut schema = field.schema();
+    apply(&mut schema, keywords, false);
+    schema
+}
+
+/// A tuple struct or tuple variant: an array of exactly these items.
+pub fn tuple(fields: &[Field<'_>], keywords: &[Keyword]) -> Document {
+    let mut schema = tuple_of(fields.iter().map(Field::schema).collect());
+    apply(&mut schema, keywords, false);
+    schema
+}
+
+/// How serde writes an enum (`#[serde(tag, content, untagged)]`).
+#[derive(Debug, Clone, Copy)]
+pub enum Repr<'a> {
+    External,
+    Internal { tag: &'a str },
+    Adjacent { tag: &'a str, content: &'a str },
+    Untagged,
+}
+
+/// What a variant holds.
+pub enum Body<'a> {
+    Unit,
+    Newtype(Field<'a>),
+    Tuple(&'a [Field<'a>]),
+    Struct(Object<'a>),
+}
+
+/// One variant, after serde renames.
+pub struct Variant<'a> {
+    pub name: &'a str,
+    pub body: Body<'a>,
+    /// `#[serde(untagged)]` on the variant: written as its content alone.
+    pub untagged: bool,
+}
+
+impl Variant<'_> {
+    fn content(&self) -> Option<Document> {
+        match &self.body {
+            Body::Unit => None,
+            Body::Newtype(field) => Some(field.schema()),
+            Body::Tuple(fields) => Some(tuple(fields, &[])),
+            Body::Struct(object) => Some(self::object(object)),
+        }
+    }
+
+    /// The schema of this variant as serde writes it under `repr`.
+    fn branch(&self, repr: Repr<'_>) -> Document {
+        let content = self.content();
+        let repr = if self.untagged { Repr::Untagged } else { repr };
+        match (repr, content) {
+            (Repr::Untagged, None) => doc! { "bsonType": "null" },
+            (Repr::Untagged, Some(content)) => content,
+            (Repr::External, None) => doc! { "enum": [self.name] },
+            (Repr::External, Some(content)) => tagged_object(&[(self.name, content)]),
+            (Repr::Adjacent { tag, .. }, None) => tagged_object(&[(tag, doc! { "enum": [self.name] })]),
+            (Repr::Adjacent { tag, content: key }, Some(content)) => {
+                tagged_object(&[(tag, doc! { "enum": [self.name] }), (key, content)])
+            }
+            (Repr::Internal { tag }, content) => internally_tagged(tag, self.name, content),
+        }
+    }
+}
+
+/// `{bsonType: "object", required: [keys], properties: {...}, additionalProperties: false}`.
+fn tagged_object(members: &[(&str, Document)]) -> Document {
+    let required: Vec<&str> = members.iter().map(|(key, _)| *key).collect();
+    let properties: Document = members.iter().map(|(key, schema)| ((*key).to_owned(), Bson::from(schema.clone()))).collect();
+    doc! { "bsonType": "object", "required": required, "properties": properties, "additionalProperties": false }
+}
+
+/// The variant's own document with the tag first among its properties and required.
+fn internally_tagged(tag: &str, name: &str, content: Option<Document>) -> Document {
+    let mut schema = content.unwrap_or_else(|| doc! { "bsonType": "object" });
+    let mut properties = doc! { tag: { "enum": [name] } };
+    properties.extend(schema.remove("properties").and_then(|p| p.as_document().cloned()).unwrap_or_default());
+    let mut required = vec![Bson::from(tag)];
+    required.extend(schema.remove("required").and_then(|r| r.as_array().cloned()).unwrap_or_default());
+    let additional = schema.remove("additionalProperties");
+    schema.insert("required", required);
+    schema.insert("properties", properties);
+    if let Some(additional) = additional {
+        schema.insert("additionalProperties", additional);
+    }
+    schema
+}
+
+/// A data-carrying or unit enum: one schema per variant as serde writes it. Unit
+/// variants of an externally tagged enum share one `enum` of their names.
+pub fn enumeration(repr: Repr<'_>, variants: &[Variant<'_>], keywords: &[Keyword]) -> Document {
+    let mut names = Vec::new();
+    let mut branches = Vec::new();
+    for variant in variants {
+        match (repr, &variant.body, variant.untagged) {
+            (Repr::External, Body::Unit, false) => names.push(Bson::from(variant.name)),
+            _ => branches.push(variant.branch(repr)),
+        }
+    }
+    if !names.is_empty() {
+        branches.insert(0, doc! { "enum": names });
+    }
+    let untagged = matches!(repr, Repr::Untagged) || variants.iter().any(|v| v.untagged);
+    let mut schema = match branches.len() {
+        1 => branches.pop().unwrap_or_default(),
+        // serde tries untagged variants in order, so several may match: any will do
+        _ if untagged => doc! { "anyOf": branches },
+        _ => doc! { "oneOf": branches },
+    };
+    apply(&mut schema, keywords, false);
+    schema
+}
+
+/// Facts of a derived document type from its fields' facts.
+pub const fn document_facts(depths: &[u32], sizes: &[Option<u64>]) -> SchemaFacts {
+    let mut facts = SchemaFacts::scalar(BsonKind::Object, Some(5));
+    facts.shape = Shape::Document;
+    let mut i = 0;
+    while i < depths.len() {
+        facts.depth = size::max_depth(facts.depth, depths[i]);
+        i += 1;
+    }
+    facts.depth += 1;
+    let mut i = 0;
+    while i < sizes.len() {
+        facts.max_size = size::add(facts.max_size, sizes[i]);
+        i += 1;
+    }
+    facts
+}
+
+/// Worst-case size of one field element: header + value, with the field's own bounds
+/// (`max_length` on strings, `max_items` on arrays and sets).
+pub const fn field_size(name_len: usize, facts: SchemaFacts, max_length: Option<u64>, max_items: Option<u64>) -> Option<u64> {
+    let value = match (facts.kind, facts.shape) {
+        (BsonKind::String, Shape::Scalar) if max_length.is_some() => size::string(max_length),
+        (_, Shape::Array | Shape::Set) => size::array(max_items, facts.item_max_size),
+        _ => facts.max_size,
+    };
+    size::add(Some(size::element_header(name_len)), value)
+}
+
+/// Facts of a tuple struct or tuple variant; `sizes` include each element's header.
+pub const fn tuple_facts(depths: &[u32], sizes: &[Option<u64>]) -> SchemaFacts {
+    let mut facts = document_facts(depths, sizes);
+    facts.kind = BsonKind::Array;
+    facts.shape = Shape::FixedArray;
+    facts.depth -= 1;
+    facts
+}
+
+/// Facts of one enum variant as written: `overhead` bytes of tag around the content, and
+/// one more level when the tag wraps the content in a document.
+pub const fn variant_facts(overhead: u64, wraps: bool, content: SchemaFacts) -> SchemaFacts {
+    let mut facts = content;
+    facts.max_size = size::add(Some(overhead), content.max_size);
+    facts.depth += wraps as u32;
+    // a unit variant is `null` only when nothing tags it
+    facts.nullable = content.nullable && overhead == 0;
+    facts
+}
+
+/// Facts of a data-carrying enum: the worst of its variants.
+pub const fn enum_facts(kind: BsonKind, variants: &[SchemaFacts]) -> SchemaFacts {
+    let mut facts = SchemaFacts::scalar(kind, Some(0));
+    if matches!(kind, BsonKind::Object) {
+        facts.shape = Shape::Document;
+    }
+    let mut i = 0;
+    while i < variants.len() {
+        facts.depth = size::max_depth(facts.depth, variants[i].depth);
+        facts.max_size = size::max(facts.max_size, variants[i].max_size);
+        facts.nullable = facts.nullable || variants[i].nullable;
+        i += 1;
+    }
+    facts
+}

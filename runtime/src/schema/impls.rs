@@ -1,0 +1,308 @@
+//! `MongoSchema` for std, bson and foreign types, each mapped to what bson's raw
+//! serializer (the driver's path) writes. The mapping table is SPEC.md's; the widths
+//! follow bson 3: `u32`/`u64` go out as Int64, `u64` above `i64::MAX` fails to serialize,
+//! `i128`/`u128` are unsupported and have no impl.
+
+use super::{bson_type, size, BsonKind, MongoSchema, SchemaFacts, Shape};
+use bson::{doc, Bson, Document};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, LinkedList, VecDeque};
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// An integer schema with the bounds of the Rust type, so the validator refuses what
+/// the Rust side could not read back.
+fn integer(alias: &str, min: i64, max: Option<i64>) -> Document {
+    let mut schema = bson_type(alias);
+    schema.insert("minimum", narrow(min));
+    if let Some(max) = max {
+        schema.insert("maximum", narrow(max));
+    }
+    schema
+}
+
+/// An `i64` as Int32 when it fits, so schemas read as people write them.
+pub(crate) fn narrow(n: i64) -> Bson {
+    i32::try_from(n).map_or(Bson::Int64(n), Bson::Int32)
+}
+
+macro_rules! leaf {
+    ($($ty:ty => $kind:ident, $size:expr, $schema:expr;)*) => {$(
+        impl MongoSchema for $ty {
+            const FACTS: SchemaFacts = SchemaFacts::scalar(BsonKind::$kind, $size);
+            fn json_schema() -> Document {
+                $schema
+            }
+        }
+    )*};
+}
+
+leaf! {
+    bool => Bool, Some(1), bson_type("bool");
+    i8 => Int, Some(4), integer("int", i8::MIN.into(), Some(i8::MAX.into()));
+    i16 => Int, Some(4), integer("int", i16::MIN.into(), Some(i16::MAX.into()));
+    i32 => Int, Some(4), bson_type("int");
+    u8 => Int, Some(4), integer("int", 0, Some(u8::MAX.into()));
+    u16 => Int, Some(4), integer("int", 0, Some(u16::MAX.into()));
+    i64 => Long, Some(8), bson_type("long");
+    u32 => Long, Some(8), integer("long", 0, Some(u32::MAX.into()));
+    u64 => Long, Some(8), integer("long", 0, None);
+    isize => Long, Some(8), bson_type("long");
+    usize => Long, Some(8), integer("long", 0, None);
+    f32 => Double, Some(8), bson_type("double");
+    f64 => Double, Some(8), bson_type("double");
+    char => String, size::string(Some(1)), doc! { "bsonType": "string", "minLength": 1, "maxLength": 1 };
+    String => String, None, bson_type("string");
+    str => String, None, bson_type("string");
+    () => Null, Some(0), bson_type("null");
+    bson::oid::ObjectId => ObjectId, Some(12), bson_type("objectId");
+    bson::DateTime => Date, Some(8), bson_type("date");
+    bson::Decimal128 => Decimal, Some(16), bson_type("decimal");
+    bson::Timestamp => Timestamp, Some(8), bson_type("timestamp");
+    bson::Binary => BinData, None, bson_type("binData");
+    bson::Uuid => BinData, Some(4 + 1 + 16), bson_type("binData");
+    bson::Regex => Regex, None, bson_type("regex");
+    bson::Document => Object, None, bson_type("object");
+    bson::RawDocumentBuf => Object, None, bson_type("object");
+    bson::Bson => Any, None, Document::new();
+}
+
+/// serde's default for `Decimal` is a string; the runtime's helper writes Decimal128.
+#[cfg(feature = "decimal")]
+impl MongoSchema for rust_decimal::Decimal {
+    const FACTS: SchemaFacts =
+        SchemaFacts::scalar(BsonKind::Decimal, Some(16)).with_helper("mongo_schema::serde_helpers::decimal128");
+    fn json_schema() -> Document {
+        bson_type("decimal")
+    }
+}
+
+#[cfg(feature = "chrono")]
+impl MongoSchema for chrono::DateTime<chrono::Utc> {
+    const FACTS: SchemaFacts = SchemaFacts::scalar(BsonKind::Date, Some(8))
+        .with_helper("bson::serde_helpers::datetime::FromChrono04DateTime");
+    fn json_schema() -> Document {
+        bson_type("date")
+    }
+}
+
+#[cfg(feature = "uuid")]
+impl MongoSchema for uuid::Uuid {
+    const FACTS: SchemaFacts = SchemaFacts::scalar(BsonKind::BinData, Some(4 + 1 + 16))
+        .with_helper("bson::serde_helpers::uuid_1::AsBinary");
+    fn json_schema() -> Document {
+        bson_type("binData")
+    }
+}
+
+/// `T` may be `null`: `Option::None` is written as `null` unless the field skips it.
+pub fn nullable(mut schema: Document) -> Document {
+    let mut typed = false;
+    match schema.get_mut("bsonType") {
+        Some(Bson::String(alias)) if alias != "null" => {
+            let alias = std::mem::take(alias);
+            schema.insert("bsonType", vec![Bson::String(alias), Bson::from("null")]);
+            typed = true;
+        }
+        Some(Bson::Array(aliases)) => {
+            if !aliases.contains(&Bson::from("null")) {
+                aliases.push(Bson::from("null"));
+            }
+            typed = true;
+        }
+        Some(_) => typed = true,
+        None => {}
+    }
+    if let Some(Bson::Array(values)) = schema.get_mut("enum") {
+        if !values.contains(&Bson::Null) {
+            values.push(Bson::Null);
+        }
+        typed = true;
+    }
+    if typed || schema.is_empty() {
+        return schema;
+    }
+    doc! { "anyOf": [bson_type("null"), schema] }
+}
+
+impl<T: MongoSchema> MongoSchema for Option<T> {
+    const FACTS: SchemaFacts = SchemaFacts { nullable: true, ..T::FACTS };
+    fn json_schema() -> Document {
+        nullable(T::json_schema())
+    }
+}
+
+macro_rules! transparent {
+    ($($ty:ty),*) => {$(
+        impl<T: MongoSchema + ?Sized> MongoSchema for $ty {
+            const FACTS: SchemaFacts = T::FACTS;
+            fn json_schema() -> Document {
+                T::json_schema()
+            }
+        }
+    )*};
+}
+
+transparent!(Box<T>, Arc<T>, Rc<T>, &T);
+
+impl<T: MongoSchema + ToOwned + ?Sized> MongoSchema for Cow<'_, T> {
+    const FACTS: SchemaFacts = T::FACTS;
+    fn json_schema() -> Document {
+        T::json_schema()
+    }
+}
+
+/// `{bsonType: "array", items: <item>}`, plus `uniqueItems` for sets.
+pub fn array_of(items: Document, unique: bool) -> Document {
+    let mut schema = doc! { "bsonType": "array", "items": items };
+    if unique {
+        schema.insert("uniqueItems", true);
+    }
+    schema
+}
+
+const fn sequence_facts(item: SchemaFacts, shape: Shape) -> SchemaFacts {
+    SchemaFacts {
+        kind: BsonKind::Array,
+        shape,
+        nullable: false,
+        depth: item.depth,
+        max_size: None,
+        item_max_size: item.max_size,
+        item_kind: item.kind,
+        needs_helper: item.needs_helper,
+    }
+}
+
+macro_rules! sequence {
+    ($($ty:ident $(: $bound:path)? => $shape:ident, $unique:expr;)*) => {$(
+        impl<T: MongoSchema $(+ $bound)?> MongoSchema for $ty<T> {
+            const FACTS: SchemaFacts = sequence_facts(T::FACTS, Shape::$shape);
+            fn json_schema() -> Document {
+                array_of(T::json_schema(), $unique)
+            }
+        }
+    )*};
+}
+
+sequence! {
+    Vec => Array, false;
+    VecDeque => Array, false;
+    LinkedList => Array, false;
+    BTreeSet => Set, true;
+}
+
+impl<T: MongoSchema, S> MongoSchema for HashSet<T, S> {
+    const FACTS: SchemaFacts = sequence_facts(T::FACTS, Shape::Set);
+    fn json_schema() -> Document {
+        array_of(T::json_schema(), true)
+    }
+}
+
+impl<T: MongoSchema> MongoSchema for [T] {
+    const FACTS: SchemaFacts = sequence_facts(T::FACTS, Shape::Array);
+    fn json_schema() -> Document {
+        array_of(T::json_schema(), false)
+    }
+}
+
+impl<T: MongoSchema, const N: usize> MongoSchema for [T; N] {
+    const FACTS: SchemaFacts = SchemaFacts {
+        shape: Shape::FixedArray,
+        max_size: size::array(Some(N as u64), T::FACTS.max_size),
+        ..sequence_facts(T::FACTS, Shape::FixedArray)
+    };
+    fn json_schema() -> Document {
+        let mut schema = array_of(T::json_schema(), false);
+        schema.insert("minItems", narrow(N as i64));
+        schema.insert("maxItems", narrow(N as i64));
+        schema
+    }
+}
+
+/// Types serde writes as a BSON document key: only strings are accepted by bson.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a MongoDB document key",
+    note = "bson writes only string map keys; use `String` keys (or a newtype that serializes as a string)"
+)]
+pub trait MapKey {}
+impl MapKey for String {}
+impl MapKey for str {}
+impl MapKey for Box<str> {}
+impl MapKey for Cow<'_, str> {}
+impl MapKey for Arc<str> {}
+
+/// `{bsonType: "object", additionalProperties: <value>}`.
+pub fn map_of(value: Document) -> Document {
+    doc! { "bsonType": "object", "additionalProperties": value }
+}
+
+const fn map_facts(value: SchemaFacts) -> SchemaFacts {
+    SchemaFacts {
+        kind: BsonKind::Object,
+        shape: Shape::Map,
+        nullable: false,
+        depth: 1 + value.depth,
+        max_size: None,
+        item_max_size: value.max_size,
+        item_kind: value.kind,
+        needs_helper: value.needs_helper,
+    }
+}
+
+impl<K: MapKey, V: MongoSchema, S> MongoSchema for HashMap<K, V, S> {
+    const FACTS: SchemaFacts = map_facts(V::FACTS);
+    fn json_schema() -> Document {
+        map_of(V::json_schema())
+    }
+}
+
+impl<K: MapKey, V: MongoSchema> MongoSchema for BTreeMap<K, V> {
+    const FACTS: SchemaFacts = map_facts(V::FACTS);
+    fn json_schema() -> Document {
+        map_of(V::json_schema())
+    }
+}
+
+/// A tuple: an array of exactly these items, in order.
+pub fn tuple_of(items: Vec<Document>) -> Document {
+    let n = narrow(items.len() as i64);
+    doc! {
+        "bsonType": "array",
+        "items": items,
+        "additionalItems": false,
+        "minItems": n.clone(),
+        "maxItems": n,
+    }
+}
+
+macro_rules! tuple {
+    ($($name:ident)+) => {
+        impl<$($name: MongoSchema),+> MongoSchema for ($($name,)+) {
+            const FACTS: SchemaFacts = {
+                let mut facts = SchemaFacts::scalar(BsonKind::Array, Some(5));
+                facts.shape = Shape::FixedArray;
+                $(
+                    facts.depth = size::max_depth(facts.depth, $name::FACTS.depth);
+                    facts.max_size = size::add(facts.max_size, size::add(Some(3), $name::FACTS.max_size));
+                    if facts.needs_helper.is_none() {
+                        facts.needs_helper = $name::FACTS.needs_helper;
+                    }
+                )+
+                facts
+            };
+            fn json_schema() -> Document {
+                tuple_of(vec![$($name::json_schema()),+])
+            }
+        }
+    };
+}
+
+tuple!(A);
+tuple!(A B);
+tuple!(A B C);
+tuple!(A B C D);
+tuple!(A B C D E);
+tuple!(A B C D E F);
+tuple!(A B C D E F G);
+tuple!(A B C D E F G H);

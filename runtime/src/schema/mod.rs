@@ -1,0 +1,151 @@
+//! The [`MongoSchema`] trait: the `$jsonSchema` of a Rust type, exact to what the driver
+//! writes, and the compile-time facts the modelling rules need.
+
+mod impls;
+pub mod size;
+
+pub use impls::{array_of, map_of, nullable, tuple_of, MapKey};
+pub(crate) use impls::narrow;
+
+use bson::{doc, Document};
+
+/// The BSON type the driver writes for a value (bson's raw serializer), as `$jsonSchema`
+/// names it in `bsonType`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BsonKind {
+    Double,
+    String,
+    Object,
+    Array,
+    BinData,
+    ObjectId,
+    Bool,
+    Date,
+    Null,
+    Regex,
+    Int,
+    Timestamp,
+    Long,
+    Decimal,
+    /// Any BSON value (`bson::Bson`): the schema constrains nothing.
+    Any,
+    /// Values of different BSON types (data-carrying enums).
+    Mixed,
+}
+
+impl BsonKind {
+    /// The `bsonType` alias, when there is exactly one.
+    pub const fn alias(self) -> Option<&'static str> {
+        Some(match self {
+            BsonKind::Double => "double",
+            BsonKind::String => "string",
+            BsonKind::Object => "object",
+            BsonKind::Array => "array",
+            BsonKind::BinData => "binData",
+            BsonKind::ObjectId => "objectId",
+            BsonKind::Bool => "bool",
+            BsonKind::Date => "date",
+            BsonKind::Null => "null",
+            BsonKind::Regex => "regex",
+            BsonKind::Int => "int",
+            BsonKind::Timestamp => "timestamp",
+            BsonKind::Long => "long",
+            BsonKind::Decimal => "decimal",
+            BsonKind::Any | BsonKind::Mixed => return None,
+        })
+    }
+
+    /// Integer kinds (`int`, `long`).
+    pub const fn is_integer(self) -> bool {
+        matches!(self, BsonKind::Int | BsonKind::Long)
+    }
+}
+
+/// How a value is shaped, for rules that look at containers through type aliases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    Scalar,
+    /// An embedded document with a fixed set of fields (a derived struct).
+    Document,
+    /// A growable sequence (`Vec`, `VecDeque`, `LinkedList`): needs `max_items`.
+    Array,
+    /// A fixed-length array or tuple: bounded by its type.
+    FixedArray,
+    /// A set (`HashSet`, `BTreeSet`): an array of unique items, needs `max_items`.
+    Set,
+    /// A string-keyed map: a document with arbitrary keys, needs `max_properties`.
+    Map,
+}
+
+/// Compile-time facts about a type, read by the derive's const checks through
+/// `<T as MongoSchema>::FACTS` so that type aliases, paths and generics cannot hide them.
+#[derive(Debug, Clone, Copy)]
+pub struct SchemaFacts {
+    pub kind: BsonKind,
+    pub shape: Shape,
+    /// Whether `null` is written for some values (`Option::None`, unit types).
+    pub nullable: bool,
+    /// Embedded-document levels a value adds (Specification 6): 0 for scalars, 1 + the
+    /// deepest field for documents; arrays add none of their own.
+    pub depth: u32,
+    /// Worst-case encoded size in bytes of the value alone (its element header excluded),
+    /// `None` when the type alone does not bound it (strings, `Vec`, maps, ...).
+    pub max_size: Option<u64>,
+    /// For containers: the worst-case encoded size of one item (a map: one value).
+    pub item_max_size: Option<u64>,
+    /// For containers: the item's kind (a map: the value's kind). Otherwise `kind`.
+    pub item_kind: BsonKind,
+    /// serde's default `Serialize` of this type (or of a type inside it) writes something
+    /// else than the schema says unless a serde helper is set on the field
+    /// (`rust_decimal::Decimal`, `chrono::DateTime`, `uuid::Uuid`): the path of that helper.
+    pub needs_helper: Option<&'static str>,
+}
+
+impl SchemaFacts {
+    /// Facts of a scalar of `kind` whose encoded size is `size` bytes (`None`: unbounded).
+    pub const fn scalar(kind: BsonKind, size: Option<u64>) -> Self {
+        SchemaFacts {
+            kind,
+            shape: Shape::Scalar,
+            nullable: matches!(kind, BsonKind::Null),
+            depth: 0,
+            max_size: size,
+            item_max_size: None,
+            item_kind: kind,
+            needs_helper: None,
+        }
+    }
+
+    /// The same facts with a serde helper required.
+    pub const fn with_helper(mut self, helper: &'static str) -> Self {
+        self.needs_helper = Some(helper);
+        self
+    }
+}
+
+/// A Rust type with a MongoDB `$jsonSchema`, exact to the BSON the official driver writes
+/// for it. Implemented for the supported std, bson, rust_decimal, chrono and uuid types;
+/// derive it with `#[derive(MongoSchema)]` for your own serde models.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no MongoDB schema: it does not implement `MongoSchema`",
+    label = "this field's type has no `$jsonSchema` mapping",
+    note = "derive it on your own types: `#[derive(Serialize, Deserialize, MongoSchema)]`",
+    note = "for a foreign type written through a serde helper, set the BSON type it writes on the field: `#[mongo(bson_type = \"string\")]`"
+)]
+pub trait MongoSchema {
+    /// What the rules know about the type at compile time.
+    const FACTS: SchemaFacts;
+
+    /// The value of `$jsonSchema` for a value of this type.
+    fn json_schema() -> Document;
+
+    /// `{"$jsonSchema": <json_schema()>}`, ready for `createCollection`'s `validator`.
+    fn validator() -> Document {
+        doc! { "$jsonSchema": Self::json_schema() }
+    }
+}
+
+/// Schema of a single `bsonType`.
+pub fn bson_type(alias: &str) -> Document {
+    doc! { "bsonType": alias }
+}

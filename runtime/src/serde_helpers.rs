@@ -1,0 +1,155 @@
+//! serde helpers that make the BSON the driver writes match the schema.
+//!
+//! `rust_decimal` has no BSON support of its own: its default `Serialize` writes a string.
+//! [`decimal128`] writes a `Decimal` as a BSON Decimal128, exactly, and reads it back.
+
+#[cfg(feature = "decimal")]
+pub use decimal::{decimal128, decimal128_option, decimal_from_decimal128, decimal_to_decimal128, DecimalRangeError};
+
+#[cfg(feature = "decimal")]
+mod decimal {
+    use bson::{Bson, Decimal128};
+    use rust_decimal::Decimal;
+    use std::fmt;
+
+    /// Exponent bias of IEEE 754-2008 decimal128.
+    const BIAS: i32 = 6176;
+    const COEFFICIENT_BITS: u32 = 113;
+
+    /// A Decimal128 that a `rust_decimal::Decimal` cannot hold exactly.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct DecimalRangeError(String);
+
+    impl fmt::Display for DecimalRangeError {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "Decimal128 {} does not fit a rust_decimal::Decimal exactly (28 decimal places, 96-bit coefficient)", self.0)
+        }
+    }
+
+    impl std::error::Error for DecimalRangeError {}
+
+    /// The Decimal128 with the same coefficient, exponent and sign: exact, no rounding.
+    pub fn decimal_to_decimal128(value: Decimal) -> Decimal128 {
+        let coefficient = value.mantissa().unsigned_abs();
+        let exponent = (BIAS - value.scale() as i32) as u128;
+        let sign = u128::from(value.is_sign_negative());
+        let bits = sign << 127 | exponent << COEFFICIENT_BITS | coefficient;
+        Decimal128::from_bytes(bits.to_le_bytes())
+    }
+
+    /// The `Decimal` equal to a Decimal128, or an error when none is (NaN, infinities,
+    /// more than 28 decimal places or a coefficient beyond 96 bits).
+    pub fn decimal_from_decimal128(value: Decimal128) -> Result<Decimal, DecimalRangeError> {
+        let bits = u128::from_le_bytes(value.bytes());
+        let out_of_range = || DecimalRangeError(value.to_string());
+        let negative = bits >> 127 == 1;
+        if (bits >> 125) & 0b11 == 0b11 {
+            // combination field 11xxx: NaN, infinity, or a non-canonical (zero) coefficient
+            return if (bits >> 122) & 0b1111 == 0b1111 { Err(out_of_range()) } else { Ok(signed(Decimal::ZERO, negative)) };
+        }
+        let mut exponent = ((bits >> COEFFICIENT_BITS) & 0x3fff) as i32 - BIAS;
+        let mut coefficient = bits & ((1u128 << COEFFICIENT_BITS) - 1);
+        while exponent > 0 {
+            coefficient = coefficient.checked_mul(10).ok_or_else(out_of_range)?;
+            exponent -= 1;
+        }
+        // trailing zeros carry no value: drop them while the number does not fit
+        while exponent < 0 && coefficient % 10 == 0 && coefficient != 0 && (exponent < -28 || coefficient >= 1 << 96) {
+            coefficient /= 10;
+            exponent += 1;
+        }
+        if coefficient == 0 {
+            exponent = exponent.max(-28);
+        }
+        if exponent < -28 || coefficient >= 1 << 96 {
+            return Err(out_of_range());
+        }
+        let decimal = Decimal::from_i128_with_scale(coefficient as i128, (-exponent) as u32);
+        Ok(signed(decimal, negative))
+    }
+
+    fn signed(mut value: Decimal, negative: bool) -> Decimal {
+        value.set_sign_negative(negative);
+        value
+    }
+
+    fn from_bson<E: serde::de::Error>(value: Bson) -> Result<Decimal, E> {
+        match value {
+            Bson::Decimal128(d) => decimal_from_decimal128(d).map_err(E::custom),
+            // data written before the helper was added: serde's default string form
+            Bson::String(s) => s.parse().map_err(E::custom),
+            other => Err(E::custom(format!("expected a Decimal128, found BSON {:?}", other.element_type()))),
+        }
+    }
+
+    /// `#[serde(with = "mongo_schema::serde_helpers::decimal128")]` on a
+    /// `rust_decimal::Decimal`: stored as BSON Decimal128, exactly. Reads Decimal128, and
+    /// also the string serde wrote by default, so data from before the helper still loads.
+    pub mod decimal128 {
+        use super::*;
+        use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+        pub fn serialize<S: Serializer>(value: &Decimal, serializer: S) -> Result<S::Ok, S::Error> {
+            decimal_to_decimal128(*value).serialize(serializer)
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Decimal, D::Error> {
+            from_bson(Bson::deserialize(deserializer)?)
+        }
+    }
+
+    /// [`decimal128`](super::decimal128) for `Option<Decimal>`: `None` is `null`.
+    pub mod decimal128_option {
+        use super::*;
+        use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+        pub fn serialize<S: Serializer>(value: &Option<Decimal>, serializer: S) -> Result<S::Ok, S::Error> {
+            value.map(decimal_to_decimal128).serialize(serializer)
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Decimal>, D::Error> {
+            match Bson::deserialize(deserializer)? {
+                Bson::Null | Bson::Undefined => Ok(None),
+                other => from_bson(other).map(Some),
+            }
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+        use proptest::prelude::*;
+        use std::str::FromStr;
+
+        fn any_decimal() -> impl Strategy<Value = Decimal> {
+            (any::<i64>(), any::<u32>(), 0u32..=28)
+                .prop_map(|(lo, hi, scale)| Decimal::from_i128_with_scale(((hi as i128) << 64 | lo as u64 as i128) % (1i128 << 95), scale))
+        }
+
+        proptest! {
+            #[test]
+            fn round_trips_exactly(d in any_decimal()) {
+                let back = decimal_from_decimal128(decimal_to_decimal128(d)).unwrap();
+                prop_assert_eq!(back, d);
+                prop_assert_eq!(back.scale(), d.scale());
+            }
+
+            #[test]
+            fn agrees_with_bsons_own_parser(d in any_decimal()) {
+                let parsed = Decimal128::from_str(&d.to_string()).unwrap();
+                prop_assert_eq!(decimal_to_decimal128(d).to_string(), parsed.to_string());
+            }
+        }
+
+        #[test]
+        fn refuses_what_does_not_fit() {
+            for s in ["NaN", "Infinity", "-Infinity", "1E-40", "12345678901234567890123456789012"] {
+                let d = Decimal128::from_str(s).unwrap();
+                assert!(decimal_from_decimal128(d).is_err(), "{s}");
+            }
+            let d = Decimal128::from_str("1.2300000000000000000000000000000E+5").unwrap();
+            assert_eq!(decimal_from_decimal128(d).unwrap(), Decimal::from_str("123000").unwrap());
+            assert_eq!(decimal_from_decimal128(Decimal128::from_str("-0").unwrap()).unwrap(), Decimal::ZERO);
+        }
+    }
+}

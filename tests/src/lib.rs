@@ -1,0 +1,1 @@
+//! Models covering every mapping row and serde attribute.
