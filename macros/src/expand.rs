@@ -371,11 +371,12 @@ impl ToTokens for Field<'_> {
         if let Some(alias) = &alias {
             keywords.insert(0, alias);
         }
-        let required = !self.serde.skip_serializing_if;
+        let required = self.serde.skip_serializing_if.is_none();
         let flatten = self.serde.flatten;
         let nullable = self.is_option();
+        let skips_none = self.serde.skip_serializing_if.as_ref().is_some_and(|p| p.value().replace(' ', "").ends_with("::is_none"));
         tokens.extend(quote! {
-            _p::Field { name: #name, schema: #schema, required: #required, flatten: #flatten, nullable: #nullable, keywords: &[#(#keywords),*] }
+            _p::Field { name: #name, schema: #schema, required: #required, flatten: #flatten, nullable: #nullable, skips_none: #skips_none, keywords: &[#(#keywords),*] }
         });
     }
 }

@@ -119,14 +119,41 @@ pub struct Field<'a> {
     pub flatten: bool,
     /// The Rust type is an `Option` (for `bson_type` overrides).
     pub nullable: bool,
+    /// `skip_serializing_if = "Option::is_none"`: `null` is never written.
+    pub skips_none: bool,
     pub keywords: &'a [Keyword],
 }
 
 impl Field<'_> {
     fn schema(&self) -> Document {
         let mut schema = (self.schema)();
-        apply(&mut schema, self.keywords, self.nullable);
+        apply(&mut schema, self.keywords, self.nullable && !self.skips_none);
+        if self.skips_none {
+            schema = non_null(schema);
+        }
         schema
+    }
+}
+
+/// Undoes [`nullable`] for a field whose `None` is skipped rather than written.
+fn non_null(mut schema: Document) -> Document {
+    let null = Bson::from("null");
+    match schema.get_mut("bsonType") {
+        Some(Bson::Array(aliases)) if aliases.contains(&null) => {
+            aliases.retain(|alias| *alias != null);
+            if let [single] = aliases.as_slice() {
+                let single = single.clone();
+                schema.insert("bsonType", single);
+            }
+        }
+        _ => {}
+    }
+    if let Some(Bson::Array(values)) = schema.get_mut("enum") {
+        values.retain(|value| *value != Bson::Null);
+    }
+    match schema.get_array("anyOf").map(Vec::as_slice) {
+        Ok([Bson::Document(first), Bson::Document(inner)]) if schema.len() == 1 && *first == doc! { "bsonType": "null" } => inner.clone(),
+        _ => schema,
     }
 }
 

@@ -110,7 +110,8 @@ impl Container {
 pub struct Field {
     pub rename: Option<String>,
     pub skip_serializing: bool,
-    pub skip_serializing_if: bool,
+    /// `skip_serializing_if = "path"`: the predicate's path.
+    pub skip_serializing_if: Option<syn::LitStr>,
     pub flatten: bool,
     /// `with = "path"` or `serialize_with = "path"`: the path as written.
     pub with: Option<syn::LitStr>,
@@ -120,7 +121,7 @@ impl Field {
     pub fn from_ast(cx: &Ctxt, attrs: &[syn::Attribute]) -> Self {
         let mut rename = Attr::none(cx, RENAME);
         let mut skip = BoolAttr::none(cx, SKIP_SERIALIZING);
-        let mut skip_if = BoolAttr::none(cx, SKIP_SERIALIZING_IF);
+        let mut skip_if = Attr::none(cx, SKIP_SERIALIZING_IF);
         let mut flatten = BoolAttr::none(cx, FLATTEN);
         let mut with = Attr::none(cx, WITH);
         each_key(cx, attrs, |meta| {
@@ -132,8 +133,7 @@ impl Field {
             } else if path.is_ident(SKIP) || path.is_ident(SKIP_SERIALIZING) {
                 skip.set_true(path);
             } else if path.is_ident(SKIP_SERIALIZING_IF) {
-                string(meta)?;
-                skip_if.set_true(path);
+                skip_if.set(path, string(meta)?);
             } else if path.is_ident(FLATTEN) {
                 flatten.set_true(path);
             } else if path.is_ident(WITH) || path.is_ident(SERIALIZE_WITH) {

@@ -1,0 +1,149 @@
+//! The modelling standard's `t_users` collection and an orders collection with embedded
+//! items, printed as the `createCollection` commands that install their validators.
+//!
+//! Run: `cargo run -p mongo-schema-examples --example quickstart`. The output is
+//! committed beside this file as `quickstart.out`; a test keeps it current.
+
+use bson::{oid::ObjectId, DateTime};
+use mongo_schema::{render, MongoCollection, MongoSchema};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+/// Users of the user center.
+#[derive(Debug, Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(db = "db_user_center", collection = "t_users", validation_level = "strict", validation_action = "error")]
+pub struct User {
+    /// Username, required, 2-50 characters
+    #[mongo(min_length = 2, max_length = 50)]
+    pub user_name: String,
+    /// Email, required, must conform to email format
+    #[mongo(pattern = r"^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$")]
+    pub email: String,
+    /// Age, optional, an integer from 0 to 150
+    #[mongo(minimum = 0, maximum = 150)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub age: Option<i32>,
+    /// Status, enumeration value
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<UserStatus>,
+    /// Creation time, required
+    pub create_time: DateTime,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum UserStatus {
+    Active,
+    Inactive,
+    Deleted,
+}
+
+/// Orders, with their items embedded: always read together (Specification 7).
+#[derive(Debug, Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(db = "db_order", collection = "t_order")]
+pub struct Order {
+    #[serde(rename = "_id")]
+    pub id: ObjectId,
+    /// Business order number
+    #[mongo(min_length = 1, max_length = 32)]
+    pub order_no: String,
+    /// The customer (reference to t_users)
+    pub user_id: ObjectId,
+    /// Order lines, at most 100
+    #[mongo(min_items = 1, max_items = 100)]
+    pub items: Vec<OrderItem>,
+    /// Order total, Decimal128
+    #[serde(with = "mongo_schema::serde_helpers::decimal128")]
+    pub total_amount: Decimal,
+    /// Order status
+    pub status: OrderStatus,
+    /// Creation time
+    pub create_time: DateTime,
+}
+
+/// One order line: a reference to the product plus a snapshot of what was sold.
+#[derive(Debug, Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderItem {
+    /// Reference to the product, for its latest details
+    pub product_id: ObjectId,
+    /// Product name when ordered (snapshot)
+    #[mongo(min_length = 1, max_length = 200)]
+    pub name: String,
+    /// Unit price when ordered (snapshot), Decimal128
+    #[serde(with = "mongo_schema::serde_helpers::decimal128")]
+    pub price: Decimal,
+    /// Units ordered
+    #[mongo(minimum = 1, maximum = 10000)]
+    pub quantity: i32,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum OrderStatus {
+    Pending,
+    Paid,
+    Shipped,
+    Completed,
+    Cancelled,
+}
+
+/// One collection's `createCollection` command, as relaxed Extended JSON and as mongosh.
+fn section<T: MongoCollection>() -> String {
+    let command = T::create_collection_command();
+    format!(
+        "// {db}.{coll}: createCollection command (relaxed Extended JSON)\n{json}\n\n// {db}.{coll}: the same in mongosh\n{js}\n",
+        db = T::DB_NAME,
+        coll = T::COLLECTION_NAME,
+        json = render::relaxed_json(&command),
+        js = render::mongosh_create_collection(T::DB_NAME, &command),
+    )
+}
+
+/// Everything this example prints.
+pub fn output() -> String {
+    [section::<User>(), section::<Order>()].join("\n")
+}
+
+fn main() {
+    print!("{}", output());
+}
+
+#[test]
+fn committed_output_is_current() {
+    let committed = include_str!("quickstart.out");
+    if committed != output() {
+        if std::env::var_os("UPDATE_EXAMPLES").is_some() {
+            std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/quickstart.out"), output()).unwrap();
+            return;
+        }
+        panic!("examples/quickstart.out is stale: rerun with UPDATE_EXAMPLES=1 and review the diff");
+    }
+}
+
+/// The validator of the standard's Specification 11 example, transcribed from it, minus
+/// the descriptions (ours come from the doc comments).
+#[test]
+fn t_users_matches_the_standard() {
+    let standard = bson::doc! {
+        "bsonType": "object",
+        "required": ["userName", "email", "createTime"],
+        "properties": {
+            "userName": { "bsonType": "string", "minLength": 2, "maxLength": 50 },
+            "email": { "bsonType": "string", "pattern": "^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\\.[a-zA-Z]{2,}$" },
+            "age": { "bsonType": "int", "minimum": 0, "maximum": 150 },
+            "status": { "enum": ["active", "inactive", "deleted"] },
+            "createTime": { "bsonType": "date" },
+        }
+    };
+    let mut ours = User::json_schema();
+    ours.remove("description");
+    for (_, property) in ours.get_document_mut("properties").unwrap().iter_mut() {
+        property.as_document_mut().unwrap().remove("description");
+    }
+    assert_eq!(ours, standard);
+    let command = User::create_collection_command();
+    assert_eq!((command.get_str("validationLevel"), command.get_str("validationAction")), (Ok("strict"), Ok("error")));
+}

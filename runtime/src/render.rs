@@ -1,0 +1,79 @@
+//! Commands rendered for people and for mongosh: relaxed Extended JSON written by
+//! serde_json, so any text in names, descriptions or patterns is escaped by a serializer.
+
+use bson::{Bson, Document};
+use serde_json::Value;
+
+/// Relaxed Extended JSON, pretty-printed.
+pub fn relaxed_json(doc: &Document) -> String {
+    pretty(&Bson::Document(doc.clone()).into_relaxed_extjson())
+}
+
+/// Canonical Extended JSON on one line: every BSON type stated (`$numberInt`, ...).
+pub fn canonical_json(doc: &Document) -> String {
+    Bson::Document(doc.clone()).into_canonical_extjson().to_string()
+}
+
+fn pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string())
+}
+
+/// A JavaScript string literal (JSON's is one).
+pub fn js_string(s: &str) -> String {
+    Value::from(s).to_string()
+}
+
+/// Whether relaxed Extended JSON of this value has `$`-keyed wrappers (`$date`,
+/// `$numberDecimal`, ...) that mongosh would take literally.
+fn has_extjson_wrappers(value: &Value) -> bool {
+    match value {
+        Value::Object(map) => map.iter().any(|(k, v)| (k.starts_with('$') && k != "$jsonSchema") || has_extjson_wrappers(v)),
+        Value::Array(items) => items.iter().any(has_extjson_wrappers),
+        _ => false,
+    }
+}
+
+/// A JavaScript expression for a document: the relaxed JSON itself, or wrapped in
+/// `EJSON.deserialize(...)` when it holds BSON types JSON cannot state.
+pub fn js_document(doc: &Document) -> String {
+    let value = Bson::Document(doc.clone()).into_relaxed_extjson();
+    if has_extjson_wrappers(&value) {
+        format!("EJSON.deserialize({})", pretty(&value))
+    } else {
+        pretty(&value)
+    }
+}
+
+/// `db.getSiblingDB("db").createCollection("name", {options})` for a `create` command.
+pub fn mongosh_create_collection(db: &str, command: &Document) -> String {
+    let name = command.get_str("create").unwrap_or_default();
+    let options: Document = command.iter().filter(|(k, _)| *k != "create").map(|(k, v)| (k.clone(), v.clone())).collect();
+    format!("db.getSiblingDB({}).createCollection({}, {});", js_string(db), js_string(name), js_document(&options))
+}
+
+/// `db.getSiblingDB("db").runCommand({...})` for any command.
+pub fn mongosh_run_command(db: &str, command: &Document) -> String {
+    format!("db.getSiblingDB({}).runCommand({});", js_string(db), js_document(command))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bson::doc;
+
+    #[test]
+    fn hostile_text_is_escaped_by_the_serializer() {
+        let cmd = doc! { "create": "t_\"x\"\n</script>", "validator": { "$jsonSchema": { "description": "it's \\ \u{2028} ü */" } } };
+        let js = mongosh_create_collection("db_\"q\"", &cmd);
+        assert!(js.starts_with(r#"db.getSiblingDB("db_\"q\"").createCollection("t_\"x\"\n</script>", {"#), "{js}");
+        assert!(js.contains(r#""description": "it's \\ "#), "{js}");
+    }
+
+    #[test]
+    fn non_json_types_go_through_ejson() {
+        let plain = doc! { "validator": { "$jsonSchema": { "bsonType": "int", "minimum": 1 } } };
+        assert!(!js_document(&plain).contains("EJSON"));
+        let dec = doc! { "enum": [bson::Decimal128::from_bytes([0; 16])] };
+        assert!(js_document(&dec).starts_with("EJSON.deserialize("));
+    }
+}
