@@ -147,3 +147,9 @@ fn t_users_matches_the_standard() {
     let command = User::create_collection_command();
     assert_eq!((command.get_str("validationLevel").ok(), command.get_str("validationAction").ok()), (Some("strict"), Some("error")));
 }
+
+#[test]
+fn both_roots_are_registered_in_order() {
+    let names: Vec<(&str, &str)> = mongo_schema::registered().iter().map(|r| (r.db, r.collection)).collect();
+    assert_eq!(names, [("db_order", "t_order"), ("db_user_center", "t_users")]);
+}

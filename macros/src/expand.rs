@@ -80,6 +80,14 @@ fn root_impl(c: &Container) -> TokenStream {
     let action = c.mongo.validation_action.as_ref().map(|(_, v)| syn::Ident::new(v, proc_macro2::Span::call_site()));
     let level = level.map(|v| quote!(const VALIDATION_LEVEL: _p::ValidationLevel = _p::ValidationLevel::#v;));
     let action = action.map(|v| quote!(const VALIDATION_ACTION: _p::ValidationAction = _p::ValidationAction::#v;));
+    // a generic root has no single type to register
+    let register = c.input.generics.params.is_empty().then(|| {
+        quote! {
+            _p::inventory::submit! {
+                _p::Registration::of::<#ident>(::core::concat!(::core::module_path!(), "::", ::core::stringify!(#ident)))
+            }
+        }
+    });
     quote! {
         #[automatically_derived]
         impl #impl_generics _p::MongoCollection for #ident #ty_generics #where_clause {
@@ -88,6 +96,7 @@ fn root_impl(c: &Container) -> TokenStream {
             #level
             #action
         }
+        #register
     }
 }
 

@@ -2,7 +2,8 @@
 //! code describes a schema as small static tables; these non-generic builders turn the
 //! tables into `Document`s, so each model costs little to compile.
 
-pub use crate::command::{MongoCollection, ValidationAction, ValidationLevel};
+pub use crate::command::{MongoCollection, Registration, ValidationAction, ValidationLevel};
+pub use inventory;
 pub use crate::schema::{size, BsonKind, MongoSchema, SchemaFacts, Shape};
 pub use bson::Document;
 

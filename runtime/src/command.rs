@@ -115,3 +115,43 @@ pub fn coll_mod(collection: &str, validator: Document, level: ValidationLevel, a
         "validationAction": action.as_str(),
     }
 }
+
+/// A collection root registered by `#[derive(MongoSchema)]`, so a binary can enumerate
+/// every model it links without listing them. Generic roots are not registered.
+#[derive(Debug, Clone, Copy)]
+pub struct Registration {
+    pub db: &'static str,
+    pub collection: &'static str,
+    /// The Rust type, as `module::path::Type`.
+    pub rust_type: &'static str,
+    pub validation_level: ValidationLevel,
+    pub validation_action: ValidationAction,
+    pub json_schema: fn() -> Document,
+    pub create_collection_command: fn() -> Document,
+    pub coll_mod_command: fn() -> Document,
+}
+
+impl Registration {
+    pub const fn of<T: MongoCollection>(rust_type: &'static str) -> Self {
+        Registration {
+            db: T::DB_NAME,
+            collection: T::COLLECTION_NAME,
+            rust_type,
+            validation_level: T::VALIDATION_LEVEL,
+            validation_action: T::VALIDATION_ACTION,
+            json_schema: T::json_schema,
+            create_collection_command: T::create_collection_command,
+            coll_mod_command: T::coll_mod_command,
+        }
+    }
+}
+
+inventory::collect!(Registration);
+
+/// Every registered collection root, sorted by database then collection, so output
+/// never depends on link order.
+pub fn registered() -> Vec<&'static Registration> {
+    let mut all: Vec<&'static Registration> = inventory::iter::<Registration>.into_iter().collect();
+    all.sort_by_key(|r| (r.db, r.collection, r.rust_type));
+    all
+}

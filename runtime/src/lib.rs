@@ -13,7 +13,7 @@ pub mod serde_helpers;
 pub mod __private;
 
 pub use bson;
-pub use command::{MongoCollection, ValidationAction, ValidationLevel};
+pub use command::{registered, MongoCollection, Registration, ValidationAction, ValidationLevel};
 pub use mongo_schema_macros::MongoSchema;
 pub use schema::{BsonKind, MongoSchema};
 
