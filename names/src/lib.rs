@@ -111,6 +111,178 @@ pub fn suggest_snake(prefix: &str, name: &str) -> String {
     out
 }
 
+/// One naming style for the fields of a type (Specification 4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldCase {
+    /// `userName`, `createTime`
+    Camel,
+    /// `user_name`, `create_time`
+    Snake,
+}
+
+impl FieldCase {
+    /// The attribute spellings: `"camelCase"`, `"snake_case"`.
+    pub const NAMES: [&'static str; 2] = ["camelCase", "snake_case"];
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "camelCase" => Some(FieldCase::Camel),
+            "snake_case" => Some(FieldCase::Snake),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FieldCase::Camel => "camelCase",
+            FieldCase::Snake => "snake_case",
+        }
+    }
+
+    /// Whether `name` is written in this style (a single lowercase word fits both).
+    pub fn fits(self, name: &str) -> bool {
+        let mut chars = name.chars();
+        let starts_lower = chars.next().is_some_and(|c| c.is_ascii_lowercase());
+        match self {
+            FieldCase::Camel => starts_lower && name.chars().all(|c| c.is_ascii_alphanumeric()),
+            FieldCase::Snake => {
+                starts_lower && is_snake_lower(name) && !name.contains("__") && !name.ends_with('_')
+            }
+        }
+    }
+
+    /// `name` rewritten in this style, for suggestions.
+    pub fn convert(self, name: &str) -> String {
+        let words = words(name);
+        match self {
+            FieldCase::Snake => words.join("_"),
+            FieldCase::Camel => {
+                let mut out = String::new();
+                for (i, word) in words.iter().enumerate() {
+                    let mut chars = word.chars();
+                    match chars.next() {
+                        Some(first) if i > 0 => {
+                            out.push(first.to_ascii_uppercase());
+                            out.push_str(chars.as_str());
+                        }
+                        _ => out.push_str(word),
+                    }
+                }
+                out
+            }
+        }
+    }
+}
+
+/// The one style `name` fits, when it fits exactly one (`userName` → camelCase,
+/// `user_name` → snake_case, `email` → either, so `None`).
+pub fn infer_case(name: &str) -> Option<FieldCase> {
+    match (FieldCase::Camel.fits(name), FieldCase::Snake.fits(name)) {
+        (true, false) => Some(FieldCase::Camel),
+        (false, true) => Some(FieldCase::Snake),
+        _ => None,
+    }
+}
+
+/// The lowercase words of a camelCase, PascalCase, snake_case or kebab-case name.
+pub fn words(name: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    let mut current = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if !c.is_alphanumeric() {
+            words.extend((!current.is_empty()).then(|| std::mem::take(&mut current)));
+            prev_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && prev_lower {
+            words.push(std::mem::take(&mut current));
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        current.extend(c.to_lowercase());
+    }
+    words.extend((!current.is_empty()).then_some(current));
+    words
+}
+
+/// Short names that are words everyone reads the same way; any other name of one or two
+/// characters is a meaningless abbreviation (`UN`, `oi`, `CT`).
+pub const SHORT_NAMES_ALLOWED: &[&str] = &["id", "ip", "os", "ua", "tz"];
+
+/// `field_name`: no leading `_` (except `_id`), no `$` or `.`, written in camelCase or
+/// snake_case, and no meaningless abbreviation (Specification 4: `UN`, `oi`, `CT` and
+/// four spellings of one field cost a team hours of empty query results).
+pub fn check_field_name(name: &str) -> Result<(), NameError> {
+    if name == "_id" {
+        return Ok(());
+    }
+    if name.contains('$') || name.contains('.') || name.contains('\0') {
+        return err("field_name", false, format!("field `{name}` contains `$`, `.` or NUL: MongoDB reads `.` as a path and `$` as an operator, so the field cannot be queried or updated normally; rename it, e.g. `{}`", FieldCase::Camel.convert(name)));
+    }
+    if let Some(rest) = name.strip_prefix('_') {
+        return err("field_name", true, format!("field `{name}` starts with `_`, which is for system fields such as `_id` and invites conflicts with them; rename it, e.g. `{}`", FieldCase::Camel.convert(rest)));
+    }
+    check_abbreviation(name)?;
+    if FieldCase::Camel.fits(name) || FieldCase::Snake.fits(name) {
+        return Ok(());
+    }
+    err("field_name", true, format!("field `{name}` is neither camelCase nor snake_case; write `{}` or `{}` (whichever the type uses), e.g. with `#[serde(rename_all = \"camelCase\")]`", FieldCase::Camel.convert(name), FieldCase::Snake.convert(name)))
+}
+
+fn check_abbreviation(name: &str) -> Result<(), NameError> {
+    let letters = name.chars().filter(|c| c.is_alphabetic()).count();
+    let all_caps = letters >= 2 && !name.chars().any(|c| c.is_lowercase());
+    let too_short = name.chars().count() <= 2 && !SHORT_NAMES_ALLOWED.contains(&name);
+    if all_caps || too_short {
+        return err("field_name", true, format!("field `{name}` looks like a meaningless abbreviation (too short or all capitals); spell out what it holds, e.g. `userName` rather than `UN`, `createTime` rather than `CT` (allowed short names: {})", SHORT_NAMES_ALLOWED.join(", ")));
+    }
+    Ok(())
+}
+
+/// `field_name`: the field is written in the type's one style.
+pub fn check_field_case(name: &str, case: FieldCase, why: &str) -> Result<(), NameError> {
+    if name == "_id" || case.fits(name) {
+        return Ok(());
+    }
+    err("field_name", true, format!("field `{name}` is not {}, the style of this type ({why}); one style per collection keeps queries from missing fields: write `{}`", case.name(), case.convert(name)))
+}
+
+/// Last words that make a field a money amount (Specification 9: Decimal128, never double).
+pub const MONEY_WORDS: &[&str] = &[
+    "amount", "price", "total", "subtotal", "cost", "fee", "fees", "balance", "tax", "vat", "discount", "refund",
+    "payment", "salary", "wage", "wages", "income", "revenue", "profit", "fare", "charge", "deposit", "payout",
+    "commission", "bonus", "tip", "budget", "money", "cash", "rebate", "surcharge", "prepayment",
+];
+
+/// Words that make a field a money amount wherever they appear (`amountDue`, `priceOld`).
+const MONEY_ANYWHERE: &[&str] = &["amount", "price", "balance", "salary", "money"];
+
+/// Last words that make a field a date (Specification 9: BSON date, never a string).
+pub const DATE_WORDS: &[&str] =
+    &["time", "date", "at", "timestamp", "datetime", "birthday", "birthdate", "deadline", "expiry", "dob"];
+
+/// Last words that make a field a status flag (Specification 9: a string enum, not a number).
+pub const STATUS_WORDS: &[&str] = &["status", "state", "type", "kind", "stage", "phase", "flag"];
+
+fn last_word_in(name: &str, vocabulary: &[&str]) -> bool {
+    words(name).last().is_some_and(|w| vocabulary.contains(&w.as_str()))
+}
+
+/// `totalAmount`, `unit_price`, `shippingFee`: a money field by its name.
+pub fn is_money_name(name: &str) -> bool {
+    last_word_in(name, MONEY_WORDS) || words(name).iter().any(|w| MONEY_ANYWHERE.contains(&w.as_str()))
+}
+
+/// `createTime`, `created_at`, `birthday`: a date field by its name.
+pub fn is_date_name(name: &str) -> bool {
+    last_word_in(name, DATE_WORDS)
+}
+
+/// `status`, `orderState`, `user_type`: a status flag by its name.
+pub fn is_status_name(name: &str) -> bool {
+    last_word_in(name, STATUS_WORDS)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,5 +312,40 @@ mod tests {
         assert!(!check_collection_name("t_log$202403").unwrap_err().waivable);
         let e = check_collection_name("OrderDetail").unwrap_err();
         assert!(e.waivable && e.message.contains("`t_order_detail`"), "{e}");
+    }
+
+    #[test]
+    fn field_names_follow_the_standard() {
+        for ok in ["_id", "userName", "user_name", "email", "id", "ip", "orderItems", "createTime", "level2"] {
+            assert!(check_field_name(ok).is_ok(), "{ok}");
+        }
+        for bad in ["UN", "oi", "CT", "URL", "x", "_total", "Create_Time", "UserName", "user-name", "a.b", "$set"] {
+            assert_eq!(check_field_name(bad).unwrap_err().rule, "field_name", "{bad}");
+        }
+        assert!(!check_field_name("a.b").unwrap_err().waivable);
+        assert!(check_field_name("_total").unwrap_err().message.contains("`total`"));
+        assert!(check_field_name("Create_Time").unwrap_err().message.contains("`createTime` or `create_time`"));
+    }
+
+    #[test]
+    fn styles_are_inferred_and_converted() {
+        assert_eq!(infer_case("userName"), Some(FieldCase::Camel));
+        assert_eq!(infer_case("user_name"), Some(FieldCase::Snake));
+        assert_eq!(infer_case("email"), None);
+        assert_eq!(FieldCase::Camel.convert("create_time"), "createTime");
+        assert_eq!(FieldCase::Snake.convert("createTime"), "create_time");
+        assert_eq!(words("Create_Time"), ["create", "time"]);
+        assert!(check_field_case("create_time", FieldCase::Camel, "inferred").unwrap_err().message.contains("`createTime`"));
+        assert!(check_field_case("email", FieldCase::Camel, "inferred").is_ok());
+    }
+
+    #[test]
+    fn vocabularies_read_the_last_word() {
+        assert!(is_money_name("totalAmount") && is_money_name("unit_price") && is_money_name("shippingFee"));
+        assert!(!is_money_name("totalWeight") && !is_money_name("taxRate"));
+        assert!(is_date_name("createTime") && is_date_name("updated_at") && is_date_name("birthday"));
+        assert!(!is_date_name("category") && !is_date_name("format"));
+        assert!(is_status_name("status") && is_status_name("orderState") && is_status_name("user_type"));
+        assert!(!is_status_name("statusMessage"));
     }
 }
