@@ -1,1 +1,60 @@
-//! Models covering every mapping row and serde attribute.
+//! Test models covering every row of SPEC.md's mapping table, every honoured serde
+//! attribute and every field keyword, each with sample values: `Some` and `None`, every
+//! enum variant, strings and arrays at their declared bounds.
+
+pub mod models;
+
+/// Values of a model that exercise its schema.
+pub trait Samples: Sized {
+    fn samples() -> Vec<Self>;
+}
+
+pub mod conform;
+
+use bson::RawDocumentBuf;
+use mongo_schema::MongoCollection;
+use serde::Serialize;
+
+/// The bytes the official driver writes for a value: bson's raw serializer, which is not
+/// "human readable" (so `uuid::Uuid` goes out as binData, unlike `to_document`).
+pub fn driver_bytes<T: Serialize>(value: &T) -> RawDocumentBuf {
+    bson::serialize_to_raw_document_buf(value).expect("the driver can serialize every sample")
+}
+
+/// A collection root of the corpus, type-erased for table-driven tests.
+pub struct Root {
+    pub rust_type: &'static str,
+    pub db: &'static str,
+    pub collection: &'static str,
+    pub json_schema: bson::Document,
+    pub create: bson::Document,
+    pub coll_mod: bson::Document,
+    pub samples: Vec<RawDocumentBuf>,
+}
+
+impl Root {
+    pub fn of<T: MongoCollection + Samples + Serialize>() -> Root {
+        Root {
+            rust_type: std::any::type_name::<T>(),
+            db: T::DB_NAME,
+            collection: T::COLLECTION_NAME,
+            json_schema: T::json_schema(),
+            create: T::create_collection_command(),
+            coll_mod: T::coll_mod_command(),
+            samples: T::samples().iter().map(driver_bytes).collect(),
+        }
+    }
+}
+
+/// Every collection root of the corpus.
+pub fn roots() -> Vec<Root> {
+    use models::*;
+    vec![
+        Root::of::<Scalars>(),
+        Root::of::<Containers>(),
+        Root::of::<Enums>(),
+        Root::of::<SerdeAttributes>(),
+        Root::of::<Flattened>(),
+        Root::of::<Keywords>(),
+    ]
+}
