@@ -10,6 +10,7 @@ pub trait Samples: Sized {
 }
 
 pub mod conform;
+pub mod violations;
 
 use bson::RawDocumentBuf;
 use mongo_schema::MongoCollection;
@@ -57,4 +58,11 @@ pub fn roots() -> Vec<Root> {
         Root::of::<Flattened>(),
         Root::of::<Keywords>(),
     ]
+}
+
+/// Says on the terminal that a server test was skipped. Written to the stderr handle,
+/// not through `eprintln!`, so libtest's capture does not hide it from `cargo test`.
+pub fn skipped(test: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "skipped (no MONGODB_URI): {test}");
 }
