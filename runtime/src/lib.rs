@@ -4,6 +4,7 @@
 extern crate self as mongo_schema;
 
 pub mod command;
+pub mod migrate;
 pub mod render;
 pub mod schema;
 pub mod serde_helpers;

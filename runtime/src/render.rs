@@ -56,6 +56,41 @@ pub fn mongosh_run_command(db: &str, command: &Document) -> String {
     format!("db.getSiblingDB({}).runCommand({});", js_string(db), js_document(command))
 }
 
+/// A `//` comment line holding any text: the line terminators JavaScript knows (`\n`,
+/// `\r`, U+2028, U+2029) are escaped, so no text can end the comment and start code.
+pub fn js_line_comment(text: &str) -> String {
+    let mut line = String::from("//");
+    if !text.is_empty() {
+        line.push(' ');
+    }
+    for c in text.chars() {
+        match c {
+            '\n' => line.push_str("\\n"),
+            '\r' => line.push_str("\\r"),
+            '\u{2028}' => line.push_str("\\u2028"),
+            '\u{2029}' => line.push_str("\\u2029"),
+            c => line.push(c),
+        }
+    }
+    line
+}
+
+/// [`js_document`] with U+2028 and U+2029 escaped as `\u2028`, `\u2029`: JSON leaves them
+/// raw, and JavaScript before ES2019 ends a string literal at them. They only occur inside
+/// JSON strings, so the replacement is exact.
+pub fn js_document_safe(doc: &Document) -> String {
+    js_safe(js_document(doc))
+}
+
+/// [`js_string`] with U+2028 and U+2029 escaped (see [`js_document_safe`]).
+pub fn js_string_safe(s: &str) -> String {
+    js_safe(js_string(s))
+}
+
+fn js_safe(json: String) -> String {
+    json.replace('\u{2028}', "\\u2028").replace('\u{2029}', "\\u2029")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,6 +102,15 @@ mod tests {
         let js = mongosh_create_collection("db_\"q\"", &cmd);
         assert!(js.starts_with(r#"db.getSiblingDB("db_\"q\"").createCollection("t_\"x\"\n</script>", {"#), "{js}");
         assert!(js.contains(r#""description": "it's \\ "#), "{js}");
+    }
+
+    #[test]
+    fn comments_and_strings_escape_every_line_terminator() {
+        let hostile = "a\nb\rc\u{2028}d\u{2029}e */ </script>";
+        let comment = js_line_comment(hostile);
+        assert_eq!(comment, r"// a\nb\rc\u2028d\u2029e */ </script>");
+        assert!(!js_string_safe(hostile).contains(['\n', '\r', '\u{2028}', '\u{2029}']));
+        assert!(!js_document_safe(&doc! { "k\u{2028}": hostile }).contains('\u{2028}'));
     }
 
     #[test]

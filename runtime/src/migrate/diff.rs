@@ -1,0 +1,106 @@
+//! What changed between the snapshot and the registered models.
+
+use super::{tightenings, Entry, Model, Snapshot};
+use crate::command::{ValidationAction, ValidationLevel};
+
+/// One collection's change, with the state the migration leaves it in.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Change {
+    /// A model the snapshot does not know: `createCollection`, or `collMod` if it exists.
+    Create { after: Entry },
+    /// A changed validator, level or action. `tightening` lists what may reject stored
+    /// documents; when the change is staged, `after` has action `warn` and `enforce` set.
+    Alter { before: Entry, after: Entry, tightening: Vec<String> },
+    /// A staged tightening switched to the model's action on the run after it.
+    Enforce { before: Entry, after: Entry },
+    /// A model no longer in the code: a comment, never a drop.
+    Removed { before: Entry },
+}
+
+impl Change {
+    /// The namespace's entry after the migration, `None` when the model is gone.
+    pub fn after(&self) -> Option<&Entry> {
+        match self {
+            Change::Create { after } | Change::Alter { after, .. } | Change::Enforce { after, .. } => Some(after),
+            Change::Removed { .. } => None,
+        }
+    }
+
+    /// The namespace's entry before the migration.
+    pub fn before(&self) -> Option<&Entry> {
+        match self {
+            Change::Alter { before, .. } | Change::Enforce { before, .. } | Change::Removed { before } => Some(before),
+            Change::Create { .. } => None,
+        }
+    }
+
+    /// A one-word verb for file names: create, alter, tighten, enforce, remove.
+    pub fn verb(&self) -> &'static str {
+        match self {
+            Change::Create { .. } => "create",
+            Change::Alter { tightening, .. } if tightening.is_empty() => "alter",
+            Change::Alter { .. } => "tighten",
+            Change::Enforce { .. } => "enforce",
+            Change::Removed { .. } => "remove",
+        }
+    }
+
+    /// The collection name.
+    pub fn collection(&self) -> &str {
+        let entry = self.after().or(self.before()).expect("every change has an entry");
+        &entry.model.collection
+    }
+}
+
+/// The changes from `snapshot` to `models`, in namespace order. `level` overrides the
+/// models' `validationLevel` (`--validation-level moderate`); `direct` installs tightening
+/// changes with the model's action at once instead of staging them.
+pub fn diff(snapshot: &Snapshot, models: &[Model], level: Option<ValidationLevel>, direct: bool) -> Vec<Change> {
+    let mut changes: Vec<Change> = models.iter().filter_map(|m| model_change(snapshot, m, level, direct)).collect();
+    let gone = snapshot.entries.iter().filter(|e| !models.iter().any(|m| m.db == e.model.db && m.collection == e.model.collection));
+    changes.extend(gone.map(|e| Change::Removed { before: e.clone() }));
+    changes.sort_by(|a, b| namespace(a).cmp(&namespace(b)));
+    changes
+}
+
+fn namespace(change: &Change) -> (String, String) {
+    let m = &change.after().or(change.before()).expect("every change has an entry").model;
+    (m.db.clone(), m.collection.clone())
+}
+
+fn model_change(snapshot: &Snapshot, model: &Model, level: Option<ValidationLevel>, direct: bool) -> Option<Change> {
+    let mut wanted = model.clone();
+    wanted.level = level.unwrap_or(model.level);
+    let Some(before) = snapshot.get(&model.db, &model.collection) else {
+        return Some(Change::Create { after: Entry { model: wanted, enforce: None } });
+    };
+    let same = |m: &Model| m.validator == wanted.validator && m.level == wanted.level && m.action == wanted.action;
+    if same(&before.model) && before.enforce.is_none() {
+        return None;
+    }
+    let tightening = tightenings(&before.model.validator, &wanted.validator).into_iter().chain(stricter_level(before.model.level, wanted.level)).collect::<Vec<_>>();
+    if tightening.is_empty() && before.model.validator == wanted.validator && before.enforce.is_some() {
+        return Some(Change::Enforce { before: before.clone(), after: Entry { model: wanted, enforce: None } });
+    }
+    Some(Change::Alter { before: before.clone(), after: staged(wanted, &tightening, direct), tightening })
+}
+
+/// `moderate` or `off` to `strict` validates documents that were not validated before.
+fn stricter_level(before: ValidationLevel, after: ValidationLevel) -> Option<String> {
+    let rank = |l: ValidationLevel| match l {
+        ValidationLevel::Off => 0,
+        ValidationLevel::Moderate => 1,
+        ValidationLevel::Strict => 2,
+    };
+    (rank(after) > rank(before)).then(|| format!("(collection): validationLevel {before} -> {after}"))
+}
+
+/// A tightening change installs `warn` first, unless `--direct` or the model warns anyway.
+fn staged(mut model: Model, tightening: &[String], direct: bool) -> Entry {
+    if tightening.is_empty() || direct || model.action == ValidationAction::Warn {
+        return Entry { model, enforce: None };
+    }
+    let enforce = Some(model.action);
+    model.action = ValidationAction::Warn;
+    Entry { model, enforce }
+}

@@ -1,0 +1,137 @@
+//! The migrations directory: numbered files, the snapshot, the next migration written.
+
+use super::{check_collection_count, commands_json, diff, down_js, plan, up_js, Change, Migration, Model, Snapshot, SnapshotError, DEFAULT_MAX_COLLECTIONS, SNAPSHOT_FILE};
+use crate::command::ValidationLevel;
+use std::fmt;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// How `migrate` writes the next migration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MigrateOptions {
+    /// Install tightening changes with the model's action at once, without a `warn` stage.
+    pub direct: bool,
+    /// Overrides every changed collection's `validationLevel` (`moderate` for legacy data).
+    pub level: Option<ValidationLevel>,
+    /// The `collection_count` ceiling per database (at most 100).
+    pub max_collections: usize,
+}
+
+impl Default for MigrateOptions {
+    fn default() -> Self {
+        MigrateOptions { direct: false, level: None, max_collections: DEFAULT_MAX_COLLECTIONS }
+    }
+}
+
+/// A migration written to disk.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Written {
+    pub migration: Migration,
+    /// The up script, the down script, the JSON commands, the snapshot.
+    pub files: Vec<PathBuf>,
+}
+
+/// Why no migration could be written.
+#[derive(Debug)]
+pub enum MigrateError {
+    Io(PathBuf, io::Error),
+    Snapshot(PathBuf, SnapshotError),
+    /// The `collection_count` rule (its message starts with `collection_count:`).
+    CollectionCount(String),
+}
+
+impl fmt::Display for MigrateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MigrateError::Io(path, e) => write!(f, "{}: {e}", path.display()),
+            MigrateError::Snapshot(path, e) => write!(f, "{}: {}; restore it from version control", path.display(), e.0),
+            MigrateError::CollectionCount(message) => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for MigrateError {}
+
+/// Compares `models` with the snapshot in `dir` and writes the next numbered migration
+/// (`NNNN_<summary>.js`, `.down.js`, `.json`) and the new snapshot. `Ok(None)` when
+/// nothing changed: no empty migration is written.
+pub fn migrate(dir: &Path, models: &[Model], options: &MigrateOptions) -> Result<Option<Written>, MigrateError> {
+    let snapshot = read_snapshot(dir)?;
+    check_collection_count(models, &snapshot, options.max_collections).map_err(MigrateError::CollectionCount)?;
+    let changes = diff(&snapshot, models, options.level, options.direct);
+    if changes.is_empty() {
+        return Ok(None);
+    }
+    let migration = plan(next_number(dir)?, &changes);
+    let next = Snapshot { last_migration: Some(migration.name.clone()), entries: updated(&snapshot, &changes) };
+    let files = write_all(dir, &migration, &next)?;
+    Ok(Some(Written { migration, files }))
+}
+
+fn read_snapshot(dir: &Path) -> Result<Snapshot, MigrateError> {
+    let path = dir.join(SNAPSHOT_FILE);
+    match fs::read_to_string(&path) {
+        Ok(text) => Snapshot::from_json(&text).map_err(|e| MigrateError::Snapshot(path, e)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Snapshot::default()),
+        Err(e) => Err(MigrateError::Io(path, e)),
+    }
+}
+
+/// One past the highest `NNNN_` prefix in `dir` (1 in an empty or missing directory).
+fn next_number(dir: &Path) -> Result<u32, MigrateError> {
+    Ok(numbered(dir)?.iter().map(|(n, _)| *n).max().unwrap_or(0) + 1)
+}
+
+/// The files of `dir` whose names start with a migration number, with that number.
+fn numbered(dir: &Path) -> Result<Vec<(u32, PathBuf)>, MigrateError> {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(vec![]),
+        Err(e) => return Err(MigrateError::Io(dir.to_owned(), e)),
+    };
+    let mut found = Vec::new();
+    for entry in entries {
+        let path = entry.map_err(|e| MigrateError::Io(dir.to_owned(), e))?.path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        if let Some((digits, _)) = name.split_once('_').filter(|(d, _)| d.len() >= 4 && d.bytes().all(|b| b.is_ascii_digit())) {
+            found.push((digits.parse().unwrap_or(u32::MAX), path));
+        }
+    }
+    Ok(found)
+}
+
+/// The migration JSON files of `dir` in the order they apply.
+pub fn pending(dir: &Path) -> Result<Vec<PathBuf>, MigrateError> {
+    let mut files: Vec<(u32, PathBuf)> = numbered(dir)?.into_iter().filter(|(_, p)| p.extension().is_some_and(|e| e == "json")).collect();
+    files.sort();
+    Ok(files.into_iter().map(|(_, p)| p).collect())
+}
+
+/// The snapshot entries once `changes` are applied, in namespace order.
+fn updated(snapshot: &Snapshot, changes: &[Change]) -> Vec<super::Entry> {
+    let mut entries = snapshot.entries.clone();
+    for change in changes {
+        let m = &change.after().or(change.before()).expect("every change has an entry").model;
+        entries.retain(|e| !(e.model.db == m.db && e.model.collection == m.collection));
+        entries.extend(change.after().cloned());
+    }
+    entries.sort_by(|a, b| (&a.model.db, &a.model.collection).cmp(&(&b.model.db, &b.model.collection)));
+    entries
+}
+
+fn write_all(dir: &Path, migration: &Migration, snapshot: &Snapshot) -> Result<Vec<PathBuf>, MigrateError> {
+    fs::create_dir_all(dir).map_err(|e| MigrateError::Io(dir.to_owned(), e))?;
+    let files = [
+        (format!("{}.js", migration.name), up_js(migration)),
+        (format!("{}.down.js", migration.name), down_js(migration)),
+        (format!("{}.json", migration.name), commands_json(migration)),
+        (SNAPSHOT_FILE.to_owned(), snapshot.to_json()),
+    ];
+    files.into_iter().map(|(name, text)| write(&dir.join(name), &text)).collect()
+}
+
+fn write(path: &Path, text: &str) -> Result<PathBuf, MigrateError> {
+    fs::write(path, text).map_err(|e| MigrateError::Io(path.to_owned(), e))?;
+    Ok(path.to_owned())
+}

@@ -1,0 +1,152 @@
+//! A migration: the commands that take the deployment from the snapshot to the models,
+//! and the commands that take it back.
+
+use super::{Change, Entry};
+use crate::command::{coll_mod, create_collection, ValidationAction, ValidationLevel};
+use bson::{doc, Document};
+
+/// One command on one database, with what to run instead when the collection exists.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step {
+    pub db: String,
+    pub collection: String,
+    /// Why the step is there: one line each, plain text (rendered escaped).
+    pub comments: Vec<String>,
+    pub command: Document,
+    /// Run instead when `command` fails with NamespaceExists (code 48): the `collMod` that
+    /// makes `createCollection` idempotent.
+    pub if_namespace_exists: Option<Document>,
+}
+
+/// A numbered migration: up and down steps, notes for the reviewer, removed models.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Migration {
+    /// `0002_tighten_t_users`: the file stem.
+    pub name: String,
+    pub notes: Vec<String>,
+    pub up: Vec<Step>,
+    pub down: Vec<Step>,
+    /// Models no longer in the code: reported, never dropped.
+    pub removed: Vec<Entry>,
+}
+
+/// The migration numbered `number` for `changes` (which must not be empty).
+pub fn plan(number: u32, changes: &[Change]) -> Migration {
+    let mut migration = Migration { name: format!("{number:04}_{}", summary(changes)), notes: vec![], up: vec![], down: vec![], removed: vec![] };
+    for change in changes {
+        add(&mut migration, change);
+    }
+    migration.down.reverse();
+    migration
+}
+
+fn add(migration: &mut Migration, change: &Change) {
+    match change {
+        Change::Create { after } => {
+            migration.up.push(create_step(after));
+            migration.down.push(unvalidate_step(after));
+        }
+        Change::Alter { before, after, tightening } => {
+            migration.up.push(coll_mod_step(after, alter_comments(before, after, tightening)));
+            migration.down.push(coll_mod_step(before, vec![format!("{}: restore the previous validator", namespace(before))]));
+        }
+        Change::Enforce { before, after } => {
+            let line = format!("{}: enforce the staged validator: validationAction {} -> {}", namespace(after), before.model.action, after.model.action);
+            migration.up.push(coll_mod_step(after, vec![line]));
+            migration.down.push(coll_mod_step(before, vec![format!("{}: back to validationAction {}", namespace(before), before.model.action)]));
+        }
+        Change::Removed { before } => migration.removed.push(before.clone()),
+    }
+    migration.notes.extend(notes(change));
+}
+
+fn namespace(entry: &Entry) -> String {
+    format!("{} ({})", entry.model.namespace(), entry.model.rust_type)
+}
+
+fn create_step(after: &Entry) -> Step {
+    let m = &after.model;
+    Step {
+        db: m.db.clone(),
+        collection: m.collection.clone(),
+        comments: vec![format!("{}: new collection; collMod when it already exists", namespace(after))],
+        command: create_collection(&m.collection, m.validator.clone(), m.level, m.action),
+        if_namespace_exists: Some(coll_mod(&m.collection, m.validator.clone(), m.level, m.action)),
+    }
+}
+
+/// Down of a create: the collection and its data stay, only the validator goes.
+fn unvalidate_step(after: &Entry) -> Step {
+    let m = &after.model;
+    let line = format!("{}: remove the validator; the collection and its documents are kept", namespace(after));
+    let command = coll_mod(&m.collection, doc! {}, ValidationLevel::Strict, ValidationAction::Error);
+    Step { db: m.db.clone(), collection: m.collection.clone(), comments: vec![line], command, if_namespace_exists: None }
+}
+
+fn coll_mod_step(entry: &Entry, comments: Vec<String>) -> Step {
+    let m = &entry.model;
+    let command = coll_mod(&m.collection, m.validator.clone(), m.level, m.action);
+    Step { db: m.db.clone(), collection: m.collection.clone(), comments, command, if_namespace_exists: None }
+}
+
+fn alter_comments(before: &Entry, after: &Entry, tightening: &[String]) -> Vec<String> {
+    let head = match (tightening.is_empty(), after.enforce) {
+        (true, _) => "loosened; accepts every document the previous one did",
+        (false, Some(_)) => "tightened, staged with validationAction \"warn\"; it may reject stored documents:",
+        (false, None) => "tightened, enforced at once; it may reject stored documents:",
+    };
+    let mut lines = vec![format!("{} {}: {head}", namespace(after), changed(&before.model, &after.model))];
+    lines.extend(tightening.iter().map(|t| format!("  - {t}")));
+    lines
+}
+
+/// `validator, validationLevel strict -> moderate`: what an alter changes.
+fn changed(before: &super::Model, after: &super::Model) -> String {
+    let mut what = Vec::new();
+    if before.validator != after.validator {
+        what.push("validator".to_owned());
+    }
+    if before.level != after.level {
+        what.push(format!("validationLevel {} -> {}", before.level, after.level));
+    }
+    if before.action != after.action {
+        what.push(format!("validationAction {} -> {}", before.action, after.action));
+    }
+    format!("[{}]", what.join(", "))
+}
+
+fn notes(change: &Change) -> Vec<String> {
+    let mut notes = Vec::new();
+    let after = change.after();
+    if let Some(e) = after.filter(|e| e.enforce.is_some()) {
+        notes.push(staged_note(e));
+    }
+    if let Some(e) = after.filter(|e| e.model.action == ValidationAction::ErrorAndLog) {
+        notes.push(format!("{}: validationAction \"errorAndLog\" needs MongoDB 8.1 or newer; older servers refuse the command", e.model.namespace()));
+    }
+    if let Change::Removed { before } = change {
+        notes.push(format!("{}: no longer in the code; its collection, documents and validator are left as they are (migrations never drop)", namespace(before)));
+    }
+    notes
+}
+
+fn staged_note(entry: &Entry) -> String {
+    let m = &entry.model;
+    let target = entry.enforce.map_or("error", ValidationAction::as_str);
+    format!(
+        "{}: staged. Writes that fail the new validator are accepted and logged. Dump the collection (mongodump --db {} --collection {}), run `schema check --collection {} <file>.bson`, fix what it reports, then run `schema migrate` again: it writes the migration that switches to \"{target}\".",
+        m.namespace(), m.db, m.collection, m.collection
+    )
+}
+
+/// `create_t_users`, or `alter_t_order_and_2_more` for several collections.
+fn summary(changes: &[Change]) -> String {
+    let first = &changes[0];
+    let verb = if changes.iter().all(|c| c.verb() == first.verb()) { first.verb() } else { "migrate" };
+    let text = match changes.len() {
+        1 => format!("{verb}_{}", first.collection()),
+        n => format!("{verb}_{}_and_{}_more", first.collection(), n - 1),
+    };
+    let safe: String = text.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' }).collect();
+    safe.chars().take(60).collect()
+}

@@ -1,0 +1,138 @@
+//! The snapshot a `migrate` run leaves in the migrations directory: what the migrations
+//! written so far install, exact to the BSON type (canonical Extended JSON), so the next
+//! run can tell what changed.
+
+use super::{parse_action, parse_level, Model};
+use crate::command::ValidationAction;
+use bson::{Bson, Document};
+use serde_json::{json, Map, Value};
+use std::fmt;
+
+/// The snapshot's file name inside the migrations directory.
+pub const SNAPSHOT_FILE: &str = "snapshot.json";
+const FORMAT: u64 = 1;
+
+/// One collection as the migrations so far leave it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    /// The validator, level and action installed (the action is `warn` while staged).
+    pub model: Model,
+    /// A staged tightening: the action the next run switches to.
+    pub enforce: Option<ValidationAction>,
+}
+
+/// Every collection the migrations so far install, sorted by namespace.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Snapshot {
+    /// The migration that produced this snapshot (`0003_alter_t_users`).
+    pub last_migration: Option<String>,
+    pub entries: Vec<Entry>,
+}
+
+/// A snapshot file that cannot be read back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SnapshotError(pub String);
+
+impl fmt::Display for SnapshotError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{SNAPSHOT_FILE}: {}", self.0)
+    }
+}
+
+impl std::error::Error for SnapshotError {}
+
+impl Snapshot {
+    /// The entry of `db.collection`.
+    pub fn get(&self, db: &str, collection: &str) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.model.db == db && e.model.collection == collection)
+    }
+
+    /// Pretty JSON, one entry per collection, validators in canonical Extended JSON.
+    pub fn to_json(&self) -> String {
+        let collections: Vec<Value> = self.entries.iter().map(entry_json).collect();
+        let value = json!({ "format": FORMAT, "lastMigration": self.last_migration, "collections": collections });
+        serde_json::to_string_pretty(&value).expect("a JSON value always serialises") + "\n"
+    }
+
+    /// Reads back what [`Snapshot::to_json`] wrote.
+    pub fn from_json(text: &str) -> Result<Self, SnapshotError> {
+        let value: Value = serde_json::from_str(text).map_err(|e| SnapshotError(format!("not JSON: {e}")))?;
+        match value.get("format").and_then(Value::as_u64) {
+            Some(FORMAT) => {}
+            other => return Err(SnapshotError(format!("unknown format {other:?}, expected {FORMAT}"))),
+        }
+        let last_migration = value.get("lastMigration").and_then(Value::as_str).map(str::to_owned);
+        let items = value.get("collections").and_then(Value::as_array).ok_or_else(|| SnapshotError("no `collections` array".into()))?;
+        let entries = items.iter().map(entry_from_json).collect::<Result<_, _>>()?;
+        Ok(Snapshot { last_migration, entries })
+    }
+}
+
+fn entry_json(entry: &Entry) -> Value {
+    let m = &entry.model;
+    let mut map = Map::new();
+    map.insert("db".into(), m.db.clone().into());
+    map.insert("collection".into(), m.collection.clone().into());
+    map.insert("rustType".into(), m.rust_type.clone().into());
+    map.insert("validationLevel".into(), m.level.as_str().into());
+    map.insert("validationAction".into(), m.action.as_str().into());
+    if let Some(action) = entry.enforce {
+        map.insert("enforceAction".into(), action.as_str().into());
+    }
+    map.insert("validator".into(), Bson::Document(m.validator.clone()).into_canonical_extjson());
+    Value::Object(map)
+}
+
+fn entry_from_json(value: &Value) -> Result<Entry, SnapshotError> {
+    let text = |key: &str| value.get(key).and_then(Value::as_str).ok_or_else(|| SnapshotError(format!("collection entry without `{key}`: {value}")));
+    let level = parse_level(text("validationLevel")?).ok_or_else(|| SnapshotError(format!("bad validationLevel in {value}")))?;
+    let action = parse_action(text("validationAction")?).ok_or_else(|| SnapshotError(format!("bad validationAction in {value}")))?;
+    let enforce = match value.get("enforceAction").and_then(Value::as_str) {
+        Some(a) => Some(parse_action(a).ok_or_else(|| SnapshotError(format!("bad enforceAction {a:?}")))?),
+        None => None,
+    };
+    let model = Model {
+        db: text("db")?.to_owned(),
+        collection: text("collection")?.to_owned(),
+        rust_type: text("rustType")?.to_owned(),
+        validator: validator_from_json(value.get("validator"))?,
+        level,
+        action,
+    };
+    Ok(Entry { model, enforce })
+}
+
+fn validator_from_json(value: Option<&Value>) -> Result<Document, SnapshotError> {
+    let value = value.ok_or_else(|| SnapshotError("collection entry without `validator`".into()))?;
+    match Bson::try_from(value.clone()) {
+        Ok(Bson::Document(doc)) => Ok(doc),
+        Ok(other) => Err(SnapshotError(format!("validator is not a document: {other}"))),
+        Err(e) => Err(SnapshotError(format!("validator is not Extended JSON: {e}"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::command::ValidationLevel;
+    use bson::doc;
+
+    fn entry() -> Entry {
+        let validator = doc! { "$jsonSchema": { "bsonType": "object", "properties": { "n": { "minimum": 1_i64, "maximum": 2.5, "enum": [bson::Decimal128::from_bytes([1; 16])] } } } };
+        let model = Model { db: "db_a".into(), collection: "t_b".into(), rust_type: "app::B".into(), validator, level: ValidationLevel::Moderate, action: ValidationAction::Warn };
+        Entry { model, enforce: Some(ValidationAction::Error) }
+    }
+
+    #[test]
+    fn round_trips_exact_bson_types() {
+        let snapshot = Snapshot { last_migration: Some("0001_create_t_b".into()), entries: vec![entry()] };
+        assert_eq!(Snapshot::from_json(&snapshot.to_json()).unwrap(), snapshot);
+    }
+
+    #[test]
+    fn refuses_unknown_formats_and_bad_entries() {
+        assert!(Snapshot::from_json(r#"{"format": 2, "collections": []}"#).unwrap_err().0.contains("unknown format"));
+        let err = Snapshot::from_json(r#"{"format": 1, "collections": [{"db": "db_a"}]}"#).unwrap_err();
+        assert!(err.0.contains("validationLevel"), "{err}");
+    }
+}
