@@ -20,6 +20,10 @@ impl Ctxt {
         self.errors.borrow_mut().push(error);
     }
 
+    pub fn has_errors(&self) -> bool {
+        !self.errors.borrow().is_empty()
+    }
+
     /// All errors combined into one, or `Ok` when there were none.
     pub fn check(self) -> syn::Result<()> {
         let mut errors = self.errors.into_inner().into_iter();

@@ -5,16 +5,22 @@
 
 use crate::attr::mongo::{Keyword, Lit, Num};
 use crate::ir::{Container, Data, Field, Style, Variant};
+use crate::rules::Assertion;
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 
-/// The complete expansion for a checked container.
-pub fn expand(c: &Container) -> TokenStream {
+/// The complete expansion for a checked container, with the rules' const assertions.
+pub fn expand(c: &Container, assertions: &[Assertion]) -> TokenStream {
     let (schema, facts) = match &c.data {
         Data::Struct(style, fields) => struct_schema(c, *style, fields),
         Data::Enum(variants) => enum_schema(c, variants),
     };
+    let schema = match c.is_root() {
+        true => quote!(_p::with_size_bound(#schema, <Self as _p::MongoSchema>::FACTS.max_size)),
+        false => schema,
+    };
+    let (facts, checks) = checked_facts(c, facts, assertions);
     let root = c.is_root().then(|| root_impl(c));
     let body = quote! {
         const FACTS: _p::SchemaFacts = #facts;
@@ -22,7 +28,44 @@ pub fn expand(c: &Container) -> TokenStream {
             #schema
         }
     };
-    wrap(c.input, body, root)
+    wrap(c.input, body, Some(quote!(#root #checks)))
+}
+
+/// Where the assertions run. A non-generic type gets a `const _` item, evaluated by
+/// `cargo check`. A generic type cannot name its parameters there: its assertions run
+/// inside `FACTS`, when a concrete instance's facts are needed (a field of another model,
+/// or `json_schema()` at `cargo build`).
+fn checked_facts(c: &Container, facts: TokenStream, assertions: &[Assertion]) -> (TokenStream, Option<TokenStream>) {
+    if assertions.is_empty() {
+        return (facts, None);
+    }
+    if c.input.generics.params.is_empty() {
+        let ident = &c.input.ident;
+        let own = quote!(<#ident as _p::MongoSchema>::FACTS);
+        let checks = assertions.iter().map(|a| a.tokens(&own));
+        return (facts, Some(quote!(const _: () = { #(#checks)* };)));
+    }
+    let own = quote!(own);
+    let checks = assertions.iter().map(|a| a.tokens(&own));
+    (quote!({ let own: _p::SchemaFacts = #facts; #(#checks)* own }), None)
+}
+
+/// What a derive with rule errors still checks: the fields' assertions of a non-generic
+/// type, so type rules are reported in the same build as naming errors.
+pub fn fallback_checks(c: &Container, assertions: &[Assertion]) -> Option<TokenStream> {
+    let fields: Vec<&Assertion> = assertions.iter().filter(|a| a.facts.is_some()).collect();
+    if !c.input.generics.params.is_empty() || fields.is_empty() {
+        return None;
+    }
+    let none = quote!(());
+    let checks = fields.iter().map(|a| a.tokens(&none));
+    Some(quote! {
+        #[doc(hidden)]
+        const _: () = {
+            use ::mongo_schema::__private as _p;
+            #(#checks)*
+        };
+    })
 }
 
 /// `impl MongoSchema` (and the root impl) inside `const _: () = { ... }`, with the
@@ -282,7 +325,7 @@ fn variant_facts(repr: Repr, v: &Variant) -> TokenStream {
 
 /// Where a field's schema comes from: its type's `MongoSchema` impl, or a BSON type
 /// named by `bson_type` or implied by a known serde helper.
-enum FieldType<'a> {
+pub enum FieldType<'a> {
     Trait(&'a syn::Type),
     Alias(String),
 }
@@ -340,7 +383,7 @@ fn alias_facts(alias: &str) -> (&'static str, Option<u64>) {
 }
 
 impl<'a> FieldType<'a> {
-    fn of(field: &'a Field) -> Self {
+    pub fn of(field: &'a Field) -> Self {
         if let Some(alias) = field.mongo.keywords.bson_type() {
             return FieldType::Alias(alias.to_owned());
         }
@@ -350,7 +393,7 @@ impl<'a> FieldType<'a> {
         }
     }
 
-    fn facts(&self, field: &Field) -> TokenStream {
+    pub fn facts(&self, field: &Field) -> TokenStream {
         match self {
             FieldType::Trait(ty) => quote_spanned!(ty.span()=> <#ty as _p::MongoSchema>::FACTS),
             FieldType::Alias(alias) => {

@@ -10,6 +10,7 @@ mod check;
 mod ctxt;
 mod expand;
 mod ir;
+mod rules;
 mod symbol;
 
 use proc_macro2::TokenStream;
@@ -29,16 +30,25 @@ fn derive(input: TokenStream) -> TokenStream {
         Err(error) => return error.to_compile_error(),
     };
     let cx = ctxt::Ctxt::default();
-    let container = ir::Container::from_ast(&cx, &input);
-    if let Some(container) = &container {
-        check::all(&cx, container);
+    let Some(container) = ir::Container::from_ast(&cx, &input) else {
+        return errors_and_fallback(cx, &input, false, None);
+    };
+    check::all(&cx, &container);
+    if cx.has_errors() {
+        return errors_and_fallback(cx, &input, container.is_root(), None);
     }
-    match (cx.check(), container) {
-        (Ok(()), Some(container)) => expand::expand(&container),
-        (result, container) => {
-            let errors = result.err().map(|e| e.to_compile_error());
-            let fallback = expand::fallback(&input, container.is_some_and(|c| c.is_root()));
-            quote::quote!(#errors #fallback)
-        }
+    let assertions = rules::all(&cx, &container);
+    if cx.has_errors() {
+        let checks = expand::fallback_checks(&container, &assertions);
+        return errors_and_fallback(cx, &input, container.is_root(), checks);
     }
+    expand::expand(&container, &assertions)
+}
+
+/// Every error of the type, a stub impl so uses elsewhere still compile, and the type
+/// rules' checks when they can run.
+fn errors_and_fallback(cx: ctxt::Ctxt, input: &syn::DeriveInput, root: bool, checks: Option<TokenStream>) -> TokenStream {
+    let errors = cx.check().err().map(|e| e.to_compile_error());
+    let fallback = expand::fallback(input, root);
+    quote::quote!(#errors #fallback #checks)
 }

@@ -9,6 +9,15 @@ pub const DB: &str = "db";
 pub const COLLECTION: &str = "collection";
 pub const VALIDATION_LEVEL: &str = "validation_level";
 pub const VALIDATION_ACTION: &str = "validation_action";
+pub const MAX_DEPTH: &str = "max_depth";
+pub const FIELD_CASE: &str = "field_case";
+pub const MAX_ITEMS_LIMIT: &str = "max_items_limit";
+
+// #[mongo(...)] on a field, or on a field and a type
+pub const MONEY: &str = "money";
+pub const DATE: &str = "date";
+pub const ALLOW: &str = "allow";
+pub const REASON: &str = "reason";
 
 // #[mongo(...)] on a field (and `title` / `description` on types too)
 pub const TITLE: &str = "title";
@@ -53,3 +62,36 @@ pub const BSON_TYPE_ALIASES: &[&str] = &[
     "dbPointer", "javascript", "symbol", "javascriptWithScope", "int", "timestamp", "long", "decimal", "minKey",
     "maxKey", "number",
 ];
+
+// rule ids, as in SPEC.md's table and RULES.md
+pub const SYSTEM_DB: &str = "system_db";
+pub const DB_NAME: &str = "db_name";
+pub const COLLECTION_NAME: &str = "collection_name";
+pub const FIELD_NAME: &str = "field_name";
+pub const NESTING_DEPTH: &str = "nesting_depth";
+pub const UNBOUNDED_ARRAY: &str = "unbounded_array";
+pub const MONEY_DOUBLE: &str = "money_double";
+pub const STRING_DATE: &str = "string_date";
+pub const SILENT_STRING: &str = "silent_string";
+pub const RANDOM_ID: &str = "random_id";
+pub const NUMERIC_STATUS: &str = "numeric_status";
+pub const DOCUMENT_SIZE: &str = "document_size";
+pub const COLLECTION_COUNT: &str = "collection_count";
+
+/// Rules `#[mongo(allow(...))]` can waive.
+pub const WAIVABLE_RULES: &[&str] = &[
+    DB_NAME, COLLECTION_NAME, FIELD_NAME, NESTING_DEPTH, UNBOUNDED_ARRAY, MONEY_DOUBLE, STRING_DATE, SILENT_STRING,
+    RANDOM_ID, NUMERIC_STATUS,
+];
+
+/// Rules that are never waived, and why.
+pub const UNWAIVABLE_RULES: &[(&str, &str)] = &[
+    (SYSTEM_DB, "business data in `admin`, `local` or `config` competes with MongoDB's own locks (a red line of Specification 1)"),
+    (DOCUMENT_SIZE, "16 MiB is MongoDB's hard limit on a document: a larger one cannot be written at all"),
+    (COLLECTION_COUNT, "it is checked at migration time over all models of a database, not on one type"),
+];
+
+/// The standard's default and greatest nesting depth (Specification 6).
+pub const DEFAULT_MAX_DEPTH: u32 = 5;
+/// The standard's greatest `max_items` (Specification 8).
+pub const DEFAULT_MAX_ITEMS: u64 = 1000;

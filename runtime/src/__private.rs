@@ -351,6 +351,20 @@ pub fn enumeration(repr: Repr<'_>, variants: &[Variant<'_>], keywords: &[Keyword
     schema
 }
 
+/// A collection root's `description` ends with its worst-case encoded size, when every
+/// string, array and map in it is bounded (Specification 5), so reviewers of a validator
+/// see how close it comes to the 16 MiB limit.
+pub fn with_size_bound(mut schema: Document, max_size: Option<u64>) -> Document {
+    let Some(bytes) = max_size else { return schema };
+    let note = format!("Worst-case BSON size: {bytes} bytes (MongoDB's limit: {} bytes).", size::MAX_DOCUMENT_SIZE);
+    let description = match schema.get_str("description") {
+        Ok(text) => format!("{text}\n{note}"),
+        Err(_) => note,
+    };
+    schema.insert("description", description);
+    schema
+}
+
 /// Facts of a derived document type from its fields' facts.
 pub const fn document_facts(depths: &[u32], sizes: &[Option<u64>]) -> SchemaFacts {
     let mut facts = SchemaFacts::scalar(BsonKind::Object, Some(5));
@@ -414,4 +428,71 @@ pub const fn enum_facts(kind: BsonKind, variants: &[SchemaFacts]) -> SchemaFacts
         i += 1;
     }
     facts
+}
+
+/// The tests behind the derive's compile-time rules: `const fn`s over a field's
+/// [`SchemaFacts`], so type aliases, paths and generic parameters cannot hide what a
+/// field holds. The derive emits `if test(facts) { panic!("rule_id: ...") }` at the field.
+pub mod rules {
+    use super::{BsonKind, SchemaFacts, Shape};
+
+    const fn same(a: BsonKind, b: BsonKind) -> bool {
+        a as u8 == b as u8
+    }
+
+    /// The value, or for containers its items, is of `kind`.
+    pub const fn holds(facts: SchemaFacts, kind: BsonKind) -> bool {
+        same(facts.kind, kind) || (!matches!(facts.shape, Shape::Scalar | Shape::Document) && same(facts.item_kind, kind))
+    }
+
+    /// The value, or for containers its items, is a number.
+    pub const fn holds_number(facts: SchemaFacts) -> bool {
+        holds(facts, BsonKind::Int) || holds(facts, BsonKind::Long) || holds(facts, BsonKind::Double)
+    }
+
+    /// A sequence that can grow: `Vec`, `VecDeque`, sets (not `[T; N]` or tuples).
+    pub const fn is_growable_array(facts: SchemaFacts) -> bool {
+        matches!(facts.shape, Shape::Array | Shape::Set)
+    }
+
+    /// A map: a document with arbitrary keys.
+    pub const fn is_map(facts: SchemaFacts) -> bool {
+        matches!(facts.shape, Shape::Map)
+    }
+
+    /// An `_id` that increases: an ObjectId or an integer.
+    pub const fn is_increasing_id(facts: SchemaFacts) -> bool {
+        same(facts.kind, BsonKind::ObjectId) || facts.kind.is_integer()
+    }
+
+    /// serde writes the value through its default `Serialize` although `helper` is needed.
+    pub const fn needs_helper(facts: SchemaFacts, helper: &str) -> bool {
+        match facts.needs_helper {
+            Some(needed) => str_eq(needed, helper),
+            None => false,
+        }
+    }
+
+    /// A bound that is known and above `limit`.
+    pub const fn exceeds(bound: Option<u64>, limit: u64) -> bool {
+        match bound {
+            Some(n) => n > limit,
+            None => false,
+        }
+    }
+
+    const fn str_eq(a: &str, b: &str) -> bool {
+        let (a, b) = (a.as_bytes(), b.as_bytes());
+        if a.len() != b.len() {
+            return false;
+        }
+        let mut i = 0;
+        while i < a.len() {
+            if a[i] != b[i] {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
 }

@@ -83,6 +83,10 @@ pub trait MongoCollection: MongoSchema {
     const VALIDATION_LEVEL: ValidationLevel = ValidationLevel::Strict;
     /// `#[mongo(validation_action = "...")]`, default error.
     const VALIDATION_ACTION: ValidationAction = ValidationAction::Error;
+    /// The worst-case encoded BSON size of a document in bytes, computed at compile time,
+    /// or `None` when a string, array or map in it has no bound. The derive refuses
+    /// models whose bound exceeds MongoDB's 16 MiB (rule `document_size`).
+    const MAX_DOCUMENT_SIZE: Option<u64> = <Self as MongoSchema>::FACTS.max_size;
 
     /// `{create, validator, validationLevel, validationAction}`.
     fn create_collection_command() -> Document {

@@ -1,12 +1,13 @@
 //! `#[mongo(...)]`: one branch per key, each headed by its syntax; anything else is an
 //! "unknown mongo attribute" error at the key.
 
-use super::{key, string, Attr};
+use super::{key, string, Attr, BoolAttr};
 use crate::ctxt::Ctxt;
 use crate::symbol::*;
 use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
+use quote::ToTokens;
 use syn::{LitStr, Token};
 
 /// A numeric keyword value.
@@ -217,11 +218,52 @@ impl Keywords {
     }
 }
 
+/// `#[mongo(allow(rule_id, reason = "..."))]`: one rule knowingly waived. The reason is
+/// required for the reviewer reading the model; the derive only checks it is there.
+pub struct Waiver {
+    pub rule: &'static str,
+}
+
+fn rule_id(path: &syn::Path) -> syn::Result<&'static str> {
+    let name = path.get_ident().map(|i| i.to_string()).unwrap_or_else(|| path.to_token_stream().to_string());
+    if let Some(rule) = WAIVABLE_RULES.iter().find(|r| **r == name) {
+        return Ok(rule);
+    }
+    let message = match UNWAIVABLE_RULES.iter().find(|(r, _)| *r == name) {
+        Some((rule, why)) => format!("`{rule}` cannot be waived: {why}"),
+        None => format!("unknown rule `{name}` in `allow`; rules that can be waived: {}", WAIVABLE_RULES.join(", ")),
+    };
+    Err(syn::Error::new_spanned(path, message))
+}
+
+/// `allow(money_double, string_date, reason = "...")`
+fn waivers(meta: &ParseNestedMeta) -> syn::Result<Vec<Waiver>> {
+    let mut rules = Vec::new();
+    let mut reason: Option<LitStr> = None;
+    meta.parse_nested_meta(|inner| {
+        if inner.path.is_ident(REASON) {
+            reason = Some(string(&inner)?);
+        } else {
+            rules.push(rule_id(&inner.path)?);
+        }
+        Ok(())
+    })?;
+    let example = "e.g. `#[mongo(allow(money_double, reason = \"exchange rates are ratios, not amounts\"))]`";
+    if rules.is_empty() {
+        return Err(meta.error(format!("`allow` names the rules it waives, {example}")));
+    }
+    match reason {
+        Some(reason) if !reason.value().trim().is_empty() => Ok(rules.into_iter().map(|rule| Waiver { rule }).collect()),
+        Some(reason) => Err(syn::Error::new(reason.span(), format!("the reason of a waiver cannot be empty: say why the rule does not apply here, {example}"))),
+        None => Err(meta.error(format!("a waiver needs a reason: add `reason = \"...\"` saying why the rule does not apply here, {example}"))),
+    }
+}
+
 fn unknown(meta: &ParseNestedMeta, valid: &str) -> syn::Error {
     meta.error(format!("unknown mongo attribute `{}`; expected one of: {valid}", key(meta)))
 }
 
-const FIELD_KEYS: &str = "bson_type, min_length, max_length, pattern, minimum, maximum, exclusive_minimum, exclusive_maximum, multiple_of, min_items, max_items, unique_items, min_properties, max_properties, enum_values, title, description";
+const FIELD_KEYS: &str = "bson_type, min_length, max_length, pattern, minimum, maximum, exclusive_minimum, exclusive_maximum, multiple_of, min_items, max_items, unique_items, min_properties, max_properties, enum_values, title, description, money, date, allow(rule_id, reason = \"...\")";
 
 /// Calls `f` for each key of every `#[mongo(...)]` attribute.
 fn each_key(cx: &Ctxt, attrs: &[syn::Attribute], mut f: impl FnMut(&ParseNestedMeta) -> syn::Result<()>) {
@@ -236,16 +278,36 @@ fn each_key(cx: &Ctxt, attrs: &[syn::Attribute], mut f: impl FnMut(&ParseNestedM
 #[derive(Default)]
 pub struct Field {
     pub keywords: Keywords,
+    /// Holds money whatever its name says (`money_double`).
+    pub money: bool,
+    /// Holds a date whatever its name says (`string_date`).
+    pub date: bool,
+    pub allow: Vec<Waiver>,
 }
 
 impl Field {
     pub fn from_ast(cx: &Ctxt, attrs: &[syn::Attribute]) -> Self {
-        let mut field = Field::default();
-        each_key(cx, attrs, |meta| match field.keywords.parse(cx, meta)? {
-            true => Ok(()),
-            false => Err(unknown(meta, FIELD_KEYS)),
+        let mut keywords = Keywords::default();
+        let mut money = BoolAttr::none(cx, MONEY);
+        let mut date = BoolAttr::none(cx, DATE);
+        let mut allow = Vec::new();
+        each_key(cx, attrs, |meta| {
+            let path = &meta.path;
+            if path.is_ident(MONEY) {
+                // #[mongo(money)]
+                money.set_true(path);
+            } else if path.is_ident(DATE) {
+                // #[mongo(date)]
+                date.set_true(path);
+            } else if path.is_ident(ALLOW) {
+                // #[mongo(allow(money_double, reason = "..."))]
+                allow.extend(waivers(meta)?);
+            } else if !keywords.parse(cx, meta)? {
+                return Err(unknown(meta, FIELD_KEYS));
+            }
+            Ok(())
         });
-        field
+        Field { keywords, money: money.get(), date: date.get(), allow }
     }
 }
 
@@ -257,6 +319,13 @@ pub struct Container {
     pub validation_level: Option<(LitStr, &'static str)>,
     pub validation_action: Option<(LitStr, &'static str)>,
     pub keywords: Keywords,
+    /// `max_depth = N`: the deepest nesting allowed (default and greatest 5).
+    pub max_depth: Option<u32>,
+    /// `field_case = "camelCase" | "snake_case"`: the one style of the fields.
+    pub field_case: Option<(LitStr, mongo_schema_names::FieldCase)>,
+    /// `max_items_limit = N`: the greatest `max_items` of the fields (default and greatest 1000).
+    pub max_items_limit: Option<u64>,
+    pub allow: Vec<Waiver>,
 }
 
 const LEVELS: &[(&str, &str)] = &[("strict", "Strict"), ("moderate", "Moderate"), ("off", "Off")];
@@ -273,7 +342,33 @@ fn one_of(lit: LitStr, choices: &[(&str, &'static str)], what: &str) -> syn::Res
     }
 }
 
-const CONTAINER_KEYS: &str = "db, collection, validation_level, validation_action, title, description";
+const CONTAINER_KEYS: &str = "db, collection, validation_level, validation_action, title, description, max_depth, field_case, max_items_limit, allow(rule_id, reason = \"...\")";
+
+/// `max_depth = 3`: at least 1, at most the standard's 5.
+fn max_depth(meta: &ParseNestedMeta) -> syn::Result<u32> {
+    let n = unsigned(meta)?;
+    match u32::try_from(n) {
+        Ok(n @ 1..=DEFAULT_MAX_DEPTH) => Ok(n),
+        _ => Err(meta.error(format!("`max_depth` is 1 to {DEFAULT_MAX_DEPTH}: the standard keeps documents within 3-5 levels (Specification 6), so it can only be lowered"))),
+    }
+}
+
+/// `max_items_limit = 100`: at most the standard's 1000.
+fn max_items_limit(meta: &ParseNestedMeta) -> syn::Result<u64> {
+    match unsigned(meta)? {
+        n @ 1..=DEFAULT_MAX_ITEMS => Ok(n),
+        _ => Err(meta.error(format!("`max_items_limit` is 1 to {DEFAULT_MAX_ITEMS}: the standard keeps arrays under 1000 items (Specification 8), so it can only be lowered"))),
+    }
+}
+
+/// `field_case = "camelCase"`
+fn field_case(meta: &ParseNestedMeta) -> syn::Result<(LitStr, mongo_schema_names::FieldCase)> {
+    let lit = string(meta)?;
+    match mongo_schema_names::FieldCase::from_name(&lit.value()) {
+        Some(case) => Ok((lit, case)),
+        None => Err(syn::Error::new(lit.span(), format!("unknown field_case \"{}\", expected \"camelCase\" or \"snake_case\" (Specification 4)", lit.value()))),
+    }
+}
 
 impl Container {
     pub fn from_ast(cx: &Ctxt, attrs: &[syn::Attribute]) -> Self {
@@ -282,6 +377,10 @@ impl Container {
         let mut level = Attr::none(cx, VALIDATION_LEVEL);
         let mut action = Attr::none(cx, VALIDATION_ACTION);
         let mut keywords = Keywords::default();
+        let mut depth = Attr::none(cx, MAX_DEPTH);
+        let mut case = Attr::none(cx, FIELD_CASE);
+        let mut items_limit = Attr::none(cx, MAX_ITEMS_LIMIT);
+        let mut allow = Vec::new();
         each_key(cx, attrs, |meta| {
             let path = &meta.path;
             if path.is_ident(DB) {
@@ -296,7 +395,20 @@ impl Container {
             } else if path.is_ident(VALIDATION_ACTION) {
                 // #[mongo(validation_action = "error" | "warn" | "errorAndLog")]
                 action.set(path, one_of(string(meta)?, ACTIONS, "validation_action")?);
+            } else if path.is_ident(MAX_DEPTH) {
+                // #[mongo(max_depth = 3)]
+                depth.set(path, max_depth(meta)?);
+            } else if path.is_ident(FIELD_CASE) {
+                // #[mongo(field_case = "camelCase" | "snake_case")]
+                case.set(path, field_case(meta)?);
+            } else if path.is_ident(MAX_ITEMS_LIMIT) {
+                // #[mongo(max_items_limit = 100)]
+                items_limit.set(path, max_items_limit(meta)?);
+            } else if path.is_ident(ALLOW) {
+                // #[mongo(allow(field_name, reason = "..."))]
+                allow.extend(waivers(meta)?);
             } else if path.is_ident(TITLE) || path.is_ident(DESCRIPTION) {
+                // #[mongo(title = "...", description = "...")]
                 keywords.parse(cx, meta)?;
             } else {
                 return Err(unknown(meta, CONTAINER_KEYS));
@@ -309,6 +421,10 @@ impl Container {
             validation_level: level.get(),
             validation_action: action.get(),
             keywords,
+            max_depth: depth.get(),
+            field_case: case.get(),
+            max_items_limit: items_limit.get(),
+            allow,
         }
     }
 }

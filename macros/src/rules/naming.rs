@@ -1,0 +1,69 @@
+//! Naming rules (Specifications 1-4), decided by the names alone and reported at the
+//! attribute or field that holds the name. The checks themselves live in the
+//! `mongo-schema-names` crate, so the runtime applies the same ones.
+
+use super::{allows, Site};
+use crate::ctxt::Ctxt;
+use crate::ir::Container;
+use mongo_schema_names::{self as names, FieldCase, NameError};
+use quote::ToTokens;
+
+pub fn all(cx: &Ctxt, c: &Container) {
+    db_name(cx, c);
+    collection_name(cx, c);
+    field_names(cx, c);
+}
+
+/// An error unless it is waivable and waived.
+fn report(cx: &Ctxt, at: impl ToTokens, waived: impl Fn(&str) -> bool, result: Result<(), NameError>) {
+    if let Err(error) = result {
+        if !(error.waivable && waived(error.rule)) {
+            cx.error_spanned_by(at, error);
+        }
+    }
+}
+
+/// `system_db` and `db_name`: business data stays out of MongoDB's own databases, and
+/// database names are one lowercase, prefixed style (Specifications 1 and 2).
+fn db_name(cx: &Ctxt, c: &Container) {
+    let Some(db) = &c.mongo.db else { return };
+    let name = db.value();
+    let result = names::check_system_db(&name).and_then(|()| names::check_db_name(&name));
+    report(cx, db, |rule| allows(&c.mongo.allow, rule), result);
+}
+
+/// `collection_name`: `t_` + module_entity, never MongoDB's `system.` or `$`
+/// (Specification 3).
+fn collection_name(cx: &Ctxt, c: &Container) {
+    let Some(collection) = &c.mongo.collection else { return };
+    report(cx, collection, |rule| allows(&c.mongo.allow, rule), names::check_collection_name(&collection.value()));
+}
+
+/// `field_name`: every key of a type in one style, none starting with `_` (but `_id`), no
+/// `$` or `.`, no meaningless abbreviation (Specification 4).
+fn field_names(cx: &Ctxt, c: &Container) {
+    let sites: Vec<Site> = Site::all(c).into_iter().filter(Site::is_member).collect();
+    let case = declared_or_inferred(c, &sites);
+    for site in &sites {
+        let at = site.field.original.ident.as_ref();
+        let name = &site.field.name;
+        let result = names::check_field_name(name);
+        let result = match (&result, &case) {
+            (Ok(()), Some((case, why))) => names::check_field_case(name, *case, why),
+            _ => result,
+        };
+        report(cx, at, |rule| site.waives(rule), result);
+    }
+}
+
+/// The type's one style: `#[mongo(field_case)]`, or the style of its first field that
+/// fits only one.
+fn declared_or_inferred(c: &Container, sites: &[Site]) -> Option<(FieldCase, String)> {
+    if let Some((_, case)) = &c.mongo.field_case {
+        return Some((*case, format!("declared by `#[mongo(field_case = \"{}\")]`", case.name())));
+    }
+    sites.iter().find_map(|site| {
+        let case = names::infer_case(&site.field.name)?;
+        Some((case, format!("inferred from the first such field, `{}`; declare it with `#[mongo(field_case = \"...\")]`", site.field.name)))
+    })
+}
