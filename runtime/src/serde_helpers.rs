@@ -43,9 +43,14 @@ mod decimal {
         let bits = u128::from_le_bytes(value.bytes());
         let out_of_range = || DecimalRangeError(value.to_string());
         let negative = bits >> 127 == 1;
-        if (bits >> 125) & 0b11 == 0b11 {
-            // combination field 11xxx: NaN, infinity, or a non-canonical (zero) coefficient
-            return if (bits >> 122) & 0b1111 == 0b1111 { Err(out_of_range()) } else { Ok(signed(Decimal::ZERO, negative)) };
+        // the five bits after the sign: 11111 NaN, 11110 infinity, 11xxx otherwise a
+        // coefficient of 2^113 or more, beyond 10^34: non-canonical, read as zero
+        let combination = (bits >> 122) & 0b11111;
+        if combination >= 0b11110 {
+            return Err(out_of_range());
+        }
+        if combination >> 3 == 0b11 {
+            return Ok(signed(Decimal::ZERO, negative));
         }
         let mut exponent = ((bits >> COEFFICIENT_BITS) & 0x3fff) as i32 - BIAS;
         let mut coefficient = bits & ((1u128 << COEFFICIENT_BITS) - 1);
