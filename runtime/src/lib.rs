@@ -9,6 +9,7 @@ pub mod migrate;
 pub mod render;
 pub mod schema;
 pub mod serde_helpers;
+pub mod validate;
 
 #[doc(hidden)]
 pub mod __private;
@@ -17,4 +18,5 @@ pub use bson;
 pub use command::{registered, MongoCollection, Registration, ValidationAction, ValidationLevel};
 pub use mongo_schema_macros::MongoSchema;
 pub use schema::{BsonKind, MongoSchema};
+pub use validate::{SchemaError, Validator};
 

@@ -1,0 +1,203 @@
+//! `allOf`, `anyOf`, `oneOf`, `not`, `enum`: apply to values of every type.
+
+use bson::{doc, Bson, Document};
+
+use crate::validate::equal::bson_eq;
+use crate::validate::error::SchemaError;
+use crate::validate::report::{leaf, spec, Explain};
+use crate::validate::schema::{Ctx, Keywords, Schema};
+use crate::validate::value::{Decoded, Res, Value};
+
+#[derive(Debug, Default)]
+pub(crate) struct LogicRules {
+    all_of: Vec<Schema>,
+    any_of: Vec<Schema>,
+    one_of: Vec<Schema>,
+    not: Option<Box<Schema>>,
+    enumeration: Option<Enumeration>,
+}
+
+#[derive(Debug)]
+struct Enumeration {
+    /// The values compared against (at the root: only the documents among them).
+    values: Vec<Bson>,
+    spec: Bson,
+}
+
+impl LogicRules {
+    pub(crate) fn parse(kw: &Keywords<'_>, ctx: Ctx<'_>) -> Result<Option<Box<LogicRules>>, SchemaError> {
+        let rules = LogicRules {
+            all_of: parse_list(kw, ctx, "allOf")?,
+            any_of: parse_list(kw, ctx, "anyOf")?,
+            one_of: parse_list(kw, ctx, "oneOf")?,
+            not: parse_not(kw, ctx)?,
+            enumeration: kw.get("enum").map(|v| parse_enum(v, ctx)).transpose()?,
+        };
+        let empty = rules.all_of.is_empty() && rules.any_of.is_empty() && rules.one_of.is_empty()
+            && rules.not.is_none() && rules.enumeration.is_none();
+        Ok((!empty).then(|| Box::new(rules)))
+    }
+
+    pub(crate) fn matches<'a, V: Value<'a>>(&self, v: V) -> Res<bool> {
+        for schema in &self.all_of {
+            if !schema.matches(v)? {
+                return Ok(false);
+            }
+        }
+        if !self.any_of.is_empty() && !any_matches(&self.any_of, v)? {
+            return Ok(false);
+        }
+        if !self.one_of.is_empty() && count_matches(&self.one_of, v)? != 1 {
+            return Ok(false);
+        }
+        if let Some(not) = &self.not {
+            if not.matches(v)? {
+                return Ok(false);
+            }
+        }
+        self.enumeration.as_ref().map_or(Ok(true), |e| e.contains(v))
+    }
+}
+
+fn any_matches<'a, V: Value<'a>>(schemas: &[Schema], v: V) -> Res<bool> {
+    for schema in schemas {
+        if schema.matches(v)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// How many schemas match, stopping at two (all `oneOf` needs to know).
+fn count_matches<'a, V: Value<'a>>(schemas: &[Schema], v: V) -> Res<usize> {
+    let mut count = 0;
+    for schema in schemas {
+        if schema.matches(v)? {
+            count += 1;
+            if count == 2 {
+                break;
+            }
+        }
+    }
+    Ok(count)
+}
+
+impl Enumeration {
+    /// `enum`: equal to one of the values, by BSON equality ignoring field order.
+    fn contains<'a, V: Value<'a>>(&self, v: V) -> Res<bool> {
+        for value in &self.values {
+            if bson_eq(v, Decoded::Bson(value))? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+}
+
+/// `allOf` / `anyOf` / `oneOf`: a non-empty array of subschemas.
+fn parse_list(kw: &Keywords<'_>, ctx: Ctx<'_>, keyword: &str) -> Result<Vec<Schema>, SchemaError> {
+    let Some(value) = kw.get(keyword) else { return Ok(Vec::new()) };
+    let Bson::Array(list) = value else {
+        return Err(ctx.err(keyword, format!("$jsonSchema keyword '{keyword}' must be an array")));
+    };
+    if list.is_empty() {
+        return Err(ctx.err(keyword, format!("$jsonSchema keyword '{keyword}' must be a non-empty array")));
+    }
+    let entry = |(i, sub): (usize, &Bson)| {
+        let at = ctx.path(&format!("{keyword}.{i}"));
+        let what = || ctx.err(keyword, format!("$jsonSchema keyword '{keyword}' must be an array of objects, but found an element of type {}", sub.element_type() as u8));
+        Schema::parse_nested(sub, &at, ctx.top, what)
+    };
+    list.iter().enumerate().map(entry).collect()
+}
+
+/// `not`: a subschema.
+fn parse_not(kw: &Keywords<'_>, ctx: Ctx<'_>) -> Result<Option<Box<Schema>>, SchemaError> {
+    let Some(value) = kw.get("not") else { return Ok(None) };
+    let at = ctx.path("not");
+    let what = || ctx.err("not", "$jsonSchema keyword 'not' must be an object");
+    Schema::parse_nested(value, &at, ctx.top, what).map(|s| Some(Box::new(s)))
+}
+
+/// `enum`: a non-empty array without duplicates; at the root only documents can ever match.
+fn parse_enum(value: &Bson, ctx: Ctx<'_>) -> Result<Enumeration, SchemaError> {
+    let Bson::Array(list) = value else {
+        return Err(ctx.err("enum", "$jsonSchema keyword 'enum' must be an array"));
+    };
+    if list.is_empty() {
+        return Err(ctx.err("enum", "$jsonSchema keyword 'enum' cannot be an empty array"));
+    }
+    for (i, a) in list.iter().enumerate() {
+        for b in &list[..i] {
+            if bson_eq(Decoded::Bson(a), Decoded::Bson(b)).unwrap_or(false) {
+                return Err(ctx.err("enum", "$jsonSchema keyword 'enum' array cannot contain duplicate values."));
+            }
+        }
+    }
+    let values = list.iter().filter(|v| !ctx.top || matches!(v, Bson::Document(_))).cloned().collect();
+    Ok(Enumeration { values, spec: value.clone() })
+}
+
+impl LogicRules {
+    pub(crate) fn explain<'a, V: Value<'a>>(&self, v: V, at: &str, ex: &mut Explain<'_>, out: &mut Vec<Document>) -> Res<()> {
+        self.explain_all_of(v, ex, out)?;
+        if !self.any_of.is_empty() && !any_matches(&self.any_of, v)? {
+            let failures = explain_each(&self.any_of, v, ex)?;
+            out.push(doc! { "operatorName": "anyOf", "schemasNotSatisfied": failures });
+        }
+        self.explain_one_of(v, at, ex, out)?;
+        if self.not.as_ref().map_or(Ok(false), |n| n.matches(v))? {
+            ex.violation(at, "not", "child expression matched");
+            out.push(doc! { "operatorName": "not", "reason": "child expression matched" });
+        }
+        if let Some(e) = self.enumeration.as_ref() {
+            if !e.contains(v)? {
+                ex.violation(at, "enum", "value was not found in enum");
+                out.push(leaf("enum", spec("enum", e.spec.clone()), "value was not found in enum", v.to_bson()?));
+            }
+        }
+        Ok(())
+    }
+
+    fn explain_all_of<'a, V: Value<'a>>(&self, v: V, ex: &mut Explain<'_>, out: &mut Vec<Document>) -> Res<()> {
+        let mut failures = Vec::new();
+        for (i, schema) in self.all_of.iter().enumerate() {
+            if !schema.matches(v)? {
+                failures.push(doc! { "index": i as i32, "details": schema.explain(v, ex)? });
+            }
+        }
+        if !failures.is_empty() {
+            out.push(doc! { "operatorName": "allOf", "schemasNotSatisfied": failures });
+        }
+        Ok(())
+    }
+
+    fn explain_one_of<'a, V: Value<'a>>(&self, v: V, at: &str, ex: &mut Explain<'_>, out: &mut Vec<Document>) -> Res<()> {
+        if self.one_of.is_empty() {
+            return Ok(());
+        }
+        let mut matching = Vec::new();
+        for (i, schema) in self.one_of.iter().enumerate() {
+            if schema.matches(v)? {
+                matching.push(Bson::Int32(i as i32));
+            }
+        }
+        match matching.len() {
+            1 => {}
+            0 => out.push(doc! { "operatorName": "oneOf", "schemasNotSatisfied": explain_each(&self.one_of, v, ex)? }),
+            _ => {
+                ex.violation(at, "oneOf", "more than one subschema matched");
+                out.push(doc! { "operatorName": "oneOf", "reason": "more than one subschema matched", "matchingSchemaIndexes": matching });
+            }
+        }
+        Ok(())
+    }
+}
+
+fn explain_each<'a, V: Value<'a>>(schemas: &[Schema], v: V, ex: &mut Explain<'_>) -> Res<Vec<Document>> {
+    let mut out = Vec::with_capacity(schemas.len());
+    for (i, schema) in schemas.iter().enumerate() {
+        out.push(doc! { "index": i as i32, "details": schema.explain(v, ex)? });
+    }
+    Ok(out)
+}

@@ -1,0 +1,453 @@
+//! `properties`, `required`, `patternProperties`, `additionalProperties`, `minProperties`,
+//! `maxProperties`, `dependencies`: restrictions that apply to embedded documents (and to the
+//! root document).
+
+use bson::{doc, Bson, Document};
+
+use super::array::Additional;
+use crate::validate::error::SchemaError;
+use crate::validate::pattern::Pattern;
+use crate::validate::report::{spec, Explain};
+use crate::validate::schema::{limit, Ctx, Keywords, Limit, Schema};
+use crate::validate::value::{Doc, Res, Value};
+
+#[derive(Debug, Default)]
+pub(crate) struct ObjectRules {
+    /// Every name `properties` or `required` mentions, sorted for binary search.
+    named: Vec<Named>,
+    /// `required` as written (for `specifiedAs`).
+    required: Option<Bson>,
+    has_properties: bool,
+    allowed: Option<Allowed>,
+    min_properties: Option<Limit>,
+    max_properties: Option<Limit>,
+    dependencies: Vec<Dependency>,
+}
+
+#[derive(Debug)]
+struct Named {
+    name: Box<str>,
+    schema: Option<Schema>,
+    required: bool,
+}
+
+/// `patternProperties` with `additionalProperties`: mongod's `$_internalSchemaAllowedProperties`.
+#[derive(Debug)]
+struct Allowed {
+    patterns: Vec<(Pattern, Schema)>,
+    otherwise: Additional,
+    spec: Option<Bson>,
+}
+
+#[derive(Debug)]
+struct Dependency {
+    name: Box<str>,
+    then: Then,
+}
+
+#[derive(Debug)]
+enum Then {
+    /// `dependencies: {a: ["b", "c"]}`: with `a`, `b` and `c` must exist.
+    Properties(Vec<String>),
+    /// `dependencies: {a: {schema}}`: with `a`, the object matches the schema.
+    Schema(Box<Schema>),
+}
+
+impl ObjectRules {
+    pub(crate) fn parse(kw: &Keywords<'_>, ctx: Ctx<'_>) -> Result<Option<Box<ObjectRules>>, SchemaError> {
+        let required = kw.get("required").map(|v| parse_required(v, ctx)).transpose()?.unwrap_or_default();
+        let mut rules = ObjectRules { required: kw.get("required").cloned(), ..ObjectRules::default() };
+        if let Some(properties) = kw.get("properties") {
+            rules.named = parse_properties(properties, ctx)?;
+            rules.has_properties = true;
+        }
+        rules.add_required(required);
+        rules.allowed = parse_allowed(kw, ctx)?;
+        rules.min_properties = limit(kw, ctx, "minProperties")?;
+        rules.max_properties = limit(kw, ctx, "maxProperties")?;
+        rules.dependencies = kw.get("dependencies").map(|v| parse_dependencies(v, ctx)).transpose()?.unwrap_or_default();
+        Ok((!rules.is_empty()).then(|| Box::new(rules)))
+    }
+
+    fn is_empty(&self) -> bool {
+        self.named.is_empty() && self.allowed.is_none() && self.min_properties.is_none()
+            && self.max_properties.is_none() && self.dependencies.is_empty()
+    }
+
+    fn add_required(&mut self, required: Vec<String>) {
+        for name in required {
+            match self.named.iter_mut().find(|n| *n.name == *name) {
+                Some(named) => named.required = true,
+                None => self.named.push(Named { name: name.into(), schema: None, required: true }),
+            }
+        }
+        self.named.sort_by(|a, b| a.name.cmp(&b.name));
+    }
+
+    fn find(&self, name: &str) -> Option<usize> {
+        self.named.binary_search_by(|n| (*n.name).cmp(name)).ok()
+    }
+
+    pub(crate) fn matches<'a, D: Doc<'a>>(&self, d: D) -> Res<bool> {
+        let mut seen = Seen::new(self.named.len());
+        let mut count = 0u64;
+        for field in d.fields() {
+            let (name, value) = field?;
+            count += 1;
+            if !self.field_ok(name, value, &mut seen)? {
+                return Ok(false);
+            }
+        }
+        let required_ok = self.named.iter().enumerate().all(|(i, n)| !n.required || seen.has(i));
+        Ok(required_ok && self.count_ok(count) && self.dependencies_ok(d)?)
+    }
+
+    /// `properties` and `patternProperties`/`additionalProperties` for one field.
+    fn field_ok<'a, V: Value<'a>>(&self, name: &str, value: V, seen: &mut Seen) -> Res<bool> {
+        let index = self.find(name);
+        if let Some(i) = index {
+            seen.set(i);
+            if let Some(schema) = &self.named[i].schema {
+                if !schema.matches(value)? {
+                    return Ok(false);
+                }
+            }
+        }
+        match &self.allowed {
+            Some(allowed) => allowed.admits(name, value, index.is_some_and(|i| self.named[i].schema.is_some())),
+            None => Ok(true),
+        }
+    }
+
+    fn count_ok(&self, count: u64) -> bool {
+        self.min_properties.as_ref().is_none_or(|m| count >= m.n) && self.max_properties.as_ref().is_none_or(|m| count <= m.n)
+    }
+
+    fn dependencies_ok<'a, D: Doc<'a>>(&self, d: D) -> Res<bool> {
+        for dependency in &self.dependencies {
+            if d.get(&dependency.name)?.is_some() && !dependency.holds(d)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
+
+impl Allowed {
+    /// mongod's allowed-properties rule: every pattern matching the name applies; a name no
+    /// pattern matches and `properties` does not list falls to `additionalProperties`.
+    fn admits<'a, V: Value<'a>>(&self, name: &str, value: V, listed: bool) -> Res<bool> {
+        let mut matched = false;
+        for (pattern, schema) in &self.patterns {
+            if pattern.is_match(name) {
+                matched = true;
+                if !schema.matches(value)? {
+                    return Ok(false);
+                }
+            }
+        }
+        if matched || listed {
+            return Ok(true);
+        }
+        self.otherwise.admits(value)
+    }
+}
+
+impl Dependency {
+    fn holds<'a, D: Doc<'a>>(&self, d: D) -> Res<bool> {
+        match &self.then {
+            Then::Properties(names) => {
+                for name in names {
+                    if d.get(name)?.is_none() {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            Then::Schema(schema) => schema.matches(d.as_value()),
+        }
+    }
+}
+
+/// Which named fields were present; a bitmask for up to 64 names.
+enum Seen {
+    Small(u64),
+    Large(Vec<bool>),
+}
+
+impl Seen {
+    fn new(len: usize) -> Seen {
+        if len <= 64 { Seen::Small(0) } else { Seen::Large(vec![false; len]) }
+    }
+
+    fn set(&mut self, i: usize) {
+        match self {
+            Seen::Small(bits) => *bits |= 1 << i,
+            Seen::Large(flags) => flags[i] = true,
+        }
+    }
+
+    fn has(&self, i: usize) -> bool {
+        match self {
+            Seen::Small(bits) => bits & (1 << i) != 0,
+            Seen::Large(flags) => flags[i],
+        }
+    }
+}
+
+/// `required`: a non-empty array of unique strings.
+fn parse_required(value: &Bson, ctx: Ctx<'_>) -> Result<Vec<String>, SchemaError> {
+    let Bson::Array(names) = value else {
+        return Err(ctx.err("required", "$jsonSchema keyword 'required' must be an array"));
+    };
+    let mut out: Vec<String> = Vec::with_capacity(names.len());
+    for name in names {
+        let Bson::String(name) = name else {
+            return Err(ctx.err("required", "$jsonSchema keyword 'required' must be an array of strings"));
+        };
+        if out.contains(name) {
+            return Err(ctx.err("required", "$jsonSchema keyword 'required' array cannot contain duplicate values"));
+        }
+        out.push(name.clone());
+    }
+    if out.is_empty() {
+        return Err(ctx.err("required", "$jsonSchema keyword 'required' cannot be an empty array"));
+    }
+    Ok(out)
+}
+
+/// `properties`: a document of subschemas.
+fn parse_properties(value: &Bson, ctx: Ctx<'_>) -> Result<Vec<Named>, SchemaError> {
+    let Bson::Document(properties) = value else {
+        return Err(ctx.err("properties", "$jsonSchema keyword 'properties' must be an object"));
+    };
+    let mut named = Vec::with_capacity(properties.len());
+    for (name, sub) in properties {
+        let at = ctx.path(&format!("properties.{name}"));
+        let schema = Schema::parse_nested(sub, &at, false, || {
+            ctx.err(&format!("properties.{name}"), format!("Nested schema for $jsonSchema property '{name}' must be an object"))
+        })?;
+        named.push(Named { name: name.as_str().into(), schema: Some(schema), required: false });
+    }
+    Ok(named)
+}
+
+/// `patternProperties` (a document of regex → subschema) and `additionalProperties`
+/// (a boolean or a subschema); absent both, no rule.
+fn parse_allowed(kw: &Keywords<'_>, ctx: Ctx<'_>) -> Result<Option<Allowed>, SchemaError> {
+    let (patterns, additional) = (kw.get("patternProperties"), kw.get("additionalProperties"));
+    if patterns.is_none() && additional.is_none() {
+        return Ok(None);
+    }
+    let patterns = patterns.map(|p| parse_patterns(p, ctx)).transpose()?.unwrap_or_default();
+    let message = "$jsonSchema keyword 'additionalProperties' must be an object or a boolean";
+    let otherwise = additional.map(|v| Additional::parse(v, ctx, "additionalProperties", message)).transpose()?.unwrap_or(Additional::Allow);
+    Ok(Some(Allowed { patterns, otherwise, spec: additional.cloned() }))
+}
+
+fn parse_patterns(value: &Bson, ctx: Ctx<'_>) -> Result<Vec<(Pattern, Schema)>, SchemaError> {
+    let Bson::Document(entries) = value else {
+        return Err(ctx.err("patternProperties", "$jsonSchema keyword 'patternProperties' must be an object"));
+    };
+    let mut out = Vec::with_capacity(entries.len());
+    for (source, sub) in entries {
+        let at = ctx.path(&format!("patternProperties.{source}"));
+        let schema = Schema::parse_nested(sub, &at, false, || {
+            ctx.err("patternProperties", format!("$jsonSchema keyword 'patternProperties' has property '{source}' which is not an object"))
+        })?;
+        let pattern = Pattern::new(source).map_err(|m| ctx.err(&format!("patternProperties.{source}"), m))?;
+        out.push((pattern, schema));
+    }
+    Ok(out)
+}
+
+/// `dependencies`: a document whose values are subschemas or non-empty arrays of unique strings.
+fn parse_dependencies(value: &Bson, ctx: Ctx<'_>) -> Result<Vec<Dependency>, SchemaError> {
+    let Bson::Document(entries) = value else {
+        return Err(ctx.err("dependencies", "$jsonSchema keyword 'dependencies' must be an object"));
+    };
+    entries.iter().map(|(name, then)| parse_dependency(name, then, ctx)).collect()
+}
+
+fn parse_dependency(name: &str, then: &Bson, ctx: Ctx<'_>) -> Result<Dependency, SchemaError> {
+    let at = ctx.path(&format!("dependencies.{name}"));
+    let then = match then {
+        Bson::Document(doc) => Then::Schema(Box::new(Schema::parse(doc, Ctx { at: &at, top: ctx.top })?)),
+        Bson::Array(list) => Then::Properties(property_list(name, list, ctx)?),
+        _ => return Err(ctx.err(&format!("dependencies.{name}"), format!("property '{name}' in $jsonSchema keyword 'dependencies' must be either an object or an array"))),
+    };
+    Ok(Dependency { name: name.into(), then })
+}
+
+fn property_list(name: &str, list: &[Bson], ctx: Ctx<'_>) -> Result<Vec<String>, SchemaError> {
+    let at = format!("dependencies.{name}");
+    if list.is_empty() {
+        return Err(ctx.err(&at, format!("property '{name}' in $jsonSchema keyword 'dependencies' cannot be an empty array")));
+    }
+    let mut out: Vec<String> = Vec::with_capacity(list.len());
+    for entry in list {
+        let Bson::String(entry) = entry else {
+            return Err(ctx.err(&at, format!("array '{name}' in $jsonSchema keyword 'dependencies' can only contain strings")));
+        };
+        if out.contains(entry) {
+            return Err(ctx.err(&at, format!("array '{name}' in $jsonSchema keyword 'dependencies' contains duplicate element: {entry}")));
+        }
+        out.push(entry.clone());
+    }
+    Ok(out)
+}
+
+impl ObjectRules {
+    /// Appends mongod's entries for every object keyword `d` breaks.
+    pub(crate) fn explain<'a, D: Doc<'a>>(&self, d: D, at: &str, ex: &mut Explain<'_>, out: &mut Vec<Document>) -> Res<()> {
+        if self.has_properties {
+            self.explain_properties(d, ex, out)?;
+        }
+        if let Some(allowed) = &self.allowed {
+            allowed.explain(self, d, at, ex, out)?;
+        }
+        self.explain_required(d, at, ex, out)?;
+        self.explain_counts(d, at, ex, out)?;
+        self.explain_dependencies(d, at, ex, out)
+    }
+
+    fn explain_properties<'a, D: Doc<'a>>(&self, d: D, ex: &mut Explain<'_>, out: &mut Vec<Document>) -> Res<()> {
+        let mut failed = Vec::new();
+        for named in &self.named {
+            let (Some(schema), Some(value)) = (&named.schema, d.get(&named.name)?) else { continue };
+            if schema.matches(value)? {
+                continue;
+            }
+            let details = ex.at(&named.name, |ex| schema.explain(value, ex))?;
+            let mut entry = doc! { "propertyName": &*named.name };
+            if let Some(description) = &schema.description {
+                entry.insert("description", description);
+            }
+            entry.insert("details", details);
+            failed.push(entry);
+        }
+        if !failed.is_empty() {
+            out.push(doc! { "operatorName": "properties", "propertiesNotSatisfied": failed });
+        }
+        Ok(())
+    }
+
+    fn explain_required<'a, D: Doc<'a>>(&self, d: D, at: &str, ex: &mut Explain<'_>, out: &mut Vec<Document>) -> Res<()> {
+        let mut missing = Vec::new();
+        for named in self.named.iter().filter(|n| n.required) {
+            if d.get(&named.name)?.is_none() {
+                missing.push(Bson::String(named.name.to_string()));
+                ex.at(&named.name, |ex| ex.violation(at, "required", "missing required property"));
+            }
+        }
+        if !missing.is_empty() {
+            let spec = spec("required", self.required.clone().unwrap_or(Bson::Null));
+            out.push(doc! { "operatorName": "required", "specifiedAs": spec, "missingProperties": missing });
+        }
+        Ok(())
+    }
+
+    fn explain_counts<'a, D: Doc<'a>>(&self, d: D, at: &str, ex: &mut Explain<'_>, out: &mut Vec<Document>) -> Res<()> {
+        let mut count = 0i64;
+        for field in d.fields() {
+            field?;
+            count += 1;
+        }
+        for (bound, keyword) in [(&self.min_properties, "minProperties"), (&self.max_properties, "maxProperties")] {
+            let Some(b) = bound else { continue };
+            let broken = if keyword == "minProperties" { (count as u64) < b.n } else { count as u64 > b.n };
+            if broken {
+                let reason = "specified number of properties was not satisfied";
+                ex.violation(at, keyword, reason);
+                out.push(doc! { "operatorName": keyword, "specifiedAs": spec(keyword, b.spec.clone()), "reason": reason, "numberOfProperties": count });
+            }
+        }
+        Ok(())
+    }
+
+    fn explain_dependencies<'a, D: Doc<'a>>(&self, d: D, at: &str, ex: &mut Explain<'_>, out: &mut Vec<Document>) -> Res<()> {
+        let mut failing = Vec::new();
+        for dependency in &self.dependencies {
+            if d.get(&dependency.name)?.is_none() || dependency.holds(d)? {
+                continue;
+            }
+            failing.push(dependency.explain(d, at, ex)?);
+        }
+        if !failing.is_empty() {
+            out.push(doc! { "operatorName": "dependencies", "failingDependencies": failing });
+        }
+        Ok(())
+    }
+}
+
+impl Dependency {
+    fn explain<'a, D: Doc<'a>>(&self, d: D, at: &str, ex: &mut Explain<'_>) -> Res<Document> {
+        let mut entry = doc! { "conditionalProperty": &*self.name };
+        match &self.then {
+            Then::Properties(names) => {
+                let mut missing = Vec::new();
+                for name in names {
+                    if d.get(name)?.is_none() {
+                        missing.push(Bson::String(name.clone()));
+                        ex.at(name, |ex| ex.violation(at, "dependencies", format!("missing property required by '{}'", self.name)));
+                    }
+                }
+                entry.insert("missingProperties", missing);
+            }
+            Then::Schema(schema) => {
+                entry.insert("details", schema.explain(d.as_value(), ex)?);
+            }
+        }
+        Ok(entry)
+    }
+}
+
+impl Allowed {
+    /// `additionalProperties: false` lists the extra names; a schema or a pattern lists
+    /// the failing properties with their details.
+    fn explain<'a, D: Doc<'a>>(&self, rules: &ObjectRules, d: D, at: &str, ex: &mut Explain<'_>, out: &mut Vec<Document>) -> Res<()> {
+        let (mut extra, mut pattern_failures, mut schema_failures) = (Vec::new(), Vec::new(), Vec::new());
+        for field in d.fields() {
+            let (name, value) = field?;
+            let listed = rules.find(name).is_some_and(|i| rules.named[i].schema.is_some());
+            let mut matched = false;
+            for (pattern, schema) in &self.patterns {
+                if !pattern.is_match(name) {
+                    continue;
+                }
+                matched = true;
+                if !schema.matches(value)? {
+                    let details = ex.at(name, |ex| schema.explain(value, ex))?;
+                    pattern_failures.push(doc! { "propertyName": name, "regexMatched": pattern.source(), "details": details });
+                }
+            }
+            if matched || listed {
+                continue;
+            }
+            match &self.otherwise {
+                Additional::Allow => {}
+                Additional::Deny => {
+                    extra.push(Bson::String(name.to_owned()));
+                    ex.at(name, |ex| ex.violation(at, "additionalProperties", "property not allowed by additionalProperties: false"));
+                }
+                Additional::Schema(schema) => {
+                    if !schema.matches(value)? {
+                        let details = ex.at(name, |ex| schema.explain(value, ex))?;
+                        schema_failures.push(doc! { "propertyName": name, "details": details });
+                    }
+                }
+            }
+        }
+        if !pattern_failures.is_empty() {
+            out.push(doc! { "operatorName": "patternProperties", "details": pattern_failures });
+        }
+        if !extra.is_empty() {
+            let spec = spec("additionalProperties", self.spec.clone().unwrap_or(Bson::Boolean(false)));
+            out.push(doc! { "operatorName": "additionalProperties", "specifiedAs": spec, "additionalProperties": extra });
+        }
+        if !schema_failures.is_empty() {
+            out.push(doc! { "operatorName": "additionalProperties", "propertiesNotSatisfied": schema_failures });
+        }
+        Ok(())
+    }
+}

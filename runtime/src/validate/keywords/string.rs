@@ -1,0 +1,84 @@
+//! `pattern`, `maxLength`, `minLength`: restrictions that apply to strings only
+//! (MongoDB manual, "$jsonSchema" keyword table: "strings").
+
+use bson::{Bson, Document};
+
+use crate::validate::error::SchemaError;
+use crate::validate::pattern::{Found, Pattern};
+use crate::validate::report::{leaf, spec, Explain};
+use crate::validate::schema::{limit, Ctx, Keywords, Limit};
+
+#[derive(Debug, Default)]
+pub(crate) struct StringRules {
+    pattern: Option<Pattern>,
+    max_length: Option<Limit>,
+    min_length: Option<Limit>,
+}
+
+impl StringRules {
+    /// Parses the string keywords; at the root they are checked but dropped, as mongod does.
+    pub(crate) fn parse(kw: &Keywords<'_>, ctx: Ctx<'_>) -> Result<Option<Box<StringRules>>, SchemaError> {
+        let pattern = parse_pattern(kw, ctx)?;
+        let max_length = limit(kw, ctx, "maxLength")?;
+        let min_length = limit(kw, ctx, "minLength")?;
+        let rules = StringRules { pattern, max_length, min_length };
+        let empty = rules.pattern.is_none() && rules.max_length.is_none() && rules.min_length.is_none();
+        Ok((!ctx.top && !empty).then(|| Box::new(rules)))
+    }
+
+    pub(crate) fn matches(&self, s: &str) -> bool {
+        self.pattern.as_ref().is_none_or(|p| p.is_match(s)) && self.length_ok(s)
+    }
+
+    fn length_ok(&self, s: &str) -> bool {
+        if self.max_length.is_none() && self.min_length.is_none() {
+            return true;
+        }
+        // maxLength / minLength count code points (mongod's `lengthInUTF8CodePoints`).
+        let length = s.chars().count() as u64;
+        self.max_length.as_ref().is_none_or(|max| length <= max.n)
+            && self.min_length.as_ref().is_none_or(|min| length >= min.n)
+    }
+
+    pub(crate) fn explain(&self, s: &str, at: &str, ex: &mut Explain<'_>, out: &mut Vec<Document>) {
+        if let Some(p) = &self.pattern {
+            explain_pattern(p, s, at, ex, out);
+        }
+        let length = s.chars().count() as u64;
+        if let Some(max) = self.max_length.as_ref().filter(|max| length > max.n) {
+            out.push(length_failure("maxLength", max, s, at, ex));
+        }
+        if let Some(min) = self.min_length.as_ref().filter(|min| length < min.n) {
+            out.push(length_failure("minLength", min, s, at, ex));
+        }
+    }
+}
+
+
+/// `pattern`: a string, compiled as PCRE (UTF mode, no flags); at the root mongod never
+/// compiles it, so a broken regex is accepted there.
+fn parse_pattern(kw: &Keywords<'_>, ctx: Ctx<'_>) -> Result<Option<Pattern>, SchemaError> {
+    match kw.get("pattern") {
+        None => Ok(None),
+        Some(Bson::String(_)) if ctx.top => Ok(None),
+        Some(Bson::String(source)) => Pattern::new(source).map(Some).map_err(|m| ctx.err("pattern", m)),
+        Some(_) => Err(ctx.err("pattern", "$jsonSchema keyword 'pattern' must be a string")),
+    }
+}
+
+fn explain_pattern(p: &Pattern, s: &str, at: &str, ex: &mut Explain<'_>, out: &mut Vec<Document>) {
+    let found = p.find(s);
+    if found == Found::Yes {
+        return;
+    }
+    let reason = "regular expression did not match";
+    let note = if found == Found::LimitHit { " (PCRE match limit hit: counted as no match, as mongod does)" } else { "" };
+    ex.violation(at, "pattern", format!("{reason}{note}"));
+    out.push(leaf("pattern", spec("pattern", p.source()), reason, Bson::String(s.into())));
+}
+
+fn length_failure(keyword: &'static str, bound: &Limit, s: &str, at: &str, ex: &mut Explain<'_>) -> Document {
+    let reason = "specified string length was not satisfied";
+    ex.violation(at, keyword, reason);
+    leaf(keyword, spec(keyword, bound.spec.clone()), reason, Bson::String(s.into()))
+}

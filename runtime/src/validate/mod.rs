@@ -1,0 +1,135 @@
+//! A local `$jsonSchema` validator that decides as mongod decides, without a server.
+//!
+//! ```
+//! use mongo_schema::{bson::doc, Validator};
+//!
+//! let schema = doc! {
+//!     "bsonType": "object",
+//!     "required": ["name"],
+//!     "properties": { "name": { "bsonType": "string", "minLength": 2 } },
+//! };
+//! let validator = Validator::new(&schema)?;
+//! assert!(validator.validate(&doc! { "name": "Ada" }).is_ok());
+//!
+//! let failure = validator.validate(&doc! { "_id": 1, "name": "A" }).unwrap_err();
+//! let violation = &failure.failure().unwrap().violations()[0];
+//! assert_eq!((violation.path.as_str(), violation.keyword), ("name", "minLength"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! [`Validator::new`] parses the schema once and refuses what mongod refuses ([`SchemaError`],
+//! with the path of the offending keyword). [`Validator::validate_raw`] walks the BSON bytes
+//! directly, and allocates nothing when the document passes; a failure is explained in a
+//! second pass that builds mongod's `errInfo` ([`Failure::err_info`]).
+//!
+//! # Semantics
+//!
+//! Every keyword follows mongod's translation of `$jsonSchema` (MongoDB manual, "$jsonSchema"
+//! and "JSON Schema Omissions"): restriction keywords apply only to values of their type
+//! (`minLength` ignores numbers), `properties` applies to the fields present, `required`
+//! makes them present, the root schema ignores scalar and array keywords, `enum` and
+//! `uniqueItems` compare with BSON equality (numbers across int/long/double/decimal, embedded
+//! documents without regard to field order), `multipleOf` uses decimal arithmetic on the
+//! value's 15-digit decimal form, and `additionalProperties: false` counts `_id` like any
+//! other field.
+//!
+//! # Differences from mongod 6.0
+//!
+//! * Patterns run on PCRE2 (UTF mode, no flags, unanchored, JIT when available); mongod 6.0
+//!   uses PCRE 8.x. PCRE2 accepts some syntax PCRE 8 refuses (for instance `\N{U+...}` and
+//!   the alternative assertion names such as `(*napla:...)`), so such a pattern passes
+//!   [`Validator::new`] but would be refused by a 6.0 server (6.1+ uses PCRE2 too).
+//! * A match that exceeds [`MATCH_LIMIT`] backtracking steps or [`HEAP_LIMIT_KIB`] of heap
+//!   counts as "no match", which is how mongod's PCRE wrapper reads a limit error; the
+//!   violation's reason says the limit was hit. Steps are counted differently by the JIT and
+//!   by PCRE 8's interpreter, so verdicts on patterns right at the limit may differ.
+//! * Property names containing `.` are matched literally here; mongod treats them as paths.
+//! * The `errInfo` follows the shape mongod 5.0+ returns; its entry order and wording are
+//!   mongod's where this crate knows them, but byte equality with the server is not promised.
+
+mod equal;
+mod error;
+mod eval;
+mod keywords;
+mod number;
+mod pattern;
+mod report;
+mod schema;
+mod types;
+mod value;
+
+use std::collections::HashMap;
+
+use bson::{Document, RawDocument};
+
+pub use error::SchemaError;
+pub use pattern::{HEAP_LIMIT_KIB, MATCH_LIMIT};
+pub use report::{Failure, ValidationError, Violation};
+pub use value::Malformed;
+
+use report::Explain;
+use schema::{Ctx, Schema};
+use value::{Doc, Value};
+
+/// A compiled `$jsonSchema`, ready to validate many documents.
+#[derive(Debug)]
+pub struct Validator {
+    root: Schema,
+    notes: HashMap<String, String>,
+}
+
+impl Validator {
+    /// Compiles `schema` (the value of `$jsonSchema`), refusing what mongod refuses.
+    pub fn new(schema: &Document) -> Result<Validator, SchemaError> {
+        let root = Schema::parse(schema, Ctx { at: "", top: true })?;
+        Ok(Validator { root, notes: HashMap::new() })
+    }
+
+    /// Attaches `note` (e.g. "User::email") to the subschema at `schema_path` (dotted, as in
+    /// [`Violation::schema_path`], e.g. `properties.email`); violations there carry it.
+    pub fn annotate(&mut self, schema_path: impl Into<String>, note: impl Into<String>) -> &mut Self {
+        self.notes.insert(schema_path.into(), note.into());
+        self
+    }
+
+    /// Validates a decoded document.
+    pub fn validate(&self, doc: &Document) -> Result<(), ValidationError> {
+        self.check(doc)
+    }
+
+    /// Validates BSON bytes in place, without decoding them to a `Document`.
+    pub fn validate_raw(&self, doc: &RawDocument) -> Result<(), ValidationError> {
+        self.check(doc)
+    }
+
+    /// Whether a decoded document passes (the fast path alone, never allocates).
+    pub fn is_valid(&self, doc: &Document) -> bool {
+        self.root.matches(doc.as_value()).unwrap_or(false)
+    }
+
+    /// Whether BSON bytes pass; malformed bytes do not.
+    pub fn is_valid_raw(&self, doc: &RawDocument) -> bool {
+        self.root.matches(doc.as_value()).unwrap_or(false)
+    }
+
+    fn check<'a, D: Doc<'a>>(&self, doc: D) -> Result<(), ValidationError> {
+        match self.root.matches(doc.as_value()) {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(self.explain(doc)),
+            Err(malformed) => Err(ValidationError::Malformed(malformed)),
+        }
+    }
+
+    /// The failure pass: re-walks the document collecting mongod's `errInfo` entries.
+    fn explain<'a, D: Doc<'a>>(&self, doc: D) -> ValidationError {
+        let mut ex = Explain::new(&self.notes);
+        let rules = match self.root.explain(doc.as_value(), &mut ex) {
+            Ok(rules) => rules,
+            Err(malformed) => return ValidationError::Malformed(malformed),
+        };
+        let failing_id = doc.get("_id").ok().flatten().and_then(|id| id.to_bson().ok());
+        let details = eval::root_details(&self.root, rules);
+        ValidationError::Invalid(Box::new(Failure { failing_id, details, violations: ex.violations }))
+    }
+}
+

@@ -1,0 +1,273 @@
+//! One view over BSON values, whether decoded (`&Bson`) or raw bytes (`RawBsonRef`), so the
+//! validator is written once and monomorphised twice.
+
+use bson::raw::{RawArray, RawBsonRef, RawDocument};
+use bson::spec::ElementType;
+use bson::{Bson, Document};
+
+/// Raw bytes that do not parse as BSON (only `validate_raw` can meet them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Malformed(pub String);
+
+impl From<bson::error::Error> for Malformed {
+    fn from(err: bson::error::Error) -> Self {
+        Malformed(err.to_string())
+    }
+}
+
+pub(crate) type Res<T> = Result<T, Malformed>;
+
+/// The scalar content of a value; documents and arrays stay behind their handles.
+#[derive(Clone, Copy)]
+pub(crate) enum View<'a, D, A> {
+    Double(f64),
+    String(&'a str),
+    Document(D),
+    Array(A),
+    Binary { subtype: u8, bytes: &'a [u8] },
+    Undefined,
+    ObjectId([u8; 12]),
+    Boolean(bool),
+    DateTime(i64),
+    Null,
+    Regex { pattern: &'a str, options: &'a str },
+    DbPointer,
+    Code(&'a str),
+    Symbol(&'a str),
+    CodeWithScope { code: &'a str, scope: D },
+    Int32(i32),
+    Timestamp(u64),
+    Int64(i64),
+    Decimal([u8; 16]),
+    MinKey,
+    MaxKey,
+}
+
+/// A BSON value the validator can inspect.
+pub(crate) trait Value<'a>: Copy {
+    type Doc: Doc<'a, Value = Self>;
+    type Arr: Arr<'a, Value = Self>;
+    fn view(self) -> View<'a, Self::Doc, Self::Arr>;
+    fn element_type(self) -> ElementType;
+    fn to_bson(self) -> Res<Bson>;
+}
+
+/// A BSON document the validator can iterate.
+pub(crate) trait Doc<'a>: Copy {
+    type Value: Value<'a, Doc = Self>;
+    type Fields: Iterator<Item = Res<(&'a str, Self::Value)>>;
+    fn fields(self) -> Self::Fields;
+    fn get(self, key: &str) -> Res<Option<Self::Value>>;
+    /// The document as a value (the root document, or a dependency's object).
+    fn as_value(self) -> Self::Value;
+}
+
+/// A BSON array the validator can iterate.
+pub(crate) trait Arr<'a>: Copy {
+    type Value: Value<'a, Arr = Self>;
+    type Items: Iterator<Item = Res<Self::Value>>;
+    fn items(self) -> Self::Items;
+}
+
+/// A decoded value: an element of a `Document`, or a whole `Document` (the root).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Decoded<'a> {
+    Bson(&'a Bson),
+    Root(&'a Document),
+}
+
+impl<'a> Value<'a> for Decoded<'a> {
+    type Doc = &'a Document;
+    type Arr = &'a [Bson];
+
+    fn view(self) -> View<'a, &'a Document, &'a [Bson]> {
+        let value = match self {
+            Decoded::Root(d) => return View::Document(d),
+            Decoded::Bson(value) => value,
+        };
+        match value {
+            Bson::Double(d) => View::Double(*d),
+            Bson::String(s) => View::String(s),
+            Bson::Document(d) => View::Document(d),
+            Bson::Array(a) => View::Array(a),
+            Bson::Binary(b) => View::Binary { subtype: u8::from(b.subtype), bytes: &b.bytes },
+            Bson::Undefined => View::Undefined,
+            Bson::ObjectId(o) => View::ObjectId(o.bytes()),
+            Bson::Boolean(b) => View::Boolean(*b),
+            Bson::DateTime(d) => View::DateTime(d.timestamp_millis()),
+            Bson::Null => View::Null,
+            Bson::RegularExpression(r) => {
+                View::Regex { pattern: r.pattern.as_str(), options: r.options.as_str() }
+            }
+            Bson::DbPointer(_) => View::DbPointer,
+            Bson::JavaScriptCode(c) => View::Code(c),
+            Bson::Symbol(s) => View::Symbol(s),
+            Bson::JavaScriptCodeWithScope(c) => View::CodeWithScope { code: &c.code, scope: &c.scope },
+            Bson::Int32(i) => View::Int32(*i),
+            Bson::Timestamp(t) => View::Timestamp(timestamp_bits(*t)),
+            Bson::Int64(i) => View::Int64(*i),
+            Bson::Decimal128(d) => View::Decimal(d.bytes()),
+            Bson::MinKey => View::MinKey,
+            Bson::MaxKey => View::MaxKey,
+        }
+    }
+
+    fn element_type(self) -> ElementType {
+        match self {
+            Decoded::Bson(value) => value.element_type(),
+            Decoded::Root(_) => ElementType::EmbeddedDocument,
+        }
+    }
+
+    fn to_bson(self) -> Res<Bson> {
+        match self {
+            Decoded::Bson(value) => Ok(value.clone()),
+            Decoded::Root(d) => Ok(Bson::Document(d.clone())),
+        }
+    }
+}
+
+fn timestamp_bits(t: bson::Timestamp) -> u64 {
+    (u64::from(t.time) << 32) | u64::from(t.increment)
+}
+
+/// Fields of a decoded document, in stored order.
+pub(crate) struct BsonFields<'a>(bson::document::Iter<'a>);
+
+impl<'a> Iterator for BsonFields<'a> {
+    type Item = Res<(&'a str, Decoded<'a>)>;
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next().map(|(k, v)| Ok((k.as_str(), Decoded::Bson(v))))
+    }
+}
+
+impl<'a> Doc<'a> for &'a Document {
+    type Value = Decoded<'a>;
+    type Fields = BsonFields<'a>;
+
+    fn fields(self) -> BsonFields<'a> {
+        BsonFields(self.iter())
+    }
+
+    fn get(self, key: &str) -> Res<Option<Decoded<'a>>> {
+        Ok(Document::get(self, key).map(Decoded::Bson))
+    }
+
+
+    fn as_value(self) -> Decoded<'a> {
+        Decoded::Root(self)
+    }
+}
+
+/// Elements of a decoded array.
+pub(crate) struct BsonItems<'a>(std::slice::Iter<'a, Bson>);
+
+impl<'a> Iterator for BsonItems<'a> {
+    type Item = Res<Decoded<'a>>;
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next().map(|v| Ok(Decoded::Bson(v)))
+    }
+}
+
+impl<'a> Arr<'a> for &'a [Bson] {
+    type Value = Decoded<'a>;
+    type Items = BsonItems<'a>;
+
+    fn items(self) -> BsonItems<'a> {
+        BsonItems(self.iter())
+    }
+}
+
+impl<'a> Value<'a> for RawBsonRef<'a> {
+    type Doc = &'a RawDocument;
+    type Arr = &'a RawArray;
+
+    fn view(self) -> View<'a, &'a RawDocument, &'a RawArray> {
+        match self {
+            RawBsonRef::Double(d) => View::Double(d),
+            RawBsonRef::String(s) => View::String(s),
+            RawBsonRef::Document(d) => View::Document(d),
+            RawBsonRef::Array(a) => View::Array(a),
+            RawBsonRef::Binary(b) => View::Binary { subtype: u8::from(b.subtype), bytes: b.bytes },
+            RawBsonRef::Undefined => View::Undefined,
+            RawBsonRef::ObjectId(o) => View::ObjectId(o.bytes()),
+            RawBsonRef::Boolean(b) => View::Boolean(b),
+            RawBsonRef::DateTime(d) => View::DateTime(d.timestamp_millis()),
+            RawBsonRef::Null => View::Null,
+            RawBsonRef::RegularExpression(r) => {
+                View::Regex { pattern: r.pattern.as_str(), options: r.options.as_str() }
+            }
+            RawBsonRef::DbPointer(_) => View::DbPointer,
+            RawBsonRef::JavaScriptCode(c) => View::Code(c),
+            RawBsonRef::Symbol(s) => View::Symbol(s),
+            RawBsonRef::JavaScriptCodeWithScope(c) => {
+                View::CodeWithScope { code: c.code, scope: c.scope }
+            }
+            RawBsonRef::Int32(i) => View::Int32(i),
+            RawBsonRef::Timestamp(t) => View::Timestamp(timestamp_bits(t)),
+            RawBsonRef::Int64(i) => View::Int64(i),
+            RawBsonRef::Decimal128(d) => View::Decimal(d.bytes()),
+            RawBsonRef::MinKey => View::MinKey,
+            RawBsonRef::MaxKey => View::MaxKey,
+        }
+    }
+
+    fn element_type(self) -> ElementType {
+        RawBsonRef::element_type(&self)
+    }
+
+    fn to_bson(self) -> Res<Bson> {
+        Bson::try_from(self).map_err(Malformed::from)
+    }
+}
+
+/// Fields of a raw document, decoded lazily.
+pub(crate) struct RawFields<'a>(bson::raw::RawIter<'a>);
+
+impl<'a> Iterator for RawFields<'a> {
+    type Item = Res<(&'a str, RawBsonRef<'a>)>;
+    fn next(&mut self) -> Option<Self::Item> {
+        let element = match self.0.next()? {
+            Ok(element) => element,
+            Err(err) => return Some(Err(err.into())),
+        };
+        Some(element.value().map(|v| (element.key().as_str(), v)).map_err(Malformed::from))
+    }
+}
+
+impl<'a> Doc<'a> for &'a RawDocument {
+    type Value = RawBsonRef<'a>;
+    type Fields = RawFields<'a>;
+
+    fn fields(self) -> RawFields<'a> {
+        RawFields(self.iter_elements())
+    }
+
+    fn get(self, key: &str) -> Res<Option<RawBsonRef<'a>>> {
+        RawDocument::get(self, key).map_err(Malformed::from)
+    }
+
+
+    fn as_value(self) -> RawBsonRef<'a> {
+        RawBsonRef::Document(self)
+    }
+}
+
+/// Elements of a raw array, decoded lazily.
+pub(crate) struct RawItems<'a>(bson::raw::RawArrayIter<'a>);
+
+impl<'a> Iterator for RawItems<'a> {
+    type Item = Res<RawBsonRef<'a>>;
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next().map(|r| r.map_err(Malformed::from))
+    }
+}
+
+impl<'a> Arr<'a> for &'a RawArray {
+    type Value = RawBsonRef<'a>;
+    type Items = RawItems<'a>;
+
+    fn items(self) -> RawItems<'a> {
+        RawItems(self.into_iter())
+    }
+}
