@@ -55,7 +55,12 @@ pub struct DumpReader<R> {
 /// Opens `path`, choosing the format from the extension (`.bson`; `.json`, `.jsonl`,
 /// `.ndjson`) or else from the first bytes.
 pub fn open(path: &Path) -> io::Result<DumpReader<BufReader<File>>> {
-    let mut input = BufReader::with_capacity(1 << 20, File::open(path)?);
+    from_reader(path, File::open(path)?)
+}
+
+/// [`open`] over any reader of `path`'s bytes (e.g. one that reports progress).
+pub fn from_reader<R: Read>(path: &Path, reader: R) -> io::Result<DumpReader<BufReader<R>>> {
+    let mut input = BufReader::with_capacity(1 << 20, reader);
     let by_name = match path.extension().and_then(|e| e.to_str()) {
         Some("bson") => Some(DumpFormat::Bson),
         Some("json" | "jsonl" | "ndjson") => Some(DumpFormat::JsonLines),

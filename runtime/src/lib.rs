@@ -3,6 +3,8 @@
 
 extern crate self as mongo_schema;
 
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod command;
 pub mod dump;
 pub mod migrate;

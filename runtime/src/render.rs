@@ -79,15 +79,17 @@ pub fn js_line_comment(text: &str) -> String {
 /// raw, and JavaScript before ES2019 ends a string literal at them. They only occur inside
 /// JSON strings, so the replacement is exact.
 pub fn js_document_safe(doc: &Document) -> String {
-    js_safe(js_document(doc))
+    js_safe_line_terminators(js_document(doc))
 }
 
 /// [`js_string`] with U+2028 and U+2029 escaped (see [`js_document_safe`]).
 pub fn js_string_safe(s: &str) -> String {
-    js_safe(js_string(s))
+    js_safe_line_terminators(js_string(s))
 }
 
-fn js_safe(json: String) -> String {
+/// Escapes U+2028 and U+2029 in JavaScript built from this module's functions, where they
+/// can only occur inside string literals.
+pub fn js_safe_line_terminators(json: String) -> String {
     json.replace('\u{2028}', "\\u2028").replace('\u{2029}', "\\u2029")
 }
 

@@ -16,7 +16,7 @@ mod snapshot;
 mod tighten;
 
 // pub mod apply;
-// pub mod check;
+pub mod check;
 // #[cfg(feature = "driver")]
 // pub mod driver;
 

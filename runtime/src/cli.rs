@@ -1,0 +1,251 @@
+//! The `schema` command over every model registered in a crate. A user's
+//! `src/bin/schema.rs` is one line:
+//!
+//! ```no_run
+//! fn main() {
+//!     mongo_schema::cli::main()
+//! }
+//! ```
+//!
+//! `print`, `migrate` and `check` need the `cli` feature; `apply` and `drift` the
+//! `driver` feature. Exit codes: 0 done, 1 a finding (failing documents, drift, a rule,
+//! a failed migration), 2 a usage, file or connection error.
+
+use crate::dump::{self, DumpReader};
+use crate::migrate::check::{check_documents, CheckReport};
+use crate::migrate::{self, MigrateError, MigrateOptions, Model};
+use crate::render::{js_line_comment, mongosh_create_collection, mongosh_run_command};
+use crate::{ValidationLevel, Validator};
+use clap::{Parser, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::json;
+use std::ffi::OsString;
+use std::io::{self, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+
+/// Inputs at least this large get a progress bar (on a terminal).
+const PROGRESS_FROM: u64 = 64 * 1024 * 1024;
+
+#[derive(Parser)]
+#[command(name = "schema", version, about = "MongoDB validators, migrations and data checks for the models of this crate")]
+struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print each model's validator and the commands that install it.
+    Print {
+        /// Only this collection: `t_users` or `db_user_center.t_users`.
+        #[arg(long)]
+        collection: Option<String>,
+        #[arg(long, value_enum, default_value_t = Format::Js)]
+        format: Format,
+    },
+    /// Compare the models with the directory's snapshot and write the next migration.
+    Migrate {
+        #[arg(long, default_value = "migrations")]
+        dir: PathBuf,
+        /// Enforce tightening changes at once instead of a `warn` stage first.
+        #[arg(long)]
+        direct: bool,
+        /// validationLevel for the collections this migration touches (`moderate` for legacy data).
+        #[arg(long, value_enum)]
+        validation_level: Option<Level>,
+        /// collection_count: the most collections one database may hold (at most 100).
+        #[arg(long, default_value_t = migrate::DEFAULT_MAX_COLLECTIONS as u16, value_parser = clap::value_parser!(u16).range(1..=100))]
+        max_collections: u16,
+    },
+    /// Dry-run a model's validator over a mongodump `.bson` file or Extended JSON lines.
+    Check {
+        /// The model's collection: `t_users` or `db_user_center.t_users`.
+        #[arg(long)]
+        collection: String,
+        /// `.bson` (mongodump) or `.json`/`.jsonl` (Extended JSON, one document per line).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Example `_id`s shown per failure group.
+        #[arg(long, default_value_t = 3)]
+        ids: usize,
+    },
+    #[cfg(feature = "driver")]
+    #[command(flatten)]
+    Server(crate::migrate::driver::ServerCommand),
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    /// mongosh: `createCollection`, and the `collMod` for an existing collection.
+    Js,
+    /// A JSON array of `{db, collection, rustType, createCollection, collMod}` (relaxed Extended JSON).
+    Json,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Level {
+    Strict,
+    Moderate,
+    Off,
+}
+
+impl From<Level> for ValidationLevel {
+    fn from(level: Level) -> Self {
+        match level {
+            Level::Strict => ValidationLevel::Strict,
+            Level::Moderate => ValidationLevel::Moderate,
+            Level::Off => ValidationLevel::Off,
+        }
+    }
+}
+
+/// Runs the command line of this process over the models registered in the binary and
+/// exits with its code.
+pub fn main() -> ! {
+    let models = migrate::registered_models();
+    let code = run(&models, std::env::args_os(), &mut io::stdout().lock(), &mut io::stderr().lock());
+    let _ = io::stdout().flush();
+    std::process::exit(code)
+}
+
+/// Runs one command line (`args[0]` is the program name) over `models`; the exit code.
+pub fn run<I, T>(models: &[Model], args: I, out: &mut dyn Write, err: &mut dyn Write) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let args = match Args::try_parse_from(args) {
+        Ok(args) => args,
+        Err(e) => return clap_exit(e, out, err),
+    };
+    match dispatch(models, args.command, out) {
+        Ok(code) => code,
+        Err(Failure(code, message)) => {
+            let _ = writeln!(err, "schema: {message}");
+            code
+        }
+    }
+}
+
+fn clap_exit(e: clap::Error, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let text = e.render().to_string();
+    let _ = if e.use_stderr() { err.write_all(text.as_bytes()) } else { out.write_all(text.as_bytes()) };
+    e.exit_code()
+}
+
+/// An exit code and the message printed before exiting.
+pub(crate) struct Failure(pub i32, pub String);
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Self {
+        Failure(2, e.to_string())
+    }
+}
+
+fn dispatch(models: &[Model], command: Command, out: &mut dyn Write) -> Result<i32, Failure> {
+    match command {
+        Command::Print { collection, format } => print(&select(models, collection.as_deref())?, format, out),
+        Command::Migrate { dir, direct, validation_level, max_collections } => {
+            let options = MigrateOptions { direct, level: validation_level.map(Into::into), max_collections: max_collections.into() };
+            write_migration(models, &dir, &options, out)
+        }
+        Command::Check { collection, files, ids } => check(&select(models, Some(&collection))?[0], &files, ids, out),
+        #[cfg(feature = "driver")]
+        Command::Server(command) => command.run(models, out),
+    }
+}
+
+/// The models `name` selects (`t_x` or `db_y.t_x`); all when `None`.
+fn select(models: &[Model], name: Option<&str>) -> Result<Vec<Model>, Failure> {
+    let Some(name) = name else { return Ok(models.to_vec()) };
+    let found: Vec<Model> = models.iter().filter(|m| m.collection == name || m.namespace() == name).cloned().collect();
+    let known = || models.iter().map(Model::namespace).collect::<Vec<_>>().join(", ");
+    match found.len() {
+        0 => Err(Failure(2, format!("no model for collection {name:?}; registered: {}", known()))),
+        1 => Ok(found),
+        _ => Err(Failure(2, format!("{name:?} names a collection in several databases; write db.collection: {}", known()))),
+    }
+}
+
+fn print(models: &[Model], format: Format, out: &mut dyn Write) -> Result<i32, Failure> {
+    let text = match format {
+        Format::Js => models.iter().map(print_js).collect::<Vec<_>>().join("\n"),
+        Format::Json => print_json(models),
+    };
+    writeln!(out, "{text}")?;
+    Ok(0)
+}
+
+fn print_js(model: &Model) -> String {
+    let create = crate::command::create_collection(&model.collection, model.validator.clone(), model.level, model.action);
+    let coll_mod = crate::command::coll_mod(&model.collection, model.validator.clone(), model.level, model.action);
+    [
+        js_line_comment(&format!("{} ({}): create the collection with its validator", model.namespace(), model.rust_type)),
+        crate::render::js_safe_line_terminators(mongosh_create_collection(&model.db, &create)),
+        js_line_comment("or, when the collection exists, install the validator:"),
+        crate::render::js_safe_line_terminators(mongosh_run_command(&model.db, &coll_mod)),
+    ]
+    .join("\n")
+        + "\n"
+}
+
+fn print_json(models: &[Model]) -> String {
+    let items: Vec<serde_json::Value> = models.iter().map(|m| {
+        let create = crate::command::create_collection(&m.collection, m.validator.clone(), m.level, m.action);
+        let coll_mod = crate::command::coll_mod(&m.collection, m.validator.clone(), m.level, m.action);
+        let relaxed = |d: bson::Document| bson::Bson::Document(d).into_relaxed_extjson();
+        json!({ "db": m.db, "collection": m.collection, "rustType": m.rust_type, "createCollection": relaxed(create), "collMod": relaxed(coll_mod) })
+    }).collect();
+    serde_json::to_string_pretty(&items).expect("a JSON value always serialises")
+}
+
+fn write_migration(models: &[Model], dir: &Path, options: &MigrateOptions, out: &mut dyn Write) -> Result<i32, Failure> {
+    let written = match migrate::migrate(dir, models, options) {
+        Ok(written) => written,
+        Err(MigrateError::CollectionCount(message)) => return Err(Failure(1, message)),
+        Err(e) => return Err(Failure(2, e.to_string())),
+    };
+    let Some(written) = written else {
+        writeln!(out, "no changes: the models match {}", dir.join(migrate::SNAPSHOT_FILE).display())?;
+        return Ok(0);
+    };
+    writeln!(out, "wrote migration {}:", written.migration.name)?;
+    for file in &written.files {
+        writeln!(out, "  {}", file.display())?;
+    }
+    for note in &written.migration.notes {
+        writeln!(out, "note: {note}")?;
+    }
+    Ok(0)
+}
+
+fn check(model: &Model, files: &[PathBuf], ids: usize, out: &mut dyn Write) -> Result<i32, Failure> {
+    let schema = model.validator.get_document("$jsonSchema").map_err(|e| Failure(2, format!("{}: {e}", model.namespace())))?;
+    let validator = Validator::new(schema).map_err(|e| Failure(2, format!("{}: the validator does not compile: {e}", model.namespace())))?;
+    let mut report = CheckReport::new(ids);
+    for path in files {
+        if let Err(message) = check_file(&validator, path, &mut report) {
+            write!(out, "{}", report.render(&model.namespace()))?;
+            return Err(Failure(2, message));
+        }
+    }
+    write!(out, "{}", report.render(&model.namespace()))?;
+    Ok(i32::from(report.failed > 0))
+}
+
+fn check_file(validator: &Validator, path: &Path, report: &mut CheckReport) -> Result<(), String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bar = progress(file.metadata().map(|m| m.len()).unwrap_or(0));
+    let docs: DumpReader<BufReader<Box<dyn Read>>> = dump::from_reader(path, Box::new(bar.wrap_read(file)) as Box<dyn Read>).map_err(|e| format!("{}: {e}", path.display()))?;
+    let result = check_documents(validator, docs, report);
+    bar.finish_and_clear();
+    result.map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn progress(len: u64) -> ProgressBar {
+    if len < PROGRESS_FROM {
+        return ProgressBar::hidden();
+    }
+    let style = ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}").unwrap_or_else(|_| ProgressStyle::default_bar());
+    ProgressBar::new(len).with_style(style)
+}

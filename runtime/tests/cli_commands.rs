@@ -1,0 +1,115 @@
+//! The `schema` command line: print, migrate and check, as a user's binary runs them.
+#![cfg(feature = "cli")]
+
+#[path = "migrate_models/mod.rs"]
+mod migrate_models;
+
+use bson::{doc, oid::ObjectId};
+use migrate_models::{v1, v3};
+use mongo_schema::cli::run;
+use mongo_schema::migrate::Model;
+use std::path::Path;
+
+fn schema(models: &[Model], args: &[&str]) -> (i32, String, String) {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = run(models, std::iter::once("schema").chain(args.iter().copied()), &mut out, &mut err);
+    (code, String::from_utf8(out).unwrap(), String::from_utf8(err).unwrap())
+}
+
+#[test]
+fn print_js_and_json_for_one_collection() {
+    let (code, js, _) = schema(&v1(), &["print", "--collection", "t_user"]);
+    assert_eq!(code, 0);
+    assert!(js.starts_with("// db_shop.t_user (app::User): create the collection"), "{js}");
+    assert!(js.contains(r#"db.getSiblingDB("db_shop").createCollection("t_user", {"#), "{js}");
+    assert!(!js.contains("t_order"));
+    let (code, json, _) = schema(&v1(), &["print", "--format", "json"]);
+    assert_eq!(code, 0);
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let names: Vec<&str> = value.as_array().unwrap().iter().map(|m| m["createCollection"]["create"].as_str().unwrap()).collect();
+    assert_eq!(names, ["t_order", "t_user"]);
+}
+
+#[test]
+fn unknown_collections_list_the_registered_ones() {
+    let (code, _, err) = schema(&v1(), &["print", "--collection", "t_nope"]);
+    assert_eq!(code, 2);
+    assert_eq!(err, "schema: no model for collection \"t_nope\"; registered: db_shop.t_order, db_shop.t_user\n");
+}
+
+#[test]
+fn migrate_writes_once_then_reports_no_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir_arg = dir.path().to_str().unwrap();
+    let (code, out, _) = schema(&v1(), &["migrate", "--dir", dir_arg]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("wrote migration 0001_create_t_order_and_1_more:\n"), "{out}");
+    assert!(dir.path().join("0001_create_t_order_and_1_more.js").exists());
+    let (code, out, _) = schema(&v1(), &["migrate", "--dir", dir_arg]);
+    assert_eq!((code, out.starts_with("no changes")), (0, true), "{out}");
+    let (_, out, _) = schema(&v3(), &["migrate", "--dir", dir_arg]);
+    assert!(out.contains("note: db_shop.t_user: staged."), "{out}");
+}
+
+#[test]
+fn collection_count_fails_migrate_with_the_rule_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, err) = schema(&v1(), &["migrate", "--dir", dir.path().to_str().unwrap(), "--max-collections", "1"]);
+    assert_eq!(code, 1);
+    assert!(err.starts_with("schema: collection_count: database \"db_shop\" would hold 2 collections, more than 1"), "{err}");
+    assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none(), "nothing written");
+    let (code, _, err) = schema(&v1(), &["migrate", "--max-collections", "101"]);
+    assert_eq!(code, 2, "the standard's ceiling cannot be raised: {err}");
+}
+
+fn write_dump(path: &Path, docs: &[bson::Document]) {
+    let bytes: Vec<u8> = docs.iter().flat_map(|d| d.to_vec().unwrap()).collect();
+    std::fs::write(path, bytes).unwrap();
+}
+
+fn user(id: i32, name: &str, email: Option<&str>) -> bson::Document {
+    let mut d = doc! { "_id": ObjectId::from_bytes([id as u8; 12]), "userName": name, "status": "active" };
+    if let Some(email) = email {
+        d.insert("email", email);
+    }
+    d
+}
+
+#[test]
+fn check_groups_failures_by_path_and_keyword() {
+    let dir = tempfile::tempdir().unwrap();
+    let dump = dir.path().join("t_user.bson");
+    write_dump(&dump, &[user(1, "Ada", Some("ada@example.com")), user(2, "Bo", None), user(3, "C", Some("c@example.com")), user(4, "Di", None)]);
+    let (code, out, err) = schema(&v3(), &["check", "--collection", "db_shop.t_user", dump.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    let mut lines = out.lines();
+    assert_eq!(lines.next(), Some("db_shop.t_user: 4 documents checked, 3 fail the validator"));
+    let first = lines.next().unwrap();
+    assert!(first.contains(" 2  email  required  e.g. _id {\"$oid\":\"020202020202020202020202\"}, {\"$oid\":\"040404040404040404040404\"}"), "{out}");
+    assert!(lines.next().unwrap().contains(" 1  userName  minLength  e.g. _id {\"$oid\":\"030303030303030303030303\"}"), "{out}");
+}
+
+#[test]
+fn check_passes_clean_extended_json_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines = dir.path().join("users.jsonl");
+    let doc = user(1, "Ada", Some("ada@example.com"));
+    std::fs::write(&lines, format!("{}\n", bson::Bson::Document(doc).into_canonical_extjson())).unwrap();
+    let (code, out, _) = schema(&v3(), &["check", "--collection", "t_user", lines.to_str().unwrap()]);
+    assert_eq!((code, out.as_str()), (0, "db_shop.t_user: 1 documents checked, 0 fail the validator\n"));
+}
+
+#[test]
+fn check_stops_at_a_corrupt_dump_with_its_offset() {
+    let dir = tempfile::tempdir().unwrap();
+    let dump = dir.path().join("t_user.bson");
+    write_dump(&dump, &[user(1, "Ada", Some("a@b.c"))]);
+    let mut bytes = std::fs::read(&dump).unwrap();
+    let good = bytes.len();
+    bytes.extend_from_slice(&[0xff, 0xff, 0xff, 0x7f, 1, 2]);
+    std::fs::write(&dump, bytes).unwrap();
+    let (code, out, err) = schema(&v3(), &["check", "--collection", "t_user", dump.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(out.starts_with("db_shop.t_user: 1 documents checked, 0 fail"), "{out}");
+    assert!(err.contains(&format!("at byte offset {good}: corrupt: document length")), "{err}");
+}
