@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs the example app's `schema migrate` into a temporary directory and prints the
+# migration it wrote: the mongosh script and its down script (the JSON commands and the
+# snapshot sit beside them; their paths are listed).
+#
+#   scripts/demo.sh             # a fresh temporary directory, removed afterwards
+#   scripts/demo.sh migrations  # keep the files: edit a model in examples/app, run again
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+if [ $# -gt 0 ]; then
+  dir=$1
+else
+  dir=$(mktemp -d "${TMPDIR:-/tmp}/mongo-schema-demo.XXXXXX")
+  trap 'rm -rf "$dir"' EXIT
+fi
+
+cd "$root"
+report=$(cargo run --quiet -p mongo-schema-example-app --bin schema -- migrate --dir "$dir")
+printf '%s\n' "$report"
+name=$(sed -n 's/^wrote migration \(.*\):$/\1/p' <<<"$report")
+if [ -n "$name" ]; then
+  for file in "$dir/$name.js" "$dir/$name.down.js"; do
+    printf '\n==> %s <==\n' "$file"
+    cat "$file"
+  done
+fi
