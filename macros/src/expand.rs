@@ -42,8 +42,9 @@ fn checked_facts(c: &Container, facts: TokenStream, assertions: &[Assertion]) ->
     if c.input.generics.params.is_empty() {
         let ident = &c.input.ident;
         let own = quote!(<#ident as _p::MongoSchema>::FACTS);
+        // one item each: rustc stops evaluating an item at its first panic
         let checks = assertions.iter().map(|a| a.tokens(&own));
-        return (facts, Some(quote!(const _: () = { #(#checks)* };)));
+        return (facts, Some(quote!(#(const _: () = #checks;)*)));
     }
     let own = quote!(own);
     let checks = assertions.iter().map(|a| a.tokens(&own));
@@ -63,7 +64,7 @@ pub fn fallback_checks(c: &Container, assertions: &[Assertion]) -> Option<TokenS
         #[doc(hidden)]
         const _: () = {
             use ::mongo_schema::__private as _p;
-            #(#checks)*
+            #(const _: () = #checks;)*
         };
     })
 }

@@ -55,7 +55,8 @@ fn unsigned(meta: &ParseNestedMeta) -> syn::Result<u64> {
 }
 
 fn retype(meta: &ParseNestedMeta, error: syn::Error, what: &str) -> syn::Error {
-    syn::Error::new(error.span(), format!("`{}` takes {what}, e.g. `{} = 10`", key(meta), key(meta)))
+    let example = if what.contains("true") { "true" } else { "10" };
+    syn::Error::new(error.span(), format!("`{}` takes {what}, e.g. `{} = {example}`", key(meta), key(meta)))
 }
 
 /// `key = -1.5` or `key = 0`
@@ -295,10 +296,14 @@ impl Field {
             let path = &meta.path;
             if path.is_ident(MONEY) {
                 // #[mongo(money)]
-                money.set_true(path);
+                if flag(meta)? {
+                    money.set_true(path);
+                }
             } else if path.is_ident(DATE) {
                 // #[mongo(date)]
-                date.set_true(path);
+                if flag(meta)? {
+                    date.set_true(path);
+                }
             } else if path.is_ident(ALLOW) {
                 // #[mongo(allow(money_double, reason = "..."))]
                 allow.extend(waivers(meta)?);

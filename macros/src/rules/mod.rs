@@ -102,11 +102,23 @@ impl<'a> Site<'a> {
         (start, end)
     }
 
-    /// The field's type as written, for messages.
+    /// The field's type as written, and its serde helper, for messages.
     pub fn type_name(&self) -> String {
-        let ty = self.field.original.ty.to_token_stream().to_string();
-        ty.replace(" :: ", "::").replace(" < ", "<").replace(" <", "<").replace(" >", ">").replace("< ", "<").replace(" ,", ",")
+        let ty = tidy(&self.field.original.ty.to_token_stream().to_string());
+        match &self.field.serde.with {
+            Some(with) => format!("`{ty}` with `#[serde(with = \"{}\")]`", with.value()),
+            None => format!("`{ty}`"),
+        }
     }
+}
+
+/// Tokens as people write them: `Option<f64>`, not `Option < f64 >`.
+fn tidy(tokens: &str) -> String {
+    let mut out = tokens.to_owned();
+    for (from, to) in [(" :: ", "::"), (":: ", "::"), (" ::", "::"), (" < ", "<"), ("< ", "<"), (" <", "<"), (" >", ">"), (" ,", ","), ("& ", "&")] {
+        out = out.replace(from, to);
+    }
+    out
 }
 
 /// `#[mongo(allow(rule, ...))]` in `list` names `rule`.

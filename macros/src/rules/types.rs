@@ -35,7 +35,7 @@ fn money_double(site: &Site, out: &mut Vec<Assertion>) {
         return;
     }
     let message = format!(
-        "field `{name}` holds money but its type `{}` is written as a BSON double, which cannot hold 0.1 exactly; \
+        "field `{name}` holds money but its type {} is written as a BSON double, which cannot hold 0.1 exactly; \
          use `rust_decimal::Decimal` with `#[serde(with = \"mongo_schema::serde_helpers::decimal128\")]` \
          (`decimal128_option` for an `Option`) so it is stored as Decimal128 (Specification 9)",
         site.type_name()
@@ -51,7 +51,7 @@ fn string_date(site: &Site, out: &mut Vec<Assertion>) {
         return;
     }
     let message = format!(
-        "field `{name}` holds a date but its type `{}` is written as a BSON string, which range queries and date \
+        "field `{name}` holds a date but its type {} is written as a BSON string, which range queries and date \
          operators cannot use; use `bson::DateTime`, or `chrono::DateTime<Utc>` with \
          `#[serde(with = \"bson::serde_helpers::datetime::FromChrono04DateTime\")]`, so it is stored as a BSON date \
          (Specification 9); if it is not a date, mark it `#[mongo(allow(string_date, reason = \"...\"))]`",
@@ -104,7 +104,7 @@ fn random_id(site: &Site, out: &mut Vec<Assertion>) {
         return;
     }
     let message = format!(
-        "`_id` is a `{}`, not an ObjectId or an integer; random `_id` values land all over the index and split its \
+        "`_id` has type {}, which is neither an ObjectId nor an integer; random `_id` values land all over the index and split its \
          pages (Specification 10): use `bson::oid::ObjectId` (the default), or an increasing `i64`, and keep the \
          business key in a field of its own with a unique index",
         site.type_name()
@@ -120,7 +120,7 @@ fn numeric_status(site: &Site, out: &mut Vec<Assertion>) {
         return;
     }
     let message = format!(
-        "field `{name}` is a status flag but its type `{}` is written as a number, a magic number nobody can read \
+        "field `{name}` is a status flag but its type {} is written as a number, a magic number nobody can read \
          later (Specification 9); use a unit enum that derives `MongoSchema` (e.g. `enum OrderStatus {{ Pending, Paid }}` \
          with `#[serde(rename_all = \"lowercase\")]`), which is stored and validated as a string enum",
         site.type_name()

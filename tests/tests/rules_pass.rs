@@ -1,0 +1,284 @@
+//! The passing side of every modelling rule (the failing side is `tests/ui/<rule_id>/`):
+//! models that follow the standard, or waive a rule with a reason, derive and behave; and
+//! the document-size bound the rules compute matches what bson really writes.
+
+use bson::{oid::ObjectId, DateTime, Decimal128};
+use mongo_schema::{MongoCollection, MongoSchema};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// `system_db`, `db_name`, `collection_name`: a business database and a module_entity
+/// collection with a time suffix.
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[mongo(db = "db_user_center", collection = "t_login_log_202403")]
+struct LoginLog {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    login_time: DateTime,
+}
+
+/// `db_name` / `collection_name` waived for a legacy database, with a reason.
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[mongo(
+    db = "UserCenter",
+    collection = "userAccounts",
+    allow(db_name, collection_name, reason = "legacy names shared with the PHP service until its migration")
+)]
+struct LegacyAccount {
+    #[serde(rename = "_id")]
+    id: i64,
+}
+
+#[test]
+fn names_that_follow_the_standard_or_are_waived() {
+    assert_eq!((LoginLog::DB_NAME, LoginLog::COLLECTION_NAME), ("db_user_center", "t_login_log_202403"));
+    assert_eq!((LegacyAccount::DB_NAME, LegacyAccount::COLLECTION_NAME), ("UserCenter", "userAccounts"));
+}
+
+/// `field_name`: camelCase after `rename_all`, `_id` allowed, short names on the allow-list.
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct CamelUser {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    user_name: String,
+    email: String,
+    ip: String,
+    order_items: [i32; 2],
+}
+
+/// `field_name`: snake_case, declared.
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[mongo(field_case = "snake_case")]
+struct SnakeUser {
+    user_name: String,
+    create_time: DateTime,
+    /// A coordinate: short, and knowingly so.
+    #[mongo(allow(field_name, reason = "x/y are the names every map API uses"))]
+    x: f64,
+}
+
+#[test]
+fn field_names_in_one_style() {
+    let camel = CamelUser::json_schema();
+    let keys: Vec<&String> = camel.get_document("properties").unwrap().keys().collect();
+    assert_eq!(keys, ["_id", "userName", "email", "ip", "orderItems"]);
+    assert!(SnakeUser::json_schema().get_document("properties").unwrap().contains_key("create_time"));
+}
+
+/// `money_double`, `string_date`, `silent_string`: Decimal128 money, BSON dates, and each
+/// string-by-default type with its helper.
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct Payment {
+    #[serde(with = "mongo_schema::serde_helpers::decimal128")]
+    total_amount: Decimal,
+    #[serde(with = "mongo_schema::serde_helpers::decimal128_option")]
+    discount: Option<Decimal>,
+    shipping_fee: Decimal128,
+    /// Not money: the last word decides.
+    total_weight: f64,
+    tax_rate: f64,
+    #[mongo(allow(money_double, reason = "an FX quote for display, never summed"))]
+    quoted_price: f64,
+    create_time: DateTime,
+    #[serde(with = "bson::serde_helpers::datetime::FromChrono04DateTime")]
+    paid_at: chrono::DateTime<chrono::Utc>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    refund_time: Option<DateTime>,
+    #[serde(with = "bson::serde_helpers::uuid_1::AsBinary")]
+    trace_id: uuid::Uuid,
+    request_id: bson::Uuid,
+    /// A date as written by a partner: waived, with the reason.
+    #[mongo(max_length = 40, allow(string_date, reason = "verbatim partner timestamp, parsed into createTime"))]
+    partner_time: String,
+}
+
+#[test]
+fn money_dates_and_helpers_in_their_bson_types() {
+    let properties = Payment::json_schema().get_document("properties").unwrap().clone();
+    let bson_type = |key: &str| properties.get_document(key).unwrap().get("bsonType").cloned().unwrap();
+    assert_eq!(bson_type("totalAmount"), "decimal".into());
+    assert_eq!(bson_type("paidAt"), "date".into());
+    assert_eq!(bson_type("traceId"), "binData".into());
+    assert_eq!(bson_type("partnerTime"), "string".into());
+}
+
+/// `random_id`: ObjectId, an integer, or a newtype over one.
+#[derive(Serialize, Deserialize, MongoSchema)]
+struct UserId(ObjectId);
+
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[mongo(db = "db_user_center", collection = "t_user_profile")]
+struct Profile {
+    #[serde(rename = "_id")]
+    id: UserId,
+}
+
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[mongo(db = "db_order", collection = "t_order_sequence")]
+struct Sequence {
+    #[serde(rename = "_id", skip_serializing_if = "Option::is_none")]
+    id: Option<u32>,
+}
+
+/// `numeric_status`: a string enum, a free string, and a boolean flag.
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "lowercase")]
+enum OrderStatus {
+    Pending,
+    Paid,
+}
+
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct Order {
+    status: OrderStatus,
+    #[mongo(max_length = 20)]
+    pay_type: String,
+    deleted_flag: bool,
+}
+
+#[test]
+fn ids_and_statuses() {
+    assert_eq!(Profile::json_schema().get_document("properties").unwrap().get_document("_id").unwrap().get_str("bsonType").ok(), Some("objectId"));
+    assert_eq!(Sequence::json_schema().get_document("properties").unwrap().get_document("_id").unwrap().get_str("bsonType").ok(), Some("long"));
+    let status = Order::json_schema().get_document("properties").unwrap().get_document("status").unwrap().clone();
+    assert_eq!(status.get_array("enum").unwrap(), &vec![bson::Bson::from("pending"), "paid".into()]);
+}
+
+/// `unbounded_array`: bounded arrays, sets and maps, fixed arrays, a lower type limit,
+/// and a waiver.
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(max_items_limit = 20)]
+struct Device {
+    #[mongo(max_items = 20)]
+    recent_readings: Vec<i64>,
+    #[mongo(max_items = 5)]
+    owners: BTreeSet<String>,
+    #[mongo(max_properties = 10)]
+    labels: BTreeMap<String, String>,
+    position: [f64; 3],
+    #[mongo(allow(unbounded_array, reason = "capped by the firmware at 64 entries"))]
+    firmware_log: Vec<String>,
+}
+
+#[test]
+fn arrays_and_maps_with_bounds() {
+    let readings = Device::json_schema().get_document("properties").unwrap().get_document("recentReadings").unwrap().clone();
+    assert_eq!(readings.get_i32("maxItems").ok(), Some(20));
+}
+
+/// `nesting_depth`: exactly five levels, counting the root, pass.
+#[derive(Serialize, Deserialize, MongoSchema)]
+struct Level1 {
+    level2: Level2,
+}
+#[derive(Serialize, Deserialize, MongoSchema)]
+struct Level2 {
+    #[mongo(max_items = 3)]
+    level3: Vec<Level3>,
+}
+#[derive(Serialize, Deserialize, MongoSchema)]
+struct Level3 {
+    level4: Option<Level4>,
+}
+#[derive(Serialize, Deserialize, MongoSchema)]
+struct Level4 {
+    #[mongo(max_length = 10)]
+    data: String,
+}
+
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[mongo(max_depth = 2)]
+struct Shallow {
+    level4: Level4,
+}
+
+#[test]
+fn nesting_within_the_limit() {
+    assert_eq!(<Level1 as MongoSchema>::FACTS.depth, 4);
+    assert_eq!(<Shallow as MongoSchema>::FACTS.depth, 2);
+}
+
+/// A generic model: the rules hold for the instances used.
+#[derive(Serialize, Deserialize, MongoSchema)]
+struct Line<T> {
+    price: T,
+    #[mongo(max_items = 3)]
+    notes: Vec<T>,
+}
+
+#[derive(Serialize, Deserialize, MongoSchema)]
+struct Invoice {
+    line: Line<Decimal128>,
+}
+
+#[test]
+fn generic_models_pass_with_compliant_parameters() {
+    assert_eq!(<Invoice as MongoSchema>::FACTS.depth, 2);
+}
+
+/// `document_size`: a root bounded everywhere, its bound exposed and checked against the
+/// encoder with a document at every maximum.
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct Tag {
+    #[mongo(max_length = 8)]
+    label: String,
+    weight: i32,
+}
+
+/// Bounded everywhere.
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(db = "db_blog", collection = "t_blog_post")]
+struct Post {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[mongo(max_length = 50)]
+    title: String,
+    #[mongo(max_items = 12)]
+    tags: Vec<Tag>,
+    status: OrderStatus,
+    publish_time: Option<DateTime>,
+    pinned: bool,
+}
+
+fn largest_post() -> Post {
+    let wide = |n: usize| "\u{1F600}".repeat(n);
+    Post {
+        id: ObjectId::new(),
+        title: wide(50),
+        tags: (0..12).map(|_| Tag { label: wide(8), weight: i32::MAX }).collect(),
+        status: OrderStatus::Pending,
+        publish_time: Some(DateTime::now()),
+        pinned: true,
+    }
+}
+
+#[test]
+fn document_size_bound_matches_the_encoder() {
+    let bound = Post::MAX_DOCUMENT_SIZE.expect("every field of Post is bounded");
+    let encoded = bson::serialize_to_vec(&largest_post()).unwrap();
+    assert_eq!(encoded.len() as u64, bound);
+    assert!(bound < mongo_schema::schema::size::MAX_DOCUMENT_SIZE);
+    let description = Post::json_schema().get_str("description").unwrap().to_owned();
+    assert_eq!(description, format!("Bounded everywhere.\nWorst-case BSON size: {bound} bytes (MongoDB's limit: 16777216 bytes)."));
+}
+
+#[test]
+fn unbounded_roots_have_no_bound() {
+    assert_eq!(LoginLog::MAX_DOCUMENT_SIZE, Some(5 + (1 + 3 + 1 + 12) + (1 + 10 + 1 + 8)));
+    assert_eq!(Profile::MAX_DOCUMENT_SIZE, Some(5 + 17));
+    assert_eq!(LegacyAccount::MAX_DOCUMENT_SIZE, Some(5 + 5 + 8));
+    #[derive(Serialize, Deserialize, MongoSchema)]
+    #[mongo(db = "db_blog", collection = "t_blog_comment")]
+    struct Comment {
+        body: String,
+    }
+    assert_eq!(Comment::MAX_DOCUMENT_SIZE, None);
+    assert!(Comment::json_schema().get("description").is_none());
+}

@@ -1,0 +1,11 @@
+use mongo_schema::MongoSchema;
+use serde::{Deserialize, Serialize};
+
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[mongo(db = "db_order", collection = "system.orders")]
+struct Order {
+    #[serde(rename = "_id")]
+    id: bson::oid::ObjectId,
+}
+
+fn main() {}
