@@ -36,9 +36,11 @@
 //! # Differences from mongod 6.0
 //!
 //! * Patterns run on PCRE2 (UTF mode, no flags, unanchored, JIT when available); mongod 6.0
-//!   uses PCRE 8.x. PCRE2 accepts some syntax PCRE 8 refuses (for instance `\N{U+...}` and
-//!   the alternative assertion names such as `(*napla:...)`), so such a pattern passes
-//!   [`Validator::new`] but would be refused by a 6.0 server (6.1+ uses PCRE2 too).
+//!   uses PCRE 8.x. PCRE2 accepts some syntax PCRE 8 refuses (for instance the alternative
+//!   assertion names such as `(*napla:...)`, or `\K` inside lookarounds), so such a pattern
+//!   passes [`Validator::new`] but would be refused by a 6.0 server (6.1+ uses PCRE2 too).
+//!   `\N{U+...}`, the one such escape found by the differential tests, is refused here as
+//!   mongod 6.0 refuses it.
 //! * A match that exceeds [`MATCH_LIMIT`] backtracking steps or [`HEAP_LIMIT_KIB`] of heap
 //!   counts as "no match", which is how mongod's PCRE wrapper reads a limit error; the
 //!   violation's reason says the limit was hit. Steps are counted differently by the JIT and

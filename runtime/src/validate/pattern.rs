@@ -35,6 +35,9 @@ impl Pattern {
         if source.contains('\0') {
             return Err("Regular expression cannot contain an embedded null byte".into());
         }
+        if has_named_char_escape(source) {
+            return Err("Regular expression is invalid: PCRE does not support \\L, \\l, \\N{name}, \\U, or \\u".into());
+        }
         let limited = format!("(*LIMIT_MATCH={MATCH_LIMIT})(*LIMIT_HEAP={HEAP_LIMIT_KIB}){source}");
         let regex = RegexBuilder::new()
             .utf(true)
@@ -61,6 +64,17 @@ impl Pattern {
     pub(crate) fn is_match(&self, subject: &str) -> bool {
         self.find(subject) == Found::Yes
     }
+}
+
+/// `\N{...}`: PCRE2 reads it as a code point in UTF mode; PCRE 8 (mongod 6.0) refuses it.
+fn has_named_char_escape(source: &str) -> bool {
+    let mut chars = source.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' && chars.next() == Some('N') && chars.clone().next() == Some('{') {
+            return true;
+        }
+    }
+    false
 }
 
 impl std::fmt::Debug for Pattern {

@@ -266,7 +266,9 @@ fn parse_dependencies(value: &Bson, ctx: Ctx<'_>) -> Result<Vec<Dependency>, Sch
     let Bson::Document(entries) = value else {
         return Err(ctx.err("dependencies", "$jsonSchema keyword 'dependencies' must be an object"));
     };
-    entries.iter().map(|(name, then)| parse_dependency(name, then, ctx)).collect()
+    // mongod lets `title` / `description` annotate the dependencies document itself.
+    let annotation = |name: &str, then: &Bson| matches!(then, Bson::String(_)) && (name == "title" || name == "description");
+    entries.iter().filter(|(name, then)| !annotation(name, then)).map(|(name, then)| parse_dependency(name, then, ctx)).collect()
 }
 
 fn parse_dependency(name: &str, then: &Bson, ctx: Ctx<'_>) -> Result<Dependency, SchemaError> {
