@@ -10,6 +10,8 @@ mod check;
 mod ctxt;
 mod expand;
 mod ir;
+#[cfg(test)]
+mod never_panic;
 mod rules;
 mod symbol;
 

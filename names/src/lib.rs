@@ -141,12 +141,13 @@ impl FieldCase {
 
     /// Whether `name` is written in this style (a single lowercase word fits both).
     pub fn fits(self, name: &str) -> bool {
-        let mut chars = name.chars();
-        let starts_lower = chars.next().is_some_and(|c| c.is_ascii_lowercase());
+        // letters of any script: `straße` is a lowercase word
+        let starts_lower = name.chars().next().is_some_and(char::is_lowercase);
         match self {
-            FieldCase::Camel => starts_lower && name.chars().all(|c| c.is_ascii_alphanumeric()),
+            FieldCase::Camel => starts_lower && name.chars().all(char::is_alphanumeric),
             FieldCase::Snake => {
-                starts_lower && is_snake_lower(name) && !name.contains("__") && !name.ends_with('_')
+                let snake = name.chars().all(|c| c.is_lowercase() || c.is_numeric() || c == '_');
+                starts_lower && snake && !name.contains("__") && !name.ends_with('_')
             }
         }
     }

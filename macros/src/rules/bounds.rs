@@ -8,6 +8,7 @@ use crate::ctxt::Ctxt;
 use crate::expand::FieldType;
 use crate::ir::{Container, Data, Style};
 use crate::symbol::*;
+use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
 
 pub fn all(cx: &Ctxt, c: &Container, out: &mut Vec<Assertion>) {
@@ -20,9 +21,9 @@ pub fn all(cx: &Ctxt, c: &Container, out: &mut Vec<Assertion>) {
     document_size(c, out);
 }
 
-fn field_assertion(site: &Site, test: proc_macro2::TokenStream, message: String) -> Assertion {
+fn field_assertion(site: &Site, branches: Vec<(TokenStream, String)>) -> Assertion {
     let facts = Some(FieldType::of(site.field).facts(site.field));
-    Assertion { facts, test, message, span: site.span() }
+    Assertion { facts, branches, span: site.span() }
 }
 
 /// `unbounded_array`: every array declares `max_items` (at most 1000, or the type's
@@ -35,6 +36,7 @@ fn unbounded_array(cx: &Ctxt, site: &Site, out: &mut Vec<Assertion>) {
     let keywords = &site.field.mongo.keywords.list;
     let name = &site.field.name;
     let limit = site.c.mongo.max_items_limit.unwrap_or(DEFAULT_MAX_ITEMS);
+    let mut branches = Vec::new();
     match keywords.iter().find(|(_, k)| matches!(k, Keyword::MaxItems(_))) {
         Some((span, Keyword::MaxItems(n))) if *n > limit => cx.syn_error(syn::Error::new(*span, format!(
             "unbounded_array: field `{name}` allows {n} items, above the limit of {limit}{}; keep at most {limit} \
@@ -42,18 +44,21 @@ fn unbounded_array(cx: &Ctxt, site: &Site, out: &mut Vec<Assertion>) {
             if limit == DEFAULT_MAX_ITEMS { " the standard sets" } else { " set by `max_items_limit`" }
         ))),
         Some(_) => {}
-        None => out.push(field_assertion(site, quote!(_p::rules::is_growable_array(facts)), format!(
+        None => branches.push((quote!(_p::rules::is_growable_array(facts)), format!(
             "unbounded_array: field `{name}` is an array with no bound; declare `#[mongo(max_items = N)]` with N ≤ {limit} \
              and keep the last N with `$push` + `$slice`, or store the items as documents of their own collection: an \
              array that grows forever reaches the 16 MiB limit and blocks writes (Specification 8)"
         ))),
     }
     if !keywords.iter().any(|(_, k)| matches!(k, Keyword::MaxProperties(_))) {
-        out.push(field_assertion(site, quote!(_p::rules::is_map(facts)), format!(
+        branches.push((quote!(_p::rules::is_map(facts)), format!(
             "unbounded_array: field `{name}` is a map (a document with arbitrary keys) with no bound; declare \
              `#[mongo(max_properties = N)]`, or store the entries as an array of documents with `max_items` \
              (Specification 8)"
         )));
+    }
+    if !branches.is_empty() {
+        out.push(field_assertion(site, branches));
     }
 }
 
@@ -77,14 +82,14 @@ fn nesting_depth(c: &Container, sites: &[Site], out: &mut Vec<Assertion>) {
                  itself; Specification 6 keeps documents within 3-5); {advice}",
                 site.field.name
             );
-            out.push(field_assertion(site, quote!(#levels > #max), message));
+            out.push(field_assertion(site, vec![(quote!(#levels > #max), message)]));
         }
     } else if !super::allows(&c.mongo.allow, NESTING_DEPTH) {
         let message = format!(
             "nesting_depth: `{ident}` nests documents more than {max} levels deep (Specification 6 keeps documents \
              within 3-5); {advice}"
         );
-        out.push(Assertion { facts: None, test: quote!(facts.depth > #max), message, span: type_span(c) });
+        out.push(Assertion { facts: None, branches: vec![(quote!(facts.depth > #max), message)], span: type_span(c) });
     }
 }
 
@@ -129,5 +134,5 @@ fn document_size(c: &Container, out: &mut Vec<Assertion>) {
          large parts to their own collection (files to GridFS or object storage) (Specification 5)"
     );
     let test = quote!(_p::rules::exceeds(facts.max_size, _p::size::MAX_DOCUMENT_SIZE));
-    out.push(Assertion { facts: None, test, message, span: type_span(c) });
+    out.push(Assertion { facts: None, branches: vec![(test, message)], span: type_span(c) });
 }

@@ -25,13 +25,13 @@ pub fn all(cx: &Ctxt, c: &Container) -> Vec<Assertion> {
 }
 
 /// A rule decided by the compiler: `if <test over facts> { panic!("<message>") }`,
-/// spanned at the field (or type) so the error points there.
+/// spanned at the field (or type) so the error points there. Several branches share one
+/// item when at most one of them can hold (a set is not also a map).
 pub struct Assertion {
     /// A `SchemaFacts` expression; `None`: the facts of the type being derived.
     pub facts: Option<TokenStream>,
-    /// A `bool` expression over the local `facts`.
-    pub test: TokenStream,
-    pub message: String,
+    /// `(a bool expression over the local `facts`, the message when it holds)`.
+    pub branches: Vec<(TokenStream, String)>,
     pub span: (Span, Span),
 }
 
@@ -39,18 +39,17 @@ impl Assertion {
     /// The check as a block; `own` is the expression of the derived type's facts.
     pub fn tokens(&self, own: &TokenStream) -> TokenStream {
         let facts = self.facts.as_ref().unwrap_or(own);
-        let test = &self.test;
         let (start, end) = self.span;
-        let message = &self.message;
-        let path = quote_spanned!(start=> ::core::panic!);
-        let mut args = Group::new(Delimiter::Parenthesis, quote!("{}", #message));
-        args.set_span(end);
+        let branches = self.branches.iter().map(|(test, message)| {
+            let path = quote_spanned!(start=> ::core::panic!);
+            let mut args = Group::new(Delimiter::Parenthesis, quote!("{}", #message));
+            args.set_span(end);
+            quote!(if #test { #path #args })
+        });
         quote! {
             {
                 let facts: _p::SchemaFacts = #facts;
-                if #test {
-                    #path #args
-                }
+                #(#branches)else*
             }
         }
     }

@@ -6,6 +6,7 @@ use crate::expand::FieldType;
 use crate::ir::Container;
 use crate::symbol::*;
 use mongo_schema_names as names;
+use proc_macro2::TokenStream;
 use quote::quote;
 
 pub fn all(c: &Container, out: &mut Vec<Assertion>) {
@@ -19,12 +20,18 @@ pub fn all(c: &Container, out: &mut Vec<Assertion>) {
 }
 
 /// An assertion over the field's facts, unless `rule` is waived there.
-fn assert(site: &Site, rule: &str, out: &mut Vec<Assertion>, test: proc_macro2::TokenStream, message: String) {
+fn assert(site: &Site, rule: &str, out: &mut Vec<Assertion>, test: TokenStream, message: String) {
+    assert_any(site, rule, out, vec![(test, message)]);
+}
+
+/// One assertion of exclusive branches, unless `rule` is waived there.
+fn assert_any(site: &Site, rule: &str, out: &mut Vec<Assertion>, branches: Vec<(TokenStream, String)>) {
     if site.waives(rule) {
         return;
     }
     let facts = Some(FieldType::of(site.field).facts(site.field));
-    out.push(Assertion { facts, test, message: format!("{rule}: {message}"), span: site.span() });
+    let branches = branches.into_iter().map(|(test, message)| (test, format!("{rule}: {message}"))).collect();
+    out.push(Assertion { facts, branches, span: site.span() });
 }
 
 /// `money_double`: money is Decimal128, never a double: `0.1 + 0.2` in binary floating
@@ -86,14 +93,15 @@ fn silent_string(site: &Site, out: &mut Vec<Assertion>) {
         return;
     }
     let name = &site.field.name;
-    for (helper, rust, bson, how) in SILENT {
+    let branches = SILENT.iter().map(|(helper, rust, bson, how)| {
         let message = format!(
             "field `{name}` holds a `{rust}`, which serde writes {how}, while its schema says `{bson}`; \
              add `#[serde(with = \"{helper}\")]` so the stored type matches the validator (for an `Option`, `Vec` \
              or map of it, use the helper's `Option` form where there is one, or a newtype that carries the helper)"
         );
-        assert(site, SILENT_STRING, out, quote!(_p::rules::needs_helper(facts, #helper)), message);
-    }
+        (quote!(_p::rules::needs_helper(facts, #helper)), message)
+    });
+    assert_any(site, SILENT_STRING, out, branches.collect());
 }
 
 /// `random_id`: `_id` is an ObjectId or an increasing integer: random ids scatter index
