@@ -1,0 +1,69 @@
+//! The success path allocates nothing: a counting global allocator watches `validate_raw`,
+//! `validate` and `is_valid` over realistic orders, after one warm-up call (PCRE2 gives each
+//! thread its match data on first use).
+
+#[path = "validator_orders.rs"]
+mod orders;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use mongo_schema::bson::RawDocumentBuf;
+use mongo_schema::Validator;
+
+struct Counting;
+
+thread_local! {
+    // Per thread, so tests running in parallel do not count each other's allocations.
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn count_one() {
+    ALLOCATIONS.with(|n| n.set(n.get() + 1));
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count_one();
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count_one();
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations_during(f: impl FnOnce()) -> usize {
+    let before = ALLOCATIONS.with(Cell::get);
+    f();
+    ALLOCATIONS.with(Cell::get) - before
+}
+
+#[test]
+fn success_path_allocates_nothing() {
+    let validator = Validator::new(&orders::schema()).unwrap();
+    let docs: Vec<_> = (0..100).map(orders::order).collect();
+    let raws: Vec<RawDocumentBuf> = docs.iter().map(|d| RawDocumentBuf::try_from(d).unwrap()).collect();
+    assert!(validator.validate_raw(&raws[0]).is_ok()); // warm-up: per-thread PCRE2 match data
+
+    let raw_count = allocations_during(|| raws.iter().for_each(|r| assert!(validator.validate_raw(r).is_ok())));
+    let decoded_count = allocations_during(|| docs.iter().for_each(|d| assert!(validator.validate(d).is_ok())));
+    let fast_count = allocations_during(|| docs.iter().for_each(|d| assert!(validator.is_valid(d))));
+    assert_eq!((raw_count, decoded_count, fast_count), (0, 0, 0));
+}
+
+#[test]
+fn failure_path_does_allocate() {
+    // The counter is live: building errInfo allocates (otherwise the test above proves nothing).
+    let validator = Validator::new(&orders::schema()).unwrap();
+    let bad = RawDocumentBuf::try_from(&orders::bad_order(1)).unwrap();
+    assert!(allocations_during(|| assert!(validator.validate_raw(&bad).is_err())) > 0);
+}
