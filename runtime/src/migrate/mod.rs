@@ -15,7 +15,7 @@ mod rules;
 mod snapshot;
 mod tighten;
 
-// pub mod apply;
+pub mod apply;
 pub mod check;
 // #[cfg(feature = "driver")]
 // pub mod driver;

@@ -1,0 +1,234 @@
+//! `apply` and `drift` over a [`Server`]: the pending migrations run in order and are
+//! recorded, and deployed validators are compared with the code's. The server sits behind
+//! a one-method trait so every failure path is tested with a recording fake; the
+//! `driver` feature implements it with the official driver.
+
+use super::{tightenings, Model};
+use crate::command::{ValidationAction, ValidationLevel};
+use bson::{doc, oid::ObjectId, Bson, DateTime, Document};
+use std::fmt;
+use std::path::Path;
+
+/// Where applied migrations are recorded, one document each.
+pub const STATE_COLLECTION: &str = "t_schema_migration";
+/// The database holding [`STATE_COLLECTION`] unless told otherwise.
+pub const DEFAULT_STATE_DB: &str = "db_schema";
+/// NamespaceExists: `createCollection` on an existing collection.
+const NAMESPACE_EXISTS: i32 = 48;
+
+/// A MongoDB deployment, as far as migrations need one.
+pub trait Server {
+    /// Runs `command` on database `db`: the reply, or the server's error.
+    fn run_command(&mut self, db: &str, command: Document) -> Result<Document, CommandError>;
+}
+
+/// A command the server refused (or could not be sent): its code and message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandError {
+    pub code: Option<i32>,
+    pub message: String,
+}
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.code {
+            Some(code) => write!(f, "{} (code {code})", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+/// One command of a migration's JSON file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileStep {
+    pub db: String,
+    pub command: Document,
+    pub if_namespace_exists: Option<Document>,
+}
+
+/// A migration's JSON file, as `apply` runs it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MigrationFile {
+    pub name: String,
+    pub up: Vec<FileStep>,
+}
+
+/// Why `apply` stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApplyError {
+    /// The migration that failed (or the file that could not be read).
+    pub migration: String,
+    pub message: String,
+}
+
+impl fmt::Display for ApplyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "migration {}: {}", self.migration, self.message)
+    }
+}
+
+impl std::error::Error for ApplyError {}
+
+/// What `apply` did with one migration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Applied(String),
+    AlreadyApplied(String),
+}
+
+impl MigrationFile {
+    /// Reads a JSON file written by `migrate` (canonical Extended JSON commands).
+    pub fn read(path: &Path) -> Result<Self, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Self::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Parses the text of a migration JSON file.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+        let name = value["migration"].as_str().ok_or("no `migration` name")?.to_owned();
+        let steps = value["up"].as_array().ok_or("no `up` array")?;
+        let up = steps.iter().map(file_step).collect::<Result<_, _>>()?;
+        Ok(MigrationFile { name, up })
+    }
+}
+
+fn file_step(value: &serde_json::Value) -> Result<FileStep, String> {
+    let db = value["db"].as_str().ok_or("a step without `db`")?.to_owned();
+    let command = extjson_document(&value["command"])?;
+    let if_namespace_exists = match value.get("ifNamespaceExists") {
+        Some(v) => Some(extjson_document(v)?),
+        None => None,
+    };
+    Ok(FileStep { db, command, if_namespace_exists })
+}
+
+fn extjson_document(value: &serde_json::Value) -> Result<Document, String> {
+    match Bson::try_from(value.clone()) {
+        Ok(Bson::Document(doc)) => Ok(doc),
+        Ok(_) => Err(format!("not a command document: {value}")),
+        Err(e) => Err(format!("not Extended JSON: {e}")),
+    }
+}
+
+/// Runs every migration of `files` (in order) not yet recorded in `state_db`'s
+/// [`STATE_COLLECTION`], recording each once all its steps succeeded; stops at the first
+/// failure with the server's message. Re-running is harmless: applied ones are skipped.
+pub fn apply(server: &mut dyn Server, files: &[MigrationFile], state_db: &str) -> Result<Vec<Outcome>, ApplyError> {
+    let state_error = |e: CommandError| ApplyError { migration: "(state)".into(), message: format!("{state_db}.{STATE_COLLECTION}: {e}") };
+    prepare_state(server, state_db).map_err(state_error)?;
+    let applied = applied(server, state_db).map_err(state_error)?;
+    let mut outcomes = Vec::new();
+    for file in files {
+        if applied.contains(&file.name) {
+            outcomes.push(Outcome::AlreadyApplied(file.name.clone()));
+            continue;
+        }
+        run_migration(server, file, state_db).map_err(|message| ApplyError { migration: file.name.clone(), message })?;
+        outcomes.push(Outcome::Applied(file.name.clone()));
+    }
+    Ok(outcomes)
+}
+
+/// A unique index on the migration name, so two concurrent runs cannot both record one.
+fn prepare_state(server: &mut dyn Server, state_db: &str) -> Result<(), CommandError> {
+    let index = doc! { "key": { "migration": 1 }, "name": "uk_migration", "unique": true };
+    server.run_command(state_db, doc! { "createIndexes": STATE_COLLECTION, "indexes": [index] }).map(drop)
+}
+
+/// The names of the migrations already applied.
+fn applied(server: &mut dyn Server, state_db: &str) -> Result<Vec<String>, CommandError> {
+    let reply = server.run_command(state_db, doc! { "distinct": STATE_COLLECTION, "key": "migration" })?;
+    let values = reply.get_array("values").map_err(|_| CommandError { code: None, message: format!("distinct reply without values: {reply}") })?;
+    Ok(values.iter().filter_map(Bson::as_str).map(str::to_owned).collect())
+}
+
+fn run_migration(server: &mut dyn Server, file: &MigrationFile, state_db: &str) -> Result<(), String> {
+    for (i, step) in file.up.iter().enumerate() {
+        run_step(server, step).map_err(|e| format!("step {} of {} on {}: {e}", i + 1, file.up.len(), step.db))?;
+    }
+    let record = doc! { "_id": ObjectId::new(), "migration": &file.name, "steps": file.up.len() as i32, "appliedAt": DateTime::now() };
+    let reply = server.run_command(state_db, doc! { "insert": STATE_COLLECTION, "documents": [record] });
+    match reply {
+        Ok(reply) if !reply.contains_key("writeErrors") => Ok(()),
+        Ok(reply) => Err(format!("applied, but recording it in {state_db}.{STATE_COLLECTION} failed: {reply}")),
+        Err(e) => Err(format!("applied, but recording it in {state_db}.{STATE_COLLECTION} failed: {e}")),
+    }
+}
+
+fn run_step(server: &mut dyn Server, step: &FileStep) -> Result<(), CommandError> {
+    match (server.run_command(&step.db, step.command.clone()), &step.if_namespace_exists) {
+        (Err(e), Some(fallback)) if e.code == Some(NAMESPACE_EXISTS) => server.run_command(&step.db, fallback.clone()).map(drop),
+        (result, _) => result.map(drop),
+    }
+}
+
+/// How a deployed collection compares with its model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DriftStatus {
+    /// Same validator, level and action (numbers compared by value, defaults filled in).
+    InSync,
+    /// The collection does not exist: its migration has not been applied.
+    Missing,
+    /// The collection exists without a validator.
+    NoValidator,
+    /// Deployed and code differ; one line per difference.
+    Differs(Vec<String>),
+}
+
+/// Each model's deployed validator compared with the code's.
+pub fn drift(server: &mut dyn Server, models: &[Model]) -> Result<Vec<(Model, DriftStatus)>, CommandError> {
+    models.iter().map(|m| Ok((m.clone(), drift_of(server, m)?))).collect()
+}
+
+fn drift_of(server: &mut dyn Server, model: &Model) -> Result<DriftStatus, CommandError> {
+    let reply = server.run_command(&model.db, doc! { "listCollections": 1, "filter": { "name": &model.collection } })?;
+    let first = reply.get_document("cursor").and_then(|c| c.get_array("firstBatch")).ok().and_then(|b| b.first()).and_then(Bson::as_document);
+    let Some(info) = first else { return Ok(DriftStatus::Missing) };
+    let options = info.get_document("options").cloned().unwrap_or_default();
+    match options.get_document("validator") {
+        Ok(v) if !v.is_empty() => Ok(compare(model, v, &options)),
+        _ => Ok(DriftStatus::NoValidator),
+    }
+}
+
+fn compare(model: &Model, deployed: &Document, options: &Document) -> DriftStatus {
+    let level = options.get_str("validationLevel").unwrap_or(ValidationLevel::Strict.as_str());
+    let action = options.get_str("validationAction").unwrap_or(ValidationAction::Error.as_str());
+    let mut lines = Vec::new();
+    if level != model.level.as_str() {
+        lines.push(format!("validationLevel: deployed {level}, code {}", model.level));
+    }
+    if action != model.action.as_str() {
+        lines.push(format!("validationAction: deployed {action}, code {}", model.action));
+    }
+    let (deployed, code) = (normalised(deployed), normalised(&model.validator));
+    if deployed != code {
+        lines.extend(validator_lines(&deployed, &code));
+    }
+    if lines.is_empty() { DriftStatus::InSync } else { DriftStatus::Differs(lines) }
+}
+
+fn validator_lines(deployed: &Document, code: &Document) -> Vec<String> {
+    let stricter: Vec<String> = tightenings(deployed, code).into_iter().map(|t| format!("the code is stricter: {t}")).collect();
+    let looser: Vec<String> = tightenings(code, deployed).into_iter().map(|t| format!("the deployment is stricter: {t}")).collect();
+    if stricter.is_empty() && looser.is_empty() {
+        return vec!["validator: differs in descriptions, titles or key order only".to_owned()];
+    }
+    stricter.into_iter().chain(looser).collect()
+}
+
+/// Integral numbers as `Int64`, whatever type mongosh or a driver sent them as.
+fn normalised(doc: &Document) -> Document {
+    doc.iter().map(|(k, v)| (k.clone(), normalised_value(v))).collect()
+}
+
+fn normalised_value(value: &Bson) -> Bson {
+    match value {
+        Bson::Int32(n) => Bson::Int64(i64::from(*n)),
+        Bson::Double(d) if d.fract() == 0.0 && d.abs() < 9.0e15 => Bson::Int64(*d as i64),
+        Bson::Document(d) => Bson::Document(normalised(d)),
+        Bson::Array(items) => Bson::Array(items.iter().map(normalised_value).collect()),
+        other => other.clone(),
+    }
+}

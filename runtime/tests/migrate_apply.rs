@@ -1,0 +1,155 @@
+//! `apply` and `drift` against a recording fake server: the order of commands, the
+//! idempotent fallback, skipping applied migrations, and every failure path.
+
+mod migrate_models;
+
+use bson::{doc, Bson, Document};
+use migrate_models::{v1, v3};
+use mongo_schema::migrate::apply::{apply, drift, CommandError, DriftStatus, MigrationFile, Outcome, Server};
+use mongo_schema::migrate::{migrate, pending, MigrateOptions};
+
+/// Records every command; answers from a script keyed by the command's name and
+/// collection, `{ok: 1}` otherwise.
+#[derive(Default)]
+struct Fake {
+    calls: Vec<(String, Document)>,
+    applied: Vec<&'static str>,
+    fail: Vec<(&'static str, &'static str, i32, &'static str)>,
+    collections: Vec<(&'static str, Document)>,
+}
+
+impl Server for Fake {
+    fn run_command(&mut self, db: &str, command: Document) -> Result<Document, CommandError> {
+        self.calls.push((db.to_owned(), command.clone()));
+        let (name, target) = command.iter().next().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned())).unwrap();
+        if let Some((_, _, code, message)) = self.fail.iter().find(|(n, t, _, _)| *n == name && *t == target) {
+            return Err(CommandError { code: Some(*code), message: (*message).to_owned() });
+        }
+        Ok(match name.as_str() {
+            "distinct" => doc! { "values": self.applied.clone(), "ok": 1 },
+            "listCollections" => self.list(&command),
+            _ => doc! { "ok": 1 },
+        })
+    }
+}
+
+impl Fake {
+    fn list(&self, command: &Document) -> Document {
+        let name = command.get_document("filter").unwrap().get_str("name").unwrap();
+        let batch: Vec<Bson> = self.collections.iter().filter(|(n, _)| *n == name).map(|(n, o)| doc! { "name": *n, "options": o.clone() }.into()).collect();
+        doc! { "cursor": { "firstBatch": batch }, "ok": 1 }
+    }
+
+    /// `name collection` of each command after the state set-up.
+    fn commands(&self) -> Vec<String> {
+        self.calls.iter().map(|(_, c)| c.iter().next().map(|(k, v)| format!("{k} {}", v.as_str().unwrap_or("1"))).unwrap()).collect()
+    }
+}
+
+/// Two migrations: create both collections, then the staged tightening of t_user.
+fn migrations() -> Vec<MigrationFile> {
+    let dir = tempfile::tempdir().unwrap();
+    migrate(dir.path(), &v1(), &MigrateOptions::default()).unwrap();
+    migrate(dir.path(), &v3(), &MigrateOptions::default()).unwrap();
+    pending(dir.path()).unwrap().iter().map(|p| MigrationFile::read(p).unwrap()).collect()
+}
+
+#[test]
+fn applies_in_order_and_records_each() {
+    let mut fake = Fake::default();
+    let outcomes = apply(&mut fake, &migrations(), "db_schema").unwrap();
+    assert_eq!(outcomes, [Outcome::Applied("0001_create_t_order_and_1_more".into()), Outcome::Applied("0002_tighten_t_user".into())]);
+    assert_eq!(fake.commands(), [
+        "createIndexes t_schema_migration",
+        "distinct t_schema_migration",
+        "create t_order",
+        "create t_user",
+        "insert t_schema_migration",
+        "collMod t_user",
+        "insert t_schema_migration",
+    ]);
+    let record = fake.calls[4].1.get_array("documents").unwrap()[0].as_document().unwrap().clone();
+    assert_eq!(record.get_str("migration").unwrap(), "0001_create_t_order_and_1_more");
+    assert!(record.get_object_id("_id").is_ok(), "the standard: ObjectId _id");
+}
+
+#[test]
+fn existing_collections_fall_back_to_coll_mod() {
+    let mut fake = Fake { fail: vec![("create", "t_user", 48, "Collection already exists. NS: db_shop.t_user")], ..Fake::default() };
+    apply(&mut fake, &migrations()[..1], "db_schema").unwrap();
+    assert_eq!(&fake.commands()[2..], ["create t_order", "create t_user", "collMod t_user", "insert t_schema_migration"]);
+}
+
+#[test]
+fn applied_migrations_are_skipped() {
+    let mut fake = Fake { applied: vec!["0001_create_t_order_and_1_more"], ..Fake::default() };
+    let outcomes = apply(&mut fake, &migrations(), "db_schema").unwrap();
+    assert_eq!(outcomes[0], Outcome::AlreadyApplied("0001_create_t_order_and_1_more".into()));
+    assert_eq!(&fake.commands()[2..], ["collMod t_user", "insert t_schema_migration"]);
+}
+
+#[test]
+fn the_first_failure_stops_with_the_servers_message_and_is_not_recorded() {
+    let fail = vec![("collMod", "t_user", 2, "$jsonSchema keyword 'maxLength' must be a non-negative integer")];
+    let mut fake = Fake { fail, ..Fake::default() };
+    let err = apply(&mut fake, &migrations(), "db_schema").unwrap_err();
+    assert_eq!(err.to_string(), "migration 0002_tighten_t_user: step 1 of 1 on db_shop: $jsonSchema keyword 'maxLength' must be a non-negative integer (code 2)");
+    assert_eq!(fake.commands().last().unwrap(), "collMod t_user", "nothing runs or is recorded after the failure");
+}
+
+#[test]
+fn other_errors_on_create_are_not_swallowed_by_the_fallback() {
+    let mut fake = Fake { fail: vec![("create", "t_order", 13, "not authorized on db_shop")], ..Fake::default() };
+    let err = apply(&mut fake, &migrations(), "db_schema").unwrap_err();
+    assert!(err.message.ends_with("not authorized on db_shop (code 13)"), "{err}");
+    assert_eq!(fake.commands().last().unwrap(), "create t_order");
+}
+
+#[test]
+fn an_unreadable_state_collection_stops_before_any_migration() {
+    let mut fake = Fake { fail: vec![("distinct", "t_schema_migration", 13, "not authorized")], ..Fake::default() };
+    let err = apply(&mut fake, &migrations(), "db_ops").unwrap_err();
+    assert_eq!(err.to_string(), "migration (state): db_ops.t_schema_migration: not authorized (code 13)");
+    assert_eq!(fake.commands().len(), 2);
+}
+
+#[test]
+fn a_failed_record_is_reported() {
+    struct WriteError(Fake);
+    impl Server for WriteError {
+        fn run_command(&mut self, db: &str, command: Document) -> Result<Document, CommandError> {
+            let insert = command.contains_key("insert");
+            let reply = self.0.run_command(db, command)?;
+            Ok(if insert { doc! { "ok": 1, "n": 0, "writeErrors": [{ "index": 0, "code": 11000, "errmsg": "E11000 duplicate key" }] } } else { reply })
+        }
+    }
+    let err = apply(&mut WriteError(Fake::default()), &migrations()[..1], "db_schema").unwrap_err();
+    assert!(err.message.starts_with("applied, but recording it in db_schema.t_schema_migration failed"), "{err}");
+    assert!(err.message.contains("E11000"), "{err}");
+}
+
+#[test]
+fn drift_normalises_numbers_and_defaults() {
+    let models = v3();
+    let user = &models[1];
+    let mut deployed = user.validator.clone();
+    let props = deployed.get_document_mut("$jsonSchema").unwrap().get_document_mut("properties").unwrap();
+    props.get_document_mut("userName").unwrap().insert("maxLength", 80.0);
+    let mut fake = Fake { collections: vec![("t_user", doc! { "validator": deployed })], ..Fake::default() };
+    let report = drift(&mut fake, &models).unwrap();
+    assert_eq!(report[0].1, DriftStatus::Missing);
+    assert_eq!(report[1].1, DriftStatus::InSync, "80.0 from mongosh equals the code's 80; level and action default to strict/error");
+}
+
+#[test]
+fn drift_reports_an_older_validator_and_its_options() {
+    let old = v1()[1].validator.clone();
+    let collections = vec![("t_user", doc! { "validator": old, "validationAction": "warn" }), ("t_order", doc! {})];
+    let mut fake = Fake { collections, ..Fake::default() };
+    let report = drift(&mut fake, &v3()).unwrap();
+    assert_eq!(report[0].1, DriftStatus::NoValidator);
+    let DriftStatus::Differs(lines) = &report[1].1 else { panic!("{:?}", report[1].1) };
+    assert_eq!(lines[0], "validationAction: deployed warn, code error");
+    assert!(lines.contains(&"the code is stricter: email: newly required".to_owned()), "{lines:?}");
+    assert!(lines.contains(&"the deployment is stricter: userName: maxLength 80 -> 50".to_owned()), "{lines:?}");
+}
