@@ -117,38 +117,62 @@ pub struct Field {
     pub with: Option<syn::LitStr>,
 }
 
+/// The keys fields and variants share: the name written, whether it is written, and
+/// the helper that writes it.
+struct Written<'c> {
+    rename: Attr<'c, String>,
+    skip: BoolAttr<'c>,
+    with: Attr<'c, syn::LitStr>,
+}
+
+impl<'c> Written<'c> {
+    fn new(cx: &'c Ctxt) -> Self {
+        Written { rename: Attr::none(cx, RENAME), skip: BoolAttr::none(cx, SKIP_SERIALIZING), with: Attr::none(cx, WITH) }
+    }
+
+    /// Parses one shared key; `Ok(false)` when `meta` is another key.
+    fn parse(&mut self, meta: &ParseNestedMeta) -> syn::Result<bool> {
+        let path = &meta.path;
+        if path.is_ident(RENAME) {
+            if let Some(lit) = serialize_name(meta)? {
+                self.rename.set(path, lit.value());
+            }
+        } else if path.is_ident(SKIP) || path.is_ident(SKIP_SERIALIZING) {
+            self.skip.set_true(path);
+        } else if path.is_ident(WITH) || path.is_ident(SERIALIZE_WITH) {
+            self.with.set(path, string(meta)?);
+        } else {
+            return Ok(false);
+        }
+        Ok(true)
+    }
+}
+
 impl Field {
     pub fn from_ast(cx: &Ctxt, attrs: &[syn::Attribute]) -> Self {
-        let mut rename = Attr::none(cx, RENAME);
-        let mut skip = BoolAttr::none(cx, SKIP_SERIALIZING);
+        let mut written = Written::new(cx);
         let mut skip_if = Attr::none(cx, SKIP_SERIALIZING_IF);
         let mut flatten = BoolAttr::none(cx, FLATTEN);
-        let mut with = Attr::none(cx, WITH);
         each_key(cx, attrs, |meta| {
+            if written.parse(meta)? {
+                return Ok(true);
+            }
             let path = &meta.path;
-            if path.is_ident(RENAME) {
-                if let Some(lit) = serialize_name(meta)? {
-                    rename.set(path, lit.value());
-                }
-            } else if path.is_ident(SKIP) || path.is_ident(SKIP_SERIALIZING) {
-                skip.set_true(path);
-            } else if path.is_ident(SKIP_SERIALIZING_IF) {
+            if path.is_ident(SKIP_SERIALIZING_IF) {
                 skip_if.set(path, string(meta)?);
             } else if path.is_ident(FLATTEN) {
                 flatten.set_true(path);
-            } else if path.is_ident(WITH) || path.is_ident(SERIALIZE_WITH) {
-                with.set(path, string(meta)?);
             } else {
                 return Ok(false);
             }
             Ok(true)
         });
         Field {
-            rename: rename.get(),
-            skip_serializing: skip.get(),
+            skip_serializing: written.skip.get(),
+            rename: written.rename.get(),
+            with: written.with.get(),
             skip_serializing_if: skip_if.get(),
             flatten: flatten.get(),
-            with: with.get(),
         }
     }
 }
@@ -164,38 +188,31 @@ pub struct Variant {
 
 impl Variant {
     pub fn from_ast(cx: &Ctxt, attrs: &[syn::Attribute]) -> Self {
-        let mut rename = Attr::none(cx, RENAME);
+        let mut written = Written::new(cx);
         let mut rename_all = Attr::none(cx, RENAME_ALL);
-        let mut skip = BoolAttr::none(cx, SKIP_SERIALIZING);
         let mut untagged = BoolAttr::none(cx, UNTAGGED);
-        let mut with = Attr::none(cx, WITH);
         each_key(cx, attrs, |meta| {
+            if written.parse(meta)? {
+                return Ok(true);
+            }
             let path = &meta.path;
-            if path.is_ident(RENAME) {
-                if let Some(lit) = serialize_name(meta)? {
-                    rename.set(path, lit.value());
-                }
-            } else if path.is_ident(RENAME_ALL) {
+            if path.is_ident(RENAME_ALL) {
                 if let Some(rule) = serialize_name(meta)?.and_then(|lit| rename_rule(cx, &lit)) {
                     rename_all.set(path, rule);
                 }
-            } else if path.is_ident(SKIP) || path.is_ident(SKIP_SERIALIZING) {
-                skip.set_true(path);
             } else if path.is_ident(UNTAGGED) {
                 untagged.set_true(path);
-            } else if path.is_ident(WITH) || path.is_ident(SERIALIZE_WITH) {
-                with.set(path, string(meta)?);
             } else {
                 return Ok(false);
             }
             Ok(true)
         });
         Variant {
-            rename: rename.get(),
+            skip_serializing: written.skip.get(),
+            rename: written.rename.get(),
+            with: written.with.get(),
             rename_all: rename_all.get(),
-            skip_serializing: skip.get(),
             untagged: untagged.get(),
-            with: with.get(),
         }
     }
 }
