@@ -17,8 +17,8 @@ mod tighten;
 
 pub mod apply;
 pub mod check;
-// #[cfg(feature = "driver")]
-// pub mod driver;
+#[cfg(feature = "driver")]
+pub mod driver;
 
 pub use diff::{diff, Change};
 pub use files::{migrate, pending, MigrateError, MigrateOptions, Written};
