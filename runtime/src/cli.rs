@@ -1,7 +1,7 @@
 //! The `schema` command over every model registered in a crate. A user's
 //! `src/bin/schema.rs` is one line:
 //!
-//! ```no_run
+//! ```text
 //! fn main() {
 //!     mongo_schema::cli::main()
 //! }

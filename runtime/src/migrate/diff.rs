@@ -59,7 +59,7 @@ pub fn diff(snapshot: &Snapshot, models: &[Model], level: Option<ValidationLevel
     let mut changes: Vec<Change> = models.iter().filter_map(|m| model_change(snapshot, m, level, direct)).collect();
     let gone = snapshot.entries.iter().filter(|e| !models.iter().any(|m| m.db == e.model.db && m.collection == e.model.collection));
     changes.extend(gone.map(|e| Change::Removed { before: e.clone() }));
-    changes.sort_by(|a, b| namespace(a).cmp(&namespace(b)));
+    changes.sort_by_key(namespace);
     changes
 }
 
