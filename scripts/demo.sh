@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the example app's `schema migrate` into a temporary directory and prints the
+# The main job: prints the quickstart's validators as createCollection commands, then
+# runs the example app's `schema migrate` into a temporary directory and prints the
 # migration it wrote: the mongosh script and its down script (the JSON commands and the
 # snapshot sit beside them; their paths are listed).
 #
@@ -16,6 +17,9 @@ else
 fi
 
 cd "$root"
+printf '==> validators of examples/quickstart.rs <==\n'
+cargo run --quiet -p mongo-schema-examples --example quickstart
+printf '\n==> schema migrate (examples/app) into %s <==\n' "$dir"
 report=$(cargo run --quiet -p mongo-schema-example-app --bin schema -- migrate --dir "$dir")
 printf '%s\n' "$report"
 name=$(sed -n 's/^wrote migration \(.*\):$/\1/p' <<<"$report")
