@@ -17,13 +17,18 @@ pub fn expand(c: &Container, assertions: &[Assertion]) -> TokenStream {
         Data::Enum(variants) => enum_schema(c, variants),
     };
     let schema = match c.is_root() {
-        true => quote!(_p::with_size_bound(#schema, <Self as _p::MongoSchema>::FACTS.max_size)),
+        true => {
+            let limit = if c.mongo.options.timeseries.is_some() { quote!(MAX_TIMESERIES_DOCUMENT_SIZE) } else { quote!(MAX_DOCUMENT_SIZE) };
+            quote!(_p::with_size_bound(#schema, <Self as _p::MongoSchema>::FACTS.max_size, _p::size::#limit))
+        }
         false => schema,
     };
     let (facts, checks) = checked_facts(c, facts, assertions);
     let root = c.is_root().then(|| root_impl(c));
+    let fields = fields_table(c);
     let body = quote! {
         const FACTS: _p::SchemaFacts = #facts;
+        #fields
         fn json_schema() -> _p::Document {
             #schema
         }
@@ -115,6 +120,74 @@ pub fn fallback(input: &syn::DeriveInput, root: bool) -> TokenStream {
     wrap(input, body, root)
 }
 
+/// `FIELDS`: each written field's name, facts and own fields, so index, shard-key and
+/// time-series paths resolve at compile time through embedded types.
+fn fields_table(c: &Container) -> Option<TokenStream> {
+    let Data::Struct(Style::Named, fields) = &c.data else { return None };
+    if c.serde.transparent || c.serde.into.is_some() {
+        return None;
+    }
+    let entries = fields.iter().filter(|f| f.is_written()).map(|f| {
+        let (name, flatten) = (&f.name, f.serde.flatten);
+        let field_type = FieldType::of(f);
+        let facts = field_type.facts(f);
+        let inner = match field_type {
+            FieldType::Trait(ty) => quote_spanned!(ty.span()=> <#ty as _p::MongoSchema>::FIELDS),
+            FieldType::Alias(_) => quote!(::core::option::Option::None),
+        };
+        quote!(_p::FieldFacts { name: #name, facts: #facts, fields: #inner, flatten: #flatten })
+    });
+    Some(quote!(const FIELDS: ::core::option::Option<&'static [_p::FieldFacts]> = ::core::option::Option::Some(&[#(#entries),*]);))
+}
+
+/// The collection options as static data: `TIMESERIES`, `CAPPED`, `INDEXES`, `SHARD_KEY`.
+fn options_consts(c: &Container) -> TokenStream {
+    let o = &c.mongo.options;
+    let timeseries = o.timeseries.as_ref().map(|t| {
+        let time = &t.time_field;
+        let meta = option_str(t.meta_field.as_ref().map(|m| m.value()));
+        let granularity = option_str(t.granularity.as_ref().map(|g| g.value()));
+        let expire = option(t.expire_after_seconds);
+        quote!(const TIMESERIES: ::core::option::Option<_p::Timeseries> = ::core::option::Option::Some(_p::Timeseries {
+            time_field: #time, meta_field: #meta, granularity: #granularity, expire_after_seconds: #expire,
+        });)
+    });
+    let capped = o.capped.as_ref().map(|cap| {
+        let (size, max) = (cap.size, option(cap.max));
+        quote!(const CAPPED: ::core::option::Option<_p::Capped> = ::core::option::Option::Some(_p::Capped { size: #size, max: #max });)
+    });
+    let indexes = (!o.indexes.is_empty()).then(|| {
+        let each = o.indexes.iter().map(|i| {
+            let (name, unique, ttl) = (i.name(), i.unique, option(i.ttl.map(|(_, n)| n)));
+            let keys = key_pattern(&i.keys);
+            let partial = option_str(i.partial.as_ref().map(|p| p.value()));
+            quote!(_p::Index { name: #name, keys: #keys, unique: #unique, ttl: #ttl, partial: #partial })
+        });
+        quote!(const INDEXES: &'static [_p::Index] = &[#(#each),*];)
+    });
+    let shard = o.shard_key.as_ref().map(|s| {
+        let keys = key_pattern(&s.keys);
+        quote!(const SHARD_KEY: &'static [(&'static str, _p::IndexKey)] = #keys;)
+    });
+    quote!(#timeseries #capped #indexes #shard)
+}
+
+fn key_pattern(keys: &[crate::attr::options::Key]) -> TokenStream {
+    let each = keys.iter().map(|k| {
+        let path = &k.path;
+        let kind = syn::Ident::new(&format!("{:?}", k.kind), proc_macro2::Span::call_site());
+        quote!((#path, _p::IndexKey::#kind))
+    });
+    quote!(&[#(#each),*])
+}
+
+fn option_str(value: Option<String>) -> TokenStream {
+    match value {
+        Some(s) => quote!(::core::option::Option::Some(#s)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
 fn root_impl(c: &Container) -> TokenStream {
     let ident = &c.input.ident;
     let (impl_generics, ty_generics, where_clause) = c.input.generics.split_for_impl();
@@ -124,6 +197,7 @@ fn root_impl(c: &Container) -> TokenStream {
     let action = c.mongo.validation_action.as_ref().map(|(_, v)| syn::Ident::new(v, proc_macro2::Span::call_site()));
     let level = level.map(|v| quote!(const VALIDATION_LEVEL: _p::ValidationLevel = _p::ValidationLevel::#v;));
     let action = action.map(|v| quote!(const VALIDATION_ACTION: _p::ValidationAction = _p::ValidationAction::#v;));
+    let options = options_consts(c);
     // a generic root has no single type to register
     let register = c.input.generics.params.is_empty().then(|| {
         quote! {
@@ -139,6 +213,7 @@ fn root_impl(c: &Container) -> TokenStream {
             const COLLECTION_NAME: &'static str = #collection;
             #level
             #action
+            #options
         }
         #register
     }

@@ -13,9 +13,27 @@ pub const MAX_DEPTH: &str = "max_depth";
 pub const FIELD_CASE: &str = "field_case";
 pub const MAX_ITEMS_LIMIT: &str = "max_items_limit";
 
+// collection options on a root, and their keys
+pub const TIMESERIES: &str = "timeseries";
+pub const TIME_FIELD: &str = "time_field";
+pub const META_FIELD: &str = "meta_field";
+pub const GRANULARITY: &str = "granularity";
+pub const EXPIRE_AFTER_SECONDS: &str = "expire_after_seconds";
+pub const INDEX: &str = "index";
+pub const KEYS: &str = "keys";
+pub const UNIQUE: &str = "unique";
+pub const NAME: &str = "name";
+pub const TTL: &str = "ttl";
+pub const PARTIAL: &str = "partial";
+pub const SHARD_KEY: &str = "shard_key";
+pub const CAPPED: &str = "capped";
+pub const SIZE: &str = "size";
+pub const MAX: &str = "max";
+
 // #[mongo(...)] on a field, or on a field and a type
 pub const MONEY: &str = "money";
 pub const DATE: &str = "date";
+pub const AUTO_INCREMENT: &str = "auto_increment";
 pub const ALLOW: &str = "allow";
 pub const REASON: &str = "reason";
 
@@ -77,11 +95,18 @@ pub const RANDOM_ID: &str = "random_id";
 pub const NUMERIC_STATUS: &str = "numeric_status";
 pub const DOCUMENT_SIZE: &str = "document_size";
 pub const COLLECTION_COUNT: &str = "collection_count";
+pub const TIMESERIES_FIELD: &str = "timeseries_field";
+pub const INDEX_KEY: &str = "index_key";
+pub const TTL_INDEX: &str = "ttl_index";
+pub const MULTIKEY_INDEX: &str = "multikey_index";
+pub const INDEX_NAME: &str = "index_name";
+pub const MONOTONIC_SHARD_KEY: &str = "monotonic_shard_key";
+pub const COLLECTION_OPTIONS: &str = "collection_options";
 
 /// Rules `#[mongo(allow(...))]` can waive.
 pub const WAIVABLE_RULES: &[&str] = &[
     DB_NAME, COLLECTION_NAME, FIELD_NAME, NESTING_DEPTH, UNBOUNDED_ARRAY, MONEY_DOUBLE, STRING_DATE, SILENT_STRING,
-    RANDOM_ID, NUMERIC_STATUS,
+    RANDOM_ID, NUMERIC_STATUS, MONOTONIC_SHARD_KEY,
 ];
 
 /// Rules that are never waived, and why.
@@ -89,6 +114,12 @@ pub const UNWAIVABLE_RULES: &[(&str, &str)] = &[
     (SYSTEM_DB, "business data in `admin`, `local` or `config` competes with MongoDB's own locks (a red line of Specification 1)"),
     (DOCUMENT_SIZE, "16 MiB is MongoDB's hard limit on a document: a larger one cannot be written at all"),
     (COLLECTION_COUNT, "it is checked at migration time over all models of a database, not on one type"),
+    (TIMESERIES_FIELD, "mongod refuses a time-series collection whose timeField is not a date in every document"),
+    (INDEX_KEY, "an index on a field the model never writes indexes nothing"),
+    (TTL_INDEX, "mongod never expires documents through a TTL index that is not on a single date field"),
+    (MULTIKEY_INDEX, "mongod cannot index two arrays in one compound index"),
+    (INDEX_NAME, "mongod refuses such index names"),
+    (COLLECTION_OPTIONS, "mongod refuses these options together"),
 ];
 
 /// The standard's default and greatest nesting depth (Specification 6).

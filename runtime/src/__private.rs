@@ -2,9 +2,9 @@
 //! code describes a schema as small static tables; these non-generic builders turn the
 //! tables into `Document`s, so each model costs little to compile.
 
-pub use crate::command::{MongoCollection, Registration, ValidationAction, ValidationLevel};
+pub use crate::command::{Capped, Index, IndexKey, MongoCollection, Registration, Timeseries, ValidationAction, ValidationLevel};
 pub use inventory;
-pub use crate::schema::{size, BsonKind, MongoSchema, SchemaFacts, Shape};
+pub use crate::schema::{size, BsonKind, FieldFacts, MongoSchema, SchemaFacts, Shape};
 pub use bson::Document;
 
 use crate::schema::{narrow, nullable, tuple_of};
@@ -353,10 +353,10 @@ pub fn enumeration(repr: Repr<'_>, variants: &[Variant<'_>], keywords: &[Keyword
 
 /// A collection root's `description` ends with its worst-case encoded size, when every
 /// string, array and map in it is bounded (Specification 5), so reviewers of a validator
-/// see how close it comes to the 16 MiB limit.
-pub fn with_size_bound(mut schema: Document, max_size: Option<u64>) -> Document {
+/// see how close it comes to the limit (16 MiB, 4 MiB in a time-series collection).
+pub fn with_size_bound(mut schema: Document, max_size: Option<u64>, limit: u64) -> Document {
     let Some(bytes) = max_size else { return schema };
-    let note = format!("Worst-case BSON size: {bytes} bytes (MongoDB's limit: {} bytes).", size::MAX_DOCUMENT_SIZE);
+    let note = format!("Worst-case BSON size: {bytes} bytes (MongoDB's limit: {limit} bytes).");
     let description = match schema.get_str("description") {
         Ok(text) => format!("{text}\n{note}"),
         Err(_) => note,
@@ -434,7 +434,7 @@ pub const fn enum_facts(kind: BsonKind, variants: &[SchemaFacts]) -> SchemaFacts
 /// [`SchemaFacts`], so type aliases, paths and generic parameters cannot hide what a
 /// field holds. The derive emits `if test(facts) { panic!("rule_id: ...") }` at the field.
 pub mod rules {
-    use super::{BsonKind, SchemaFacts, Shape};
+    use super::{BsonKind, FieldFacts, SchemaFacts, Shape};
 
     const fn same(a: BsonKind, b: BsonKind) -> bool {
         a as u8 == b as u8
@@ -482,7 +482,10 @@ pub mod rules {
     }
 
     const fn str_eq(a: &str, b: &str) -> bool {
-        let (a, b) = (a.as_bytes(), b.as_bytes());
+        bytes_eq(a.as_bytes(), b.as_bytes())
+    }
+
+    const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
         if a.len() != b.len() {
             return false;
         }
@@ -494,5 +497,110 @@ pub mod rules {
             i += 1;
         }
         true
+    }
+
+    /// What a dotted path (`address.city`) of a collection root holds.
+    #[derive(Clone, Copy)]
+    pub enum Path {
+        /// The facts at the end of the path, and how many arrays it passes through
+        /// (the leaf included).
+        Found(SchemaFacts, u32),
+        /// A segment is not a field of its document.
+        Missing,
+        /// A segment lies in a value whose keys are not known (a map, an enum,
+        /// `bson::Document`): MongoDB accepts any key there.
+        Opaque,
+    }
+
+    /// Resolves `path` in `fields` (a root's `<T as MongoSchema>::FIELDS`), through
+    /// embedded documents, arrays of documents and flattened fields.
+    pub const fn path(fields: Option<&'static [FieldFacts]>, path: &str) -> Path {
+        let (mut fields, mut rest, mut arrays) = (fields, path.as_bytes(), 0);
+        loop {
+            let (segment, next) = split_segment(rest);
+            let Some(list) = fields else { return Path::Opaque };
+            let Some(field) = find(list, segment) else { return Path::Missing };
+            arrays += matches!(field.facts.shape, Shape::Array | Shape::Set | Shape::FixedArray) as u32;
+            match next {
+                None => return Path::Found(field.facts, arrays),
+                Some(next) => (fields, rest) = (field.fields, next),
+            }
+        }
+    }
+
+    const fn split_segment(path: &[u8]) -> (&[u8], Option<&[u8]>) {
+        let mut i = 0;
+        while i < path.len() {
+            if path[i] == b'.' {
+                let (head, tail) = path.split_at(i);
+                return (head, Some(tail.split_at(1).1));
+            }
+            i += 1;
+        }
+        (path, None)
+    }
+
+    const fn find(list: &'static [FieldFacts], name: &[u8]) -> Option<&'static FieldFacts> {
+        let mut i = 0;
+        while i < list.len() {
+            let field = &list[i];
+            if field.flatten {
+                if let Some(inner) = field.fields {
+                    if let Some(found) = find(inner, name) {
+                        return Some(found);
+                    }
+                }
+            } else if bytes_eq(field.name.as_bytes(), name) {
+                return Some(field);
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// The path names no field of its document.
+    pub const fn is_missing(path: Path) -> bool {
+        matches!(path, Path::Missing)
+    }
+
+    /// The path's facts; for an unknown (opaque) value, `Any`, which no kind test fails.
+    pub const fn facts_at(path: Path) -> SchemaFacts {
+        match path {
+            Path::Found(facts, _) => facts,
+            _ => SchemaFacts::scalar(BsonKind::Any, None),
+        }
+    }
+
+    /// How many arrays the path passes through.
+    pub const fn arrays_on(path: Path) -> u32 {
+        match path {
+            Path::Found(_, arrays) => arrays,
+            _ => 0,
+        }
+    }
+
+    /// How many of a compound index's key paths pass through an array.
+    pub const fn array_keys(paths: &[Path]) -> u32 {
+        let (mut n, mut i) = (0, 0);
+        while i < paths.len() {
+            n += (arrays_on(paths[i]) > 0) as u32;
+            i += 1;
+        }
+        n
+    }
+
+    /// A value that is known not to be (or hold) a `kind`.
+    pub const fn surely_not(facts: SchemaFacts, kind: BsonKind) -> bool {
+        !holds(facts, kind) && !matches!(facts.kind, BsonKind::Any | BsonKind::Mixed)
+    }
+
+    /// A value of `kind` in every document: not an array of them, never `null`.
+    pub const fn always(facts: SchemaFacts, kind: BsonKind) -> bool {
+        same(facts.kind, kind) && !facts.nullable
+    }
+
+    /// Values that only grow: ObjectIds (timestamp first), dates, timestamps.
+    pub const fn is_monotonic(facts: SchemaFacts) -> bool {
+        matches!(facts.kind, BsonKind::ObjectId | BsonKind::Date | BsonKind::Timestamp)
     }
 }

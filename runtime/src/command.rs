@@ -2,10 +2,12 @@
 //! validator (`createCollection`, `collMod`), for `Database::run_command`.
 //!
 //! Only options that work both through mongos on a sharded cluster and on a replica set
-//! are generated.
+//! are generated. Collection options (`timeseries`, `capped`, indexes, the shard key)
+//! are static data the derive checked at compile time; the builders here turn them into
+//! commands.
 
 use crate::schema::MongoSchema;
-use bson::{doc, Document};
+use bson::{doc, Bson, Document};
 use std::fmt;
 
 /// `validationLevel`: which writes mongod validates.
@@ -88,16 +90,214 @@ pub trait MongoCollection: MongoSchema {
     /// models whose bound exceeds MongoDB's 16 MiB (rule `document_size`).
     const MAX_DOCUMENT_SIZE: Option<u64> = <Self as MongoSchema>::FACTS.max_size;
 
-    /// `{create, validator, validationLevel, validationAction}`.
+    /// `#[mongo(timeseries(...))]`: a time-series collection.
+    const TIMESERIES: Option<Timeseries> = None;
+    /// `#[mongo(capped(...))]`: a capped collection.
+    const CAPPED: Option<Capped> = None;
+    /// `#[mongo(index(...))]`, in declaration order.
+    const INDEXES: &'static [Index] = &[];
+    /// `#[mongo(shard_key(...))]`; empty when the collection is not sharded.
+    const SHARD_KEY: &'static [(&'static str, IndexKey)] = &[];
+
+    /// `{create, validator, validationLevel, validationAction}` plus `capped` / `size` /
+    /// `max`; for a time-series collection `{create, timeseries, expireAfterSeconds}` and
+    /// no validator, which mongod refuses on time-series collections.
     fn create_collection_command() -> Document {
-        create_collection(Self::COLLECTION_NAME, Self::validator(), Self::VALIDATION_LEVEL, Self::VALIDATION_ACTION)
+        match Self::TIMESERIES {
+            Some(timeseries) => create_timeseries(Self::COLLECTION_NAME, &timeseries),
+            None => {
+                let mut command = create_collection(Self::COLLECTION_NAME, Self::validator(), Self::VALIDATION_LEVEL, Self::VALIDATION_ACTION);
+                add_capped(&mut command, Self::CAPPED);
+                command
+            }
+        }
     }
 
     /// `{collMod, validator, validationLevel, validationAction}`: installs the validator on
-    /// an existing collection.
+    /// an existing collection. For a time-series collection, which takes no validator:
+    /// `{collMod, expireAfterSeconds}` (`"off"` when none is declared).
     fn coll_mod_command() -> Document {
-        coll_mod(Self::COLLECTION_NAME, Self::validator(), Self::VALIDATION_LEVEL, Self::VALIDATION_ACTION)
+        match Self::TIMESERIES {
+            Some(timeseries) => coll_mod_timeseries(Self::COLLECTION_NAME, &timeseries),
+            None => coll_mod(Self::COLLECTION_NAME, Self::validator(), Self::VALIDATION_LEVEL, Self::VALIDATION_ACTION),
+        }
     }
+
+    /// `{createIndexes, indexes: [...]}` for the declared indexes; `None` when there are none.
+    fn create_indexes_command() -> Option<Document> {
+        create_indexes(Self::COLLECTION_NAME, Self::INDEXES)
+    }
+
+    /// `{shardCollection: "db.coll", key}`, run through mongos against `admin`; `None`
+    /// when no shard key is declared.
+    fn shard_collection_command() -> Option<Document> {
+        shard_collection(Self::DB_NAME, Self::COLLECTION_NAME, Self::SHARD_KEY)
+    }
+}
+
+/// `timeseries` options of `createCollection` (MongoDB 5.0+).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Timeseries {
+    /// `timeField`: a BSON date in every document.
+    pub time_field: &'static str,
+    /// `metaField`: what labels a series (e.g. the device).
+    pub meta_field: Option<&'static str>,
+    /// `granularity`: `"seconds"`, `"minutes"` or `"hours"`.
+    pub granularity: Option<&'static str>,
+    /// `expireAfterSeconds`: documents older than this are deleted.
+    pub expire_after_seconds: Option<u64>,
+}
+
+impl Timeseries {
+    /// The `timeseries` document.
+    pub fn document(&self) -> Document {
+        let mut out = doc! { "timeField": self.time_field };
+        if let Some(meta) = self.meta_field {
+            out.insert("metaField", meta);
+        }
+        if let Some(granularity) = self.granularity {
+            out.insert("granularity", granularity);
+        }
+        out
+    }
+}
+
+/// `capped: true, size, max` of `createCollection`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Capped {
+    /// Greatest total size in bytes.
+    pub size: u64,
+    /// Greatest number of documents.
+    pub max: Option<u64>,
+}
+
+/// The value of one key in an index or shard key pattern.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum IndexKey {
+    Ascending,
+    Descending,
+    Hashed,
+    Sphere2d,
+    Text,
+}
+
+impl IndexKey {
+    /// The value in a key pattern: `1`, `-1` or the index type's name.
+    pub fn value(self) -> Bson {
+        match self {
+            IndexKey::Ascending => Bson::Int32(1),
+            IndexKey::Descending => Bson::Int32(-1),
+            IndexKey::Hashed => Bson::from("hashed"),
+            IndexKey::Sphere2d => Bson::from("2dsphere"),
+            IndexKey::Text => Bson::from("text"),
+        }
+    }
+}
+
+/// One `#[mongo(index(...))]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Index {
+    /// The declared name, or MongoDB's default (`field_1_other_-1`).
+    pub name: &'static str,
+    pub keys: &'static [(&'static str, IndexKey)],
+    pub unique: bool,
+    /// `expireAfterSeconds`: a TTL index.
+    pub ttl: Option<u64>,
+    /// `partialFilterExpression` as Extended JSON text, checked to be JSON at compile time.
+    pub partial: Option<&'static str>,
+}
+
+impl Index {
+    /// The key pattern, in declaration order.
+    pub fn key_document(&self) -> Document {
+        key_pattern(self.keys)
+    }
+
+    /// The index specification of `createIndexes`.
+    ///
+    /// # Panics
+    /// When `partial` is JSON but not Extended JSON bson can read (e.g. a malformed
+    /// `{"$date": ...}`); the derive has already checked it is a JSON object.
+    pub fn spec(&self) -> Document {
+        let mut spec = doc! { "key": self.key_document(), "name": self.name };
+        if self.unique {
+            spec.insert("unique", true);
+        }
+        if let Some(seconds) = self.ttl {
+            spec.insert("expireAfterSeconds", count(seconds));
+        }
+        if let Some(text) = self.partial {
+            spec.insert("partialFilterExpression", partial_filter(self.name, text));
+        }
+        spec
+    }
+}
+
+/// Extended JSON text as a document.
+fn partial_filter(index: &str, text: &str) -> Document {
+    let parsed = serde_json::from_str::<serde_json::Value>(text).map_err(|e| e.to_string());
+    let value = parsed.and_then(|json| Bson::try_from(json).map_err(|e| e.to_string()));
+    match value {
+        Ok(Bson::Document(filter)) => filter,
+        Ok(other) => panic!("index `{index}`: `partial` is {other}, not an Extended JSON document"),
+        Err(error) => panic!("index `{index}`: `partial` is not Extended JSON: {error}"),
+    }
+}
+
+fn key_pattern(keys: &[(&str, IndexKey)]) -> Document {
+    keys.iter().map(|(path, key)| ((*path).to_owned(), key.value())).collect()
+}
+
+fn count(n: u64) -> Bson {
+    match i32::try_from(n) {
+        Ok(small) => Bson::Int32(small),
+        Err(_) => Bson::Int64(n.min(i64::MAX as u64) as i64),
+    }
+}
+
+/// A `createCollection` command for a time-series collection. It has no validator:
+/// mongod refuses `validator` on time-series collections; validate documents before
+/// writing them with the type's `json_schema()` and the local `Validator` instead.
+pub fn create_timeseries(collection: &str, timeseries: &Timeseries) -> Document {
+    let mut command = doc! { "create": collection, "timeseries": timeseries.document() };
+    if let Some(seconds) = timeseries.expire_after_seconds {
+        command.insert("expireAfterSeconds", count(seconds));
+    }
+    command
+}
+
+/// `collMod` of a time-series collection: its expiry (`"off"` when none is declared).
+pub fn coll_mod_timeseries(collection: &str, timeseries: &Timeseries) -> Document {
+    let expire = timeseries.expire_after_seconds.map_or(Bson::from("off"), count);
+    doc! { "collMod": collection, "expireAfterSeconds": expire }
+}
+
+/// Adds `capped: true, size, max` to a `createCollection` command.
+pub fn add_capped(command: &mut Document, capped: Option<Capped>) {
+    let Some(capped) = capped else { return };
+    command.insert("capped", true);
+    command.insert("size", count(capped.size));
+    if let Some(max) = capped.max {
+        command.insert("max", count(max));
+    }
+}
+
+/// A `createIndexes` command; `None` when `indexes` is empty. Idempotent: mongod accepts
+/// an index that already exists with the same name, keys and options.
+pub fn create_indexes(collection: &str, indexes: &[Index]) -> Option<Document> {
+    if indexes.is_empty() {
+        return None;
+    }
+    let specs: Vec<Document> = indexes.iter().map(Index::spec).collect();
+    Some(doc! { "createIndexes": collection, "indexes": specs })
+}
+
+/// A `shardCollection` command (run against `admin` through mongos); `None` without a key.
+pub fn shard_collection(db: &str, collection: &str, key: &[(&str, IndexKey)]) -> Option<Document> {
+    if key.is_empty() {
+        return None;
+    }
+    Some(doc! { "shardCollection": format!("{db}.{collection}"), "key": key_pattern(key) })
 }
 
 /// A `createCollection` command with a validator.
@@ -133,6 +333,12 @@ pub struct Registration {
     pub json_schema: fn() -> Document,
     pub create_collection_command: fn() -> Document,
     pub coll_mod_command: fn() -> Document,
+    pub timeseries: Option<Timeseries>,
+    pub capped: Option<Capped>,
+    pub indexes: &'static [Index],
+    pub shard_key: &'static [(&'static str, IndexKey)],
+    pub create_indexes_command: fn() -> Option<Document>,
+    pub shard_collection_command: fn() -> Option<Document>,
 }
 
 impl Registration {
@@ -146,6 +352,12 @@ impl Registration {
             json_schema: T::json_schema,
             create_collection_command: T::create_collection_command,
             coll_mod_command: T::coll_mod_command,
+            timeseries: T::TIMESERIES,
+            capped: T::CAPPED,
+            indexes: T::INDEXES,
+            shard_key: T::SHARD_KEY,
+            create_indexes_command: T::create_indexes_command,
+            shard_collection_command: T::shard_collection_command,
         }
     }
 }

@@ -2,6 +2,7 @@
 //! `#[mongo(...)]` key.
 
 pub mod mongo;
+pub mod options;
 pub mod serde;
 
 use crate::ctxt::Ctxt;

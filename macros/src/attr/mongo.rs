@@ -264,7 +264,7 @@ fn unknown(meta: &ParseNestedMeta, valid: &str) -> syn::Error {
     meta.error(format!("unknown mongo attribute `{}`; expected one of: {valid}", key(meta)))
 }
 
-const FIELD_KEYS: &str = "bson_type, min_length, max_length, pattern, minimum, maximum, exclusive_minimum, exclusive_maximum, multiple_of, min_items, max_items, unique_items, min_properties, max_properties, enum_values, title, description, money, date, allow(rule_id, reason = \"...\")";
+const FIELD_KEYS: &str = "bson_type, min_length, max_length, pattern, minimum, maximum, exclusive_minimum, exclusive_maximum, multiple_of, min_items, max_items, unique_items, min_properties, max_properties, enum_values, title, description, money, date, auto_increment, allow(rule_id, reason = \"...\")";
 
 /// Calls `f` for each key of every `#[mongo(...)]` attribute.
 fn each_key(cx: &Ctxt, attrs: &[syn::Attribute], mut f: impl FnMut(&ParseNestedMeta) -> syn::Result<()>) {
@@ -283,6 +283,8 @@ pub struct Field {
     pub money: bool,
     /// Holds a date whatever its name says (`string_date`).
     pub date: bool,
+    /// An integer the application increments (`monotonic_shard_key`).
+    pub auto_increment: bool,
     pub allow: Vec<Waiver>,
 }
 
@@ -291,6 +293,7 @@ impl Field {
         let mut keywords = Keywords::default();
         let mut money = BoolAttr::none(cx, MONEY);
         let mut date = BoolAttr::none(cx, DATE);
+        let mut auto_increment = BoolAttr::none(cx, AUTO_INCREMENT);
         let mut allow = Vec::new();
         each_key(cx, attrs, |meta| {
             let path = &meta.path;
@@ -304,6 +307,11 @@ impl Field {
                 if flag(meta)? {
                     date.set_true(path);
                 }
+            } else if path.is_ident(AUTO_INCREMENT) {
+                // #[mongo(auto_increment)]
+                if flag(meta)? {
+                    auto_increment.set_true(path);
+                }
             } else if path.is_ident(ALLOW) {
                 // #[mongo(allow(money_double, reason = "..."))]
                 allow.extend(waivers(meta)?);
@@ -312,7 +320,7 @@ impl Field {
             }
             Ok(())
         });
-        Field { keywords, money: money.get(), date: date.get(), allow }
+        Field { keywords, money: money.get(), date: date.get(), auto_increment: auto_increment.get(), allow }
     }
 }
 
@@ -330,6 +338,8 @@ pub struct Container {
     pub field_case: Option<(LitStr, mongo_schema_names::FieldCase)>,
     /// `max_items_limit = N`: the greatest `max_items` of the fields (default and greatest 1000).
     pub max_items_limit: Option<u64>,
+    /// `timeseries(...)`, `index(...)`, `shard_key(...)`, `capped(...)`.
+    pub options: super::options::Options,
     pub allow: Vec<Waiver>,
 }
 
@@ -347,7 +357,7 @@ fn one_of(lit: LitStr, choices: &[(&str, &'static str)], what: &str) -> syn::Res
     }
 }
 
-const CONTAINER_KEYS: &str = "db, collection, validation_level, validation_action, title, description, max_depth, field_case, max_items_limit, allow(rule_id, reason = \"...\")";
+const CONTAINER_KEYS: &str = "db, collection, validation_level, validation_action, title, description, max_depth, field_case, max_items_limit, timeseries(...), index(...), shard_key(...), capped(...), allow(rule_id, reason = \"...\")";
 
 /// `max_depth = 3`: at least 1, at most the standard's 5.
 fn max_depth(meta: &ParseNestedMeta) -> syn::Result<u32> {
@@ -385,6 +395,7 @@ impl Container {
         let mut depth = Attr::none(cx, MAX_DEPTH);
         let mut case = Attr::none(cx, FIELD_CASE);
         let mut items_limit = Attr::none(cx, MAX_ITEMS_LIMIT);
+        let mut options = super::options::Options::default();
         let mut allow = Vec::new();
         each_key(cx, attrs, |meta| {
             let path = &meta.path;
@@ -415,7 +426,7 @@ impl Container {
             } else if path.is_ident(TITLE) || path.is_ident(DESCRIPTION) {
                 // #[mongo(title = "...", description = "...")]
                 keywords.parse(cx, meta)?;
-            } else {
+            } else if !options.parse(cx, meta)? {
                 return Err(unknown(meta, CONTAINER_KEYS));
             }
             Ok(())
@@ -429,6 +440,7 @@ impl Container {
             max_depth: depth.get(),
             field_case: case.get(),
             max_items_limit: items_limit.get(),
+            options,
             allow,
         }
     }

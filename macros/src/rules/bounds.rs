@@ -121,18 +121,23 @@ fn tree_mentions(token: &proc_macro2::TokenTree, ident: &syn::Ident) -> bool {
 }
 
 /// `document_size`: when every string, array and map of a collection root is bounded,
-/// its worst-case encoded size fits in MongoDB's hard limit of 16 MiB; a larger document
-/// cannot be written at all (Specification 5). Not waivable.
+/// its worst-case encoded size fits in MongoDB's hard limit of 16 MiB (4 MiB in a
+/// time-series collection); a larger document cannot be written at all
+/// (Specification 5). Not waivable.
 fn document_size(c: &Container, out: &mut Vec<Assertion>) {
     if !c.is_root() {
         return;
     }
     let ident = &c.input.ident;
+    let (limit, what, constant) = match c.mongo.options.timeseries {
+        Some(_) => ("4 MiB", "MongoDB's limit on a time-series measurement", quote!(MAX_TIMESERIES_DOCUMENT_SIZE)),
+        None => ("16 MiB", "MongoDB's hard limit on a document", quote!(MAX_DOCUMENT_SIZE)),
+    };
     let message = format!(
-        "document_size: a `{ident}` document can reach more than 16 MiB, MongoDB's hard limit on a document \
+        "document_size: a `{ident}` document can reach more than {limit}, {what} \
          (its bound is `<{ident} as MongoCollection>::MAX_DOCUMENT_SIZE`); lower `max_length` / `max_items`, or move \
          large parts to their own collection (files to GridFS or object storage) (Specification 5)"
     );
-    let test = quote!(_p::rules::exceeds(facts.max_size, _p::size::MAX_DOCUMENT_SIZE));
+    let test = quote!(_p::rules::exceeds(facts.max_size, _p::size::#constant));
     out.push(Assertion { facts: None, branches: vec![(test, message)], span: type_span(c) });
 }

@@ -7,6 +7,7 @@
 
 mod bounds;
 mod naming;
+mod options;
 mod types;
 
 use crate::attr::mongo::Waiver;
@@ -21,6 +22,7 @@ pub fn all(cx: &Ctxt, c: &Container) -> Vec<Assertion> {
     let mut out = Vec::new();
     types::all(c, &mut out);
     bounds::all(cx, c, &mut out);
+    options::all(cx, c, &mut out);
     out
 }
 

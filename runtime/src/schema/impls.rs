@@ -3,7 +3,7 @@
 //! follow bson 3: `u32`/`u64` go out as Int64, `u64` above `i64::MAX` fails to serialize,
 //! `i128`/`u128` are unsupported and have no impl.
 
-use super::{bson_type, size, BsonKind, MongoSchema, SchemaFacts, Shape};
+use super::{bson_type, size, BsonKind, FieldFacts, MongoSchema, SchemaFacts, Shape};
 use bson::{doc, Bson, Document};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, LinkedList, VecDeque};
@@ -127,6 +127,7 @@ pub fn nullable(mut schema: Document) -> Document {
 
 impl<T: MongoSchema> MongoSchema for Option<T> {
     const FACTS: SchemaFacts = SchemaFacts { nullable: true, ..T::FACTS };
+    const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
     fn json_schema() -> Document {
         nullable(T::json_schema())
     }
@@ -136,6 +137,7 @@ macro_rules! transparent {
     ($($ty:ty),*) => {$(
         impl<T: MongoSchema + ?Sized> MongoSchema for $ty {
             const FACTS: SchemaFacts = T::FACTS;
+            const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
             fn json_schema() -> Document {
                 T::json_schema()
             }
@@ -147,6 +149,7 @@ transparent!(Box<T>, Arc<T>, Rc<T>, &T);
 
 impl<T: MongoSchema + ToOwned + ?Sized> MongoSchema for Cow<'_, T> {
     const FACTS: SchemaFacts = T::FACTS;
+    const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
     fn json_schema() -> Document {
         T::json_schema()
     }
@@ -178,6 +181,7 @@ macro_rules! sequence {
     ($($ty:ident $(: $bound:path)? => $shape:ident, $unique:expr;)*) => {$(
         impl<T: MongoSchema $(+ $bound)?> MongoSchema for $ty<T> {
             const FACTS: SchemaFacts = sequence_facts(T::FACTS, Shape::$shape);
+            const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
             fn json_schema() -> Document {
                 array_of(T::json_schema(), $unique)
             }
@@ -194,6 +198,7 @@ sequence! {
 
 impl<T: MongoSchema, S> MongoSchema for HashSet<T, S> {
     const FACTS: SchemaFacts = sequence_facts(T::FACTS, Shape::Set);
+    const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
     fn json_schema() -> Document {
         array_of(T::json_schema(), true)
     }
@@ -201,6 +206,7 @@ impl<T: MongoSchema, S> MongoSchema for HashSet<T, S> {
 
 impl<T: MongoSchema> MongoSchema for [T] {
     const FACTS: SchemaFacts = sequence_facts(T::FACTS, Shape::Array);
+    const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
     fn json_schema() -> Document {
         array_of(T::json_schema(), false)
     }
@@ -212,6 +218,7 @@ impl<T: MongoSchema, const N: usize> MongoSchema for [T; N] {
         max_size: size::array(Some(N as u64), T::FACTS.max_size),
         ..sequence_facts(T::FACTS, Shape::FixedArray)
     };
+    const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
     fn json_schema() -> Document {
         let mut schema = array_of(T::json_schema(), false);
         schema.insert("minItems", narrow(N as i64));

@@ -123,6 +123,16 @@ impl SchemaFacts {
     }
 }
 
+/// One field of a derived struct, as written: its key, its type's facts and fields.
+#[derive(Debug, Clone, Copy)]
+pub struct FieldFacts {
+    pub name: &'static str,
+    pub facts: SchemaFacts,
+    pub fields: Option<&'static [FieldFacts]>,
+    /// `#[serde(flatten)]`: its fields are written into the parent.
+    pub flatten: bool,
+}
+
 /// A Rust type with a MongoDB `$jsonSchema`, exact to the BSON the official driver writes
 /// for it. Implemented for the supported std, bson, rust_decimal, chrono and uuid types;
 /// derive it with `#[derive(MongoSchema)]` for your own serde models.
@@ -135,6 +145,11 @@ impl SchemaFacts {
 pub trait MongoSchema {
     /// What the rules know about the type at compile time.
     const FACTS: SchemaFacts;
+
+    /// The fields of a derived struct, for resolving index, shard-key and time-series
+    /// paths (`address.city`) at compile time; containers (`Option`, `Vec`, `Box`, ...)
+    /// pass their item's on. `None`: the type's keys are not known (maps, enums, scalars).
+    const FIELDS: Option<&'static [FieldFacts]> = None;
 
     /// The value of `$jsonSchema` for a value of this type.
     fn json_schema() -> Document;

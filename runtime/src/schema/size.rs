@@ -4,6 +4,9 @@
 
 /// MongoDB's limit on one document: 16 MiB.
 pub const MAX_DOCUMENT_SIZE: u64 = 16 * 1024 * 1024;
+/// MongoDB's limit on a document of a time-series collection: 4 MiB (a quarter of the
+/// 16 MiB, so that a bucket of measurements still fits in one document).
+pub const MAX_TIMESERIES_DOCUMENT_SIZE: u64 = 4 * 1024 * 1024;
 
 /// Header of one element: type byte + key bytes + NUL.
 pub const fn element_header(key_len: usize) -> u64 {

@@ -1,0 +1,209 @@
+//! The passing side of the collection-option rules (the failing side is in
+//! `tests/ui/{timeseries_field,index_key,ttl_index,multikey_index,index_name,
+//! monotonic_shard_key,collection_options}/`), and the golden commands each option
+//! generates (`tests/tests/snapshots/options_pass__*.snap`, reviewed).
+
+use bson::{oid::ObjectId, DateTime};
+use mongo_schema::{MongoCollection, MongoSchema};
+use serde::{Deserialize, Serialize};
+
+/// What labels a series: the metaField, an embedded document.
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct SensorMeta {
+    #[mongo(max_length = 64)]
+    device_id: String,
+    #[mongo(max_length = 32)]
+    site: String,
+}
+
+/// `timeseries_field`: a date time field (through an alias), an embedded metaField; an
+/// index on a path inside it.
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(
+    db = "db_iot",
+    collection = "t_sensor_reading",
+    timeseries(time_field = "timestamp", meta_field = "meta", granularity = "minutes", expire_after_seconds = 2592000),
+    index(keys("meta.deviceId" = 1, timestamp = -1))
+)]
+struct SensorReading {
+    timestamp: When,
+    meta: SensorMeta,
+    temperature: f64,
+}
+
+type When = DateTime;
+
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct Address {
+    #[mongo(max_length = 64)]
+    city: String,
+    #[mongo(max_items = 5)]
+    lines: Vec<String>,
+}
+
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct Line {
+    #[mongo(max_length = 32)]
+    sku: String,
+}
+
+/// `index_key` through renames and embedded types, `ttl_index` on a date, one array per
+/// compound index (`multikey_index`), default and declared names (`index_name`), a
+/// partial filter in Extended JSON, hashed and text keys.
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(
+    db = "db_order",
+    collection = "t_order",
+    index(keys(orderNo = 1), unique, name = "uk_order_no"),
+    index(keys("address.city" = 1, createTime = -1)),
+    index(keys("items.sku" = 1, createTime = -1)),
+    index(keys(expireTime = 1), ttl = 3600),
+    index(keys(userId = "hashed")),
+    index(keys(note = "text"), name = "ft_note"),
+    index(keys(userId = 1), name = "ix_paid_user", partial = r#"{"paidTime": {"$gt": {"$date": "2024-01-01T00:00:00Z"}}}"#)
+)]
+struct Order {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[mongo(max_length = 32)]
+    order_no: String,
+    user_id: i64,
+    address: Address,
+    #[mongo(max_items = 50)]
+    items: Vec<Line>,
+    #[mongo(max_length = 500)]
+    note: String,
+    create_time: DateTime,
+    expire_time: Option<DateTime>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    paid_time: Option<DateTime>,
+}
+
+/// `collection_options`: a capped collection (not time-series, not sharded).
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(db = "db_audit", collection = "t_audit_recent", capped(size = 1048576, max = 1000))]
+struct RecentAudit {
+    #[mongo(max_length = 200)]
+    message: String,
+    create_time: DateTime,
+}
+
+/// `monotonic_shard_key`: a hashed ObjectId key.
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(db = "db_user_center", collection = "t_user_profile", shard_key(_id = "hashed"))]
+struct UserProfile {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[mongo(max_length = 50)]
+    nick_name: String,
+}
+
+/// `monotonic_shard_key`: a high-cardinality field first, the increasing one second.
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(db = "db_chat", collection = "t_chat_message", shard_key(roomId = 1, seq = 1))]
+struct ChatMessage {
+    #[mongo(max_length = 36)]
+    room_id: String,
+    #[mongo(auto_increment)]
+    seq: i64,
+}
+
+/// `monotonic_shard_key` waived, with a reason, on the field.
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(db = "db_archive", collection = "t_archive_day", shard_key(day = 1))]
+struct ArchiveDay {
+    #[mongo(allow(monotonic_shard_key, reason = "written once a day by one job; zones move old days to cold shards"))]
+    day: DateTime,
+}
+
+/// Paths behind `#[serde(flatten)]` resolve through the flattened type.
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct Audit {
+    create_time: DateTime,
+}
+
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(db = "db_cms", collection = "t_cms_page", index(keys(createTime = -1)), index(keys(slug = 1), unique))]
+struct Page {
+    #[mongo(max_length = 100)]
+    slug: String,
+    #[serde(flatten)]
+    audit: Audit,
+}
+
+fn json(doc: &Option<bson::Document>) -> String {
+    match doc {
+        Some(doc) => serde_json::to_string_pretty(&bson::Bson::Document(doc.clone()).into_relaxed_extjson()).expect("json"),
+        None => "none".to_owned(),
+    }
+}
+
+fn commands<T: MongoCollection>() -> String {
+    let create = T::create_collection_command();
+    let create = if T::TIMESERIES.is_some() { json(&Some(create)) } else { format!("(validator elided) {}", json(&Some(without_validator(create)))) };
+    format!(
+        "create: {create}\ncollMod: {}\ncreateIndexes: {}\nshardCollection: {}\n",
+        json(&Some(without_validator(T::coll_mod_command()))),
+        json(&T::create_indexes_command()),
+        json(&T::shard_collection_command())
+    )
+}
+
+fn without_validator(mut doc: bson::Document) -> bson::Document {
+    doc.remove("validator");
+    doc
+}
+
+#[test]
+fn timeseries_commands() {
+    insta::assert_snapshot!(commands::<SensorReading>());
+}
+
+#[test]
+fn index_commands() {
+    insta::assert_snapshot!(commands::<Order>());
+}
+
+#[test]
+fn capped_commands() {
+    insta::assert_snapshot!(commands::<RecentAudit>());
+}
+
+#[test]
+fn shard_commands() {
+    let all = [commands::<UserProfile>(), commands::<ChatMessage>(), commands::<ArchiveDay>(), commands::<Page>()];
+    insta::assert_snapshot!(all.join("\n"));
+}
+
+#[test]
+fn timeseries_has_no_validator_but_keeps_its_schema() {
+    let create = SensorReading::create_collection_command();
+    assert!(!create.contains_key("validator"), "mongod refuses a validator on a time-series collection");
+    let schema = SensorReading::json_schema();
+    assert_eq!(schema.get_document("properties").unwrap().get_document("timestamp").unwrap().get_str("bsonType").ok(), Some("date"));
+    assert!(schema.get_str("description").unwrap().contains("MongoDB's limit: 4194304 bytes"));
+    let reading = SensorReading { timestamp: DateTime::now(), meta: SensorMeta { device_id: "d1".into(), site: "s".into() }, temperature: 21.5 };
+    let validator = mongo_schema::Validator::new(&schema).expect("schema compiles");
+    let raw = bson::serialize_to_raw_document_buf(&reading).expect("serializes");
+    assert!(validator.validate_raw(&raw).is_ok());
+}
+
+#[test]
+fn registration_carries_the_options() {
+    let reg = mongo_schema::registered().into_iter().find(|r| r.collection == "t_order").expect("t_order registered");
+    assert_eq!(reg.indexes.len(), 7);
+    assert_eq!(reg.indexes[1].name, "address.city_1_createTime_-1");
+    assert_eq!((reg.create_indexes_command)(), Order::create_indexes_command());
+    assert!(reg.timeseries.is_none() && reg.shard_key.is_empty());
+}
