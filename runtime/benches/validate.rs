@@ -1,0 +1,249 @@
+//! The local validator against its practical limit and against the `jsonschema` crate, from
+//! one run: `cargo bench -p mongo-schema --bench validate`. Prints ns/doc for each way of
+//! checking 3000 realistic orders (~1.5 KB, three levels, five line subdocuments, four
+//! patterns, `additionalProperties: false` everywhere) and the ratios the targets name.
+
+#[path = "../tests/validator_orders.rs"]
+mod orders;
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use mongo_schema::bson::{Bson, Document, RawBsonRef, RawDocument, RawDocumentBuf};
+use mongo_schema::Validator;
+use pcre2::bytes::{Regex, RegexBuilder};
+use serde_json::{json, Value};
+
+const DOCS: u32 = 3000;
+const ROUNDS: usize = 15;
+
+/// Best-of-`ROUNDS` nanoseconds per document for `f` over `n` documents.
+fn ns_per_doc(n: usize, mut f: impl FnMut() -> usize) -> f64 {
+    let mut best = f64::MAX;
+    for _ in 0..ROUNDS {
+        let start = Instant::now();
+        let passed = black_box(f());
+        let elapsed = start.elapsed().as_nanos() as f64 / n as f64;
+        assert!(passed > 0);
+        best = best.min(elapsed);
+    }
+    best
+}
+
+fn main() {
+    let docs: Vec<Document> = (0..DOCS).map(orders::order).collect();
+    let raws: Vec<RawDocumentBuf> = docs.iter().map(|d| RawDocumentBuf::try_from(d).unwrap()).collect();
+    let bad: Vec<RawDocumentBuf> = (0..DOCS).map(|i| RawDocumentBuf::try_from(&orders::bad_order(i)).unwrap()).collect();
+    let validator = Validator::new(&orders::schema()).unwrap();
+    let hand = HandCheck::new();
+    let json_docs: Vec<Value> = docs.iter().map(|d| Bson::Document(d.clone()).into_relaxed_extjson()).collect();
+    let json_validator = jsonschema::validator_for(&json_schema()).unwrap();
+    assert!(raws.iter().all(|r| hand.check(r) && validator.validate_raw(r).is_ok()));
+    assert!(json_docs.iter().all(|j| json_validator.is_valid(j)));
+    assert!(bad.iter().all(|r| !hand.check(r)));
+
+    let n = raws.len();
+    let avg_size = raws.iter().map(|r| r.as_bytes().len()).sum::<usize>() / n;
+    let rows = [
+        ("validate_raw (bytes)", ns_per_doc(n, || raws.iter().filter(|r| validator.validate_raw(r).is_ok()).count())),
+        ("validate (decoded Document)", ns_per_doc(n, || docs.iter().filter(|d| validator.validate(d).is_ok()).count())),
+        ("hand-written check over RawDocument", ns_per_doc(n, || raws.iter().filter(|r| hand.check(r)).count())),
+        ("raw iteration alone", ns_per_doc(n, || raws.iter().map(|r| walk(r)).sum())),
+        ("jsonschema on prebuilt JSON", ns_per_doc(n, || json_docs.iter().filter(|j| json_validator.is_valid(j)).count())),
+        ("BSON -> ExtJSON -> jsonschema", ns_per_doc(n, || raws.iter().filter(|r| json_validator.is_valid(&to_json(r))).count())),
+        ("failure path: validate_raw + errInfo", ns_per_doc(n, || bad.iter().filter_map(|r| validator.validate_raw(r).err()).map(|e| e.failure().unwrap().err_info().len()).sum())),
+    ];
+    println!("{n} orders, {avg_size} bytes each on average; best of {ROUNDS} rounds");
+    for (name, ns) in &rows {
+        println!("{name:<40} {ns:>10.0} ns/doc");
+    }
+    let [raw, _, hand_ns, _, json, via_json, _] = rows.map(|(_, ns)| ns);
+    println!("validate_raw / hand-written      = {:.2}x (target <= 1.3x)", raw / hand_ns);
+    println!("jsonschema (prebuilt) / validate_raw = {:.2}x (target >= 2x)", json / raw);
+    println!("BSON->JSON->jsonschema / validate_raw = {:.2}x (target >= 6x)", via_json / raw);
+}
+
+fn to_json(raw: &RawDocument) -> Value {
+    Bson::Document(Document::try_from(raw).unwrap()).into_relaxed_extjson()
+}
+
+/// Visits every element, recursing into documents and arrays: the floor for any raw check.
+fn walk(doc: &RawDocument) -> usize {
+    doc.iter().map(|e| match e.unwrap().1 {
+        RawBsonRef::Document(d) => 1 + walk(d),
+        RawBsonRef::Array(a) => 1 + a.into_iter().map(|v| match v.unwrap() { RawBsonRef::Document(d) => walk(d), _ => 1 }).sum::<usize>(),
+        _ => 1,
+    }).sum()
+}
+
+/// The same rules as `orders::schema()`, written by hand over `RawDocument`.
+struct HandCheck {
+    order_no: Regex,
+    email: Regex,
+    zip: Regex,
+    sku: Regex,
+}
+
+fn regex(p: &str) -> Regex {
+    RegexBuilder::new().utf(true).jit_if_available(true).build(p).unwrap()
+}
+
+fn chars_within(s: &str, min: usize, max: usize) -> bool {
+    (min..=max).contains(&s.chars().count())
+}
+
+impl HandCheck {
+    fn new() -> Self {
+        HandCheck {
+            order_no: regex("^ORD-[0-9]{4}-[0-9]{6}$"),
+            email: regex("^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\\.[a-zA-Z]{2,}$"),
+            zip: regex("^[0-9]{5}$"),
+            sku: regex("^[A-Z]{3}-[0-9]{4}$"),
+        }
+    }
+
+    fn check(&self, doc: &RawDocument) -> bool {
+        let mut seen = 0u8;
+        for field in doc.iter() {
+            let Ok((key, value)) = field else { return false };
+            let (bit, ok) = match (key.as_str(), value) {
+                ("_id", RawBsonRef::ObjectId(_)) => (1, true),
+                ("orderNo", RawBsonRef::String(s)) => (2, self.order_no.is_match(s.as_bytes()).unwrap_or(false)),
+                ("status", RawBsonRef::String(s)) => (4, ["pending", "paid", "shipped", "delivered", "cancelled"].contains(&s)),
+                ("createTime", RawBsonRef::DateTime(_)) => (8, true),
+                ("customer", RawBsonRef::Document(c)) => (16, self.customer(c)),
+                ("lines", RawBsonRef::Array(a)) => (32, self.lines(a)),
+                ("total", RawBsonRef::Decimal128(_)) => (64, true),
+                ("notes", RawBsonRef::String(s)) => (0, chars_within(s, 0, 500)),
+                ("gift", RawBsonRef::Boolean(_)) => (0, true),
+                _ => (0, false),
+            };
+            if !ok {
+                return false;
+            }
+            seen |= bit;
+        }
+        seen == 127
+    }
+
+    fn customer(&self, c: &RawDocument) -> bool {
+        let mut seen = 0u8;
+        for field in c.iter() {
+            let Ok((key, value)) = field else { return false };
+            let (bit, ok) = match (key.as_str(), value) {
+                ("userName", RawBsonRef::String(s)) => (1, chars_within(s, 2, 50)),
+                ("email", RawBsonRef::String(s)) => (2, self.email.is_match(s.as_bytes()).unwrap_or(false)),
+                ("phone", RawBsonRef::String(s)) => (0, chars_within(s, 0, 20)),
+                ("age", RawBsonRef::Int32(n)) => (0, (0..=150).contains(&n)),
+                ("address", RawBsonRef::Document(a)) => (4, self.address(a)),
+                _ => (0, false),
+            };
+            if !ok {
+                return false;
+            }
+            seen |= bit;
+        }
+        seen == 7
+    }
+
+    fn address(&self, a: &RawDocument) -> bool {
+        let mut seen = 0u8;
+        for field in a.iter() {
+            let Ok((key, value)) = field else { return false };
+            let (bit, ok) = match (key.as_str(), value) {
+                ("street", RawBsonRef::String(s)) => (1, chars_within(s, 0, 200)),
+                ("city", RawBsonRef::String(s)) => (2, chars_within(s, 0, 100)),
+                ("zip", RawBsonRef::String(s)) => (4, self.zip.is_match(s.as_bytes()).unwrap_or(false)),
+                ("country", RawBsonRef::String(s)) => (8, chars_within(s, 2, 2)),
+                _ => (0, false),
+            };
+            if !ok {
+                return false;
+            }
+            seen |= bit;
+        }
+        seen == 15
+    }
+
+    fn lines(&self, lines: &mongo_schema::bson::RawArray) -> bool {
+        let mut count = 0;
+        for line in lines {
+            let Ok(RawBsonRef::Document(line)) = line else { return false };
+            if !self.line(line) {
+                return false;
+            }
+            count += 1;
+        }
+        (1..=100).contains(&count)
+    }
+
+    fn line(&self, line: &RawDocument) -> bool {
+        let mut seen = 0u8;
+        for field in line.iter() {
+            let Ok((key, value)) = field else { return false };
+            let (bit, ok) = match (key.as_str(), value) {
+                ("sku", RawBsonRef::String(s)) => (1, self.sku.is_match(s.as_bytes()).unwrap_or(false)),
+                ("name", RawBsonRef::String(s)) => (2, chars_within(s, 0, 120)),
+                ("quantity", RawBsonRef::Int32(n)) => (4, (1..=1000).contains(&n)),
+                ("unitPrice", RawBsonRef::Decimal128(_)) => (8, true),
+                ("tags", RawBsonRef::Array(tags)) => (0, tags.into_iter().count() <= 10 && tags.into_iter().all(|t| matches!(t, Ok(RawBsonRef::String(s)) if chars_within(s, 0, 20)))),
+                _ => (0, false),
+            };
+            if !ok {
+                return false;
+            }
+            seen |= bit;
+        }
+        seen == 15
+    }
+}
+
+/// The equivalent JSON Schema over the relaxed Extended JSON form of an order.
+fn json_schema() -> Value {
+    let wrapped = |key: &str| json!({ "type": "object", "required": [key], "properties": { key: { "type": "string" } } });
+    let string = |max: u32| json!({ "type": "string", "maxLength": max });
+    json!({
+        "type": "object",
+        "required": ["_id", "orderNo", "status", "createTime", "customer", "lines", "total"],
+        "additionalProperties": false,
+        "properties": {
+            "_id": wrapped("$oid"),
+            "orderNo": { "type": "string", "pattern": "^ORD-[0-9]{4}-[0-9]{6}$" },
+            "status": { "enum": ["pending", "paid", "shipped", "delivered", "cancelled"] },
+            "createTime": wrapped("$date"),
+            "customer": {
+                "type": "object", "required": ["userName", "email", "address"], "additionalProperties": false,
+                "properties": {
+                    "userName": { "type": "string", "minLength": 2, "maxLength": 50 },
+                    "email": { "type": "string", "pattern": "^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\\.[a-zA-Z]{2,}$" },
+                    "phone": string(20),
+                    "age": { "type": "integer", "minimum": 0, "maximum": 150 },
+                    "address": {
+                        "type": "object", "required": ["street", "city", "zip", "country"], "additionalProperties": false,
+                        "properties": {
+                            "street": string(200), "city": string(100),
+                            "zip": { "type": "string", "pattern": "^[0-9]{5}$" },
+                            "country": { "type": "string", "minLength": 2, "maxLength": 2 },
+                        },
+                    },
+                },
+            },
+            "lines": {
+                "type": "array", "minItems": 1, "maxItems": 100,
+                "items": {
+                    "type": "object", "required": ["sku", "name", "quantity", "unitPrice"], "additionalProperties": false,
+                    "properties": {
+                        "sku": { "type": "string", "pattern": "^[A-Z]{3}-[0-9]{4}$" },
+                        "name": string(120),
+                        "quantity": { "type": "integer", "minimum": 1, "maximum": 1000 },
+                        "unitPrice": wrapped("$numberDecimal"),
+                        "tags": { "type": "array", "maxItems": 10, "items": string(20) },
+                    },
+                },
+            },
+            "total": wrapped("$numberDecimal"),
+            "notes": string(500),
+            "gift": { "type": "boolean" },
+        },
+    })
+}
