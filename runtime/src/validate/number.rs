@@ -245,7 +245,7 @@ fn divides(ca: u128, ea: i32, cb: u128, eb: i32) -> bool {
         return mul_mod(ca % cb, scale, cb) == 0;
     }
     match 10u128.checked_pow((eb - ea) as u32).and_then(|p| p.checked_mul(cb)) {
-        Some(step) => ca % step == 0,
+        Some(step) => ca.is_multiple_of(step),
         None => false,
     }
 }

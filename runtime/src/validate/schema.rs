@@ -212,7 +212,7 @@ pub(crate) fn non_negative_long(value: &Bson, ctx: Ctx<'_>, keyword: &str) -> Re
 fn integral(number: Num) -> Option<i64> {
     match number {
         Num::Long(v) => Some(v),
-        Num::Double(v) => (v.is_finite() && v.trunc() == v && v >= -9.223_372_036_854_776e18 && v < 9.223_372_036_854_776e18).then_some(v as i64),
+        Num::Double(v) => (v.trunc() == v && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&v)).then_some(v as i64),
         Num::Decimal(d) => decimal_integral(d),
     }
 }

@@ -1,0 +1,22 @@
+//! Fuzzes the local `$jsonSchema` validator over (schema, document) bytes: the input is split
+//! at its first byte's offset into a BSON schema and a BSON document. Whatever the bytes,
+//! `Validator::new`, `validate_raw` and `validate` must return, never panic, in bounded time.
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use mongo_schema::bson::{Document, RawDocument};
+use mongo_schema::Validator;
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&split, rest)) = data.split_first() else { return };
+    let (schema_bytes, doc_bytes) = rest.split_at((split as usize).min(rest.len()));
+    let Ok(schema) = Document::from_reader(schema_bytes) else { return };
+    let Ok(validator) = Validator::new(&schema) else { return };
+    let Ok(raw) = RawDocument::from_bytes(doc_bytes) else { return };
+    let by_bytes = validator.validate_raw(raw);
+    if let Ok(doc) = Document::try_from(raw) {
+        // Well-formed bytes: the decoded path must reach the same verdict.
+        assert_eq!(validator.validate(&doc).is_ok(), by_bytes.is_ok());
+    }
+});

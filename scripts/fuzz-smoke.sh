@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Builds the validator fuzz target and runs it for ~60 s (FUZZ_SECONDS to change), failing on
+# any crash, panic, timeout or out-of-memory. Needs the nightly toolchain and cargo-fuzz:
+#   rustup toolchain install nightly && cargo install cargo-fuzz
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+seconds="${FUZZ_SECONDS:-60}"
+cd "$root/fuzz"
+mkdir -p corpus/validate
+cargo +nightly fuzz run validate corpus/validate -- \
+  -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096
