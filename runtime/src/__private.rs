@@ -594,6 +594,11 @@ pub mod rules {
         !holds(facts, kind) && !matches!(facts.kind, BsonKind::Any | BsonKind::Mixed)
     }
 
+    /// A value whose type is not known here (`Any`: a path into a map or `bson::Document`).
+    pub const fn is_unknown(facts: SchemaFacts) -> bool {
+        matches!(facts.kind, BsonKind::Any)
+    }
+
     /// A value of `kind` in every document: not an array of them, never `null`.
     pub const fn always(facts: SchemaFacts, kind: BsonKind) -> bool {
         same(facts.kind, kind) && !facts.nullable

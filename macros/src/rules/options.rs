@@ -136,7 +136,7 @@ fn timeseries_field(cx: &Ctxt, root: &Root, out: &mut Vec<Assertion>) {
              type, an array, or `null`); mongod refuses a measurement whose timeField is not a date: make it a \
              `bson::DateTime` (not an `Option`)"
         );
-        let test = quote!(!_p::rules::always(facts, _p::BsonKind::Date) && !_p::rules::surely_not(facts, _p::BsonKind::Any));
+        let test = quote!(!_p::rules::always(facts, _p::BsonKind::Date) && !_p::rules::is_unknown(facts));
         out.push(root.assert_at(rule, &time, ts.time_field.span(), vec![(test, message)]));
     }
     let Some(meta) = &ts.meta_field else { return };
@@ -236,23 +236,27 @@ fn index_name(cx: &Ctxt, indexes: &[Index]) {
     for (i, index) in indexes.iter().enumerate() {
         let name = index.name();
         let span = index.name.as_ref().map_or(index.span, |n| n.span());
+        let earlier = &indexes[..i];
         let problem = match () {
-            _ if name.is_empty() => Some("is empty".to_owned()),
-            _ if name == "*" => Some("is `*`, which `dropIndexes` reads as every index".to_owned()),
-            _ if name.contains('\0') => Some("contains a NUL byte".to_owned()),
-            _ if name.len() > MAX_INDEX_NAME => Some(format!("is {} bytes long, over {MAX_INDEX_NAME}", name.len())),
-            _ if indexes[..i].iter().any(|other| other.name() == name) => Some("is the name of an earlier index".to_owned()),
-            _ if indexes[..i].iter().any(|other| same_keys(other, index)) => Some("has the same keys as an earlier index, which mongod refuses under another name".to_owned()),
+            _ if name.is_empty() => Some(("is empty".to_owned(), "")),
+            _ if name == "*" => Some(("is `*`, which `dropIndexes` reads as every index".to_owned(), "")),
+            _ if name.contains('\0') => Some(("contains a NUL byte".to_owned(), "")),
+            _ if name.len() > MAX_INDEX_NAME => Some((format!("is {} bytes long, over {MAX_INDEX_NAME}", name.len()), "")),
+            _ if earlier.iter().any(|other| other.name() == name) => Some(("is the name of an earlier index".to_owned(), MERGE)),
+            _ if earlier.iter().any(|other| same_keys(other, index)) => {
+                Some(("has the same keys as an earlier index, which mongod refuses under another name".to_owned(), MERGE))
+            }
             _ => None,
         };
-        if let Some(problem) = problem {
+        if let Some((problem, merge)) = problem {
             cx.syn_error(syn::Error::new(span, format!(
-                "{INDEX_NAME}: index name `{name}` {problem}; name it `name = \"...\"` with a short, unique name (or \
-                 merge the two indexes)"
+                "{INDEX_NAME}: index name `{name}` {problem}; give the index a short name of its own with `name = \"...\"`{merge}"
             )));
         }
     }
 }
+
+const MERGE: &str = ", or merge the two indexes into one";
 
 fn same_keys(a: &Index, b: &Index) -> bool {
     a.keys.len() == b.keys.len() && a.keys.iter().zip(&b.keys).all(|(x, y)| x.path == y.path && x.kind == y.kind)

@@ -1,0 +1,11 @@
+use bson::DateTime;
+use mongo_schema::MongoSchema;
+use serde::{Deserialize, Serialize};
+
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[mongo(db = "db_iot", collection = "t_reading", timeseries(time_field = "timestamp"), capped(size = 1048576))]
+struct Reading {
+    timestamp: DateTime,
+}
+
+fn main() {}

@@ -1,0 +1,12 @@
+use mongo_schema::MongoSchema;
+use serde::{Deserialize, Serialize};
+
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(db = "db_order", collection = "t_order", index(keys(userId = 1), partial = r#"{"paid": true,}"#))]
+struct Order {
+    user_id: i64,
+    paid: bool,
+}
+
+fn main() {}
