@@ -177,8 +177,8 @@ fn print(models: &[Model], format: Format, out: &mut dyn Write) -> Result<i32, F
 }
 
 fn print_js(model: &Model) -> String {
-    let create = crate::command::create_collection(&model.collection, model.validator.clone(), model.level, model.action);
-    let coll_mod = crate::command::coll_mod(&model.collection, model.validator.clone(), model.level, model.action);
+    // time-series and capped options included; a time-series collection has no validator
+    let (create, coll_mod) = crate::migrate::create_commands(model);
     [
         js_line_comment(&format!("{} ({}): create the collection with its validator", model.namespace(), model.rust_type)),
         crate::render::js_safe_line_terminators(mongosh_create_collection(&model.db, &create)),
@@ -191,8 +191,7 @@ fn print_js(model: &Model) -> String {
 
 fn print_json(models: &[Model]) -> String {
     let items: Vec<serde_json::Value> = models.iter().map(|m| {
-        let create = crate::command::create_collection(&m.collection, m.validator.clone(), m.level, m.action);
-        let coll_mod = crate::command::coll_mod(&m.collection, m.validator.clone(), m.level, m.action);
+        let (create, coll_mod) = crate::migrate::create_commands(m);
         let relaxed = |d: bson::Document| bson::Bson::Document(d).into_relaxed_extjson();
         json!({ "db": m.db, "collection": m.collection, "rustType": m.rust_type, "createCollection": relaxed(create), "collMod": relaxed(coll_mod) })
     }).collect();

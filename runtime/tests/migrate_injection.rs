@@ -24,6 +24,7 @@ fn model(description: &str) -> Model {
         validator: doc! { "$jsonSchema": schema },
         level: ValidationLevel::Strict,
         action: ValidationAction::Error,
+        options: Default::default(),
     }
 }
 

@@ -15,6 +15,8 @@ pub const STATE_COLLECTION: &str = "t_schema_migration";
 pub const DEFAULT_STATE_DB: &str = "db_schema";
 /// NamespaceExists: `createCollection` on an existing collection.
 const NAMESPACE_EXISTS: i32 = 48;
+/// IndexNotFound: `dropIndexes` of an index that is not there.
+const INDEX_NOT_FOUND: i32 = 27;
 
 /// A MongoDB deployment, as far as migrations need one.
 pub trait Server {
@@ -159,6 +161,8 @@ fn run_migration(server: &mut dyn Server, file: &MigrationFile, state_db: &str) 
 fn run_step(server: &mut dyn Server, step: &FileStep) -> Result<(), CommandError> {
     match (server.run_command(&step.db, step.command.clone()), &step.if_namespace_exists) {
         (Err(e), Some(fallback)) if e.code == Some(NAMESPACE_EXISTS) => server.run_command(&step.db, fallback.clone()).map(drop),
+        // an index already dropped: re-running a drop-and-create is harmless
+        (Err(e), _) if e.code == Some(INDEX_NOT_FOUND) && step.command.contains_key("dropIndexes") => Ok(()),
         (result, _) => result.map(drop),
     }
 }

@@ -74,7 +74,7 @@ fn model_change(snapshot: &Snapshot, model: &Model, level: Option<ValidationLeve
     let Some(before) = snapshot.get(&model.db, &model.collection) else {
         return Some(Change::Create { after: Entry { model: wanted, enforce: None } });
     };
-    let same = |m: &Model| m.validator == wanted.validator && m.level == wanted.level && m.action == wanted.action;
+    let same = |m: &Model| m.validator == wanted.validator && m.level == wanted.level && m.action == wanted.action && m.options == wanted.options;
     if same(&before.model) && before.enforce.is_none() {
         return None;
     }

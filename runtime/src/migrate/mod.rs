@@ -9,6 +9,7 @@
 
 mod diff;
 mod files;
+mod options;
 mod plan;
 mod render;
 mod rules;
@@ -21,6 +22,8 @@ pub mod check;
 pub mod driver;
 
 pub use diff::{diff, Change};
+#[cfg(feature = "cli")]
+pub(crate) use options::create_commands;
 pub use files::{migrate, pending, MigrateError, MigrateOptions, Written};
 pub use plan::{plan, Migration, Step};
 pub use render::{down_js, up_js, commands_json};
@@ -28,7 +31,7 @@ pub use rules::{check_collection_count, DEFAULT_MAX_COLLECTIONS};
 pub use snapshot::{Entry, Snapshot, SnapshotError, SNAPSHOT_FILE};
 pub use tighten::tightenings;
 
-use crate::command::{Registration, ValidationAction, ValidationLevel};
+use crate::command::{add_capped, create_timeseries, Capped, Index, IndexKey, Registration, Timeseries, ValidationAction, ValidationLevel};
 use crate::MongoCollection;
 use bson::Document;
 
@@ -43,18 +46,63 @@ pub struct Model {
     pub validator: Document,
     pub level: ValidationLevel,
     pub action: ValidationAction,
+    /// `timeseries`, `capped`, indexes and the shard key.
+    pub options: Options,
+}
+
+/// A collection's options as migrations install them: owned, comparable, serialisable.
+/// All empty for a plain collection.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Options {
+    /// `createCollection` options besides the validator: `timeseries` and
+    /// `expireAfterSeconds`, or `capped`, `size` and `max`.
+    pub create: Document,
+    /// Index specifications as `createIndexes` takes them, in declaration order.
+    pub indexes: Vec<Document>,
+    /// The shard key pattern; empty when the collection is not sharded.
+    pub shard_key: Document,
+}
+
+impl Options {
+    /// The options of a collection root's declarations.
+    pub fn of(timeseries: Option<Timeseries>, capped: Option<Capped>, indexes: &[Index], shard_key: &[(&str, IndexKey)]) -> Self {
+        let mut create = match timeseries {
+            Some(ts) => create_timeseries("", &ts),
+            None => Document::new(),
+        };
+        create.remove("create");
+        add_capped(&mut create, capped);
+        let shard_key = shard_key.iter().map(|(path, key)| ((*path).to_owned(), key.value())).collect();
+        Options { create, indexes: indexes.iter().map(Index::spec).collect(), shard_key }
+    }
+
+    /// A time-series collection, which takes no validator.
+    pub fn is_timeseries(&self) -> bool {
+        self.create.contains_key("timeseries")
+    }
+}
+
+/// The validator migrations install: none on a time-series collection, which mongod
+/// refuses; validate its documents before writing with the type's `json_schema()`.
+fn installed_validator(options: &Options, json_schema: Document) -> Document {
+    match options.is_timeseries() {
+        true => Document::new(),
+        false => bson::doc! { "$jsonSchema": json_schema },
+    }
 }
 
 impl Model {
     /// The model of a collection root type.
     pub fn of<T: MongoCollection>(rust_type: &str) -> Self {
+        let options = Options::of(T::TIMESERIES, T::CAPPED, T::INDEXES, T::SHARD_KEY);
         Model {
             db: T::DB_NAME.to_owned(),
             collection: T::COLLECTION_NAME.to_owned(),
             rust_type: rust_type.to_owned(),
-            validator: T::validator(),
+            validator: installed_validator(&options, T::json_schema()),
             level: T::VALIDATION_LEVEL,
             action: T::VALIDATION_ACTION,
+            options,
         }
     }
 
@@ -66,13 +114,15 @@ impl Model {
 
 impl From<&Registration> for Model {
     fn from(r: &Registration) -> Self {
+        let options = Options::of(r.timeseries, r.capped, r.indexes, r.shard_key);
         Model {
             db: r.db.to_owned(),
             collection: r.collection.to_owned(),
             rust_type: r.rust_type.to_owned(),
-            validator: bson::doc! { "$jsonSchema": (r.json_schema)() },
+            validator: installed_validator(&options, (r.json_schema)()),
             level: r.validation_level,
             action: r.validation_action,
+            options,
         }
     }
 }

@@ -1,8 +1,8 @@
 //! A migration: the commands that take the deployment from the snapshot to the models,
 //! and the commands that take it back.
 
-use super::{Change, Entry};
-use crate::command::{coll_mod, create_collection, ValidationAction, ValidationLevel};
+use super::{options, Change, Entry};
+use crate::command::{coll_mod, ValidationAction, ValidationLevel};
 use bson::{doc, Document};
 
 /// One command on one database, with what to run instead when the collection exists.
@@ -44,11 +44,19 @@ fn add(migration: &mut Migration, change: &Change) {
     match change {
         Change::Create { after } => {
             migration.up.push(create_step(after));
-            migration.down.push(unvalidate_step(after));
+            migration.up.extend(options::up_steps(None, &after.model, &mut migration.notes));
+            if !after.model.options.is_timeseries() {
+                migration.down.push(unvalidate_step(after));
+            }
+            migration.down.extend(options::down_steps(None, &after.model));
         }
         Change::Alter { before, after, tightening } => {
-            migration.up.push(coll_mod_step(after, alter_comments(before, after, tightening)));
-            migration.down.push(coll_mod_step(before, vec![format!("{}: restore the previous validator", namespace(before))]));
+            if validation_changed(before, after) {
+                migration.up.push(coll_mod_step(after, alter_comments(before, after, tightening)));
+                migration.down.push(coll_mod_step(before, vec![format!("{}: restore the previous validator", namespace(before))]));
+            }
+            migration.up.extend(options::up_steps(Some(&before.model), &after.model, &mut migration.notes));
+            migration.down.extend(options::down_steps(Some(&before.model), &after.model));
         }
         Change::Enforce { before, after } => {
             let line = format!("{}: enforce the staged validator: validationAction {} -> {}", namespace(after), before.model.action, after.model.action);
@@ -66,13 +74,16 @@ fn namespace(entry: &Entry) -> String {
 
 fn create_step(after: &Entry) -> Step {
     let m = &after.model;
-    Step {
-        db: m.db.clone(),
-        collection: m.collection.clone(),
-        comments: vec![format!("{}: new collection; collMod when it already exists", namespace(after))],
-        command: create_collection(&m.collection, m.validator.clone(), m.level, m.action),
-        if_namespace_exists: Some(coll_mod(&m.collection, m.validator.clone(), m.level, m.action)),
-    }
+    let (command, fallback) = options::create_commands(m);
+    let mut comments = vec![format!("{}: new collection; collMod when it already exists", namespace(after))];
+    comments.extend(options::create_comments(m));
+    Step { db: m.db.clone(), collection: m.collection.clone(), comments, command, if_namespace_exists: Some(fallback) }
+}
+
+/// The validator, level or action differ (not only the options).
+fn validation_changed(before: &Entry, after: &Entry) -> bool {
+    let (b, a) = (&before.model, &after.model);
+    b.validator != a.validator || b.level != a.level || b.action != a.action
 }
 
 /// Down of a create: the collection and its data stay, only the validator goes.

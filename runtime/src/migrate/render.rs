@@ -8,8 +8,9 @@ use bson::Bson;
 use serde_json::{json, Value};
 
 /// Defined in every script (a function declaration, so scripts can share one mongosh
-/// session): runs a command, runs the fallback on NamespaceExists (48), throws with the
-/// server's message on failure so mongosh exits non-zero.
+/// session): runs a command, runs the fallback on NamespaceExists (48), takes
+/// IndexNotFound (27) from `dropIndexes` as already done (so re-running a drop-and-create
+/// is harmless), throws with the server's message on failure so mongosh exits non-zero.
 const PRELUDE: &str = r#"function mongoSchemaStep(dbName, command, ifNamespaceExists) {
   let reply;
   try {
@@ -19,6 +20,9 @@ const PRELUDE: &str = r#"function mongoSchemaStep(dbName, command, ifNamespaceEx
   }
   if (reply.ok !== 1 && reply.code === 48 && ifNamespaceExists) {
     return mongoSchemaStep(dbName, ifNamespaceExists, null);
+  }
+  if (reply.ok !== 1 && reply.code === 27 && "dropIndexes" in command) {
+    return reply;
   }
   if (reply.ok !== 1) {
     throw new Error(dbName + ": " + Object.keys(command)[0] + " failed: " + reply.errmsg);

@@ -42,7 +42,7 @@ mod tests {
 
     fn model(db: &str, n: usize) -> Model {
         let validator = bson::doc! {};
-        Model { db: db.into(), collection: format!("t_c{n}"), rust_type: "T".into(), validator, level: ValidationLevel::Strict, action: ValidationAction::Error }
+        Model { db: db.into(), collection: format!("t_c{n}"), rust_type: "T".into(), validator, level: ValidationLevel::Strict, action: ValidationAction::Error, options: Default::default() }
     }
 
     #[test]

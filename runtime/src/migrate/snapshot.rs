@@ -2,7 +2,7 @@
 //! written so far install, exact to the BSON type (canonical Extended JSON), so the next
 //! run can tell what changed.
 
-use super::{parse_action, parse_level, Model};
+use super::{parse_action, parse_level, Model, Options};
 use crate::command::ValidationAction;
 use bson::{Bson, Document};
 use serde_json::{json, Map, Value};
@@ -80,7 +80,28 @@ fn entry_json(entry: &Entry) -> Value {
         map.insert("enforceAction".into(), action.as_str().into());
     }
     map.insert("validator".into(), Bson::Document(m.validator.clone()).into_canonical_extjson());
+    // written only when set, so snapshots of plain collections read as before
+    let o = &m.options;
+    if !o.create.is_empty() {
+        map.insert("createOptions".into(), Bson::Document(o.create.clone()).into_canonical_extjson());
+    }
+    if !o.indexes.is_empty() {
+        map.insert("indexes".into(), Bson::Array(o.indexes.iter().cloned().map(Bson::Document).collect()).into_canonical_extjson());
+    }
+    if !o.shard_key.is_empty() {
+        map.insert("shardKey".into(), Bson::Document(o.shard_key.clone()).into_canonical_extjson());
+    }
     Value::Object(map)
+}
+
+fn options_from_json(value: &Value) -> Result<Options, SnapshotError> {
+    let document = |key: &str| value.get(key).map_or(Ok(Document::new()), |v| validator_from_json(Some(v)));
+    let indexes = match value.get("indexes") {
+        None => Vec::new(),
+        Some(Value::Array(items)) => items.iter().map(|i| validator_from_json(Some(i))).collect::<Result<_, _>>()?,
+        Some(other) => return Err(SnapshotError(format!("indexes is not an array: {other}"))),
+    };
+    Ok(Options { create: document("createOptions")?, indexes, shard_key: document("shardKey")? })
 }
 
 fn entry_from_json(value: &Value) -> Result<Entry, SnapshotError> {
@@ -98,16 +119,18 @@ fn entry_from_json(value: &Value) -> Result<Entry, SnapshotError> {
         validator: validator_from_json(value.get("validator"))?,
         level,
         action,
+        options: options_from_json(value)?,
     };
     Ok(Entry { model, enforce })
 }
 
+/// A document in canonical Extended JSON (a validator, options, an index).
 fn validator_from_json(value: Option<&Value>) -> Result<Document, SnapshotError> {
     let value = value.ok_or_else(|| SnapshotError("collection entry without `validator`".into()))?;
     match Bson::try_from(value.clone()) {
         Ok(Bson::Document(doc)) => Ok(doc),
-        Ok(other) => Err(SnapshotError(format!("validator is not a document: {other}"))),
-        Err(e) => Err(SnapshotError(format!("validator is not Extended JSON: {e}"))),
+        Ok(other) => Err(SnapshotError(format!("not a document: {other}"))),
+        Err(e) => Err(SnapshotError(format!("not Extended JSON: {e}"))),
     }
 }
 
@@ -119,7 +142,7 @@ mod tests {
 
     fn entry() -> Entry {
         let validator = doc! { "$jsonSchema": { "bsonType": "object", "properties": { "n": { "minimum": 1_i64, "maximum": 2.5, "enum": [bson::Decimal128::from_bytes([1; 16])] } } } };
-        let model = Model { db: "db_a".into(), collection: "t_b".into(), rust_type: "app::B".into(), validator, level: ValidationLevel::Moderate, action: ValidationAction::Warn };
+        let model = Model { db: "db_a".into(), collection: "t_b".into(), rust_type: "app::B".into(), validator, level: ValidationLevel::Moderate, action: ValidationAction::Warn, options: Options::default() };
         Entry { model, enforce: Some(ValidationAction::Error) }
     }
 

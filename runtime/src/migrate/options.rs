@@ -1,0 +1,170 @@
+//! Steps for collection options: time-series and capped creation, indexes (created
+//! idempotently; a changed definition drops and re-creates that index only) and the
+//! shard key (`shardCollection`, through mongos).
+
+use super::{Model, Step};
+use crate::command::{coll_mod, create_collection};
+use bson::{doc, Bson, Document};
+
+/// `createCollection` for a model and the command to run when it already exists.
+pub(crate) fn create_commands(m: &Model) -> (Document, Document) {
+    if m.options.is_timeseries() {
+        let mut command = doc! { "create": &m.collection };
+        command.extend(m.options.create.clone());
+        return (command, expire_command(m));
+    }
+    let mut command = create_collection(&m.collection, m.validator.clone(), m.level, m.action);
+    command.extend(m.options.create.clone());
+    (command, coll_mod(&m.collection, m.validator.clone(), m.level, m.action))
+}
+
+/// `collMod` of a time-series collection's expiry (`"off"` when none).
+fn expire_command(m: &Model) -> Document {
+    let expire = m.options.create.get("expireAfterSeconds").cloned().unwrap_or_else(|| Bson::from("off"));
+    doc! { "collMod": &m.collection, "expireAfterSeconds": expire }
+}
+
+/// Comment lines of a new collection's create step.
+pub(super) fn create_comments(m: &Model) -> Vec<String> {
+    let mut lines = Vec::new();
+    if m.options.is_timeseries() {
+        lines.push(format!(
+            "{}: time-series collection; no validator: mongod refuses one on a time-series collection, so validate \
+             measurements before writing them with the model's json_schema() and mongo_schema::Validator",
+            m.namespace()
+        ));
+    }
+    if m.options.create.contains_key("capped") {
+        lines.push(format!("{}: capped collection: the oldest documents make room for new ones", m.namespace()));
+    }
+    lines
+}
+
+/// Steps that take a collection's options from `before` (`None`: a new collection) to
+/// `after`; what cannot be changed by a command goes to `notes`.
+pub(super) fn up_steps(before: Option<&Model>, after: &Model, notes: &mut Vec<String>) -> Vec<Step> {
+    let mut steps = Vec::new();
+    if let Some(before) = before {
+        steps.extend(create_option_steps(before, after, notes));
+    }
+    steps.extend(index_steps(before.map_or(&[][..], |b| &b.options.indexes), after, notes));
+    steps.extend(shard_step(before, after, notes));
+    steps
+}
+
+/// Steps that undo [`up_steps`]: the indexes it created dropped, changed ones restored,
+/// the expiry put back. Sharding is not undone. In reverse order of execution, as the
+/// plan reverses the down script as a whole.
+pub(super) fn down_steps(before: Option<&Model>, after: &Model) -> Vec<Step> {
+    let old: &[Document] = before.map_or(&[], |b| &b.options.indexes);
+    let name = |spec: &Document| spec.get_str("name").unwrap_or_default().to_owned();
+    let mut steps = Vec::new();
+    if let Some(before) = before.filter(|b| b.options.is_timeseries() && after.options.is_timeseries() && b.options.create != after.options.create) {
+        steps.push(step(before, vec![format!("{}: back to the previous expiry", before.namespace())], expire_command(before)));
+    }
+    let created: Vec<String> = after.options.indexes.iter().map(name).filter(|n| !old.iter().any(|o| &name(o) == n)).collect();
+    if !created.is_empty() {
+        let line = format!("{}: drop the indexes this migration created: {}", after.namespace(), created.join(", "));
+        steps.push(step(after, vec![line], doc! { "dropIndexes": &after.collection, "index": created }));
+    }
+    for spec in old {
+        if after.options.indexes.iter().any(|s| name(s) == name(spec) && s != spec) {
+            steps.extend(recreate(before.unwrap_or(after), &name(spec), spec.clone(), "restored to its previous definition"));
+        }
+    }
+    steps.reverse();
+    steps
+}
+
+fn step(m: &Model, comments: Vec<String>, command: Document) -> Step {
+    Step { db: m.db.clone(), collection: m.collection.clone(), comments, command, if_namespace_exists: None }
+}
+
+/// Changes to `timeseries`, `expireAfterSeconds` and `capped` of an existing collection.
+fn create_option_steps(before: &Model, after: &Model, notes: &mut Vec<String>) -> Vec<Step> {
+    let (b, a) = (&before.options.create, &after.options.create);
+    if b == a {
+        return Vec::new();
+    }
+    let ns = after.namespace();
+    let (b_ts, a_ts) = (b.get_document("timeseries").ok(), a.get_document("timeseries").ok());
+    let mut steps = Vec::new();
+    match (b_ts, a_ts) {
+        (Some(b_ts), Some(a_ts)) => {
+            let fixed = |d: &Document| (d.get("timeField").cloned(), d.get("metaField").cloned());
+            if fixed(b_ts) != fixed(a_ts) {
+                notes.push(format!("{ns}: timeField / metaField changed; mongod cannot change them on an existing time-series collection: create a new collection and copy the measurements into it ($out)"));
+            }
+            if b_ts.get("granularity") != a_ts.get("granularity") {
+                let granularity = a_ts.get("granularity").cloned().unwrap_or_else(|| Bson::from("seconds"));
+                let line = format!("{ns}: granularity -> {granularity} (mongod only accepts a coarser one: seconds -> minutes -> hours)");
+                steps.push(step(after, vec![line], doc! { "collMod": &after.collection, "timeseries": { "granularity": granularity } }));
+            }
+            if b.get("expireAfterSeconds") != a.get("expireAfterSeconds") {
+                steps.push(step(after, vec![format!("{ns}: new expiry of measurements")], expire_command(after)));
+            }
+        }
+        (None, None) => notes.push(format!("{ns}: capped options changed; mongod does not resize or uncap a collection through a migration: convert it by hand (convertToCapped, or copy into a new collection)")),
+        _ => notes.push(format!("{ns}: changed between a regular and a time-series collection; mongod cannot convert one into the other: create a new collection and copy the documents into it")),
+    }
+    steps
+}
+
+/// `createIndexes` for new indexes; drop-and-create for each index whose definition
+/// changed; removed indexes are reported, never dropped.
+fn index_steps(before: &[Document], after: &Model, notes: &mut Vec<String>) -> Vec<Step> {
+    let name = |spec: &Document| spec.get_str("name").unwrap_or_default().to_owned();
+    let find = |list: &[Document], n: &str| list.iter().find(|s| name(s) == n).cloned();
+    let ns = after.namespace();
+    let mut steps = Vec::new();
+    let new: Vec<Document> = after.options.indexes.iter().filter(|s| find(before, &name(s)).is_none()).cloned().collect();
+    if !new.is_empty() {
+        let names: Vec<String> = new.iter().map(name).collect();
+        let line = format!("{ns}: create indexes {}; harmless to re-run (an identical index is left as it is)", names.join(", "));
+        steps.push(step(after, vec![line], doc! { "createIndexes": &after.collection, "indexes": new }));
+    }
+    for spec in &after.options.indexes {
+        let n = name(spec);
+        if find(before, &n).is_some_and(|old| &old != spec) {
+            steps.extend(recreate(after, &n, spec.clone(), "changed"));
+        }
+    }
+    for gone in before.iter().filter(|s| find(&after.options.indexes, &name(s)).is_none()) {
+        let n = name(gone);
+        notes.push(format!("{ns}: index `{n}` is no longer declared; it is left in place (drop it by hand once no query needs it: db.getSiblingDB(...).{}.dropIndex(\"{n}\"))", after.collection));
+    }
+    steps
+}
+
+/// Drop-and-create of one index whose definition changed: mongod cannot modify an index
+/// in place. Re-running is harmless: a missing index is not an error of this drop.
+fn recreate(m: &Model, name: &str, spec: Document, why: &str) -> [Step; 2] {
+    let ns = m.namespace();
+    let drop = format!("{ns}: index `{name}` {why}: dropped and re-created (this index only); queries that used it scan the collection until it is rebuilt");
+    [
+        step(m, vec![drop], doc! { "dropIndexes": &m.collection, "index": name }),
+        step(m, vec![format!("{ns}: index `{name}` re-created: {spec}")], doc! { "createIndexes": &m.collection, "indexes": [spec] }),
+    ]
+}
+
+/// `shardCollection` for a newly declared shard key, run against `admin` through mongos.
+fn shard_step(before: Option<&Model>, after: &Model, notes: &mut Vec<String>) -> Option<Step> {
+    let key = &after.options.shard_key;
+    let old = before.map(|b| &b.options.shard_key).filter(|k| !k.is_empty());
+    match old {
+        Some(old) if old != key => {
+            notes.push(format!("{}: shard key changed; resharding is not done by migrations: run reshardCollection (MongoDB 5.0+) or refineCollectionShardKey by hand", after.namespace()));
+            None
+        }
+        Some(_) => None,
+        None if key.is_empty() => None,
+        None => {
+            let comments = vec![
+                format!("{}: shard on {key}; runs through mongos (a replica set without mongos refuses it)", after.namespace()),
+                "harmless to re-run with the same key; a non-empty collection needs an index that starts with the key first".to_owned(),
+            ];
+            let command = doc! { "shardCollection": after.namespace(), "key": key.clone() };
+            Some(Step { db: "admin".to_owned(), collection: after.collection.clone(), comments, command, if_namespace_exists: None })
+        }
+    }
+}
