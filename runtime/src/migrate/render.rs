@@ -35,6 +35,9 @@ const PRELUDE: &str = r#"function mongoSchemaStep(dbName, command, ifNamespaceEx
 pub fn up_js(migration: &Migration) -> String {
     let mut lines = header(migration, "applies", &format!("Undo: mongosh \"$URI\" {}.down.js", migration.name));
     lines.push(js_line_comment("Harmless to re-run: createCollection falls back to collMod, and nothing is ever dropped."));
+    if migration.up.iter().any(|s| s.command.contains_key("dropIndexes")) {
+        lines.push(js_line_comment("Indexes whose definition changed are dropped and re-created, each on its own; no collection or document is dropped."));
+    }
     notes(&mut lines, &migration.notes);
     steps(&mut lines, &migration.up);
     removed(&mut lines, &migration.removed);
