@@ -18,6 +18,9 @@ const VALID: &[&str] = &[
     "struct E(#[mongo(enum_values = [1, \"a\", -2.5, true])] i32);",
     "#[mongo(db = \"db_x\", collection = \"t_x\", max_depth = 3, field_case = \"camelCase\", max_items_limit = 10)] struct X { #[mongo(max_items = 10)] items: Vec<i32> }",
     "struct Money { #[mongo(money, allow(money_double, reason = \"r\"))] credits: f64 }",
+    "#[mongo(db = \"db_x\", collection = \"t_x\", timeseries(time_field = \"timestamp\", meta_field = \"meta\", granularity = \"hours\", expire_after_seconds = 60), index(keys(meta = 1, \"meta.site\" = -1, r#type = \"hashed\"), name = \"ix\", partial = r#\"{\"meta\": {\"$exists\": true}, \"number\": [1.5e3, null, \"\\\"\"]}\"#))] struct X { timestamp: bson::DateTime, meta: Meta, r#type: String }",
+    "#[mongo(db = \"db_x\", collection = \"t_x\", shard_key(title = \"hashed\"), index(keys(title = \"text\")), index(keys(location = \"2dsphere\")))] struct X { title: String, location: Geo }",
+    "#[mongo(db = \"db_x\", collection = \"t_x\", capped(size = 4096, max = 10), index(keys(expire_time = 1), ttl = 5))] struct X { expire_time: bson::DateTime }",
 ];
 
 /// Inputs that must yield compile errors, not panics.
@@ -54,6 +57,22 @@ const INVALID: &[&str] = &[
     "struct A { #[serde(rename = \"UN\")] a: i32, #[serde(rename = \"$x\")] b: i32, #[serde(rename = \"\")] c: i32 }",
     "struct Node { children: Vec<Node>, parent: Option<Box<Self>> }",
     "enum E { #[serde(with = \"x\")] V(i32) }",
+    "#[mongo(index)] struct A;",
+    "#[mongo(index())] struct A;",
+    "#[mongo(index(keys()))] struct A;",
+    "#[mongo(index(keys(a)))] struct A { a: i32 }",
+    "#[mongo(index(keys(a = )))] struct A { a: i32 }",
+    "#[mongo(index(keys(\"\" = 1, \"a..b\" = 1, 5 = 1)))] struct A { a: i32 }",
+    "#[mongo(index(keys(a = 1), partial = \"{\"))] struct A { a: i32 }",
+    "#[mongo(index(keys(a = 1), partial = \"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\\\\\"))] struct A { a: i32 }",
+    "#[mongo(index(keys(a = 1), partial = \"\\\\\"))] struct A { a: i32 }",
+    "#[mongo(index(keys(a = 1), ttl = 0, ttl = 99999999999999999999999))] struct A { a: i32 }",
+    "#[mongo(db = \"db_a\", collection = \"t_a\", index(keys(a = 1), name = \"\"), index(keys(a = 1), name = \"*\"))] struct A { a: i32 }",
+    "#[mongo(db = \"db_a\", collection = \"t_a\", timeseries(), timeseries(time_field = 5))] struct A { a: i32 }",
+    "#[mongo(db = \"db_a\", collection = \"t_a\", timeseries(time_field = \"a.b\", meta_field = \"_id\"))] struct A { a: i32 }",
+    "#[mongo(db = \"db_a\", collection = \"t_a\", shard_key(a = -1), shard_key(a = \"text\"))] struct A { a: i32 }",
+    "#[mongo(db = \"db_a\", collection = \"t_a\", shard_key(_id = 1), capped(max = 3))] enum A { B }",
+    "#[mongo(db = \"db_a\", collection = \"t_a\", index(keys(t = 1)))] struct A<T> { t: T }",
 ];
 
 fn expand(source: &str) -> String {
