@@ -18,14 +18,15 @@ struct SensorMeta {
 }
 
 /// `timeseries_field`: a date time field (through an alias), an embedded metaField; an
-/// index on a path inside it.
+/// index on a path inside it; a shard key on the metaField then the timeField.
 #[derive(Serialize, Deserialize, MongoSchema)]
 #[serde(rename_all = "camelCase")]
 #[mongo(
     db = "db_iot",
     collection = "t_sensor_reading",
     timeseries(time_field = "timestamp", meta_field = "meta", granularity = "minutes", expire_after_seconds = 2592000),
-    index(keys("meta.deviceId" = 1, timestamp = -1))
+    index(keys("meta.deviceId" = 1, timestamp = -1)),
+    shard_key("meta.deviceId" = "hashed", timestamp = 1)
 )]
 struct SensorReading {
     timestamp: When,

@@ -6,7 +6,7 @@
 //! `<Root as MongoSchema>::FIELDS`, so aliases and embedded models are seen through.
 
 use super::{allows, Assertion};
-use crate::attr::options::{Index, Key, KeyKind};
+use crate::attr::options::{Index, Key, KeyKind, ShardKey, Timeseries};
 use crate::ctxt::Ctxt;
 use crate::ir::{Container, Data, Field};
 use crate::symbol::*;
@@ -190,6 +190,10 @@ fn ttl_index(cx: &Ctxt, root: &Root, index: &Index, out: &mut Vec<Assertion>) {
         )));
         return;
     };
+    if !key.kind.is_range() {
+        cx.syn_error(syn::Error::new(key.span, format!("{rule}: a TTL index key is `1` or `-1`; mongod expires documents only through an ascending or descending index of a date")));
+        return;
+    }
     if root.c.mongo.options.timeseries.is_some() {
         cx.syn_error(syn::Error::new(span, format!(
             "{rule}: a time-series collection expires measurements itself: use `timeseries(..., expire_after_seconds = N)` \
@@ -320,9 +324,31 @@ fn collection_options(cx: &Ctxt, c: &Container) {
              `unique`, or keep the data in a regular collection"
         )));
     }
+    if let (Some(ts), Some(shard)) = (&o.timeseries, &o.shard_key) {
+        timeseries_shard_key(cx, ts, shard);
+    }
     for index in &o.indexes {
         if index.unique && index.keys.iter().any(|k| k.kind == KeyKind::Hashed) {
             cx.syn_error(syn::Error::new(index.span, format!("{rule}: a hashed index cannot be unique; mongod refuses it: index the field with `1` for uniqueness")));
+        }
+    }
+}
+
+/// A time-series collection is sharded on its metaField (or fields inside it) and,
+/// last and ascending, its timeField: mongod refuses any other shard key there.
+fn timeseries_shard_key(cx: &Ctxt, ts: &Timeseries, shard: &ShardKey) {
+    let (time, meta) = (ts.time_field.value(), ts.meta_field.as_ref().map(|m| m.value()));
+    let last = shard.keys.len() - 1;
+    for (i, key) in shard.keys.iter().enumerate() {
+        let in_meta = meta.as_ref().is_some_and(|m| key.path == *m || key.path.starts_with(&format!("{m}.")));
+        let time_last = key.path == time && i == last && key.kind == KeyKind::Ascending;
+        if !(in_meta || time_last) {
+            cx.syn_error(syn::Error::new(key.span, format!(
+                "{COLLECTION_OPTIONS}: a time-series collection is sharded on its metaField{} (or fields inside it) and, \
+                 last and ascending, its timeField `{time}`; mongod refuses `{}` in its shard key",
+                meta.as_ref().map(|m| format!(" `{m}`")).unwrap_or_default(),
+                key.path
+            )));
         }
     }
 }

@@ -1,0 +1,12 @@
+use bson::DateTime;
+use mongo_schema::MongoSchema;
+use serde::{Deserialize, Serialize};
+
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(db = "db_user_center", collection = "t_session", index(keys(expireTime = "hashed"), ttl = 3600))]
+struct Session {
+    expire_time: DateTime,
+}
+
+fn main() {}
