@@ -228,3 +228,48 @@ fn index_names(db: &mongodb::sync::Database, name: &str) -> Vec<String> {
     let batch = list.get_document("cursor").and_then(|c| c.get_array("firstBatch")).expect("cursor");
     batch.iter().map(|i| i.as_document().unwrap().get_str("name").unwrap().to_owned()).collect()
 }
+
+fn mongosh() -> Option<PathBuf> {
+    let cached = Path::new(env!("CARGO_MANIFEST_DIR")).join("../.cache/npm/node_modules/.bin/mongosh");
+    let candidates = [std::env::var_os("MONGOSH").map(PathBuf::from), Some(cached)];
+    candidates.into_iter().flatten().find(|p| p.is_file())
+}
+
+fn mongosh_run(mongosh: &Path, uri: &str, script: &Path) {
+    let out = std::process::Command::new(mongosh).args(["--quiet", uri]).arg(script).output().expect("mongosh runs");
+    assert!(out.status.success(), "mongosh {}: {}{}", script.display(), String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+}
+
+/// The mongosh scripts: up twice, a drop-and-create whose index is already gone (as after
+/// a run interrupted between the two steps), and the down script.
+#[test]
+fn mongosh_runs_the_option_scripts_and_reruns_them() {
+    let name = "options_migrate::mongosh_runs_the_option_scripts_and_reruns_them";
+    let (Ok(uri), Some(mongosh)) = (std::env::var("MONGODB_URI"), mongosh()) else {
+        mongo_schema_tests::skipped(name);
+        return;
+    };
+    let client = mongodb::sync::Client::with_uri_str(&uri).expect("client");
+    let db = client.database("db_test_migrate_options_sh");
+    db.drop().run().expect("drop");
+    let dir = scratch("mongosh");
+    let rename = |m: Model| Model { db: "db_test_migrate_options_sh".into(), ..m };
+    let first = run(&dir, &[rename(Model::of::<v1::DeviceReading>("app::DeviceReading")), rename(Model::of::<v1::Session>("app::Session"))]).unwrap();
+    let second = run(&dir, &[rename(Model::of::<v2::DeviceReading>("app::DeviceReading")), rename(Model::of::<v2::Session>("app::Session"))]).unwrap();
+    let (up1, up2, down2) = (&first.files[0], &second.files[0], &second.files[1]);
+    assert!(up2.to_string_lossy().ends_with("alter_t_device_reading_and_1_more.js") && down2.to_string_lossy().ends_with(".down.js"));
+    mongosh_run(&mongosh, &uri, up1);
+    mongosh_run(&mongosh, &uri, up1);
+    mongosh_run(&mongosh, &uri, up2);
+    db.run_command(doc! { "dropIndexes": "t_session", "index": "ix_user" }).run().expect("drop ix_user by hand");
+    mongosh_run(&mongosh, &uri, up2);
+    assert!(index_names(&db, "t_session").contains(&"ix_user".to_owned()), "ix_user is back with its new definition");
+    mongosh_run(&mongosh, &uri, down2);
+    let names = index_names(&db, "t_session");
+    assert!(!names.contains(&"ix_expire_user".to_owned()) && names.contains(&"ix_user".to_owned()), "{names:?}");
+    let list = db.run_command(doc! { "listIndexes": "t_session" }).run().expect("listIndexes");
+    let batch = list.get_document("cursor").and_then(|c| c.get_array("firstBatch")).expect("cursor");
+    let ix_user = batch.iter().filter_map(|i| i.as_document()).find(|i| i.get_str("name").ok() == Some("ix_user")).expect("ix_user");
+    assert_eq!(ix_user.get_document("key").unwrap(), &doc! { "userId": 1 }, "down restored the previous definition");
+    std::fs::remove_dir_all(&dir).ok();
+}
