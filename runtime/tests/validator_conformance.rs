@@ -70,3 +70,14 @@ fn malformed_bytes_are_reported_not_judged() {
     let raw = mongo_schema::bson::RawDocument::from_bytes(&bytes).unwrap();
     assert!(matches!(validator.validate_raw(raw), Err(mongo_schema::validate::ValidationError::Malformed(_))));
 }
+
+// Fuzz regression (crash-62070af3): raw BSON may repeat a field name; `properties` judges the
+// first occurrence only, as mongod's getField does, so a later bad duplicate does not fail.
+#[test]
+fn repeated_field_names_use_the_first_occurrence() {
+    let validator = Validator::new(&doc! { "properties": { "n": { "bsonType": "double" } } }).unwrap();
+    let mut buf = mongo_schema::bson::RawDocumentBuf::new();
+    buf.append(mongo_schema::bson::raw::cstr!("n"), 3.0);
+    buf.append(mongo_schema::bson::raw::cstr!("n"), "not a double");
+    assert!(validator.validate_raw(&buf).is_ok());
+}

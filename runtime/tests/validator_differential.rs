@@ -188,3 +188,27 @@ fn generated_schemas_agree_with_mongod() {
         panic!("{failure}");
     }
 }
+
+// Fuzz regression (crash-62070af3): repeated field names in raw BSON. mongod must agree that
+// `properties` judges the first occurrence.
+#[test]
+fn repeated_field_names_agree_with_mongod() {
+    let Some(db) = database("repeated_field_names_agree_with_mongod") else { return };
+    let schema = doc! { "properties": { "n": { "bsonType": "double" } } };
+    let validator = Validator::new(&schema).unwrap();
+    let name = format!("dup{}", COUNTER.fetch_add(1, std::sync::atomic::Ordering::SeqCst));
+    let raw = db.collection::<RawDocumentBuf>(&name);
+    let mut wrong = Vec::new();
+    for (i, (first, second)) in [(Bson::Double(3.0), Bson::String("x".into())), (Bson::String("x".into()), Bson::Double(3.0))].into_iter().enumerate() {
+        let mut buf = RawDocumentBuf::new();
+        buf.append(mongo_schema::bson::raw::cstr!("_id"), i as i32);
+        buf.append(mongo_schema::bson::raw::cstr!("n"), mongo_schema::bson::RawBson::try_from(first).unwrap());
+        buf.append(mongo_schema::bson::raw::cstr!("n"), mongo_schema::bson::RawBson::try_from(second).unwrap());
+        raw.insert_one(&buf).run().expect("insert");
+        let server = raw.find(doc! { "_id": i as i32, "$jsonSchema": schema.clone() }).run().unwrap().count() == 1;
+        if server != validator.validate_raw(&buf).is_ok() {
+            wrong.push(format!("doc #{i}: mongod {server}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

@@ -105,7 +105,9 @@ impl ObjectRules {
     /// `properties` and `patternProperties`/`additionalProperties` for one field.
     fn field_ok<'a, V: Value<'a>>(&self, name: &str, value: V, seen: &mut Seen) -> Res<bool> {
         let index = self.find(name);
-        if let Some(i) = index {
+        // A repeated name (possible in raw BSON) is judged by its first occurrence, as
+        // mongod's `getField` does for `properties`.
+        if let Some(i) = index.filter(|i| !seen.has(*i)) {
             seen.set(i);
             if let Some(schema) = &self.named[i].schema {
                 if !schema.matches(value)? {
