@@ -5,38 +5,40 @@
 use super::{type_span, Assertion, Site};
 use crate::attr::mongo::Keyword;
 use crate::ctxt::Ctxt;
-use crate::expand::FieldType;
 use crate::ir::{Container, Data, Style};
 use crate::symbol::*;
-use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
 
+/// The rules of the type as a whole; the field rules are in [`checks`] and [`depth_limit`].
 pub fn all(cx: &Ctxt, c: &Container, out: &mut Vec<Assertion>) {
-    let sites = Site::all(c);
-    for site in sites.iter().filter(|s| s.is_member()) {
-        unbounded_array(cx, site, out);
-    }
-    recursion(cx, c, &sites);
-    nesting_depth(c, &sites, out);
+    recursion(cx, c, &Site::all(c));
+    nesting_depth(c, out);
     document_size(c, out);
 }
 
-fn field_assertion(site: &Site, branches: Vec<(TokenStream, String)>) -> Assertion {
-    let facts = Some(FieldType::of(site.field).facts(site.field));
-    Assertion { facts, branches, span: site.span() }
+/// The `_p::rules::check` bit of a flattened field (its documents add no level).
+pub const FLATTEN: &str = "FLATTEN";
+
+/// The `_p::rules::check` bits of the size rules that apply at `site`, unwaived.
+pub fn checks(cx: &Ctxt, site: &Site) -> Vec<&'static str> {
+    let mut bits = if site.is_member() { unbounded_array(cx, site) } else { Vec::new() };
+    if site.field.serde.flatten {
+        bits.push(FLATTEN);
+    }
+    bits
 }
 
 /// `unbounded_array`: every array declares `max_items` (at most 1000, or the type's
 /// `max_items_limit`) and every map `max_properties`: arrays pushed to forever reach the
 /// 16 MiB limit and block writes (Specification 8).
-fn unbounded_array(cx: &Ctxt, site: &Site, out: &mut Vec<Assertion>) {
+fn unbounded_array(cx: &Ctxt, site: &Site) -> Vec<&'static str> {
     if site.waives(UNBOUNDED_ARRAY) {
-        return;
+        return Vec::new();
     }
     let keywords = &site.field.mongo.keywords.list;
     let name = &site.field.name;
     let limit = site.c.mongo.max_items_limit.unwrap_or(DEFAULT_MAX_ITEMS);
-    let mut branches = Vec::new();
+    let mut bits = Vec::new();
     match keywords.iter().find(|(_, k)| matches!(k, Keyword::MaxItems(_))) {
         Some((span, Keyword::MaxItems(n))) if *n > limit => cx.syn_error(syn::Error::new(*span, format!(
             "unbounded_array: field `{name}` allows {n} items, above the limit of {limit}{}; keep at most {limit} \
@@ -44,22 +46,12 @@ fn unbounded_array(cx: &Ctxt, site: &Site, out: &mut Vec<Assertion>) {
             if limit == DEFAULT_MAX_ITEMS { " the standard sets" } else { " set by `max_items_limit`" }
         ))),
         Some(_) => {}
-        None => branches.push((quote!(_p::rules::is_growable_array(facts)), format!(
-            "unbounded_array: field `{name}` is an array with no bound; declare `#[mongo(max_items = N)]` with N ≤ {limit} \
-             and keep the last N with `$push` + `$slice`, or store the items as documents of their own collection: an \
-             array that grows forever reaches the 16 MiB limit and blocks writes (Specification 8)"
-        ))),
+        None => bits.push("ARRAY"),
     }
     if !keywords.iter().any(|(_, k)| matches!(k, Keyword::MaxProperties(_))) {
-        branches.push((quote!(_p::rules::is_map(facts)), format!(
-            "unbounded_array: field `{name}` is a map (a document with arbitrary keys) with no bound; declare \
-             `#[mongo(max_properties = N)]`, or store the entries as an array of documents with `max_items` \
-             (Specification 8)"
-        )));
+        bits.push("MAP");
     }
-    if !branches.is_empty() {
-        out.push(field_assertion(site, branches));
-    }
+    bits
 }
 
 /// The deepest nesting allowed in this type.
@@ -67,30 +59,36 @@ fn max_depth(c: &Container) -> u32 {
     c.mongo.max_depth.unwrap_or(DEFAULT_MAX_DEPTH)
 }
 
+/// A struct whose fields are written as its own document's members: its fields carry
+/// the depth check; any other type is checked as a whole.
+fn fields_nest(c: &Container) -> bool {
+    matches!(c.data, Data::Struct(Style::Named, _)) && !c.serde.transparent && c.serde.into.is_none()
+}
+
 /// `nesting_depth`: documents nest at most `max_depth` levels (the document itself
 /// counts as one; default and greatest 5): an 8-level configuration needed `$set` paths
-/// nobody wrote right and could not index its deep fields (Specification 6).
-fn nesting_depth(c: &Container, sites: &[Site], out: &mut Vec<Assertion>) {
+/// nobody wrote right and could not index its deep fields (Specification 6). The depth
+/// limit checked at `site`, 0 when none is.
+pub fn depth_limit(c: &Container, site: &Site) -> u32 {
+    if fields_nest(c) && !site.waives(NESTING_DEPTH) {
+        max_depth(c)
+    } else {
+        0
+    }
+}
+
+/// `nesting_depth` for a type whose fields are not members of its own document.
+fn nesting_depth(c: &Container, out: &mut Vec<Assertion>) {
+    if fields_nest(c) || super::allows(&c.mongo.allow, NESTING_DEPTH) {
+        return;
+    }
     let max = max_depth(c);
     let ident = &c.input.ident;
-    let advice = "flatten it: move deep parts up to top-level fields, or into their own collection referenced by id";
-    if matches!(c.data, Data::Struct(Style::Named, _)) && !c.serde.transparent && c.serde.into.is_none() {
-        for site in sites.iter().filter(|s| !s.waives(NESTING_DEPTH)) {
-            let levels = if site.field.serde.flatten { quote!(facts.depth) } else { quote!(facts.depth + 1) };
-            let message = format!(
-                "nesting_depth: field `{}` nests documents more than {max} levels deep in `{ident}` (counting `{ident}` \
-                 itself; Specification 6 keeps documents within 3-5); {advice}",
-                site.field.name
-            );
-            out.push(field_assertion(site, vec![(quote!(#levels > #max), message)]));
-        }
-    } else if !super::allows(&c.mongo.allow, NESTING_DEPTH) {
-        let message = format!(
-            "nesting_depth: `{ident}` nests documents more than {max} levels deep (Specification 6 keeps documents \
-             within 3-5); {advice}"
-        );
-        out.push(Assertion { facts: None, branches: vec![(quote!(facts.depth > #max), message)], span: type_span(c) });
-    }
+    let message = format!(
+        "nesting_depth: `{ident}` nests documents more than {max} levels deep (Specification 6 keeps documents \
+         within 3-5); flatten it: move deep parts up to top-level fields, or into their own collection referenced by id"
+    );
+    out.push(Assertion::branches(None, vec![(quote!(facts.depth > #max), message)], type_span(c)));
 }
 
 /// A type that contains itself nests without bound, and `$jsonSchema` (no `$ref`) cannot
@@ -139,5 +137,5 @@ fn document_size(c: &Container, out: &mut Vec<Assertion>) {
          large parts to their own collection (files to GridFS or object storage) (Specification 5)"
     );
     let test = quote!(_p::rules::exceeds(facts.max_size, _p::size::#constant));
-    out.push(Assertion { facts: None, branches: vec![(test, message)], span: type_span(c) });
+    out.push(Assertion::branches(None, vec![(test, message)], type_span(c)));
 }

@@ -12,6 +12,7 @@ mod types;
 
 use crate::attr::mongo::Waiver;
 use crate::ctxt::Ctxt;
+use crate::expand::FieldType;
 use crate::ir::{Container, Data, Field, Style, Variant};
 use proc_macro2::{Delimiter, Group, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
@@ -20,38 +21,82 @@ use quote::{quote, quote_spanned, ToTokens};
 pub fn all(cx: &Ctxt, c: &Container) -> Vec<Assertion> {
     naming::all(cx, c);
     let mut out = Vec::new();
-    types::all(c, &mut out);
+    for site in Site::all(c) {
+        let mut checks = types::checks(&site);
+        checks.extend(bounds::checks(cx, &site));
+        let max_depth = bounds::depth_limit(c, &site);
+        if checks.iter().any(|check| *check != bounds::FLATTEN) || max_depth > 0 {
+            out.push(Assertion::field(&site, checks, max_depth));
+        }
+    }
     bounds::all(cx, c, &mut out);
     options::all(cx, c, &mut out);
     out
 }
 
-/// A rule decided by the compiler: `if <test over facts> { panic!("<message>") }`,
-/// spanned at the field (or type) so the error points there. Several branches share one
-/// item when at most one of them can hold (a set is not also a map).
+/// A rule decided by the compiler, over a `SchemaFacts`, with its `panic!` spanned at the
+/// field (or type) so the error points there.
 pub struct Assertion {
     /// A `SchemaFacts` expression; `None`: the facts of the type being derived.
     pub facts: Option<TokenStream>,
-    /// `(a bool expression over the local `facts`, the message when it holds)`.
-    pub branches: Vec<(TokenStream, String)>,
+    pub test: Test,
     pub span: (Span, Span),
 }
 
+pub enum Test {
+    /// Exclusive branches, `(a bool expression over the local `facts`, the message when
+    /// it holds)`, in one item (a set is not also a map).
+    Branches(Vec<(TokenStream, String)>),
+    /// Every field rule in one call of `_p::rules::field`: the names of the
+    /// `_p::rules::check` bits that apply, and the type's depth limit (0: unchecked).
+    /// Messages live in the runtime, so a field costs one small item.
+    Field(Vec<&'static str>, u32),
+}
+
 impl Assertion {
+    pub fn branches(facts: Option<TokenStream>, branches: Vec<(TokenStream, String)>, span: (Span, Span)) -> Self {
+        Assertion { facts, test: Test::Branches(branches), span }
+    }
+
+    fn field(site: &Site, checks: Vec<&'static str>, max_depth: u32) -> Self {
+        let facts = Some(FieldType::of(site.field).facts(site.field));
+        Assertion { facts, test: Test::Field(checks, max_depth), span: site.span() }
+    }
+
+    /// `panic!("{}", message)` spanning the field.
+    fn panic(&self, message: TokenStream) -> TokenStream {
+        let (start, end) = self.span;
+        let path = quote_spanned!(start=> ::core::panic!);
+        let mut args = Group::new(Delimiter::Parenthesis, quote!("{}", #message));
+        args.set_span(end);
+        quote!(#path #args)
+    }
+
     /// The check as a block; `own` is the expression of the derived type's facts.
     pub fn tokens(&self, own: &TokenStream) -> TokenStream {
         let facts = self.facts.as_ref().unwrap_or(own);
-        let (start, end) = self.span;
-        let branches = self.branches.iter().map(|(test, message)| {
-            let path = quote_spanned!(start=> ::core::panic!);
-            let mut args = Group::new(Delimiter::Parenthesis, quote!("{}", #message));
-            args.set_span(end);
-            quote!(if #test { #path #args })
-        });
+        let body = match &self.test {
+            Test::Branches(branches) => {
+                let branches = branches.iter().map(|(test, message)| {
+                    let panic = self.panic(quote!(#message));
+                    quote!(if #test { #panic })
+                });
+                quote!(#(#branches)else*)
+            }
+            Test::Field(checks, max_depth) => {
+                let bits = checks.iter().map(|c| syn::Ident::new(c, Span::call_site()));
+                let panic = self.panic(quote!(message));
+                quote! {
+                    if let ::core::option::Option::Some(message) = _p::rules::field(facts, 0 #(| _p::rules::check::#bits)*, #max_depth) {
+                        #panic
+                    }
+                }
+            }
+        };
         quote! {
             {
                 let facts: _p::SchemaFacts = #facts;
-                #(#branches)else*
+                #body
             }
         }
     }
@@ -102,24 +147,6 @@ impl<'a> Site<'a> {
         };
         (start, end)
     }
-
-    /// The field's type as written, and its serde helper, for messages.
-    pub fn type_name(&self) -> String {
-        let ty = tidy(&self.field.original.ty.to_token_stream().to_string());
-        match &self.field.serde.with {
-            Some(with) => format!("`{ty}` with `#[serde(with = \"{}\")]`", with.value()),
-            None => format!("`{ty}`"),
-        }
-    }
-}
-
-/// Tokens as people write them: `Option<f64>`, not `Option < f64 >`.
-fn tidy(tokens: &str) -> String {
-    let mut out = tokens.to_owned();
-    for (from, to) in [(" :: ", "::"), (":: ", "::"), (" ::", "::"), (" < ", "<"), ("< ", "<"), (" <", "<"), (" >", ">"), (" ,", ","), ("& ", "&")] {
-        out = out.replace(from, to);
-    }
-    out
 }
 
 /// `#[mongo(allow(rule, ...))]` in `list` names `rule`.

@@ -100,7 +100,7 @@ impl<'a> Root<'a> {
         );
         let mut all = vec![(quote!(_p::rules::is_missing(#lookup)), missing)];
         all.extend(branches);
-        Assertion { facts: Some(quote!(_p::rules::facts_at(#lookup))), branches: all, span: (span, span) }
+        Assertion::branches(Some(quote!(_p::rules::facts_at(#lookup))), all, (span, span))
     }
 }
 
@@ -227,7 +227,7 @@ fn multikey_index(root: &Root, index: &Index, out: &mut Vec<Assertion>) {
         index.name()
     );
     let ident = &root.c.input.ident;
-    out.push(Assertion { facts: Some(quote!(<#ident as _p::MongoSchema>::FACTS)), branches: vec![(test, message)], span: (index.span, index.span) });
+    out.push(Assertion::branches(Some(quote!(<#ident as _p::MongoSchema>::FACTS)), vec![(test, message)], (index.span, index.span)));
 }
 
 /// The longest index name accepted by every server the commands target: 127 bytes was
