@@ -11,4 +11,19 @@ if [ ! -x .cache/npm/node_modules/.bin/mongosh ]; then
   npm install --silent --no-audit --no-fund --prefix .cache/npm mongosh@2.12.0 >&2
 fi
 
-scripts/with-mongod.sh cargo test --workspace --all-features
+log=$(mktemp "${TMPDIR:-/tmp}/mongo-schema-test.XXXXXX")
+trap 'rm -f "$log"' EXIT
+scripts/with-mongod.sh cargo test --workspace --all-features 2>&1 | tee "$log"
+
+# The validator's fuzz target, briefly: cargo-fuzz needs the nightly toolchain.
+if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
+  command -v cargo-fuzz >/dev/null || cargo install --locked --quiet cargo-fuzz
+  FUZZ_SECONDS="${FUZZ_SECONDS:-30}" scripts/fuzz-smoke.sh
+else
+  echo "test.sh: skipped the fuzz smoke run (no nightly toolchain for cargo-fuzz)"
+fi
+
+# One closing line over every test binary (cargo's last line is often a doc-test block).
+awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } }
+     /^skipped \(no MONGODB_URI\)/ { s++ }
+     END { printf "tests: %d passed, %d failed, %d skipped\n", p, f, s }' "$log"
