@@ -350,3 +350,43 @@ mod tests {
         assert!(!is_status_name("statusMessage"));
     }
 }
+
+/// The messages of the field rules the derive checks, one text whether syntax decides
+/// the rule (the macro) or a const check over the field type's facts does (the runtime).
+/// They say "this field": the error's span shows which.
+pub mod messages {
+    pub const MONEY_DOUBLE: &str = "money_double: this field holds money but is written as a BSON double, which cannot hold 0.1 exactly; \
+        use `rust_decimal::Decimal` with `#[serde(with = \"mongo_schema::serde_helpers::decimal128\")]` (`decimal128_option` for an \
+        `Option`) so it is stored as Decimal128 (Specification 9); if it is not money, `#[mongo(allow(money_double, reason = \"...\"))]`";
+    pub const STRING_DATE: &str = "string_date: this field holds a date but is written as a BSON string, which range queries and date \
+        operators cannot use; use `bson::DateTime`, or `chrono::DateTime<Utc>` with \
+        `#[serde(with = \"bson::serde_helpers::datetime::FromChrono04DateTime\")]`, so it is stored as a BSON date (Specification 9); \
+        if it is not a date, `#[mongo(allow(string_date, reason = \"...\"))]`";
+    pub const SILENT_DECIMAL: &str = "silent_string: this field holds a `rust_decimal::Decimal`, which serde writes as a string, while its \
+        schema says `decimal`; add `#[serde(with = \"mongo_schema::serde_helpers::decimal128\")]` (`decimal128_option` for an \
+        `Option`; for a `Vec` or map of it, a newtype that carries the helper) so the stored type matches the validator \
+        (Specification 9)";
+    pub const SILENT_CHRONO: &str = "silent_string: this field holds a `chrono::DateTime<Utc>`, which serde writes as an RFC 3339 string, \
+        while its schema says `date`; add `#[serde(with = \"bson::serde_helpers::datetime::FromChrono04DateTime\")]` (for an \
+        `Option`, `Vec` or map of it, a newtype that carries the helper) so the stored type matches the validator (Specification 9)";
+    pub const SILENT_UUID: &str = "silent_string: this field holds a `uuid::Uuid`, which serde writes as a string to \
+        `bson::serialize_to_document` and as generic (subtype 0) binary to the driver, while its schema says `binData`; add \
+        `#[serde(with = \"bson::serde_helpers::uuid_1::AsBinary\")]` (for an `Option`, `Vec` or map of it, a newtype that \
+        carries the helper) so the stored type matches the validator (Specification 9)";
+    pub const SILENT_OTHER: &str = "silent_string: this field holds a type that serde writes as something else than its schema says; \
+        add the serde helper it needs so the stored type matches the validator (for an `Option`, `Vec` or map of it, use the helper's `Option` form where there is one, or a newtype that carries the helper) (Specification 9)";
+    pub const RANDOM_ID: &str = "random_id: this `_id` is neither an ObjectId nor an integer; random `_id` values land all over the \
+        index and split its pages (Specification 10): use `bson::oid::ObjectId` (the default), or an increasing `i64`, and keep \
+        the business key in a field of its own with a unique index";
+    pub const NUMERIC_STATUS: &str = "numeric_status: this status flag is written as a number, a magic number nobody can read later \
+        (Specification 9); use a unit enum that derives `MongoSchema` (e.g. `enum OrderStatus { Pending, Paid }` with \
+        `#[serde(rename_all = \"lowercase\")]`), which is stored and validated as a string enum";
+    pub const UNBOUNDED_ARRAY: &str = "unbounded_array: this field is an array with no bound; declare `#[mongo(max_items = N)]` \
+        (at most 1000, or the type's `max_items_limit`) and keep the last N with `$push` + `$slice`, or store the items as \
+        documents of their own collection: an array that grows forever reaches the 16 MiB limit and blocks writes (Specification 8)";
+    pub const UNBOUNDED_MAP: &str = "unbounded_array: this field is a map (a document with arbitrary keys) with no bound; declare \
+        `#[mongo(max_properties = N)]`, or store the entries as an array of documents with `max_items` (Specification 8)";
+    pub const NESTING_DEPTH: &str = "nesting_depth: through this field the document nests more levels than allowed (the document \
+        itself counts as one; at most 5, or the type's `max_depth`; Specification 6 keeps documents within 3-5); flatten it: \
+        move deep parts up to top-level fields, or into their own collection referenced by id";
+}

@@ -24,6 +24,10 @@ pub fn all(cx: &Ctxt, c: &Container) -> Vec<Assertion> {
     for site in Site::all(c) {
         let mut checks = types::checks(&site);
         checks.extend(bounds::checks(cx, &site));
+        if let Some(kind) = types::known_kind(&site) {
+            types::decide(cx, &site, kind, &checks);
+            continue;
+        }
         let max_depth = bounds::depth_limit(c, &site);
         if checks.iter().any(|check| *check != bounds::FLATTEN) || max_depth > 0 {
             out.push(Assertion::field(&site, checks, max_depth));
@@ -135,6 +139,13 @@ impl<'a> Site<'a> {
     pub fn waives(&self, rule: &str) -> bool {
         let variant = self.variant.map(|v| v.mongo.allow.as_slice()).unwrap_or_default();
         [self.field.mongo.allow.as_slice(), variant, self.c.mongo.allow.as_slice()].iter().any(|list| allows(list, rule))
+    }
+
+    /// An error spanning the field from its name to the end of its type.
+    pub fn error(&self, cx: &Ctxt, message: &str) {
+        let (start, end) = self.span();
+        let (start, end) = (syn::Ident::new("field", start), syn::Ident::new("ty", end));
+        cx.error_spanned_by(quote!(#start #end), message);
     }
 
     /// `(first token of the field after its attributes, last token of its type)`.

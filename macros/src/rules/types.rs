@@ -3,9 +3,10 @@
 //! hide a double. The messages live in the runtime (`__private::rules`).
 
 use super::Site;
+use crate::ctxt::Ctxt;
 use crate::expand::FieldType;
 use crate::symbol::*;
-use mongo_schema_names as names;
+use mongo_schema_names::{self as names, messages};
 
 /// The `_p::rules::check` bits of the type rules that apply at `site`, unwaived.
 pub fn checks(site: &Site) -> Vec<&'static str> {
@@ -49,4 +50,55 @@ fn random_id(site: &Site) -> bool {
 /// can read later (Specification 9).
 fn numeric_status(site: &Site) -> bool {
     site.is_member() && names::is_status_name(&site.field.name)
+}
+
+/// Rust types whose BSON type syntax alone decides: the language's primitives and
+/// `String`, by their `bsonType` alias.
+const PRIMITIVES: &[(&str, &str)] = &[
+    ("bool", "bool"),
+    ("i8", "int"),
+    ("i16", "int"),
+    ("i32", "int"),
+    ("u8", "int"),
+    ("u16", "int"),
+    ("i64", "long"),
+    ("u32", "long"),
+    ("u64", "long"),
+    ("isize", "long"),
+    ("usize", "long"),
+    ("f32", "double"),
+    ("f64", "double"),
+    ("char", "string"),
+    ("str", "string"),
+    ("String", "string"),
+];
+
+/// The `bsonType` of the field when syntax alone decides it: a primitive written as
+/// such, or a type fixed by `bson_type` or a known serde helper. Aliases, paths, generics
+/// and every other type are left to the const check over their facts.
+pub fn known_kind(site: &Site) -> Option<String> {
+    match FieldType::of(site.field) {
+        FieldType::Alias(alias) => Some(alias),
+        FieldType::Trait(syn::Type::Path(p)) if p.qself.is_none() && p.path.leading_colon.is_none() => {
+            let [segment] = p.path.segments.iter().collect::<Vec<_>>()[..] else { return None };
+            let primitive = segment.arguments.is_none().then(|| segment.ident.to_string())?;
+            PRIMITIVES.iter().find(|(name, _)| *name == primitive).map(|(_, alias)| (*alias).to_owned())
+        }
+        FieldType::Trait(_) => None,
+    }
+}
+
+/// The type rules of a field whose BSON type is known, decided here rather than by a
+/// const check (a scalar has no nesting, bound or helper to check).
+pub fn decide(cx: &Ctxt, site: &Site, kind: String, checks: &[&str]) {
+    let number = matches!(kind.as_str(), "int" | "long" | "double");
+    let verdicts = [
+        ("MONEY", kind == "double", messages::MONEY_DOUBLE),
+        ("DATE", kind == "string", messages::STRING_DATE),
+        ("ID", !matches!(kind.as_str(), "objectId" | "int" | "long"), messages::RANDOM_ID),
+        ("STATUS", number, messages::NUMERIC_STATUS),
+    ];
+    if let Some((_, _, message)) = verdicts.iter().find(|(bit, fails, _)| *fails && checks.contains(bit)) {
+        site.error(cx, message);
+    }
 }
