@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Builds the validator fuzz target and runs it for ~60 s (FUZZ_SECONDS to change), failing on
-# any crash, panic, timeout or out-of-memory. Needs the nightly toolchain and cargo-fuzz:
+# Builds the fuzz targets (the validator; the dump reader) and runs each for ~60 s
+# (FUZZ_SECONDS to change), failing on any crash, panic, timeout or out-of-memory. Needs
+# the nightly toolchain and cargo-fuzz:
 #   rustup toolchain install nightly && cargo install cargo-fuzz
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 seconds="${FUZZ_SECONDS:-60}"
 cd "$root/fuzz"
-mkdir -p corpus/validate
-cargo +nightly fuzz run validate corpus/validate -- \
-  -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096
+for target in validate dump; do
+  mkdir -p "corpus/$target"
+  cargo +nightly fuzz run "$target" "corpus/$target" -- \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096
+done

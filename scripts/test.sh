@@ -15,10 +15,10 @@ log=$(mktemp "${TMPDIR:-/tmp}/mongo-schema-test.XXXXXX")
 trap 'rm -f "$log"' EXIT
 scripts/with-mongod.sh cargo test --workspace --all-features 2>&1 | tee "$log"
 
-# The validator's fuzz target, briefly: cargo-fuzz needs the nightly toolchain.
+# The fuzz targets (validator, dump reader), briefly: cargo-fuzz needs the nightly toolchain.
 if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
   command -v cargo-fuzz >/dev/null || cargo install --locked --quiet cargo-fuzz
-  FUZZ_SECONDS="${FUZZ_SECONDS:-30}" scripts/fuzz-smoke.sh
+  FUZZ_SECONDS="${FUZZ_SECONDS:-20}" scripts/fuzz-smoke.sh
 else
   echo "test.sh: skipped the fuzz smoke run (no nightly toolchain for cargo-fuzz)"
 fi
