@@ -22,3 +22,9 @@ pub use mongo_schema_macros::MongoSchema;
 pub use schema::{BsonKind, MongoSchema};
 pub use validate::{SchemaError, Validator};
 
+/// The derive and both traits, so `User::validator()` and `User::create_collection_command()`
+/// resolve with one import: `use mongo_schema::prelude::*;`.
+pub mod prelude {
+    pub use crate::{MongoCollection, MongoSchema};
+}
+

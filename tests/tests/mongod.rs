@@ -4,7 +4,8 @@
 //! Without `MONGODB_URI` each test says it was skipped and passes.
 
 use bson::{doc, Document, RawDocumentBuf};
-use mongo_schema::{MongoCollection, MongoSchema, Validator};
+use mongo_schema::prelude::*;
+use mongo_schema::Validator;
 use mongo_schema_tests::{models::*, roots, violations, Samples};
 use mongodb::error::{ErrorKind, WriteFailure};
 use mongodb::sync::{Client, Database};
