@@ -8,7 +8,7 @@
 
 use bson::DateTime;
 use mongo_schema::migrate::{diff, plan, up_js, Model, Snapshot};
-use mongo_schema::{render, MongoCollection, MongoSchema, Validator};
+use mongo_schema::{render, MongoCollection, MongoSchema};
 use serde::{Deserialize, Serialize};
 
 /// One measurement of one device.
@@ -70,7 +70,7 @@ fn committed_output_is_current() {
 /// Readings are checked locally, since the collection itself has no validator.
 #[test]
 fn readings_are_validated_before_writing() {
-    let validator = Validator::new(&DeviceReading::json_schema()).expect("the schema compiles");
+    let validator = mongo_schema::Validator::new(&DeviceReading::json_schema()).expect("the schema compiles");
     let reading = |temperature| DeviceReading { timestamp: DateTime::now(), device_id: "sensor-17".into(), temperature, humidity: 40.0 };
     let ok = bson::serialize_to_raw_document_buf(&reading(21.5)).unwrap();
     let hot = bson::serialize_to_raw_document_buf(&reading(400.0)).unwrap();

@@ -75,8 +75,8 @@ pub fn check_collection_name(name: &str) -> Result<(), NameError> {
     if name.is_empty() {
         return err("collection_name", false, "collection name is empty".to_owned());
     }
-    if name.starts_with("system.") {
-        return err("collection_name", false, format!("`{name}` uses MongoDB's reserved `system.` prefix; backups and tools skip such collections. Use e.g. `t_{}`", &name[7..]));
+    if let Some(rest) = name.strip_prefix("system.") {
+        return err("collection_name", false, format!("`{name}` uses MongoDB's reserved `system.` prefix; backups and tools skip such collections. Use e.g. `t_{rest}`"));
     }
     if name.contains('$') || name.contains('\0') {
         return err("collection_name", false, format!("collection name `{name}` contains `$` or NUL, which MongoDB reserves"));

@@ -59,7 +59,7 @@ mod decimal {
             exponent -= 1;
         }
         // trailing zeros carry no value: drop them while the number does not fit
-        while exponent < 0 && coefficient % 10 == 0 && coefficient != 0 && (exponent < -28 || coefficient >= 1 << 96) {
+        while exponent < 0 && coefficient.is_multiple_of(10) && coefficient != 0 && (exponent < -28 || coefficient >= 1 << 96) {
             coefficient /= 10;
             exponent += 1;
         }

@@ -155,7 +155,7 @@ pub struct Labeled<T> {
 }
 
 fn address(n: usize) -> Address {
-    Address { street: "s".repeat(n.clamp(1, 100)), city: "Shenzhen".into(), zip_code: (n % 2 == 0).then(|| "518000".into()) }
+    Address { street: "s".repeat(n.clamp(1, 100)), city: "Shenzhen".into(), zip_code: n.is_multiple_of(2).then(|| "518000".into()) }
 }
 
 impl Samples for Containers {

@@ -10,7 +10,8 @@ use mongo_schema_names::{self as names, messages};
 
 /// The `_p::rules::check` bits of the type rules that apply at `site`, unwaived.
 pub fn checks(site: &Site) -> Vec<&'static str> {
-    let rules: [(&str, &'static str, fn(&Site) -> bool); 5] = [
+    type Rule = (&'static str, &'static str, fn(&Site) -> bool);
+    let rules: [Rule; 5] = [
         (MONEY_DOUBLE, "MONEY", money_double),
         (STRING_DATE, "DATE", string_date),
         (SILENT_STRING, "SILENT", silent_string),
