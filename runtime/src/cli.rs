@@ -181,9 +181,9 @@ fn print_js(model: &Model) -> String {
     let (create, coll_mod) = crate::migrate::create_commands(model);
     [
         js_line_comment(&format!("{} ({}): create the collection with its validator", model.namespace(), model.rust_type)),
-        crate::render::js_safe_line_terminators(mongosh_create_collection(&model.db, &create)),
+        mongosh_create_collection(&model.db, &create),
         js_line_comment("or, when the collection exists, install the validator:"),
-        crate::render::js_safe_line_terminators(mongosh_run_command(&model.db, &coll_mod)),
+        mongosh_run_command(&model.db, &coll_mod),
     ]
     .join("\n")
         + "\n"

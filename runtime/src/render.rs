@@ -18,9 +18,9 @@ fn pretty(value: &Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string())
 }
 
-/// A JavaScript string literal (JSON's is one).
+/// A JavaScript string literal (JSON's is one, with U+2028/U+2029 escaped).
 pub fn js_string(s: &str) -> String {
-    Value::from(s).to_string()
+    escape_line_terminators(Value::from(s).to_string())
 }
 
 /// Whether relaxed Extended JSON of this value has `$`-keyed wrappers (`$date`,
@@ -37,10 +37,11 @@ fn has_extjson_wrappers(value: &Value) -> bool {
 /// `EJSON.deserialize(...)` when it holds BSON types JSON cannot state.
 pub fn js_document(doc: &Document) -> String {
     let value = Bson::Document(doc.clone()).into_relaxed_extjson();
+    let json = escape_line_terminators(pretty(&value));
     if has_extjson_wrappers(&value) {
-        format!("EJSON.deserialize({})", pretty(&value))
+        format!("EJSON.deserialize({json})")
     } else {
-        pretty(&value)
+        json
     }
 }
 
@@ -75,21 +76,10 @@ pub fn js_line_comment(text: &str) -> String {
     line
 }
 
-/// [`js_document`] with U+2028 and U+2029 escaped as `\u2028`, `\u2029`: JSON leaves them
-/// raw, and JavaScript before ES2019 ends a string literal at them. They only occur inside
-/// JSON strings, so the replacement is exact.
-pub fn js_document_safe(doc: &Document) -> String {
-    js_safe_line_terminators(js_document(doc))
-}
-
-/// [`js_string`] with U+2028 and U+2029 escaped (see [`js_document_safe`]).
-pub fn js_string_safe(s: &str) -> String {
-    js_safe_line_terminators(js_string(s))
-}
-
-/// Escapes U+2028 and U+2029 in JavaScript built from this module's functions, where they
-/// can only occur inside string literals.
-pub fn js_safe_line_terminators(json: String) -> String {
+/// Escapes U+2028 and U+2029, which JSON leaves raw and JavaScript before ES2019 reads as
+/// line terminators ending a string literal. Every text here is JSON, where they can only
+/// occur inside strings, so the replacement is exact.
+fn escape_line_terminators(json: String) -> String {
     json.replace('\u{2028}', "\\u2028").replace('\u{2029}', "\\u2029")
 }
 
@@ -111,8 +101,10 @@ mod tests {
         let hostile = "a\nb\rc\u{2028}d\u{2029}e */ </script>";
         let comment = js_line_comment(hostile);
         assert_eq!(comment, r"// a\nb\rc\u2028d\u2029e */ </script>");
-        assert!(!js_string_safe(hostile).contains(['\n', '\r', '\u{2028}', '\u{2029}']));
-        assert!(!js_document_safe(&doc! { "k\u{2028}": hostile }).contains('\u{2028}'));
+        assert!(!js_string(hostile).contains(['\n', '\r', '\u{2028}', '\u{2029}']));
+        assert!(!js_document(&doc! { "k\u{2028}": hostile }).contains('\u{2028}'));
+        let create = mongosh_create_collection("db_x", &doc! { "create": hostile });
+        assert!(!create.contains(['\n', '\u{2028}', '\u{2029}']), "{create}");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! (`crate::render`), never glued into the text.
 
 use super::{Entry, Migration, Step};
-use crate::render::{js_document_safe, js_line_comment, js_string_safe};
+use crate::render::{js_document, js_line_comment, js_string};
 use bson::Bson;
 use serde_json::{json, Value};
 
@@ -73,8 +73,8 @@ fn steps(lines: &mut Vec<String>, steps: &[Step]) {
     for step in steps {
         lines.push(String::new());
         lines.extend(step.comments.iter().map(|c| js_line_comment(c)));
-        let fallback = step.if_namespace_exists.as_ref().map_or_else(|| "null".to_owned(), js_document_safe);
-        lines.push(format!("mongoSchemaStep({}, {}, {});", js_string_safe(&step.db), js_document_safe(&step.command), fallback));
+        let fallback = step.if_namespace_exists.as_ref().map_or_else(|| "null".to_owned(), js_document);
+        lines.push(format!("mongoSchemaStep({}, {}, {});", js_string(&step.db), js_document(&step.command), fallback));
     }
 }
 
@@ -89,7 +89,7 @@ fn removed(lines: &mut Vec<String>, removed: &[Entry]) {
 
 fn footer(mut lines: Vec<String>, migration: &Migration) -> String {
     lines.push(String::new());
-    lines.push(format!("print({});", js_string_safe(&format!("{}: done", migration.name))));
+    lines.push(format!("print({});", js_string(&format!("{}: done", migration.name))));
     lines.join("\n") + "\n"
 }
 
