@@ -516,8 +516,10 @@ pub mod rules {
         if has(checks, check::DATE) && holds(facts, BsonKind::String) {
             return Some(STRING_DATE);
         }
-        if has(checks, check::SILENT) && silent(facts).is_some() {
-            return silent(facts);
+        if has(checks, check::SILENT) {
+            if let Some(message) = silent(facts) {
+                return Some(message);
+            }
         }
         if has(checks, check::ID) && !is_increasing_id(facts) {
             return Some(RANDOM_ID);
