@@ -59,6 +59,7 @@ mod report;
 mod schema;
 mod types;
 mod value;
+mod walk;
 
 use std::collections::HashMap;
 
@@ -72,6 +73,7 @@ pub use value::Malformed;
 use report::Explain;
 use schema::{Ctx, Schema};
 use value::{Doc, Value};
+use walk::Bytes;
 
 /// A compiled `$jsonSchema`, ready to validate many documents.
 #[derive(Debug)]
@@ -101,7 +103,7 @@ impl Validator {
 
     /// Validates BSON bytes in place, without decoding them to a `Document`.
     pub fn validate_raw(&self, doc: &RawDocument) -> Result<(), ValidationError> {
-        self.check(doc)
+        self.check(Bytes::of(doc).map_err(ValidationError::Malformed)?)
     }
 
     /// Whether a decoded document passes (the fast path alone, never allocates).
@@ -111,7 +113,7 @@ impl Validator {
 
     /// Whether BSON bytes pass; malformed bytes do not.
     pub fn is_valid_raw(&self, doc: &RawDocument) -> bool {
-        self.root.matches(doc.as_value()).unwrap_or(false)
+        Bytes::of(doc).and_then(|d| self.root.matches(d.as_value())).unwrap_or(false)
     }
 
     fn check<'a, D: Doc<'a>>(&self, doc: D) -> Result<(), ValidationError> {

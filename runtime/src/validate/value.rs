@@ -1,7 +1,6 @@
-//! One view over BSON values, whether decoded (`&Bson`) or raw bytes (`RawBsonRef`), so the
-//! validator is written once and monomorphised twice.
+//! One view over BSON values, whether decoded (`&Bson`, here) or raw bytes (our own reader,
+//! in `walk`), so the validator is written once and monomorphised twice.
 
-use bson::raw::{RawArray, RawBsonRef, RawDocument};
 use bson::spec::ElementType;
 use bson::{Bson, Document};
 
@@ -153,7 +152,6 @@ impl<'a> Doc<'a> for &'a Document {
         Ok(Document::get(self, key).map(Decoded::Bson))
     }
 
-
     fn as_value(self) -> Decoded<'a> {
         Decoded::Root(self)
     }
@@ -175,99 +173,5 @@ impl<'a> Arr<'a> for &'a [Bson] {
 
     fn items(self) -> BsonItems<'a> {
         BsonItems(self.iter())
-    }
-}
-
-impl<'a> Value<'a> for RawBsonRef<'a> {
-    type Doc = &'a RawDocument;
-    type Arr = &'a RawArray;
-
-    fn view(self) -> View<'a, &'a RawDocument, &'a RawArray> {
-        match self {
-            RawBsonRef::Double(d) => View::Double(d),
-            RawBsonRef::String(s) => View::String(s),
-            RawBsonRef::Document(d) => View::Document(d),
-            RawBsonRef::Array(a) => View::Array(a),
-            RawBsonRef::Binary(b) => View::Binary { subtype: u8::from(b.subtype), bytes: b.bytes },
-            RawBsonRef::Undefined => View::Undefined,
-            RawBsonRef::ObjectId(o) => View::ObjectId(o.bytes()),
-            RawBsonRef::Boolean(b) => View::Boolean(b),
-            RawBsonRef::DateTime(d) => View::DateTime(d.timestamp_millis()),
-            RawBsonRef::Null => View::Null,
-            RawBsonRef::RegularExpression(r) => {
-                View::Regex { pattern: r.pattern.as_str(), options: r.options.as_str() }
-            }
-            RawBsonRef::DbPointer(_) => View::DbPointer,
-            RawBsonRef::JavaScriptCode(c) => View::Code(c),
-            RawBsonRef::Symbol(s) => View::Symbol(s),
-            RawBsonRef::JavaScriptCodeWithScope(c) => {
-                View::CodeWithScope { code: c.code, scope: c.scope }
-            }
-            RawBsonRef::Int32(i) => View::Int32(i),
-            RawBsonRef::Timestamp(t) => View::Timestamp(timestamp_bits(t)),
-            RawBsonRef::Int64(i) => View::Int64(i),
-            RawBsonRef::Decimal128(d) => View::Decimal(d.bytes()),
-            RawBsonRef::MinKey => View::MinKey,
-            RawBsonRef::MaxKey => View::MaxKey,
-        }
-    }
-
-    fn element_type(self) -> ElementType {
-        RawBsonRef::element_type(&self)
-    }
-
-    fn to_bson(self) -> Res<Bson> {
-        Bson::try_from(self).map_err(Malformed::from)
-    }
-}
-
-/// Fields of a raw document, decoded lazily.
-pub(crate) struct RawFields<'a>(bson::raw::RawIter<'a>);
-
-impl<'a> Iterator for RawFields<'a> {
-    type Item = Res<(&'a str, RawBsonRef<'a>)>;
-    fn next(&mut self) -> Option<Self::Item> {
-        let element = match self.0.next()? {
-            Ok(element) => element,
-            Err(err) => return Some(Err(err.into())),
-        };
-        Some(element.value().map(|v| (element.key().as_str(), v)).map_err(Malformed::from))
-    }
-}
-
-impl<'a> Doc<'a> for &'a RawDocument {
-    type Value = RawBsonRef<'a>;
-    type Fields = RawFields<'a>;
-
-    fn fields(self) -> RawFields<'a> {
-        RawFields(self.iter_elements())
-    }
-
-    fn get(self, key: &str) -> Res<Option<RawBsonRef<'a>>> {
-        RawDocument::get(self, key).map_err(Malformed::from)
-    }
-
-
-    fn as_value(self) -> RawBsonRef<'a> {
-        RawBsonRef::Document(self)
-    }
-}
-
-/// Elements of a raw array, decoded lazily.
-pub(crate) struct RawItems<'a>(bson::raw::RawArrayIter<'a>);
-
-impl<'a> Iterator for RawItems<'a> {
-    type Item = Res<RawBsonRef<'a>>;
-    fn next(&mut self) -> Option<Self::Item> {
-        self.0.next().map(|r| r.map_err(Malformed::from))
-    }
-}
-
-impl<'a> Arr<'a> for &'a RawArray {
-    type Value = RawBsonRef<'a>;
-    type Items = RawItems<'a>;
-
-    fn items(self) -> RawItems<'a> {
-        RawItems(self.into_iter())
     }
 }
