@@ -73,14 +73,14 @@ impl ArrayRules {
     }
 
     pub(crate) fn matches<'a, A: Arr<'a>>(&self, a: A) -> Res<bool> {
-        let mut count = 0u64;
-        for (index, item) in a.items().enumerate() {
-            if !self.item_ok(index, item?)? {
+        let mut count = 0usize;
+        for item in a.items() {
+            if !self.item_ok(count, item?)? {
                 return Ok(false);
             }
             count += 1;
         }
-        if !self.count_ok(count) {
+        if !self.count_ok(count as u64) {
             return Ok(false);
         }
         Ok(!self.unique || first_duplicate(a)?.is_none())

@@ -13,8 +13,12 @@ use crate::validate::value::{Doc, Res, Value};
 
 #[derive(Debug, Default)]
 pub(crate) struct ObjectRules {
-    /// Every name `properties` or `required` mentions, sorted for binary search.
+    /// Every name `properties` or `required` mentions, sorted (the order `explain` reports in).
     named: Vec<Named>,
+    /// Finds a field's entry in `named`.
+    lookup: Lookup,
+    /// The `required` entries of `named`, as a mask over their indexes (when there are <= 64).
+    required_mask: u64,
     /// `required` as written (for `specifiedAs`).
     required: Option<Bson>,
     has_properties: bool,
@@ -81,30 +85,42 @@ impl ObjectRules {
                 None => self.named.push(Named { name: name.into(), schema: None, required: true }),
             }
         }
+        let declared: Vec<Box<str>> = self.named.iter().map(|n| n.name.clone()).collect();
         self.named.sort_by(|a, b| a.name.cmp(&b.name));
+        self.lookup = Lookup::new(&self.named, &declared);
+        self.required_mask = self.named.iter().enumerate().filter(|(i, n)| n.required && *i < 64).fold(0, |m, (i, _)| m | 1 << i);
     }
 
     fn find(&self, name: &str) -> Option<usize> {
-        self.named.binary_search_by(|n| (*n.name).cmp(name)).ok()
+        self.lookup.find(name, self.lookup.first)
     }
 
     pub(crate) fn matches<'a, D: Doc<'a>>(&self, d: D) -> Res<bool> {
         let mut seen = Seen::new(self.named.len());
         let mut count = 0u64;
+        let mut guess = self.lookup.first;
         for field in d.fields() {
             let (name, value) = field?;
             count += 1;
-            if !self.field_ok(name, value, &mut seen)? {
+            let index = self.lookup.find(name, guess);
+            if let Some(i) = index {
+                guess = self.lookup.after[i];
+            }
+            if !self.field_ok(name, index, value, &mut seen)? {
                 return Ok(false);
             }
         }
-        let required_ok = self.named.iter().enumerate().all(|(i, n)| !n.required || seen.has(i));
+        let required_ok = match &seen {
+            Seen::Small(bits) => bits & self.required_mask == self.required_mask,
+            Seen::Large(_) => self.named.iter().enumerate().all(|(i, n)| !n.required || seen.has(i)),
+        };
         Ok(required_ok && self.count_ok(count) && self.dependencies_ok(d)?)
     }
 
-    /// `properties` and `patternProperties`/`additionalProperties` for one field.
-    fn field_ok<'a, V: Value<'a>>(&self, name: &str, value: V, seen: &mut Seen) -> Res<bool> {
-        let index = self.find(name);
+    /// `properties` and `patternProperties`/`additionalProperties` for one field, whose
+    /// entry in `named` is `index`.
+    #[inline]
+    fn field_ok<'a, V: Value<'a>>(&self, name: &str, index: Option<usize>, value: V, seen: &mut Seen) -> Res<bool> {
         // A repeated name (possible in raw BSON) is judged by its first occurrence, as
         // mongod's `getField` does for `properties`.
         if let Some(i) = index.filter(|i| !seen.has(*i)) {
@@ -168,6 +184,58 @@ impl Dependency {
             }
             Then::Schema(schema) => schema.matches(d.as_value()),
         }
+    }
+}
+
+/// Name to index in `named`. Documents written from one struct keep its field order, so the
+/// name declared after the previous field's is tried first; otherwise a scan of the names
+/// that compares lengths before bytes.
+#[derive(Debug, Default)]
+struct Lookup {
+    /// The names of `named`, in its order.
+    names: Vec<Box<[u8]>>,
+    /// For each index, the index of the name declared after it (the first name after the last).
+    after: Vec<usize>,
+    /// The index of the first name declared.
+    first: usize,
+}
+
+impl Lookup {
+    fn new(named: &[Named], declared: &[Box<str>]) -> Lookup {
+        let names: Vec<Box<[u8]>> = named.iter().map(|n| n.name.as_bytes().into()).collect();
+        let index_of = |name: &str| names.iter().position(|n| **n == *name.as_bytes()).unwrap_or(0);
+        let mut after = vec![0; names.len()];
+        for (k, name) in declared.iter().enumerate() {
+            after[index_of(name)] = index_of(&declared[(k + 1) % declared.len()]);
+        }
+        let first = declared.first().map_or(0, |name| index_of(name));
+        Lookup { names, after, first }
+    }
+
+    #[inline]
+    fn find(&self, name: &str, guess: usize) -> Option<usize> {
+        let name = name.as_bytes();
+        if self.names.get(guess).is_some_and(|n| same(n, name)) {
+            return Some(guess);
+        }
+        self.names.iter().position(|n| same(n, name))
+    }
+}
+
+/// Byte equality, inline for the short strings field names are (`==` calls `memcmp`).
+#[inline(always)]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let n = a.len();
+    let word = |s: &[u8], at: usize| u64::from_le_bytes([s[at], s[at + 1], s[at + 2], s[at + 3], s[at + 4], s[at + 5], s[at + 6], s[at + 7]]);
+    let half = |s: &[u8], at: usize| u32::from_le_bytes([s[at], s[at + 1], s[at + 2], s[at + 3]]);
+    match n {
+        // Two overlapping loads cover the whole name.
+        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        _ => a == b,
     }
 }
 

@@ -27,14 +27,20 @@ impl StringRules {
     }
 
     pub(crate) fn matches(&self, s: &str) -> bool {
-        self.pattern.as_ref().is_none_or(|p| p.is_match(s)) && self.length_ok(s)
+        self.length_ok(s) && self.pattern.as_ref().is_none_or(|p| p.is_match(s))
     }
 
     fn length_ok(&self, s: &str) -> bool {
-        if self.max_length.is_none() && self.min_length.is_none() {
+        // maxLength / minLength count code points (mongod's `lengthInUTF8CodePoints`). A string
+        // has at most one code point per byte and at least one per four, which mostly settles it
+        // without counting.
+        let bytes = s.len() as u64;
+        let (fewest, most) = (bytes.div_ceil(4), bytes);
+        let max_sure = self.max_length.as_ref().is_none_or(|max| most <= max.n);
+        let min_sure = self.min_length.as_ref().is_none_or(|min| fewest >= min.n);
+        if max_sure && min_sure {
             return true;
         }
-        // maxLength / minLength count code points (mongod's `lengthInUTF8CodePoints`).
         let length = s.chars().count() as u64;
         self.max_length.as_ref().is_none_or(|max| length <= max.n)
             && self.min_length.as_ref().is_none_or(|min| length >= min.n)
