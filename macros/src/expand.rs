@@ -46,14 +46,14 @@ fn checked_facts(c: &Container, facts: TokenStream, assertions: &[Assertion]) ->
     }
     if c.input.generics.params.is_empty() {
         let ident = &c.input.ident;
-        let own = quote!(<#ident as _p::MongoSchema>::FACTS);
+        let (own, fields) = (quote!(<#ident as _p::MongoSchema>::FACTS), quote!(<#ident as _p::MongoSchema>::FIELDS));
         // one item each: rustc stops evaluating an item at its first panic
-        let checks = assertions.iter().map(|a| a.tokens(&own));
+        let checks = assertions.iter().map(|a| a.tokens(&own, Some(&fields)));
         return (facts, Some(quote!(#(const _: () = #checks;)*)));
     }
-    let own = quote!(own);
-    let checks = assertions.iter().map(|a| a.tokens(&own));
-    (quote!({ let own: _p::SchemaFacts = #facts; #(#checks)* own }), None)
+    let (own, fields) = (quote!(own), quote!(<Self as _p::MongoSchema>::FIELDS));
+    let checks = assertions.iter().map(|a| a.tokens(&own, Some(&fields)));
+    (quote!({ let own: _p::SchemaFacts = #facts; #(#checks;)* own }), None)
 }
 
 /// What a derive with rule errors still checks: the fields' assertions of a non-generic
@@ -64,7 +64,7 @@ pub fn fallback_checks(c: &Container, assertions: &[Assertion]) -> Option<TokenS
         return None;
     }
     let none = quote!(());
-    let checks = fields.iter().map(|a| a.tokens(&none));
+    let checks = fields.iter().map(|a| a.tokens(&none, None));
     Some(quote! {
         #[doc(hidden)]
         const _: () = {
@@ -120,24 +120,20 @@ pub fn fallback(input: &syn::DeriveInput, root: bool) -> TokenStream {
     wrap(input, body, root)
 }
 
-/// `FIELDS`: each written field's name, facts and own fields, so index, shard-key and
-/// time-series paths resolve at compile time through embedded types.
+/// `FIELDS`: the one table of a struct's written fields, from which the runtime builds
+/// its schema and facts and resolves index, shard-key and time-series paths.
 fn fields_table(c: &Container) -> Option<TokenStream> {
     let Data::Struct(Style::Named, fields) = &c.data else { return None };
-    if c.serde.transparent || c.serde.into.is_some() {
+    if !has_fields_table(c) {
         return None;
     }
-    let entries = fields.iter().filter(|f| f.is_written()).map(|f| {
-        let (name, flatten) = (&f.name, f.serde.flatten);
-        let field_type = FieldType::of(f);
-        let facts = field_type.facts(f);
-        let inner = match field_type {
-            FieldType::Trait(ty) => quote_spanned!(ty.span()=> <#ty as _p::MongoSchema>::FIELDS),
-            FieldType::Alias(_) => quote!(::core::option::Option::None),
-        };
-        quote!(_p::FieldFacts { name: #name, facts: #facts, fields: #inner, flatten: #flatten })
-    });
-    Some(quote!(const FIELDS: ::core::option::Option<&'static [_p::FieldFacts]> = ::core::option::Option::Some(&[#(#entries),*]);))
+    let written = fields.iter().filter(|f| f.is_written());
+    Some(quote!(const FIELDS: ::core::option::Option<&'static [_p::FieldFacts]> = ::core::option::Option::Some(&[#(#written),*]);))
+}
+
+/// A struct written as a document of its own fields, which `FIELDS` lists.
+pub fn has_fields_table(c: &Container) -> bool {
+    matches!(c.data, Data::Struct(Style::Named, _)) && !c.serde.transparent && c.serde.into.is_none()
 }
 
 /// The collection options as static data: `TIMESERIES`, `CAPPED`, `INDEXES`, `SHARD_KEY`.
@@ -240,12 +236,9 @@ fn struct_schema(c: &Container, style: Style, fields: &[Field]) -> (TokenStream,
             (quote!(_p::transparent(&#field, &[#keywords])), facts)
         }
         (Style::Named, _, _) => {
-            let deny = c.serde.deny_unknown_fields;
-            let root = c.is_root();
-            let schema = quote! {
-                _p::object(&_p::Object { keywords: &[#keywords], fields: &[#(#written),*], deny_unknown: #deny, root: #root })
-            };
-            (schema, object_facts(&written))
+            let (deny, root) = (c.serde.deny_unknown_fields, c.is_root());
+            let fields = quote!(<Self as _p::MongoSchema>::FIELDS);
+            (quote!(_p::object(#fields, &[#keywords], #deny, #root)), quote!(_p::object_facts(#fields)))
         }
         (Style::Unit, _, _) | (_, _, []) => (quote!(_p::annotate(<() as _p::MongoSchema>::json_schema(), &[#keywords])), unit_facts()),
         (Style::Tuple | Style::Newtype, _, _) => (quote!(_p::tuple(&[#(#written),*], &[#keywords])), tuple_facts(&written)),
@@ -256,45 +249,9 @@ fn unit_facts() -> TokenStream {
     quote!(<() as _p::MongoSchema>::FACTS)
 }
 
-fn object_facts(fields: &[&Field]) -> TokenStream {
-    let depths = fields.iter().map(|f| {
-        let facts = FieldType::of(f).facts(f);
-        if f.serde.flatten {
-            quote!(#facts.depth.saturating_sub(1))
-        } else {
-            quote!(#facts.depth)
-        }
-    });
-    let sizes = fields.iter().map(|f| {
-        let facts = FieldType::of(f).facts(f);
-        if f.serde.flatten {
-            return quote!(#facts.max_size);
-        }
-        let name_len = f.name.len();
-        let max_length = option(f.mongo.keywords.get(|k| match k {
-            Keyword::MaxLength(n) => Some(*n),
-            _ => None,
-        }));
-        let max_items = option(f.mongo.keywords.get(|k| match k {
-            Keyword::MaxItems(n) => Some(*n),
-            _ => None,
-        }));
-        quote!(_p::field_size(#name_len, #facts, #max_length, #max_items))
-    });
-    quote!(_p::document_facts(&[#(#depths),*], &[#(#sizes),*]))
-}
-
 fn tuple_facts(fields: &[&Field]) -> TokenStream {
-    let depths = fields.iter().map(|f| {
-        let facts = FieldType::of(f).facts(f);
-        quote!(#facts.depth)
-    });
-    let sizes = fields.iter().enumerate().map(|(i, f)| {
-        let facts = FieldType::of(f).facts(f);
-        let header = 2 + i.to_string().len() as u64;
-        quote!(_p::size::add(::core::option::Option::Some(#header), #facts.max_size))
-    });
-    quote!(_p::tuple_facts(&[#(#depths),*], &[#(#sizes),*]))
+    let each = fields.iter().map(|f| FieldType::of(f).facts(f));
+    quote!(_p::tuple_facts(&[#(#each),*]))
 }
 
 fn option(value: Option<u64>) -> TokenStream {
@@ -337,9 +294,14 @@ fn enum_schema(c: &Container, variants: &[Variant]) -> (TokenStream, TokenStream
     let repr = repr(c);
     let keywords = container_keywords(c);
     let written: Vec<&Variant> = variants.iter().filter(|v| !v.serde.skip_serializing).collect();
-    let bodies = written.iter().map(|v| variant_tokens(c, v));
-    let schema = quote!(_p::enumeration(#repr, &[#(#bodies),*], &[#keywords]));
     let all_unit = written.iter().all(|v| v.style == Style::Unit && !v.serde.untagged);
+    let schema = if matches!(repr, Repr::External) && all_unit && !written.is_empty() {
+        let names = written.iter().map(|v| &v.name);
+        quote!(_p::unit_enum(&[#(#names),*], &[#keywords]))
+    } else {
+        let bodies = written.iter().map(|v| variant_tokens(c, v));
+        quote!(_p::enumeration(#repr, &[#(#bodies),*], &[#keywords]))
+    };
     let facts = match repr {
         Repr::External if all_unit => {
             let longest = written.iter().map(|v| v.name.len() as u64).max().unwrap_or(0);
@@ -366,10 +328,9 @@ fn variant_tokens(c: &Container, v: &Variant) -> TokenStream {
         (Style::Unit, _) | (_, []) => quote!(_p::Body::Unit),
         (Style::Newtype, [field]) => quote!(_p::Body::Newtype(#field)),
         (Style::Named, _) => {
-            let keywords = &v.mongo.keywords.list;
-            let keywords = keywords.iter().map(|(_, k)| k);
+            let keywords = v.mongo.keywords.list.iter().map(|(_, k)| k);
             let deny = c.serde.deny_unknown_fields;
-            quote!(_p::Body::Struct(_p::Object { keywords: &[#(#keywords),*], fields: &[#(#fields),*], deny_unknown: #deny, root: false }))
+            quote!(_p::Body::Struct(&[#(#fields),*], &[#(#keywords),*], #deny))
         }
         (Style::Tuple | Style::Newtype, _) => quote!(_p::Body::Tuple(&[#(#fields),*])),
     };
@@ -383,7 +344,7 @@ fn variant_facts(repr: Repr, v: &Variant) -> TokenStream {
     let content = match (v.style, fields.as_slice()) {
         _ if unit => unit_facts(),
         (Style::Newtype, [field]) => FieldType::of(field).facts(field),
-        (Style::Named, _) => object_facts(&fields),
+        (Style::Named, _) => quote!(_p::object_facts(::core::option::Option::Some(&[#(#fields),*]))),
         _ => tuple_facts(&fields),
     };
     let name = v.name.len() as u64;
@@ -437,27 +398,6 @@ pub fn helper_alias(path: &str) -> Option<&'static str> {
     HELPERS.iter().find(|(p, l, _)| *p == parent && *l == last).map(|(_, _, alias)| *alias)
 }
 
-/// `(kind, worst-case size)` of a value of a `bsonType` alias.
-fn alias_facts(alias: &str) -> (&'static str, Option<u64>) {
-    match alias {
-        "double" => ("Double", Some(8)),
-        "string" => ("String", None),
-        "object" => ("Object", None),
-        "array" => ("Array", None),
-        "binData" => ("BinData", None),
-        "objectId" => ("ObjectId", Some(12)),
-        "bool" => ("Bool", Some(1)),
-        "date" => ("Date", Some(8)),
-        "null" => ("Null", Some(0)),
-        "regex" => ("Regex", None),
-        "int" => ("Int", Some(4)),
-        "timestamp" => ("Timestamp", Some(8)),
-        "long" => ("Long", Some(8)),
-        "decimal" => ("Decimal", Some(16)),
-        _ => ("Any", None),
-    }
-}
-
 impl<'a> FieldType<'a> {
     pub fn of(field: &'a Field) -> Self {
         if let Some(alias) = field.mongo.keywords.bson_type() {
@@ -473,38 +413,40 @@ impl<'a> FieldType<'a> {
         match self {
             FieldType::Trait(ty) => quote_spanned!(ty.span()=> <#ty as _p::MongoSchema>::FACTS),
             FieldType::Alias(alias) => {
-                let (kind, size) = alias_facts(alias);
-                let kind = syn::Ident::new(kind, proc_macro2::Span::call_site());
-                let size = option(size);
                 let nullable = field.is_option();
-                quote!(_p::SchemaFacts { nullable: #nullable, .._p::SchemaFacts::scalar(_p::BsonKind::#kind, #size) })
+                quote!(_p::alias_facts(&[_p::Keyword::BsonType(#alias)], #nullable))
             }
         }
     }
 }
 
+/// `FieldFacts::flags` bits, as the runtime's `__private` defines them.
+const REQUIRED: u8 = 1;
+const FLATTEN: u8 = 2;
+const NULLABLE: u8 = 4;
+const SKIPS_NONE: u8 = 8;
+
+/// A field's `FieldFacts`: `_p::field::<T>(...)`, the one place its type is named, or
+/// `_p::alias(...)` when `bson_type` or a known helper decides what is written.
 impl ToTokens for Field<'_> {
     fn to_tokens(&self, tokens: &mut TokenStream) {
         let name = &self.name;
-        let field_type = FieldType::of(self);
-        let schema = match &field_type {
-            FieldType::Trait(ty) => quote_spanned!(ty.span()=> <#ty as _p::MongoSchema>::json_schema),
-            FieldType::Alias(_) => quote!(_p::Document::new),
-        };
-        let mut keywords: Vec<&Keyword> = self.mongo.keywords.list.iter().map(|(_, k)| k).filter(|k| !matches!(k, Keyword::BsonType(_))).collect();
-        let alias = match field_type {
-            FieldType::Alias(alias) => Some(Keyword::BsonType(alias)),
-            FieldType::Trait(_) => None,
-        };
-        if let Some(alias) = &alias {
-            keywords.insert(0, alias);
-        }
-        let required = self.serde.skip_serializing_if.is_none();
-        let flatten = self.serde.flatten;
-        let nullable = self.is_option();
+        let ident = self.original.ident.as_ref().map(ToString::to_string).unwrap_or_default();
         let skips_none = self.serde.skip_serializing_if.as_ref().is_some_and(|p| p.value().replace(' ', "").ends_with("::is_none"));
-        tokens.extend(quote! {
-            _p::Field { name: #name, schema: #schema, required: #required, flatten: #flatten, nullable: #nullable, skips_none: #skips_none, keywords: &[#(#keywords),*] }
+        let flags = [
+            (self.serde.skip_serializing_if.is_none(), REQUIRED),
+            (self.serde.flatten, FLATTEN),
+            (self.is_option(), NULLABLE),
+            (skips_none, SKIPS_NONE),
+        ];
+        let flags: u8 = flags.iter().filter(|(set, _)| *set).map(|(_, bit)| bit).sum();
+        let keywords = self.mongo.keywords.list.iter().map(|(_, k)| k).filter(|k| !matches!(k, Keyword::BsonType(_)));
+        tokens.extend(match FieldType::of(self) {
+            FieldType::Trait(ty) => {
+                let field = quote_spanned!(ty.span()=> _p::field::<#ty>);
+                quote!(#field(#name, #ident, #flags, &[#(#keywords),*]))
+            }
+            FieldType::Alias(alias) => quote!(_p::alias(#name, #ident, #flags, &[_p::Keyword::BsonType(#alias), #(#keywords),*])),
         });
     }
 }

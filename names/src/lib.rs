@@ -390,3 +390,20 @@ pub mod messages {
         itself counts as one; at most 5, or the type's `max_depth`; Specification 6 keeps documents within 3-5); flatten it: \
         move deep parts up to top-level fields, or into their own collection referenced by id";
 }
+
+/// The field rules one const check asks of a field's facts, as bits: set when the rule
+/// applies there (by the field's name or marker) and is not waived. The macro sets them,
+/// the runtime's `rules::field` tests them.
+pub mod check {
+    pub const MONEY: u32 = 1 << 0;
+    pub const DATE: u32 = 1 << 1;
+    pub const SILENT: u32 = 1 << 2;
+    pub const ID: u32 = 1 << 3;
+    pub const STATUS: u32 = 1 << 4;
+    /// No `max_items` declared.
+    pub const ARRAY: u32 = 1 << 5;
+    /// No `max_properties` declared.
+    pub const MAP: u32 = 1 << 6;
+    /// The field is flattened: its documents do not add a level.
+    pub const FLATTEN: u32 = 1 << 7;
+}

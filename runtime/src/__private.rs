@@ -110,30 +110,56 @@ pub fn apply(schema: &mut Document, keywords: &[Keyword], nullable_field: bool) 
     }
 }
 
-/// A field of a struct or struct variant, after serde renames.
-pub struct Field<'a> {
-    pub name: &'a str,
-    pub schema: fn() -> Document,
-    /// Always written (not `skip_serializing_if`).
-    pub required: bool,
-    /// `#[serde(flatten)]`.
-    pub flatten: bool,
-    /// The Rust type is an `Option` (for `bson_type` overrides).
-    pub nullable: bool,
-    /// `skip_serializing_if = "Option::is_none"`: `null` is never written.
-    pub skips_none: bool,
-    pub keywords: &'a [Keyword],
+/// [`FieldFacts::flags`]: the field is always written (not `skip_serializing_if`).
+pub const REQUIRED: u8 = 1;
+/// [`FieldFacts::flags`]: `#[serde(flatten)]`.
+pub const FLATTEN: u8 = 2;
+/// [`FieldFacts::flags`]: the Rust type is an `Option` (for `bson_type` overrides).
+pub const NULLABLE: u8 = 4;
+/// [`FieldFacts::flags`]: `skip_serializing_if = "Option::is_none"`: `null` is never written.
+pub const SKIPS_NONE: u8 = 8;
+
+/// A field whose schema and facts are its type's: the one place the derive names the type.
+pub const fn field<T: MongoSchema + ?Sized>(name: &'static str, ident: &'static str, flags: u8, keywords: &'static [Keyword]) -> FieldFacts {
+    FieldFacts {
+        name,
+        facts: T::FACTS,
+        fields: T::FIELDS,
+        flatten: flags & FLATTEN != 0,
+        ident,
+        type_name: Some(std::any::type_name::<T>),
+        schema: T::json_schema,
+        flags,
+        keywords,
+    }
 }
 
-impl Field<'_> {
-    fn schema(&self) -> Document {
-        let mut schema = (self.schema)();
-        apply(&mut schema, self.keywords, self.nullable && !self.skips_none);
-        if self.skips_none {
-            schema = non_null(schema);
-        }
-        schema
+/// A field whose BSON type a `bson_type` or a known serde helper fixes: `keywords` start
+/// with that `BsonType`.
+pub const fn alias(name: &'static str, ident: &'static str, flags: u8, keywords: &'static [Keyword]) -> FieldFacts {
+    let kind = match keywords.first() {
+        Some(Keyword::BsonType(alias)) => BsonKind::from_alias(alias),
+        _ => BsonKind::Any,
+    };
+    let mut facts = SchemaFacts::scalar(kind, kind.fixed_size());
+    facts.nullable = flags & NULLABLE != 0;
+    FieldFacts { name, facts, fields: None, flatten: flags & FLATTEN != 0, ident, type_name: None, schema: Document::new, flags, keywords }
+}
+
+/// The facts of a field's value alone, as [`alias`] computes them (newtypes, tuples).
+pub const fn alias_facts(keywords: &'static [Keyword], nullable: bool) -> SchemaFacts {
+    alias("", "", if nullable { NULLABLE } else { 0 }, keywords).facts
+}
+
+/// The schema of one field: its type's, with the field's keywords applied.
+fn field_schema(field: &FieldFacts) -> Document {
+    let skips_none = field.flags & SKIPS_NONE != 0;
+    let mut schema = (field.schema)();
+    apply(&mut schema, field.keywords, field.flags & NULLABLE != 0 && !skips_none);
+    if skips_none {
+        schema = non_null(schema);
     }
+    schema
 }
 
 /// Undoes [`nullable`] for a field whose `None` is skipped rather than written.
@@ -156,17 +182,6 @@ fn non_null(mut schema: Document) -> Document {
         Ok([Bson::Document(first), Bson::Document(inner)]) if schema.len() == 1 && *first == doc! { "bsonType": "null" } => inner.clone(),
         _ => schema,
     }
-}
-
-/// A struct (or struct variant) written as a document.
-pub struct Object<'a> {
-    /// `title` / `description` of the type.
-    pub keywords: &'a [Keyword],
-    pub fields: &'a [Field<'a>],
-    /// `#[serde(deny_unknown_fields)]`: `additionalProperties: false`.
-    pub deny_unknown: bool,
-    /// A collection root: `_id` stays allowed under `additionalProperties: false`.
-    pub root: bool,
 }
 
 struct Members {
@@ -198,28 +213,31 @@ fn admits_null(schema: &Document) -> bool {
     }
 }
 
-/// `{bsonType: "object", title, description, required, properties, additionalProperties}`.
-pub fn object(o: &Object<'_>) -> Document {
+/// `{bsonType: "object", title, description, required, properties, additionalProperties}`
+/// of a struct (or struct variant) with these fields and its own keywords (`title`,
+/// `description`). `deny_unknown`: `#[serde(deny_unknown_fields)]`, so
+/// `additionalProperties: false`; `root`: a collection root, whose `_id` stays allowed.
+pub fn object(fields: Option<&[FieldFacts]>, keywords: &[Keyword], deny_unknown: bool, root: bool) -> Document {
     let mut members = Members { required: Vec::new(), properties: Document::new(), additional: None };
-    for field in o.fields {
-        let schema = field.schema();
+    for field in fields.unwrap_or_default() {
+        let schema = field_schema(field);
         if field.flatten {
             members.flatten(schema);
             continue;
         }
-        if field.required {
+        if field.flags & REQUIRED != 0 {
             members.required.push(field.name.into());
         }
         members.properties.insert(field.name, schema);
     }
-    if o.deny_unknown && members.additional.is_none() {
-        if o.root && !members.properties.contains_key("_id") {
+    if deny_unknown && members.additional.is_none() {
+        if root && !members.properties.contains_key("_id") {
             members.properties.insert("_id", Document::new());
         }
         members.additional = Some(false.into());
     }
     let mut schema = doc! { "bsonType": "object" };
-    apply(&mut schema, o.keywords, false);
+    apply(&mut schema, keywords, false);
     if !members.required.is_empty() {
         schema.insert("required", members.required);
     }
@@ -237,15 +255,15 @@ pub fn annotate(mut schema: Document, keywords: &[Keyword]) -> Document {
 }
 
 /// The single field of a newtype or `#[serde(transparent)]` struct, with its keywords.
-pub fn transparent(field: &Field<'_>, keywords: &[Keyword]) -> Document {
-    let mut schema = field.schema();
+pub fn transparent(field: &FieldFacts, keywords: &[Keyword]) -> Document {
+    let mut schema = field_schema(field);
     apply(&mut schema, keywords, false);
     schema
 }
 
 /// A tuple struct or tuple variant: an array of exactly these items.
-pub fn tuple(fields: &[Field<'_>], keywords: &[Keyword]) -> Document {
-    let mut schema = tuple_of(fields.iter().map(Field::schema).collect());
+pub fn tuple(fields: &[FieldFacts], keywords: &[Keyword]) -> Document {
+    let mut schema = tuple_of(fields.iter().map(field_schema).collect());
     apply(&mut schema, keywords, false);
     schema
 }
@@ -262,9 +280,10 @@ pub enum Repr<'a> {
 /// What a variant holds.
 pub enum Body<'a> {
     Unit,
-    Newtype(Field<'a>),
-    Tuple(&'a [Field<'a>]),
-    Struct(Object<'a>),
+    Newtype(FieldFacts),
+    Tuple(&'a [FieldFacts]),
+    /// The fields, the variant's own keywords, `deny_unknown_fields`.
+    Struct(&'a [FieldFacts], &'a [Keyword], bool),
 }
 
 /// One variant, after serde renames.
@@ -279,9 +298,9 @@ impl Variant<'_> {
     fn content(&self) -> Option<Document> {
         match &self.body {
             Body::Unit => None,
-            Body::Newtype(field) => Some(field.schema()),
+            Body::Newtype(field) => Some(field_schema(field)),
             Body::Tuple(fields) => Some(tuple(fields, &[])),
-            Body::Struct(object) => Some(self::object(object)),
+            Body::Struct(fields, keywords, deny) => Some(object(Some(fields), keywords, *deny, false)),
         }
     }
 
@@ -351,6 +370,13 @@ pub fn enumeration(repr: Repr<'_>, variants: &[Variant<'_>], keywords: &[Keyword
     schema
 }
 
+/// An enum of unit variants only, written as their names: `{enum: [names]}`.
+pub fn unit_enum(names: &[&str], keywords: &[Keyword]) -> Document {
+    let mut schema = doc! { "enum": names };
+    apply(&mut schema, keywords, false);
+    schema
+}
+
 /// A collection root's `description` ends with its worst-case encoded size, when every
 /// string, array and map in it is bounded (Specification 5), so reviewers of a validator
 /// see how close it comes to the limit (16 MiB, 4 MiB in a time-series collection).
@@ -365,42 +391,77 @@ pub fn with_size_bound(mut schema: Document, max_size: Option<u64>, limit: u64) 
     schema
 }
 
-/// Facts of a derived document type from its fields' facts.
-pub const fn document_facts(depths: &[u32], sizes: &[Option<u64>]) -> SchemaFacts {
+/// Facts of a struct (or struct variant) from its fields' facts: one level more than its
+/// deepest field, and the sum of its elements' worst-case sizes with the fields' own bounds
+/// (`max_length` on strings, `max_items` on arrays and sets). A flattened field's members
+/// are the document's own.
+pub const fn object_facts(fields: Option<&[FieldFacts]>) -> SchemaFacts {
+    let fields = match fields {
+        Some(fields) => fields,
+        None => &[],
+    };
     let mut facts = SchemaFacts::scalar(BsonKind::Object, Some(5));
     facts.shape = Shape::Document;
     let mut i = 0;
-    while i < depths.len() {
-        facts.depth = size::max_depth(facts.depth, depths[i]);
+    while i < fields.len() {
+        let field = &fields[i];
+        let (depth, size) = match field.flatten {
+            true => (field.facts.depth.saturating_sub(1), field.facts.max_size),
+            false => (field.facts.depth, field_size(field.name.len(), field.facts, bound(field.keywords, true), bound(field.keywords, false))),
+        };
+        facts.depth = size::max_depth(facts.depth, depth);
+        facts.max_size = size::add(facts.max_size, size);
         i += 1;
     }
     facts.depth += 1;
+    facts
+}
+
+/// The field's `max_length` (`length`) or `max_items`.
+const fn bound(keywords: &[Keyword], length: bool) -> Option<u64> {
     let mut i = 0;
-    while i < sizes.len() {
-        facts.max_size = size::add(facts.max_size, sizes[i]);
+    while i < keywords.len() {
+        match keywords[i] {
+            Keyword::MaxLength(n) if length => return Some(n),
+            Keyword::MaxItems(n) if !length => return Some(n),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// Facts of a tuple (struct or variant) from its elements' facts.
+pub const fn tuple_facts(fields: &[SchemaFacts]) -> SchemaFacts {
+    let mut facts = SchemaFacts::scalar(BsonKind::Array, Some(5));
+    facts.shape = Shape::FixedArray;
+    let mut i = 0;
+    while i < fields.len() {
+        facts.depth = size::max_depth(facts.depth, fields[i].depth);
+        let header = size::element_header(index_len(i));
+        facts.max_size = size::add(facts.max_size, size::add(Some(header), fields[i].max_size));
         i += 1;
     }
     facts
 }
 
-/// Worst-case size of one field element: header + value, with the field's own bounds
-/// (`max_length` on strings, `max_items` on arrays and sets).
-pub const fn field_size(name_len: usize, facts: SchemaFacts, max_length: Option<u64>, max_items: Option<u64>) -> Option<u64> {
+/// Digits of an array index as a BSON key.
+const fn index_len(mut i: usize) -> usize {
+    let mut digits = 1;
+    while i >= 10 {
+        i /= 10;
+        digits += 1;
+    }
+    digits
+}
+
+/// Worst-case size of one field element: header + value, with the field's own bounds.
+const fn field_size(name_len: usize, facts: SchemaFacts, max_length: Option<u64>, max_items: Option<u64>) -> Option<u64> {
     let value = match (facts.kind, facts.shape) {
         (BsonKind::String, Shape::Scalar) if max_length.is_some() => size::string(max_length),
         (_, Shape::Array | Shape::Set) => size::array(max_items, facts.item_max_size),
         _ => facts.max_size,
     };
     size::add(Some(size::element_header(name_len)), value)
-}
-
-/// Facts of a tuple struct or tuple variant; `sizes` include each element's header.
-pub const fn tuple_facts(depths: &[u32], sizes: &[Option<u64>]) -> SchemaFacts {
-    let mut facts = document_facts(depths, sizes);
-    facts.kind = BsonKind::Array;
-    facts.shape = Shape::FixedArray;
-    facts.depth -= 1;
-    facts
 }
 
 /// Facts of one enum variant as written: `overhead` bytes of tag around the content, and
@@ -435,6 +496,7 @@ pub const fn enum_facts(kind: BsonKind, variants: &[SchemaFacts]) -> SchemaFacts
 /// field holds. The derive emits `if test(facts) { panic!("rule_id: ...") }` at the field.
 pub mod rules {
     use super::{BsonKind, FieldFacts, SchemaFacts, Shape};
+    use crate::schema::bytes_eq;
 
     const fn same(a: BsonKind, b: BsonKind) -> bool {
         a as u8 == b as u8
@@ -473,22 +535,7 @@ pub mod rules {
         }
     }
 
-    /// The field rules the derive asks of one field, as bits: set when the rule applies
-    /// there (by the field's name or marker) and is not waived.
-    pub mod check {
-        pub const MONEY: u32 = 1 << 0;
-        pub const DATE: u32 = 1 << 1;
-        pub const SILENT: u32 = 1 << 2;
-        pub const ID: u32 = 1 << 3;
-        pub const STATUS: u32 = 1 << 4;
-        /// No `max_items` declared.
-        pub const ARRAY: u32 = 1 << 5;
-        /// No `max_properties` declared.
-        pub const MAP: u32 = 1 << 6;
-        /// The field is flattened: its documents do not add a level.
-        pub const FLATTEN: u32 = 1 << 7;
-    }
-
+    pub use mongo_schema_names::check;
     use mongo_schema_names::messages::*;
 
     const fn has(checks: u32, bit: u32) -> bool {
@@ -540,6 +587,28 @@ pub mod rules {
         None
     }
 
+    /// Fails the build at the caller (the field's span) when a field rule fails.
+    #[track_caller]
+    pub const fn assert_field(facts: SchemaFacts, checks: u32, max_depth: u32) {
+        if let Some(message) = field(facts, checks, max_depth) {
+            fail(message);
+        }
+    }
+
+    /// [`assert_field`] for the field at `index` of a struct's `FIELDS`.
+    #[track_caller]
+    pub const fn assert_field_at(fields: Option<&[FieldFacts]>, index: usize, checks: u32, max_depth: u32) {
+        if let Some(fields) = fields {
+            assert_field(fields[index].facts, checks, max_depth);
+        }
+    }
+
+    /// Fails the build with `message`, at the caller's span.
+    #[track_caller]
+    pub const fn fail(message: &str) -> ! {
+        panic!("{}", message)
+    }
+
     /// A bound that is known and above `limit`.
     pub const fn exceeds(bound: Option<u64>, limit: u64) -> bool {
         match bound {
@@ -550,20 +619,6 @@ pub mod rules {
 
     const fn str_eq(a: &str, b: &str) -> bool {
         bytes_eq(a.as_bytes(), b.as_bytes())
-    }
-
-    const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
-        if a.len() != b.len() {
-            return false;
-        }
-        let mut i = 0;
-        while i < a.len() {
-            if a[i] != b[i] {
-                return false;
-            }
-            i += 1;
-        }
-        true
     }
 
     /// What a dotted path (`address.city`) of a collection root holds.

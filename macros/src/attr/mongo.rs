@@ -203,10 +203,6 @@ impl Keywords {
         Ok(true)
     }
 
-    pub fn get(&self, pick: impl Fn(&Keyword) -> Option<u64>) -> Option<u64> {
-        self.list.iter().find_map(|(_, k)| pick(k))
-    }
-
     pub fn has_description(&self) -> bool {
         self.list.iter().any(|(_, k)| matches!(k, Keyword::Description(_)))
     }

@@ -7,6 +7,7 @@ use crate::attr::mongo::Keyword;
 use crate::ctxt::Ctxt;
 use crate::ir::{Container, Data, Style};
 use crate::symbol::*;
+use mongo_schema_names::check;
 use quote::{quote, ToTokens};
 
 /// The rules of the type as a whole; the field rules are in [`checks`] and [`depth_limit`].
@@ -16,29 +17,24 @@ pub fn all(cx: &Ctxt, c: &Container, out: &mut Vec<Assertion>) {
     document_size(c, out);
 }
 
-/// The `_p::rules::check` bit of a flattened field (its documents add no level).
-pub const FLATTEN: &str = "FLATTEN";
-
-/// The `_p::rules::check` bits of the size rules that apply at `site`, unwaived.
-pub fn checks(cx: &Ctxt, site: &Site) -> Vec<&'static str> {
-    let mut bits = if site.is_member() { unbounded_array(cx, site) } else { Vec::new() };
-    if site.field.serde.flatten {
-        bits.push(FLATTEN);
-    }
-    bits
+/// The `check` bits of the size rules that apply at `site`, unwaived (and `FLATTEN`
+/// for a flattened field, whose documents add no level).
+pub fn checks(cx: &Ctxt, site: &Site) -> u32 {
+    let bits = if site.is_member() { unbounded_array(cx, site) } else { 0 };
+    bits | if site.field.serde.flatten { check::FLATTEN } else { 0 }
 }
 
 /// `unbounded_array`: every array declares `max_items` (at most 1000, or the type's
 /// `max_items_limit`) and every map `max_properties`: arrays pushed to forever reach the
 /// 16 MiB limit and block writes (Specification 8).
-fn unbounded_array(cx: &Ctxt, site: &Site) -> Vec<&'static str> {
+fn unbounded_array(cx: &Ctxt, site: &Site) -> u32 {
     if site.waives(UNBOUNDED_ARRAY) {
-        return Vec::new();
+        return 0;
     }
     let keywords = &site.field.mongo.keywords.list;
     let name = &site.field.name;
     let limit = site.c.mongo.max_items_limit.unwrap_or(DEFAULT_MAX_ITEMS);
-    let mut bits = Vec::new();
+    let mut bits = 0;
     match keywords.iter().find(|(_, k)| matches!(k, Keyword::MaxItems(_))) {
         Some((span, Keyword::MaxItems(n))) if *n > limit => cx.syn_error(syn::Error::new(*span, format!(
             "unbounded_array: field `{name}` allows {n} items, above the limit of {limit}{}; keep at most {limit} \
@@ -46,10 +42,10 @@ fn unbounded_array(cx: &Ctxt, site: &Site) -> Vec<&'static str> {
             if limit == DEFAULT_MAX_ITEMS { " the standard sets" } else { " set by `max_items_limit`" }
         ))),
         Some(_) => {}
-        None => bits.push("ARRAY"),
+        None => bits |= check::ARRAY,
     }
     if !keywords.iter().any(|(_, k)| matches!(k, Keyword::MaxProperties(_))) {
-        bits.push("MAP");
+        bits |= check::MAP;
     }
     bits
 }
@@ -79,7 +75,9 @@ pub fn depth_limit(c: &Container, site: &Site) -> u32 {
 
 /// `nesting_depth` for a type whose fields are not members of its own document.
 fn nesting_depth(c: &Container, out: &mut Vec<Assertion>) {
-    if fields_nest(c) || super::allows(&c.mongo.allow, NESTING_DEPTH) {
+    // unit variants are at most `{tag: name}`, one level: within any `max_depth`
+    let units = matches!(&c.data, Data::Enum(variants) if variants.iter().all(|v| v.style == Style::Unit));
+    if fields_nest(c) || units || super::allows(&c.mongo.allow, NESTING_DEPTH) {
         return;
     }
     let max = max_depth(c);

@@ -12,24 +12,23 @@ mod types;
 
 use crate::attr::mongo::Waiver;
 use crate::ctxt::Ctxt;
-use crate::expand::FieldType;
+use crate::expand::{has_fields_table, FieldType};
 use crate::ir::{Container, Data, Field, Style, Variant};
 use proc_macro2::{Delimiter, Group, Span, TokenStream};
-use quote::{quote, quote_spanned, ToTokens};
+use quote::{quote, ToTokens};
 
 /// Runs every rule on `c`: errors go to `cx`, the returned assertions to the expansion.
 pub fn all(cx: &Ctxt, c: &Container) -> Vec<Assertion> {
     naming::all(cx, c);
     let mut out = Vec::new();
     for site in Site::all(c) {
-        let mut checks = types::checks(&site);
-        checks.extend(bounds::checks(cx, &site));
+        let checks = types::checks(&site) | bounds::checks(cx, &site);
         if let Some(kind) = types::known_kind(&site) {
-            types::decide(cx, &site, kind, &checks);
+            types::decide(cx, &site, kind, checks);
             continue;
         }
         let max_depth = bounds::depth_limit(c, &site);
-        if checks.iter().any(|check| *check != bounds::FLATTEN) || max_depth > 0 {
+        if checks & !mongo_schema_names::check::FLATTEN != 0 || max_depth > 0 {
             out.push(Assertion::field(&site, checks, max_depth));
         }
     }
@@ -51,10 +50,11 @@ pub enum Test {
     /// Exclusive branches, `(a bool expression over the local `facts`, the message when
     /// it holds)`, in one item (a set is not also a map).
     Branches(Vec<(TokenStream, String)>),
-    /// Every field rule in one call of `_p::rules::field`: the names of the
-    /// `_p::rules::check` bits that apply, and the type's depth limit (0: unchecked).
-    /// Messages live in the runtime, so a field costs one small item.
-    Field(Vec<&'static str>, u32),
+    /// Every field rule in one call of `_p::rules::assert_field`: the `check` bits that
+    /// apply, the type's depth limit (0: unchecked), and the field's index in the type's
+    /// `FIELDS` table if it has one. Messages live in the runtime, so a field costs one
+    /// small item.
+    Field(u32, u32, Option<usize>),
 }
 
 impl Assertion {
@@ -62,48 +62,63 @@ impl Assertion {
         Assertion { facts, test: Test::Branches(branches), span }
     }
 
-    fn field(site: &Site, checks: Vec<&'static str>, max_depth: u32) -> Self {
+    fn field(site: &Site, checks: u32, max_depth: u32) -> Self {
         let facts = Some(FieldType::of(site.field).facts(site.field));
-        Assertion { facts, test: Test::Field(checks, max_depth), span: site.span() }
+        let index = has_fields_table(site.c).then(|| Site::all(site.c).iter().position(|s| std::ptr::eq(s.field, site.field))).flatten();
+        Assertion { facts, test: Test::Field(checks, max_depth, index), span: site.span() }
     }
 
-    /// `panic!("{}", message)` spanning the field.
-    fn panic(&self, message: TokenStream) -> TokenStream {
+    /// `call(args)` as one expression spanning the field (or type), so a const panic inside
+    /// the `#[track_caller]` runtime function is reported there.
+    fn spanned(&self, call: TokenStream, args: TokenStream) -> TokenStream {
         let (start, end) = self.span;
-        let path = quote_spanned!(start=> ::core::panic!);
-        let mut args = Group::new(Delimiter::Parenthesis, quote!("{}", #message));
+        let call = respan(call, start);
+        let mut args = Group::new(Delimiter::Parenthesis, args);
         args.set_span(end);
-        quote!(#path #args)
+        quote!(#call #args)
     }
 
-    /// The check as a block; `own` is the expression of the derived type's facts.
-    pub fn tokens(&self, own: &TokenStream) -> TokenStream {
+    /// The check as a `()` expression; `own` is the expression of the derived type's facts,
+    /// `fields` of its `FIELDS` when it has them: a field's check reads its facts there,
+    /// so a field type without `MongoSchema` is reported once, by the table.
+    pub fn tokens(&self, own: &TokenStream, fields: Option<&TokenStream>) -> TokenStream {
         let facts = self.facts.as_ref().unwrap_or(own);
-        let body = match &self.test {
+        match &self.test {
             Test::Branches(branches) => {
                 let branches = branches.iter().map(|(test, message)| {
-                    let panic = self.panic(quote!(#message));
-                    quote!(if #test { #panic })
+                    let fail = self.spanned(quote!(_p::rules::fail), quote!(#message));
+                    quote!(if #test { #fail })
                 });
-                quote!(#(#branches)else*)
+                quote!({
+                    let facts: _p::SchemaFacts = #facts;
+                    #(#branches)else*
+                })
             }
-            Test::Field(checks, max_depth) => {
-                let bits = checks.iter().map(|c| syn::Ident::new(c, Span::call_site()));
-                let panic = self.panic(quote!(message));
-                quote! {
-                    if let ::core::option::Option::Some(message) = _p::rules::field(facts, 0 #(| _p::rules::check::#bits)*, #max_depth) {
-                        #panic
-                    }
-                }
+            Test::Field(checks, max_depth, Some(index)) if fields.is_some() => {
+                // spanned too: an error in the table (a generic field type's own rule) is
+                // then noted at this field
+                let fields = respan(fields.cloned().unwrap_or_default(), self.span.0);
+                self.spanned(quote!(_p::rules::assert_field_at), quote!(#fields, #index, #checks, #max_depth))
             }
-        };
-        quote! {
-            {
-                let facts: _p::SchemaFacts = #facts;
-                #body
-            }
+            Test::Field(checks, max_depth, _) => self.spanned(quote!(_p::rules::assert_field), quote!(#facts, #checks, #max_depth)),
         }
     }
+}
+
+/// `tokens` with every span set to `span`, groups included.
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut token| {
+            if let proc_macro2::TokenTree::Group(group) = &token {
+                let mut inner = Group::new(group.delimiter(), respan(group.stream(), span));
+                inner.set_span(span);
+                token = inner.into();
+            }
+            token.set_span(span);
+            token
+        })
+        .collect()
 }
 
 /// Where a rule applies: a field, with the waivers in force there (field, variant, type).

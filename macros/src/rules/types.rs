@@ -6,19 +6,19 @@ use super::Site;
 use crate::ctxt::Ctxt;
 use crate::expand::FieldType;
 use crate::symbol::*;
-use mongo_schema_names::{self as names, messages};
+use mongo_schema_names::{self as names, check, messages};
 
-/// The `_p::rules::check` bits of the type rules that apply at `site`, unwaived.
-pub fn checks(site: &Site) -> Vec<&'static str> {
-    type Rule = (&'static str, &'static str, fn(&Site) -> bool);
+/// The `check` bits of the type rules that apply at `site`, unwaived.
+pub fn checks(site: &Site) -> u32 {
+    type Rule = (&'static str, u32, fn(&Site) -> bool);
     let rules: [Rule; 5] = [
-        (MONEY_DOUBLE, "MONEY", money_double),
-        (STRING_DATE, "DATE", string_date),
-        (SILENT_STRING, "SILENT", silent_string),
-        (RANDOM_ID, "ID", random_id),
-        (NUMERIC_STATUS, "STATUS", numeric_status),
+        (MONEY_DOUBLE, check::MONEY, money_double),
+        (STRING_DATE, check::DATE, string_date),
+        (SILENT_STRING, check::SILENT, silent_string),
+        (RANDOM_ID, check::ID, random_id),
+        (NUMERIC_STATUS, check::STATUS, numeric_status),
     ];
-    rules.iter().filter(|(rule, _, applies)| applies(site) && !site.waives(rule)).map(|(_, bit, _)| *bit).collect()
+    rules.iter().filter(|(rule, _, applies)| applies(site) && !site.waives(rule)).map(|(_, bit, _)| bit).sum()
 }
 
 /// `money_double`: money is Decimal128, never a double: `0.1 + 0.2` in binary floating
@@ -91,15 +91,15 @@ pub fn known_kind(site: &Site) -> Option<String> {
 
 /// The type rules of a field whose BSON type is known, decided here rather than by a
 /// const check (a scalar has no nesting, bound or helper to check).
-pub fn decide(cx: &Ctxt, site: &Site, kind: String, checks: &[&str]) {
+pub fn decide(cx: &Ctxt, site: &Site, kind: String, checks: u32) {
     let number = matches!(kind.as_str(), "int" | "long" | "double");
     let verdicts = [
-        ("MONEY", kind == "double", messages::MONEY_DOUBLE),
-        ("DATE", kind == "string", messages::STRING_DATE),
-        ("ID", !matches!(kind.as_str(), "objectId" | "int" | "long"), messages::RANDOM_ID),
-        ("STATUS", number, messages::NUMERIC_STATUS),
+        (check::MONEY, kind == "double", messages::MONEY_DOUBLE),
+        (check::DATE, kind == "string", messages::STRING_DATE),
+        (check::ID, !matches!(kind.as_str(), "objectId" | "int" | "long"), messages::RANDOM_ID),
+        (check::STATUS, number, messages::NUMERIC_STATUS),
     ];
-    if let Some((_, _, message)) = verdicts.iter().find(|(bit, fails, _)| *fails && checks.contains(bit)) {
+    if let Some((_, _, message)) = verdicts.iter().find(|(bit, fails, _)| *fails && checks & bit != 0) {
         site.error(cx, message);
     }
 }

@@ -34,6 +34,38 @@ pub enum BsonKind {
 }
 
 impl BsonKind {
+    /// The kind a `bsonType` alias names (`Any` for an alias list or an unknown alias).
+    pub const fn from_alias(alias: &str) -> BsonKind {
+        const KINDS: [BsonKind; 14] = [
+            BsonKind::Double, BsonKind::String, BsonKind::Object, BsonKind::Array, BsonKind::BinData,
+            BsonKind::ObjectId, BsonKind::Bool, BsonKind::Date, BsonKind::Null, BsonKind::Regex,
+            BsonKind::Int, BsonKind::Timestamp, BsonKind::Long, BsonKind::Decimal,
+        ];
+        let mut i = 0;
+        while i < KINDS.len() {
+            if let Some(name) = KINDS[i].alias() {
+                if bytes_eq(name.as_bytes(), alias.as_bytes()) {
+                    return KINDS[i];
+                }
+            }
+            i += 1;
+        }
+        BsonKind::Any
+    }
+
+    /// The encoded size of every value of this kind, when it is fixed.
+    pub const fn fixed_size(self) -> Option<u64> {
+        match self {
+            BsonKind::Double | BsonKind::Date | BsonKind::Timestamp | BsonKind::Long => Some(8),
+            BsonKind::ObjectId => Some(12),
+            BsonKind::Bool => Some(1),
+            BsonKind::Null => Some(0),
+            BsonKind::Int => Some(4),
+            BsonKind::Decimal => Some(16),
+            _ => None,
+        }
+    }
+
     /// The `bsonType` alias, when there is exactly one.
     pub const fn alias(self) -> Option<&'static str> {
         Some(match self {
@@ -59,6 +91,21 @@ impl BsonKind {
     pub const fn is_integer(self) -> bool {
         matches!(self, BsonKind::Int | BsonKind::Long)
     }
+}
+
+/// `a == b`, in a `const fn`.
+pub(crate) const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 /// How a value is shaped, for rules that look at containers through type aliases.
@@ -123,7 +170,9 @@ impl SchemaFacts {
     }
 }
 
-/// One field of a derived struct, as written: its key, its type's facts and fields.
+/// One field of a derived struct, as written: its key, its type's facts and fields. The
+/// derive emits one table of these per struct: the schema, the facts and the path rules
+/// are all computed from it, so each field's type is named once.
 #[derive(Debug, Clone, Copy)]
 pub struct FieldFacts {
     pub name: &'static str,
@@ -131,6 +180,18 @@ pub struct FieldFacts {
     pub fields: Option<&'static [FieldFacts]>,
     /// `#[serde(flatten)]`: its fields are written into the parent.
     pub flatten: bool,
+    /// The Rust field (`""` for the fields of tuple structs and tuple variants).
+    pub ident: &'static str,
+    /// The Rust type of the field, as `std::any::type_name` gives it; `None` when a
+    /// `bson_type` or a known serde helper decides what is written.
+    pub type_name: Option<fn() -> &'static str>,
+    #[doc(hidden)]
+    pub schema: fn() -> Document,
+    /// `__private::{REQUIRED, FLATTEN, NULLABLE, SKIPS_NONE}`.
+    #[doc(hidden)]
+    pub flags: u8,
+    #[doc(hidden)]
+    pub keywords: &'static [crate::__private::Keyword],
 }
 
 /// A Rust type with a MongoDB `$jsonSchema`, exact to the BSON the official driver writes
