@@ -14,8 +14,9 @@
 //!   not UTF-8, a boolean byte other than 0 or 1, a bad binary (old subtype inner length, or
 //!   a length past `i32::MAX`), a malformed code-with-scope.
 //!
-//! Like bson's reader it is lazy: only what the validator visits is checked. No `unsafe`:
-//! every read is a checked slice access, and out-of-range reads become [`Malformed`].
+//! Like bson's reader it is lazy: only what the validator visits is checked. Every read is a
+//! checked slice access, and out-of-range reads become [`Malformed`]. The one `unsafe` call,
+//! in `ascii_str`, makes a `str` of bytes just checked to be ASCII.
 
 use bson::spec::ElementType;
 use bson::{Bson, RawDocument};
@@ -103,8 +104,9 @@ fn frame(bytes: &[u8], at: usize) -> Res<(Element<'_>, usize)> {
     let Some(&tag) = bytes.get(at) else { return Err(bad("iteration overflowed document")) };
     let rest = &bytes[at + 1..];
     // The document ends in 0, so a key always finds a terminator (perhaps the document's).
-    let Some(key_len) = rest.iter().position(|&b| b == 0) else { return Err(bad("key not null-terminated")) };
-    let Some(key) = utf8(&rest[..key_len]) else { return Err(bad("key is not valid UTF-8")) };
+    let Some((key_len, ascii)) = cstring_len(rest) else { return Err(bad("key not null-terminated")) };
+    let key = &rest[..key_len];
+    let key = if ascii { ascii_str(key) } else { std::str::from_utf8(key).map_err(|_| bad("key is not valid UTF-8"))? };
     let tail = &rest[key_len + 1..];
     let (kind, size) = match tag {
         0x01 => (ElementType::Double, 8),
@@ -149,13 +151,46 @@ fn rare_frame(tag: u8, tail: &[u8]) -> Res<(ElementType, usize)> {
     Ok((kind, size))
 }
 
+const LOW: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// Where the first 0 byte of `bytes` is, and whether every byte before it is ASCII; eight
+/// bytes at a time (a key is usually found, and checked, with one or two words).
+#[inline(always)]
+fn cstring_len(bytes: &[u8]) -> Option<(usize, bool)> {
+    let mut high = 0;
+    let mut words = bytes.chunks_exact(8);
+    for (i, word) in words.by_ref().enumerate() {
+        let w = u64::from_le_bytes([word[0], word[1], word[2], word[3], word[4], word[5], word[6], word[7]]);
+        // The lowest byte flagged here is the first 0 byte exactly (borrows only run upward).
+        let zeros = w.wrapping_sub(LOW) & !w & HIGH;
+        if zeros != 0 {
+            let n = (zeros.trailing_zeros() / 8) as usize;
+            let before = w & ((1u64 << (n * 8)) - 1);
+            return Some((i * 8 + n, (high | before) & HIGH == 0));
+        }
+        high |= w;
+    }
+    let tail = words.remainder();
+    let n = tail.iter().position(|&b| b == 0)?;
+    let len = bytes.len() - tail.len() + n;
+    Some((len, high & HIGH == 0 && tail[..n].is_ascii()))
+}
+
+/// Text already known to be ASCII.
+#[inline(always)]
+fn ascii_str(bytes: &[u8]) -> &str {
+    debug_assert!(bytes.is_ascii());
+    // SAFETY: callers pass only bytes they checked to be ASCII, and ASCII is valid UTF-8.
+    unsafe { std::str::from_utf8_unchecked(bytes) }
+}
+
 /// `str::from_utf8`, with an inline path for ASCII (keys and most values): the library call
 /// costs more than the check itself on such short text.
 #[inline(always)]
 fn utf8(bytes: &[u8]) -> Option<&str> {
     if bytes.is_ascii() {
-        // SAFETY: every ASCII byte sequence is valid UTF-8, just checked above.
-        return Some(unsafe { std::str::from_utf8_unchecked(bytes) });
+        return Some(ascii_str(bytes));
     }
     std::str::from_utf8(bytes).ok()
 }
@@ -173,7 +208,7 @@ fn non_negative(bytes: &[u8]) -> Res<usize> {
 }
 
 /// A length-prefixed, null-terminated string's whole size (prefix included).
-#[inline]
+#[inline(always)]
 fn string_len(bytes: &[u8]) -> Res<usize> {
     let size = non_negative(bytes)?.checked_add(4).ok_or_else(|| bad("string length overflows"))?;
     match bytes.get(..size) {
@@ -185,7 +220,7 @@ fn string_len(bytes: &[u8]) -> Res<usize> {
 }
 
 /// An embedded document's size, checked as bson's `next_document_len` checks it.
-#[inline]
+#[inline(always)]
 fn document_len(bytes: &[u8]) -> Res<usize> {
     if bytes.len() < 5 {
         return Err(bad("length exceeds remaining length of buffer"));
@@ -387,6 +422,20 @@ impl<'a> Arr<'a> for ArrayBytes<'a> {
     fn items(self) -> Items<'a> {
         Items(self.0.elements())
     }
+}
+
+/// Reads every element below `doc`, recursing into documents and arrays, and counts them:
+/// the reader's own cost, for the benchmark.
+pub(crate) fn count(doc: Bytes<'_>) -> Res<usize> {
+    let mut n = 0;
+    for field in doc.fields() {
+        n += 1 + match field?.1.view() {
+            View::Document(d) => count(d)?,
+            View::Array(a) => count(a.0)?,
+            _ => 0,
+        };
+    }
+    Ok(n)
 }
 
 #[cfg(test)]
