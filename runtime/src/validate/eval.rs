@@ -10,11 +10,22 @@ use super::types::alias_of;
 use super::value::{Res, Value, View};
 
 impl Schema {
-    /// Whether `v` satisfies this subschema.
+    /// Whether `v` satisfies this subschema. The type test is inline; a schema with more to
+    /// check goes on to `matches_rules`.
+    #[inline]
     pub(crate) fn matches<'a, V: Value<'a>>(&self, v: V) -> Res<bool> {
-        if self.never || self.types.as_ref().is_some_and(|t| !t.set.contains(v.element_type())) {
+        if !self.admits.contains(v.element_type()) {
             return Ok(false);
         }
+        if self.bare {
+            return Ok(true);
+        }
+        // By reference: copying the value into a call's argument slot stalls on store
+        // forwarding, and `view` reads only the fields it needs.
+        self.matches_rules(&v)
+    }
+
+    fn matches_rules<'a, V: Value<'a>>(&self, v: &V) -> Res<bool> {
         let view = v.view();
         if !self.family_matches::<V>(&view)? {
             return Ok(false);
@@ -22,7 +33,7 @@ impl Schema {
         if self.encrypt.as_ref().is_some_and(|e| !e.matches(&view)) {
             return Ok(false);
         }
-        self.logic.as_ref().map_or(Ok(true), |l| l.matches(v))
+        self.logic.as_ref().map_or(Ok(true), |l| l.matches(*v))
     }
 
     /// The restriction keywords of the value's type family; the other families do not apply.

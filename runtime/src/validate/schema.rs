@@ -40,6 +40,11 @@ pub(crate) struct Schema {
     pub(crate) logic: Option<Box<LogicRules>>,
     /// A root schema whose type excludes objects matches no document.
     pub(crate) never: bool,
+    /// The element types this schema admits before any other keyword (`types`, or all;
+    /// none when `never`).
+    pub(crate) admits: TypeSet,
+    /// Nothing but the type to check: no restriction, `encrypt` or logic keyword.
+    pub(crate) bare: bool,
     pub(crate) title: Option<String>,
     pub(crate) description: Option<String>,
 }
@@ -122,7 +127,9 @@ impl Schema {
         let object = ObjectRules::parse(&kw, ctx)?;
         let logic = LogicRules::parse(&kw, ctx)?;
         let never = ctx.top && types.as_ref().is_some_and(|t| !t.set.contains(bson::spec::ElementType::EmbeddedDocument));
-        Ok(Schema { at: ctx.at.into(), types, string, number, array, object, encrypt, logic, never, title, description })
+        let admits = if never { TypeSet::default() } else { types.as_ref().map_or(TypeSet::ALL, |t| t.set) };
+        let bare = string.is_none() && number.is_none() && array.is_none() && object.is_none() && encrypt.is_none() && logic.is_none();
+        Ok(Schema { at: ctx.at.into(), types, string, number, array, object, encrypt, logic, never, admits, bare, title, description })
     }
 
     /// Compiles a subschema that must be a document (`items`, `properties.x`, ...).

@@ -47,6 +47,7 @@ pub(crate) enum Aliases {
     Json,
 }
 
+#[inline(always)]
 fn bit(t: ElementType) -> u32 {
     match t {
         ElementType::MinKey => 1,
@@ -56,6 +57,9 @@ fn bit(t: ElementType) -> u32 {
 }
 
 impl TypeSet {
+    /// Every type.
+    pub(crate) const ALL: TypeSet = TypeSet(u32::MAX);
+
     pub(crate) const NUMBERS: TypeSet = TypeSet(
         1 << ElementType::Double as u8
             | 1 << ElementType::Int32 as u8
@@ -67,6 +71,7 @@ impl TypeSet {
         TypeSet(bit(t))
     }
 
+    #[inline(always)]
     pub(crate) fn contains(self, t: ElementType) -> bool {
         self.0 & bit(t) != 0
     }

@@ -91,6 +91,7 @@ impl ArrayRules {
     }
 
     /// `items` / `additionalItems` for the element at `index`.
+    #[inline(always)]
     fn item_ok<'a, V: Value<'a>>(&self, index: usize, item: V) -> Res<bool> {
         match &self.items {
             None => Ok(true),

@@ -6,7 +6,7 @@ use crate::validate::equal::bson_eq;
 use crate::validate::error::SchemaError;
 use crate::validate::report::{leaf, spec, Explain};
 use crate::validate::schema::{Ctx, Keywords, Schema};
-use crate::validate::value::{Decoded, Res, Value};
+use crate::validate::value::{Decoded, Res, Value, View};
 
 #[derive(Debug, Default)]
 pub(crate) struct LogicRules {
@@ -21,6 +21,8 @@ pub(crate) struct LogicRules {
 struct Enumeration {
     /// The values compared against (at the root: only the documents among them).
     values: Vec<Bson>,
+    /// The strings and symbols among `values`: all a string or symbol can equal.
+    texts: Vec<Box<str>>,
     spec: Bson,
 }
 
@@ -85,6 +87,9 @@ fn count_matches<'a, V: Value<'a>>(schemas: &[Schema], v: V) -> Res<usize> {
 impl Enumeration {
     /// `enum`: equal to one of the values, by BSON equality ignoring field order.
     fn contains<'a, V: Value<'a>>(&self, v: V) -> Res<bool> {
+        if let View::String(s) | View::Symbol(s) = v.view() {
+            return Ok(self.texts.iter().any(|t| **t == *s));
+        }
         for value in &self.values {
             if bson_eq(v, Decoded::Bson(value))? {
                 return Ok(true);
@@ -134,8 +139,12 @@ fn parse_enum(value: &Bson, ctx: Ctx<'_>) -> Result<Enumeration, SchemaError> {
             }
         }
     }
-    let values = list.iter().filter(|v| !ctx.top || matches!(v, Bson::Document(_))).cloned().collect();
-    Ok(Enumeration { values, spec: value.clone() })
+    let values: Vec<Bson> = list.iter().filter(|v| !ctx.top || matches!(v, Bson::Document(_))).cloned().collect();
+    let texts = values.iter().filter_map(|v| match v {
+        Bson::String(s) | Bson::Symbol(s) => Some(s.as_str().into()),
+        _ => None,
+    }).collect();
+    Ok(Enumeration { values, texts, spec: value.clone() })
 }
 
 impl LogicRules {

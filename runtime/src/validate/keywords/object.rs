@@ -123,17 +123,24 @@ impl ObjectRules {
     fn field_ok<'a, V: Value<'a>>(&self, name: &str, index: Option<usize>, value: V, seen: &mut Seen) -> Res<bool> {
         // A repeated name (possible in raw BSON) is judged by its first occurrence, as
         // mongod's `getField` does for `properties`.
-        if let Some(i) = index.filter(|i| !seen.has(*i)) {
-            seen.set(i);
-            if let Some(schema) = &self.named[i].schema {
-                if !schema.matches(value)? {
-                    return Ok(false);
+        let listed = match index.map(|i| (i, &self.named[i])) {
+            Some((i, named)) => {
+                if !seen.has(i) {
+                    seen.set(i);
+                    if let Some(schema) = &named.schema {
+                        if !schema.matches(value)? {
+                            return Ok(false);
+                        }
+                    }
                 }
+                named.schema.is_some()
             }
-        }
+            None => false,
+        };
         match &self.allowed {
-            Some(allowed) => allowed.admits(name, value, index.is_some_and(|i| self.named[i].schema.is_some())),
             None => Ok(true),
+            Some(allowed) if allowed.patterns.is_empty() => Ok(listed || allowed.otherwise.admits(value)?),
+            Some(allowed) => allowed.admits(name, value, listed),
         }
     }
 
@@ -212,7 +219,7 @@ impl Lookup {
         Lookup { names, after, first }
     }
 
-    #[inline]
+    #[inline(always)]
     fn find(&self, name: &str, guess: usize) -> Option<usize> {
         let name = name.as_bytes();
         if self.names.get(guess).is_some_and(|n| same(n, name)) {
@@ -225,18 +232,30 @@ impl Lookup {
 /// Byte equality, inline for the short strings field names are (`==` calls `memcmp`).
 #[inline(always)]
 fn same(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
+    let n = a.len();
+    if n != b.len() {
         return false;
     }
-    let n = a.len();
-    let word = |s: &[u8], at: usize| u64::from_le_bytes([s[at], s[at + 1], s[at + 2], s[at + 3], s[at + 4], s[at + 5], s[at + 6], s[at + 7]]);
-    let half = |s: &[u8], at: usize| u32::from_le_bytes([s[at], s[at + 1], s[at + 2], s[at + 3]]);
-    match n {
+    match (a, b) {
         // Two overlapping loads cover the whole name.
-        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
-        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        _ if (8..=16).contains(&n) => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        _ if (4..8).contains(&n) => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
         _ => a == b,
     }
+}
+
+#[inline(always)]
+fn word(s: &[u8], at: usize) -> u64 {
+    let mut w = [0; 8];
+    w.copy_from_slice(&s[at..at + 8]);
+    u64::from_le_bytes(w)
+}
+
+#[inline(always)]
+fn half(s: &[u8], at: usize) -> u32 {
+    let mut w = [0; 4];
+    w.copy_from_slice(&s[at..at + 4]);
+    u32::from_le_bytes(w)
 }
 
 /// Which named fields were present; a bitmask for up to 64 names.

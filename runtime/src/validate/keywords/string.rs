@@ -26,10 +26,12 @@ impl StringRules {
         Ok((!ctx.top && !empty).then(|| Box::new(rules)))
     }
 
+    #[inline]
     pub(crate) fn matches(&self, s: &str) -> bool {
         self.length_ok(s) && self.pattern.as_ref().is_none_or(|p| p.is_match(s))
     }
 
+    #[inline]
     fn length_ok(&self, s: &str) -> bool {
         // maxLength / minLength count code points (mongod's `lengthInUTF8CodePoints`). A string
         // has at most one code point per byte and at least one per four, which mostly settles it
