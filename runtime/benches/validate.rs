@@ -2,6 +2,9 @@
 //! one run: `cargo bench -p mongo-schema --bench validate`. Prints ns/doc for each way of
 //! checking 3000 realistic orders (~1.5 KB, three levels, five line subdocuments, four
 //! patterns, `additionalProperties: false` everywhere) and the ratios the targets name.
+//! The baselines use bson's public `RawDocument` API, as a user would; the "our byte walker"
+//! row (our reader alone, no rules) is for information. `VALIDATE_ROUNDS` sets the rounds per
+//! row; `VALIDATE_PROFILE` spins on one path for a profiler.
 
 #[path = "../tests/validator_orders.rs"]
 mod orders;
@@ -15,12 +18,18 @@ use pcre2::bytes::{Regex, RegexBuilder};
 use serde_json::{json, Value};
 
 const DOCS: u32 = 3000;
-const ROUNDS: usize = 15;
+const ROUNDS: usize = 40;
 
-/// Best-of-`ROUNDS` nanoseconds per document for `f` over `n` documents.
+/// Rounds per row: `ROUNDS`, or `VALIDATE_ROUNDS` (more rounds find quieter moments on a
+/// busy machine).
+fn rounds() -> usize {
+    std::env::var("VALIDATE_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(ROUNDS)
+}
+
+/// Best-of-`rounds()` nanoseconds per document for `f` over `n` documents.
 fn ns_per_doc(n: usize, mut f: impl FnMut() -> usize) -> f64 {
     let mut best = f64::MAX;
-    for _ in 0..ROUNDS {
+    for _ in 0..rounds() {
         let start = Instant::now();
         let passed = black_box(f());
         let elapsed = start.elapsed().as_nanos() as f64 / n as f64;
@@ -43,21 +52,35 @@ fn main() {
     assert!(bad.iter().all(|r| !hand.check(r)));
 
     let n = raws.len();
+    // `VALIDATE_PROFILE=raw|decoded|walk` spins on one path for 10 s, for `perf record`.
+    if let Ok(which) = std::env::var("VALIDATE_PROFILE") {
+        let start = Instant::now();
+        while start.elapsed().as_secs() < 10 {
+            let passed = match which.as_str() {
+                "decoded" => docs.iter().filter(|d| validator.validate(d).is_ok()).count(),
+                "walk" => raws.iter().filter(|r| mongo_schema::validate::read_raw(r).is_ok()).count(),
+                _ => raws.iter().filter(|r| validator.validate_raw(r).is_ok()).count(),
+            };
+            assert_eq!(black_box(passed), n);
+        }
+        return;
+    }
     let avg_size = raws.iter().map(|r| r.as_bytes().len()).sum::<usize>() / n;
     let rows = [
         ("validate_raw (bytes)", ns_per_doc(n, || raws.iter().filter(|r| validator.validate_raw(r).is_ok()).count())),
         ("validate (decoded Document)", ns_per_doc(n, || docs.iter().filter(|d| validator.validate(d).is_ok()).count())),
         ("hand-written check over RawDocument", ns_per_doc(n, || raws.iter().filter(|r| hand.check(r)).count())),
         ("raw iteration alone", ns_per_doc(n, || raws.iter().map(|r| walk(r)).sum())),
+        ("our byte walker alone (information)", ns_per_doc(n, || raws.iter().map(|r| mongo_schema::validate::read_raw(r).unwrap()).sum())),
         ("jsonschema on prebuilt JSON", ns_per_doc(n, || json_docs.iter().filter(|j| json_validator.is_valid(j)).count())),
         ("BSON -> ExtJSON -> jsonschema", ns_per_doc(n, || raws.iter().filter(|r| json_validator.is_valid(&to_json(r))).count())),
         ("failure path: validate_raw + errInfo", ns_per_doc(n, || bad.iter().filter_map(|r| validator.validate_raw(r).err()).map(|e| e.failure().unwrap().err_info().len()).sum())),
     ];
-    println!("{n} orders, {avg_size} bytes each on average; best of {ROUNDS} rounds");
+    println!("{n} orders, {avg_size} bytes each on average; best of {} rounds", rounds());
     for (name, ns) in &rows {
         println!("{name:<40} {ns:>10.0} ns/doc");
     }
-    let [raw, _, hand_ns, _, json, via_json, _] = rows.map(|(_, ns)| ns);
+    let [raw, _, hand_ns, _, _, json, via_json, _] = rows.map(|(_, ns)| ns);
     println!("validate_raw / hand-written      = {:.2}x (target <= 1.3x)", raw / hand_ns);
     println!("jsonschema (prebuilt) / validate_raw = {:.2}x (target >= 2x)", json / raw);
     println!("BSON->JSON->jsonschema / validate_raw = {:.2}x (target >= 6x)", via_json / raw);
