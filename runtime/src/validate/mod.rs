@@ -79,7 +79,7 @@ use walk::Bytes;
 /// them; the benchmark's floor for that reader. Not part of the API.
 #[doc(hidden)]
 pub fn read_raw(doc: &RawDocument) -> Result<usize, Malformed> {
-    walk::count(Bytes::of(doc)?)
+    walk::count(Bytes::of(doc).map_err(|m| *m)?).map_err(|m| *m)
 }
 
 /// A compiled `$jsonSchema`, ready to validate many documents.
@@ -110,7 +110,7 @@ impl Validator {
 
     /// Validates BSON bytes in place, without decoding them to a `Document`.
     pub fn validate_raw(&self, doc: &RawDocument) -> Result<(), ValidationError> {
-        self.check(Bytes::of(doc).map_err(ValidationError::Malformed)?)
+        self.check(Bytes::of(doc).map_err(|m| ValidationError::Malformed(*m))?)
     }
 
     /// Whether a decoded document passes (the fast path alone, never allocates).
@@ -127,7 +127,7 @@ impl Validator {
         match self.root.matches(doc.as_value()) {
             Ok(true) => Ok(()),
             Ok(false) => Err(self.explain(doc)),
-            Err(malformed) => Err(ValidationError::Malformed(malformed)),
+            Err(malformed) => Err(ValidationError::Malformed(*malformed)),
         }
     }
 
@@ -136,7 +136,7 @@ impl Validator {
         let mut ex = Explain::new(&self.notes);
         let rules = match self.root.explain(doc.as_value(), &mut ex) {
             Ok(rules) => rules,
-            Err(malformed) => return ValidationError::Malformed(malformed),
+            Err(malformed) => return ValidationError::Malformed(*malformed),
         };
         let failing_id = doc.get("_id").ok().flatten().and_then(|id| id.to_bson().ok());
         let details = eval::root_details(&self.root, rules);

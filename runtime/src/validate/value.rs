@@ -14,7 +14,14 @@ impl From<bson::error::Error> for Malformed {
     }
 }
 
-pub(crate) type Res<T> = Result<T, Malformed>;
+impl From<bson::error::Error> for Box<Malformed> {
+    fn from(err: bson::error::Error) -> Self {
+        Box::new(Malformed::from(err))
+    }
+}
+
+/// Boxed, so a `Res<bool>` comes back in registers (the error is rare and already allocates).
+pub(crate) type Res<T> = Result<T, Box<Malformed>>;
 
 /// The scalar content of a value; documents and arrays stay behind their handles.
 #[derive(Clone, Copy)]

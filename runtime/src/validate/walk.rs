@@ -62,8 +62,8 @@ impl<'a> Bytes<'a> {
 
 #[cold]
 #[inline(never)]
-fn bad(what: &str) -> Malformed {
-    Malformed(what.to_owned())
+fn bad(what: &str) -> Box<Malformed> {
+    Box::new(Malformed(what.to_owned()))
 }
 
 /// One element's frame: key, type, and the bytes of its value.
@@ -129,7 +129,7 @@ fn frame(bytes: &[u8], at: usize) -> Res<(Element<'_>, usize)> {
 /// Any element type (`frame` handles the common ones inline), or an unknown tag.
 #[inline(never)]
 fn rare_frame(tag: u8, tail: &[u8]) -> Res<(ElementType, usize)> {
-    let kind = ElementType::from(tag).ok_or_else(|| Malformed(format!("invalid tag: {tag}")))?;
+    let kind = ElementType::from(tag).ok_or_else(|| Box::new(Malformed(format!("invalid tag: {tag}"))))?;
     let size = match kind {
         ElementType::Boolean => 1,
         ElementType::Int32 => 4,
@@ -262,7 +262,7 @@ fn decode(kind: ElementType, value: &[u8]) -> Res<Walked<'_>> {
             utf8(&value[4..value.len() - 1]).ok_or_else(|| bad("string is not valid UTF-8"))?
         }
         ElementType::DbPointer => string_text(value)?,
-        ElementType::Boolean if value[0] > 1 => return Err(Malformed(format!("boolean must be stored as 0 or 1, got {}", value[0]))),
+        ElementType::Boolean if value[0] > 1 => return Err(Box::new(Malformed(format!("boolean must be stored as 0 or 1, got {}", value[0])))),
         ElementType::Binary => {
             binary(value)?;
             ""
@@ -361,7 +361,7 @@ impl<'a> Value<'a> for Walked<'a> {
         doc.push(0);
         let raw = RawDocument::from_bytes(&doc)?;
         let value = raw.get("")?.ok_or_else(|| bad("value vanished"))?;
-        Bson::try_from(value).map_err(Malformed::from)
+        Ok(Bson::try_from(value)?)
     }
 }
 
