@@ -398,6 +398,30 @@ pub fn helper_alias(path: &str) -> Option<&'static str> {
     HELPERS.iter().find(|(p, l, _)| *p == parent && *l == last).map(|(_, _, alias)| *alias)
 }
 
+/// The facts of a value of a `bsonType` alias: `_p::aliases::{Kind}`, `null` admitted
+/// for an `Option`.
+fn alias_facts(alias: &str, nullable: bool) -> TokenStream {
+    const KINDS: &[(&str, &str)] = &[
+        ("double", "Double"),
+        ("string", "String"),
+        ("object", "Object"),
+        ("array", "Array"),
+        ("binData", "BinData"),
+        ("objectId", "ObjectId"),
+        ("bool", "Bool"),
+        ("date", "Date"),
+        ("null", "Null"),
+        ("regex", "Regex"),
+        ("int", "Int"),
+        ("timestamp", "Timestamp"),
+        ("long", "Long"),
+        ("decimal", "Decimal"),
+    ];
+    let kind = KINDS.iter().find(|(name, _)| *name == alias).map_or("Any", |(_, kind)| kind);
+    let kind = syn::Ident::new(kind, proc_macro2::Span::call_site());
+    quote!(_p::SchemaFacts { nullable: #nullable, .._p::aliases::#kind })
+}
+
 impl<'a> FieldType<'a> {
     pub fn of(field: &'a Field) -> Self {
         if let Some(alias) = field.mongo.keywords.bson_type() {
@@ -412,10 +436,7 @@ impl<'a> FieldType<'a> {
     pub fn facts(&self, field: &Field) -> TokenStream {
         match self {
             FieldType::Trait(ty) => quote_spanned!(ty.span()=> <#ty as _p::MongoSchema>::FACTS),
-            FieldType::Alias(alias) => {
-                let nullable = field.is_option();
-                quote!(_p::alias_facts(&[_p::Keyword::BsonType(#alias)], #nullable))
-            }
+            FieldType::Alias(alias) => alias_facts(alias, field.is_option()),
         }
     }
 }
@@ -426,8 +447,9 @@ const FLATTEN: u8 = 2;
 const NULLABLE: u8 = 4;
 const SKIPS_NONE: u8 = 8;
 
-/// A field's `FieldFacts`: `_p::field::<T>(...)`, the one place its type is named, or
-/// `_p::alias(...)` when `bson_type` or a known helper decides what is written.
+/// A field's `FieldFacts`: what the field says, over `<T as MongoSchema>::FIELD` (the one
+/// place its type is named, evaluated once per type), or over `_p::ALIAS_FIELD` when
+/// `bson_type` or a known helper decides what is written.
 impl ToTokens for Field<'_> {
     fn to_tokens(&self, tokens: &mut TokenStream) {
         let name = &self.name;
@@ -440,13 +462,18 @@ impl ToTokens for Field<'_> {
             (skips_none, SKIPS_NONE),
         ];
         let flags: u8 = flags.iter().filter(|(set, _)| *set).map(|(_, bit)| bit).sum();
+        let flatten = self.serde.flatten.then(|| quote!(flatten: true,));
         let keywords = self.mongo.keywords.list.iter().map(|(_, k)| k).filter(|k| !matches!(k, Keyword::BsonType(_)));
+        let own = quote!(name: #name, ident: #ident, flags: #flags, #flatten);
         tokens.extend(match FieldType::of(self) {
             FieldType::Trait(ty) => {
-                let field = quote_spanned!(ty.span()=> _p::field::<#ty>);
-                quote!(#field(#name, #ident, #flags, &[#(#keywords),*]))
+                let base = quote_spanned!(ty.span()=> <#ty as _p::MongoSchema>::FIELD);
+                quote!(_p::FieldFacts { #own keywords: &[#(#keywords),*], ..#base })
             }
-            FieldType::Alias(alias) => quote!(_p::alias(#name, #ident, #flags, &[_p::Keyword::BsonType(#alias), #(#keywords),*])),
+            FieldType::Alias(alias) => {
+                let facts = alias_facts(&alias, self.is_option());
+                quote!(_p::FieldFacts { #own keywords: &[_p::Keyword::BsonType(#alias), #(#keywords),*], facts: #facts, .._p::ALIAS_FIELD })
+            }
         });
     }
 }

@@ -119,36 +119,45 @@ pub const NULLABLE: u8 = 4;
 /// [`FieldFacts::flags`]: `skip_serializing_if = "Option::is_none"`: `null` is never written.
 pub const SKIPS_NONE: u8 = 8;
 
-/// A field whose schema and facts are its type's: the one place the derive names the type.
-pub const fn field<T: MongoSchema + ?Sized>(name: &'static str, ident: &'static str, flags: u8, keywords: &'static [Keyword]) -> FieldFacts {
-    FieldFacts {
-        name,
-        facts: T::FACTS,
-        fields: T::FIELDS,
-        flatten: flags & FLATTEN != 0,
-        ident,
-        type_name: Some(std::any::type_name::<T>),
-        schema: T::json_schema,
-        flags,
-        keywords,
+/// The start of a field whose BSON type a `bson_type` or a known serde helper fixes; the
+/// derive sets its facts from [`aliases`].
+pub const ALIAS_FIELD: FieldFacts = FieldFacts {
+    name: "",
+    facts: aliases::Any,
+    fields: None,
+    flatten: false,
+    ident: "",
+    type_name: None,
+    schema: Document::new,
+    flags: 0,
+    keywords: &[],
+};
+
+/// The facts of a value of each BSON kind, by `BsonKind` variant (`Any` for an unknown
+/// `bsonType` alias or a list).
+#[allow(non_upper_case_globals)]
+pub mod aliases {
+    use super::{BsonKind, SchemaFacts};
+
+    const fn of(kind: BsonKind) -> SchemaFacts {
+        SchemaFacts::scalar(kind, kind.fixed_size())
     }
-}
 
-/// A field whose BSON type a `bson_type` or a known serde helper fixes: `keywords` start
-/// with that `BsonType`.
-pub const fn alias(name: &'static str, ident: &'static str, flags: u8, keywords: &'static [Keyword]) -> FieldFacts {
-    let kind = match keywords.first() {
-        Some(Keyword::BsonType(alias)) => BsonKind::from_alias(alias),
-        _ => BsonKind::Any,
-    };
-    let mut facts = SchemaFacts::scalar(kind, kind.fixed_size());
-    facts.nullable = flags & NULLABLE != 0;
-    FieldFacts { name, facts, fields: None, flatten: flags & FLATTEN != 0, ident, type_name: None, schema: Document::new, flags, keywords }
-}
-
-/// The facts of a field's value alone, as [`alias`] computes them (newtypes, tuples).
-pub const fn alias_facts(keywords: &'static [Keyword], nullable: bool) -> SchemaFacts {
-    alias("", "", if nullable { NULLABLE } else { 0 }, keywords).facts
+    pub const Double: SchemaFacts = of(BsonKind::Double);
+    pub const String: SchemaFacts = of(BsonKind::String);
+    pub const Object: SchemaFacts = of(BsonKind::Object);
+    pub const Array: SchemaFacts = of(BsonKind::Array);
+    pub const BinData: SchemaFacts = of(BsonKind::BinData);
+    pub const ObjectId: SchemaFacts = of(BsonKind::ObjectId);
+    pub const Bool: SchemaFacts = of(BsonKind::Bool);
+    pub const Date: SchemaFacts = of(BsonKind::Date);
+    pub const Null: SchemaFacts = of(BsonKind::Null);
+    pub const Regex: SchemaFacts = of(BsonKind::Regex);
+    pub const Int: SchemaFacts = of(BsonKind::Int);
+    pub const Timestamp: SchemaFacts = of(BsonKind::Timestamp);
+    pub const Long: SchemaFacts = of(BsonKind::Long);
+    pub const Decimal: SchemaFacts = of(BsonKind::Decimal);
+    pub const Any: SchemaFacts = of(BsonKind::Any);
 }
 
 /// The schema of one field: its type's, with the field's keywords applied.
@@ -394,40 +403,47 @@ pub fn with_size_bound(mut schema: Document, max_size: Option<u64>, limit: u64) 
 /// Facts of a struct (or struct variant) from its fields' facts: one level more than its
 /// deepest field, and the sum of its elements' worst-case sizes with the fields' own bounds
 /// (`max_length` on strings, `max_items` on arrays and sets). A flattened field's members
-/// are the document's own.
+/// are the document's own. Written as one loop with few calls: every derived struct
+/// evaluates it at compile time, and calls are what const evaluation pays for.
 pub const fn object_facts(fields: Option<&[FieldFacts]>) -> SchemaFacts {
     let fields = match fields {
         Some(fields) => fields,
         None => &[],
     };
-    let mut facts = SchemaFacts::scalar(BsonKind::Object, Some(5));
-    facts.shape = Shape::Document;
+    let (mut depth, mut size, mut bounded) = (0, 5, true);
     let mut i = 0;
     while i < fields.len() {
-        let field = &fields[i];
-        let (depth, size) = match field.flatten {
-            true => (field.facts.depth.saturating_sub(1), field.facts.max_size),
-            false => (field.facts.depth, field_size(field.name.len(), field.facts, bound(field.keywords, true), bound(field.keywords, false))),
+        let (field, facts) = (&fields[i], &fields[i].facts);
+        let levels = if field.flatten && facts.depth > 0 { facts.depth - 1 } else { facts.depth };
+        if levels > depth {
+            depth = levels;
+        }
+        let (mut max_length, mut max_items, mut k) = (None, None, 0);
+        while k < field.keywords.len() {
+            match field.keywords[k] {
+                Keyword::MaxLength(n) => max_length = Some(n),
+                Keyword::MaxItems(n) => max_items = Some(n),
+                _ => {}
+            }
+            k += 1;
+        }
+        let value = match (facts.kind, facts.shape, max_length) {
+            _ if field.flatten => facts.max_size,
+            (BsonKind::String, Shape::Scalar, Some(n)) => Some(4 + 4 * n + 1),
+            (_, Shape::Array | Shape::Set, _) => size::array(max_items, facts.item_max_size),
+            _ => facts.max_size,
         };
-        facts.depth = size::max_depth(facts.depth, depth);
-        facts.max_size = size::add(facts.max_size, size);
+        match value {
+            Some(value) if !field.flatten => size += 1 + field.name.len() as u64 + 1 + value,
+            Some(value) => size += value,
+            None => bounded = false,
+        }
         i += 1;
     }
-    facts.depth += 1;
+    let mut facts = SchemaFacts::scalar(BsonKind::Object, if bounded { Some(size) } else { None });
+    facts.shape = Shape::Document;
+    facts.depth = depth + 1;
     facts
-}
-
-/// The field's `max_length` (`length`) or `max_items`.
-const fn bound(keywords: &[Keyword], length: bool) -> Option<u64> {
-    let mut i = 0;
-    while i < keywords.len() {
-        match keywords[i] {
-            Keyword::MaxLength(n) if length => return Some(n),
-            Keyword::MaxItems(n) if !length => return Some(n),
-            _ => i += 1,
-        }
-    }
-    None
 }
 
 /// Facts of a tuple (struct or variant) from its elements' facts.
@@ -452,16 +468,6 @@ const fn index_len(mut i: usize) -> usize {
         digits += 1;
     }
     digits
-}
-
-/// Worst-case size of one field element: header + value, with the field's own bounds.
-const fn field_size(name_len: usize, facts: SchemaFacts, max_length: Option<u64>, max_items: Option<u64>) -> Option<u64> {
-    let value = match (facts.kind, facts.shape) {
-        (BsonKind::String, Shape::Scalar) if max_length.is_some() => size::string(max_length),
-        (_, Shape::Array | Shape::Set) => size::array(max_items, facts.item_max_size),
-        _ => facts.max_size,
-    };
-    size::add(Some(size::element_header(name_len)), value)
 }
 
 /// Facts of one enum variant as written: `overhead` bytes of tag around the content, and
@@ -496,7 +502,6 @@ pub const fn enum_facts(kind: BsonKind, variants: &[SchemaFacts]) -> SchemaFacts
 /// field holds. The derive emits `if test(facts) { panic!("rule_id: ...") }` at the field.
 pub mod rules {
     use super::{BsonKind, FieldFacts, SchemaFacts, Shape};
-    use crate::schema::bytes_eq;
 
     const fn same(a: BsonKind, b: BsonKind) -> bool {
         a as u8 == b as u8
@@ -615,6 +620,20 @@ pub mod rules {
             Some(n) => n > limit,
             None => false,
         }
+    }
+
+    const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+        if a.len() != b.len() {
+            return false;
+        }
+        let mut i = 0;
+        while i < a.len() {
+            if a[i] != b[i] {
+                return false;
+            }
+            i += 1;
+        }
+        true
     }
 
     const fn str_eq(a: &str, b: &str) -> bool {

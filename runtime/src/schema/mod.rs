@@ -34,25 +34,6 @@ pub enum BsonKind {
 }
 
 impl BsonKind {
-    /// The kind a `bsonType` alias names (`Any` for an alias list or an unknown alias).
-    pub const fn from_alias(alias: &str) -> BsonKind {
-        const KINDS: [BsonKind; 14] = [
-            BsonKind::Double, BsonKind::String, BsonKind::Object, BsonKind::Array, BsonKind::BinData,
-            BsonKind::ObjectId, BsonKind::Bool, BsonKind::Date, BsonKind::Null, BsonKind::Regex,
-            BsonKind::Int, BsonKind::Timestamp, BsonKind::Long, BsonKind::Decimal,
-        ];
-        let mut i = 0;
-        while i < KINDS.len() {
-            if let Some(name) = KINDS[i].alias() {
-                if bytes_eq(name.as_bytes(), alias.as_bytes()) {
-                    return KINDS[i];
-                }
-            }
-            i += 1;
-        }
-        BsonKind::Any
-    }
-
     /// The encoded size of every value of this kind, when it is fixed.
     pub const fn fixed_size(self) -> Option<u64> {
         match self {
@@ -91,21 +72,6 @@ impl BsonKind {
     pub const fn is_integer(self) -> bool {
         matches!(self, BsonKind::Int | BsonKind::Long)
     }
-}
-
-/// `a == b`, in a `const fn`.
-pub(crate) const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 /// How a value is shaped, for rules that look at containers through type aliases.
@@ -214,6 +180,22 @@ pub trait MongoSchema {
 
     /// The value of `$jsonSchema` for a value of this type.
     fn json_schema() -> Document;
+
+    /// A field of this type, less what the field itself says (its key, Rust name, flags
+    /// and keywords): the derive's `FIELDS` entries start from it, so each type's facts
+    /// are copied, not recomputed, wherever it is used.
+    #[doc(hidden)]
+    const FIELD: FieldFacts = FieldFacts {
+        name: "",
+        facts: Self::FACTS,
+        fields: Self::FIELDS,
+        flatten: false,
+        ident: "",
+        type_name: Some(std::any::type_name::<Self>),
+        schema: Self::json_schema,
+        flags: 0,
+        keywords: &[],
+    };
 
     /// `{"$jsonSchema": <json_schema()>}`, ready for `createCollection`'s `validator`.
     fn validator() -> Document {
