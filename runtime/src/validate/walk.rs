@@ -15,8 +15,8 @@
 //!   a length past `i32::MAX`), a malformed code-with-scope.
 //!
 //! Like bson's reader it is lazy: only what the validator visits is checked. Every read is a
-//! checked slice access, and out-of-range reads become [`Malformed`]. The one `unsafe` call,
-//! in `ascii_str`, makes a `str` of bytes just checked to be ASCII.
+//! checked slice access, and out-of-range reads become [`Malformed`]. The only `unsafe` is
+//! `ascii_str`, which makes a `str` of bytes its two callers have just checked to be ASCII.
 
 use bson::spec::ElementType;
 use bson::{Bson, RawDocument};
@@ -106,7 +106,12 @@ fn frame(bytes: &[u8], at: usize) -> Res<(Element<'_>, usize)> {
     // The document ends in 0, so a key always finds a terminator (perhaps the document's).
     let Some((key_len, ascii)) = cstring_len(rest) else { return Err(bad("key not null-terminated")) };
     let key = &rest[..key_len];
-    let key = if ascii { ascii_str(key) } else { std::str::from_utf8(key).map_err(|_| bad("key is not valid UTF-8"))? };
+    let key = if ascii {
+        // SAFETY: `cstring_len` found every byte of the key below 0x80.
+        unsafe { ascii_str(key) }
+    } else {
+        std::str::from_utf8(key).map_err(|_| bad("key is not valid UTF-8"))?
+    };
     let tail = &rest[key_len + 1..];
     let (kind, size) = match tag {
         0x01 => (ElementType::Double, 8),
@@ -177,11 +182,15 @@ fn cstring_len(bytes: &[u8]) -> Option<(usize, bool)> {
     Some((len, high & HIGH == 0 && tail[..n].is_ascii()))
 }
 
-/// Text already known to be ASCII.
+/// Text already known to be ASCII, without checking it again.
+///
+/// # Safety
+///
+/// Every byte of `bytes` must be below 0x80 (ASCII is valid UTF-8).
 #[inline(always)]
-fn ascii_str(bytes: &[u8]) -> &str {
+unsafe fn ascii_str(bytes: &[u8]) -> &str {
     debug_assert!(bytes.is_ascii());
-    // SAFETY: callers pass only bytes they checked to be ASCII, and ASCII is valid UTF-8.
+    // SAFETY: the caller guarantees ASCII, which is valid UTF-8.
     unsafe { std::str::from_utf8_unchecked(bytes) }
 }
 
@@ -190,7 +199,8 @@ fn ascii_str(bytes: &[u8]) -> &str {
 #[inline(always)]
 fn utf8(bytes: &[u8]) -> Option<&str> {
     if bytes.is_ascii() {
-        return Some(ascii_str(bytes));
+        // SAFETY: just checked to be ASCII.
+        return Some(unsafe { ascii_str(bytes) });
     }
     std::str::from_utf8(bytes).ok()
 }
