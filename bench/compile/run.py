@@ -8,11 +8,12 @@ Generates one crate of N realistic models (seeded, reproducible) in three varian
 builds their dependencies once, then times rebuilds of the models crates only, variants
 interleaved, in three modes (incremental `cargo build`, non-incremental build,
 `cargo check`). A timing in which cargo did not recompile the models crate is refused.
-Prints per mode the medians and the ratio (ours - serde) / (schemars - serde).
+Prints per mode the medians of wall time (the target) and of CPU time (cargo + rustc,
+user + sys: steadier on a shared machine) and the ratio (ours - serde) / (schemars - serde).
 
   python3 bench/compile/run.py [--models 200] [--runs 5] [--seed 7] [--dir DIR]
 """
-import argparse, os, random, shutil, statistics, subprocess, sys, time
+import argparse, os, random, resource, shutil, statistics, subprocess, sys, time
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 VARIANTS = ["serde", "schemars", "ours"]
@@ -138,13 +139,17 @@ def setup(root, gen):
 
 
 def cargo(root, args, env, target):
+    """Runs cargo; returns (wall seconds, CPU seconds of cargo and rustc, stderr)."""
     full_env = dict(os.environ, CARGO_TARGET_DIR=target, **env)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(["cargo", *args], cwd=root, env=full_env, capture_output=True, text=True)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if proc.returncode != 0:
         sys.exit(f"cargo {' '.join(args)} failed:\n{proc.stderr[-4000:]}")
-    return elapsed, proc.stderr
+    return elapsed, cpu, proc.stderr
 
 
 def touch(root, variant, nonce):
@@ -158,11 +163,11 @@ def touch(root, variant, nonce):
 def timed_rebuild(root, variant, mode, nonce):
     args, env = MODES[mode]
     touch(root, variant, nonce)
-    elapsed, log = cargo(root, [*args, "-p", f"models_{variant}"], env, target_for(root, mode))
+    elapsed, cpu, log = cargo(root, [*args, "-p", f"models_{variant}"], env, target_for(root, mode))
     compiled = [line.split()[1] for line in log.splitlines() if line.strip().startswith(("Compiling ", "Checking "))]
     if compiled != [f"models_{variant}"]:
         sys.exit(f"refusing a timing of models_{variant} ({mode}): cargo compiled {compiled or 'nothing'}:\n{log}")
-    return elapsed
+    return elapsed, cpu
 
 
 def target_for(root, mode):
@@ -175,7 +180,7 @@ def crate_build_times(root):
     times = {}
     for crate in ["serde_derive", "schemars_derive", "mongo-schema-macros"]:
         cargo(root, ["clean", "-p", crate], {}, target)
-        times[crate], _ = cargo(root, ["build", "-p", crate], {"CARGO_INCREMENTAL": "0"}, target)
+        times[crate], _, _ = cargo(root, ["build", "-p", crate], {"CARGO_INCREMENTAL": "0"}, target)
     return times
 
 
@@ -203,12 +208,16 @@ def main():
             for v in order:
                 nonce += 1
                 samples[v].append(timed_rebuild(a.dir, v, mode, nonce))
-        med = {v: statistics.median(s) for v, s in samples.items()}
-        ratio = (med["ours"] - med["serde"]) / (med["schemars"] - med["serde"]) if med["schemars"] != med["serde"] else float("nan")
-        results[mode] = (med, ratio)
-        print(f"{mode:24} serde {med['serde']:.2f}s  schemars {med['schemars']:.2f}s  ours {med['ours']:.2f}s  "
-              f"ratio (ours-serde)/(schemars-serde) = {ratio:.2f}  "
-              f"[schemars adds {100 * (med['schemars'] / med['serde'] - 1):.0f}%, ours {100 * (med['ours'] / med['serde'] - 1):.0f}%]")
+        # wall time is the target; CPU time (cargo + rustc, user + sys) is printed beside it
+        # because it barely moves when another process shares the machine
+        for k, unit in enumerate(["wall", "cpu"]):
+            med = {v: statistics.median(t[k] for t in s) for v, s in samples.items()}
+            ratio = (med["ours"] - med["serde"]) / (med["schemars"] - med["serde"]) if med["schemars"] != med["serde"] else float("nan")
+            if unit == "wall":
+                results[mode] = (med, ratio)
+            print(f"{mode:24} {unit:4} serde {med['serde']:.2f}s  schemars {med['schemars']:.2f}s  ours {med['ours']:.2f}s  "
+                  f"ratio (ours-serde)/(schemars-serde) = {ratio:.2f}  "
+                  f"[schemars adds {100 * (med['schemars'] / med['serde'] - 1):.0f}%, ours {100 * (med['ours'] / med['serde'] - 1):.0f}%]")
     for crate, t in crate_build_times(a.dir).items():
         print(f"clean build of {crate:22} {t:.2f}s")
     worst = max(r for _, r in results.values())
