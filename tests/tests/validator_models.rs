@@ -3,7 +3,7 @@
 //! with that keyword at that path.
 
 use mongo_schema::{MongoSchema, Validator};
-use mongo_schema_tests::{driver_bytes, models::*, roots, violations};
+use mongo_schema_tests::{driver_bytes, models::*, roots, violations, Samples};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 
@@ -100,4 +100,40 @@ proptest! {
         let found: Vec<(&str, &str)> = failure.violations().iter().map(|v| (v.path.as_str(), v.keyword)).collect();
         prop_assert!(found.contains(&("street", "maxLength")), "{:?}", found);
     }
+}
+
+/// Each violation of a derived type's validator names the Rust field behind its schema path:
+/// through an embedded struct, an array of them, an `Option`, and a flattened struct.
+#[test]
+fn violations_name_the_rust_field() {
+    fn notes<T: MongoSchema + serde::Serialize>(value: &T, break_it: impl FnOnce(&mut bson::Document)) -> Vec<(String, &'static str, Option<String>)> {
+        let validator = Validator::for_type::<T>().unwrap();
+        let mut document = bson::serialize_to_document(value).unwrap();
+        break_it(&mut document);
+        let error = validator.validate(&document).expect_err("the broken document passed");
+        error.failure().unwrap().violations().iter().map(|v| (v.path.clone(), v.keyword, v.note.clone())).collect()
+    }
+    let containers = Containers::samples().remove(0);
+    let broken = notes(&containers, |d| {
+        d.get_document_mut("address").unwrap().insert("city", "");
+        d.get_array_mut("addresses").unwrap()[0].as_document_mut().unwrap().insert("street", 5);
+        d.insert("maybeAddress", bson::doc! { "street": "s", "city": "c", "zipCode": "12" });
+        d.insert("nullableCount", "many");
+    });
+    let expect = |path: &str, keyword: &'static str, note: &str| (path.to_owned(), keyword, Some(note.to_owned()));
+    for wanted in [
+        expect("address.city", "minLength", "Address::city"),
+        expect("addresses.0.street", "bsonType", "Address::street"),
+        expect("maybeAddress.zipCode", "pattern", "Address::zip_code"),
+        expect("nullableCount", "bsonType", "Containers::nullable_count"),
+    ] {
+        assert!(broken.contains(&wanted), "{wanted:?} not in {broken:#?}");
+    }
+    let flattened = Flattened::samples().remove(0);
+    let broken = notes(&flattened, |d| {
+        d.insert("createTime", "yesterday");
+        d.remove("title");
+    });
+    assert!(broken.contains(&expect("createTime", "bsonType", "Audit::create_time")), "{broken:#?}");
+    assert!(broken.contains(&expect("title", "required", "Flattened")), "{broken:#?}");
 }
