@@ -462,13 +462,16 @@ impl ToTokens for Field<'_> {
             (skips_none, SKIPS_NONE),
         ];
         let flags: u8 = flags.iter().filter(|(set, _)| *set).map(|(_, bit)| bit).sum();
+        // the bases hold `REQUIRED` and no keywords: most fields need neither written
+        let flags = (flags != REQUIRED).then(|| quote!(flags: #flags,));
         let flatten = self.serde.flatten.then(|| quote!(flatten: true,));
-        let keywords = self.mongo.keywords.list.iter().map(|(_, k)| k).filter(|k| !matches!(k, Keyword::BsonType(_)));
-        let own = quote!(name: #name, ident: #ident, flags: #flags, #flatten);
+        let keywords: Vec<&Keyword> = self.mongo.keywords.list.iter().map(|(_, k)| k).filter(|k| !matches!(k, Keyword::BsonType(_))).collect();
+        let own = quote!(name: #name, ident: #ident, #flags #flatten);
         tokens.extend(match FieldType::of(self) {
             FieldType::Trait(ty) => {
                 let base = quote_spanned!(ty.span()=> <#ty as _p::MongoSchema>::FIELD);
-                quote!(_p::FieldFacts { #own keywords: &[#(#keywords),*], ..#base })
+                let keywords = (!keywords.is_empty()).then(|| quote!(keywords: &[#(#keywords),*],));
+                quote!(_p::FieldFacts { #own #keywords ..#base })
             }
             FieldType::Alias(alias) => {
                 let facts = alias_facts(&alias, self.is_option());

@@ -129,7 +129,7 @@ pub const ALIAS_FIELD: FieldFacts = FieldFacts {
     ident: "",
     type_name: None,
     schema: Document::new,
-    flags: 0,
+    flags: REQUIRED,
     keywords: &[],
 };
 

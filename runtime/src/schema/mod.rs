@@ -194,7 +194,7 @@ pub trait MongoSchema {
         ident: "",
         type_name: Some(std::any::type_name::<Self>),
         schema: Self::json_schema,
-        flags: 0,
+        flags: crate::__private::REQUIRED,
         keywords: &[],
     };
 
