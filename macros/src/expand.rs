@@ -128,7 +128,11 @@ fn fields_table(c: &Container) -> Option<TokenStream> {
         return None;
     }
     let written = fields.iter().filter(|f| f.is_written());
-    Some(quote!(const FIELDS: ::core::option::Option<&'static [_p::FieldFacts]> = ::core::option::Option::Some(&[#(#written),*]);))
+    let name = c.input.ident.to_string();
+    Some(quote! {
+        const FIELDS: ::core::option::Option<&'static [_p::FieldFacts]> = ::core::option::Option::Some(&[#(#written),*]);
+        const NAME: &'static str = #name;
+    })
 }
 
 /// A struct written as a document of its own fields, which `FIELDS` lists.

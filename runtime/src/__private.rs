@@ -127,7 +127,7 @@ pub const ALIAS_FIELD: FieldFacts = FieldFacts {
     fields: None,
     flatten: false,
     ident: "",
-    type_name: None,
+    type_name: "",
     schema: Document::new,
     flags: REQUIRED,
     keywords: &[],

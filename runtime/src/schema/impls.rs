@@ -128,6 +128,7 @@ pub fn nullable(mut schema: Document) -> Document {
 impl<T: MongoSchema> MongoSchema for Option<T> {
     const FACTS: SchemaFacts = SchemaFacts { nullable: true, ..T::FACTS };
     const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
+    const NAME: &'static str = T::NAME;
     fn json_schema() -> Document {
         nullable(T::json_schema())
     }
@@ -138,6 +139,7 @@ macro_rules! transparent {
         impl<T: MongoSchema + ?Sized> MongoSchema for $ty {
             const FACTS: SchemaFacts = T::FACTS;
             const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
+            const NAME: &'static str = T::NAME;
             fn json_schema() -> Document {
                 T::json_schema()
             }
@@ -150,6 +152,7 @@ transparent!(Box<T>, Arc<T>, Rc<T>, &T);
 impl<T: MongoSchema + ToOwned + ?Sized> MongoSchema for Cow<'_, T> {
     const FACTS: SchemaFacts = T::FACTS;
     const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
+    const NAME: &'static str = T::NAME;
     fn json_schema() -> Document {
         T::json_schema()
     }
@@ -182,6 +185,7 @@ macro_rules! sequence {
         impl<T: MongoSchema $(+ $bound)?> MongoSchema for $ty<T> {
             const FACTS: SchemaFacts = sequence_facts(T::FACTS, Shape::$shape);
             const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
+            const NAME: &'static str = T::NAME;
             fn json_schema() -> Document {
                 array_of(T::json_schema(), $unique)
             }
@@ -199,6 +203,7 @@ sequence! {
 impl<T: MongoSchema, S> MongoSchema for HashSet<T, S> {
     const FACTS: SchemaFacts = sequence_facts(T::FACTS, Shape::Set);
     const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
+    const NAME: &'static str = T::NAME;
     fn json_schema() -> Document {
         array_of(T::json_schema(), true)
     }
@@ -207,6 +212,7 @@ impl<T: MongoSchema, S> MongoSchema for HashSet<T, S> {
 impl<T: MongoSchema> MongoSchema for [T] {
     const FACTS: SchemaFacts = sequence_facts(T::FACTS, Shape::Array);
     const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
+    const NAME: &'static str = T::NAME;
     fn json_schema() -> Document {
         array_of(T::json_schema(), false)
     }
@@ -219,6 +225,7 @@ impl<T: MongoSchema, const N: usize> MongoSchema for [T; N] {
         ..sequence_facts(T::FACTS, Shape::FixedArray)
     };
     const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
+    const NAME: &'static str = T::NAME;
     fn json_schema() -> Document {
         let mut schema = array_of(T::json_schema(), false);
         schema.insert("minItems", narrow(N as i64));

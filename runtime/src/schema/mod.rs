@@ -149,9 +149,9 @@ pub struct FieldFacts {
     pub flatten: bool,
     /// The Rust field (`""` for the fields of tuple structs and tuple variants).
     pub ident: &'static str,
-    /// The Rust type of the field, as `std::any::type_name` gives it; `None` when a
-    /// `bson_type` or a known serde helper decides what is written.
-    pub type_name: Option<fn() -> &'static str>,
+    /// The derived struct whose fields `fields` lists, through containers (`Address` for
+    /// a `Vec<Address>` field); `""` for other types.
+    pub type_name: &'static str,
     #[doc(hidden)]
     pub schema: fn() -> Document,
     /// `__private::{REQUIRED, FLATTEN, NULLABLE, SKIPS_NONE}`.
@@ -179,6 +179,10 @@ pub trait MongoSchema {
     /// pass their item's on. `None`: the type's keys are not known (maps, enums, scalars).
     const FIELDS: Option<&'static [FieldFacts]> = None;
 
+    /// The name of the derived struct whose fields `FIELDS` lists (passed on by containers
+    /// like `FIELDS`), for messages such as `Address::city`; `""` for other types.
+    const NAME: &'static str = "";
+
     /// The value of `$jsonSchema` for a value of this type.
     fn json_schema() -> Document;
 
@@ -192,7 +196,7 @@ pub trait MongoSchema {
         fields: Self::FIELDS,
         flatten: false,
         ident: "",
-        type_name: Some(std::any::type_name::<Self>),
+        type_name: Self::NAME,
         schema: Self::json_schema,
         flags: crate::__private::REQUIRED,
         keywords: &[],
