@@ -62,7 +62,7 @@ fn annotate(validator: &mut Validator, schema: &Document, path: &str, at: &Site,
                 for (name, sub) in properties {
                     let Bson::Document(sub) = sub else { continue };
                     let sub_path = join(path, &format!("properties.{name}"));
-                    match at.fields.and_then(|fields| find(fields, name, &at.owner)) {
+                    match at.fields.and_then(|fields| find(fields, name, at.owner)) {
                         Some((owner, field)) => {
                             let nested = Site { owner: field.type_name, fields: field.fields };
                             annotate(validator, sub, &sub_path, &nested, &format!("{owner}::{}", field.ident));
