@@ -103,24 +103,14 @@ pub trait MongoCollection: MongoSchema {
     /// `max`; for a time-series collection `{create, timeseries, expireAfterSeconds}` and
     /// no validator, which mongod refuses on time-series collections.
     fn create_collection_command() -> Document {
-        match Self::TIMESERIES {
-            Some(timeseries) => create_timeseries(Self::COLLECTION_NAME, &timeseries),
-            None => {
-                let mut command = create_collection(Self::COLLECTION_NAME, Self::validator(), Self::VALIDATION_LEVEL, Self::VALIDATION_ACTION);
-                add_capped(&mut command, Self::CAPPED);
-                command
-            }
-        }
+        create_command(Self::COLLECTION_NAME, Self::json_schema, Self::VALIDATION_LEVEL, Self::VALIDATION_ACTION, Self::TIMESERIES, Self::CAPPED)
     }
 
     /// `{collMod, validator, validationLevel, validationAction}`: installs the validator on
     /// an existing collection. For a time-series collection, which takes no validator:
     /// `{collMod, expireAfterSeconds}` (`"off"` when none is declared).
     fn coll_mod_command() -> Document {
-        match Self::TIMESERIES {
-            Some(timeseries) => coll_mod_timeseries(Self::COLLECTION_NAME, &timeseries),
-            None => coll_mod(Self::COLLECTION_NAME, Self::validator(), Self::VALIDATION_LEVEL, Self::VALIDATION_ACTION),
-        }
+        coll_mod_command(Self::COLLECTION_NAME, Self::json_schema, Self::VALIDATION_LEVEL, Self::VALIDATION_ACTION, Self::TIMESERIES)
     }
 
     /// `{createIndexes, indexes: [...]}` for the declared indexes; `None` when there are none.
@@ -282,6 +272,27 @@ pub fn add_capped(command: &mut Document, capped: Option<Capped>) {
     }
 }
 
+/// `createCollection` for a collection root, from its options (non-generic: the trait's
+/// method and [`Registration`] both call it, so no code is generated per model).
+fn create_command(collection: &str, schema: fn() -> Document, level: ValidationLevel, action: ValidationAction, timeseries: Option<Timeseries>, capped: Option<Capped>) -> Document {
+    match timeseries {
+        Some(timeseries) => create_timeseries(collection, &timeseries),
+        None => {
+            let mut command = create_collection(collection, doc! { "$jsonSchema": schema() }, level, action);
+            add_capped(&mut command, capped);
+            command
+        }
+    }
+}
+
+/// `collMod` for a collection root, from its options.
+fn coll_mod_command(collection: &str, schema: fn() -> Document, level: ValidationLevel, action: ValidationAction, timeseries: Option<Timeseries>) -> Document {
+    match timeseries {
+        Some(timeseries) => coll_mod_timeseries(collection, &timeseries),
+        None => coll_mod(collection, doc! { "$jsonSchema": schema() }, level, action),
+    }
+}
+
 /// A `createIndexes` command; `None` when `indexes` is empty. Idempotent: mongod accepts
 /// an index that already exists with the same name, keys and options.
 pub fn create_indexes(collection: &str, indexes: &[Index]) -> Option<Document> {
@@ -331,14 +342,10 @@ pub struct Registration {
     pub validation_level: ValidationLevel,
     pub validation_action: ValidationAction,
     pub json_schema: fn() -> Document,
-    pub create_collection_command: fn() -> Document,
-    pub coll_mod_command: fn() -> Document,
     pub timeseries: Option<Timeseries>,
     pub capped: Option<Capped>,
     pub indexes: &'static [Index],
     pub shard_key: &'static [(&'static str, IndexKey)],
-    pub create_indexes_command: fn() -> Option<Document>,
-    pub shard_collection_command: fn() -> Option<Document>,
 }
 
 impl Registration {
@@ -350,15 +357,31 @@ impl Registration {
             validation_level: T::VALIDATION_LEVEL,
             validation_action: T::VALIDATION_ACTION,
             json_schema: T::json_schema,
-            create_collection_command: T::create_collection_command,
-            coll_mod_command: T::coll_mod_command,
             timeseries: T::TIMESERIES,
             capped: T::CAPPED,
             indexes: T::INDEXES,
             shard_key: T::SHARD_KEY,
-            create_indexes_command: T::create_indexes_command,
-            shard_collection_command: T::shard_collection_command,
         }
+    }
+
+    /// [`MongoCollection::create_collection_command`] of the registered type.
+    pub fn create_collection_command(&self) -> Document {
+        create_command(self.collection, self.json_schema, self.validation_level, self.validation_action, self.timeseries, self.capped)
+    }
+
+    /// [`MongoCollection::coll_mod_command`] of the registered type.
+    pub fn coll_mod_command(&self) -> Document {
+        coll_mod_command(self.collection, self.json_schema, self.validation_level, self.validation_action, self.timeseries)
+    }
+
+    /// [`MongoCollection::create_indexes_command`] of the registered type.
+    pub fn create_indexes_command(&self) -> Option<Document> {
+        create_indexes(self.collection, self.indexes)
+    }
+
+    /// [`MongoCollection::shard_collection_command`] of the registered type.
+    pub fn shard_collection_command(&self) -> Option<Document> {
+        shard_collection(self.db, self.collection, self.shard_key)
     }
 }
 

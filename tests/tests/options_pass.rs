@@ -205,6 +205,6 @@ fn registration_carries_the_options() {
     let reg = mongo_schema::registered().into_iter().find(|r| r.collection == "t_order").expect("t_order registered");
     assert_eq!(reg.indexes.len(), 7);
     assert_eq!(reg.indexes[1].name, "address.city_1_createTime_-1");
-    assert_eq!((reg.create_indexes_command)(), Order::create_indexes_command());
+    assert_eq!(reg.create_indexes_command(), Order::create_indexes_command());
     assert!(reg.timeseries.is_none() && reg.shard_key.is_empty());
 }
