@@ -83,8 +83,8 @@ impl Assertion {
     /// so a field type without `MongoSchema` is reported once, by the table.
     pub fn tokens(&self, own: &TokenStream, fields: Option<&TokenStream>) -> TokenStream {
         let facts = self.facts.as_ref().unwrap_or(own);
-        match &self.test {
-            Test::Branches(branches) => {
+        match (&self.test, fields) {
+            (Test::Branches(branches), _) => {
                 let branches = branches.iter().map(|(test, message)| {
                     let fail = self.spanned(quote!(_p::rules::fail), quote!(#message));
                     quote!(if #test { #fail })
@@ -94,13 +94,13 @@ impl Assertion {
                     #(#branches)else*
                 })
             }
-            Test::Field(checks, max_depth, Some(index)) if fields.is_some() => {
+            (Test::Field(checks, max_depth, Some(index)), Some(fields)) => {
                 // spanned too: an error in the table (a generic field type's own rule) is
                 // then noted at this field
-                let fields = respan(fields.cloned().unwrap_or_default(), self.span.0);
+                let fields = respan(fields.clone(), self.span.0);
                 self.spanned(quote!(_p::rules::assert_field_at), quote!(#fields, #index, #checks, #max_depth))
             }
-            Test::Field(checks, max_depth, _) => self.spanned(quote!(_p::rules::assert_field), quote!(#facts, #checks, #max_depth)),
+            (Test::Field(checks, max_depth, _), _) => self.spanned(quote!(_p::rules::assert_field), quote!(#facts, #checks, #max_depth)),
         }
     }
 }
