@@ -5,24 +5,33 @@ use bson::{doc, Document};
 
 use super::equal::as_num;
 use super::report::Explain;
-use super::schema::Schema;
+use super::schema::{Schema, Shape};
 use super::types::alias_of;
 use super::value::{Res, Value, View};
 
 impl Schema {
-    /// Whether `v` satisfies this subschema. The type test is inline; a schema with more to
-    /// check goes on to `matches_rules`.
-    #[inline]
+    /// Whether `v` satisfies this subschema.
+    #[inline(always)]
     pub(crate) fn matches<'a, V: Value<'a>>(&self, v: V) -> Res<bool> {
+        self.matches_ref(&v)
+    }
+
+    /// `matches` for a value already in memory (a field or item just read). The type test is
+    /// inline, and so are schemas with only string or only numeric keywords (their other
+    /// families do not apply, as in `family_matches`); a schema with more to check goes on to
+    /// `matches_rules`. By reference and always inline: moving the value into a call's
+    /// argument slot copies it with wide loads that stall on store forwarding.
+    #[inline(always)]
+    pub(crate) fn matches_ref<'a, V: Value<'a>>(&self, v: &V) -> Res<bool> {
         if !self.admits.contains(v.element_type()) {
             return Ok(false);
         }
-        if self.bare {
-            return Ok(true);
+        match self.shape {
+            Shape::Bare => Ok(true),
+            Shape::String => Ok(v.text().is_none_or(|s| self.string.as_ref().is_none_or(|r| r.matches(s)))),
+            Shape::Number => Ok(v.num().is_none_or(|n| self.number.as_ref().is_none_or(|r| r.matches(n)))),
+            Shape::Rules => self.matches_rules(v),
         }
-        // By reference: copying the value into a call's argument slot stalls on store
-        // forwarding, and `view` reads only the fields it needs.
-        self.matches_rules(&v)
     }
 
     fn matches_rules<'a, V: Value<'a>>(&self, v: &V) -> Res<bool> {

@@ -43,10 +43,24 @@ pub(crate) struct Schema {
     /// The element types this schema admits before any other keyword (`types`, or all;
     /// none when `never`).
     pub(crate) admits: TypeSet,
-    /// Nothing but the type to check: no restriction, `encrypt` or logic keyword.
-    pub(crate) bare: bool,
+    /// Which keywords beyond the type test this schema has, for `matches` to decide scalar
+    /// values without the generic family dispatch.
+    pub(crate) shape: Shape,
     pub(crate) title: Option<String>,
     pub(crate) description: Option<String>,
+}
+
+/// What a subschema checks beyond `admits`; every kind but `Rules` is decided inline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// Nothing: no restriction, `encrypt` or logic keyword.
+    Bare,
+    /// Only string keywords (`pattern`, `minLength`, `maxLength`).
+    String,
+    /// Only numeric keywords (`minimum`, `maximum`, `multipleOf`, ...).
+    Number,
+    /// Anything else: the generic path.
+    Rules,
 }
 
 /// The `bsonType` / `type` keyword (or the binData type `encrypt` implies).
@@ -128,8 +142,14 @@ impl Schema {
         let logic = LogicRules::parse(&kw, ctx)?;
         let never = ctx.top && types.as_ref().is_some_and(|t| !t.set.contains(bson::spec::ElementType::EmbeddedDocument));
         let admits = if never { TypeSet::default() } else { types.as_ref().map_or(TypeSet::ALL, |t| t.set) };
-        let bare = string.is_none() && number.is_none() && array.is_none() && object.is_none() && encrypt.is_none() && logic.is_none();
-        Ok(Schema { at: ctx.at.into(), types, string, number, array, object, encrypt, logic, never, admits, bare, title, description })
+        let others = array.is_none() && object.is_none() && encrypt.is_none() && logic.is_none();
+        let shape = match (string.is_some(), number.is_some()) {
+            (false, false) if others => Shape::Bare,
+            (true, false) if others => Shape::String,
+            (false, true) if others => Shape::Number,
+            _ => Shape::Rules,
+        };
+        Ok(Schema { at: ctx.at.into(), types, string, number, array, object, encrypt, logic, never, admits, shape, title, description })
     }
 
     /// Compiles a subschema that must be a document (`items`, `properties.x`, ...).

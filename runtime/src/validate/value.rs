@@ -4,6 +4,8 @@
 use bson::spec::ElementType;
 use bson::{Bson, Document};
 
+use super::number::{Dec, Num};
+
 /// Raw bytes that do not parse as BSON (only `validate_raw` can meet them).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Malformed(pub String);
@@ -55,6 +57,10 @@ pub(crate) trait Value<'a>: Copy {
     type Arr: Arr<'a, Value = Self>;
     fn view(self) -> View<'a, Self::Doc, Self::Arr>;
     fn element_type(self) -> ElementType;
+    /// The text of a string (not a symbol or code), which the string keywords restrict.
+    fn text(self) -> Option<&'a str>;
+    /// The value of an int, long, double or decimal, which the numeric keywords restrict.
+    fn num(self) -> Option<Num>;
     fn to_bson(self) -> Res<Bson>;
 }
 
@@ -122,6 +128,23 @@ impl<'a> Value<'a> for Decoded<'a> {
         match self {
             Decoded::Bson(value) => value.element_type(),
             Decoded::Root(_) => ElementType::EmbeddedDocument,
+        }
+    }
+
+    fn text(self) -> Option<&'a str> {
+        match self {
+            Decoded::Bson(Bson::String(s)) => Some(s),
+            _ => None,
+        }
+    }
+
+    fn num(self) -> Option<Num> {
+        match self {
+            Decoded::Bson(Bson::Int32(v)) => Some(Num::Long(i64::from(*v))),
+            Decoded::Bson(Bson::Int64(v)) => Some(Num::Long(*v)),
+            Decoded::Bson(Bson::Double(v)) => Some(Num::Double(*v)),
+            Decoded::Bson(Bson::Decimal128(d)) => Some(Num::Decimal(Dec::from_bytes(d.bytes()))),
+            _ => None,
         }
     }
 

@@ -21,6 +21,7 @@
 use bson::spec::ElementType;
 use bson::{Bson, RawDocument};
 
+use super::number::{Dec, Num};
 use super::value::{Arr, Doc, Malformed, Res, Value, View};
 
 /// A BSON document known to be framed: at least 5 bytes, its length prefix equal to its
@@ -360,6 +361,23 @@ impl<'a> Value<'a> for Walked<'a> {
     #[inline]
     fn element_type(self) -> ElementType {
         self.kind
+    }
+
+    #[inline(always)]
+    fn text(self) -> Option<&'a str> {
+        (self.kind == ElementType::String).then_some(self.text)
+    }
+
+    #[inline(always)]
+    fn num(self) -> Option<Num> {
+        let value = self.value;
+        match self.kind {
+            ElementType::Int32 => Some(Num::Long(i64::from(i32::from_le_bytes(array(value))))),
+            ElementType::Int64 => Some(Num::Long(i64::from_le_bytes(array(value)))),
+            ElementType::Double => Some(Num::Double(f64::from_le_bytes(array(value)))),
+            ElementType::Decimal128 => Some(Num::Decimal(Dec::from_bytes(array(value)))),
+            _ => None,
+        }
     }
 
     /// Wraps the value in a one-element document and lets bson decode it (failure path only).

@@ -75,7 +75,7 @@ impl ArrayRules {
     pub(crate) fn matches<'a, A: Arr<'a>>(&self, a: A) -> Res<bool> {
         let mut count = 0usize;
         for item in a.items() {
-            if !self.item_ok(count, item?)? {
+            if !self.item_ok(count, &item?)? {
                 return Ok(false);
             }
             count += 1;
@@ -92,13 +92,13 @@ impl ArrayRules {
 
     /// `items` / `additionalItems` for the element at `index`.
     #[inline(always)]
-    fn item_ok<'a, V: Value<'a>>(&self, index: usize, item: V) -> Res<bool> {
+    fn item_ok<'a, V: Value<'a>>(&self, index: usize, item: &V) -> Res<bool> {
         match &self.items {
             None => Ok(true),
-            Some(Items::Each(schema)) => schema.matches(item),
+            Some(Items::Each(schema)) => schema.matches_ref(item),
             Some(Items::Tuple(schemas)) => match schemas.get(index) {
-                Some(schema) => schema.matches(item),
-                None => self.additional.as_ref().map_or(Ok(true), |extra| extra.admits(item)),
+                Some(schema) => schema.matches_ref(item),
+                None => self.additional.as_ref().map_or(Ok(true), |extra| extra.admits(*item)),
             },
         }
     }
@@ -166,7 +166,7 @@ impl ArrayRules {
     fn explain_items<'a, A: Arr<'a>>(&self, a: A, at: &str, ex: &mut Explain<'_>, out: &mut Vec<Document>) -> Res<()> {
         for (index, item) in a.items().enumerate() {
             let item = item?;
-            if self.item_ok(index, item)? {
+            if self.item_ok(index, &item)? {
                 continue;
             }
             let (keyword, schema) = self.rule_for(index);

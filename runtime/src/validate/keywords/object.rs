@@ -106,7 +106,7 @@ impl ObjectRules {
             if let Some(i) = index {
                 guess = self.lookup.after[i];
             }
-            if !self.field_ok(name, index, value, &mut seen)? {
+            if !self.field_ok(name, index, &value, &mut seen)? {
                 return Ok(false);
             }
         }
@@ -120,7 +120,7 @@ impl ObjectRules {
     /// `properties` and `patternProperties`/`additionalProperties` for one field, whose
     /// entry in `named` is `index`.
     #[inline]
-    fn field_ok<'a, V: Value<'a>>(&self, name: &str, index: Option<usize>, value: V, seen: &mut Seen) -> Res<bool> {
+    fn field_ok<'a, V: Value<'a>>(&self, name: &str, index: Option<usize>, value: &V, seen: &mut Seen) -> Res<bool> {
         // A repeated name (possible in raw BSON) is judged by its first occurrence, as
         // mongod's `getField` does for `properties`.
         let listed = match index.map(|i| (i, &self.named[i])) {
@@ -128,7 +128,7 @@ impl ObjectRules {
                 if !seen.has(i) {
                     seen.set(i);
                     if let Some(schema) = &named.schema {
-                        if !schema.matches(value)? {
+                        if !schema.matches_ref(value)? {
                             return Ok(false);
                         }
                     }
@@ -139,8 +139,8 @@ impl ObjectRules {
         };
         match &self.allowed {
             None => Ok(true),
-            Some(allowed) if allowed.patterns.is_empty() => Ok(listed || allowed.otherwise.admits(value)?),
-            Some(allowed) => allowed.admits(name, value, listed),
+            Some(allowed) if allowed.patterns.is_empty() => Ok(listed || allowed.otherwise.admits(*value)?),
+            Some(allowed) => allowed.admits(name, *value, listed),
         }
     }
 
