@@ -6,6 +6,7 @@
 use crate::attr::mongo::{Keyword, Lit, Num};
 use crate::ir::{Container, Data, Field, Style, Variant};
 use crate::rules::Assertion;
+use mongo_schema_names::field_flags::{NULLABLE, REQUIRED, SKIPS_NONE};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
@@ -445,12 +446,6 @@ impl<'a> FieldType<'a> {
     }
 }
 
-/// `FieldFacts::flags` bits, as the runtime's `__private` defines them.
-const REQUIRED: u8 = 1;
-const FLATTEN: u8 = 2;
-const NULLABLE: u8 = 4;
-const SKIPS_NONE: u8 = 8;
-
 /// A field's `FieldFacts`: what the field says, over `<T as MongoSchema>::FIELD` (the one
 /// place its type is named, evaluated once per type), or over `_p::ALIAS_FIELD` when
 /// `bson_type` or a known helper decides what is written.
@@ -461,7 +456,6 @@ impl ToTokens for Field<'_> {
         let skips_none = self.serde.skip_serializing_if.as_ref().is_some_and(|p| p.value().replace(' ', "").ends_with("::is_none"));
         let flags = [
             (self.serde.skip_serializing_if.is_none(), REQUIRED),
-            (self.serde.flatten, FLATTEN),
             (self.is_option(), NULLABLE),
             (skips_none, SKIPS_NONE),
         ];

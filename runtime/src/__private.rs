@@ -110,14 +110,7 @@ pub fn apply(schema: &mut Document, keywords: &[Keyword], nullable_field: bool) 
     }
 }
 
-/// [`FieldFacts::flags`]: the field is always written (not `skip_serializing_if`).
-pub const REQUIRED: u8 = 1;
-/// [`FieldFacts::flags`]: `#[serde(flatten)]`.
-pub const FLATTEN: u8 = 2;
-/// [`FieldFacts::flags`]: the Rust type is an `Option` (for `bson_type` overrides).
-pub const NULLABLE: u8 = 4;
-/// [`FieldFacts::flags`]: `skip_serializing_if = "Option::is_none"`: `null` is never written.
-pub const SKIPS_NONE: u8 = 8;
+pub use mongo_schema_names::field_flags::{NULLABLE, REQUIRED, SKIPS_NONE};
 
 /// The start of a field whose BSON type a `bson_type` or a known serde helper fixes; the
 /// derive sets its facts from [`aliases`].

@@ -154,7 +154,7 @@ pub struct FieldFacts {
     pub type_name: &'static str,
     #[doc(hidden)]
     pub schema: fn() -> Document,
-    /// `__private::{REQUIRED, FLATTEN, NULLABLE, SKIPS_NONE}`.
+    /// `__private::{REQUIRED, NULLABLE, SKIPS_NONE}`.
     #[doc(hidden)]
     pub flags: u8,
     #[doc(hidden)]
