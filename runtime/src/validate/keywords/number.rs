@@ -15,6 +15,9 @@ pub(crate) struct NumberRules {
     multiple_of: Option<(Dec, Bson)>,
     maximum: Option<Bound>,
     minimum: Option<Bound>,
+    /// The inclusive range of longs (and ints) these rules admit, when they are only
+    /// integral bounds: such a value is decided by two comparisons.
+    long_range: Option<(i64, i64)>,
 }
 
 /// `maximum` or `minimum` with its `exclusive*` flag.
@@ -31,10 +34,19 @@ impl NumberRules {
         let maximum = parse_bound(kw, ctx, "maximum", "exclusiveMaximum")?;
         let minimum = parse_bound(kw, ctx, "minimum", "exclusiveMinimum")?;
         let empty = multiple_of.is_none() && maximum.is_none() && minimum.is_none();
-        Ok((!ctx.top && !empty).then(|| Box::new(NumberRules { multiple_of, maximum, minimum })))
+        let long_range = if multiple_of.is_none() { long_range(minimum.as_ref(), maximum.as_ref()) } else { None };
+        Ok((!ctx.top && !empty).then(|| Box::new(NumberRules { multiple_of, maximum, minimum, long_range })))
     }
 
+    #[inline]
     pub(crate) fn matches(&self, n: Num) -> bool {
+        if let (Num::Long(v), Some((low, high))) = (n, self.long_range) {
+            return low <= v && v <= high;
+        }
+        self.matches_any(n)
+    }
+
+    fn matches_any(&self, n: Num) -> bool {
         self.multiple_of.as_ref().is_none_or(|(d, _)| is_multiple_of(n, *d))
             && self.maximum.as_ref().is_none_or(|b| b.admits(n, Ordering::Less))
             && self.minimum.as_ref().is_none_or(|b| b.admits(n, Ordering::Greater))
@@ -53,6 +65,23 @@ impl NumberRules {
             }
         }
     }
+}
+
+/// `[low, high]` such that a long `v` passes both bounds exactly when `low <= v <= high`, if
+/// every present bound is itself a long (`minimum: 1` is `1 <= v`, exclusive `1 < v` is
+/// `2 <= v`); `None` when a bound is not a long or an exclusive bound leaves no long.
+fn long_range(minimum: Option<&Bound>, maximum: Option<&Bound>) -> Option<(i64, i64)> {
+    let low = match minimum {
+        None => i64::MIN,
+        Some(Bound { value: Num::Long(v), exclusive, .. }) => if *exclusive { v.checked_add(1)? } else { *v },
+        Some(_) => return None,
+    };
+    let high = match maximum {
+        None => i64::MAX,
+        Some(Bound { value: Num::Long(v), exclusive, .. }) => if *exclusive { v.checked_sub(1)? } else { *v },
+        Some(_) => return None,
+    };
+    Some((low, high))
 }
 
 /// `multipleOf`: a number whose decimal value (`numberDecimal()`) is positive.
