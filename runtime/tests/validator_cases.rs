@@ -146,6 +146,20 @@ fn scalar_cases() -> Vec<Case> {
         case("pattern utf8", "[KW] pattern (PCRE, UTF-8)", doc! { "properties": { "p": {"pattern": "^.$"} } }, vec![
             (doc! { "p": "é" }, true), (doc! { "p": "😀" }, true), (doc! { "p": "ab" }, false),
         ]),
+        // [KW] pattern: an anchored fixed-width code (decided without PCRE2 locally); `$` also
+        // matches before a final newline, as in PCRE.
+        case("pattern fixed width", "[KW] pattern (PCRE)", doc! { "properties": { "s": {"pattern": "^[A-Z]{3}-[0-9]{4}$"}, "z": {"pattern": "^[0-9]{5}$"} } }, vec![
+            (doc! { "s": "SKU-0042" }, true), (doc! { "s": "SKU-0042\n" }, true), (doc! { "s": "SKU-0042\r\n" }, false),
+            (doc! { "s": "SKU-0042\n\n" }, false), (doc! { "s": "\nSKU-0042" }, false), (doc! { "s": "sku-0042" }, false),
+            (doc! { "s": "SKU-00425" }, false), (doc! { "s": "ÄKU-0042" }, false), (doc! { "s": "" }, false),
+            (doc! { "s": Bson::Symbol("x".into()) }, true), (doc! { "z": "10117" }, true), (doc! { "z": "1011٣" }, false),
+        ]),
+        // [KW] integral bounds, exclusive or not, against every numeric type [CMP].
+        case("integral bounds", "[KW] minimum/maximum/exclusiveMaximum, [CMP]", doc! { "properties": { "n": {"minimum": 1, "maximum": 1000, "exclusiveMaximum": true}, "m": {"minimum": Bson::Int64(i64::MAX), "exclusiveMinimum": true} } }, vec![
+            (doc! { "n": 1 }, true), (doc! { "n": 0 }, false), (doc! { "n": 999_i64 }, true), (doc! { "n": 1000_i64 }, false),
+            (doc! { "n": 999.5 }, true), (doc! { "n": 0.5 }, false), (doc! { "n": dec("999.99") }, true), (doc! { "n": dec("1000") }, false),
+            (doc! { "m": i64::MAX }, false), (doc! { "m": 1e19 }, true), (doc! { "m": 1 }, false),
+        ]),
         // [KW] minimum/maximum compare across numeric types [CMP].
         case("minimum maximum", "[KW] minimum/maximum, [CMP]", doc! { "properties": { "n": {"minimum": 0, "maximum": 150} } }, vec![
             (doc! { "n": 0 }, true), (doc! { "n": 150i64 }, true), (doc! { "n": 150.5 }, false),
