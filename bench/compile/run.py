@@ -156,7 +156,7 @@ def touch(root, variant, nonce):
     path = f"{root}/models_{variant}/src/lib.rs"
     with open(path) as f:
         lines = f.read().split("\n")
-    lines[1] = f"// nonce {nonce}"
+    lines[1] = f"// nonce {nonce:06d}"  # fixed width: no span after it moves
     write(path, "\n".join(lines))
 
 
@@ -190,24 +190,38 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--dir", default=os.path.join(REPO, "target", "compile-bench"))
+    ap.add_argument("--modes", default=",".join(MODES), help="comma-separated subset of: " + ", ".join(MODES))
+    ap.add_argument("--samples", action="store_true", help="print every timing, not only the medians")
     a = ap.parse_args()
+    modes = [m.strip() for m in a.modes.split(",")]
+    if unknown := [m for m in modes if m not in MODES]:
+        sys.exit(f"unknown mode(s) {unknown}; choose from {list(MODES)}")
     gen = Gen(a.models, a.seed)
     setup(a.dir, gen)
     print(f"{a.models} models ({len(gen.structs)} structs, {sum(1 for s in gen.structs if s[2])} roots, "
           f"{len(gen.enums)} enums), seed {a.seed}, {a.runs} runs, rustc {subprocess.run(['rustc', '--version'], capture_output=True, text=True, cwd=a.dir).stdout.strip()}")
     # dependencies once, per package: features resolve per selected package
-    for mode, (args, env) in MODES.items():
+    for mode in modes:
+        args, env = MODES[mode]
         for v in VARIANTS:
             cargo(a.dir, [*args, "-p", f"models_{v}"], env, target_for(a.dir, mode))
     nonce = 0
     results = {}
-    for mode in MODES:
+    for mode in modes:
+        # one untimed rebuild each first: the first edit after a fresh build invalidates
+        # more than the same-width edits timed below
+        for v in VARIANTS:
+            nonce += 1
+            timed_rebuild(a.dir, v, mode, nonce)
         samples = {v: [] for v in VARIANTS}
         for run in range(a.runs):
             order = VARIANTS[run % 3:] + VARIANTS[:run % 3]
             for v in order:
                 nonce += 1
                 samples[v].append(timed_rebuild(a.dir, v, mode, nonce))
+        if a.samples:
+            for v in VARIANTS:
+                print(f"{mode:24} {v:8} wall " + " ".join(f"{w:.2f}" for w, _ in samples[v]) + "  cpu " + " ".join(f"{c:.2f}" for _, c in samples[v]))
         # wall time is the target; CPU time (cargo + rustc, user + sys) is printed beside it
         # because it barely moves when another process shares the machine
         for k, unit in enumerate(["wall", "cpu"]):
