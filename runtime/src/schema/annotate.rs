@@ -4,7 +4,7 @@
 use bson::{Bson, Document};
 
 use super::{FieldFacts, MongoSchema};
-use crate::validate::{SchemaError, Validator};
+use crate::validate::{join, SchemaError, Validator};
 
 impl Validator {
     /// The validator of `T::json_schema()`, each violation carrying in
@@ -92,11 +92,4 @@ fn find(fields: &'static [FieldFacts], name: &str, owner: &'static str) -> Optio
         (false, _) if field.name == name => Some((owner, field)),
         _ => None,
     })
-}
-
-fn join(path: &str, segment: &str) -> String {
-    match path {
-        "" => segment.to_owned(),
-        _ => format!("{path}.{segment}"),
-    }
 }

@@ -74,6 +74,7 @@ pub use report::{Failure, ValidationError, Violation};
 pub use value::Malformed;
 
 use report::Explain;
+pub(crate) use schema::join;
 use schema::{Ctx, Schema};
 use value::{Doc, Value};
 use walk::Bytes;
