@@ -21,7 +21,9 @@ use quote::{quote, ToTokens};
 pub fn all(cx: &Ctxt, c: &Container) -> Vec<Assertion> {
     naming::all(cx, c);
     let mut out = Vec::new();
-    for site in Site::all(c) {
+    // a struct's sites are its written fields in order: their index in its `FIELDS` table
+    let table = has_fields_table(c);
+    for (index, site) in Site::all(c).into_iter().enumerate() {
         let checks = types::checks(&site) | bounds::checks(cx, &site);
         if let Some(kind) = types::known_kind(&site) {
             types::decide(cx, &site, kind, checks);
@@ -29,7 +31,7 @@ pub fn all(cx: &Ctxt, c: &Container) -> Vec<Assertion> {
         }
         let max_depth = bounds::depth_limit(c, &site);
         if checks & !mongo_schema_names::check::FLATTEN != 0 || max_depth > 0 {
-            out.push(Assertion::field(&site, checks, max_depth));
+            out.push(Assertion::field(&site, checks, max_depth, table.then_some(index)));
         }
     }
     bounds::all(cx, c, &mut out);
@@ -62,9 +64,8 @@ impl Assertion {
         Assertion { facts, test: Test::Branches(branches), span }
     }
 
-    fn field(site: &Site, checks: u32, max_depth: u32) -> Self {
+    fn field(site: &Site, checks: u32, max_depth: u32, index: Option<usize>) -> Self {
         let facts = Some(FieldType::of(site.field).facts(site.field));
-        let index = has_fields_table(site.c).then(|| Site::all(site.c).iter().position(|s| std::ptr::eq(s.field, site.field))).flatten();
         Assertion { facts, test: Test::Field(checks, max_depth, index), span: site.span() }
     }
 
