@@ -83,7 +83,7 @@ use walk::Bytes;
 /// them; the benchmark's floor for that reader. Not part of the API.
 #[doc(hidden)]
 pub fn read_raw(doc: &RawDocument) -> Result<usize, Malformed> {
-    walk::count(Bytes::of(doc).map_err(|m| *m)?).map_err(|m| *m)
+    walk::count(Bytes::of(doc)).map_err(|m| *m)
 }
 
 /// A compiled `$jsonSchema`, ready to validate many documents.
@@ -114,7 +114,7 @@ impl Validator {
 
     /// Validates BSON bytes in place, without decoding them to a `Document`.
     pub fn validate_raw(&self, doc: &RawDocument) -> Result<(), ValidationError> {
-        self.check(Bytes::of(doc).map_err(|m| ValidationError::Malformed(*m))?)
+        self.check(Bytes::of(doc))
     }
 
     /// Whether a decoded document passes (the fast path alone, never allocates).
@@ -124,7 +124,7 @@ impl Validator {
 
     /// Whether BSON bytes pass; malformed bytes do not.
     pub fn is_valid_raw(&self, doc: &RawDocument) -> bool {
-        Bytes::of(doc).and_then(|d| self.root.matches(d.as_value())).unwrap_or(false)
+        self.root.matches(Bytes::of(doc).as_value()).unwrap_or(false)
     }
 
     fn check<'a, D: Doc<'a>>(&self, doc: D) -> Result<(), ValidationError> {
