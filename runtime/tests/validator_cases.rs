@@ -154,6 +154,21 @@ fn scalar_cases() -> Vec<Case> {
             (doc! { "s": "SKU-00425" }, false), (doc! { "s": "ÄKU-0042" }, false), (doc! { "s": "" }, false),
             (doc! { "s": Bson::Symbol("x".into()) }, true), (doc! { "z": "10117" }, true), (doc! { "z": "1011٣" }, false),
         ]),
+        // [KW] pattern: anchored patterns of ASCII sets with greedy quantifiers (decided by an
+        // NFA locally, without PCRE2): counts at and past their bounds, `\d` and `\w` without
+        // Unicode letters or digits, escaped punctuation, `$` before one final newline.
+        case("pattern linear", "[KW] pattern (PCRE)", doc! { "properties": {
+            "e": {"pattern": "^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\\.[a-zA-Z]{2,}$"},
+            "d": {"pattern": "^\\+?\\d{2,4}-?\\w*$"},
+            "o": {"pattern": "^a?b*c{1,2}$"},
+        } }, vec![
+            (doc! { "e": "ada.l+x@example.co.uk" }, true), (doc! { "e": "ada@example.c" }, false), (doc! { "e": "ada@example.com\n" }, true),
+            (doc! { "e": "ada@example.com\r\n" }, false), (doc! { "e": "ada@@example.com" }, false), (doc! { "e": "adé@example.com" }, false),
+            (doc! { "e": "@example.com" }, false), (doc! { "e": "a@b.cd" }, true), (doc! { "e": "a@b..cd" }, true),
+            (doc! { "d": "+49-abc_1" }, true), (doc! { "d": "49" }, true), (doc! { "d": "4" }, false), (doc! { "d": "49123" }, true),
+            (doc! { "d": "4٣" }, false), (doc! { "d": "12-é" }, false), (doc! { "d": "++12" }, false), (doc! { "d": "12-\n" }, true),
+            (doc! { "o": "c" }, true), (doc! { "o": "abbbcc" }, true), (doc! { "o": "aac" }, false), (doc! { "o": "ccc" }, false), (doc! { "o": "" }, false),
+        ]),
         // [KW] integral bounds, exclusive or not, against every numeric type [CMP].
         case("integral bounds", "[KW] minimum/maximum/exclusiveMaximum, [CMP]", doc! { "properties": { "n": {"minimum": 1, "maximum": 1000, "exclusiveMaximum": true}, "m": {"minimum": Bson::Int64(i64::MAX), "exclusiveMinimum": true} } }, vec![
             (doc! { "n": 1 }, true), (doc! { "n": 0 }, false), (doc! { "n": 999_i64 }, true), (doc! { "n": 1000_i64 }, false),

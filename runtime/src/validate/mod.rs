@@ -40,10 +40,13 @@
 //!   assertion names such as `(*napla:...)`, or `\K` inside lookarounds), so such a pattern
 //!   passes [`Validator::new`] but would be refused by a 6.0 server (6.1+ uses PCRE2 too).
 //!   `\N{U+...}`, the one such escape found by the differential tests, is refused here as
-//!   mongod 6.0 refuses it. Patterns of the form `^...$` made only of ASCII literals and
-//!   classes with `{k}` counts (`^[0-9]{5}$`) are decided without PCRE2, by a fixed-width
-//!   comparison that a unit test holds to PCRE2's verdicts (including `$` before a final
-//!   newline).
+//!   mongod 6.0 refuses it. Patterns of the form `^...$` made only of
+//!   ASCII literals, escaped punctuation, `\d`, `\w` and ASCII classes, each with an optional
+//!   greedy quantifier (`^[0-9]{5}$`, `^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$`), are
+//!   decided without PCRE2: by a fixed-width comparison when every count is fixed, otherwise by
+//!   a bit-parallel NFA, used only on subjects short enough that PCRE2 could not come near its
+//!   match limit. Unit tests hold both to PCRE2's verdicts (including `$` before a final
+//!   newline), and conformance cases to mongod's.
 //! * A match that exceeds [`MATCH_LIMIT`] backtracking steps or [`HEAP_LIMIT_KIB`] of heap
 //!   counts as "no match", which is how mongod's PCRE wrapper reads a limit error; the
 //!   violation's reason says the limit was hit. Steps are counted differently by the JIT and
