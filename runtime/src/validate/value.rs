@@ -5,6 +5,7 @@ use bson::spec::ElementType;
 use bson::{Bson, Document};
 
 use super::number::{Dec, Num};
+use super::walk::same;
 
 /// Raw bytes that do not parse as BSON (only `validate_raw` can meet them).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,11 +68,21 @@ pub(crate) trait Value<'a>: Copy {
 /// A BSON document the validator can iterate.
 pub(crate) trait Doc<'a>: Copy {
     type Value: Value<'a, Doc = Self>;
-    type Fields: Iterator<Item = Res<(&'a str, Self::Value)>>;
+    type Fields: FieldIter<'a, Self::Value>;
     fn fields(self) -> Self::Fields;
     fn get(self, key: &str) -> Res<Option<Self::Value>>;
     /// The document as a value (the root document, or a dependency's object).
     fn as_value(self) -> Self::Value;
+}
+
+/// The fields of a document, in stored order.
+pub(crate) trait FieldIter<'a, V>: Iterator<Item = Res<(&'a str, V)>> {
+    /// The next field, and whether its name is `expected`: for a reader that can compare a
+    /// likely name in place more cheaply than it can find where an unknown name ends.
+    #[inline(always)]
+    fn next_expecting(&mut self, expected: Option<&str>) -> Option<Res<(&'a str, V, bool)>> {
+        Some(self.next()?.map(|(name, value)| (name, value, expected.is_some_and(|e| same(e.as_bytes(), name.as_bytes())))))
+    }
 }
 
 /// A BSON array the validator can iterate.
@@ -169,6 +180,8 @@ impl<'a> Iterator for BsonFields<'a> {
         self.0.next().map(|(k, v)| Ok((k.as_str(), Decoded::Bson(v))))
     }
 }
+
+impl<'a> FieldIter<'a, Decoded<'a>> for BsonFields<'a> {}
 
 impl<'a> Doc<'a> for &'a Document {
     type Value = Decoded<'a>;

@@ -16,13 +16,14 @@
 //!
 //! Like bson's reader it is lazy: only what the validator visits is checked. Every read is a
 //! checked slice access, and out-of-range reads become [`Malformed`]. The only `unsafe` is
-//! `ascii_str`, which makes a `str` of bytes its two callers have just checked to be ASCII.
+//! `known_str`, which makes a `str` of bytes its callers have just checked to be ASCII or equal
+//! to a `str`'s.
 
 use bson::spec::ElementType;
 use bson::{Bson, RawDocument};
 
 use super::number::{Dec, Num};
-use super::value::{Arr, Doc, Malformed, Res, Value, View};
+use super::value::{Arr, Doc, FieldIter, Malformed, Res, Value, View};
 
 /// A BSON document known to be framed: at least 5 bytes, its length prefix equal to its
 /// length, and its last byte 0. Its elements are checked when iterated.
@@ -87,39 +88,51 @@ struct Elements<'a> {
     at: usize,
 }
 
+impl<'a> Elements<'a> {
+    /// The next element, its key read as `key` suggests; `true` if it is the expected name.
+    #[inline(always)]
+    fn step(&mut self, key: Key<'_>) -> Option<Res<(Element<'a>, bool)>> {
+        let (bytes, at) = (self.bytes, self.at);
+        if at == usize::MAX || at + 1 == bytes.len() {
+            return None;
+        }
+        let element = frame(bytes, at, key);
+        match &element {
+            Ok((_, _, end)) => self.at = *end,
+            Err(_) => self.at = usize::MAX,
+        }
+        Some(element.map(|(element, hit, _)| (element, hit)))
+    }
+}
+
 impl<'a> Iterator for Elements<'a> {
     type Item = Res<Element<'a>>;
 
     #[inline(always)]
     fn next(&mut self) -> Option<Res<Element<'a>>> {
-        let (bytes, at) = (self.bytes, self.at);
-        if at == usize::MAX || at + 1 == bytes.len() {
-            return None;
-        }
-        let element = frame(bytes, at);
-        match &element {
-            Ok((_, end)) => self.at = *end,
-            Err(_) => self.at = usize::MAX,
-        }
-        Some(element.map(|(element, _)| element))
+        Some(self.step(Key::Unknown)?.map(|(element, _)| element))
     }
 }
 
-/// Frames the element whose type byte is at `at`, returning it and the offset after it.
+/// What the reader expects of the key it is about to read.
+#[derive(Clone, Copy)]
+enum Key<'s> {
+    /// Nothing: find its terminator and check its UTF-8.
+    Unknown,
+    /// Probably this name (the field a schema's `properties` declares next).
+    Expect(&'s str),
+    /// An array index, usually a single digit.
+    Index,
+}
+
+/// Frames the element whose type byte is at `at`, returning it, whether its key is the one
+/// `key` expects, and the offset after it.
 #[inline(always)]
-fn frame(bytes: &[u8], at: usize) -> Res<(Element<'_>, usize)> {
+fn frame<'a>(bytes: &'a [u8], at: usize, key: Key<'_>) -> Res<(Element<'a>, bool, usize)> {
     let Some(&tag) = bytes.get(at) else { return Err(bad("iteration overflowed document")) };
     let rest = &bytes[at + 1..];
-    // The document ends in 0, so a key always finds a terminator (perhaps the document's).
-    let Some((key_len, ascii)) = cstring_len(rest) else { return Err(bad("key not null-terminated")) };
-    let key = &rest[..key_len];
-    let key = if ascii {
-        // SAFETY: `cstring_len` found every byte of the key below 0x80.
-        unsafe { ascii_str(key) }
-    } else {
-        std::str::from_utf8(key).map_err(|_| bad("key is not valid UTF-8"))?
-    };
-    let tail = &rest[key_len + 1..];
+    let (key, hit) = read_key(rest, key)?;
+    let tail = &rest[key.len() + 1..];
     let (kind, size) = match tag {
         0x01 => (ElementType::Double, 8),
         0x02 => (ElementType::String, string_len(tail)?),
@@ -135,7 +148,35 @@ fn frame(bytes: &[u8], at: usize) -> Res<(Element<'_>, usize)> {
         _ => rare_frame(tag, tail)?,
     };
     let Some(value) = tail.get(..size) else { return Err(bad("length exceeds remaining length of buffer")) };
-    Ok((Element { key, kind, value }, at + 1 + key_len + 1 + size))
+    Ok((Element { key, kind, value }, hit, at + 1 + key.len() + 1 + size))
+}
+
+/// The key at the start of `rest` (the bytes after an element's type byte), and whether it is
+/// the name `key` expects. An expected name is compared in place, terminator included, which
+/// also proves the key terminated and valid UTF-8; otherwise the terminator is searched for.
+#[inline(always)]
+fn read_key<'a>(rest: &'a [u8], key: Key<'_>) -> Res<(&'a str, bool)> {
+    match key {
+        Key::Expect(name) if rest.get(name.len()) == Some(&0) && same(&rest[..name.len()], name.as_bytes()) => {
+            // SAFETY: the bytes equal `name`'s, which are valid UTF-8.
+            return Ok((unsafe { known_str(&rest[..name.len()]) }, true));
+        }
+        Key::Index if matches!(rest, [1..=0x7f, 0, ..]) => {
+            // SAFETY: one byte below 0x80, checked just above.
+            return Ok((unsafe { known_str(&rest[..1]) }, false));
+        }
+        _ => {}
+    }
+    // The document ends in 0, so a key always finds a terminator (perhaps the document's).
+    let Some((key_len, ascii)) = cstring_len(rest) else { return Err(bad("key not null-terminated")) };
+    let key = &rest[..key_len];
+    let key = if ascii {
+        // SAFETY: `cstring_len` found every byte of the key below 0x80.
+        unsafe { known_str(key) }
+    } else {
+        std::str::from_utf8(key).map_err(|_| bad("key is not valid UTF-8"))?
+    };
+    Ok((key, false))
 }
 
 /// Any element type (`frame` handles the common ones inline), or an unknown tag.
@@ -189,16 +230,43 @@ fn cstring_len(bytes: &[u8]) -> Option<(usize, bool)> {
     Some((len, high & HIGH == 0 && tail[..n].is_ascii()))
 }
 
-/// Text already known to be ASCII, without checking it again.
+/// Text already known to be valid UTF-8, without checking it again.
 ///
 /// # Safety
 ///
-/// Every byte of `bytes` must be below 0x80 (ASCII is valid UTF-8).
+/// `bytes` must be valid UTF-8: checked to be ASCII, or equal to the bytes of a `str`.
 #[inline(always)]
-unsafe fn ascii_str(bytes: &[u8]) -> &str {
-    debug_assert!(bytes.is_ascii());
-    // SAFETY: the caller guarantees ASCII, which is valid UTF-8.
+unsafe fn known_str(bytes: &[u8]) -> &str {
+    debug_assert!(std::str::from_utf8(bytes).is_ok());
+    // SAFETY: the caller guarantees valid UTF-8.
     unsafe { std::str::from_utf8_unchecked(bytes) }
+}
+
+/// Byte equality, inline for the short strings field names are (`==` calls `memcmp`).
+#[inline(always)]
+pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    match n {
+        // Two overlapping loads cover the whole name.
+        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        0 => true,
+        _ => a == b,
+    }
+}
+
+#[inline(always)]
+fn word(s: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(array(&s[at..]))
+}
+
+#[inline(always)]
+fn half(s: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(array(&s[at..]))
 }
 
 /// `str::from_utf8`, with an inline path for ASCII (keys and most values): the library call
@@ -207,7 +275,7 @@ unsafe fn ascii_str(bytes: &[u8]) -> &str {
 fn utf8(bytes: &[u8]) -> Option<&str> {
     if bytes.is_ascii() {
         // SAFETY: just checked to be ASCII.
-        return Some(unsafe { ascii_str(bytes) });
+        return Some(unsafe { known_str(bytes) });
     }
     std::str::from_utf8(bytes).ok()
 }
@@ -411,6 +479,14 @@ impl<'a> Iterator for Fields<'a> {
     }
 }
 
+impl<'a> FieldIter<'a, Walked<'a>> for Fields<'a> {
+    #[inline(always)]
+    fn next_expecting(&mut self, expected: Option<&str>) -> Option<Res<(&'a str, Walked<'a>, bool)>> {
+        let key = expected.map_or(Key::Unknown, Key::Expect);
+        Some(self.0.step(key)?.and_then(|(e, hit)| Ok((e.key, decode(e.kind, e.value)?, hit))))
+    }
+}
+
 impl<'a> Doc<'a> for Bytes<'a> {
     type Value = Walked<'a>;
     type Fields = Fields<'a>;
@@ -444,7 +520,7 @@ impl<'a> Iterator for Items<'a> {
 
     #[inline(always)]
     fn next(&mut self) -> Option<Self::Item> {
-        Some(self.0.next()?.and_then(|e| decode(e.kind, e.value)))
+        Some(self.0.step(Key::Index)?.and_then(|(e, _)| decode(e.kind, e.value)))
     }
 }
 

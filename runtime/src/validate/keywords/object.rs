@@ -9,7 +9,8 @@ use crate::validate::error::SchemaError;
 use crate::validate::pattern::Pattern;
 use crate::validate::report::{spec, Explain};
 use crate::validate::schema::{limit, Ctx, Keywords, Limit, Schema};
-use crate::validate::value::{Doc, Res, Value};
+use crate::validate::value::{Doc, FieldIter, Res, Value};
+use crate::validate::walk::same;
 
 #[derive(Debug, Default)]
 pub(crate) struct ObjectRules {
@@ -92,17 +93,18 @@ impl ObjectRules {
     }
 
     fn find(&self, name: &str) -> Option<usize> {
-        self.lookup.find(name, self.lookup.first)
+        self.lookup.scan(name)
     }
 
     pub(crate) fn matches<'a, D: Doc<'a>>(&self, d: D) -> Res<bool> {
         let mut seen = Seen::new(self.named.len());
         let mut count = 0u64;
         let mut guess = self.lookup.first;
-        for field in d.fields() {
-            let (name, value) = field?;
+        let mut fields = d.fields();
+        while let Some(field) = fields.next_expecting(self.lookup.guide(guess)) {
+            let (name, value, hit) = field?;
             count += 1;
-            let index = self.lookup.find(name, guess);
+            let index = if hit { Some(guess) } else { self.lookup.scan(name) };
             if let Some(i) = index {
                 guess = self.lookup.after[i];
             }
@@ -195,8 +197,8 @@ impl Dependency {
 }
 
 /// Name to index in `named`. Documents written from one struct keep its field order, so the
-/// name declared after the previous field's is tried first; otherwise a scan of the names
-/// that compares lengths before bytes.
+/// reader is told to expect the name declared after the previous field's, which it compares
+/// in place; otherwise a scan of the names that compares lengths before bytes.
 #[derive(Debug, Default)]
 struct Lookup {
     /// The names of `named`, in its order.
@@ -205,6 +207,9 @@ struct Lookup {
     after: Vec<usize>,
     /// The index of the first name declared.
     first: usize,
+    /// For each index, the name to expect there: `None` for a name holding a NUL (possible in
+    /// `required`), which no key can equal, as a key ends at its first NUL.
+    guides: Vec<Option<Box<str>>>,
 }
 
 impl Lookup {
@@ -216,46 +221,22 @@ impl Lookup {
             after[index_of(name)] = index_of(&declared[(k + 1) % declared.len()]);
         }
         let first = declared.first().map_or(0, |name| index_of(name));
-        Lookup { names, after, first }
+        let guides = named.iter().map(|n| (!n.name.contains('\0')).then(|| n.name.clone())).collect();
+        Lookup { names, after, first, guides }
     }
 
+    /// The name expected at entry `guess`, if any.
     #[inline(always)]
-    fn find(&self, name: &str, guess: usize) -> Option<usize> {
+    fn guide(&self, guess: usize) -> Option<&str> {
+        self.guides.get(guess).and_then(|g| g.as_deref())
+    }
+
+    /// The entry named `name`.
+    #[inline(always)]
+    fn scan(&self, name: &str) -> Option<usize> {
         let name = name.as_bytes();
-        if self.names.get(guess).is_some_and(|n| same(n, name)) {
-            return Some(guess);
-        }
         self.names.iter().position(|n| same(n, name))
     }
-}
-
-/// Byte equality, inline for the short strings field names are (`==` calls `memcmp`).
-#[inline(always)]
-fn same(a: &[u8], b: &[u8]) -> bool {
-    let n = a.len();
-    if n != b.len() {
-        return false;
-    }
-    match (a, b) {
-        // Two overlapping loads cover the whole name.
-        _ if (8..=16).contains(&n) => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
-        _ if (4..8).contains(&n) => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
-        _ => a == b,
-    }
-}
-
-#[inline(always)]
-fn word(s: &[u8], at: usize) -> u64 {
-    let mut w = [0; 8];
-    w.copy_from_slice(&s[at..at + 8]);
-    u64::from_le_bytes(w)
-}
-
-#[inline(always)]
-fn half(s: &[u8], at: usize) -> u32 {
-    let mut w = [0; 4];
-    w.copy_from_slice(&s[at..at + 4]);
-    u32::from_le_bytes(w)
 }
 
 /// Which named fields were present; a bitmask for up to 64 names.
