@@ -8,8 +8,15 @@ use crate::validate::pattern::{Found, Pattern};
 use crate::validate::report::{leaf, spec, Explain};
 use crate::validate::schema::{limit, Ctx, Keywords, Limit};
 
-#[derive(Debug, Default)]
+/// `repr(C)`: the bounds `matches` reads come first, as plain numbers, ahead of the keywords
+/// as written (for `explain`).
+#[derive(Debug)]
+#[repr(C)]
 pub(crate) struct StringRules {
+    /// `minLength`, or 0.
+    min: u64,
+    /// `maxLength`, or `u64::MAX`.
+    max: u64,
     pattern: Option<Pattern>,
     max_length: Option<Limit>,
     min_length: Option<Limit>,
@@ -21,7 +28,9 @@ impl StringRules {
         let pattern = parse_pattern(kw, ctx)?;
         let max_length = limit(kw, ctx, "maxLength")?;
         let min_length = limit(kw, ctx, "minLength")?;
-        let rules = StringRules { pattern, max_length, min_length };
+        let min = min_length.as_ref().map_or(0, |l| l.n);
+        let max = max_length.as_ref().map_or(u64::MAX, |l| l.n);
+        let rules = StringRules { min, max, pattern, max_length, min_length };
         let empty = rules.pattern.is_none() && rules.max_length.is_none() && rules.min_length.is_none();
         Ok((!ctx.top && !empty).then(|| Box::new(rules)))
     }
@@ -37,15 +46,10 @@ impl StringRules {
         // has at most one code point per byte and at least one per four, which mostly settles it
         // without counting.
         let bytes = s.len() as u64;
-        let (fewest, most) = (bytes.div_ceil(4), bytes);
-        let max_sure = self.max_length.as_ref().is_none_or(|max| most <= max.n);
-        let min_sure = self.min_length.as_ref().is_none_or(|min| fewest >= min.n);
-        if max_sure && min_sure {
+        if bytes <= self.max && bytes.div_ceil(4) >= self.min {
             return true;
         }
-        let length = s.chars().count() as u64;
-        self.max_length.as_ref().is_none_or(|max| length <= max.n)
-            && self.min_length.as_ref().is_none_or(|min| length >= min.n)
+        (self.min..=self.max).contains(&(s.chars().count() as u64))
     }
 
     pub(crate) fn explain(&self, s: &str, at: &str, ex: &mut Explain<'_>, out: &mut Vec<Document>) {
