@@ -273,11 +273,28 @@ fn half(s: &[u8], at: usize) -> u32 {
 /// costs more than the check itself on such short text.
 #[inline(always)]
 fn utf8(bytes: &[u8]) -> Option<&str> {
-    if bytes.is_ascii() {
+    if is_ascii(bytes) {
         // SAFETY: just checked to be ASCII.
         return Some(unsafe { known_str(bytes) });
     }
     std::str::from_utf8(bytes).ok()
+}
+
+/// `<[u8]>::is_ascii` without a loop for text under 16 bytes (overlapping loads cover it), and
+/// a word at a time above: the library's loop goes byte by byte on short text, and each exit
+/// at a different length is a mispredicted branch.
+#[inline(always)]
+fn is_ascii(bytes: &[u8]) -> bool {
+    let n = bytes.len();
+    let high = match n {
+        0 => 0,
+        1..=3 => u64::from(bytes[0] | bytes[n / 2] | bytes[n - 1]) << 56,
+        4..=7 => u64::from(half(bytes, 0) | half(bytes, n - 4)) << 32,
+        8..=16 => word(bytes, 0) | word(bytes, n - 8),
+        // Whole words, and the last eight bytes for the remainder.
+        _ => bytes.chunks_exact(8).fold(word(bytes, n - 8), |high, chunk| high | u64::from_le_bytes(array(chunk))),
+    };
+    high & HIGH == 0
 }
 
 #[inline]
@@ -698,6 +715,21 @@ mod tests {
         ours(Bytes::new(bytes).unwrap(), &mut a);
         theirs(raw, &mut b);
         assert_eq!(a, b, "on {bytes:?}");
+    }
+
+    #[test]
+    fn is_ascii_agrees_with_std() {
+        for n in 0..40 {
+            let mut text = vec![b'a'; n];
+            assert!(super::is_ascii(&text));
+            for i in 0..n {
+                for byte in [0x80, 0xc3, 0xff, 0x7f, 0] {
+                    text[i] = byte;
+                    assert_eq!(super::is_ascii(&text), text.is_ascii(), "{text:?}");
+                }
+                text[i] = b'a';
+            }
+        }
     }
 
     #[test]
