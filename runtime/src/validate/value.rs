@@ -79,6 +79,7 @@ pub(crate) trait Doc<'a>: Copy {
 pub(crate) trait FieldIter<'a, V>: Iterator<Item = Res<(&'a str, V)>> {
     /// The next field, and whether its name is `expected`: for a reader that can compare a
     /// likely name in place more cheaply than it can find where an unknown name ends.
+    /// `expected` holds no NUL byte (a raw key ends at its first, so none could equal it).
     #[inline(always)]
     fn next_expecting(&mut self, expected: Option<&str>) -> Option<Res<(&'a str, V, bool)>> {
         Some(self.next()?.map(|(name, value)| (name, value, expected.is_some_and(|e| same(e.as_bytes(), name.as_bytes())))))

@@ -156,6 +156,7 @@ fn frame<'a>(bytes: &'a [u8], at: usize, key: Key<'_>) -> Res<(Element<'a>, bool
 /// also proves the key terminated and valid UTF-8; otherwise the terminator is searched for.
 #[inline(always)]
 fn read_key<'a>(rest: &'a [u8], key: Key<'_>) -> Res<(&'a str, bool)> {
+    debug_assert!(!matches!(key, Key::Expect(name) if name.contains('\0')), "an expected name holds no NUL");
     match key {
         Key::Expect(name) if rest.get(name.len()) == Some(&0) && same(&rest[..name.len()], name.as_bytes()) => {
             // SAFETY: the bytes equal `name`'s, which are valid UTF-8.
