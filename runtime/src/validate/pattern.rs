@@ -21,7 +21,8 @@ const JIT_STACK: usize = 1 << 20;
 #[repr(C)]
 pub(crate) struct Pattern {
     /// The same pattern as a sequence of repeated ASCII sets, when it is that simple. First, so
-    /// that a string's rules and their fast pattern share a cache line.
+    /// that a string's rules and their fast pattern share a cache line: after the ~100-byte
+    /// `Regex`, `validate_raw` on the benchmark's orders was ~8% slower.
     fast: Option<Fast>,
     source: Box<str>,
     regex: Regex,
@@ -318,8 +319,9 @@ impl Fixed {
             [head @ .., b'\n'] if head.len() == n => head,
             _ => subject,
         };
-        // Each set as its two 64-bit halves: a `u128` shift by a variable amount costs several
-        // instructions and branches where a `u64` one is one instruction.
+        // A set as its two 64-bit halves: a `u128` shift by a variable amount is several
+        // instructions and a branch where a `u64` one is one (~2% of `validate_raw` on the
+        // benchmark's orders).
         let admits = |b: u8, set: u128| b < 128 && ((set >> (b & 64)) as u64) >> (b & 63) & 1 != 0;
         subject.len() == n && subject.iter().zip(self.sets.iter()).all(|(&b, &set)| admits(b, set))
     }
