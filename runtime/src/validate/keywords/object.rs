@@ -92,8 +92,10 @@ impl ObjectRules {
         self.required_mask = self.named.iter().enumerate().filter(|(i, n)| n.required && *i < 64).fold(0, |m, (i, _)| m | 1 << i);
     }
 
+    /// The entry of `named` called `name`.
     fn find(&self, name: &str) -> Option<usize> {
-        self.lookup.scan(name)
+        let name = name.as_bytes();
+        self.named.iter().position(|n| same(n.name.as_bytes(), name))
     }
 
     pub(crate) fn matches<'a, D: Doc<'a>>(&self, d: D) -> Res<bool> {
@@ -104,7 +106,7 @@ impl ObjectRules {
         while let Some(field) = fields.next_expecting(self.lookup.guide(guess)) {
             let (name, value, hit) = field?;
             count += 1;
-            let index = if hit { Some(guess) } else { self.lookup.scan(name) };
+            let index = if hit { Some(guess) } else { self.find(name) };
             if let Some(i) = index {
                 guess = self.lookup.after[i];
             }
@@ -196,14 +198,13 @@ impl Dependency {
     }
 }
 
-/// Name to index in `named`. Documents written from one struct keep its field order, so the
-/// reader is told to expect the name declared after the previous field's, which it compares
-/// in place; otherwise a scan of the names that compares lengths before bytes.
+/// The order fields are expected in. Documents written from one struct keep its field order,
+/// so the reader is told to expect the name declared after the previous field's, which it
+/// compares in place; otherwise `ObjectRules::find` scans the names, lengths before bytes.
 #[derive(Debug, Default)]
 struct Lookup {
-    /// The names of `named`, in its order.
-    names: Vec<Box<[u8]>>,
-    /// For each index, the index of the name declared after it (the first name after the last).
+    /// For each index of `named`, the index of the name declared after it (the first name after
+    /// the last).
     after: Vec<usize>,
     /// The index of the first name declared.
     first: usize,
@@ -214,28 +215,20 @@ struct Lookup {
 
 impl Lookup {
     fn new(named: &[Named], declared: &[Box<str>]) -> Lookup {
-        let names: Vec<Box<[u8]>> = named.iter().map(|n| n.name.as_bytes().into()).collect();
-        let index_of = |name: &str| names.iter().position(|n| **n == *name.as_bytes()).unwrap_or(0);
-        let mut after = vec![0; names.len()];
+        let index_of = |name: &str| named.iter().position(|n| *n.name == *name).unwrap_or(0);
+        let mut after = vec![0; named.len()];
         for (k, name) in declared.iter().enumerate() {
             after[index_of(name)] = index_of(&declared[(k + 1) % declared.len()]);
         }
         let first = declared.first().map_or(0, |name| index_of(name));
         let guides = named.iter().map(|n| (!n.name.contains('\0')).then(|| n.name.clone())).collect();
-        Lookup { names, after, first, guides }
+        Lookup { after, first, guides }
     }
 
     /// The name expected at entry `guess`, if any.
     #[inline(always)]
     fn guide(&self, guess: usize) -> Option<&str> {
         self.guides.get(guess).and_then(|g| g.as_deref())
-    }
-
-    /// The entry named `name`.
-    #[inline(always)]
-    fn scan(&self, name: &str) -> Option<usize> {
-        let name = name.as_bytes();
-        self.names.iter().position(|n| same(n, name))
     }
 }
 
