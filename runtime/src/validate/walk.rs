@@ -215,7 +215,7 @@ fn cstring_len(bytes: &[u8]) -> Option<(usize, bool)> {
     let mut high = 0;
     let mut words = bytes.chunks_exact(8);
     for (i, word) in words.by_ref().enumerate() {
-        let w = u64::from_le_bytes([word[0], word[1], word[2], word[3], word[4], word[5], word[6], word[7]]);
+        let w = u64::from_le_bytes(array(word));
         // The lowest byte flagged here is the first 0 byte exactly (borrows only run upward).
         let zeros = w.wrapping_sub(LOW) & !w & HIGH;
         if zeros != 0 {
@@ -716,6 +716,23 @@ mod tests {
         ours(Bytes::new(bytes).unwrap(), &mut a);
         theirs(raw, &mut b);
         assert_eq!(a, b, "on {bytes:?}");
+    }
+
+    #[test]
+    fn same_agrees_with_eq() {
+        for n in 0..40 {
+            let a = vec![b'k'; n];
+            let mut b = a.clone();
+            assert!(super::same(&a, &b));
+            if n > 0 {
+                assert!(!super::same(&a, &b[..n - 1]), "lengths {n} and {}", n - 1);
+            }
+            for i in 0..n {
+                b[i] = b'x';
+                assert!(!super::same(&a, &b), "length {n}, differing at {i}");
+                b[i] = b'k';
+            }
+        }
     }
 
     #[test]
