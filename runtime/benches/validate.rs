@@ -22,21 +22,17 @@ use serde_json::{json, Value};
 const DOCS: u32 = 3000;
 const ROUNDS: usize = 40;
 
-/// Rounds: `ROUNDS`, or `VALIDATE_ROUNDS` (more rounds find quieter moments on a busy
-/// machine).
-fn rounds() -> usize {
-    std::env::var("VALIDATE_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(ROUNDS)
-}
-
-/// Documents: `DOCS`, or `VALIDATE_DOCS` (a few hundred fit in L2; the default does not).
-fn doc_count() -> u32 {
-    std::env::var("VALIDATE_DOCS").ok().and_then(|r| r.parse().ok()).unwrap_or(DOCS)
+/// `name` from the environment, parsed, or `default` (`VALIDATE_ROUNDS`: more rounds find
+/// quieter moments on a busy machine; `VALIDATE_DOCS`: a few hundred orders fit in L2, the
+/// default does not).
+fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
 /// One way of checking every document once; returns how many it counted.
 type Row<'a> = (&'static str, Box<dyn FnMut() -> usize + 'a>);
 
-/// Best nanoseconds per document for each row over `rounds()` rounds. Each round runs every
+/// Best nanoseconds per document for each row over `rounds` rounds. Each round runs every
 /// row in turn, so a burst of load on the machine slows all rows of that round alike rather
 /// than one row's whole series; the best round of each row is its floor. Each row runs once
 /// untimed just before it is timed, so its own data is as warm in the caches as a row timed
@@ -45,21 +41,21 @@ type Row<'a> = (&'static str, Box<dyn FnMut() -> usize + 'a>);
 /// `VALIDATE_ORDER=sequential` times each row's rounds back to back instead (this bench's
 /// first method): a row then finds its data as warm as repetition makes it, which favours the
 /// rows whose data is larger than the caches and scattered (the decoded and JSON ones).
-fn measure(n: usize, rows: &mut [Row<'_>]) -> Vec<f64> {
-    let mut best = vec![f64::MAX; rows.len()];
+fn measure<const N: usize>(n: usize, rows: &mut [Row<'_>; N], rounds: usize, sequential: bool) -> [f64; N] {
+    let mut best = [f64::MAX; N];
     let time = |f: &mut dyn FnMut() -> usize, best: &mut f64| {
         let start = Instant::now();
         let counted = black_box(f());
         *best = best.min(start.elapsed().as_nanos() as f64 / n as f64);
         assert!(counted > 0);
     };
-    if std::env::var("VALIDATE_ORDER").is_ok_and(|order| order == "sequential") {
+    if sequential {
         for ((_, f), best) in rows.iter_mut().zip(&mut best) {
-            (0..rounds()).for_each(|_| time(f, best));
+            (0..rounds).for_each(|_| time(f, best));
         }
         return best;
     }
-    for _ in 0..rounds() {
+    for _ in 0..rounds {
         for ((_, f), best) in rows.iter_mut().zip(&mut best) {
             black_box(f());
             time(f, best);
@@ -69,9 +65,9 @@ fn measure(n: usize, rows: &mut [Row<'_>]) -> Vec<f64> {
 }
 
 fn main() {
-    let docs: Vec<Document> = (0..doc_count()).map(orders::order).collect();
+    let docs: Vec<Document> = (0..env_or("VALIDATE_DOCS", DOCS)).map(orders::order).collect();
     let raws: Vec<RawDocumentBuf> = docs.iter().map(|d| RawDocumentBuf::try_from(d).unwrap()).collect();
-    let bad: Vec<RawDocumentBuf> = (0..doc_count()).map(|i| RawDocumentBuf::try_from(&orders::bad_order(i)).unwrap()).collect();
+    let bad: Vec<RawDocumentBuf> = (0..docs.len() as u32).map(|i| RawDocumentBuf::try_from(&orders::bad_order(i)).unwrap()).collect();
     let validator = Validator::new(&orders::schema()).unwrap();
     let hand = HandCheck::new();
     let json_docs: Vec<Value> = docs.iter().map(|d| Bson::Document(d.clone()).into_relaxed_extjson()).collect();
@@ -107,13 +103,14 @@ fn main() {
         ("BSON -> ExtJSON -> jsonschema", Box::new(|| raws.iter().filter(|r| json_validator.is_valid(&to_json(r))).count())),
         ("failure path: validate_raw + errInfo", Box::new(|| bad.iter().filter_map(|r| validator.validate_raw(r).err()).map(|e| e.failure().unwrap().err_info().len()).sum())),
     ];
-    let best = measure(n, &mut rows);
-    let order = std::env::var("VALIDATE_ORDER").unwrap_or_else(|_| "interleaved".into());
-    println!("{n} orders, {avg_size} bytes each on average; best of {} {order} rounds", rounds());
+    let (rounds, sequential) = (env_or("VALIDATE_ROUNDS", ROUNDS), std::env::var("VALIDATE_ORDER").is_ok_and(|o| o == "sequential"));
+    let best = measure(n, &mut rows, rounds, sequential);
+    let order = if sequential { "sequential" } else { "interleaved" };
+    println!("{n} orders, {avg_size} bytes each on average; best of {rounds} {order} rounds");
     for ((name, _), ns) in rows.iter().zip(&best) {
         println!("{name:<40} {ns:>10.0} ns/doc");
     }
-    let [raw, _, hand_ns, _, _, json, via_json, _] = best[..] else { unreachable!() };
+    let [raw, _, hand_ns, _, _, json, via_json, _] = best;
     println!("validate_raw / hand-written      = {:.2}x (target <= 1.3x)", raw / hand_ns);
     println!("jsonschema (prebuilt) / validate_raw = {:.2}x (target >= 2x)", json / raw);
     println!("BSON->JSON->jsonschema / validate_raw = {:.2}x (target >= 6x)", via_json / raw);
