@@ -71,7 +71,12 @@ fn committed_output_is_current() {
 #[test]
 fn readings_are_validated_before_writing() {
     let validator = mongo_schema::Validator::new(&DeviceReading::json_schema()).expect("the schema compiles");
-    let reading = |temperature| DeviceReading { timestamp: DateTime::now(), device_id: "sensor-17".into(), temperature, humidity: 40.0 };
+    let reading = |temperature| DeviceReading {
+        timestamp: DateTime::now(),
+        device_id: "sensor-17".into(),
+        temperature,
+        humidity: 40.0,
+    };
     let ok = bson::serialize_to_raw_document_buf(&reading(21.5)).unwrap();
     let hot = bson::serialize_to_raw_document_buf(&reading(400.0)).unwrap();
     assert!(validator.validate_raw(&ok).is_ok());

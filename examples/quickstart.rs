@@ -145,7 +145,10 @@ fn t_users_matches_the_standard() {
     }
     assert_eq!(ours, standard);
     let command = User::create_collection_command();
-    assert_eq!((command.get_str("validationLevel").ok(), command.get_str("validationAction").ok()), (Some("strict"), Some("error")));
+    assert_eq!(
+        (command.get_str("validationLevel").ok(), command.get_str("validationAction").ok()),
+        (Some("strict"), Some("error"))
+    );
 }
 
 #[test]

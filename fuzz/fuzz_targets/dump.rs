@@ -16,7 +16,9 @@ fuzz_target!(|data: &[u8]| {
             let end = reader.offset();
             assert!(start <= end && end <= data.len() as u64, "offsets {start}..{end} of {}", data.len());
             match item {
-                Ok(doc) if format == DumpFormat::Bson => assert_eq!(doc.as_bytes(), &data[start as usize..end as usize]),
+                Ok(doc) if format == DumpFormat::Bson => {
+                    assert_eq!(doc.as_bytes(), &data[start as usize..end as usize])
+                }
                 Ok(_) => {}
                 Err(error) => {
                     assert!(error.offset <= data.len() as u64);

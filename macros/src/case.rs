@@ -98,7 +98,19 @@ mod tests {
     fn rules_match_serde() {
         let fields: &[(&str, [&str; 8])] = &[
             ("outcome", ["outcome", "OUTCOME", "Outcome", "outcome", "outcome", "OUTCOME", "outcome", "OUTCOME"]),
-            ("very_tasty", ["very_tasty", "VERY_TASTY", "VeryTasty", "veryTasty", "very_tasty", "VERY_TASTY", "very-tasty", "VERY-TASTY"]),
+            (
+                "very_tasty",
+                [
+                    "very_tasty",
+                    "VERY_TASTY",
+                    "VeryTasty",
+                    "veryTasty",
+                    "very_tasty",
+                    "VERY_TASTY",
+                    "very-tasty",
+                    "VERY-TASTY",
+                ],
+            ),
             ("a", ["a", "A", "A", "a", "a", "A", "a", "A"]),
             ("z42", ["z42", "Z42", "Z42", "z42", "z42", "Z42", "z42", "Z42"]),
         ];

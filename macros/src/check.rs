@@ -24,8 +24,13 @@ fn fields<'c>(c: &'c Container) -> Box<dyn Iterator<Item = &'c Field<'c>> + 'c> 
 /// A collection root names both its database and its collection.
 fn root_names(cx: &Ctxt, c: &Container) {
     match (&c.mongo.db, &c.mongo.collection) {
-        (Some(db), None) => cx.error_spanned_by(db, "a collection root needs both names: add `collection = \"t_...\"` beside `db`"),
-        (None, Some(collection)) => cx.error_spanned_by(collection, "a collection root needs both names: add `db = \"db_...\"` beside `collection`"),
+        (Some(db), None) => {
+            cx.error_spanned_by(db, "a collection root needs both names: add `collection = \"t_...\"` beside `db`")
+        }
+        (None, Some(collection)) => cx.error_spanned_by(
+            collection,
+            "a collection root needs both names: add `db = \"db_...\"` beside `collection`",
+        ),
         _ => {}
     }
 }

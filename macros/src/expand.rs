@@ -19,7 +19,11 @@ pub fn expand(c: &Container, assertions: &[Assertion]) -> TokenStream {
     };
     let schema = match c.is_root() {
         true => {
-            let limit = if c.mongo.options.timeseries.is_some() { quote!(MAX_TIMESERIES_DOCUMENT_SIZE) } else { quote!(MAX_DOCUMENT_SIZE) };
+            let limit = if c.mongo.options.timeseries.is_some() {
+                quote!(MAX_TIMESERIES_DOCUMENT_SIZE)
+            } else {
+                quote!(MAX_DOCUMENT_SIZE)
+            };
             quote!(_p::with_size_bound(#schema, <Self as _p::MongoSchema>::FACTS.max_size, _p::size::#limit))
         }
         false => schema,
@@ -245,8 +249,12 @@ fn struct_schema(c: &Container, style: Style, fields: &[Field]) -> (TokenStream,
             let fields = quote!(<Self as _p::MongoSchema>::FIELDS);
             (quote!(_p::object(#fields, &[#keywords], #deny, #root)), quote!(_p::object_facts(#fields)))
         }
-        (Style::Unit, _, _) | (_, _, []) => (quote!(_p::annotate(<() as _p::MongoSchema>::json_schema(), &[#keywords])), unit_facts()),
-        (Style::Tuple | Style::Newtype, _, _) => (quote!(_p::tuple(&[#(#written),*], &[#keywords])), tuple_facts(&written)),
+        (Style::Unit, _, _) | (_, _, []) => {
+            (quote!(_p::annotate(<() as _p::MongoSchema>::json_schema(), &[#keywords])), unit_facts())
+        }
+        (Style::Tuple | Style::Newtype, _, _) => {
+            (quote!(_p::tuple(&[#(#written),*], &[#keywords])), tuple_facts(&written))
+        }
     }
 }
 
@@ -453,7 +461,8 @@ impl ToTokens for Field<'_> {
     fn to_tokens(&self, tokens: &mut TokenStream) {
         let name = &self.name;
         let ident = self.original.ident.as_ref().map(ToString::to_string).unwrap_or_default();
-        let skips_none = self.serde.skip_serializing_if.as_ref().is_some_and(|p| p.value().replace(' ', "").ends_with("::is_none"));
+        let skips_none =
+            self.serde.skip_serializing_if.as_ref().is_some_and(|p| p.value().replace(' ', "").ends_with("::is_none"));
         let flags = [
             (self.serde.skip_serializing_if.is_none(), REQUIRED),
             (self.is_option(), NULLABLE),
@@ -463,7 +472,8 @@ impl ToTokens for Field<'_> {
         // the bases hold `REQUIRED` and no keywords: most fields need neither written
         let flags = (flags != REQUIRED).then(|| quote!(flags: #flags,));
         let flatten = self.serde.flatten.then(|| quote!(flatten: true,));
-        let keywords: Vec<&Keyword> = self.mongo.keywords.list.iter().map(|(_, k)| k).filter(|k| !matches!(k, Keyword::BsonType(_))).collect();
+        let keywords: Vec<&Keyword> =
+            self.mongo.keywords.list.iter().map(|(_, k)| k).filter(|k| !matches!(k, Keyword::BsonType(_))).collect();
         let own = quote!(name: #name, ident: #ident, #flags #flatten);
         tokens.extend(match FieldType::of(self) {
             FieldType::Trait(ty) => {

@@ -57,7 +57,9 @@ impl<'a> Container<'a> {
                 let (style, fields) = fields_from_ast(cx, &data.fields, serde.rename_all);
                 Data::Struct(style, fields)
             }
-            syn::Data::Enum(data) => Data::Enum(data.variants.iter().map(|v| Variant::from_ast(cx, v, &serde)).collect()),
+            syn::Data::Enum(data) => {
+                Data::Enum(data.variants.iter().map(|v| Variant::from_ast(cx, v, &serde)).collect())
+            }
             syn::Data::Union(data) => {
                 cx.error_spanned_by(data.union_token, "MongoSchema cannot be derived for a union: serde does not serialize unions; use a struct or an enum");
                 return None;

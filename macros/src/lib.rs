@@ -49,7 +49,12 @@ fn derive(input: TokenStream) -> TokenStream {
 
 /// Every error of the type, a stub impl so uses elsewhere still compile, and the type
 /// rules' checks when they can run.
-fn errors_and_fallback(cx: ctxt::Ctxt, input: &syn::DeriveInput, root: bool, checks: Option<TokenStream>) -> TokenStream {
+fn errors_and_fallback(
+    cx: ctxt::Ctxt,
+    input: &syn::DeriveInput,
+    root: bool,
+    checks: Option<TokenStream>,
+) -> TokenStream {
     let errors = cx.check().err().map(|e| e.to_compile_error());
     let fallback = expand::fallback(input, root);
     quote::quote!(#errors #fallback #checks)

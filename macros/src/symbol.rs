@@ -76,9 +76,28 @@ pub const INTO: &str = "into";
 
 /// `bsonType` aliases mongod accepts, `"number"` included.
 pub const BSON_TYPE_ALIASES: &[&str] = &[
-    "double", "string", "object", "array", "binData", "undefined", "objectId", "bool", "date", "null", "regex",
-    "dbPointer", "javascript", "symbol", "javascriptWithScope", "int", "timestamp", "long", "decimal", "minKey",
-    "maxKey", "number",
+    "double",
+    "string",
+    "object",
+    "array",
+    "binData",
+    "undefined",
+    "objectId",
+    "bool",
+    "date",
+    "null",
+    "regex",
+    "dbPointer",
+    "javascript",
+    "symbol",
+    "javascriptWithScope",
+    "int",
+    "timestamp",
+    "long",
+    "decimal",
+    "minKey",
+    "maxKey",
+    "number",
 ];
 
 // rule ids, as in SPEC.md's table and RULES.md
@@ -105,8 +124,17 @@ pub const COLLECTION_OPTIONS: &str = "collection_options";
 
 /// Rules `#[mongo(allow(...))]` can waive.
 pub const WAIVABLE_RULES: &[&str] = &[
-    DB_NAME, COLLECTION_NAME, FIELD_NAME, NESTING_DEPTH, UNBOUNDED_ARRAY, MONEY_DOUBLE, STRING_DATE, SILENT_STRING,
-    RANDOM_ID, NUMERIC_STATUS, MONOTONIC_SHARD_KEY,
+    DB_NAME,
+    COLLECTION_NAME,
+    FIELD_NAME,
+    NESTING_DEPTH,
+    UNBOUNDED_ARRAY,
+    MONEY_DOUBLE,
+    STRING_DATE,
+    SILENT_STRING,
+    RANDOM_ID,
+    NUMERIC_STATUS,
+    MONOTONIC_SHARD_KEY,
 ];
 
 /// Rules that are never waived, and why.

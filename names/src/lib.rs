@@ -46,7 +46,9 @@ pub fn check_system_db(name: &str) -> Result<(), NameError> {
         return err(
             "system_db",
             false,
-            format!("`{name}` is a MongoDB system database; business data needs its own database, e.g. `db_{name}_data`"),
+            format!(
+                "`{name}` is a MongoDB system database; business data needs its own database, e.g. `db_{name}_data`"
+            ),
         );
     }
     Ok(())
@@ -56,10 +58,18 @@ pub fn check_system_db(name: &str) -> Result<(), NameError> {
 /// (Specification 2: case-sensitive names broke production once).
 pub fn check_db_name(name: &str) -> Result<(), NameError> {
     if let Some(c) = name.chars().find(|c| DB_FORBIDDEN_CHARS.contains(c)) {
-        return err("db_name", false, format!("database name `{name}` contains {c:?}, which MongoDB forbids in database names"));
+        return err(
+            "db_name",
+            false,
+            format!("database name `{name}` contains {c:?}, which MongoDB forbids in database names"),
+        );
     }
     if name.is_empty() || name.len() > DB_NAME_MAX_BYTES {
-        return err("db_name", false, format!("database name `{name}` is {} bytes; MongoDB allows 1 to {DB_NAME_MAX_BYTES}", name.len()));
+        return err(
+            "db_name",
+            false,
+            format!("database name `{name}` is {} bytes; MongoDB allows 1 to {DB_NAME_MAX_BYTES}", name.len()),
+        );
     }
     if !name.starts_with("db_") || !is_snake_lower(name) || name.len() == 3 {
         let suggestion = suggest_snake("db_", name);
@@ -79,7 +89,11 @@ pub fn check_collection_name(name: &str) -> Result<(), NameError> {
         return err("collection_name", false, format!("`{name}` uses MongoDB's reserved `system.` prefix; backups and tools skip such collections. Use e.g. `t_{rest}`"));
     }
     if name.contains('$') || name.contains('\0') {
-        return err("collection_name", false, format!("collection name `{name}` contains `$` or NUL, which MongoDB reserves"));
+        return err(
+            "collection_name",
+            false,
+            format!("collection name `{name}` contains `$` or NUL, which MongoDB reserves"),
+        );
     }
     if !name.starts_with("t_") || !is_snake_lower(name) || name.len() == 2 {
         let suggestion = suggest_snake("t_", name);
@@ -250,9 +264,38 @@ pub fn check_field_case(name: &str, case: FieldCase, why: &str) -> Result<(), Na
 
 /// Last words that make a field a money amount (Specification 9: Decimal128, never double).
 pub const MONEY_WORDS: &[&str] = &[
-    "amount", "price", "total", "subtotal", "cost", "fee", "fees", "balance", "tax", "vat", "discount", "refund",
-    "payment", "salary", "wage", "wages", "income", "revenue", "profit", "fare", "charge", "deposit", "payout",
-    "commission", "bonus", "tip", "budget", "money", "cash", "rebate", "surcharge", "prepayment",
+    "amount",
+    "price",
+    "total",
+    "subtotal",
+    "cost",
+    "fee",
+    "fees",
+    "balance",
+    "tax",
+    "vat",
+    "discount",
+    "refund",
+    "payment",
+    "salary",
+    "wage",
+    "wages",
+    "income",
+    "revenue",
+    "profit",
+    "fare",
+    "charge",
+    "deposit",
+    "payout",
+    "commission",
+    "bonus",
+    "tip",
+    "budget",
+    "money",
+    "cash",
+    "rebate",
+    "surcharge",
+    "prepayment",
 ];
 
 /// Words that make a field a money amount wherever they appear (`amountDue`, `priceOld`).
@@ -336,7 +379,10 @@ mod tests {
         assert_eq!(FieldCase::Camel.convert("create_time"), "createTime");
         assert_eq!(FieldCase::Snake.convert("createTime"), "create_time");
         assert_eq!(words("Create_Time"), ["create", "time"]);
-        assert!(check_field_case("create_time", FieldCase::Camel, "inferred").unwrap_err().message.contains("`createTime`"));
+        assert!(check_field_case("create_time", FieldCase::Camel, "inferred")
+            .unwrap_err()
+            .message
+            .contains("`createTime`"));
         assert!(check_field_case("email", FieldCase::Camel, "inferred").is_ok());
     }
 
@@ -378,7 +424,8 @@ pub mod messages {
     pub const RANDOM_ID: &str = "random_id: this `_id` is neither an ObjectId nor an integer; random `_id` values land all over the \
         index and split its pages (Specification 10): use `bson::oid::ObjectId` (the default), or an increasing `i64`, and keep \
         the business key in a field of its own with a unique index";
-    pub const NUMERIC_STATUS: &str = "numeric_status: this status flag is written as a number, a magic number nobody can read later \
+    pub const NUMERIC_STATUS: &str =
+        "numeric_status: this status flag is written as a number, a magic number nobody can read later \
         (Specification 9); use a unit enum that derives `MongoSchema` (e.g. `enum OrderStatus { Pending, Paid }` with \
         `#[serde(rename_all = \"lowercase\")]`), which is stored and validated as a string enum";
     pub const UNBOUNDED_ARRAY: &str = "unbounded_array: this field is an array with no bound; declare `#[mongo(max_items = N)]` \

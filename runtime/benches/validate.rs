@@ -67,7 +67,8 @@ fn measure<const N: usize>(n: usize, rows: &mut [Row<'_>; N], rounds: usize, seq
 fn main() {
     let docs: Vec<Document> = (0..env_or("VALIDATE_DOCS", DOCS)).map(orders::order).collect();
     let raws: Vec<RawDocumentBuf> = docs.iter().map(|d| RawDocumentBuf::try_from(d).unwrap()).collect();
-    let bad: Vec<RawDocumentBuf> = (0..docs.len() as u32).map(|i| RawDocumentBuf::try_from(&orders::bad_order(i)).unwrap()).collect();
+    let bad: Vec<RawDocumentBuf> =
+        (0..docs.len() as u32).map(|i| RawDocumentBuf::try_from(&orders::bad_order(i)).unwrap()).collect();
     let validator = Validator::new(&orders::schema()).unwrap();
     let hand = HandCheck::new();
     let json_docs: Vec<Value> = docs.iter().map(|d| Bson::Document(d.clone()).into_relaxed_extjson()).collect();
@@ -98,12 +99,27 @@ fn main() {
         ("validate (decoded Document)", Box::new(|| docs.iter().filter(|d| validator.validate(d).is_ok()).count())),
         ("hand-written check over RawDocument", Box::new(|| raws.iter().filter(|r| hand.check(r)).count())),
         ("raw iteration alone", Box::new(|| raws.iter().map(|r| walk(r)).sum())),
-        ("our byte walker alone (information)", Box::new(|| raws.iter().map(|r| mongo_schema::validate::read_raw(r).unwrap()).sum())),
+        (
+            "our byte walker alone (information)",
+            Box::new(|| raws.iter().map(|r| mongo_schema::validate::read_raw(r).unwrap()).sum()),
+        ),
         ("jsonschema on prebuilt JSON", Box::new(|| json_docs.iter().filter(|j| json_validator.is_valid(j)).count())),
-        ("BSON -> ExtJSON -> jsonschema", Box::new(|| raws.iter().filter(|r| json_validator.is_valid(&to_json(r))).count())),
-        ("failure path: validate_raw + errInfo", Box::new(|| bad.iter().filter_map(|r| validator.validate_raw(r).err()).map(|e| e.failure().unwrap().err_info().len()).sum())),
+        (
+            "BSON -> ExtJSON -> jsonschema",
+            Box::new(|| raws.iter().filter(|r| json_validator.is_valid(&to_json(r))).count()),
+        ),
+        (
+            "failure path: validate_raw + errInfo",
+            Box::new(|| {
+                bad.iter()
+                    .filter_map(|r| validator.validate_raw(r).err())
+                    .map(|e| e.failure().unwrap().err_info().len())
+                    .sum()
+            }),
+        ),
     ];
-    let (rounds, sequential) = (env_or("VALIDATE_ROUNDS", ROUNDS), std::env::var("VALIDATE_ORDER").is_ok_and(|o| o == "sequential"));
+    let (rounds, sequential) =
+        (env_or("VALIDATE_ROUNDS", ROUNDS), std::env::var("VALIDATE_ORDER").is_ok_and(|o| o == "sequential"));
     let best = measure(n, &mut rows, rounds, sequential);
     let order = if sequential { "sequential" } else { "interleaved" };
     println!("{n} orders, {avg_size} bytes each on average; best of {rounds} {order} rounds");
@@ -122,11 +138,21 @@ fn to_json(raw: &RawDocument) -> Value {
 
 /// Visits every element, recursing into documents and arrays: the floor for any raw check.
 fn walk(doc: &RawDocument) -> usize {
-    doc.iter().map(|e| match e.unwrap().1 {
-        RawBsonRef::Document(d) => 1 + walk(d),
-        RawBsonRef::Array(a) => 1 + a.into_iter().map(|v| match v.unwrap() { RawBsonRef::Document(d) => walk(d), _ => 1 }).sum::<usize>(),
-        _ => 1,
-    }).sum()
+    doc.iter()
+        .map(|e| match e.unwrap().1 {
+            RawBsonRef::Document(d) => 1 + walk(d),
+            RawBsonRef::Array(a) => {
+                1 + a
+                    .into_iter()
+                    .map(|v| match v.unwrap() {
+                        RawBsonRef::Document(d) => walk(d),
+                        _ => 1,
+                    })
+                    .sum::<usize>()
+            }
+            _ => 1,
+        })
+        .sum()
 }
 
 /// The same rules as `orders::schema()`, written by hand over `RawDocument`.
@@ -162,7 +188,9 @@ impl HandCheck {
             let (bit, ok) = match (key.as_str(), value) {
                 ("_id", RawBsonRef::ObjectId(_)) => (1, true),
                 ("orderNo", RawBsonRef::String(s)) => (2, self.order_no.is_match(s.as_bytes()).unwrap_or(false)),
-                ("status", RawBsonRef::String(s)) => (4, ["pending", "paid", "shipped", "delivered", "cancelled"].contains(&s)),
+                ("status", RawBsonRef::String(s)) => {
+                    (4, ["pending", "paid", "shipped", "delivered", "cancelled"].contains(&s))
+                }
                 ("createTime", RawBsonRef::DateTime(_)) => (8, true),
                 ("customer", RawBsonRef::Document(c)) => (16, self.customer(c)),
                 ("lines", RawBsonRef::Array(a)) => (32, self.lines(a)),
@@ -239,7 +267,11 @@ impl HandCheck {
                 ("name", RawBsonRef::String(s)) => (2, chars_within(s, 0, 120)),
                 ("quantity", RawBsonRef::Int32(n)) => (4, (1..=1000).contains(&n)),
                 ("unitPrice", RawBsonRef::Decimal128(_)) => (8, true),
-                ("tags", RawBsonRef::Array(tags)) => (0, tags.into_iter().count() <= 10 && tags.into_iter().all(|t| matches!(t, Ok(RawBsonRef::String(s)) if chars_within(s, 0, 20)))),
+                ("tags", RawBsonRef::Array(tags)) => (
+                    0,
+                    tags.into_iter().count() <= 10
+                        && tags.into_iter().all(|t| matches!(t, Ok(RawBsonRef::String(s)) if chars_within(s, 0, 20))),
+                ),
                 _ => (0, false),
             };
             if !ok {
@@ -253,7 +285,8 @@ impl HandCheck {
 
 /// The equivalent JSON Schema over the relaxed Extended JSON form of an order.
 fn json_schema() -> Value {
-    let wrapped = |key: &str| json!({ "type": "object", "required": [key], "properties": { key: { "type": "string" } } });
+    let wrapped =
+        |key: &str| json!({ "type": "object", "required": [key], "properties": { key: { "type": "string" } } });
     let string = |max: u32| json!({ "type": "string", "maxLength": max });
     json!({
         "type": "object",

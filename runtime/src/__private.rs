@@ -2,10 +2,12 @@
 //! code describes a schema as small static tables; these non-generic builders turn the
 //! tables into `Document`s, so each model costs little to compile.
 
-pub use crate::command::{Capped, Index, IndexKey, MongoCollection, Registration, Timeseries, ValidationAction, ValidationLevel};
-pub use inventory;
+pub use crate::command::{
+    Capped, Index, IndexKey, MongoCollection, Registration, Timeseries, ValidationAction, ValidationLevel,
+};
 pub use crate::schema::{size, BsonKind, FieldFacts, MongoSchema, SchemaFacts, Shape};
 pub use bson::Document;
+pub use inventory;
 
 use crate::schema::{narrow, nullable, tuple_of};
 use bson::{doc, Bson};
@@ -181,7 +183,11 @@ fn non_null(mut schema: Document) -> Document {
         values.retain(|value| *value != Bson::Null);
     }
     match schema.get_array("anyOf").map(Vec::as_slice) {
-        Ok([Bson::Document(first), Bson::Document(inner)]) if schema.len() == 1 && *first == doc! { "bsonType": "null" } => inner.clone(),
+        Ok([Bson::Document(first), Bson::Document(inner)])
+            if schema.len() == 1 && *first == doc! { "bsonType": "null" } =>
+        {
+            inner.clone()
+        }
         _ => schema,
     }
 }
@@ -327,7 +333,8 @@ impl Variant<'_> {
 /// `{bsonType: "object", required: [keys], properties: {...}, additionalProperties: false}`.
 fn tagged_object(members: &[(&str, Document)]) -> Document {
     let required: Vec<&str> = members.iter().map(|(key, _)| *key).collect();
-    let properties: Document = members.iter().map(|(key, schema)| ((*key).to_owned(), Bson::from(schema.clone()))).collect();
+    let properties: Document =
+        members.iter().map(|(key, schema)| ((*key).to_owned(), Bson::from(schema.clone()))).collect();
     doc! { "bsonType": "object", "required": required, "properties": properties, "additionalProperties": false }
 }
 
@@ -502,7 +509,8 @@ pub mod rules {
 
     /// The value, or for containers its items, is of `kind`.
     pub const fn holds(facts: SchemaFacts, kind: BsonKind) -> bool {
-        same(facts.kind, kind) || (!matches!(facts.shape, Shape::Scalar | Shape::Document) && same(facts.item_kind, kind))
+        same(facts.kind, kind)
+            || (!matches!(facts.shape, Shape::Scalar | Shape::Document) && same(facts.item_kind, kind))
     }
 
     /// The value, or for containers its items, is a number.
@@ -545,7 +553,9 @@ pub mod rules {
         match facts.needs_helper {
             None => None,
             Some(helper) if str_eq(helper, "mongo_schema::serde_helpers::decimal128") => Some(SILENT_DECIMAL),
-            Some(helper) if str_eq(helper, "bson::serde_helpers::datetime::FromChrono04DateTime") => Some(SILENT_CHRONO),
+            Some(helper) if str_eq(helper, "bson::serde_helpers::datetime::FromChrono04DateTime") => {
+                Some(SILENT_CHRONO)
+            }
             Some(helper) if str_eq(helper, "bson::serde_helpers::uuid_1::AsBinary") => Some(SILENT_UUID),
             Some(_) => Some(SILENT_OTHER),
         }

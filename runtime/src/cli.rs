@@ -27,7 +27,11 @@ use std::path::{Path, PathBuf};
 const PROGRESS_FROM: u64 = 64 * 1024 * 1024;
 
 #[derive(Parser)]
-#[command(name = "schema", version, about = "MongoDB validators, migrations and data checks for the models of this crate")]
+#[command(
+    name = "schema",
+    version,
+    about = "MongoDB validators, migrations and data checks for the models of this crate"
+)]
 struct Args {
     #[command(subcommand)]
     command: Command,
@@ -146,7 +150,11 @@ fn dispatch(models: &[Model], command: Command, out: &mut dyn Write) -> Result<i
     match command {
         Command::Print { collection, format } => print(&select(models, collection.as_deref())?, format, out),
         Command::Migrate { dir, direct, validation_level, max_collections } => {
-            let options = MigrateOptions { direct, level: validation_level.map(Into::into), max_collections: max_collections.into() };
+            let options = MigrateOptions {
+                direct,
+                level: validation_level.map(Into::into),
+                max_collections: max_collections.into(),
+            };
             write_migration(models, &dir, &options, out)
         }
         Command::Check { collection, files, ids } => check(&select(models, Some(&collection))?[0], &files, ids, out),
@@ -163,7 +171,10 @@ fn select(models: &[Model], name: Option<&str>) -> Result<Vec<Model>, Failure> {
     match found.len() {
         0 => Err(Failure(2, format!("no model for collection {name:?}; registered: {}", known()))),
         1 => Ok(found),
-        _ => Err(Failure(2, format!("{name:?} names a collection in several databases; write db.collection: {}", known()))),
+        _ => Err(Failure(
+            2,
+            format!("{name:?} names a collection in several databases; write db.collection: {}", known()),
+        )),
     }
 }
 
@@ -180,7 +191,11 @@ fn print_js(model: &Model) -> String {
     // time-series and capped options included; a time-series collection has no validator
     let (create, coll_mod) = crate::migrate::create_commands(model);
     [
-        js_line_comment(&format!("{} ({}): create the collection with its validator", model.namespace(), model.rust_type)),
+        js_line_comment(&format!(
+            "{} ({}): create the collection with its validator",
+            model.namespace(),
+            model.rust_type
+        )),
         mongosh_create_collection(&model.db, &create),
         js_line_comment("or, when the collection exists, install the validator:"),
         mongosh_run_command(&model.db, &coll_mod),
@@ -198,7 +213,12 @@ fn print_json(models: &[Model]) -> String {
     serde_json::to_string_pretty(&items).expect("a JSON value always serialises")
 }
 
-fn write_migration(models: &[Model], dir: &Path, options: &MigrateOptions, out: &mut dyn Write) -> Result<i32, Failure> {
+fn write_migration(
+    models: &[Model],
+    dir: &Path,
+    options: &MigrateOptions,
+    out: &mut dyn Write,
+) -> Result<i32, Failure> {
     let written = match migrate::migrate(dir, models, options) {
         Ok(written) => written,
         Err(MigrateError::CollectionCount(message)) => return Err(Failure(1, message)),
@@ -219,8 +239,10 @@ fn write_migration(models: &[Model], dir: &Path, options: &MigrateOptions, out: 
 }
 
 fn check(model: &Model, files: &[PathBuf], ids: usize, out: &mut dyn Write) -> Result<i32, Failure> {
-    let schema = model.validator.get_document("$jsonSchema").map_err(|e| Failure(2, format!("{}: {e}", model.namespace())))?;
-    let validator = Validator::new(schema).map_err(|e| Failure(2, format!("{}: the validator does not compile: {e}", model.namespace())))?;
+    let schema =
+        model.validator.get_document("$jsonSchema").map_err(|e| Failure(2, format!("{}: {e}", model.namespace())))?;
+    let validator = Validator::new(schema)
+        .map_err(|e| Failure(2, format!("{}: the validator does not compile: {e}", model.namespace())))?;
     let mut report = CheckReport::new(ids);
     for path in files {
         if let Err(message) = check_file(&validator, path, &mut report) {
@@ -235,7 +257,9 @@ fn check(model: &Model, files: &[PathBuf], ids: usize, out: &mut dyn Write) -> R
 fn check_file(validator: &Validator, path: &Path, report: &mut CheckReport) -> Result<(), String> {
     let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let bar = progress(file.metadata().map(|m| m.len()).unwrap_or(0));
-    let docs: DumpReader<BufReader<Box<dyn Read>>> = dump::from_reader(path, Box::new(bar.wrap_read(file)) as Box<dyn Read>).map_err(|e| format!("{}: {e}", path.display()))?;
+    let docs: DumpReader<BufReader<Box<dyn Read>>> =
+        dump::from_reader(path, Box::new(bar.wrap_read(file)) as Box<dyn Read>)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
     let result = check_documents(validator, docs, report);
     bar.finish_and_clear();
     result.map_err(|e| format!("{}: {e}", path.display()))
@@ -245,6 +269,7 @@ fn progress(len: u64) -> ProgressBar {
     if len < PROGRESS_FROM {
         return ProgressBar::hidden();
     }
-    let style = ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}").unwrap_or_else(|_| ProgressStyle::default_bar());
+    let style = ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}")
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
     ProgressBar::new(len).with_style(style)
 }

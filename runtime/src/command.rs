@@ -103,14 +103,27 @@ pub trait MongoCollection: MongoSchema {
     /// `max`; for a time-series collection `{create, timeseries, expireAfterSeconds}` and
     /// no validator, which mongod refuses on time-series collections.
     fn create_collection_command() -> Document {
-        create_command(Self::COLLECTION_NAME, Self::json_schema, Self::VALIDATION_LEVEL, Self::VALIDATION_ACTION, Self::TIMESERIES, Self::CAPPED)
+        create_command(
+            Self::COLLECTION_NAME,
+            Self::json_schema,
+            Self::VALIDATION_LEVEL,
+            Self::VALIDATION_ACTION,
+            Self::TIMESERIES,
+            Self::CAPPED,
+        )
     }
 
     /// `{collMod, validator, validationLevel, validationAction}`: installs the validator on
     /// an existing collection. For a time-series collection, which takes no validator:
     /// `{collMod, expireAfterSeconds}` (`"off"` when none is declared).
     fn coll_mod_command() -> Document {
-        coll_mod_command(Self::COLLECTION_NAME, Self::json_schema, Self::VALIDATION_LEVEL, Self::VALIDATION_ACTION, Self::TIMESERIES)
+        coll_mod_command(
+            Self::COLLECTION_NAME,
+            Self::json_schema,
+            Self::VALIDATION_LEVEL,
+            Self::VALIDATION_ACTION,
+            Self::TIMESERIES,
+        )
     }
 
     /// `{createIndexes, indexes: [...]}` for the declared indexes; `None` when there are none.
@@ -274,7 +287,14 @@ pub fn add_capped(command: &mut Document, capped: Option<Capped>) {
 
 /// `createCollection` for a collection root, from its options (non-generic: the trait's
 /// method and [`Registration`] both call it, so no code is generated per model).
-fn create_command(collection: &str, schema: fn() -> Document, level: ValidationLevel, action: ValidationAction, timeseries: Option<Timeseries>, capped: Option<Capped>) -> Document {
+fn create_command(
+    collection: &str,
+    schema: fn() -> Document,
+    level: ValidationLevel,
+    action: ValidationAction,
+    timeseries: Option<Timeseries>,
+    capped: Option<Capped>,
+) -> Document {
     match timeseries {
         Some(timeseries) => create_timeseries(collection, &timeseries),
         None => {
@@ -286,7 +306,13 @@ fn create_command(collection: &str, schema: fn() -> Document, level: ValidationL
 }
 
 /// `collMod` for a collection root, from its options.
-fn coll_mod_command(collection: &str, schema: fn() -> Document, level: ValidationLevel, action: ValidationAction, timeseries: Option<Timeseries>) -> Document {
+fn coll_mod_command(
+    collection: &str,
+    schema: fn() -> Document,
+    level: ValidationLevel,
+    action: ValidationAction,
+    timeseries: Option<Timeseries>,
+) -> Document {
     match timeseries {
         Some(timeseries) => coll_mod_timeseries(collection, &timeseries),
         None => coll_mod(collection, doc! { "$jsonSchema": schema() }, level, action),
@@ -312,7 +338,12 @@ pub fn shard_collection(db: &str, collection: &str, key: &[(&str, IndexKey)]) ->
 }
 
 /// A `createCollection` command with a validator.
-pub fn create_collection(collection: &str, validator: Document, level: ValidationLevel, action: ValidationAction) -> Document {
+pub fn create_collection(
+    collection: &str,
+    validator: Document,
+    level: ValidationLevel,
+    action: ValidationAction,
+) -> Document {
     doc! {
         "create": collection,
         "validator": validator,
@@ -366,12 +397,25 @@ impl Registration {
 
     /// [`MongoCollection::create_collection_command`] of the registered type.
     pub fn create_collection_command(&self) -> Document {
-        create_command(self.collection, self.json_schema, self.validation_level, self.validation_action, self.timeseries, self.capped)
+        create_command(
+            self.collection,
+            self.json_schema,
+            self.validation_level,
+            self.validation_action,
+            self.timeseries,
+            self.capped,
+        )
     }
 
     /// [`MongoCollection::coll_mod_command`] of the registered type.
     pub fn coll_mod_command(&self) -> Document {
-        coll_mod_command(self.collection, self.json_schema, self.validation_level, self.validation_action, self.timeseries)
+        coll_mod_command(
+            self.collection,
+            self.json_schema,
+            self.validation_level,
+            self.validation_action,
+            self.timeseries,
+        )
     }
 
     /// [`MongoCollection::create_indexes_command`] of the registered type.

@@ -27,4 +27,3 @@ pub use validate::{SchemaError, Validator};
 pub mod prelude {
     pub use crate::{MongoCollection, MongoSchema};
 }
-

@@ -27,7 +27,9 @@ pub fn js_string(s: &str) -> String {
 /// `$numberDecimal`, ...) that mongosh would take literally.
 fn has_extjson_wrappers(value: &Value) -> bool {
     match value {
-        Value::Object(map) => map.iter().any(|(k, v)| (k.starts_with('$') && k != "$jsonSchema") || has_extjson_wrappers(v)),
+        Value::Object(map) => {
+            map.iter().any(|(k, v)| (k.starts_with('$') && k != "$jsonSchema") || has_extjson_wrappers(v))
+        }
         Value::Array(items) => items.iter().any(has_extjson_wrappers),
         _ => false,
     }
@@ -48,7 +50,8 @@ pub fn js_document(doc: &Document) -> String {
 /// `db.getSiblingDB("db").createCollection("name", {options})` for a `create` command.
 pub fn mongosh_create_collection(db: &str, command: &Document) -> String {
     let name = command.get_str("create").unwrap_or_default();
-    let options: Document = command.iter().filter(|(k, _)| *k != "create").map(|(k, v)| (k.clone(), v.clone())).collect();
+    let options: Document =
+        command.iter().filter(|(k, _)| *k != "create").map(|(k, v)| (k.clone(), v.clone())).collect();
     format!("db.getSiblingDB({}).createCollection({}, {});", js_string(db), js_string(name), js_document(&options))
 }
 

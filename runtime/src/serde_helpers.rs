@@ -22,7 +22,11 @@ mod decimal {
 
     impl fmt::Display for DecimalRangeError {
         fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            write!(f, "Decimal128 {} does not fit a rust_decimal::Decimal exactly (28 decimal places, 96-bit coefficient)", self.0)
+            write!(
+                f,
+                "Decimal128 {} does not fit a rust_decimal::Decimal exactly (28 decimal places, 96-bit coefficient)",
+                self.0
+            )
         }
     }
 
@@ -59,7 +63,11 @@ mod decimal {
             exponent -= 1;
         }
         // trailing zeros carry no value: drop them while the number does not fit
-        while exponent < 0 && coefficient.is_multiple_of(10) && coefficient != 0 && (exponent < -28 || coefficient >= 1 << 96) {
+        while exponent < 0
+            && coefficient.is_multiple_of(10)
+            && coefficient != 0
+            && (exponent < -28 || coefficient >= 1 << 96)
+        {
             coefficient /= 10;
             exponent += 1;
         }
@@ -127,8 +135,9 @@ mod decimal {
         use std::str::FromStr;
 
         fn any_decimal() -> impl Strategy<Value = Decimal> {
-            (any::<i64>(), any::<u32>(), 0u32..=28)
-                .prop_map(|(lo, hi, scale)| Decimal::from_i128_with_scale(((hi as i128) << 64 | lo as u64 as i128) % (1i128 << 95), scale))
+            (any::<i64>(), any::<u32>(), 0u32..=28).prop_map(|(lo, hi, scale)| {
+                Decimal::from_i128_with_scale(((hi as i128) << 64 | lo as u64 as i128) % (1i128 << 95), scale)
+            })
         }
 
         proptest! {

@@ -26,7 +26,8 @@ fn print_js_and_json_for_one_collection() {
     let (code, json, _) = schema(&v1(), &["print", "--format", "json"]);
     assert_eq!(code, 0);
     let value: serde_json::Value = serde_json::from_str(&json).unwrap();
-    let names: Vec<&str> = value.as_array().unwrap().iter().map(|m| m["createCollection"]["create"].as_str().unwrap()).collect();
+    let names: Vec<&str> =
+        value.as_array().unwrap().iter().map(|m| m["createCollection"]["create"].as_str().unwrap()).collect();
     assert_eq!(names, ["t_order", "t_user"]);
 }
 
@@ -56,7 +57,10 @@ fn collection_count_fails_migrate_with_the_rule_id() {
     let dir = tempfile::tempdir().unwrap();
     let (code, _, err) = schema(&v1(), &["migrate", "--dir", dir.path().to_str().unwrap(), "--max-collections", "1"]);
     assert_eq!(code, 1);
-    assert!(err.starts_with("schema: collection_count: database \"db_shop\" would hold 2 collections, more than 1"), "{err}");
+    assert!(
+        err.starts_with("schema: collection_count: database \"db_shop\" would hold 2 collections, more than 1"),
+        "{err}"
+    );
     assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none(), "nothing written");
     let (code, _, err) = schema(&v1(), &["migrate", "--max-collections", "101"]);
     assert_eq!(code, 2, "the standard's ceiling cannot be raised: {err}");
@@ -79,14 +83,25 @@ fn user(id: i32, name: &str, email: Option<&str>) -> bson::Document {
 fn check_groups_failures_by_path_and_keyword() {
     let dir = tempfile::tempdir().unwrap();
     let dump = dir.path().join("t_user.bson");
-    write_dump(&dump, &[user(1, "Ada", Some("ada@example.com")), user(2, "Bo", None), user(3, "C", Some("c@example.com")), user(4, "Di", None)]);
+    write_dump(
+        &dump,
+        &[
+            user(1, "Ada", Some("ada@example.com")),
+            user(2, "Bo", None),
+            user(3, "C", Some("c@example.com")),
+            user(4, "Di", None),
+        ],
+    );
     let (code, out, err) = schema(&v3(), &["check", "--collection", "db_shop.t_user", dump.to_str().unwrap()]);
     assert_eq!(code, 1, "{err}");
     let mut lines = out.lines();
     assert_eq!(lines.next(), Some("db_shop.t_user: 4 documents checked, 3 fail the validator"));
     let first = lines.next().unwrap();
     assert!(first.contains(" 2  email  required  e.g. _id {\"$oid\":\"020202020202020202020202\"}, {\"$oid\":\"040404040404040404040404\"}"), "{out}");
-    assert!(lines.next().unwrap().contains(" 1  userName  minLength  e.g. _id {\"$oid\":\"030303030303030303030303\"}"), "{out}");
+    assert!(
+        lines.next().unwrap().contains(" 1  userName  minLength  e.g. _id {\"$oid\":\"030303030303030303030303\"}"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -21,7 +21,8 @@ struct Fake {
 impl Server for Fake {
     fn run_command(&mut self, db: &str, command: Document) -> Result<Document, CommandError> {
         self.calls.push((db.to_owned(), command.clone()));
-        let (name, target) = command.iter().next().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned())).unwrap();
+        let (name, target) =
+            command.iter().next().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned())).unwrap();
         if let Some((_, _, code, message)) = self.fail.iter().find(|(n, t, _, _)| *n == name && *t == target) {
             return Err(CommandError { code: Some(*code), message: (*message).to_owned() });
         }
@@ -36,13 +37,21 @@ impl Server for Fake {
 impl Fake {
     fn list(&self, command: &Document) -> Document {
         let name = command.get_document("filter").unwrap().get_str("name").unwrap();
-        let batch: Vec<Bson> = self.collections.iter().filter(|(n, _)| *n == name).map(|(n, o)| doc! { "name": *n, "options": o.clone() }.into()).collect();
+        let batch: Vec<Bson> = self
+            .collections
+            .iter()
+            .filter(|(n, _)| *n == name)
+            .map(|(n, o)| doc! { "name": *n, "options": o.clone() }.into())
+            .collect();
         doc! { "cursor": { "firstBatch": batch }, "ok": 1 }
     }
 
     /// `name collection` of each command after the state set-up.
     fn commands(&self) -> Vec<String> {
-        self.calls.iter().map(|(_, c)| c.iter().next().map(|(k, v)| format!("{k} {}", v.as_str().unwrap_or("1"))).unwrap()).collect()
+        self.calls
+            .iter()
+            .map(|(_, c)| c.iter().next().map(|(k, v)| format!("{k} {}", v.as_str().unwrap_or("1"))).unwrap())
+            .collect()
     }
 }
 
@@ -58,16 +67,22 @@ fn migrations() -> Vec<MigrationFile> {
 fn applies_in_order_and_records_each() {
     let mut fake = Fake::default();
     let outcomes = apply(&mut fake, &migrations(), "db_schema").unwrap();
-    assert_eq!(outcomes, [Outcome::Applied("0001_create_t_order_and_1_more".into()), Outcome::Applied("0002_tighten_t_user".into())]);
-    assert_eq!(fake.commands(), [
-        "createIndexes t_schema_migration",
-        "distinct t_schema_migration",
-        "create t_order",
-        "create t_user",
-        "insert t_schema_migration",
-        "collMod t_user",
-        "insert t_schema_migration",
-    ]);
+    assert_eq!(
+        outcomes,
+        [Outcome::Applied("0001_create_t_order_and_1_more".into()), Outcome::Applied("0002_tighten_t_user".into())]
+    );
+    assert_eq!(
+        fake.commands(),
+        [
+            "createIndexes t_schema_migration",
+            "distinct t_schema_migration",
+            "create t_order",
+            "create t_user",
+            "insert t_schema_migration",
+            "collMod t_user",
+            "insert t_schema_migration",
+        ]
+    );
     let record = fake.calls[4].1.get_array("documents").unwrap()[0].as_document().unwrap().clone();
     assert_eq!(record.get_str("migration").unwrap(), "0001_create_t_order_and_1_more");
     assert!(record.get_object_id("_id").is_ok(), "the standard: ObjectId _id");
@@ -75,9 +90,15 @@ fn applies_in_order_and_records_each() {
 
 #[test]
 fn existing_collections_fall_back_to_coll_mod() {
-    let mut fake = Fake { fail: vec![("create", "t_user", 48, "Collection already exists. NS: db_shop.t_user")], ..Fake::default() };
+    let mut fake = Fake {
+        fail: vec![("create", "t_user", 48, "Collection already exists. NS: db_shop.t_user")],
+        ..Fake::default()
+    };
     apply(&mut fake, &migrations()[..1], "db_schema").unwrap();
-    assert_eq!(&fake.commands()[2..], ["create t_order", "create t_user", "collMod t_user", "insert t_schema_migration"]);
+    assert_eq!(
+        &fake.commands()[2..],
+        ["create t_order", "create t_user", "collMod t_user", "insert t_schema_migration"]
+    );
 }
 
 #[test]
@@ -120,7 +141,11 @@ fn a_failed_record_is_reported() {
         fn run_command(&mut self, db: &str, command: Document) -> Result<Document, CommandError> {
             let insert = command.contains_key("insert");
             let reply = self.0.run_command(db, command)?;
-            Ok(if insert { doc! { "ok": 1, "n": 0, "writeErrors": [{ "index": 0, "code": 11000, "errmsg": "E11000 duplicate key" }] } } else { reply })
+            Ok(if insert {
+                doc! { "ok": 1, "n": 0, "writeErrors": [{ "index": 0, "code": 11000, "errmsg": "E11000 duplicate key" }] }
+            } else {
+                reply
+            })
         }
     }
     let err = apply(&mut WriteError(Fake::default()), &migrations()[..1], "db_schema").unwrap_err();
@@ -138,7 +163,11 @@ fn drift_normalises_numbers_and_defaults() {
     let mut fake = Fake { collections: vec![("t_user", doc! { "validator": deployed })], ..Fake::default() };
     let report = drift(&mut fake, &models).unwrap();
     assert_eq!(report[0].1, DriftStatus::Missing);
-    assert_eq!(report[1].1, DriftStatus::InSync, "80.0 from mongosh equals the code's 80; level and action default to strict/error");
+    assert_eq!(
+        report[1].1,
+        DriftStatus::InSync,
+        "80.0 from mongosh equals the code's 80; level and action default to strict/error"
+    );
 }
 
 #[test]

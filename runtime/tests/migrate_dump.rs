@@ -29,7 +29,8 @@ fn reads_concatenated_documents_in_order() {
     assert_eq!(err, None);
     assert_eq!(docs.len(), 2);
     assert_eq!(docs[1].get_str("hello").unwrap(), "world");
-    let nested = dump(&[doc! { "_id": ObjectId::new(), "items": [{ "price": bson::Decimal128::from_bytes([0; 16]) }, [1, 2]] }]);
+    let nested =
+        dump(&[doc! { "_id": ObjectId::new(), "items": [{ "price": bson::Decimal128::from_bytes([0; 16]) }, [1, 2]] }]);
     assert_eq!(read(&nested, DumpFormat::Bson).0.len(), 1);
     assert_eq!(read(b"", DumpFormat::Bson), (vec![], None));
 }
@@ -41,14 +42,20 @@ fn truncated_length_prefix_names_its_offset() {
     assert_eq!(docs.len(), 1);
     let err = err.unwrap();
     assert_eq!(err.offset, 22);
-    assert_eq!(err.to_string(), "at byte offset 22: truncated: the file ends 2 byte(s) into a document's length prefix");
+    assert_eq!(
+        err.to_string(),
+        "at byte offset 22: truncated: the file ends 2 byte(s) into a document's length prefix"
+    );
 }
 
 #[test]
 fn truncated_document_says_how_much_is_missing() {
     let bytes = [HELLO, &HELLO[..10]].concat();
     let err = read(&bytes, DumpFormat::Bson).1.unwrap();
-    assert_eq!((err.offset, err.message.as_str()), (22, "truncated: the document declares 22 bytes, the file ends after 10"));
+    assert_eq!(
+        (err.offset, err.message.as_str()),
+        (22, "truncated: the document declares 22 bytes, the file ends after 10")
+    );
 }
 
 #[test]

@@ -27,7 +27,9 @@ fn assert_golden(step: &str, written: &Written) {
 
 fn node_check(path: &Path) {
     match Command::new("node").arg("--check").arg(path).output() {
-        Ok(out) => assert!(out.status.success(), "node --check {}: {}", path.display(), String::from_utf8_lossy(&out.stderr)),
+        Ok(out) => {
+            assert!(out.status.success(), "node --check {}: {}", path.display(), String::from_utf8_lossy(&out.stderr))
+        }
         Err(_) => eprintln!("skipped (no node on PATH): node --check {}", path.display()),
     }
 }

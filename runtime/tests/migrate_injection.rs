@@ -51,10 +51,18 @@ fn recorded_commands(script: &Path) -> Option<Value> {
 /// The `[db, command]` pairs of a JSON file's `up` or `down`, as relaxed JSON.
 fn json_commands(file: &Value, key: &str) -> Value {
     let steps = file[key].as_array().unwrap();
-    Value::Array(steps.iter().map(|s| {
-        let command = match Bson::try_from(s["command"].clone()).unwrap() { Bson::Document(d) => d, _ => unreachable!() };
-        Value::Array(vec![s["db"].clone(), Bson::Document(command).into_relaxed_extjson()])
-    }).collect())
+    Value::Array(
+        steps
+            .iter()
+            .map(|s| {
+                let command = match Bson::try_from(s["command"].clone()).unwrap() {
+                    Bson::Document(d) => d,
+                    _ => unreachable!(),
+                };
+                Value::Array(vec![s["db"].clone(), Bson::Document(command).into_relaxed_extjson()])
+            })
+            .collect(),
+    )
 }
 
 fn syntax_ok(path: &Path) {
@@ -79,8 +87,19 @@ fn hostile_text_round_trips_through_scripts_and_json() {
             assert_eq!(calls, json_commands(&file, key), "{}", script.display());
         }
     }
-    let sent: Document = match Bson::try_from(file["up"][0]["command"].clone()).unwrap() { Bson::Document(d) => d, _ => unreachable!() };
-    assert_eq!(sent, mongo_schema::command::coll_mod(&format!("t_{HOSTILE}"), model(HOSTILE).validator, ValidationLevel::Strict, ValidationAction::Error));
+    let sent: Document = match Bson::try_from(file["up"][0]["command"].clone()).unwrap() {
+        Bson::Document(d) => d,
+        _ => unreachable!(),
+    };
+    assert_eq!(
+        sent,
+        mongo_schema::command::coll_mod(
+            &format!("t_{HOSTILE}"),
+            model(HOSTILE).validator,
+            ValidationLevel::Strict,
+            ValidationAction::Error
+        )
+    );
 }
 
 #[test]

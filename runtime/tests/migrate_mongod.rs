@@ -43,7 +43,8 @@ fn write(dir: &Path, models: &[Model]) -> String {
 }
 
 fn insert(server: &mut MongoServer, doc: Document) -> Result<(), String> {
-    let reply = server.run_command("db_shop", doc! { "insert": "t_user", "documents": [doc] }).map_err(|e| e.to_string())?;
+    let reply =
+        server.run_command("db_shop", doc! { "insert": "t_user", "documents": [doc] }).map_err(|e| e.to_string())?;
     match reply.get_array("writeErrors") {
         Ok(errors) => Err(errors[0].as_document().unwrap().get_i32("code").unwrap().to_string()),
         Err(_) => Ok(()),
@@ -88,7 +89,9 @@ fn a_staged_tightening_warns_then_errors_over_violating_documents() {
     assert_eq!(write(dir.path(), &v3()), "0002_tighten_t_user");
     run(&mut server);
     insert(&mut server, user("Bo", None)).expect("warn: a document without email is accepted (and logged)");
-    assert!(matches!(&drift(&mut server, &v3()).unwrap()[1].1, DriftStatus::Differs(lines) if lines == &["validationAction: deployed warn, code error"]));
+    assert!(
+        matches!(&drift(&mut server, &v3()).unwrap()[1].1, DriftStatus::Differs(lines) if lines == &["validationAction: deployed warn, code error"])
+    );
 
     assert_eq!(write(dir.path(), &v3()), "0003_enforce_t_user");
     run(&mut server);
@@ -96,6 +99,10 @@ fn a_staged_tightening_warns_then_errors_over_violating_documents() {
     insert(&mut server, user("Di", Some("di@example.com"))).expect("a valid document is accepted");
     let update = doc! { "update": "t_user", "updates": [{ "q": { "_id": legacy.get_object_id("_id").unwrap() }, "u": { "$set": { "status": "closed" } } }] };
     let reply = server.run_command("db_shop", update).unwrap();
-    assert_eq!(reply.get_array("writeErrors").unwrap()[0].as_document().unwrap().get_i32("code").unwrap(), 121, "strict level: updating a legacy violator fails until it is fixed");
+    assert_eq!(
+        reply.get_array("writeErrors").unwrap()[0].as_document().unwrap().get_i32("code").unwrap(),
+        121,
+        "strict level: updating a legacy violator fails until it is fixed"
+    );
     assert!(drift(&mut server, &v3()).unwrap().iter().all(|(_, s)| *s == DriftStatus::InSync));
 }

@@ -17,12 +17,21 @@ use std::process::Command;
 fn mongosh() -> Option<PathBuf> {
     let cached = Path::new(env!("CARGO_MANIFEST_DIR")).join("../.cache/npm/node_modules/.bin/mongosh");
     let candidates = [std::env::var_os("MONGOSH").map(PathBuf::from), Some(cached), Some(PathBuf::from("mongosh"))];
-    candidates.into_iter().flatten().find(|p| Command::new(p).arg("--version").output().is_ok_and(|o| o.status.success()))
+    candidates
+        .into_iter()
+        .flatten()
+        .find(|p| Command::new(p).arg("--version").output().is_ok_and(|o| o.status.success()))
 }
 
 fn run_script(mongosh: &Path, uri: &str, script: &Path) {
     let out = Command::new(mongosh).args(["--quiet", uri]).arg(script).output().unwrap();
-    assert!(out.status.success(), "mongosh {}: {}{}", script.display(), String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "mongosh {}: {}{}",
+        script.display(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
@@ -34,15 +43,28 @@ fn mongosh_runs_the_generated_scripts() {
     };
     let mut server = MongoServer::connect(&uri).unwrap();
     server.run_command("db_shell", doc! { "dropDatabase": 1 }).unwrap();
-    let shell = |models: Vec<mongo_schema::migrate::Model>| models.into_iter().map(|mut m| { m.db = "db_shell".into(); m }).collect::<Vec<_>>();
+    let shell = |models: Vec<mongo_schema::migrate::Model>| {
+        models
+            .into_iter()
+            .map(|mut m| {
+                m.db = "db_shell".into();
+                m
+            })
+            .collect::<Vec<_>>()
+    };
     let dir = tempfile::tempdir().unwrap();
     let first = migrate(dir.path(), &shell(v1()), &MigrateOptions::default()).unwrap().unwrap();
     run_script(&mongosh, &uri, &first.files[0]);
     run_script(&mongosh, &uri, &first.files[0]);
     assert!(drift(&mut server, &shell(v1())).unwrap().iter().all(|(_, s)| *s == DriftStatus::InSync));
-    let second = migrate(dir.path(), &shell(v3()), &MigrateOptions { direct: true, ..MigrateOptions::default() }).unwrap().unwrap();
+    let second = migrate(dir.path(), &shell(v3()), &MigrateOptions { direct: true, ..MigrateOptions::default() })
+        .unwrap()
+        .unwrap();
     run_script(&mongosh, &uri, &second.files[0]);
     assert!(drift(&mut server, &shell(v3())).unwrap().iter().all(|(_, s)| *s == DriftStatus::InSync));
     run_script(&mongosh, &uri, &second.files[1]);
-    assert!(drift(&mut server, &shell(v1())).unwrap().iter().all(|(_, s)| *s == DriftStatus::InSync), "down restores v1");
+    assert!(
+        drift(&mut server, &shell(v1())).unwrap().iter().all(|(_, s)| *s == DriftStatus::InSync),
+        "down restores v1"
+    );
 }

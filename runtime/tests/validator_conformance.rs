@@ -44,13 +44,15 @@ fn err_info_has_mongod_shape() {
     let required = rules[1].as_document().unwrap();
     assert_eq!(required.get_array("missingProperties").unwrap(), &vec![Bson::String("email".into())]);
     let properties = rules[0].as_document().unwrap().get_array("propertiesNotSatisfied").unwrap();
-    let failed: Vec<&str> = properties.iter().map(|p| p.as_document().unwrap().get_str("propertyName").unwrap()).collect();
+    let failed: Vec<&str> =
+        properties.iter().map(|p| p.as_document().unwrap().get_str("propertyName").unwrap()).collect();
     assert_eq!(failed, ["age", "name"]);
 }
 
 #[test]
 fn violations_carry_document_paths_and_notes() {
-    let schema = doc! { "properties": { "lines": { "items": { "properties": { "sku": { "pattern": "^[A-Z]{3}$" } } } } } };
+    let schema =
+        doc! { "properties": { "lines": { "items": { "properties": { "sku": { "pattern": "^[A-Z]{3}$" } } } } } };
     let mut validator = Validator::new(&schema).unwrap();
     validator.annotate("properties.lines.items.properties.sku", "Order::lines[].sku");
     let err = validator.validate(&doc! { "lines": [{ "sku": "ABC" }, { "sku": "abc" }] }).unwrap_err();

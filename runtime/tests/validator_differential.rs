@@ -47,7 +47,13 @@ fn load(db: &Database, docs: &[Document]) -> (Collection<Document>, Vec<RawDocum
         coll.insert_many(&with_ids).run().expect("insert");
     }
     let raw = db.collection::<RawDocumentBuf>(&name);
-    let stored = raw.find(doc! {}).sort(doc! { "$natural": 1 }).run().expect("find").collect::<Result<Vec<_>, _>>().expect("cursor");
+    let stored = raw
+        .find(doc! {})
+        .sort(doc! { "$natural": 1 })
+        .run()
+        .expect("find")
+        .collect::<Result<Vec<_>, _>>()
+        .expect("cursor");
     (coll, stored)
 }
 
@@ -62,7 +68,11 @@ fn with_id(d: &Document, i: usize) -> Document {
 
 /// The `_id`s mongod's `$jsonSchema` query matches, or mongod's error if it refuses the schema.
 fn server_matches(coll: &Collection<Document>, schema: &Document) -> Result<Vec<Bson>, String> {
-    let cursor = coll.find(doc! { "$jsonSchema": schema.clone() }).projection(doc! { "_id": 1 }).run().map_err(|e| e.to_string())?;
+    let cursor = coll
+        .find(doc! { "$jsonSchema": schema.clone() })
+        .projection(doc! { "_id": 1 })
+        .run()
+        .map_err(|e| e.to_string())?;
     let docs = cursor.collect::<Result<Vec<_>, _>>().map_err(|e| e.to_string())?;
     Ok(docs.into_iter().filter_map(|d| d.get("_id").cloned()).collect())
 }
@@ -82,7 +92,14 @@ fn disagreements(coll: &Collection<Document>, stored: &[RawDocumentBuf], schema:
         (Ok(validator), Ok(matched)) => stored
             .iter()
             .filter(|raw| validator.validate_raw(raw).is_ok() != matched.contains(&id_of(raw)))
-            .map(|raw| format!("schema {schema}\n  doc {:?}: mongod {}, local {}", Document::try_from(raw.as_ref()).unwrap(), matched.contains(&id_of(raw)), !matched.contains(&id_of(raw))))
+            .map(|raw| {
+                format!(
+                    "schema {schema}\n  doc {:?}: mongod {}, local {}",
+                    Document::try_from(raw.as_ref()).unwrap(),
+                    matched.contains(&id_of(raw)),
+                    !matched.contains(&id_of(raw))
+                )
+            })
             .collect(),
     }
 }
@@ -93,10 +110,15 @@ fn conformance_cases_agree_with_mongod() {
     let mut wrong = Vec::new();
     for case in cases::cases() {
         // Cases reuse explicit `_id`s, so each document gets its own collection when it has one.
-        let (plain, explicit): (Vec<Document>, Vec<Document>) = case.docs.iter().map(|(d, _)| d.clone()).partition(|d| !d.contains_key("_id"));
+        let (plain, explicit): (Vec<Document>, Vec<Document>) =
+            case.docs.iter().map(|(d, _)| d.clone()).partition(|d| !d.contains_key("_id"));
         for batch in std::iter::once(plain).chain(explicit.into_iter().map(|d| vec![d])) {
             let (coll, stored) = load(&db, &batch);
-            wrong.extend(disagreements(&coll, &stored, &case.schema).into_iter().map(|w| format!("{} [{}]: {w}", case.name, case.source)));
+            wrong.extend(
+                disagreements(&coll, &stored, &case.schema)
+                    .into_iter()
+                    .map(|w| format!("{} [{}]: {w}", case.name, case.source)),
+            );
         }
     }
     assert!(wrong.is_empty(), "{} disagreements with mongod:\n{}", wrong.len(), wrong.join("\n"));
@@ -106,7 +128,10 @@ fn conformance_cases_agree_with_mongod() {
 fn refused_schemas_are_refused_by_mongod() {
     let Some(db) = database("refused_schemas_are_refused_by_mongod") else { return };
     let (coll, stored) = load(&db, &[doc! { "a": 1 }]);
-    let wrong: Vec<String> = cases::refused().iter().flat_map(|r| disagreements(&coll, &stored, &r.schema).into_iter().map(move |w| format!("{}: {w}", r.name))).collect();
+    let wrong: Vec<String> = cases::refused()
+        .iter()
+        .flat_map(|r| disagreements(&coll, &stored, &r.schema).into_iter().map(move |w| format!("{}: {w}", r.name)))
+        .collect();
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
@@ -139,10 +164,26 @@ fn acceptance_edges_agree_with_mongod() {
 
 /// One round trip decides many schemas: a `$facet` with one `$match: {$jsonSchema}` each.
 fn facet_matches(coll: &Collection<Document>, schemas: &[Document]) -> Result<Vec<Vec<Bson>>, String> {
-    let facets: Document = schemas.iter().enumerate().map(|(i, s)| (format!("f{i}"), Bson::Array(vec![Bson::Document(doc! { "$match": { "$jsonSchema": s.clone() } }), Bson::Document(doc! { "$project": { "_id": 1 } })]))).collect();
+    let facets: Document = schemas
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            (
+                format!("f{i}"),
+                Bson::Array(vec![
+                    Bson::Document(doc! { "$match": { "$jsonSchema": s.clone() } }),
+                    Bson::Document(doc! { "$project": { "_id": 1 } }),
+                ]),
+            )
+        })
+        .collect();
     let mut cursor = coll.aggregate(vec![doc! { "$facet": facets }]).run().map_err(|e| e.to_string())?;
     let out = cursor.next().ok_or("no facet result")?.map_err(|e| e.to_string())?;
-    let ids = |i: usize| out.get_array(format!("f{i}")).map(|a| a.iter().filter_map(|d| d.as_document()?.get("_id").cloned()).collect()).unwrap_or_default();
+    let ids = |i: usize| {
+        out.get_array(format!("f{i}"))
+            .map(|a| a.iter().filter_map(|d| d.as_document()?.get("_id").cloned()).collect())
+            .unwrap_or_default()
+    };
     Ok((0..schemas.len()).map(ids).collect())
 }
 
@@ -164,7 +205,10 @@ fn batch_disagreements(db: &Database, schemas: &[Document], docs: &[Document]) -
         for raw in &stored {
             let (local, server) = (validator.validate_raw(raw).is_ok(), matched.contains(&id_of(raw)));
             if local != server {
-                wrong.push(format!("schema {schema}\n  doc {:?}: mongod {server}, local {local}", Document::try_from(raw.as_ref()).unwrap()));
+                wrong.push(format!(
+                    "schema {schema}\n  doc {:?}: mongod {server}, local {local}",
+                    Document::try_from(raw.as_ref()).unwrap()
+                ));
             }
         }
     }
@@ -177,7 +221,8 @@ fn batch_disagreements(db: &Database, schemas: &[Document], docs: &[Document]) -
 #[test]
 fn generated_schemas_agree_with_mongod() {
     let Some(db) = database("generated_schemas_agree_with_mongod") else { return };
-    let config = ProptestConfig { cases: 200, max_shrink_iters: 300, failure_persistence: None, ..ProptestConfig::default() };
+    let config =
+        ProptestConfig { cases: 200, max_shrink_iters: 300, failure_persistence: None, ..ProptestConfig::default() };
     let strategy = (prop::collection::vec(gen::schema(), 12), prop::collection::vec(gen::document(), 12));
     let result = proptest::test_runner::TestRunner::new(config).run(&strategy, |(schemas, docs)| {
         let wrong = batch_disagreements(&db, &schemas, &docs);
@@ -199,7 +244,11 @@ fn repeated_field_names_agree_with_mongod() {
     let name = format!("dup{}", COUNTER.fetch_add(1, std::sync::atomic::Ordering::SeqCst));
     let raw = db.collection::<RawDocumentBuf>(&name);
     let mut wrong = Vec::new();
-    for (i, (first, second)) in [(Bson::Double(3.0), Bson::String("x".into())), (Bson::String("x".into()), Bson::Double(3.0))].into_iter().enumerate() {
+    for (i, (first, second)) in
+        [(Bson::Double(3.0), Bson::String("x".into())), (Bson::String("x".into()), Bson::Double(3.0))]
+            .into_iter()
+            .enumerate()
+    {
         let mut buf = RawDocumentBuf::new();
         buf.append(mongo_schema::bson::raw::cstr!("_id"), i as i32);
         buf.append(mongo_schema::bson::raw::cstr!("n"), mongo_schema::bson::RawBson::try_from(first).unwrap());

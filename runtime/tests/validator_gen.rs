@@ -9,7 +9,8 @@ use proptest::prelude::*;
 pub const NAMES: &[&str] = &["_id", "a", "b", "s_x", "n"];
 
 const STRINGS: &[&str] = &["", "a", "ab", "abc", "aB3", "é", "😀x", "xyz", "b\nc"];
-const ALIASES: &[&str] = &["double", "string", "object", "array", "bool", "null", "int", "long", "decimal", "number", "date", "objectId"];
+const ALIASES: &[&str] =
+    &["double", "string", "object", "array", "bool", "null", "int", "long", "decimal", "number", "date", "objectId"];
 const JSON_TYPES: &[&str] = &["object", "array", "string", "boolean", "null", "number"];
 const PATTERNS: &[&str] = &["^a", "b$", "^.{2}$", "\\d", "^[a-z]*$", "é", "^(a|ab)c?$"];
 const DECIMALS: &[&str] = &["0", "-0", "1", "1.0", "2.50", "0.1", "-3", "1E+2", "NaN", "Infinity"];
@@ -22,7 +23,8 @@ fn leaf_value() -> BoxedStrategy<Bson> {
     prop_oneof![
         (-3i32..12).prop_map(Bson::Int32),
         (-3i64..12).prop_map(Bson::Int64),
-        prop::sample::select(vec![0.0, -0.0, 0.5, 1.0, 2.5, 3.0, 0.3, 0.1, 10.0, 1e300, f64::NAN, f64::INFINITY]).prop_map(Bson::Double),
+        prop::sample::select(vec![0.0, -0.0, 0.5, 1.0, 2.5, 3.0, 0.3, 0.1, 10.0, 1e300, f64::NAN, f64::INFINITY])
+            .prop_map(Bson::Double),
         prop::sample::select(DECIMALS).prop_map(decimal),
         prop::sample::select(STRINGS).prop_map(|s| Bson::String(s.into())),
         any::<bool>().prop_map(Bson::Boolean),
@@ -59,7 +61,8 @@ pub fn document() -> BoxedStrategy<Document> {
 fn type_keyword() -> BoxedStrategy<(String, Bson)> {
     let one = |list: &'static [&'static str]| prop::sample::select(list).prop_map(|s| Bson::String(s.into()));
     let many = |list: &'static [&'static str]| {
-        prop::sample::subsequence(list, 1..3).prop_map(|v| Bson::Array(v.into_iter().map(|s| Bson::String(s.into())).collect()))
+        prop::sample::subsequence(list, 1..3)
+            .prop_map(|v| Bson::Array(v.into_iter().map(|s| Bson::String(s.into())).collect()))
     };
     prop_oneof![
         prop_oneof![one(ALIASES), many(ALIASES)].prop_map(|v| ("bsonType".to_string(), v)),
@@ -69,7 +72,12 @@ fn type_keyword() -> BoxedStrategy<(String, Bson)> {
 }
 
 fn number_bound() -> BoxedStrategy<Bson> {
-    prop_oneof![(-2i32..6).prop_map(Bson::Int32), prop::sample::select(vec![0.5, 2.5, -1.0]).prop_map(Bson::Double), prop::sample::select(&DECIMALS[..8]).prop_map(decimal)].boxed()
+    prop_oneof![
+        (-2i32..6).prop_map(Bson::Int32),
+        prop::sample::select(vec![0.5, 2.5, -1.0]).prop_map(Bson::Double),
+        prop::sample::select(&DECIMALS[..8]).prop_map(decimal)
+    ]
+    .boxed()
 }
 
 fn count() -> BoxedStrategy<Bson> {
@@ -84,7 +92,17 @@ fn scalar_keyword() -> BoxedStrategy<(String, Bson)> {
         named("maximum", number_bound()),
         named("exclusiveMinimum", any::<bool>().prop_map(Bson::Boolean).boxed()),
         named("exclusiveMaximum", any::<bool>().prop_map(Bson::Boolean).boxed()),
-        named("multipleOf", prop_oneof![Just(Bson::Int32(2)), Just(Bson::Double(0.5)), Just(Bson::Int64(3)), Just(decimal("0.1")), Just(Bson::Double(0.1))].boxed()),
+        named(
+            "multipleOf",
+            prop_oneof![
+                Just(Bson::Int32(2)),
+                Just(Bson::Double(0.5)),
+                Just(Bson::Int64(3)),
+                Just(decimal("0.1")),
+                Just(Bson::Double(0.1))
+            ]
+            .boxed()
+        ),
         named("minLength", count()),
         named("maxLength", count()),
         named("pattern", prop::sample::select(PATTERNS).prop_map(|p| Bson::String(p.into())).boxed()),
@@ -93,12 +111,22 @@ fn scalar_keyword() -> BoxedStrategy<(String, Bson)> {
         named("uniqueItems", any::<bool>().prop_map(Bson::Boolean).boxed()),
         named("minProperties", count()),
         named("maxProperties", count()),
-        named("required", prop::sample::subsequence(NAMES, 1..3).prop_map(|v| Bson::Array(v.into_iter().map(|s| Bson::String(s.into())).collect())).boxed()),
+        named(
+            "required",
+            prop::sample::subsequence(NAMES, 1..3)
+                .prop_map(|v| Bson::Array(v.into_iter().map(|s| Bson::String(s.into())).collect()))
+                .boxed()
+        ),
         named("enum", prop::collection::vec(leaf_value(), 1..4).prop_map(Bson::Array).boxed()),
-        named("dependencies", (prop::sample::select(&NAMES[1..]), prop::sample::subsequence(NAMES, 1..3)).prop_map(|(k, v)| {
-            let list: Vec<Bson> = v.into_iter().map(|s| Bson::String(s.into())).collect();
-            Bson::Document(std::iter::once((k.to_string(), Bson::Array(list))).collect())
-        }).boxed()),
+        named(
+            "dependencies",
+            (prop::sample::select(&NAMES[1..]), prop::sample::subsequence(NAMES, 1..3))
+                .prop_map(|(k, v)| {
+                    let list: Vec<Bson> = v.into_iter().map(|s| Bson::String(s.into())).collect();
+                    Bson::Document(std::iter::once((k.to_string(), Bson::Array(list))).collect())
+                })
+                .boxed()
+        ),
         named("additionalProperties", any::<bool>().prop_map(Bson::Boolean).boxed()),
         named("additionalItems", any::<bool>().prop_map(Bson::Boolean).boxed()),
         named("title", Just(Bson::String("t".into())).boxed()),
@@ -120,7 +148,10 @@ fn nested_keyword(inner: BoxedStrategy<Document>) -> BoxedStrategy<(String, Bson
         sub.clone().prop_map(|v| ("additionalProperties".to_string(), v)),
         sub.clone().prop_map(|v| ("additionalItems".to_string(), v)),
         patterns.prop_map(|v| ("patternProperties".to_string(), v)),
-        (prop::sample::select(&NAMES[1..]), inner).prop_map(|(k, s)| ("dependencies".to_string(), Bson::Document(std::iter::once((k.to_string(), Bson::Document(s))).collect()))),
+        (prop::sample::select(&NAMES[1..]), inner).prop_map(|(k, s)| (
+            "dependencies".to_string(),
+            Bson::Document(std::iter::once((k.to_string(), Bson::Document(s))).collect())
+        )),
         list.clone().prop_map(|v| ("allOf".to_string(), v)),
         list.clone().prop_map(|v| ("anyOf".to_string(), v)),
         list.prop_map(|v| ("oneOf".to_string(), v)),
@@ -133,7 +164,9 @@ fn nested_keyword(inner: BoxedStrategy<Document>) -> BoxedStrategy<(String, Bson
 pub fn schema() -> BoxedStrategy<Document> {
     let leaf = prop::collection::vec(scalar_keyword(), 0..4).prop_map(assemble).boxed();
     leaf.prop_recursive(3, 16, 3, |inner| {
-        prop::collection::vec(prop_oneof![2 => scalar_keyword(), 3 => nested_keyword(inner)], 0..4).prop_map(assemble).boxed()
+        prop::collection::vec(prop_oneof![2 => scalar_keyword(), 3 => nested_keyword(inner)], 0..4)
+            .prop_map(assemble)
+            .boxed()
     })
     .boxed()
 }
@@ -162,7 +195,8 @@ fn distinct(values: Vec<Bson>) -> Vec<Bson> {
     let mut out: Vec<Bson> = Vec::new();
     for v in values {
         let probe = mongo_schema::bson::doc! { "enum": [v.clone()] };
-        let validator = mongo_schema::Validator::new(&mongo_schema::bson::doc! { "properties": { "x": probe } }).unwrap();
+        let validator =
+            mongo_schema::Validator::new(&mongo_schema::bson::doc! { "properties": { "x": probe } }).unwrap();
         let seen = out.iter().any(|o| validator.is_valid(&mongo_schema::bson::doc! { "x": o.clone() }));
         if !seen {
             out.push(v);

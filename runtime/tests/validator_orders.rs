@@ -70,13 +70,15 @@ fn dec(s: &str) -> Bson {
 /// The `i`-th order; valid against `schema()`.
 pub fn order(i: u32) -> Document {
     let lines: Vec<Bson> = (0..5)
-        .map(|j| Bson::Document(doc! {
-            "sku": format!("SKU-{:04}", (i * 7 + j) % 10_000),
-            "name": format!("Stainless steel water bottle, 750 ml, model {j}"),
-            "quantity": (j as i32) + 1,
-            "unitPrice": dec(&format!("{}.{:02}", 10 + j, i % 100)),
-            "tags": ["kitchen", "outdoor", "gift"],
-        }))
+        .map(|j| {
+            Bson::Document(doc! {
+                "sku": format!("SKU-{:04}", (i * 7 + j) % 10_000),
+                "name": format!("Stainless steel water bottle, 750 ml, model {j}"),
+                "quantity": (j as i32) + 1,
+                "unitPrice": dec(&format!("{}.{:02}", 10 + j, i % 100)),
+                "tags": ["kitchen", "outdoor", "gift"],
+            })
+        })
         .collect();
     let id = ObjectId::from_bytes([(i % 251) as u8; 12]);
     let status = ["pending", "paid", "shipped"][(i % 3) as usize];

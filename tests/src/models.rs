@@ -83,10 +83,14 @@ impl Samples for Scalars {
             cluster_clock: Timestamp { time: 1, increment: 2 },
             attributes: bson::doc! { "any": ["thing", 1] },
             any_value: Bson::Int64(3),
-            match_rule: Regex { pattern: "^a".to_owned().try_into().unwrap(), options: "i".to_owned().try_into().unwrap() },
+            match_rule: Regex {
+                pattern: "^a".to_owned().try_into().unwrap(),
+                options: "i".to_owned().try_into().unwrap(),
+            },
             placeholder: (),
         };
-        let other = Scalars { id: oid(2), discount: None, any_value: Bson::Null, unsigned64: 0, letter: 'x', ..base.clone() };
+        let other =
+            Scalars { id: oid(2), discount: None, any_value: Bson::Null, unsigned64: 0, letter: 'x', ..base.clone() };
         vec![base, other]
     }
 }
@@ -155,7 +159,11 @@ pub struct Labeled<T> {
 }
 
 fn address(n: usize) -> Address {
-    Address { street: "s".repeat(n.clamp(1, 100)), city: "Shenzhen".into(), zip_code: n.is_multiple_of(2).then(|| "518000".into()) }
+    Address {
+        street: "s".repeat(n.clamp(1, 100)),
+        city: "Shenzhen".into(),
+        zip_code: n.is_multiple_of(2).then(|| "518000".into()),
+    }
 }
 
 impl Samples for Containers {
@@ -212,7 +220,9 @@ pub enum Priority {
 #[serde(rename_all = "camelCase")]
 pub enum Shape {
     Point,
-    Circle { radius: f64 },
+    Circle {
+        radius: f64,
+    },
     Square(f64),
     Segment(i32, i32),
     #[serde(skip)]
@@ -268,15 +278,34 @@ pub struct Enums {
 impl Samples for Enums {
     fn samples() -> Vec<Self> {
         let variants = [
-            (Priority::Low, Shape::Point, Event::Created { by: "b".repeat(30) }, Message::Text("hi".into()), Loose::Number(1)),
+            (
+                Priority::Low,
+                Shape::Point,
+                Event::Created { by: "b".repeat(30) },
+                Message::Text("hi".into()),
+                Loose::Number(1),
+            ),
             (Priority::VeryHigh, Shape::Circle { radius: 2.0 }, Event::Deleted, Message::Ping, Loose::Text("t".into())),
             (Priority::Urgent, Shape::Square(1.0), Event::Moved(address(3)), Message::Pair(1, 2), Loose::Nothing),
-            (Priority::Low, Shape::Segment(1, 2), Event::Deleted, Message::Full { body_text: "b".into() }, Loose::Nothing),
+            (
+                Priority::Low,
+                Shape::Segment(1, 2),
+                Event::Deleted,
+                Message::Full { body_text: "b".into() },
+                Loose::Nothing,
+            ),
         ];
         variants
             .into_iter()
             .enumerate()
-            .map(|(i, (priority, shape, event, message, loose))| Enums { id: oid(10 + i as u8), priority, shape, event, message, loose })
+            .map(|(i, (priority, shape, event, message, loose))| Enums {
+                id: oid(10 + i as u8),
+                priority,
+                shape,
+                event,
+                message,
+                loose,
+            })
             .collect()
     }
 }
@@ -389,8 +418,18 @@ impl Samples for Flattened {
     fn samples() -> Vec<Self> {
         let audit = Audit { create_time: at(0), update_time: Some(at(1)) };
         vec![
-            Flattened { id: oid(40), title: "t".into(), audit: audit.clone(), extra: BTreeMap::from([("score".into(), 3)]) },
-            Flattened { id: oid(41), title: "t".repeat(10), audit: Audit { update_time: None, ..audit }, extra: BTreeMap::new() },
+            Flattened {
+                id: oid(40),
+                title: "t".into(),
+                audit: audit.clone(),
+                extra: BTreeMap::from([("score".into(), 3)]),
+            },
+            Flattened {
+                id: oid(41),
+                title: "t".repeat(10),
+                audit: Audit { update_time: None, ..audit },
+                extra: BTreeMap::new(),
+            },
         ]
     }
 }
@@ -398,7 +437,12 @@ impl Samples for Flattened {
 /// Every field keyword of SPEC.md's list.
 #[derive(Debug, Clone, Serialize, Deserialize, MongoSchema)]
 #[serde(rename_all = "camelCase")]
-#[mongo(db = "db_test_keyword", collection = "t_keyword_all", validation_level = "moderate", validation_action = "warn")]
+#[mongo(
+    db = "db_test_keyword",
+    collection = "t_keyword_all",
+    validation_level = "moderate",
+    validation_action = "warn"
+)]
 #[mongo(title = "Keywords", description = "Every keyword a field attribute sets")]
 pub struct Keywords {
     #[serde(rename = "_id")]

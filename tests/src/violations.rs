@@ -139,7 +139,10 @@ fn collections(schema: &Document, value: &Bson, add: &mut impl FnMut(&str, Bson)
         Bson::Document(doc) => {
             if let Ok(n) = schema.get_i32("minProperties") {
                 if n > 0 {
-                    add("minProperties", Bson::Document(doc.iter().take(n as usize - 1).map(|(k, v)| (k.clone(), v.clone())).collect()));
+                    add(
+                        "minProperties",
+                        Bson::Document(doc.iter().take(n as usize - 1).map(|(k, v)| (k.clone(), v.clone())).collect()),
+                    );
                 }
             }
             if let (Ok(n), Some((_, first))) = (schema.get_i32("maxProperties"), doc.iter().next()) {

@@ -1,9 +1,9 @@
 //! Serde agreement: what the driver writes for every sample of every corpus model has
 //! the BSON type and presence its own `json_schema()` says, field by field.
 
-use mongo_schema_tests::{conform, driver_bytes, models::*, roots, Samples};
-use mongo_schema::MongoSchema;
 use bson::RawBsonRef;
+use mongo_schema::MongoSchema;
+use mongo_schema_tests::{conform, driver_bytes, models::*, roots, Samples};
 
 #[test]
 fn every_root_sample_conforms_to_its_schema() {
@@ -25,7 +25,9 @@ fn every_written_field_is_described_with_its_written_type() {
         for sample in &root.samples {
             for element in sample.iter() {
                 let (key, value) = element.unwrap();
-                let property = properties.get_document(key.as_str()).or_else(|_| root.json_schema.get_document("additionalProperties"));
+                let property = properties
+                    .get_document(key.as_str())
+                    .or_else(|_| root.json_schema.get_document("additionalProperties"));
                 assert!(property.is_ok(), "{}: `{}` is written but not in the schema", root.rust_type, key.as_str());
                 let errors = conform::check(property.unwrap(), value, key.as_str());
                 assert!(errors.is_empty(), "{}: {errors:?}", root.rust_type);
@@ -53,7 +55,9 @@ fn exactness_is_judged_on_the_driver_bytes() {
 fn embedded_types_conform() {
     fn each<T: MongoSchema + serde::Serialize>(values: &[T]) {
         for value in values {
-            let wrapped = bson::serialize_to_raw_document_buf(&bson::doc! { "v": bson::serialize_to_bson(value).unwrap() }).unwrap();
+            let wrapped =
+                bson::serialize_to_raw_document_buf(&bson::doc! { "v": bson::serialize_to_bson(value).unwrap() })
+                    .unwrap();
             let errors = conform::check(&T::json_schema(), wrapped.get("v").unwrap().unwrap(), "v");
             assert!(errors.is_empty(), "{}: {errors:?}", std::any::type_name::<T>());
         }

@@ -12,5 +12,8 @@ fn collection_count_counts_registered_roots_per_database() {
     assert_eq!(in_mapping, 3, "the corpus's roots in db_test_mapping");
     assert!(check_collection_count(&models, &Snapshot::default(), DEFAULT_MAX_COLLECTIONS).is_ok());
     let error = check_collection_count(&models, &Snapshot::default(), 2).unwrap_err();
-    assert!(error.starts_with("collection_count: database \"db_test_mapping\" would hold 3 collections, more than 2"), "{error}");
+    assert!(
+        error.starts_with("collection_count: database \"db_test_mapping\" would hold 3 collections, more than 2"),
+        "{error}"
+    );
 }

@@ -41,11 +41,18 @@ fn commands_are_accepted_and_driver_written_samples_insert() {
     for root in roots() {
         let db = client.database(root.db);
         fresh(&db, root.collection);
-        db.run_command(root.create.clone()).run().unwrap_or_else(|e| panic!("{}: createCollection refused: {e}", root.rust_type));
-        db.run_command(root.coll_mod.clone()).run().unwrap_or_else(|e| panic!("{}: collMod refused: {e}", root.rust_type));
+        db.run_command(root.create.clone())
+            .run()
+            .unwrap_or_else(|e| panic!("{}: createCollection refused: {e}", root.rust_type));
+        db.run_command(root.coll_mod.clone())
+            .run()
+            .unwrap_or_else(|e| panic!("{}: collMod refused: {e}", root.rust_type));
         let collection = db.collection::<RawDocumentBuf>(root.collection);
         for sample in &root.samples {
-            collection.insert_one(sample).run().unwrap_or_else(|e| panic!("{}: sample refused: {e}\n{sample:?}", root.rust_type));
+            collection
+                .insert_one(sample)
+                .run()
+                .unwrap_or_else(|e| panic!("{}: sample refused: {e}\n{sample:?}", root.rust_type));
         }
     }
 }
@@ -62,7 +69,10 @@ fn typed_inserts_pass_the_validator() {
         create.insert("create", name.as_str());
         create.insert("validationAction", "error");
         db.run_command(create).run().expect("create");
-        db.collection::<T>(&name).insert_many(T::samples()).run().unwrap_or_else(|e| panic!("{}: {e}", T::COLLECTION_NAME));
+        db.collection::<T>(&name)
+            .insert_many(T::samples())
+            .run()
+            .unwrap_or_else(|e| panic!("{}: {e}", T::COLLECTION_NAME));
     }
     insert_all::<Scalars>(&client);
     insert_all::<Containers>(&client);
@@ -82,13 +92,20 @@ fn every_declared_bound_is_enforced_with_code_121() {
         let name = format!("{}_bounds", root.collection);
         fresh(&db, &name);
         let validator = root.create.get_document("validator").expect("validator").clone();
-        db.run_command(doc! { "create": &name, "validator": validator, "validationAction": "error" }).run().expect("create");
+        db.run_command(doc! { "create": &name, "validator": validator, "validationAction": "error" })
+            .run()
+            .expect("create");
         let collection = db.collection::<Document>(&name);
         let local = Validator::new(&root.json_schema).expect("the local validator accepts the schema");
         let sample: Document = bson::deserialize_from_slice(root.samples[0].as_bytes()).expect("sample");
         for violation in violations::of(&root.json_schema, &sample) {
             checked += 1;
-            assert!(!local.is_valid(&violation.document), "{}: the local validator accepted {}", root.rust_type, violation.what);
+            assert!(
+                !local.is_valid(&violation.document),
+                "{}: the local validator accepted {}",
+                root.rust_type,
+                violation.what
+            );
             match collection.insert_one(&violation.document).run() {
                 Err(e) if code(&e) == Some(VALIDATION_FAILED) => {}
                 Err(e) => panic!("{}: {}: unexpected error {e}", root.rust_type, violation.what),
@@ -107,8 +124,16 @@ fn validation_options_are_installed_as_declared() {
     let db = client.database(Keywords::DB_NAME);
     fresh(&db, Keywords::COLLECTION_NAME);
     db.run_command(Keywords::create_collection_command()).run().expect("create");
-    let listed = db.run_command(doc! { "listCollections": 1, "filter": { "name": Keywords::COLLECTION_NAME } }).run().expect("list");
-    let options = listed.get_document("cursor").unwrap().get_array("firstBatch").unwrap()[0].as_document().unwrap().get_document("options").unwrap().clone();
+    let listed = db
+        .run_command(doc! { "listCollections": 1, "filter": { "name": Keywords::COLLECTION_NAME } })
+        .run()
+        .expect("list");
+    let options = listed.get_document("cursor").unwrap().get_array("firstBatch").unwrap()[0]
+        .as_document()
+        .unwrap()
+        .get_document("options")
+        .unwrap()
+        .clone();
     assert_eq!(options.get_str("validationLevel").ok(), Some("moderate"));
     assert_eq!(options.get_str("validationAction").ok(), Some("warn"));
     assert_eq!(options.get_document("validator").ok(), Some(&Keywords::validator()));

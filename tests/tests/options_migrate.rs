@@ -152,7 +152,9 @@ fn assert_golden(step: &str, written: &Written) {
 
 fn node_check(path: &Path) {
     match std::process::Command::new("node").arg("--check").arg(path).output() {
-        Ok(out) => assert!(out.status.success(), "node --check {}: {}", path.display(), String::from_utf8_lossy(&out.stderr)),
+        Ok(out) => {
+            assert!(out.status.success(), "node --check {}: {}", path.display(), String::from_utf8_lossy(&out.stderr))
+        }
         Err(_) => eprintln!("skipped (no node on PATH): node --check {}", path.display()),
     }
 }
@@ -165,9 +167,17 @@ fn options_are_created_then_changed_index_by_index() {
     assert!(run(&dir, &v1_models()).is_none(), "unchanged options write no migration");
     let second = run(&dir, &v2_models()).expect("a second migration");
     assert_golden("2_change", &second);
-    let commands: Vec<String> = second.migration.up.iter().map(|s| format!("{} {}", s.command.keys().next().unwrap(), s.collection)).collect();
-    assert_eq!(commands, ["collMod t_device_reading", "createIndexes t_session", "dropIndexes t_session", "createIndexes t_session"]);
-    assert!(second.migration.notes.iter().any(|n| n.contains("`expireTime_1` is no longer declared")), "removed indexes are kept: {:?}", second.migration.notes);
+    let commands: Vec<String> =
+        second.migration.up.iter().map(|s| format!("{} {}", s.command.keys().next().unwrap(), s.collection)).collect();
+    assert_eq!(
+        commands,
+        ["collMod t_device_reading", "createIndexes t_session", "dropIndexes t_session", "createIndexes t_session"]
+    );
+    assert!(
+        second.migration.notes.iter().any(|n| n.contains("`expireTime_1` is no longer declared")),
+        "removed indexes are kept: {:?}",
+        second.migration.notes
+    );
     assert!(run(&dir, &v2_models()).is_none());
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -190,7 +200,9 @@ impl Server for Driver {
 #[test]
 fn iot_migration_installs_the_timeseries_collection_index_and_expiry() {
     let Ok(uri) = std::env::var("MONGODB_URI") else {
-        mongo_schema_tests::skipped("options_migrate::iot_migration_installs_the_timeseries_collection_index_and_expiry");
+        mongo_schema_tests::skipped(
+            "options_migrate::iot_migration_installs_the_timeseries_collection_index_and_expiry",
+        );
         return;
     };
     let client = mongodb::sync::Client::with_uri_str(uri).expect("client");
@@ -200,14 +212,31 @@ fn iot_migration_installs_the_timeseries_collection_index_and_expiry() {
     let dir = scratch("mongod");
     let models = [Model::of::<v1::DeviceReading>("app::DeviceReading"), Model::of::<v1::Session>("app::Session")];
     let first = run(&dir, &models).expect("migration");
-    let second = run(&dir, &[Model::of::<v2::DeviceReading>("app::DeviceReading"), Model::of::<v2::Session>("app::Session")]).expect("migration");
-    let json = |w: &Written| MigrationFile::read(w.files.iter().find(|p| p.extension().is_some_and(|e| e == "json") && !p.ends_with("snapshot.json")).unwrap()).expect("read");
+    let second =
+        run(&dir, &[Model::of::<v2::DeviceReading>("app::DeviceReading"), Model::of::<v2::Session>("app::Session")])
+            .expect("migration");
+    let json = |w: &Written| {
+        MigrationFile::read(
+            w.files
+                .iter()
+                .find(|p| p.extension().is_some_and(|e| e == "json") && !p.ends_with("snapshot.json"))
+                .unwrap(),
+        )
+        .expect("read")
+    };
     let mut server = Driver(client.clone());
     let again = |w: &Written, name: &str| MigrationFile { name: name.to_owned(), ..json(w) };
     apply(&mut server, &[json(&first)], "db_test_migrate_options_state").expect("the first migration applies");
-    apply(&mut server, &[again(&first, "replay_0001")], "db_test_migrate_options_state").expect("running it again is harmless");
-    let info = db.run_command(doc! { "listCollections": 1, "filter": { "name": "t_device_reading" } }).run().expect("list");
-    let options = info.get_document("cursor").unwrap().get_array("firstBatch").unwrap()[0].as_document().unwrap().get_document("options").unwrap().clone();
+    apply(&mut server, &[again(&first, "replay_0001")], "db_test_migrate_options_state")
+        .expect("running it again is harmless");
+    let info =
+        db.run_command(doc! { "listCollections": 1, "filter": { "name": "t_device_reading" } }).run().expect("list");
+    let options = info.get_document("cursor").unwrap().get_array("firstBatch").unwrap()[0]
+        .as_document()
+        .unwrap()
+        .get_document("options")
+        .unwrap()
+        .clone();
     assert_eq!(options.get_document("timeseries").unwrap().get_str("timeField").ok(), Some("timestamp"));
     assert!(index_names(&db, "t_device_reading").contains(&"deviceId_1_timestamp_-1".to_owned()));
     assert!(index_names(&db, "t_session").contains(&"expireTime_1".to_owned()));
@@ -215,11 +244,20 @@ fn iot_migration_installs_the_timeseries_collection_index_and_expiry() {
     let names = index_names(&db, "t_session");
     assert!(names.contains(&"ix_expire_user".to_owned()) && names.contains(&"expireTime_1".to_owned()), "{names:?}");
     // the drop-and-create of `ix_user` runs again: the drop finds the new index, the create rebuilds it
-    apply(&mut server, &[again(&second, "replay_0002")], "db_test_migrate_options_state").expect("running it again is harmless");
+    apply(&mut server, &[again(&second, "replay_0002")], "db_test_migrate_options_state")
+        .expect("running it again is harmless");
     let list = db.run_command(doc! { "listIndexes": "t_session" }).run().expect("listIndexes");
     let batch = list.get_document("cursor").and_then(|c| c.get_array("firstBatch")).expect("cursor");
-    let ix_user = batch.iter().filter_map(|i| i.as_document()).find(|i| i.get_str("name").ok() == Some("ix_user")).expect("ix_user");
-    assert_eq!(ix_user.get_document("key").unwrap(), &doc! { "userId": 1, "expireTime": -1 }, "ix_user has its new definition");
+    let ix_user = batch
+        .iter()
+        .filter_map(|i| i.as_document())
+        .find(|i| i.get_str("name").ok() == Some("ix_user"))
+        .expect("ix_user");
+    assert_eq!(
+        ix_user.get_document("key").unwrap(),
+        &doc! { "userId": 1, "expireTime": -1 },
+        "ix_user has its new definition"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -237,7 +275,13 @@ fn mongosh() -> Option<PathBuf> {
 
 fn mongosh_run(mongosh: &Path, uri: &str, script: &Path) {
     let out = std::process::Command::new(mongosh).args(["--quiet", uri]).arg(script).output().expect("mongosh runs");
-    assert!(out.status.success(), "mongosh {}: {}{}", script.display(), String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "mongosh {}: {}{}",
+        script.display(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// The mongosh scripts: up twice, a drop-and-create whose index is already gone (as after
@@ -254,10 +298,27 @@ fn mongosh_runs_the_option_scripts_and_reruns_them() {
     db.drop().run().expect("drop");
     let dir = scratch("mongosh");
     let rename = |m: Model| Model { db: "db_test_migrate_options_sh".into(), ..m };
-    let first = run(&dir, &[rename(Model::of::<v1::DeviceReading>("app::DeviceReading")), rename(Model::of::<v1::Session>("app::Session"))]).unwrap();
-    let second = run(&dir, &[rename(Model::of::<v2::DeviceReading>("app::DeviceReading")), rename(Model::of::<v2::Session>("app::Session"))]).unwrap();
+    let first = run(
+        &dir,
+        &[
+            rename(Model::of::<v1::DeviceReading>("app::DeviceReading")),
+            rename(Model::of::<v1::Session>("app::Session")),
+        ],
+    )
+    .unwrap();
+    let second = run(
+        &dir,
+        &[
+            rename(Model::of::<v2::DeviceReading>("app::DeviceReading")),
+            rename(Model::of::<v2::Session>("app::Session")),
+        ],
+    )
+    .unwrap();
     let (up1, up2, down2) = (&first.files[0], &second.files[0], &second.files[1]);
-    assert!(up2.to_string_lossy().ends_with("alter_t_device_reading_and_1_more.js") && down2.to_string_lossy().ends_with(".down.js"));
+    assert!(
+        up2.to_string_lossy().ends_with("alter_t_device_reading_and_1_more.js")
+            && down2.to_string_lossy().ends_with(".down.js")
+    );
     mongosh_run(&mongosh, &uri, up1);
     mongosh_run(&mongosh, &uri, up1);
     mongosh_run(&mongosh, &uri, up2);
@@ -269,7 +330,11 @@ fn mongosh_runs_the_option_scripts_and_reruns_them() {
     assert!(!names.contains(&"ix_expire_user".to_owned()) && names.contains(&"ix_user".to_owned()), "{names:?}");
     let list = db.run_command(doc! { "listIndexes": "t_session" }).run().expect("listIndexes");
     let batch = list.get_document("cursor").and_then(|c| c.get_array("firstBatch")).expect("cursor");
-    let ix_user = batch.iter().filter_map(|i| i.as_document()).find(|i| i.get_str("name").ok() == Some("ix_user")).expect("ix_user");
+    let ix_user = batch
+        .iter()
+        .filter_map(|i| i.as_document())
+        .find(|i| i.get_str("name").ok() == Some("ix_user"))
+        .expect("ix_user");
     assert_eq!(ix_user.get_document("key").unwrap(), &doc! { "userId": 1 }, "down restored the previous definition");
     std::fs::remove_dir_all(&dir).ok();
 }

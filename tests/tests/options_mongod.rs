@@ -65,7 +65,9 @@ struct RecentEvent {
 
 fn database(test: &str) -> Option<Database> {
     match std::env::var("MONGODB_URI") {
-        Ok(uri) => Some(Client::with_uri_str(uri).expect("MONGODB_URI is a valid connection string").database("db_test_options")),
+        Ok(uri) => Some(
+            Client::with_uri_str(uri).expect("MONGODB_URI is a valid connection string").database("db_test_options"),
+        ),
         Err(_) => {
             mongo_schema_tests::skipped(&format!("options_mongod::{test}"));
             None
@@ -97,7 +99,8 @@ fn code(error: &mongodb::error::Error) -> Option<i32> {
 
 /// The options mongod reports for a collection.
 fn options_of(db: &Database, name: &str) -> Document {
-    let list = db.run_command(doc! { "listCollections": 1, "filter": { "name": name } }).run().expect("listCollections");
+    let list =
+        db.run_command(doc! { "listCollections": 1, "filter": { "name": name } }).run().expect("listCollections");
     let batch = list.get_document("cursor").and_then(|c| c.get_array("firstBatch")).expect("cursor");
     batch[0].as_document().expect("collection info").get_document("options").expect("options").clone()
 }
@@ -120,7 +123,10 @@ fn timeseries_collection_is_created_with_expiry_and_index() {
     let timeseries = options.get_document("timeseries").expect("a time-series collection");
     assert_eq!(timeseries.get_str("timeField").ok(), Some("timestamp"));
     assert_eq!(timeseries.get_str("metaField").ok(), Some("deviceId"));
-    assert_eq!(options.get_i64("expireAfterSeconds").ok().or(options.get_i32("expireAfterSeconds").ok().map(i64::from)), Some(86400));
+    assert_eq!(
+        options.get_i64("expireAfterSeconds").ok().or(options.get_i32("expireAfterSeconds").ok().map(i64::from)),
+        Some(86400)
+    );
     assert!(index_names(&db, "t_device_reading").contains(&"deviceId_1_timestamp_-1".to_owned()));
     let coll = db.collection::<DeviceReading>("t_device_reading");
     coll.insert_one(reading("d1", 10)).run().expect("a measurement inserts");
@@ -181,9 +187,17 @@ fn ttl_and_partial_indexes_are_installed_as_declared() {
     install::<Session>(&db, "t_session_ttl");
     let list = db.run_command(doc! { "listIndexes": "t_session_ttl" }).run().expect("listIndexes");
     let batch = list.get_document("cursor").and_then(|c| c.get_array("firstBatch")).expect("cursor");
-    let partial = batch.iter().filter_map(|i| i.as_document()).find(|i| i.get_str("name").ok() == Some("ix_open")).expect("partial index");
+    let partial = batch
+        .iter()
+        .filter_map(|i| i.as_document())
+        .find(|i| i.get_str("name").ok() == Some("ix_open"))
+        .expect("partial index");
     assert!(partial.get_document("partialFilterExpression").is_ok());
-    let ttl = batch.iter().filter_map(|i| i.as_document()).find(|i| i.get_str("name").ok() == Some("expireTime_1")).expect("TTL index");
+    let ttl = batch
+        .iter()
+        .filter_map(|i| i.as_document())
+        .find(|i| i.get_str("name").ok() == Some("expireTime_1"))
+        .expect("TTL index");
     // mongod's TTL monitor deletes at its next pass (every 60 s): the declared expiry is
     // what is checked here
     assert_eq!(ttl.get_i32("expireAfterSeconds").ok(), Some(1));
@@ -209,6 +223,7 @@ fn mongod_refuses_what_collection_options_refuses() {
     let unique = doc! { "createIndexes": "t_device_reading_unique", "indexes": [{ "key": { "timestamp": 1 }, "name": "uk_ts", "unique": true }] };
     assert!(db.run_command(unique).run().is_err(), "no unique index on a time-series collection");
     db.collection::<Document>("t_capped_ts").drop().run().expect("drop");
-    let capped = doc! { "create": "t_capped_ts", "timeseries": { "timeField": "timestamp" }, "capped": true, "size": 4096 };
+    let capped =
+        doc! { "create": "t_capped_ts", "timeseries": { "timeField": "timestamp" }, "capped": true, "size": 4096 };
     assert!(db.run_command(capped).run().is_err(), "a time-series collection cannot be capped");
 }

@@ -145,14 +145,20 @@ struct Page {
 
 fn json(doc: &Option<bson::Document>) -> String {
     match doc {
-        Some(doc) => serde_json::to_string_pretty(&bson::Bson::Document(doc.clone()).into_relaxed_extjson()).expect("json"),
+        Some(doc) => {
+            serde_json::to_string_pretty(&bson::Bson::Document(doc.clone()).into_relaxed_extjson()).expect("json")
+        }
         None => "none".to_owned(),
     }
 }
 
 fn commands<T: MongoCollection>() -> String {
     let create = T::create_collection_command();
-    let create = if T::TIMESERIES.is_some() { json(&Some(create)) } else { format!("(validator elided) {}", json(&Some(without_validator(create)))) };
+    let create = if T::TIMESERIES.is_some() {
+        json(&Some(create))
+    } else {
+        format!("(validator elided) {}", json(&Some(without_validator(create))))
+    };
     format!(
         "create: {create}\ncollMod: {}\ncreateIndexes: {}\nshardCollection: {}\n",
         json(&Some(without_validator(T::coll_mod_command()))),
@@ -192,9 +198,16 @@ fn timeseries_has_no_validator_but_keeps_its_schema() {
     let create = SensorReading::create_collection_command();
     assert!(!create.contains_key("validator"), "mongod refuses a validator on a time-series collection");
     let schema = SensorReading::json_schema();
-    assert_eq!(schema.get_document("properties").unwrap().get_document("timestamp").unwrap().get_str("bsonType").ok(), Some("date"));
+    assert_eq!(
+        schema.get_document("properties").unwrap().get_document("timestamp").unwrap().get_str("bsonType").ok(),
+        Some("date")
+    );
     assert!(schema.get_str("description").unwrap().contains("MongoDB's limit: 4194304 bytes"));
-    let reading = SensorReading { timestamp: DateTime::now(), meta: SensorMeta { device_id: "d1".into(), site: "s".into() }, temperature: 21.5 };
+    let reading = SensorReading {
+        timestamp: DateTime::now(),
+        meta: SensorMeta { device_id: "d1".into(), site: "s".into() },
+        temperature: 21.5,
+    };
     let validator = mongo_schema::Validator::new(&schema).expect("schema compiles");
     let raw = bson::serialize_to_raw_document_buf(&reading).expect("serializes");
     assert!(validator.validate_raw(&raw).is_ok());

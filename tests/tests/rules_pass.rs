@@ -142,8 +142,26 @@ struct Order {
 
 #[test]
 fn ids_and_statuses() {
-    assert_eq!(Profile::json_schema().get_document("properties").unwrap().get_document("_id").unwrap().get_str("bsonType").ok(), Some("objectId"));
-    assert_eq!(Sequence::json_schema().get_document("properties").unwrap().get_document("_id").unwrap().get_str("bsonType").ok(), Some("long"));
+    assert_eq!(
+        Profile::json_schema()
+            .get_document("properties")
+            .unwrap()
+            .get_document("_id")
+            .unwrap()
+            .get_str("bsonType")
+            .ok(),
+        Some("objectId")
+    );
+    assert_eq!(
+        Sequence::json_schema()
+            .get_document("properties")
+            .unwrap()
+            .get_document("_id")
+            .unwrap()
+            .get_str("bsonType")
+            .ok(),
+        Some("long")
+    );
     let status = Order::json_schema().get_document("properties").unwrap().get_document("status").unwrap().clone();
     assert_eq!(status.get_array("enum").unwrap(), &vec![bson::Bson::from("pending"), "paid".into()]);
 }
@@ -167,7 +185,8 @@ struct Device {
 
 #[test]
 fn arrays_and_maps_with_bounds() {
-    let readings = Device::json_schema().get_document("properties").unwrap().get_document("recentReadings").unwrap().clone();
+    let readings =
+        Device::json_schema().get_document("properties").unwrap().get_document("recentReadings").unwrap().clone();
     assert_eq!(readings.get_i32("maxItems").ok(), Some(20));
 }
 
@@ -266,7 +285,10 @@ fn document_size_bound_matches_the_encoder() {
     assert_eq!(encoded.len() as u64, bound);
     assert!(bound < mongo_schema::schema::size::MAX_DOCUMENT_SIZE);
     let description = Post::json_schema().get_str("description").unwrap().to_owned();
-    assert_eq!(description, format!("Bounded everywhere.\nWorst-case BSON size: {bound} bytes (MongoDB's limit: 16777216 bytes)."));
+    assert_eq!(
+        description,
+        format!("Bounded everywhere.\nWorst-case BSON size: {bound} bytes (MongoDB's limit: 16777216 bytes).")
+    );
 }
 
 #[test]

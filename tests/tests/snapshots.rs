@@ -54,7 +54,12 @@ fn facts() {
     ];
     let lines: Vec<String> = facts
         .iter()
-        .map(|(name, f)| format!("{name}: {:?} {:?} depth={} max_size={:?} nullable={}", f.kind, f.shape, f.depth, f.max_size, f.nullable))
+        .map(|(name, f)| {
+            format!(
+                "{name}: {:?} {:?} depth={} max_size={:?} nullable={}",
+                f.kind, f.shape, f.depth, f.max_size, f.nullable
+            )
+        })
         .collect();
     insta::assert_snapshot!("facts", lines.join("\n"));
 }

@@ -10,7 +10,8 @@ use std::collections::BTreeMap;
 #[test]
 fn driver_written_samples_pass_the_local_validator() {
     for root in roots() {
-        let validator = Validator::new(&root.json_schema).unwrap_or_else(|e| panic!("{}: schema refused: {e}", root.rust_type));
+        let validator =
+            Validator::new(&root.json_schema).unwrap_or_else(|e| panic!("{}: schema refused: {e}", root.rust_type));
         for sample in &root.samples {
             if let Err(e) = validator.validate_raw(sample) {
                 panic!("{}: sample refused: {e:?}\n{sample:?}", root.rust_type);
@@ -27,10 +28,13 @@ fn each_broken_bound_fails_with_its_keyword() {
         let sample: bson::Document = bson::deserialize_from_slice(root.samples[0].as_bytes()).unwrap();
         for violation in violations::of(&root.json_schema, &sample) {
             checked += 1;
-            let error = validator.validate(&violation.document).expect_err(&format!("{}: {} passed", root.collection, violation.what));
+            let error = validator
+                .validate(&violation.document)
+                .expect_err(&format!("{}: {} passed", root.collection, violation.what));
             let failure = error.failure().expect("a validation failure, not malformed input");
             let keyword = violation.what.rsplit(' ').next().unwrap();
-            let reported: Vec<(&str, &str)> = failure.violations().iter().map(|v| (v.path.as_str(), v.keyword)).collect();
+            let reported: Vec<(&str, &str)> =
+                failure.violations().iter().map(|v| (v.path.as_str(), v.keyword)).collect();
             assert!(
                 reported.iter().any(|(_, k)| *k == keyword),
                 "{}: {} reported {reported:?}",
@@ -71,7 +75,11 @@ fn keywords() -> impl Strategy<Value = Keywords> {
 }
 
 fn address() -> impl Strategy<Value = Address> {
-    (".{1,100}", ".{1,50}", proptest::option::of("[0-9]{6}")).prop_map(|(street, city, zip_code)| Address { street, city, zip_code })
+    (".{1,100}", ".{1,50}", proptest::option::of("[0-9]{6}")).prop_map(|(street, city, zip_code)| Address {
+        street,
+        city,
+        zip_code,
+    })
 }
 
 proptest! {
@@ -106,7 +114,10 @@ proptest! {
 /// through an embedded struct, an array of them, an `Option`, and a flattened struct.
 #[test]
 fn violations_name_the_rust_field() {
-    fn notes<T: MongoSchema + serde::Serialize>(value: &T, break_it: impl FnOnce(&mut bson::Document)) -> Vec<(String, &'static str, Option<String>)> {
+    fn notes<T: MongoSchema + serde::Serialize>(
+        value: &T,
+        break_it: impl FnOnce(&mut bson::Document),
+    ) -> Vec<(String, &'static str, Option<String>)> {
         let validator = Validator::for_type::<T>().unwrap();
         let mut document = bson::serialize_to_document(value).unwrap();
         break_it(&mut document);

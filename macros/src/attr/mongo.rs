@@ -5,9 +5,9 @@ use super::{key, string, Attr, BoolAttr};
 use crate::ctxt::Ctxt;
 use crate::symbol::*;
 use proc_macro2::Span;
+use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
-use quote::ToTokens;
 use syn::{LitStr, Token};
 
 /// A numeric keyword value.
@@ -51,7 +51,8 @@ pub enum Keyword {
 /// `key = 10`
 fn unsigned(meta: &ParseNestedMeta) -> syn::Result<u64> {
     let lit: syn::LitInt = meta.value()?.parse().map_err(|e| retype(meta, e, "a non-negative integer"))?;
-    lit.base10_parse::<u64>().map_err(|_| syn::Error::new(lit.span(), format!("`{}` takes a non-negative integer", key(meta))))
+    lit.base10_parse::<u64>()
+        .map_err(|_| syn::Error::new(lit.span(), format!("`{}` takes a non-negative integer", key(meta))))
 }
 
 fn retype(meta: &ParseNestedMeta, error: syn::Error, what: &str) -> syn::Error {
@@ -97,7 +98,9 @@ fn literals(meta: &ParseNestedMeta) -> syn::Result<Vec<Lit>> {
             syn::Lit::Bool(b) if !negative => Lit::Bool(b.value),
             syn::Lit::Int(i) => Lit::Int(sign * i.base10_parse::<i64>()?),
             syn::Lit::Float(f) => Lit::Float(sign as f64 * f.base10_parse::<f64>()?),
-            _ => return Err(syn::Error::new(lit.span(), "`enum_values` takes string, integer, float or bool literals")),
+            _ => {
+                return Err(syn::Error::new(lit.span(), "`enum_values` takes string, integer, float or bool literals"))
+            }
         });
         if !content.is_empty() {
             content.parse::<Token![,]>()?;
@@ -113,8 +116,17 @@ fn check_pattern(lit: &LitStr) -> syn::Result<String> {
     let pattern = lit.value();
     match Parser::new().parse(&pattern) {
         Ok(_) => Ok(pattern),
-        Err(e) if matches!(e.kind(), ErrorKind::UnsupportedLookAround | ErrorKind::UnsupportedBackreference) => Ok(pattern),
-        Err(e) => Err(syn::Error::new(lit.span(), format!("`pattern` does not compile as a regular expression: {} (at offset {})", e.kind(), e.span().start.offset))),
+        Err(e) if matches!(e.kind(), ErrorKind::UnsupportedLookAround | ErrorKind::UnsupportedBackreference) => {
+            Ok(pattern)
+        }
+        Err(e) => Err(syn::Error::new(
+            lit.span(),
+            format!(
+                "`pattern` does not compile as a regular expression: {} (at offset {})",
+                e.kind(),
+                e.span().start.offset
+            ),
+        )),
     }
 }
 
@@ -123,7 +135,10 @@ fn bson_type(lit: &LitStr) -> syn::Result<String> {
     if BSON_TYPE_ALIASES.contains(&alias.as_str()) {
         return Ok(alias);
     }
-    Err(syn::Error::new(lit.span(), format!("unknown bsonType `{alias}`; mongod accepts {}", BSON_TYPE_ALIASES.join(", "))))
+    Err(syn::Error::new(
+        lit.span(),
+        format!("unknown bsonType `{alias}`; mongod accepts {}", BSON_TYPE_ALIASES.join(", ")),
+    ))
 }
 
 /// The keys every item (type or field) accepts: `$jsonSchema` keywords.
@@ -250,9 +265,16 @@ fn waivers(meta: &ParseNestedMeta) -> syn::Result<Vec<Waiver>> {
         return Err(meta.error(format!("`allow` names the rules it waives, {example}")));
     }
     match reason {
-        Some(reason) if !reason.value().trim().is_empty() => Ok(rules.into_iter().map(|rule| Waiver { rule }).collect()),
-        Some(reason) => Err(syn::Error::new(reason.span(), format!("the reason of a waiver cannot be empty: say why the rule does not apply here, {example}"))),
-        None => Err(meta.error(format!("a waiver needs a reason: add `reason = \"...\"` saying why the rule does not apply here, {example}"))),
+        Some(reason) if !reason.value().trim().is_empty() => {
+            Ok(rules.into_iter().map(|rule| Waiver { rule }).collect())
+        }
+        Some(reason) => Err(syn::Error::new(
+            reason.span(),
+            format!("the reason of a waiver cannot be empty: say why the rule does not apply here, {example}"),
+        )),
+        None => Err(meta.error(format!(
+            "a waiver needs a reason: add `reason = \"...\"` saying why the rule does not apply here, {example}"
+        ))),
     }
 }
 
@@ -348,7 +370,10 @@ fn one_of(lit: LitStr, choices: &[(&str, &'static str)], what: &str) -> syn::Res
         Some((_, variant)) => Ok((lit, variant)),
         None => {
             let names: Vec<String> = choices.iter().map(|(n, _)| format!("\"{n}\"")).collect();
-            Err(syn::Error::new(lit.span(), format!("unknown {what} \"{value}\", expected one of {}", names.join(", "))))
+            Err(syn::Error::new(
+                lit.span(),
+                format!("unknown {what} \"{value}\", expected one of {}", names.join(", ")),
+            ))
         }
     }
 }
@@ -377,7 +402,13 @@ fn field_case(meta: &ParseNestedMeta) -> syn::Result<(LitStr, mongo_schema_names
     let lit = string(meta)?;
     match mongo_schema_names::FieldCase::from_name(&lit.value()) {
         Some(case) => Ok((lit, case)),
-        None => Err(syn::Error::new(lit.span(), format!("unknown field_case \"{}\", expected \"camelCase\" or \"snake_case\" (Specification 4)", lit.value()))),
+        None => Err(syn::Error::new(
+            lit.span(),
+            format!(
+                "unknown field_case \"{}\", expected \"camelCase\" or \"snake_case\" (Specification 4)",
+                lit.value()
+            ),
+        )),
     }
 }
 

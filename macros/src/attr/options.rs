@@ -132,7 +132,10 @@ fn positive(meta: &ParseNestedMeta) -> syn::Result<u64> {
     let lit: syn::LitInt = meta.value()?.parse()?;
     match lit.base10_parse::<u64>() {
         Ok(n) if n > 0 && n <= i64::MAX as u64 => Ok(n),
-        _ => Err(syn::Error::new(lit.span(), format!("`{}` takes a positive integer, e.g. `{} = 3600`", key(meta), key(meta)))),
+        _ => Err(syn::Error::new(
+            lit.span(),
+            format!("`{}` takes a positive integer, e.g. `{} = 3600`", key(meta), key(meta)),
+        )),
     }
 }
 
@@ -165,7 +168,13 @@ fn timeseries(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Timeseries> {
     let Some(time_field) = time.get() else {
         return Err(meta.error("`timeseries` needs `time_field = \"...\"`, the field holding each measurement's date"));
     };
-    Ok(Timeseries { span: meta.path.span(), time_field, meta_field: meta_field.get(), granularity: granularity.get(), expire_after_seconds: expire.get() })
+    Ok(Timeseries {
+        span: meta.path.span(),
+        time_field,
+        meta_field: meta_field.get(),
+        granularity: granularity.get(),
+        expire_after_seconds: expire.get(),
+    })
 }
 
 fn index(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Index> {
@@ -188,14 +197,24 @@ fn index(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Index> {
         } else if path.is_ident(PARTIAL) {
             partial.set(path, json_object(&string(&inner)?)?);
         } else {
-            return Err(inner.error(format!("unknown index option `{}`; expected one of: keys(...), unique, name, ttl, partial", key(&inner))));
+            return Err(inner.error(format!(
+                "unknown index option `{}`; expected one of: keys(...), unique, name, ttl, partial",
+                key(&inner)
+            )));
         }
         Ok(())
     })?;
     let Some(keys) = keys.get() else {
         return Err(meta.error("`index` needs its keys: `index(keys(field = 1, other = -1))`"));
     };
-    Ok(Index { span: meta.path.span(), keys, unique: unique.get(), name: name.get(), ttl: ttl.get(), partial: partial.get() })
+    Ok(Index {
+        span: meta.path.span(),
+        keys,
+        unique: unique.get(),
+        name: name.get(),
+        ttl: ttl.get(),
+        partial: partial.get(),
+    })
 }
 
 fn capped(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Capped> {
@@ -207,13 +226,18 @@ fn capped(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Capped> {
         } else if inner.path.is_ident(MAX) {
             max.set(&inner.path, positive(&inner)?);
         } else {
-            return Err(inner.error(format!("unknown capped option `{}`; expected `size` (bytes) and optionally `max` (documents)", key(&inner))));
+            return Err(inner.error(format!(
+                "unknown capped option `{}`; expected `size` (bytes) and optionally `max` (documents)",
+                key(&inner)
+            )));
         }
         Ok(())
     })?;
     match size.get() {
         Some(size) => Ok(Capped { span: meta.path.span(), size, max: max.get() }),
-        None => Err(meta.error("`capped` needs `size = N`, the collection's greatest size in bytes: `capped(size = 1048576, max = 1000)`")),
+        None => Err(meta.error(
+            "`capped` needs `size = N`, the collection's greatest size in bytes: `capped(size = 1048576, max = 1000)`",
+        )),
     }
 }
 
@@ -229,7 +253,11 @@ fn key_list(meta: &ParseNestedMeta, allowed: &[KeyKind]) -> syn::Result<Vec<Key>
         }
     }
     if keys.is_empty() {
-        return Err(meta.error(format!("`{}` names at least one field, e.g. `{}(deviceId = 1)`", key(meta), key(meta))));
+        return Err(meta.error(format!(
+            "`{}` names at least one field, e.g. `{}(deviceId = 1)`",
+            key(meta),
+            key(meta)
+        )));
     }
     Ok(keys)
 }
@@ -239,16 +267,24 @@ fn one_key(input: ParseStream, meta: &ParseNestedMeta, allowed: &[KeyKind]) -> s
         let lit: LitStr = input.parse()?;
         (lit.value(), lit.span())
     } else {
-        let ident = syn::Ident::parse_any(input).map_err(|e| syn::Error::new(e.span(), "expected a field name, or a quoted dotted path such as `\"address.city\" = 1`"))?;
+        let ident = syn::Ident::parse_any(input).map_err(|e| {
+            syn::Error::new(e.span(), "expected a field name, or a quoted dotted path such as `\"address.city\" = 1`")
+        })?;
         (ident.unraw().to_string(), ident.span())
     };
     if path.is_empty() || path.split('.').any(str::is_empty) {
-        return Err(syn::Error::new(span, format!("`{path}` is not a field path: write `field` or `\"embedded.field\"`")));
+        return Err(syn::Error::new(
+            span,
+            format!("`{path}` is not a field path: write `field` or `\"embedded.field\"`"),
+        ));
     }
     input.parse::<Token![=]>()?;
     let kind = key_kind(input)?;
     if !allowed.contains(&kind.0) {
-        let names: Vec<String> = allowed.iter().map(|k| if k.is_range() { k.suffix().to_owned() } else { format!("\"{}\"", k.suffix()) }).collect();
+        let names: Vec<String> = allowed
+            .iter()
+            .map(|k| if k.is_range() { k.suffix().to_owned() } else { format!("\"{}\"", k.suffix()) })
+            .collect();
         return Err(syn::Error::new(kind.1, format!("`{}` keys are {}", key(meta), names.join(", "))));
     }
     Ok(Key { path, span, kind: kind.0 })
@@ -269,7 +305,12 @@ fn key_kind(input: ParseStream) -> syn::Result<(KeyKind, Span)> {
         },
         _ => None,
     };
-    kind.map(|k| (k, lit.span())).ok_or_else(|| syn::Error::new(lit.span(), "an index key is `1` (ascending), `-1` (descending), \"hashed\", \"2dsphere\" or \"text\""))
+    kind.map(|k| (k, lit.span())).ok_or_else(|| {
+        syn::Error::new(
+            lit.span(),
+            "an index key is `1` (ascending), `-1` (descending), \"hashed\", \"2dsphere\" or \"text\"",
+        )
+    })
 }
 
 /// `partial = r#"{"total": {"$gt": 0}}"#`: must be a JSON object (Extended JSON for
@@ -313,7 +354,11 @@ impl Json<'_> {
 
     fn end(&mut self) -> Result<(), usize> {
         self.ws();
-        if self.at == self.bytes.len() { Ok(()) } else { Err(self.at) }
+        if self.at == self.bytes.len() {
+            Ok(())
+        } else {
+            Err(self.at)
+        }
     }
 
     fn value(&mut self) -> Result<(), usize> {

@@ -127,7 +127,11 @@ struct Written<'c> {
 
 impl<'c> Written<'c> {
     fn new(cx: &'c Ctxt) -> Self {
-        Written { rename: Attr::none(cx, RENAME), skip: BoolAttr::none(cx, SKIP_SERIALIZING), with: Attr::none(cx, WITH) }
+        Written {
+            rename: Attr::none(cx, RENAME),
+            skip: BoolAttr::none(cx, SKIP_SERIALIZING),
+            with: Attr::none(cx, WITH),
+        }
     }
 
     /// Parses one shared key; `Ok(false)` when `meta` is another key.

@@ -36,11 +36,14 @@ fn unbounded_array(cx: &Ctxt, site: &Site) -> u32 {
     let limit = site.c.mongo.max_items_limit.unwrap_or(DEFAULT_MAX_ITEMS);
     let mut bits = 0;
     match keywords.iter().find(|(_, k)| matches!(k, Keyword::MaxItems(_))) {
-        Some((span, Keyword::MaxItems(n))) if *n > limit => cx.syn_error(syn::Error::new(*span, format!(
-            "unbounded_array: field `{name}` allows {n} items, above the limit of {limit}{}; keep at most {limit} \
+        Some((span, Keyword::MaxItems(n))) if *n > limit => cx.syn_error(syn::Error::new(
+            *span,
+            format!(
+                "unbounded_array: field `{name}` allows {n} items, above the limit of {limit}{}; keep at most {limit} \
              (the last N with `$push` + `$slice`) or move the items to their own collection (Specification 8)",
-            if limit == DEFAULT_MAX_ITEMS { " the standard sets" } else { " set by `max_items_limit`" }
-        ))),
+                if limit == DEFAULT_MAX_ITEMS { " the standard sets" } else { " set by `max_items_limit`" }
+            ),
+        )),
         Some(_) => {}
         None => bits |= check::ARRAY,
     }
@@ -94,12 +97,15 @@ fn nesting_depth(c: &Container, out: &mut Vec<Assertion>) {
 fn recursion(cx: &Ctxt, c: &Container, sites: &[Site]) {
     let ident = &c.input.ident;
     for site in sites.iter().filter(|s| mentions(&s.field.original.ty, ident)) {
-        cx.error_spanned_by(&site.field.original.ty, format!(
-            "nesting_depth: field `{}` holds a `{ident}` inside `{ident}`: a recursive type nests without bound \
+        cx.error_spanned_by(
+            &site.field.original.ty,
+            format!(
+                "nesting_depth: field `{}` holds a `{ident}` inside `{ident}`: a recursive type nests without bound \
              (Specification 6) and a `$jsonSchema` cannot describe it; store the children as documents of their own \
              that reference their parent (`parentId: ObjectId`), or give each level its own type",
-            site.field.name
-        ));
+                site.field.name
+            ),
+        );
     }
 }
 

@@ -101,7 +101,9 @@ impl Assertion {
                 let fields = respan(fields.clone(), self.span.0);
                 self.spanned(quote!(_p::rules::assert_field_at), quote!(#fields, #index, #checks, #max_depth))
             }
-            (Test::Field(checks, max_depth, _), _) => self.spanned(quote!(_p::rules::assert_field), quote!(#facts, #checks, #max_depth)),
+            (Test::Field(checks, max_depth, _), _) => {
+                self.spanned(quote!(_p::rules::assert_field), quote!(#facts, #checks, #max_depth))
+            }
         }
     }
 }
@@ -133,11 +135,15 @@ impl<'a> Site<'a> {
     /// Every field serde writes, in structs and in variants.
     pub fn all(c: &'a Container<'a>) -> Vec<Site<'a>> {
         match &c.data {
-            Data::Struct(_, fields) => fields.iter().filter(|f| f.is_written()).map(|field| Site { c, variant: None, field }).collect(),
+            Data::Struct(_, fields) => {
+                fields.iter().filter(|f| f.is_written()).map(|field| Site { c, variant: None, field }).collect()
+            }
             Data::Enum(variants) => variants
                 .iter()
                 .filter(|v| !v.serde.skip_serializing)
-                .flat_map(|v| v.fields.iter().filter(|f| f.is_written()).map(move |field| Site { c, variant: Some(v), field }))
+                .flat_map(|v| {
+                    v.fields.iter().filter(|f| f.is_written()).map(move |field| Site { c, variant: Some(v), field })
+                })
                 .collect(),
         }
     }
@@ -154,7 +160,9 @@ impl<'a> Site<'a> {
 
     pub fn waives(&self, rule: &str) -> bool {
         let variant = self.variant.map(|v| v.mongo.allow.as_slice()).unwrap_or_default();
-        [self.field.mongo.allow.as_slice(), variant, self.c.mongo.allow.as_slice()].iter().any(|list| allows(list, rule))
+        [self.field.mongo.allow.as_slice(), variant, self.c.mongo.allow.as_slice()]
+            .iter()
+            .any(|list| allows(list, rule))
     }
 
     /// An error spanning the field from its name to the end of its type.

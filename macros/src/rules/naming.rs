@@ -64,6 +64,12 @@ fn declared_or_inferred(c: &Container, sites: &[Site]) -> Option<(FieldCase, Str
     }
     sites.iter().find_map(|site| {
         let case = names::infer_case(&site.field.name)?;
-        Some((case, format!("inferred from the first such field, `{}`; declare it with `#[mongo(field_case = \"...\")]`", site.field.name)))
+        Some((
+            case,
+            format!(
+                "inferred from the first such field, `{}`; declare it with `#[mongo(field_case = \"...\")]`",
+                site.field.name
+            ),
+        ))
     })
 }

@@ -76,11 +76,14 @@ impl<'a> Root<'a> {
             Some(f) => format!("serde writes the field `{head}` as `{}`: write that", f.name),
             None => "paths name fields after serde's renames, and embedded fields as `\"outer.inner\"`".to_owned(),
         };
-        cx.syn_error(syn::Error::new(span, format!(
+        cx.syn_error(syn::Error::new(
+            span,
+            format!(
             "{rule}: {what} `{path}`: `{head}` is not a field of `{}` (its fields, as serde writes them: {}); {hint}",
             self.c.input.ident,
             if names.is_empty() { "none".to_owned() } else { names.join(", ") },
-        )));
+        ),
+        ));
         None
     }
 
@@ -107,7 +110,13 @@ impl<'a> Root<'a> {
 /// Options apply to a non-generic collection root: they describe one collection.
 fn applicable(cx: &Ctxt, c: &Container) -> bool {
     let o = &c.mongo.options;
-    let spans = o.timeseries.iter().map(|t| t.span).chain(o.indexes.iter().map(|i| i.span)).chain(o.shard_key.iter().map(|s| s.span)).chain(o.capped.iter().map(|c| c.span));
+    let spans = o
+        .timeseries
+        .iter()
+        .map(|t| t.span)
+        .chain(o.indexes.iter().map(|i| i.span))
+        .chain(o.shard_key.iter().map(|s| s.span))
+        .chain(o.capped.iter().map(|c| c.span));
     let mut ok = true;
     for span in spans {
         let why = if !c.is_root() {
@@ -130,7 +139,9 @@ fn timeseries_field(cx: &Ctxt, root: &Root, out: &mut Vec<Assertion>) {
     let Some(ts) = &root.c.mongo.options.timeseries else { return };
     let time = ts.time_field.value();
     let rule = TIMESERIES_FIELD;
-    if top_level(cx, rule, "time_field", &time, ts.time_field.span()) && root.first(cx, rule, "time_field", &time, ts.time_field.span()).is_some() {
+    if top_level(cx, rule, "time_field", &time, ts.time_field.span())
+        && root.first(cx, rule, "time_field", &time, ts.time_field.span()).is_some()
+    {
         let message = format!(
             "{rule}: time field `{time}` is not a BSON date in every document (its type is written as another BSON \
              type, an array, or `null`); mongod refuses a measurement whose timeField is not a date: make it a \
@@ -142,11 +153,14 @@ fn timeseries_field(cx: &Ctxt, root: &Root, out: &mut Vec<Assertion>) {
     let Some(meta) = &ts.meta_field else { return };
     let name = meta.value();
     if name == time || name == "_id" {
-        cx.error_spanned_by(meta, format!(
+        cx.error_spanned_by(
+            meta,
+            format!(
             "{rule}: `meta_field` cannot be `{name}`{}; the metaField labels a series (e.g. `deviceId`, or an embedded \
              document of the device's tags), and mongod refuses `_id` or the time field there",
             if name == time { ", the time field" } else { "" }
-        ));
+        ),
+        );
     } else if top_level(cx, rule, "meta_field", &name, meta.span()) {
         root.first(cx, rule, "meta_field", &name, meta.span());
     }
@@ -157,7 +171,10 @@ fn top_level(cx: &Ctxt, rule: &str, what: &str, name: &str, span: Span) -> bool 
     if !name.contains('.') {
         return true;
     }
-    cx.syn_error(syn::Error::new(span, format!("{rule}: `{what}` names a top-level field; `{name}` is a path, which mongod refuses there")));
+    cx.syn_error(syn::Error::new(
+        span,
+        format!("{rule}: `{what}` names a top-level field; `{name}` is a path, which mongod refuses there"),
+    ));
     false
 }
 
@@ -170,7 +187,15 @@ fn index_keys(cx: &Ctxt, root: &Root, index: &Index, out: &mut Vec<Assertion>) {
 }
 
 /// The first segment here, the rest (and `branches` over the path's facts) by the compiler.
-fn check_path(cx: &Ctxt, root: &Root, rule: &str, what: &str, key: &Key, branches: Vec<(TokenStream, String)>, out: &mut Vec<Assertion>) {
+fn check_path(
+    cx: &Ctxt,
+    root: &Root,
+    rule: &str,
+    what: &str,
+    key: &Key,
+    branches: Vec<(TokenStream, String)>,
+    out: &mut Vec<Assertion>,
+) {
     match root.first(cx, rule, what, &key.path, key.span) {
         Some(First::ImplicitId) | None => {}
         Some(First::Field(_)) if !key.path.contains('.') && branches.is_empty() => {}
@@ -227,7 +252,11 @@ fn multikey_index(root: &Root, index: &Index, out: &mut Vec<Assertion>) {
         index.name()
     );
     let ident = &root.c.input.ident;
-    out.push(Assertion::branches(Some(quote!(<#ident as _p::MongoSchema>::FACTS)), vec![(test, message)], (index.span, index.span)));
+    out.push(Assertion::branches(
+        Some(quote!(<#ident as _p::MongoSchema>::FACTS)),
+        vec![(test, message)],
+        (index.span, index.span),
+    ));
 }
 
 /// The longest index name accepted by every server the commands target: 127 bytes was
@@ -245,11 +274,16 @@ fn index_name(cx: &Ctxt, indexes: &[Index]) {
             _ if name.is_empty() => Some(("is empty".to_owned(), "")),
             _ if name == "*" => Some(("is `*`, which `dropIndexes` reads as every index".to_owned(), "")),
             _ if name.contains('\0') => Some(("contains a NUL byte".to_owned(), "")),
-            _ if name.len() > MAX_INDEX_NAME => Some((format!("is {} bytes long, over {MAX_INDEX_NAME}", name.len()), "")),
-            _ if earlier.iter().any(|other| other.name() == name) => Some(("is the name of an earlier index".to_owned(), MERGE)),
-            _ if earlier.iter().any(|other| same_keys(other, index)) => {
-                Some(("has the same keys as an earlier index, which mongod refuses under another name".to_owned(), MERGE))
+            _ if name.len() > MAX_INDEX_NAME => {
+                Some((format!("is {} bytes long, over {MAX_INDEX_NAME}", name.len()), ""))
             }
+            _ if earlier.iter().any(|other| other.name() == name) => {
+                Some(("is the name of an earlier index".to_owned(), MERGE))
+            }
+            _ if earlier.iter().any(|other| same_keys(other, index)) => Some((
+                "has the same keys as an earlier index, which mongod refuses under another name".to_owned(),
+                MERGE,
+            )),
             _ => None,
         };
         if let Some((problem, merge)) = problem {
@@ -295,7 +329,11 @@ fn monotonic_shard_key(cx: &Ctxt, root: &Root, out: &mut Vec<Assertion>) {
         }
         Some(First::ImplicitId) | None => {}
         Some(_) => {
-            let branches = if range { vec![(quote!(_p::rules::is_monotonic(facts)), message("an ObjectId, a date or a timestamp"))] } else { Vec::new() };
+            let branches = if range {
+                vec![(quote!(_p::rules::is_monotonic(facts)), message("an ObjectId, a date or a timestamp"))]
+            } else {
+                Vec::new()
+            };
             check_path(cx, root, INDEX_KEY, "shard key", first, branches, out);
         }
     }
@@ -307,22 +345,31 @@ fn collection_options(cx: &Ctxt, c: &Container) {
     let o = &c.mongo.options;
     let rule = COLLECTION_OPTIONS;
     if let (Some(capped), Some(_)) = (&o.capped, &o.timeseries) {
-        cx.syn_error(syn::Error::new(capped.span, format!(
-            "{rule}: a time-series collection cannot be capped; expire old measurements with \
+        cx.syn_error(syn::Error::new(
+            capped.span,
+            format!(
+                "{rule}: a time-series collection cannot be capped; expire old measurements with \
              `timeseries(..., expire_after_seconds = N)` instead"
-        )));
+            ),
+        ));
     }
     if let (Some(capped), Some(_)) = (&o.capped, &o.shard_key) {
-        cx.syn_error(syn::Error::new(capped.span, format!(
+        cx.syn_error(syn::Error::new(
+            capped.span,
+            format!(
             "{rule}: a capped collection cannot be sharded; drop `capped` and expire old documents with a TTL index \
              (`index(keys(createTime = 1), ttl = N)`), or drop `shard_key`"
-        )));
+        ),
+        ));
     }
     for index in o.indexes.iter().filter(|i| i.unique && o.timeseries.is_some()) {
-        cx.syn_error(syn::Error::new(index.span, format!(
-            "{rule}: a time-series collection has no unique indexes (its documents are stored in buckets); drop \
+        cx.syn_error(syn::Error::new(
+            index.span,
+            format!(
+                "{rule}: a time-series collection has no unique indexes (its documents are stored in buckets); drop \
              `unique`, or keep the data in a regular collection"
-        )));
+            ),
+        ));
     }
     if let (Some(ts), Some(shard)) = (&o.timeseries, &o.shard_key) {
         timeseries_shard_key(cx, ts, shard);

@@ -117,7 +117,10 @@ fn extjson_document(value: &serde_json::Value) -> Result<Document, String> {
 /// [`STATE_COLLECTION`], recording each once all its steps succeeded; stops at the first
 /// failure with the server's message. Re-running is harmless: applied ones are skipped.
 pub fn apply(server: &mut dyn Server, files: &[MigrationFile], state_db: &str) -> Result<Vec<Outcome>, ApplyError> {
-    let state_error = |e: CommandError| ApplyError { migration: "(state)".into(), message: format!("{state_db}.{STATE_COLLECTION}: {e}") };
+    let state_error = |e: CommandError| ApplyError {
+        migration: "(state)".into(),
+        message: format!("{state_db}.{STATE_COLLECTION}: {e}"),
+    };
     prepare_state(server, state_db).map_err(state_error)?;
     let applied = applied(server, state_db).map_err(state_error)?;
     let mut outcomes = Vec::new();
@@ -126,7 +129,8 @@ pub fn apply(server: &mut dyn Server, files: &[MigrationFile], state_db: &str) -
             outcomes.push(Outcome::AlreadyApplied(file.name.clone()));
             continue;
         }
-        run_migration(server, file, state_db).map_err(|message| ApplyError { migration: file.name.clone(), message })?;
+        run_migration(server, file, state_db)
+            .map_err(|message| ApplyError { migration: file.name.clone(), message })?;
         outcomes.push(Outcome::Applied(file.name.clone()));
     }
     Ok(outcomes)
@@ -141,7 +145,9 @@ fn prepare_state(server: &mut dyn Server, state_db: &str) -> Result<(), CommandE
 /// The names of the migrations already applied.
 fn applied(server: &mut dyn Server, state_db: &str) -> Result<Vec<String>, CommandError> {
     let reply = server.run_command(state_db, doc! { "distinct": STATE_COLLECTION, "key": "migration" })?;
-    let values = reply.get_array("values").map_err(|_| CommandError { code: None, message: format!("distinct reply without values: {reply}") })?;
+    let values = reply
+        .get_array("values")
+        .map_err(|_| CommandError { code: None, message: format!("distinct reply without values: {reply}") })?;
     Ok(values.iter().filter_map(Bson::as_str).map(str::to_owned).collect())
 }
 
@@ -160,7 +166,9 @@ fn run_migration(server: &mut dyn Server, file: &MigrationFile, state_db: &str) 
 
 fn run_step(server: &mut dyn Server, step: &FileStep) -> Result<(), CommandError> {
     match (server.run_command(&step.db, step.command.clone()), &step.if_namespace_exists) {
-        (Err(e), Some(fallback)) if e.code == Some(NAMESPACE_EXISTS) => server.run_command(&step.db, fallback.clone()).map(drop),
+        (Err(e), Some(fallback)) if e.code == Some(NAMESPACE_EXISTS) => {
+            server.run_command(&step.db, fallback.clone()).map(drop)
+        }
         // an index already dropped: re-running a drop-and-create is harmless
         (Err(e), _) if e.code == Some(INDEX_NOT_FOUND) && step.command.contains_key("dropIndexes") => Ok(()),
         (result, _) => result.map(drop),
@@ -186,8 +194,14 @@ pub fn drift(server: &mut dyn Server, models: &[Model]) -> Result<Vec<(Model, Dr
 }
 
 fn drift_of(server: &mut dyn Server, model: &Model) -> Result<DriftStatus, CommandError> {
-    let reply = server.run_command(&model.db, doc! { "listCollections": 1, "filter": { "name": &model.collection } })?;
-    let first = reply.get_document("cursor").and_then(|c| c.get_array("firstBatch")).ok().and_then(|b| b.first()).and_then(Bson::as_document);
+    let reply =
+        server.run_command(&model.db, doc! { "listCollections": 1, "filter": { "name": &model.collection } })?;
+    let first = reply
+        .get_document("cursor")
+        .and_then(|c| c.get_array("firstBatch"))
+        .ok()
+        .and_then(|b| b.first())
+        .and_then(Bson::as_document);
     let Some(info) = first else { return Ok(DriftStatus::Missing) };
     let options = info.get_document("options").cloned().unwrap_or_default();
     match options.get_document("validator") {
@@ -210,12 +224,18 @@ fn compare(model: &Model, deployed: &Document, options: &Document) -> DriftStatu
     if deployed != code {
         lines.extend(validator_lines(&deployed, &code));
     }
-    if lines.is_empty() { DriftStatus::InSync } else { DriftStatus::Differs(lines) }
+    if lines.is_empty() {
+        DriftStatus::InSync
+    } else {
+        DriftStatus::Differs(lines)
+    }
 }
 
 fn validator_lines(deployed: &Document, code: &Document) -> Vec<String> {
-    let stricter: Vec<String> = tightenings(deployed, code).into_iter().map(|t| format!("the code is stricter: {t}")).collect();
-    let looser: Vec<String> = tightenings(code, deployed).into_iter().map(|t| format!("the deployment is stricter: {t}")).collect();
+    let stricter: Vec<String> =
+        tightenings(deployed, code).into_iter().map(|t| format!("the code is stricter: {t}")).collect();
+    let looser: Vec<String> =
+        tightenings(code, deployed).into_iter().map(|t| format!("the deployment is stricter: {t}")).collect();
     if stricter.is_empty() && looser.is_empty() {
         return vec!["validator: differs in descriptions, titles or key order only".to_owned()];
     }

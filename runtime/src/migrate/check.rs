@@ -51,7 +51,8 @@ impl CheckReport {
 
     /// A table for people: one line per group, most frequent first.
     pub fn render(&self, collection: &str) -> String {
-        let mut out = format!("{collection}: {} documents checked, {} fail the validator\n", self.documents, self.failed);
+        let mut out =
+            format!("{collection}: {} documents checked, {} fail the validator\n", self.documents, self.failed);
         let mut groups: Vec<_> = self.groups.iter().collect();
         groups.sort_by(|a, b| b.1.documents.cmp(&a.1.documents).then(a.0.cmp(b.0)));
         for ((path, keyword), group) in groups {
@@ -66,7 +67,8 @@ fn keys(error: &ValidationError) -> Vec<(String, String)> {
     let Some(failure) = error.failure() else {
         return vec![("(document)".to_owned(), format!("malformed BSON: {error}"))];
     };
-    let mut keys: Vec<(String, String)> = failure.violations().iter().map(|v| (group_path(&v.path), v.keyword.to_owned())).collect();
+    let mut keys: Vec<(String, String)> =
+        failure.violations().iter().map(|v| (group_path(&v.path), v.keyword.to_owned())).collect();
     keys.sort();
     keys.dedup();
     keys
@@ -77,7 +79,10 @@ pub fn group_path(path: &str) -> String {
     if path.is_empty() {
         return "(document)".to_owned();
     }
-    let segments: Vec<&str> = path.split('.').map(|s| if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) { "$[]" } else { s }).collect();
+    let segments: Vec<&str> = path
+        .split('.')
+        .map(|s| if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) { "$[]" } else { s })
+        .collect();
     segments.join(".")
 }
 
@@ -86,7 +91,11 @@ fn shown_id(id: &Bson) -> String {
 }
 
 /// Checks every document of `docs`; stops at the first unreadable one.
-pub fn check_documents(validator: &Validator, docs: impl IntoIterator<Item = Result<RawDocumentBuf, DumpError>>, report: &mut CheckReport) -> Result<(), DumpError> {
+pub fn check_documents(
+    validator: &Validator,
+    docs: impl IntoIterator<Item = Result<RawDocumentBuf, DumpError>>,
+    report: &mut CheckReport,
+) -> Result<(), DumpError> {
     for doc in docs {
         report.add(validator, &doc?);
     }

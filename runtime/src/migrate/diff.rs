@@ -57,7 +57,10 @@ impl Change {
 /// changes with the model's action at once instead of staging them.
 pub fn diff(snapshot: &Snapshot, models: &[Model], level: Option<ValidationLevel>, direct: bool) -> Vec<Change> {
     let mut changes: Vec<Change> = models.iter().filter_map(|m| model_change(snapshot, m, level, direct)).collect();
-    let gone = snapshot.entries.iter().filter(|e| !models.iter().any(|m| m.db == e.model.db && m.collection == e.model.collection));
+    let gone = snapshot
+        .entries
+        .iter()
+        .filter(|e| !models.iter().any(|m| m.db == e.model.db && m.collection == e.model.collection));
     changes.extend(gone.map(|e| Change::Removed { before: e.clone() }));
     changes.sort_by_key(namespace);
     changes
@@ -74,11 +77,19 @@ fn model_change(snapshot: &Snapshot, model: &Model, level: Option<ValidationLeve
     let Some(before) = snapshot.get(&model.db, &model.collection) else {
         return Some(Change::Create { after: Entry { model: wanted, enforce: None } });
     };
-    let same = |m: &Model| m.validator == wanted.validator && m.level == wanted.level && m.action == wanted.action && m.options == wanted.options;
+    let same = |m: &Model| {
+        m.validator == wanted.validator
+            && m.level == wanted.level
+            && m.action == wanted.action
+            && m.options == wanted.options
+    };
     if same(&before.model) && before.enforce.is_none() {
         return None;
     }
-    let tightening = tightenings(&before.model.validator, &wanted.validator).into_iter().chain(stricter_level(before.model.level, wanted.level)).collect::<Vec<_>>();
+    let tightening = tightenings(&before.model.validator, &wanted.validator)
+        .into_iter()
+        .chain(stricter_level(before.model.level, wanted.level))
+        .collect::<Vec<_>>();
     if tightening.is_empty() && before.model.validator == wanted.validator && before.enforce.is_some() {
         return Some(Change::Enforce { before: before.clone(), after: Entry { model: wanted, enforce: None } });
     }

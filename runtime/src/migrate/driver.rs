@@ -71,9 +71,15 @@ fn connect(uri: &str) -> Result<MongoServer, Failure> {
 }
 
 /// `schema apply` over any server: prints what ran; exit 1 at the first failure.
-pub(crate) fn run_apply(server: &mut dyn Server, dir: &Path, state_db: &str, out: &mut dyn Write) -> Result<i32, Failure> {
+pub(crate) fn run_apply(
+    server: &mut dyn Server,
+    dir: &Path,
+    state_db: &str,
+    out: &mut dyn Write,
+) -> Result<i32, Failure> {
     let files = pending(dir).map_err(|e| Failure(2, e.to_string()))?;
-    let migrations = files.iter().map(|p| MigrationFile::read(p)).collect::<Result<Vec<_>, _>>().map_err(|e| Failure(2, e))?;
+    let migrations =
+        files.iter().map(|p| MigrationFile::read(p)).collect::<Result<Vec<_>, _>>().map_err(|e| Failure(2, e))?;
     let outcomes = apply(server, &migrations, state_db).map_err(|e| Failure(1, e.to_string()))?;
     for outcome in &outcomes {
         match outcome {

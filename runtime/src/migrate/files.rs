@@ -1,6 +1,9 @@
 //! The migrations directory: numbered files, the snapshot, the next migration written.
 
-use super::{check_collection_count, commands_json, diff, down_js, plan, up_js, Change, Migration, Model, Snapshot, SnapshotError, DEFAULT_MAX_COLLECTIONS, SNAPSHOT_FILE};
+use super::{
+    check_collection_count, commands_json, diff, down_js, plan, up_js, Change, Migration, Model, Snapshot,
+    SnapshotError, DEFAULT_MAX_COLLECTIONS, SNAPSHOT_FILE,
+};
 use crate::command::ValidationLevel;
 use std::fmt;
 use std::fs;
@@ -45,7 +48,9 @@ impl fmt::Display for MigrateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MigrateError::Io(path, e) => write!(f, "{}: {e}", path.display()),
-            MigrateError::Snapshot(path, e) => write!(f, "{}: {}; restore it from version control", path.display(), e.0),
+            MigrateError::Snapshot(path, e) => {
+                write!(f, "{}: {}; restore it from version control", path.display(), e.0)
+            }
             MigrateError::CollectionCount(message) => f.write_str(message),
         }
     }
@@ -94,7 +99,9 @@ fn numbered(dir: &Path) -> Result<Vec<(u32, PathBuf)>, MigrateError> {
     for entry in entries {
         let path = entry.map_err(|e| MigrateError::Io(dir.to_owned(), e))?.path();
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-        if let Some((digits, _)) = name.split_once('_').filter(|(d, _)| d.len() >= 4 && d.bytes().all(|b| b.is_ascii_digit())) {
+        if let Some((digits, _)) =
+            name.split_once('_').filter(|(d, _)| d.len() >= 4 && d.bytes().all(|b| b.is_ascii_digit()))
+        {
             found.push((digits.parse().unwrap_or(u32::MAX), path));
         }
     }
@@ -103,7 +110,8 @@ fn numbered(dir: &Path) -> Result<Vec<(u32, PathBuf)>, MigrateError> {
 
 /// The migration JSON files of `dir` in the order they apply.
 pub fn pending(dir: &Path) -> Result<Vec<PathBuf>, MigrateError> {
-    let mut files: Vec<(u32, PathBuf)> = numbered(dir)?.into_iter().filter(|(_, p)| p.extension().is_some_and(|e| e == "json")).collect();
+    let mut files: Vec<(u32, PathBuf)> =
+        numbered(dir)?.into_iter().filter(|(_, p)| p.extension().is_some_and(|e| e == "json")).collect();
     files.sort();
     Ok(files.into_iter().map(|(_, p)| p).collect())
 }

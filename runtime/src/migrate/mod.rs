@@ -22,16 +22,18 @@ pub mod check;
 pub mod driver;
 
 pub use diff::{diff, Change};
+pub use files::{migrate, pending, MigrateError, MigrateOptions, Written};
 #[cfg(feature = "cli")]
 pub(crate) use options::create_commands;
-pub use files::{migrate, pending, MigrateError, MigrateOptions, Written};
 pub use plan::{plan, Migration, Step};
-pub use render::{down_js, up_js, commands_json};
+pub use render::{commands_json, down_js, up_js};
 pub use rules::{check_collection_count, DEFAULT_MAX_COLLECTIONS};
 pub use snapshot::{Entry, Snapshot, SnapshotError, SNAPSHOT_FILE};
 pub use tighten::tightenings;
 
-use crate::command::{add_capped, create_timeseries, Capped, Index, IndexKey, Registration, Timeseries, ValidationAction, ValidationLevel};
+use crate::command::{
+    add_capped, create_timeseries, Capped, Index, IndexKey, Registration, Timeseries, ValidationAction, ValidationLevel,
+};
 use crate::MongoCollection;
 use bson::Document;
 
@@ -65,7 +67,12 @@ pub struct Options {
 
 impl Options {
     /// The options of a collection root's declarations.
-    pub fn of(timeseries: Option<Timeseries>, capped: Option<Capped>, indexes: &[Index], shard_key: &[(&str, IndexKey)]) -> Self {
+    pub fn of(
+        timeseries: Option<Timeseries>,
+        capped: Option<Capped>,
+        indexes: &[Index],
+        shard_key: &[(&str, IndexKey)],
+    ) -> Self {
         let mut create = match timeseries {
             Some(ts) => create_timeseries("", &ts),
             None => Document::new(),
@@ -139,5 +146,7 @@ pub fn parse_level(s: &str) -> Option<ValidationLevel> {
 
 /// `validationAction` from its MongoDB name.
 pub fn parse_action(s: &str) -> Option<ValidationAction> {
-    [ValidationAction::Error, ValidationAction::Warn, ValidationAction::ErrorAndLog].into_iter().find(|a| a.as_str() == s)
+    [ValidationAction::Error, ValidationAction::Warn, ValidationAction::ErrorAndLog]
+        .into_iter()
+        .find(|a| a.as_str() == s)
 }

@@ -59,17 +59,29 @@ pub(super) fn down_steps(before: Option<&Model>, after: &Model) -> Vec<Step> {
     let old: &[Document] = before.map_or(&[], |b| &b.options.indexes);
     let name = |spec: &Document| spec.get_str("name").unwrap_or_default().to_owned();
     let mut steps = Vec::new();
-    if let Some(before) = before.filter(|b| b.options.is_timeseries() && after.options.is_timeseries() && b.options.create != after.options.create) {
-        steps.push(step(before, vec![format!("{}: back to the previous expiry", before.namespace())], expire_command(before)));
+    if let Some(before) = before.filter(|b| {
+        b.options.is_timeseries() && after.options.is_timeseries() && b.options.create != after.options.create
+    }) {
+        steps.push(step(
+            before,
+            vec![format!("{}: back to the previous expiry", before.namespace())],
+            expire_command(before),
+        ));
     }
-    let created: Vec<String> = after.options.indexes.iter().map(name).filter(|n| !old.iter().any(|o| &name(o) == n)).collect();
+    let created: Vec<String> =
+        after.options.indexes.iter().map(name).filter(|n| !old.iter().any(|o| &name(o) == n)).collect();
     if !created.is_empty() {
         let line = format!("{}: drop the indexes this migration created: {}", after.namespace(), created.join(", "));
         steps.push(step(after, vec![line], doc! { "dropIndexes": &after.collection, "index": created }));
     }
     for spec in old {
         if after.options.indexes.iter().any(|s| name(s) == name(spec) && s != spec) {
-            steps.extend(recreate(before.unwrap_or(after), &name(spec), spec.clone(), "restored to its previous definition"));
+            steps.extend(recreate(
+                before.unwrap_or(after),
+                &name(spec),
+                spec.clone(),
+                "restored to its previous definition",
+            ));
         }
     }
     steps.reverse();
@@ -117,10 +129,14 @@ fn index_steps(before: &[Document], after: &Model, notes: &mut Vec<String>) -> V
     let find = |list: &[Document], n: &str| list.iter().find(|s| name(s) == n).cloned();
     let ns = after.namespace();
     let mut steps = Vec::new();
-    let new: Vec<Document> = after.options.indexes.iter().filter(|s| find(before, &name(s)).is_none()).cloned().collect();
+    let new: Vec<Document> =
+        after.options.indexes.iter().filter(|s| find(before, &name(s)).is_none()).cloned().collect();
     if !new.is_empty() {
         let names: Vec<String> = new.iter().map(name).collect();
-        let line = format!("{ns}: create indexes {}; harmless to re-run (an identical index is left as it is)", names.join(", "));
+        let line = format!(
+            "{ns}: create indexes {}; harmless to re-run (an identical index is left as it is)",
+            names.join(", ")
+        );
         steps.push(step(after, vec![line], doc! { "createIndexes": &after.collection, "indexes": new }));
     }
     for spec in &after.options.indexes {
@@ -143,7 +159,11 @@ fn recreate(m: &Model, name: &str, spec: Document, why: &str) -> [Step; 2] {
     let drop = format!("{ns}: index `{name}` {why}: dropped and re-created (this index only); queries that used it scan the collection until it is rebuilt");
     [
         step(m, vec![drop], doc! { "dropIndexes": &m.collection, "index": name }),
-        step(m, vec![format!("{ns}: index `{name}` re-created: {spec}")], doc! { "createIndexes": &m.collection, "indexes": [spec] }),
+        step(
+            m,
+            vec![format!("{ns}: index `{name}` re-created: {spec}")],
+            doc! { "createIndexes": &m.collection, "indexes": [spec] },
+        ),
     ]
 }
 
@@ -164,7 +184,13 @@ fn shard_step(before: Option<&Model>, after: &Model, notes: &mut Vec<String>) ->
                 "harmless to re-run with the same key; a non-empty collection needs an index that starts with the key first".to_owned(),
             ];
             let command = doc! { "shardCollection": after.namespace(), "key": key.clone() };
-            Some(Step { db: "admin".to_owned(), collection: after.collection.clone(), comments, command, if_namespace_exists: None })
+            Some(Step {
+                db: "admin".to_owned(),
+                collection: after.collection.clone(),
+                comments,
+                command,
+                if_namespace_exists: None,
+            })
         }
     }
 }

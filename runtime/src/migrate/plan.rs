@@ -32,7 +32,13 @@ pub struct Migration {
 
 /// The migration numbered `number` for `changes` (which must not be empty).
 pub fn plan(number: u32, changes: &[Change]) -> Migration {
-    let mut migration = Migration { name: format!("{number:04}_{}", summary(changes)), notes: vec![], up: vec![], down: vec![], removed: vec![] };
+    let mut migration = Migration {
+        name: format!("{number:04}_{}", summary(changes)),
+        notes: vec![],
+        up: vec![],
+        down: vec![],
+        removed: vec![],
+    };
     for change in changes {
         add(&mut migration, change);
     }
@@ -53,15 +59,26 @@ fn add(migration: &mut Migration, change: &Change) {
         Change::Alter { before, after, tightening } => {
             if validation_changed(before, after) {
                 migration.up.push(coll_mod_step(after, alter_comments(before, after, tightening)));
-                migration.down.push(coll_mod_step(before, vec![format!("{}: restore the previous validator", namespace(before))]));
+                migration.down.push(coll_mod_step(
+                    before,
+                    vec![format!("{}: restore the previous validator", namespace(before))],
+                ));
             }
             migration.up.extend(options::up_steps(Some(&before.model), &after.model, &mut migration.notes));
             migration.down.extend(options::down_steps(Some(&before.model), &after.model));
         }
         Change::Enforce { before, after } => {
-            let line = format!("{}: enforce the staged validator: validationAction {} -> {}", namespace(after), before.model.action, after.model.action);
+            let line = format!(
+                "{}: enforce the staged validator: validationAction {} -> {}",
+                namespace(after),
+                before.model.action,
+                after.model.action
+            );
             migration.up.push(coll_mod_step(after, vec![line]));
-            migration.down.push(coll_mod_step(before, vec![format!("{}: back to validationAction {}", namespace(before), before.model.action)]));
+            migration.down.push(coll_mod_step(
+                before,
+                vec![format!("{}: back to validationAction {}", namespace(before), before.model.action)],
+            ));
         }
         Change::Removed { before } => migration.removed.push(before.clone()),
     }
@@ -91,7 +108,13 @@ fn unvalidate_step(after: &Entry) -> Step {
     let m = &after.model;
     let line = format!("{}: remove the validator; the collection and its documents are kept", namespace(after));
     let command = coll_mod(&m.collection, doc! {}, ValidationLevel::Strict, ValidationAction::Error);
-    Step { db: m.db.clone(), collection: m.collection.clone(), comments: vec![line], command, if_namespace_exists: None }
+    Step {
+        db: m.db.clone(),
+        collection: m.collection.clone(),
+        comments: vec![line],
+        command,
+        if_namespace_exists: None,
+    }
 }
 
 fn coll_mod_step(entry: &Entry, comments: Vec<String>) -> Step {
@@ -133,7 +156,10 @@ fn notes(change: &Change) -> Vec<String> {
         notes.push(staged_note(e));
     }
     if let Some(e) = after.filter(|e| e.model.action == ValidationAction::ErrorAndLog) {
-        notes.push(format!("{}: validationAction \"errorAndLog\" needs MongoDB 8.1 or newer; older servers refuse the command", e.model.namespace()));
+        notes.push(format!(
+            "{}: validationAction \"errorAndLog\" needs MongoDB 8.1 or newer; older servers refuse the command",
+            e.model.namespace()
+        ));
     }
     if let Change::Removed { before } = change {
         notes.push(format!("{}: no longer in the code; its collection, documents and validator are left as they are (migrations never drop)", namespace(before)));
@@ -158,6 +184,7 @@ fn summary(changes: &[Change]) -> String {
         1 => format!("{verb}_{}", first.collection()),
         n => format!("{verb}_{}_and_{}_more", first.collection(), n - 1),
     };
-    let safe: String = text.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' }).collect();
+    let safe: String =
+        text.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' }).collect();
     safe.chars().take(60).collect()
 }

@@ -34,7 +34,9 @@ const PRELUDE: &str = r#"function mongoSchemaStep(dbName, command, ifNamespaceEx
 /// The mongosh script that applies the migration: `mongosh "$URI" <name>.js`.
 pub fn up_js(migration: &Migration) -> String {
     let mut lines = header(migration, "applies", &format!("Undo: mongosh \"$URI\" {}.down.js", migration.name));
-    lines.push(js_line_comment("Harmless to re-run: createCollection falls back to collMod, and nothing is ever dropped."));
+    lines.push(js_line_comment(
+        "Harmless to re-run: createCollection falls back to collMod, and nothing is ever dropped.",
+    ));
     if migration.up.iter().any(|s| s.command.contains_key("dropIndexes")) {
         lines.push(js_line_comment("Indexes whose definition changed are dropped and re-created, each on its own; no collection or document is dropped."));
     }
@@ -46,7 +48,11 @@ pub fn up_js(migration: &Migration) -> String {
 
 /// The mongosh script that restores the validators the migration replaced.
 pub fn down_js(migration: &Migration) -> String {
-    let mut lines = header(migration, "reverts", "Restores the validators as they were before; collections and documents are kept.");
+    let mut lines = header(
+        migration,
+        "reverts",
+        "Restores the validators as they were before; collections and documents are kept.",
+    );
     steps(&mut lines, &migration.down);
     footer(lines, migration)
 }
@@ -83,8 +89,11 @@ fn removed(lines: &mut Vec<String>, removed: &[Entry]) {
         return;
     }
     lines.push(String::new());
-    lines.push(js_line_comment("Models no longer in the code. Their collections, documents and validators are left as they are:"));
-    lines.extend(removed.iter().map(|e| js_line_comment(&format!("- {} ({})", e.model.namespace(), e.model.rust_type))));
+    lines.push(js_line_comment(
+        "Models no longer in the code. Their collections, documents and validators are left as they are:",
+    ));
+    lines
+        .extend(removed.iter().map(|e| js_line_comment(&format!("- {} ({})", e.model.namespace(), e.model.rust_type))));
 }
 
 fn footer(mut lines: Vec<String>, migration: &Migration) -> String {
@@ -97,7 +106,11 @@ fn footer(mut lines: Vec<String>, migration: &Migration) -> String {
 /// other runners: run each `up` step's `command`; on NamespaceExists (48) run its
 /// `ifNamespaceExists` instead.
 pub fn commands_json(migration: &Migration) -> String {
-    let removed: Vec<Value> = migration.removed.iter().map(|e| json!({ "db": e.model.db, "collection": e.model.collection, "rustType": e.model.rust_type })).collect();
+    let removed: Vec<Value> = migration
+        .removed
+        .iter()
+        .map(|e| json!({ "db": e.model.db, "collection": e.model.collection, "rustType": e.model.rust_type }))
+        .collect();
     let value = json!({
         "migration": migration.name,
         "generatedBy": "mongo-schema",

@@ -21,8 +21,13 @@ pub fn check_collection_count(models: &[Model], snapshot: &Snapshot, max: usize)
             names.push(&m.collection);
         }
     }
-    let over: Vec<String> = per_db.iter().filter(|(_, names)| names.len() > max).map(|(db, names)| too_many(db, names, max)).collect();
-    if over.is_empty() { Ok(()) } else { Err(over.join("\n")) }
+    let over: Vec<String> =
+        per_db.iter().filter(|(_, names)| names.len() > max).map(|(db, names)| too_many(db, names, max)).collect();
+    if over.is_empty() {
+        Ok(())
+    } else {
+        Err(over.join("\n"))
+    }
 }
 
 fn too_many(db: &str, names: &[&str], max: usize) -> String {
@@ -42,7 +47,15 @@ mod tests {
 
     fn model(db: &str, n: usize) -> Model {
         let validator = bson::doc! {};
-        Model { db: db.into(), collection: format!("t_c{n}"), rust_type: "T".into(), validator, level: ValidationLevel::Strict, action: ValidationAction::Error, options: Default::default() }
+        Model {
+            db: db.into(),
+            collection: format!("t_c{n}"),
+            rust_type: "T".into(),
+            validator,
+            level: ValidationLevel::Strict,
+            action: ValidationAction::Error,
+            options: Default::default(),
+        }
     }
 
     #[test]

@@ -62,7 +62,10 @@ impl Snapshot {
             other => return Err(SnapshotError(format!("unknown format {other:?}, expected {FORMAT}"))),
         }
         let last_migration = value.get("lastMigration").and_then(Value::as_str).map(str::to_owned);
-        let items = value.get("collections").and_then(Value::as_array).ok_or_else(|| SnapshotError("no `collections` array".into()))?;
+        let items = value
+            .get("collections")
+            .and_then(Value::as_array)
+            .ok_or_else(|| SnapshotError("no `collections` array".into()))?;
         let entries = items.iter().map(entry_from_json).collect::<Result<_, _>>()?;
         Ok(Snapshot { last_migration, entries })
     }
@@ -86,7 +89,10 @@ fn entry_json(entry: &Entry) -> Value {
         map.insert("createOptions".into(), Bson::Document(o.create.clone()).into_canonical_extjson());
     }
     if !o.indexes.is_empty() {
-        map.insert("indexes".into(), Bson::Array(o.indexes.iter().cloned().map(Bson::Document).collect()).into_canonical_extjson());
+        map.insert(
+            "indexes".into(),
+            Bson::Array(o.indexes.iter().cloned().map(Bson::Document).collect()).into_canonical_extjson(),
+        );
     }
     if !o.shard_key.is_empty() {
         map.insert("shardKey".into(), Bson::Document(o.shard_key.clone()).into_canonical_extjson());
@@ -105,9 +111,16 @@ fn options_from_json(value: &Value) -> Result<Options, SnapshotError> {
 }
 
 fn entry_from_json(value: &Value) -> Result<Entry, SnapshotError> {
-    let text = |key: &str| value.get(key).and_then(Value::as_str).ok_or_else(|| SnapshotError(format!("collection entry without `{key}`: {value}")));
-    let level = parse_level(text("validationLevel")?).ok_or_else(|| SnapshotError(format!("bad validationLevel in {value}")))?;
-    let action = parse_action(text("validationAction")?).ok_or_else(|| SnapshotError(format!("bad validationAction in {value}")))?;
+    let text = |key: &str| {
+        value
+            .get(key)
+            .and_then(Value::as_str)
+            .ok_or_else(|| SnapshotError(format!("collection entry without `{key}`: {value}")))
+    };
+    let level = parse_level(text("validationLevel")?)
+        .ok_or_else(|| SnapshotError(format!("bad validationLevel in {value}")))?;
+    let action = parse_action(text("validationAction")?)
+        .ok_or_else(|| SnapshotError(format!("bad validationAction in {value}")))?;
     let enforce = match value.get("enforceAction").and_then(Value::as_str) {
         Some(a) => Some(parse_action(a).ok_or_else(|| SnapshotError(format!("bad enforceAction {a:?}")))?),
         None => None,
@@ -142,7 +155,15 @@ mod tests {
 
     fn entry() -> Entry {
         let validator = doc! { "$jsonSchema": { "bsonType": "object", "properties": { "n": { "minimum": 1_i64, "maximum": 2.5, "enum": [bson::Decimal128::from_bytes([1; 16])] } } } };
-        let model = Model { db: "db_a".into(), collection: "t_b".into(), rust_type: "app::B".into(), validator, level: ValidationLevel::Moderate, action: ValidationAction::Warn, options: Options::default() };
+        let model = Model {
+            db: "db_a".into(),
+            collection: "t_b".into(),
+            rust_type: "app::B".into(),
+            validator,
+            level: ValidationLevel::Moderate,
+            action: ValidationAction::Warn,
+            options: Options::default(),
+        };
         Entry { model, enforce: Some(ValidationAction::Error) }
     }
 

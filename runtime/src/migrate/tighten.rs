@@ -36,11 +36,21 @@ fn keyword(path: &str, key: &str, b: Option<&Bson>, a: Option<&Bson>, after: &Do
     let reason = |what: String| format!("{}: {what}", shown(path));
     match key {
         "description" | "title" => {}
-        "bsonType" | "type" => narrower_type(b, a).into_iter().for_each(|t| out.push(reason(format!("no longer accepts {t}")))),
-        "required" => newly_required(b, a).into_iter().for_each(|f| out.push(format!("{}: newly required", join(path, &f)))),
-        "minLength" | "minItems" | "minProperties" | "minimum" => bound(key, b, a, |old, new| new > old).map(|r| out.push(reason(r))).unwrap_or(()),
-        "maxLength" | "maxItems" | "maxProperties" | "maximum" => bound(key, b, a, |old, new| new < old).map(|r| out.push(reason(r))).unwrap_or(()),
-        "exclusiveMinimum" | "exclusiveMaximum" | "uniqueItems" => switched_on(key, b, a).map(|r| out.push(reason(r))).unwrap_or(()),
+        "bsonType" | "type" => {
+            narrower_type(b, a).into_iter().for_each(|t| out.push(reason(format!("no longer accepts {t}"))))
+        }
+        "required" => {
+            newly_required(b, a).into_iter().for_each(|f| out.push(format!("{}: newly required", join(path, &f))))
+        }
+        "minLength" | "minItems" | "minProperties" | "minimum" => {
+            bound(key, b, a, |old, new| new > old).map(|r| out.push(reason(r))).unwrap_or(())
+        }
+        "maxLength" | "maxItems" | "maxProperties" | "maximum" => {
+            bound(key, b, a, |old, new| new < old).map(|r| out.push(reason(r))).unwrap_or(())
+        }
+        "exclusiveMinimum" | "exclusiveMaximum" | "uniqueItems" => {
+            switched_on(key, b, a).map(|r| out.push(reason(r))).unwrap_or(())
+        }
         "enum" => fewer_values(b, a).map(|r| out.push(reason(r))).unwrap_or(()),
         "properties" => properties(path, b, a, after, out),
         "additionalProperties" => additional(path, b, a, out),
@@ -51,11 +61,19 @@ fn keyword(path: &str, key: &str, b: Option<&Bson>, a: Option<&Bson>, after: &Do
 }
 
 fn shown(path: &str) -> &str {
-    if path.is_empty() { "(document)" } else { path }
+    if path.is_empty() {
+        "(document)"
+    } else {
+        path
+    }
 }
 
 fn join(path: &str, field: &str) -> String {
-    if path.is_empty() { field.to_owned() } else { format!("{path}.{field}") }
+    if path.is_empty() {
+        field.to_owned()
+    } else {
+        format!("{path}.{field}")
+    }
 }
 
 fn value(b: Option<&Bson>) -> String {
@@ -70,7 +88,12 @@ fn types(b: Option<&Bson>) -> Option<Vec<String>> {
         _ => return None,
     };
     let numbers = ["int", "long", "double", "decimal"];
-    Some(names.into_iter().flat_map(|n| if n == "number" { numbers.map(str::to_owned).to_vec() } else { vec![n] }).collect())
+    Some(
+        names
+            .into_iter()
+            .flat_map(|n| if n == "number" { numbers.map(str::to_owned).to_vec() } else { vec![n] })
+            .collect(),
+    )
 }
 
 fn narrower_type(b: Option<&Bson>, a: Option<&Bson>) -> Vec<String> {
@@ -82,7 +105,11 @@ fn narrower_type(b: Option<&Bson>, a: Option<&Bson>) -> Vec<String> {
 }
 
 fn newly_required(b: Option<&Bson>, a: Option<&Bson>) -> Vec<String> {
-    let names = |v: Option<&Bson>| -> Vec<String> { v.and_then(Bson::as_array).map(|xs| xs.iter().filter_map(Bson::as_str).map(str::to_owned).collect()).unwrap_or_default() };
+    let names = |v: Option<&Bson>| -> Vec<String> {
+        v.and_then(Bson::as_array)
+            .map(|xs| xs.iter().filter_map(Bson::as_str).map(str::to_owned).collect())
+            .unwrap_or_default()
+    };
     let old = names(b);
     names(a).into_iter().filter(|f| !old.contains(f)).collect()
 }
@@ -115,7 +142,9 @@ fn fewer_values(b: Option<&Bson>, a: Option<&Bson>) -> Option<String> {
     let new = a?.as_array()?;
     let Some(old) = b.and_then(Bson::as_array) else { return Some(format!("new enum {}", value(a))) };
     let dropped: Vec<&Bson> = old.iter().filter(|v| !new.contains(v)).collect();
-    (!dropped.is_empty()).then(|| format!("enum no longer accepts {}", value(Some(&Bson::Array(dropped.into_iter().cloned().collect())))))
+    (!dropped.is_empty()).then(|| {
+        format!("enum no longer accepts {}", value(Some(&Bson::Array(dropped.into_iter().cloned().collect()))))
+    })
 }
 
 fn properties(path: &str, b: Option<&Bson>, a: Option<&Bson>, after: &Document, out: &mut Vec<String>) {
@@ -128,7 +157,9 @@ fn properties(path: &str, b: Option<&Bson>, a: Option<&Bson>, after: &Document, 
         }
     }
     if matches!(after.get_bool("additionalProperties"), Ok(false)) {
-        old.keys().filter(|k| !new.contains_key(k.as_str())).for_each(|k| out.push(format!("{}: no longer allowed (additionalProperties is false)", join(path, k))));
+        old.keys()
+            .filter(|k| !new.contains_key(k.as_str()))
+            .for_each(|k| out.push(format!("{}: no longer allowed (additionalProperties is false)", join(path, k))));
     }
 }
 
@@ -163,23 +194,36 @@ mod tests {
     fn loosening_and_descriptions_are_not_tightening() {
         let before = user(doc! {});
         let mut after = user(doc! { "nick": { "bsonType": "string" } });
-        after.get_document_mut("properties").unwrap().insert("name", doc! { "bsonType": ["string", "null"], "maxLength": 80_i32, "description": "x" });
+        after
+            .get_document_mut("properties")
+            .unwrap()
+            .insert("name", doc! { "bsonType": ["string", "null"], "maxLength": 80_i32, "description": "x" });
         assert_eq!(tightenings(&before, &after), Vec::<String>::new());
     }
 
     #[test]
     fn each_tightening_is_named_with_its_path() {
-        let before = user(doc! { "tags": { "bsonType": "array", "items": { "bsonType": "string" } }, "status": { "enum": ["a", "b"] } });
-        let mut after = user(doc! { "tags": { "bsonType": "array", "items": { "bsonType": "string", "pattern": "^[a-z]+$" } }, "status": { "enum": ["a"] } });
+        let before = user(
+            doc! { "tags": { "bsonType": "array", "items": { "bsonType": "string" } }, "status": { "enum": ["a", "b"] } },
+        );
+        let mut after = user(
+            doc! { "tags": { "bsonType": "array", "items": { "bsonType": "string", "pattern": "^[a-z]+$" } }, "status": { "enum": ["a"] } },
+        );
         after.get_array_mut("required").unwrap().push("tags".into());
-        after.get_document_mut("properties").unwrap().insert("name", doc! { "bsonType": "string", "maxLength": 40_i64 });
+        after
+            .get_document_mut("properties")
+            .unwrap()
+            .insert("name", doc! { "bsonType": "string", "maxLength": 40_i64 });
         let reasons = tightenings(&before, &after);
-        assert_eq!(reasons, vec![
-            "tags: newly required",
-            "name: maxLength 50 -> 40",
-            "tags[]: pattern changed from (none) to \"^[a-z]+$\"",
-            "status: enum no longer accepts [\"b\"]",
-        ]);
+        assert_eq!(
+            reasons,
+            vec![
+                "tags: newly required",
+                "name: maxLength 50 -> 40",
+                "tags[]: pattern changed from (none) to \"^[a-z]+$\"",
+                "status: enum no longer accepts [\"b\"]",
+            ]
+        );
     }
 
     #[test]
@@ -187,6 +231,13 @@ mod tests {
         let before = doc! { "properties": { "n": { "bsonType": ["int", "long"] }, "old": {} } };
         let after = doc! { "properties": { "n": { "bsonType": "int" } }, "additionalProperties": false };
         let reasons = tightenings(&doc! { "$jsonSchema": before }, &doc! { "$jsonSchema": after });
-        assert_eq!(reasons, vec!["n: no longer accepts long", "old: no longer allowed (additionalProperties is false)", "(document): additionalProperties (none) -> false"]);
+        assert_eq!(
+            reasons,
+            vec![
+                "n: no longer accepts long",
+                "old: no longer allowed (additionalProperties is false)",
+                "(document): additionalProperties (none) -> false"
+            ]
+        );
     }
 }

@@ -72,7 +72,9 @@ fn annotate(validator: &mut Validator, schema: &Document, path: &str, at: &Site,
                 }
             }
             // the same value seen through a container or a branch: the same field
-            ("items" | "additionalProperties" | "not", Bson::Document(sub)) => annotate(validator, sub, &join(path, key), at, note),
+            ("items" | "additionalProperties" | "not", Bson::Document(sub)) => {
+                annotate(validator, sub, &join(path, key), at, note)
+            }
             ("items" | "anyOf" | "oneOf" | "allOf", Bson::Array(subs)) => {
                 for (i, sub) in subs.iter().enumerate() {
                     if let Bson::Document(sub) = sub {

@@ -79,8 +79,8 @@ impl MongoSchema for rust_decimal::Decimal {
 
 #[cfg(feature = "chrono")]
 impl MongoSchema for chrono::DateTime<chrono::Utc> {
-    const FACTS: SchemaFacts = SchemaFacts::scalar(BsonKind::Date, Some(8))
-        .with_helper("bson::serde_helpers::datetime::FromChrono04DateTime");
+    const FACTS: SchemaFacts =
+        SchemaFacts::scalar(BsonKind::Date, Some(8)).with_helper("bson::serde_helpers::datetime::FromChrono04DateTime");
     fn json_schema() -> Document {
         bson_type("date")
     }
@@ -88,8 +88,8 @@ impl MongoSchema for chrono::DateTime<chrono::Utc> {
 
 #[cfg(feature = "uuid")]
 impl MongoSchema for uuid::Uuid {
-    const FACTS: SchemaFacts = SchemaFacts::scalar(BsonKind::BinData, Some(4 + 1 + 16))
-        .with_helper("bson::serde_helpers::uuid_1::AsBinary");
+    const FACTS: SchemaFacts =
+        SchemaFacts::scalar(BsonKind::BinData, Some(4 + 1 + 16)).with_helper("bson::serde_helpers::uuid_1::AsBinary");
     fn json_schema() -> Document {
         bson_type("binData")
     }

@@ -5,8 +5,8 @@ mod annotate;
 mod impls;
 pub mod size;
 
-pub use impls::{array_of, map_of, nullable, tuple_of, MapKey};
 pub(crate) use impls::narrow;
+pub use impls::{array_of, map_of, nullable, tuple_of, MapKey};
 
 use bson::{doc, Document};
 

@@ -63,16 +63,12 @@ fn scalars_eq<D, A, E, B>(a: &View<'_, D, A>, b: &View<'_, E, B>) -> bool {
     match (a, b) {
         (View::String(x) | View::Symbol(x), View::String(y) | View::Symbol(y)) => x == y,
         (View::Code(x), View::Code(y)) => x == y,
-        (View::Binary { subtype: s, bytes: x }, View::Binary { subtype: t, bytes: y }) => {
-            s == t && x == y
-        }
+        (View::Binary { subtype: s, bytes: x }, View::Binary { subtype: t, bytes: y }) => s == t && x == y,
         (View::ObjectId(x), View::ObjectId(y)) => x == y,
         (View::Boolean(x), View::Boolean(y)) => x == y,
         (View::DateTime(x), View::DateTime(y)) => x == y,
         (View::Timestamp(x), View::Timestamp(y)) => x == y,
-        (View::Regex { pattern: p, options: o }, View::Regex { pattern: q, options: r }) => {
-            p == q && o == r
-        }
+        (View::Regex { pattern: p, options: o }, View::Regex { pattern: q, options: r }) => p == q && o == r,
         _ => true,
     }
 }

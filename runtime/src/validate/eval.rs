@@ -78,7 +78,13 @@ impl Schema {
         Ok(out)
     }
 
-    fn explain_family<'a, V: Value<'a>>(&self, v: V, view: &View<'a, V::Doc, V::Arr>, ex: &mut Explain<'_>, out: &mut Vec<Document>) -> Res<()> {
+    fn explain_family<'a, V: Value<'a>>(
+        &self,
+        v: V,
+        view: &View<'a, V::Doc, V::Arr>,
+        ex: &mut Explain<'_>,
+        out: &mut Vec<Document>,
+    ) -> Res<()> {
         match *view {
             View::String(s) => self.string.iter().for_each(|r| r.explain(s, &self.at, ex, out)),
             View::Document(d) => self.object.as_ref().map_or(Ok(()), |r| r.explain(d, &self.at, ex, out))?,
@@ -122,4 +128,3 @@ pub(crate) fn root_details(schema: &Schema, rules: Vec<Document>) -> Document {
     details.insert("schemaRulesNotSatisfied", rules);
     details
 }
-

@@ -150,4 +150,3 @@ impl Validator {
         ValidationError::Invalid(Box::new(Failure { failing_id, details, violations: ex.violations }))
     }
 }
-

@@ -196,13 +196,25 @@ fn cmp_dec(a: Dec, b: Dec) -> Option<Ordering> {
 }
 
 fn cmp_finite(a: (bool, u128, i32), b: (bool, u128, i32)) -> Ordering {
-    let sign = |(neg, coef, _): (bool, u128, i32)| if coef == 0 { 0 } else if neg { -1 } else { 1 };
+    let sign = |(neg, coef, _): (bool, u128, i32)| {
+        if coef == 0 {
+            0
+        } else if neg {
+            -1
+        } else {
+            1
+        }
+    };
     let by_sign = sign(a).cmp(&sign(b));
     if by_sign != Ordering::Equal || sign(a) == 0 {
         return by_sign;
     }
     let magnitude = cmp_magnitude((a.1, a.2), (b.1, b.2));
-    if a.0 { magnitude.reverse() } else { magnitude }
+    if a.0 {
+        magnitude.reverse()
+    } else {
+        magnitude
+    }
 }
 
 /// Compares `ca * 10^ea` with `cb * 10^eb`, both coefficients non-zero.

@@ -118,7 +118,13 @@ impl<'n> Explain<'n> {
     pub(crate) fn violation(&mut self, schema_path: &str, keyword: &'static str, reason: impl Into<String>) {
         let note = self.notes.get(schema_path).cloned();
         let path = self.path.clone();
-        self.violations.push(Violation { path, keyword, reason: reason.into(), schema_path: schema_path.to_owned(), note });
+        self.violations.push(Violation {
+            path,
+            keyword,
+            reason: reason.into(),
+            schema_path: schema_path.to_owned(),
+            note,
+        });
     }
 }
 

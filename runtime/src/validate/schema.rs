@@ -6,21 +6,47 @@ use bson::{Bson, Document};
 
 use super::error::SchemaError;
 use super::keywords::array::ArrayRules;
+use super::keywords::encrypt::Encrypt;
 use super::keywords::logic::LogicRules;
 use super::keywords::number::NumberRules;
 use super::keywords::object::ObjectRules;
 use super::keywords::string::StringRules;
-use super::keywords::encrypt::Encrypt;
 use super::number::{Dec, Num};
 use super::types::{Aliases, TypeSet};
 
 /// Every keyword mongod's `$jsonSchema` parser knows.
 const KNOWN: &[&str] = &[
-    "additionalItems", "additionalProperties", "allOf", "anyOf", "bsonType", "dependencies",
-    "description", "encrypt", "encryptMetadata", "enum", "exclusiveMaximum", "exclusiveMinimum",
-    "items", "maxItems", "maxLength", "maxProperties", "maximum", "minItems", "minLength",
-    "minProperties", "minimum", "multipleOf", "not", "oneOf", "pattern", "patternProperties",
-    "properties", "required", "title", "type", "uniqueItems",
+    "additionalItems",
+    "additionalProperties",
+    "allOf",
+    "anyOf",
+    "bsonType",
+    "dependencies",
+    "description",
+    "encrypt",
+    "encryptMetadata",
+    "enum",
+    "exclusiveMaximum",
+    "exclusiveMinimum",
+    "items",
+    "maxItems",
+    "maxLength",
+    "maxProperties",
+    "maximum",
+    "minItems",
+    "minLength",
+    "minProperties",
+    "minimum",
+    "multipleOf",
+    "not",
+    "oneOf",
+    "pattern",
+    "patternProperties",
+    "properties",
+    "required",
+    "title",
+    "type",
+    "uniqueItems",
 ];
 
 /// JSON Schema keywords the manual's "Omissions" section lists as unsupported.
@@ -143,7 +169,8 @@ impl Schema {
         let encrypt = Encrypt::parse(&kw, ctx)?;
         let object = ObjectRules::parse(&kw, ctx)?;
         let logic = LogicRules::parse(&kw, ctx)?;
-        let never = ctx.top && types.as_ref().is_some_and(|t| !t.set.contains(bson::spec::ElementType::EmbeddedDocument));
+        let never =
+            ctx.top && types.as_ref().is_some_and(|t| !t.set.contains(bson::spec::ElementType::EmbeddedDocument));
         let admits = if never { TypeSet::default() } else { types.as_ref().map_or(TypeSet::ALL, |t| t.set) };
         let others = array.is_none() && object.is_none() && encrypt.is_none() && logic.is_none();
         let shape = match (string.is_some(), number.is_some()) {
@@ -152,11 +179,30 @@ impl Schema {
             (false, true) if others => Shape::Number,
             _ => Shape::Rules,
         };
-        Ok(Schema { at: ctx.at.into(), types, string, number, array, object, encrypt, logic, never, admits, shape, title, description })
+        Ok(Schema {
+            at: ctx.at.into(),
+            types,
+            string,
+            number,
+            array,
+            object,
+            encrypt,
+            logic,
+            never,
+            admits,
+            shape,
+            title,
+            description,
+        })
     }
 
     /// Compiles a subschema that must be a document (`items`, `properties.x`, ...).
-    pub(crate) fn parse_nested(value: &Bson, at: &str, top: bool, what: impl FnOnce() -> SchemaError) -> Result<Schema, SchemaError> {
+    pub(crate) fn parse_nested(
+        value: &Bson,
+        at: &str,
+        top: bool,
+        what: impl FnOnce() -> SchemaError,
+    ) -> Result<Schema, SchemaError> {
         match value {
             Bson::Document(doc) => Schema::parse(doc, Ctx { at, top }),
             _ => Err(what()),
@@ -192,7 +238,12 @@ pub(crate) fn type_set(spec: &Bson, ctx: Ctx<'_>, keyword: &'static str, table: 
     let names: Vec<&Bson> = match spec {
         Bson::String(_) => vec![spec],
         Bson::Array(items) => items.iter().collect(),
-        _ => return Err(ctx.err(keyword, format!("$jsonSchema keyword '{keyword}' must be either a string or an array of strings"))),
+        _ => {
+            return Err(ctx.err(
+                keyword,
+                format!("$jsonSchema keyword '{keyword}' must be either a string or an array of strings"),
+            ))
+        }
     };
     let mut set = TypeSet::default();
     let mut seen: Vec<&str> = Vec::new();
@@ -233,7 +284,8 @@ pub(crate) fn number_of(value: &Bson) -> Option<Num> {
 /// mongod's `parseIntegerElementToNonNegativeLong`: a number with an integral value that fits
 /// a long and is not negative (used by every length and count keyword).
 pub(crate) fn non_negative_long(value: &Bson, ctx: Ctx<'_>, keyword: &str) -> Result<u64, SchemaError> {
-    let number = number_of(value).ok_or_else(|| ctx.err(keyword, format!("Expected a number in: {keyword}: {value}")))?;
+    let number =
+        number_of(value).ok_or_else(|| ctx.err(keyword, format!("Expected a number in: {keyword}: {value}")))?;
     let whole = integral(number).ok_or_else(|| ctx.err(keyword, format!("Expected an integer: {keyword}: {value}")))?;
     u64::try_from(whole).map_err(|_| ctx.err(keyword, format!("Expected a positive number in: {keyword}: {value}")))
 }
@@ -242,7 +294,9 @@ pub(crate) fn non_negative_long(value: &Bson, ctx: Ctx<'_>, keyword: &str) -> Re
 fn integral(number: Num) -> Option<i64> {
     match number {
         Num::Long(v) => Some(v),
-        Num::Double(v) => (v.trunc() == v && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&v)).then_some(v as i64),
+        Num::Double(v) => {
+            (v.trunc() == v && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&v)).then_some(v as i64)
+        }
         Num::Decimal(d) => decimal_integral(d),
     }
 }

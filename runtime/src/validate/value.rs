@@ -82,7 +82,10 @@ pub(crate) trait FieldIter<'a, V>: Iterator<Item = Res<(&'a str, V)>> {
     /// `expected` holds no NUL byte (a raw key ends at its first, so none could equal it).
     #[inline(always)]
     fn next_expecting(&mut self, expected: Option<&str>) -> Option<Res<(&'a str, V, bool)>> {
-        Some(self.next()?.map(|(name, value)| (name, value, expected.is_some_and(|e| same(e.as_bytes(), name.as_bytes())))))
+        Some(
+            self.next()?
+                .map(|(name, value)| (name, value, expected.is_some_and(|e| same(e.as_bytes(), name.as_bytes())))),
+        )
     }
 }
 
@@ -120,9 +123,7 @@ impl<'a> Value<'a> for Decoded<'a> {
             Bson::Boolean(b) => View::Boolean(*b),
             Bson::DateTime(d) => View::DateTime(d.timestamp_millis()),
             Bson::Null => View::Null,
-            Bson::RegularExpression(r) => {
-                View::Regex { pattern: r.pattern.as_str(), options: r.options.as_str() }
-            }
+            Bson::RegularExpression(r) => View::Regex { pattern: r.pattern.as_str(), options: r.options.as_str() },
             Bson::DbPointer(_) => View::DbPointer,
             Bson::JavaScriptCode(c) => View::Code(c),
             Bson::Symbol(s) => View::Symbol(s),

@@ -365,7 +365,9 @@ fn decode(kind: ElementType, value: &[u8]) -> Res<Walked<'_>> {
             utf8(&value[4..value.len() - 1]).ok_or_else(|| bad("string is not valid UTF-8"))?
         }
         ElementType::DbPointer => string_text(value)?,
-        ElementType::Boolean if value[0] > 1 => return Err(Box::new(Malformed(format!("boolean must be stored as 0 or 1, got {}", value[0])))),
+        ElementType::Boolean if value[0] > 1 => {
+            return Err(Box::new(Malformed(format!("boolean must be stored as 0 or 1, got {}", value[0]))))
+        }
         ElementType::Binary => {
             binary(value)?;
             ""
@@ -574,7 +576,10 @@ mod tests {
 
     use bson::oid::ObjectId;
     use bson::spec::BinarySubtype;
-    use bson::{doc, Binary, Bson, DateTime, Decimal128, JavaScriptCodeWithScope, RawBsonRef, RawDocument, RawDocumentBuf, Regex, Timestamp};
+    use bson::{
+        doc, Binary, Bson, DateTime, Decimal128, JavaScriptCodeWithScope, RawBsonRef, RawDocument, RawDocumentBuf,
+        Regex, Timestamp,
+    };
 
     use super::Bytes;
     use crate::validate::value::{Arr, Decoded, Doc, Value, View};
@@ -677,7 +682,9 @@ mod tests {
                         RawBsonRef::Array(_) => "array".into(),
                         RawBsonRef::JavaScriptCodeWithScope(c) => format!("codeWithScope {:?}", c.code),
                         // `Bson` sorts regex options; the raw views keep them as stored.
-                        RawBsonRef::RegularExpression(r) => format!("regex {:?} {:?}", r.pattern.as_str(), r.options.as_str()),
+                        RawBsonRef::RegularExpression(r) => {
+                            format!("regex {:?} {:?}", r.pattern.as_str(), r.options.as_str())
+                        }
                         scalar => describe(&Decoded::Bson(&Bson::try_from(scalar).unwrap()).view()),
                     };
                     out.push(format!("{}: {line}", key.as_str()));
@@ -691,9 +698,15 @@ mod tests {
                                     Err(_) => out.push("error".into()),
                                     Ok(RawBsonRef::Document(_)) => out.push("document".into()),
                                     Ok(RawBsonRef::Array(_)) => out.push("array".into()),
-                                    Ok(RawBsonRef::JavaScriptCodeWithScope(c)) => out.push(format!("codeWithScope {:?}", c.code)),
-                                    Ok(RawBsonRef::RegularExpression(r)) => out.push(format!("regex {:?} {:?}", r.pattern.as_str(), r.options.as_str())),
-                                    Ok(scalar) => out.push(describe(&Decoded::Bson(&Bson::try_from(scalar).unwrap()).view())),
+                                    Ok(RawBsonRef::JavaScriptCodeWithScope(c)) => {
+                                        out.push(format!("codeWithScope {:?}", c.code))
+                                    }
+                                    Ok(RawBsonRef::RegularExpression(r)) => {
+                                        out.push(format!("regex {:?} {:?}", r.pattern.as_str(), r.options.as_str()))
+                                    }
+                                    Ok(scalar) => {
+                                        out.push(describe(&Decoded::Bson(&Bson::try_from(scalar).unwrap()).view()))
+                                    }
                                 }
                             }
                             out.push("]".into());
@@ -786,7 +799,8 @@ mod tests {
             let mut bytes = original.clone();
             for _ in 0..1 + next() % 3 {
                 let at = 4 + (next() as usize) % (bytes.len() - 5);
-                bytes[at] = if next() % 2 == 0 { interesting[(next() as usize) % interesting.len()] } else { next() as u8 };
+                bytes[at] =
+                    if next() % 2 == 0 { interesting[(next() as usize) % interesting.len()] } else { next() as u8 };
             }
             agree(&bytes);
         }

@@ -65,7 +65,17 @@ impl ArrayRules {
         let max_items = limit(kw, ctx, "maxItems")?;
         let unique = parse_unique(kw, ctx)?;
         let items = kw.get("items").map(|v| parse_items(v, ctx)).transpose()?;
-        let additional = kw.get("additionalItems").map(|v| Additional::parse(v, ctx, "additionalItems", "$jsonSchema keyword 'additionalItems' must be either an object or a boolean")).transpose()?;
+        let additional = kw
+            .get("additionalItems")
+            .map(|v| {
+                Additional::parse(
+                    v,
+                    ctx,
+                    "additionalItems",
+                    "$jsonSchema keyword 'additionalItems' must be either an object or a boolean",
+                )
+            })
+            .transpose()?;
         let additional = additional.filter(|_| matches!(items, Some(Items::Tuple(_))));
         let rules = ArrayRules { min_items, max_items, unique, items, additional };
         let empty = rules.min_items.is_none() && rules.max_items.is_none() && !rules.unique && rules.items.is_none();
@@ -118,14 +128,21 @@ fn parse_items(value: &Bson, ctx: Ctx<'_>) -> Result<Items, SchemaError> {
     let at = ctx.path("items");
     match value {
         Bson::Document(doc) => Ok(Items::Each(Box::new(Schema::parse(doc, Ctx { at: &at, top: false })?))),
-        Bson::Array(list) => list.iter().enumerate().map(|(i, s)| tuple_entry(s, &at, i, ctx)).collect::<Result<_, _>>().map(Items::Tuple),
+        Bson::Array(list) => list
+            .iter()
+            .enumerate()
+            .map(|(i, s)| tuple_entry(s, &at, i, ctx))
+            .collect::<Result<_, _>>()
+            .map(Items::Tuple),
         _ => Err(ctx.err("items", "$jsonSchema keyword 'items' must be an array or an object")),
     }
 }
 
 fn tuple_entry(value: &Bson, at: &str, index: usize, ctx: Ctx<'_>) -> Result<Schema, SchemaError> {
     let at = format!("{at}.{index}");
-    Schema::parse_nested(value, &at, false, || ctx.err("items", "$jsonSchema keyword 'items' requires that each element of the array is an object"))
+    Schema::parse_nested(value, &at, false, || {
+        ctx.err("items", "$jsonSchema keyword 'items' requires that each element of the array is an object")
+    })
 }
 
 /// The index of the first element equal to an earlier one (quadratic, allocation-free).
@@ -142,7 +159,13 @@ fn first_duplicate<'a, A: Arr<'a>>(a: A) -> Res<Option<usize>> {
 }
 
 impl ArrayRules {
-    pub(crate) fn explain<'a, A: Arr<'a>>(&self, a: A, at: &str, ex: &mut Explain<'_>, out: &mut Vec<Document>) -> Res<()> {
+    pub(crate) fn explain<'a, A: Arr<'a>>(
+        &self,
+        a: A,
+        at: &str,
+        ex: &mut Explain<'_>,
+        out: &mut Vec<Document>,
+    ) -> Res<()> {
         let considered = || -> Res<Bson> { Ok(Bson::Array(a.items().map(|v| v?.to_bson()).collect::<Res<_>>()?)) };
         let count = a.items().count() as u64;
         for (bound, keyword) in [(&self.min_items, "minItems"), (&self.max_items, "maxItems")] {
@@ -196,6 +219,10 @@ impl ArrayRules {
 }
 
 fn item_failure(keyword: &str, index: usize, details: Vec<Document>) -> Document {
-    let reason = if keyword == "items" { "At least one item did not match the sub-schema" } else { "At least one additional item did not match the sub-schema" };
+    let reason = if keyword == "items" {
+        "At least one item did not match the sub-schema"
+    } else {
+        "At least one additional item did not match the sub-schema"
+    };
     doc! { "operatorName": keyword, "reason": reason, "itemIndex": index as i32, "details": details }
 }

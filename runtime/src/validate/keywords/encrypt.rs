@@ -115,6 +115,9 @@ fn parse_key_id(value: &Bson, ctx: Ctx<'_>) -> Result<(), SchemaError> {
 fn parse_algorithm(value: &Bson, ctx: Ctx<'_>) -> Result<(), SchemaError> {
     match value {
         Bson::String(name) if ALGORITHMS.contains(&name.as_str()) => Ok(()),
-        _ => Err(ctx.err("algorithm", format!("Enumeration value '{value}' for field 'algorithm' is not a valid value."))),
+        _ => {
+            Err(ctx
+                .err("algorithm", format!("Enumeration value '{value}' for field 'algorithm' is not a valid value.")))
+        }
     }
 }

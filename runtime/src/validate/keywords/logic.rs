@@ -35,8 +35,11 @@ impl LogicRules {
             not: parse_not(kw, ctx)?,
             enumeration: kw.get("enum").map(|v| parse_enum(v, ctx)).transpose()?,
         };
-        let empty = rules.all_of.is_empty() && rules.any_of.is_empty() && rules.one_of.is_empty()
-            && rules.not.is_none() && rules.enumeration.is_none();
+        let empty = rules.all_of.is_empty()
+            && rules.any_of.is_empty()
+            && rules.one_of.is_empty()
+            && rules.not.is_none()
+            && rules.enumeration.is_none();
         Ok((!empty).then(|| Box::new(rules)))
     }
 
@@ -110,7 +113,15 @@ fn parse_list(kw: &Keywords<'_>, ctx: Ctx<'_>, keyword: &str) -> Result<Vec<Sche
     }
     let entry = |(i, sub): (usize, &Bson)| {
         let at = ctx.path(&format!("{keyword}.{i}"));
-        let what = || ctx.err(keyword, format!("$jsonSchema keyword '{keyword}' must be an array of objects, but found an element of type {}", sub.element_type() as u8));
+        let what = || {
+            ctx.err(
+                keyword,
+                format!(
+                    "$jsonSchema keyword '{keyword}' must be an array of objects, but found an element of type {}",
+                    sub.element_type() as u8
+                ),
+            )
+        };
         Schema::parse_nested(sub, &at, ctx.top, what)
     };
     list.iter().enumerate().map(entry).collect()
@@ -140,15 +151,24 @@ fn parse_enum(value: &Bson, ctx: Ctx<'_>) -> Result<Enumeration, SchemaError> {
         }
     }
     let values: Vec<Bson> = list.iter().filter(|v| !ctx.top || matches!(v, Bson::Document(_))).cloned().collect();
-    let texts = values.iter().filter_map(|v| match v {
-        Bson::String(s) | Bson::Symbol(s) => Some(s.as_str().into()),
-        _ => None,
-    }).collect();
+    let texts = values
+        .iter()
+        .filter_map(|v| match v {
+            Bson::String(s) | Bson::Symbol(s) => Some(s.as_str().into()),
+            _ => None,
+        })
+        .collect();
     Ok(Enumeration { values, texts, spec: value.clone() })
 }
 
 impl LogicRules {
-    pub(crate) fn explain<'a, V: Value<'a>>(&self, v: V, at: &str, ex: &mut Explain<'_>, out: &mut Vec<Document>) -> Res<()> {
+    pub(crate) fn explain<'a, V: Value<'a>>(
+        &self,
+        v: V,
+        at: &str,
+        ex: &mut Explain<'_>,
+        out: &mut Vec<Document>,
+    ) -> Res<()> {
         self.explain_all_of(v, ex, out)?;
         if !self.any_of.is_empty() && !any_matches(&self.any_of, v)? {
             let failures = explain_each(&self.any_of, v, ex)?;
@@ -181,7 +201,13 @@ impl LogicRules {
         Ok(())
     }
 
-    fn explain_one_of<'a, V: Value<'a>>(&self, v: V, at: &str, ex: &mut Explain<'_>, out: &mut Vec<Document>) -> Res<()> {
+    fn explain_one_of<'a, V: Value<'a>>(
+        &self,
+        v: V,
+        at: &str,
+        ex: &mut Explain<'_>,
+        out: &mut Vec<Document>,
+    ) -> Res<()> {
         if self.one_of.is_empty() {
             return Ok(());
         }

@@ -58,7 +58,9 @@ impl NumberRules {
             ex.violation(at, "multipleOf", reason);
             out.push(leaf("multipleOf", spec("multipleOf", written.clone()), reason, considered.clone()));
         }
-        for (bound, keyword, side) in [(&self.maximum, "maximum", Ordering::Less), (&self.minimum, "minimum", Ordering::Greater)] {
+        for (bound, keyword, side) in
+            [(&self.maximum, "maximum", Ordering::Less), (&self.minimum, "minimum", Ordering::Greater)]
+        {
             if let Some(b) = bound.as_ref().filter(|b| !b.admits(n, side)) {
                 ex.violation(at, keyword, "comparison failed");
                 out.push(leaf(keyword, b.specified_as(keyword), "comparison failed", considered.clone()));
@@ -73,12 +75,24 @@ impl NumberRules {
 fn long_range(minimum: Option<&Bound>, maximum: Option<&Bound>) -> Option<(i64, i64)> {
     let low = match minimum {
         None => i64::MIN,
-        Some(Bound { value: Num::Long(v), exclusive, .. }) => if *exclusive { v.checked_add(1)? } else { *v },
+        Some(Bound { value: Num::Long(v), exclusive, .. }) => {
+            if *exclusive {
+                v.checked_add(1)?
+            } else {
+                *v
+            }
+        }
         Some(_) => return None,
     };
     let high = match maximum {
         None => i64::MAX,
-        Some(Bound { value: Num::Long(v), exclusive, .. }) => if *exclusive { v.checked_sub(1)? } else { *v },
+        Some(Bound { value: Num::Long(v), exclusive, .. }) => {
+            if *exclusive {
+                v.checked_sub(1)?
+            } else {
+                *v
+            }
+        }
         Some(_) => return None,
     };
     Some((low, high))
@@ -87,7 +101,8 @@ fn long_range(minimum: Option<&Bound>, maximum: Option<&Bound>) -> Option<(i64, 
 /// `multipleOf`: a number whose decimal value (`numberDecimal()`) is positive.
 fn parse_multiple_of(kw: &Keywords<'_>, ctx: Ctx<'_>) -> Result<Option<(Dec, Bson)>, SchemaError> {
     let Some(value) = kw.get("multipleOf") else { return Ok(None) };
-    let n = number_of(value).ok_or_else(|| ctx.err("multipleOf", "$jsonSchema keyword 'multipleOf' must be a number"))?;
+    let n =
+        number_of(value).ok_or_else(|| ctx.err("multipleOf", "$jsonSchema keyword 'multipleOf' must be a number"))?;
     let divisor = divisor_of(n);
     if divisor.is_negative() || divisor.is_zero() {
         return Err(ctx.err("multipleOf", "$jsonSchema keyword 'multipleOf' must have a positive value"));
@@ -96,12 +111,24 @@ fn parse_multiple_of(kw: &Keywords<'_>, ctx: Ctx<'_>) -> Result<Option<(Dec, Bso
 }
 
 /// `maximum` (a number) with `exclusiveMaximum` (a boolean, only alongside `maximum`).
-fn parse_bound(kw: &Keywords<'_>, ctx: Ctx<'_>, name: &str, exclusive_name: &str) -> Result<Option<Bound>, SchemaError> {
+fn parse_bound(
+    kw: &Keywords<'_>,
+    ctx: Ctx<'_>,
+    name: &str,
+    exclusive_name: &str,
+) -> Result<Option<Bound>, SchemaError> {
     let exclusive = match kw.get(exclusive_name) {
         None => false,
         Some(Bson::Boolean(b)) if kw.get(name).is_some() => *b,
-        Some(_) if kw.get(name).is_some() => return Err(ctx.err(exclusive_name, format!("$jsonSchema keyword '{exclusive_name}' must be a boolean"))),
-        Some(_) => return Err(ctx.err(exclusive_name, format!("$jsonSchema keyword '{name}' must be a present if {exclusive_name} is present"))),
+        Some(_) if kw.get(name).is_some() => {
+            return Err(ctx.err(exclusive_name, format!("$jsonSchema keyword '{exclusive_name}' must be a boolean")))
+        }
+        Some(_) => {
+            return Err(ctx.err(
+                exclusive_name,
+                format!("$jsonSchema keyword '{name}' must be a present if {exclusive_name} is present"),
+            ))
+        }
     };
     let Some(value) = kw.get(name) else { return Ok(None) };
     let n = number_of(value).ok_or_else(|| ctx.err(name, format!("$jsonSchema keyword '{name}' must be a number")))?;

@@ -70,13 +70,17 @@ impl ObjectRules {
         rules.allowed = parse_allowed(kw, ctx)?;
         rules.min_properties = limit(kw, ctx, "minProperties")?;
         rules.max_properties = limit(kw, ctx, "maxProperties")?;
-        rules.dependencies = kw.get("dependencies").map(|v| parse_dependencies(v, ctx)).transpose()?.unwrap_or_default();
+        rules.dependencies =
+            kw.get("dependencies").map(|v| parse_dependencies(v, ctx)).transpose()?.unwrap_or_default();
         Ok((!rules.is_empty()).then(|| Box::new(rules)))
     }
 
     fn is_empty(&self) -> bool {
-        self.named.is_empty() && self.allowed.is_none() && self.min_properties.is_none()
-            && self.max_properties.is_none() && self.dependencies.is_empty()
+        self.named.is_empty()
+            && self.allowed.is_none()
+            && self.min_properties.is_none()
+            && self.max_properties.is_none()
+            && self.dependencies.is_empty()
     }
 
     fn add_required(&mut self, required: Vec<String>) {
@@ -89,7 +93,8 @@ impl ObjectRules {
         let declared: Vec<Box<str>> = self.named.iter().map(|n| n.name.clone()).collect();
         self.named.sort_by(|a, b| a.name.cmp(&b.name));
         self.lookup = Lookup::new(&self.named, &declared);
-        self.required_mask = self.named.iter().enumerate().filter(|(i, n)| n.required && *i < 64).fold(0, |m, (i, _)| m | 1 << i);
+        self.required_mask =
+            self.named.iter().enumerate().filter(|(i, n)| n.required && *i < 64).fold(0, |m, (i, _)| m | 1 << i);
     }
 
     /// The entry of `named` called `name`.
@@ -149,7 +154,8 @@ impl ObjectRules {
     }
 
     fn count_ok(&self, count: u64) -> bool {
-        self.min_properties.as_ref().is_none_or(|m| count >= m.n) && self.max_properties.as_ref().is_none_or(|m| count <= m.n)
+        self.min_properties.as_ref().is_none_or(|m| count >= m.n)
+            && self.max_properties.as_ref().is_none_or(|m| count <= m.n)
     }
 
     fn dependencies_ok<'a, D: Doc<'a>>(&self, d: D) -> Res<bool> {
@@ -240,7 +246,11 @@ enum Seen {
 
 impl Seen {
     fn new(len: usize) -> Seen {
-        if len <= 64 { Seen::Small(0) } else { Seen::Large(vec![false; len]) }
+        if len <= 64 {
+            Seen::Small(0)
+        } else {
+            Seen::Large(vec![false; len])
+        }
     }
 
     fn set(&mut self, i: usize) {
@@ -288,7 +298,10 @@ fn parse_properties(value: &Bson, ctx: Ctx<'_>) -> Result<Vec<Named>, SchemaErro
     for (name, sub) in properties {
         let at = ctx.path(&format!("properties.{name}"));
         let schema = Schema::parse_nested(sub, &at, false, || {
-            ctx.err(&format!("properties.{name}"), format!("Nested schema for $jsonSchema property '{name}' must be an object"))
+            ctx.err(
+                &format!("properties.{name}"),
+                format!("Nested schema for $jsonSchema property '{name}' must be an object"),
+            )
         })?;
         named.push(Named { name: name.as_str().into(), schema: Some(schema), required: false });
     }
@@ -304,7 +317,10 @@ fn parse_allowed(kw: &Keywords<'_>, ctx: Ctx<'_>) -> Result<Option<Allowed>, Sch
     }
     let patterns = patterns.map(|p| parse_patterns(p, ctx)).transpose()?.unwrap_or_default();
     let message = "$jsonSchema keyword 'additionalProperties' must be an object or a boolean";
-    let otherwise = additional.map(|v| Additional::parse(v, ctx, "additionalProperties", message)).transpose()?.unwrap_or(Additional::Allow);
+    let otherwise = additional
+        .map(|v| Additional::parse(v, ctx, "additionalProperties", message))
+        .transpose()?
+        .unwrap_or(Additional::Allow);
     Ok(Some(Allowed { patterns, otherwise, spec: additional.cloned() }))
 }
 
@@ -316,7 +332,10 @@ fn parse_patterns(value: &Bson, ctx: Ctx<'_>) -> Result<Vec<(Pattern, Schema)>, 
     for (source, sub) in entries {
         let at = ctx.path(&format!("patternProperties.{source}"));
         let schema = Schema::parse_nested(sub, &at, false, || {
-            ctx.err("patternProperties", format!("$jsonSchema keyword 'patternProperties' has property '{source}' which is not an object"))
+            ctx.err(
+                "patternProperties",
+                format!("$jsonSchema keyword 'patternProperties' has property '{source}' which is not an object"),
+            )
         })?;
         let pattern = Pattern::new(source).map_err(|m| ctx.err(&format!("patternProperties.{source}"), m))?;
         out.push((pattern, schema));
@@ -330,8 +349,13 @@ fn parse_dependencies(value: &Bson, ctx: Ctx<'_>) -> Result<Vec<Dependency>, Sch
         return Err(ctx.err("dependencies", "$jsonSchema keyword 'dependencies' must be an object"));
     };
     // mongod lets `title` / `description` annotate the dependencies document itself.
-    let annotation = |name: &str, then: &Bson| matches!(then, Bson::String(_)) && (name == "title" || name == "description");
-    entries.iter().filter(|(name, then)| !annotation(name, then)).map(|(name, then)| parse_dependency(name, then, ctx)).collect()
+    let annotation =
+        |name: &str, then: &Bson| matches!(then, Bson::String(_)) && (name == "title" || name == "description");
+    entries
+        .iter()
+        .filter(|(name, then)| !annotation(name, then))
+        .map(|(name, then)| parse_dependency(name, then, ctx))
+        .collect()
 }
 
 fn parse_dependency(name: &str, then: &Bson, ctx: Ctx<'_>) -> Result<Dependency, SchemaError> {
@@ -339,7 +363,12 @@ fn parse_dependency(name: &str, then: &Bson, ctx: Ctx<'_>) -> Result<Dependency,
     let then = match then {
         Bson::Document(doc) => Then::Schema(Box::new(Schema::parse(doc, Ctx { at: &at, top: ctx.top })?)),
         Bson::Array(list) => Then::Properties(property_list(name, list, ctx)?),
-        _ => return Err(ctx.err(&format!("dependencies.{name}"), format!("property '{name}' in $jsonSchema keyword 'dependencies' must be either an object or an array"))),
+        _ => {
+            return Err(ctx.err(
+                &format!("dependencies.{name}"),
+                format!("property '{name}' in $jsonSchema keyword 'dependencies' must be either an object or an array"),
+            ))
+        }
     };
     Ok(Dependency { name: name.into(), then })
 }
@@ -347,15 +376,22 @@ fn parse_dependency(name: &str, then: &Bson, ctx: Ctx<'_>) -> Result<Dependency,
 fn property_list(name: &str, list: &[Bson], ctx: Ctx<'_>) -> Result<Vec<String>, SchemaError> {
     let at = format!("dependencies.{name}");
     if list.is_empty() {
-        return Err(ctx.err(&at, format!("property '{name}' in $jsonSchema keyword 'dependencies' cannot be an empty array")));
+        return Err(
+            ctx.err(&at, format!("property '{name}' in $jsonSchema keyword 'dependencies' cannot be an empty array"))
+        );
     }
     let mut out: Vec<String> = Vec::with_capacity(list.len());
     for entry in list {
         let Bson::String(entry) = entry else {
-            return Err(ctx.err(&at, format!("array '{name}' in $jsonSchema keyword 'dependencies' can only contain strings")));
+            return Err(
+                ctx.err(&at, format!("array '{name}' in $jsonSchema keyword 'dependencies' can only contain strings"))
+            );
         };
         if out.contains(entry) {
-            return Err(ctx.err(&at, format!("array '{name}' in $jsonSchema keyword 'dependencies' contains duplicate element: {entry}")));
+            return Err(ctx.err(
+                &at,
+                format!("array '{name}' in $jsonSchema keyword 'dependencies' contains duplicate element: {entry}"),
+            ));
         }
         out.push(entry.clone());
     }
@@ -364,7 +400,13 @@ fn property_list(name: &str, list: &[Bson], ctx: Ctx<'_>) -> Result<Vec<String>,
 
 impl ObjectRules {
     /// Appends mongod's entries for every object keyword `d` breaks.
-    pub(crate) fn explain<'a, D: Doc<'a>>(&self, d: D, at: &str, ex: &mut Explain<'_>, out: &mut Vec<Document>) -> Res<()> {
+    pub(crate) fn explain<'a, D: Doc<'a>>(
+        &self,
+        d: D,
+        at: &str,
+        ex: &mut Explain<'_>,
+        out: &mut Vec<Document>,
+    ) -> Res<()> {
         if self.has_properties {
             self.explain_properties(d, ex, out)?;
         }
@@ -397,7 +439,13 @@ impl ObjectRules {
         Ok(())
     }
 
-    fn explain_required<'a, D: Doc<'a>>(&self, d: D, at: &str, ex: &mut Explain<'_>, out: &mut Vec<Document>) -> Res<()> {
+    fn explain_required<'a, D: Doc<'a>>(
+        &self,
+        d: D,
+        at: &str,
+        ex: &mut Explain<'_>,
+        out: &mut Vec<Document>,
+    ) -> Res<()> {
         let mut missing = Vec::new();
         for named in self.named.iter().filter(|n| n.required) {
             if d.get(&named.name)?.is_none() {
@@ -430,7 +478,13 @@ impl ObjectRules {
         Ok(())
     }
 
-    fn explain_dependencies<'a, D: Doc<'a>>(&self, d: D, at: &str, ex: &mut Explain<'_>, out: &mut Vec<Document>) -> Res<()> {
+    fn explain_dependencies<'a, D: Doc<'a>>(
+        &self,
+        d: D,
+        at: &str,
+        ex: &mut Explain<'_>,
+        out: &mut Vec<Document>,
+    ) -> Res<()> {
         let mut failing = Vec::new();
         for dependency in &self.dependencies {
             if d.get(&dependency.name)?.is_none() || dependency.holds(d)? {
@@ -454,7 +508,9 @@ impl Dependency {
                 for name in names {
                     if d.get(name)?.is_none() {
                         missing.push(Bson::String(name.clone()));
-                        ex.at(name, |ex| ex.violation(at, "dependencies", format!("missing property required by '{}'", self.name)));
+                        ex.at(name, |ex| {
+                            ex.violation(at, "dependencies", format!("missing property required by '{}'", self.name))
+                        });
                     }
                 }
                 entry.insert("missingProperties", missing);
@@ -470,7 +526,14 @@ impl Dependency {
 impl Allowed {
     /// `additionalProperties: false` lists the extra names; a schema or a pattern lists
     /// the failing properties with their details.
-    fn explain<'a, D: Doc<'a>>(&self, rules: &ObjectRules, d: D, at: &str, ex: &mut Explain<'_>, out: &mut Vec<Document>) -> Res<()> {
+    fn explain<'a, D: Doc<'a>>(
+        &self,
+        rules: &ObjectRules,
+        d: D,
+        at: &str,
+        ex: &mut Explain<'_>,
+        out: &mut Vec<Document>,
+    ) -> Res<()> {
         let (mut extra, mut pattern_failures, mut schema_failures) = (Vec::new(), Vec::new(), Vec::new());
         for field in d.fields() {
             let (name, value) = field?;
@@ -483,7 +546,8 @@ impl Allowed {
                 matched = true;
                 if !schema.matches(value)? {
                     let details = ex.at(name, |ex| schema.explain(value, ex))?;
-                    pattern_failures.push(doc! { "propertyName": name, "regexMatched": pattern.source(), "details": details });
+                    pattern_failures
+                        .push(doc! { "propertyName": name, "regexMatched": pattern.source(), "details": details });
                 }
             }
             if matched || listed {
@@ -493,7 +557,9 @@ impl Allowed {
                 Additional::Allow => {}
                 Additional::Deny => {
                     extra.push(Bson::String(name.to_owned()));
-                    ex.at(name, |ex| ex.violation(at, "additionalProperties", "property not allowed by additionalProperties: false"));
+                    ex.at(name, |ex| {
+                        ex.violation(at, "additionalProperties", "property not allowed by additionalProperties: false")
+                    });
                 }
                 Additional::Schema(schema) => {
                     if !schema.matches(value)? {
@@ -508,7 +574,9 @@ impl Allowed {
         }
         if !extra.is_empty() {
             let spec = spec("additionalProperties", self.spec.clone().unwrap_or(Bson::Boolean(false)));
-            out.push(doc! { "operatorName": "additionalProperties", "specifiedAs": spec, "additionalProperties": extra });
+            out.push(
+                doc! { "operatorName": "additionalProperties", "specifiedAs": spec, "additionalProperties": extra },
+            );
         }
         if !schema_failures.is_empty() {
             out.push(doc! { "operatorName": "additionalProperties", "propertiesNotSatisfied": schema_failures });

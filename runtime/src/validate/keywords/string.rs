@@ -66,7 +66,6 @@ impl StringRules {
     }
 }
 
-
 /// `pattern`: a string, compiled as PCRE (UTF mode, no flags); at the root mongod never
 /// compiles it, so a broken regex is accepted there.
 fn parse_pattern(kw: &Keywords<'_>, ctx: Ctx<'_>) -> Result<Option<Pattern>, SchemaError> {
@@ -84,7 +83,8 @@ fn explain_pattern(p: &Pattern, s: &str, at: &str, ex: &mut Explain<'_>, out: &m
         return;
     }
     let reason = "regular expression did not match";
-    let note = if found == Found::LimitHit { " (PCRE match limit hit: counted as no match, as mongod does)" } else { "" };
+    let note =
+        if found == Found::LimitHit { " (PCRE match limit hit: counted as no match, as mongod does)" } else { "" };
     ex.violation(at, "pattern", format!("{reason}{note}"));
     out.push(leaf("pattern", spec("pattern", p.source()), reason, Bson::String(s.into())));
 }
