@@ -1,5 +1,4 @@
-//! MongoDB `$jsonSchema` validators, collection commands and a local validator,
-//! derived from serde models. See the README for a tour.
+#![doc = include_str!("lib.md")]
 
 extern crate self as mongo_schema;
 
@@ -18,6 +17,7 @@ pub mod __private;
 
 pub use bson;
 pub use command::{registered, MongoCollection, Registration, ValidationAction, ValidationLevel};
+#[doc = include_str!("derive.md")]
 pub use mongo_schema_macros::MongoSchema;
 pub use schema::{BsonKind, MongoSchema};
 pub use validate::{SchemaError, Validator};
