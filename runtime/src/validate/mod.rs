@@ -55,6 +55,7 @@
 //! * The `errInfo` follows the shape mongod 5.0+ returns; its entry order and wording are
 //!   mongod's where this crate knows them, but byte equality with the server is not promised.
 
+mod bytes;
 mod equal;
 mod error;
 mod eval;

@@ -4,8 +4,8 @@
 use bson::spec::ElementType;
 use bson::{Bson, Document};
 
+use super::bytes::same;
 use super::number::{Dec, Num};
-use super::walk::same;
 
 /// Raw bytes that do not parse as BSON (only `validate_raw` can meet them).
 #[derive(Clone, Debug, PartialEq, Eq)]
