@@ -12,7 +12,7 @@
 //! a failed migration), 2 a usage, file or connection error.
 
 use crate::dump::{self, DumpReader};
-use crate::migrate::check::{check_documents, CheckReport};
+use crate::migrate::dry_run::{dry_run, DryRunReport};
 use crate::migrate::{self, MigrateError, MigrateOptions, Model};
 use crate::render::{js_line_comment, mongosh_create_collection, mongosh_run_command};
 use crate::{ValidationLevel, Validator};
@@ -241,7 +241,7 @@ fn check(model: &Model, files: &[PathBuf], ids: usize, out: &mut dyn Write) -> R
         model.validator.get_document("$jsonSchema").map_err(|e| Exit(2, format!("{}: {e}", model.namespace())))?;
     let validator = Validator::new(schema)
         .map_err(|e| Exit(2, format!("{}: the validator does not compile: {e}", model.namespace())))?;
-    let mut report = CheckReport::new(ids);
+    let mut report = DryRunReport::new(ids);
     for path in files {
         if let Err(message) = check_file(&validator, path, &mut report) {
             write!(out, "{}", report.render(&model.namespace()))?;
@@ -252,13 +252,13 @@ fn check(model: &Model, files: &[PathBuf], ids: usize, out: &mut dyn Write) -> R
     Ok(i32::from(report.failed > 0))
 }
 
-fn check_file(validator: &Validator, path: &Path, report: &mut CheckReport) -> Result<(), String> {
+fn check_file(validator: &Validator, path: &Path, report: &mut DryRunReport) -> Result<(), String> {
     let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let bar = progress(file.metadata().map(|m| m.len()).unwrap_or(0));
     let docs: DumpReader<BufReader<Box<dyn Read>>> =
         dump::from_reader(path, Box::new(bar.wrap_read(file)) as Box<dyn Read>)
             .map_err(|e| format!("{}: {e}", path.display()))?;
-    let result = check_documents(validator, docs, report);
+    let result = dry_run(validator, docs, report);
     bar.finish_and_clear();
     result.map_err(|e| format!("{}: {e}", path.display()))
 }

@@ -1,8 +1,8 @@
 //! The migrations directory: numbered files, the snapshot, the next migration written.
 
 use super::{
-    check_collection_count, commands_json, diff, down_js, plan, up_js, Change, Migration, Model, Snapshot,
-    SnapshotError, DEFAULT_MAX_COLLECTIONS, SNAPSHOT_FILE,
+    collection_count, diff, plan, Change, Migration, Model, Snapshot, SnapshotError, DEFAULT_MAX_COLLECTIONS,
+    SNAPSHOT_FILE,
 };
 use crate::command::ValidationLevel;
 use std::fmt;
@@ -63,15 +63,49 @@ impl std::error::Error for MigrateError {}
 /// nothing changed: no empty migration is written.
 pub fn migrate(dir: &Path, models: &[Model], options: &MigrateOptions) -> Result<Option<Written>, MigrateError> {
     let snapshot = read_snapshot(dir)?;
-    check_collection_count(models, &snapshot, options.max_collections).map_err(MigrateError::CollectionCount)?;
-    let changes = diff(&snapshot, models, options.level, options.direct);
-    if changes.is_empty() {
-        return Ok(None);
-    }
-    let migration = plan(next_number(dir)?, &changes);
-    let next = Snapshot { last_migration: Some(migration.name.clone()), entries: updated(&snapshot, &changes) };
+    let Some((migration, next)) = snapshot.next(|| next_number(dir), models, options)? else { return Ok(None) };
     let files = write_all(dir, &migration, &next)?;
     Ok(Some(Written { migration, files }))
+}
+
+impl Snapshot {
+    /// The migration [`migrate`] would write over this snapshot, without reading or writing a
+    /// file: numbered one past [`last_migration`](Snapshot::last_migration), `Ok(None)` when
+    /// `models` match the snapshot. Fails on the `collection_count` rule as `migrate` does.
+    ///
+    /// A test that the committed migrations are current reads the snapshot and expects `None`.
+    pub fn next_migration(
+        &self,
+        models: &[Model],
+        options: &MigrateOptions,
+    ) -> Result<Option<Migration>, MigrateError> {
+        let number = || Ok(self.last_number() + 1);
+        Ok(self.next(number, models, options)?.map(|(migration, _)| migration))
+    }
+
+    /// The number of [`last_migration`](Snapshot::last_migration) (`0003_...` is 3); 0 before the first.
+    fn last_number(&self) -> u32 {
+        let digits = self.last_migration.as_deref().and_then(|name| name.split_once('_')).map(|(digits, _)| digits);
+        digits.and_then(|d| d.parse().ok()).unwrap_or(0)
+    }
+
+    /// The migration from this snapshot to `models` and the snapshot it leaves; `number` is
+    /// asked for only when something changed.
+    fn next(
+        &self,
+        number: impl FnOnce() -> Result<u32, MigrateError>,
+        models: &[Model],
+        options: &MigrateOptions,
+    ) -> Result<Option<(Migration, Snapshot)>, MigrateError> {
+        collection_count(models, self, options.max_collections).map_err(MigrateError::CollectionCount)?;
+        let changes = diff(self, models, options.level, options.direct);
+        if changes.is_empty() {
+            return Ok(None);
+        }
+        let migration = plan(number()?, &changes);
+        let next = Snapshot { last_migration: Some(migration.name.clone()), entries: updated(self, &changes) };
+        Ok(Some((migration, next)))
+    }
 }
 
 fn read_snapshot(dir: &Path) -> Result<Snapshot, MigrateError> {
@@ -131,9 +165,9 @@ fn updated(snapshot: &Snapshot, changes: &[Change]) -> Vec<super::Entry> {
 fn write_all(dir: &Path, migration: &Migration, snapshot: &Snapshot) -> Result<Vec<PathBuf>, MigrateError> {
     fs::create_dir_all(dir).map_err(|e| MigrateError::Io(dir.to_owned(), e))?;
     let files = [
-        (format!("{}.js", migration.name), up_js(migration)),
-        (format!("{}.down.js", migration.name), down_js(migration)),
-        (format!("{}.json", migration.name), commands_json(migration)),
+        (format!("{}.js", migration.name), migration.up_js()),
+        (format!("{}.down.js", migration.name), migration.down_js()),
+        (format!("{}.json", migration.name), migration.commands_json()),
         (SNAPSHOT_FILE.to_owned(), snapshot.to_json()),
     ];
     files.into_iter().map(|(name, text)| write(&dir.join(name), &text)).collect()

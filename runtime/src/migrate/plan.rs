@@ -31,7 +31,7 @@ pub struct Migration {
 }
 
 /// The migration numbered `number` for `changes` (which must not be empty).
-pub fn plan(number: u32, changes: &[Change]) -> Migration {
+pub(super) fn plan(number: u32, changes: &[Change]) -> Migration {
     let mut migration = Migration {
         name: format!("{number:04}_{}", summary(changes)),
         notes: vec![],

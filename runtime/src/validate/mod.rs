@@ -83,11 +83,18 @@ use schema::{Ctx, Schema};
 use value::{Doc, Value};
 use walk::Bytes;
 
-/// Reads every element of `doc` (recursively) with `validate_raw`'s BSON reader and counts
-/// them; the benchmark's floor for that reader. Not part of the API.
+/// Hooks for this crate's own benchmark (`runtime/benches/validate.rs`) and fuzz targets,
+/// which measure and check `validate_raw`'s BSON reader on its own. Not part of the API:
+/// hidden from the docs, outside semver, and may change or go in any release.
 #[doc(hidden)]
-pub fn read_raw(doc: &RawDocument) -> Result<usize, Malformed> {
-    walk::count(Bytes::of(doc)).map_err(|m| *m)
+pub mod __bench {
+    use super::{walk, Bytes, Malformed, RawDocument};
+
+    /// Reads every element of `doc` (recursively) with `validate_raw`'s BSON reader and
+    /// counts them: the floor under `validate_raw`'s time.
+    pub fn read_raw(doc: &RawDocument) -> Result<usize, Malformed> {
+        walk::count(Bytes::of(doc)).map_err(|m| *m)
+    }
 }
 
 /// A compiled `$jsonSchema`, ready to validate many documents.
