@@ -19,6 +19,7 @@ use crate::{ValidationLevel, Validator};
 use clap::{Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
+use std::error::Error;
 use std::ffi::OsString;
 use std::io::{self, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -146,8 +147,20 @@ struct Exit(i32, String);
 
 impl From<io::Error> for Exit {
     fn from(e: io::Error) -> Self {
-        Exit(2, e.to_string())
+        Exit(2, chain(&e))
     }
+}
+
+/// An error and its causes on one line, `: ` between them: the library's errors say their
+/// context in `Display` and leave the cause to `source()`.
+fn chain(error: &dyn Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(e) = cause {
+        text = format!("{text}: {e}");
+        cause = e.source();
+    }
+    text
 }
 
 fn dispatch(models: &[Model], command: Command, out: &mut dyn Write) -> Result<i32, Exit> {
@@ -220,7 +233,10 @@ fn write_migration(models: &[Model], dir: &Path, options: &MigrateOptions, out: 
     let written = match migrate::migrate(dir, models, options) {
         Ok(written) => written,
         Err(MigrateError::CollectionCount(message)) => return Err(Exit(1, message)),
-        Err(e) => return Err(Exit(2, e.to_string())),
+        Err(e @ MigrateError::Snapshot { .. }) => {
+            return Err(Exit(2, format!("{}; restore it from version control", chain(&e))))
+        }
+        Err(e) => return Err(Exit(2, chain(&e))),
     };
     let Some(written) = written else {
         writeln!(out, "no changes: the models match {}", dir.join(migrate::SNAPSHOT_FILE).display())?;
@@ -253,14 +269,14 @@ fn check(model: &Model, files: &[PathBuf], ids: usize, out: &mut dyn Write) -> R
 }
 
 fn check_file(validator: &Validator, path: &Path, report: &mut DryRunReport) -> Result<(), String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let in_file = |e: &dyn Error| format!("{}: {}", path.display(), chain(e));
+    let file = std::fs::File::open(path).map_err(|e| in_file(&e))?;
     let bar = progress(file.metadata().map(|m| m.len()).unwrap_or(0));
     let docs: DumpReader<BufReader<Box<dyn Read>>> =
-        dump::from_reader(path, Box::new(bar.wrap_read(file)) as Box<dyn Read>)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        dump::from_reader(path, Box::new(bar.wrap_read(file)) as Box<dyn Read>).map_err(|e| in_file(&e))?;
     let result = dry_run(validator, docs, report);
     bar.finish_and_clear();
-    result.map_err(|e| format!("{}: {e}", path.display()))
+    result.map_err(|e| in_file(&e))
 }
 
 fn progress(len: u64) -> ProgressBar {

@@ -187,12 +187,9 @@ struct Driver(mongodb::sync::Client);
 
 impl Server for Driver {
     fn run_command(&mut self, db: &str, command: Document) -> Result<Document, CommandError> {
-        self.0.database(db).run_command(command).run().map_err(|e| {
-            let code = match e.kind.as_ref() {
-                mongodb::error::ErrorKind::Command(c) => Some(c.code),
-                _ => None,
-            };
-            CommandError { code, message: e.to_string() }
+        self.0.database(db).run_command(command).run().map_err(|e| match e.kind.as_ref() {
+            mongodb::error::ErrorKind::Command(c) => CommandError::Refused { code: c.code, message: c.message.clone() },
+            _ => CommandError::Driver(std::sync::Arc::new(e)),
         })
     }
 }

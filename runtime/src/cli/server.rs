@@ -1,7 +1,7 @@
 //! `schema apply` and `schema drift`: the subcommands that talk to a deployment, through
 //! [`MongoServer`] (feature `driver`), printed for people, with exit codes.
 
-use super::Exit;
+use super::{chain, Exit};
 use crate::migrate::apply::{apply, drift, DriftStatus, MigrationFile, Outcome, Server, DEFAULT_STATE_DB};
 use crate::migrate::driver::MongoServer;
 use crate::migrate::{pending, Model};
@@ -39,15 +39,15 @@ impl ServerCommand {
 }
 
 fn connect(uri: &str) -> Result<MongoServer, Exit> {
-    MongoServer::connect(uri).map_err(|e| Exit(2, format!("cannot connect: {e}")))
+    MongoServer::connect(uri).map_err(|e| Exit(2, format!("cannot connect: {}", chain(&e))))
 }
 
 /// `schema apply` over any server: prints what ran; exit 1 at the first failure.
 fn run_apply(server: &mut dyn Server, dir: &Path, state_db: &str, out: &mut dyn Write) -> Result<i32, Exit> {
-    let files = pending(dir).map_err(|e| Exit(2, e.to_string()))?;
+    let files = pending(dir).map_err(|e| Exit(2, chain(&e)))?;
     let migrations =
-        files.iter().map(|p| MigrationFile::read(p)).collect::<Result<Vec<_>, _>>().map_err(|e| Exit(2, e))?;
-    let outcomes = apply(server, &migrations, state_db).map_err(|e| Exit(1, e.to_string()))?;
+        files.iter().map(|p| MigrationFile::read(p)).collect::<Result<Vec<_>, _>>().map_err(|e| Exit(2, chain(&e)))?;
+    let outcomes = apply(server, &migrations, state_db).map_err(|e| Exit(1, chain(&e)))?;
     for outcome in &outcomes {
         match outcome {
             Outcome::Applied(name) => writeln!(out, "applied {name}")?,
@@ -61,7 +61,7 @@ fn run_apply(server: &mut dyn Server, dir: &Path, state_db: &str, out: &mut dyn 
 
 /// `schema drift` over any server: one line per collection; exit 1 when any differs.
 fn run_drift(server: &mut dyn Server, models: &[Model], out: &mut dyn Write) -> Result<i32, Exit> {
-    let report = drift(server, models).map_err(|e| Exit(2, e.to_string()))?;
+    let report = drift(server, models).map_err(|e| Exit(2, chain(&e)))?;
     for (model, status) in &report {
         match status {
             DriftStatus::InSync => writeln!(out, "{}: in sync", model.namespace())?,

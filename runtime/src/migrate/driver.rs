@@ -4,6 +4,7 @@ use super::apply::{CommandError, Server};
 use bson::Document;
 use mongodb::error::ErrorKind;
 use mongodb::sync::Client;
+use std::sync::Arc;
 
 /// A deployment reached through `mongodb::sync::Client`.
 pub struct MongoServer {
@@ -23,10 +24,10 @@ impl Server for MongoServer {
     }
 }
 
-/// The server's code and message when it refused the command; the driver's text otherwise.
+/// The server's code and message when it refused the command; the driver's error otherwise.
 fn command_error(e: mongodb::error::Error) -> CommandError {
     match e.kind.as_ref() {
-        ErrorKind::Command(c) => CommandError { code: Some(c.code), message: c.message.clone() },
-        _ => CommandError { code: None, message: e.to_string() },
+        ErrorKind::Command(c) => CommandError::Refused { code: c.code, message: c.message.clone() },
+        _ => CommandError::Driver(Arc::new(e)),
     }
 }

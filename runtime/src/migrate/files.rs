@@ -5,6 +5,7 @@ use super::{
     SNAPSHOT_FILE,
 };
 use crate::command::ValidationLevel;
+use std::error::Error;
 use std::fmt;
 use std::fs;
 use std::io;
@@ -35,28 +36,52 @@ pub struct Written {
     pub files: Vec<PathBuf>,
 }
 
-/// Why no migration could be written.
+/// Why no migration could be written. Its `Display` is the context (a path, or the rule's
+/// whole message); the [`source`](std::error::Error::source) chain holds the cause.
 #[derive(Debug)]
 pub enum MigrateError {
-    Io(PathBuf, io::Error),
-    Snapshot(PathBuf, SnapshotError),
+    /// A file or directory of the migrations directory could not be read or written.
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The I/O error.
+        source: io::Error,
+    },
+    /// The snapshot cannot be read back: it was edited, or written by another version.
+    Snapshot {
+        /// The snapshot file.
+        path: PathBuf,
+        /// What is wrong with it.
+        source: SnapshotError,
+    },
     /// The `collection_count` rule (its message starts with `collection_count:`).
     CollectionCount(String),
+}
+
+impl MigrateError {
+    fn io(path: &Path) -> impl FnOnce(io::Error) -> MigrateError + '_ {
+        move |source| MigrateError::Io { path: path.to_owned(), source }
+    }
 }
 
 impl fmt::Display for MigrateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MigrateError::Io(path, e) => write!(f, "{}: {e}", path.display()),
-            MigrateError::Snapshot(path, e) => {
-                write!(f, "{}: {}; restore it from version control", path.display(), e.0)
-            }
+            MigrateError::Io { path, .. } | MigrateError::Snapshot { path, .. } => write!(f, "{}", path.display()),
             MigrateError::CollectionCount(message) => f.write_str(message),
         }
     }
 }
 
-impl std::error::Error for MigrateError {}
+impl Error for MigrateError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        match self {
+            MigrateError::Io { source, .. } => Some(source),
+            MigrateError::Snapshot { source, .. } => Some(source),
+            MigrateError::CollectionCount(_) => None,
+        }
+    }
+}
 
 /// Compares `models` with the snapshot in `dir` and writes the next numbered migration
 /// (`NNNN_<summary>.js`, `.down.js`, `.json`) and the new snapshot. `Ok(None)` when
@@ -111,9 +136,9 @@ impl Snapshot {
 fn read_snapshot(dir: &Path) -> Result<Snapshot, MigrateError> {
     let path = dir.join(SNAPSHOT_FILE);
     match fs::read_to_string(&path) {
-        Ok(text) => Snapshot::from_json(&text).map_err(|e| MigrateError::Snapshot(path, e)),
+        Ok(text) => Snapshot::from_json(&text).map_err(|source| MigrateError::Snapshot { path, source }),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Snapshot::default()),
-        Err(e) => Err(MigrateError::Io(path, e)),
+        Err(source) => Err(MigrateError::Io { path, source }),
     }
 }
 
@@ -127,11 +152,11 @@ fn numbered(dir: &Path) -> Result<Vec<(u32, PathBuf)>, MigrateError> {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(vec![]),
-        Err(e) => return Err(MigrateError::Io(dir.to_owned(), e)),
+        Err(e) => return Err(MigrateError::io(dir)(e)),
     };
     let mut found = Vec::new();
     for entry in entries {
-        let path = entry.map_err(|e| MigrateError::Io(dir.to_owned(), e))?.path();
+        let path = entry.map_err(MigrateError::io(dir))?.path();
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
         if let Some((digits, _)) =
             name.split_once('_').filter(|(d, _)| d.len() >= 4 && d.bytes().all(|b| b.is_ascii_digit()))
@@ -163,7 +188,7 @@ fn updated(snapshot: &Snapshot, changes: &[Change]) -> Vec<super::Entry> {
 }
 
 fn write_all(dir: &Path, migration: &Migration, snapshot: &Snapshot) -> Result<Vec<PathBuf>, MigrateError> {
-    fs::create_dir_all(dir).map_err(|e| MigrateError::Io(dir.to_owned(), e))?;
+    fs::create_dir_all(dir).map_err(MigrateError::io(dir))?;
     let files = [
         (format!("{}.js", migration.name), migration.up_js()),
         (format!("{}.down.js", migration.name), migration.down_js()),
@@ -174,6 +199,6 @@ fn write_all(dir: &Path, migration: &Migration, snapshot: &Snapshot) -> Result<V
 }
 
 fn write(path: &Path, text: &str) -> Result<PathBuf, MigrateError> {
-    fs::write(path, text).map_err(|e| MigrateError::Io(path.to_owned(), e))?;
+    fs::write(path, text).map_err(MigrateError::io(path))?;
     Ok(path.to_owned())
 }
