@@ -120,12 +120,12 @@ impl Validator {
 
     /// Validates a decoded document.
     pub fn validate(&self, doc: &Document) -> Result<(), ValidationError> {
-        self.check(doc)
+        self.verdict(doc)
     }
 
     /// Validates BSON bytes in place, without decoding them to a `Document`.
     pub fn validate_raw(&self, doc: &RawDocument) -> Result<(), ValidationError> {
-        self.check(Bytes::of(doc))
+        self.verdict(Bytes::of(doc))
     }
 
     /// Whether a decoded document passes (the fast path alone, never allocates).
@@ -138,7 +138,7 @@ impl Validator {
         self.root.matches(Bytes::of(doc).as_value()).unwrap_or(false)
     }
 
-    fn check<'a, D: Doc<'a>>(&self, doc: D) -> Result<(), ValidationError> {
+    fn verdict<'a, D: Doc<'a>>(&self, doc: D) -> Result<(), ValidationError> {
         match self.root.matches(doc.as_value()) {
             Ok(true) => Ok(()),
             Ok(false) => Err(self.explain(doc)),

@@ -22,7 +22,7 @@ use bson::spec::ElementType;
 use bson::{Bson, RawDocument};
 
 use super::bytes::{array, cstring_len, known_str, same, utf8};
-use super::number::{Dec, Num};
+use super::number::{BsonNumber, Dec};
 use super::value::{Arr, Doc, FieldIter, Malformed, Res, Value, View};
 
 /// A BSON document known to be framed: at least 5 bytes, its length prefix equal to its
@@ -364,13 +364,13 @@ impl<'a> Value<'a> for Walked<'a> {
     }
 
     #[inline(always)]
-    fn num(self) -> Option<Num> {
+    fn num(self) -> Option<BsonNumber> {
         let value = self.value;
         match self.kind {
-            ElementType::Int32 => Some(Num::Long(i64::from(i32::from_le_bytes(array(value))))),
-            ElementType::Int64 => Some(Num::Long(i64::from_le_bytes(array(value)))),
-            ElementType::Double => Some(Num::Double(f64::from_le_bytes(array(value)))),
-            ElementType::Decimal128 => Some(Num::Decimal(Dec::from_bytes(array(value)))),
+            ElementType::Int32 => Some(BsonNumber::Long(i64::from(i32::from_le_bytes(array(value))))),
+            ElementType::Int64 => Some(BsonNumber::Long(i64::from_le_bytes(array(value)))),
+            ElementType::Double => Some(BsonNumber::Double(f64::from_le_bytes(array(value)))),
+            ElementType::Decimal128 => Some(BsonNumber::Decimal(Dec::from_bytes(array(value)))),
             _ => None,
         }
     }
