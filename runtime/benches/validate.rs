@@ -8,6 +8,8 @@
 //! orders, `VALIDATE_ORDER=sequential` times rows one after another, and `VALIDATE_PROFILE`
 //! spins on one path for a profiler.
 
+#![forbid(unsafe_code)]
+
 #[path = "../tests/validator_orders.rs"]
 mod orders;
 

@@ -1,6 +1,10 @@
 //! MongoDB `$jsonSchema` validators, collection commands and a local validator,
 //! derived from serde models. See the README for a tour.
 
+// The only `unsafe` is in the validator's BSON reader (`validate::bytes`): each block says
+// why it holds, and an `unsafe fn` states its contract without licensing unsafe operations.
+#![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
+
 extern crate self as mongo_schema;
 
 #[cfg(feature = "cli")]

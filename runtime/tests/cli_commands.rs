@@ -1,4 +1,5 @@
 //! The `schema` command line: print, migrate and check, as a user's binary runs them.
+#![forbid(unsafe_code)]
 #![cfg(feature = "cli")]
 
 #[path = "migrate_models/mod.rs"]

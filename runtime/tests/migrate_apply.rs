@@ -1,6 +1,8 @@
 //! `apply` and `drift` against a recording fake server: the order of commands, the
 //! idempotent fallback, skipping applied migrations, and every failure path.
 
+#![forbid(unsafe_code)]
+
 mod migrate_models;
 
 use bson::{doc, Bson, Document};

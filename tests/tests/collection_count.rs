@@ -1,6 +1,8 @@
 //! `collection_count` over the real registry of this crate's derived models: the corpus
 //! puts three collection roots in `db_test_mapping`, so a ceiling of two refuses them.
 
+#![forbid(unsafe_code)]
+
 use mongo_schema::migrate::{registered_models, MigrateError, MigrateOptions, Snapshot};
 
 #[test]

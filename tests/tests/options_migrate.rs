@@ -6,6 +6,8 @@
 //! through `migrate::apply::apply` and install the time-series collection, the compound
 //! index and the expiry; running them again is harmless.
 
+#![forbid(unsafe_code)]
+
 use bson::{doc, Document};
 use mongo_schema::migrate::apply::{apply, CommandError, MigrationFile, Server};
 use mongo_schema::migrate::{migrate, MigrateOptions, Model, Written};

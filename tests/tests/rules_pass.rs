@@ -2,6 +2,8 @@
 //! models that follow the standard, or waive a rule with a reason, derive and behave; and
 //! the document-size bound the rules compute matches what bson really writes.
 
+#![forbid(unsafe_code)]
+
 use bson::{oid::ObjectId, DateTime, Decimal128};
 use mongo_schema::{MongoCollection, MongoSchema};
 use rust_decimal::Decimal;

@@ -1,6 +1,8 @@
 //! The migrations committed beside the app are current: running `migrate` over them
 //! would write nothing. A model change without its migration fails here.
 
+#![forbid(unsafe_code)]
+
 use mongo_schema::migrate::{registered_models, MigrateOptions, Snapshot, SNAPSHOT_FILE};
 use mongo_schema_example_app as _;
 use std::path::Path;
