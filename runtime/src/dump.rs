@@ -124,6 +124,7 @@ pub fn sniff(head: &[u8]) -> DumpFormat {
 }
 
 impl<R: BufRead> DumpReader<R> {
+    /// Reads `input` as `format`, from its first byte (offsets count from there).
     pub fn new(input: R, format: DumpFormat) -> Self {
         DumpReader { input, format, offset: 0, start: 0, failed: false }
     }

@@ -1,19 +1,28 @@
 //! MongoDB `$jsonSchema` validators, collection commands and a local validator,
 //! derived from serde models. See the README for a tour.
+//!
+//! Modules, each using only those after it: `cli` (the `schema` command, feature `cli`) →
+//! [`migrate`] (snapshots, migrations, `apply`, dry runs) → [`command`], [`schema`],
+//! [`dump`], [`render`] → [`validate`] (the local validator), which knows none of the others.
 
-// The only `unsafe` is in the validator's BSON reader (`validate::bytes`): each block says
-// why it holds, and an `unsafe fn` states its contract without licensing unsafe operations.
+// The only `unsafe` is in the validator's BSON reader (`validate::walk`, `validate::bytes`):
+// each block says why it holds, and an `unsafe fn` states its contract without licensing unsafe operations.
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
+#![warn(missing_docs)]
 
 extern crate self as mongo_schema;
 
 #[cfg(feature = "cli")]
 pub mod cli;
+// Documented by the lead once the contract rework is merged; then drop the allow.
+#[allow(missing_docs)]
 pub mod command;
 pub mod dump;
 pub mod migrate;
 pub mod render;
+#[allow(missing_docs)]
 pub mod schema;
+#[allow(missing_docs)]
 pub mod serde_helpers;
 pub mod validate;
 

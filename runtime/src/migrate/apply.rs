@@ -76,15 +76,20 @@ impl Error for CommandError {
 /// One command of a migration's JSON file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FileStep {
+    /// The database the command runs on.
     pub db: String,
+    /// The command, exact to the BSON type.
     pub command: Document,
+    /// Run instead when `command` fails with NamespaceExists (code 48).
     pub if_namespace_exists: Option<Document>,
 }
 
 /// A migration's JSON file, as `apply` runs it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MigrationFile {
+    /// The migration's name (`0002_tighten_t_users`), recorded once it is applied.
     pub name: String,
+    /// Its steps, in order.
     pub up: Vec<FileStep>,
 }
 
@@ -166,7 +171,9 @@ impl Error for MigrationFileError {
 /// What `apply` did with one migration.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
+    /// Run and recorded now (the migration's name).
     Applied(String),
+    /// Recorded by an earlier run, so skipped (the migration's name).
     AlreadyApplied(String),
 }
 

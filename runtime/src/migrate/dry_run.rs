@@ -17,11 +17,13 @@ pub struct Group {
     pub ids: Vec<String>,
 }
 
-/// What a check found. Its size grows with the distinct (path, keyword) pairs, never with
+/// What a dry run found. Its size grows with the distinct (path, keyword) pairs, never with
 /// the number of documents.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct DryRunReport {
+    /// Documents validated.
     pub documents: u64,
+    /// Documents the validator rejects.
     pub failed: u64,
     /// Keyed by (path, keyword); `required` keys carry the missing field in the path.
     pub groups: BTreeMap<(String, String), Group>,

@@ -31,6 +31,7 @@ impl Default for MigrateOptions {
 /// A migration written to disk.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Written {
+    /// What the files hold.
     pub migration: Migration,
     /// The up script, the down script, the JSON commands, the snapshot.
     pub files: Vec<PathBuf>,

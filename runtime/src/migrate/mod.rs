@@ -41,13 +41,17 @@ use bson::Document;
 /// A collection root as migrations see it: owned, comparable, serialisable.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Model {
+    /// The database (`db_shop`).
     pub db: String,
+    /// The collection (`t_order`).
     pub collection: String,
     /// The Rust type, for comments (`module::Type`).
     pub rust_type: String,
     /// `{"$jsonSchema": ...}`.
     pub validator: Document,
+    /// `validationLevel`.
     pub level: ValidationLevel,
+    /// `validationAction`.
     pub action: ValidationAction,
     /// `timeseries`, `capped`, indexes and the shard key.
     pub options: Options,

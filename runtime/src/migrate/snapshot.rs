@@ -26,6 +26,7 @@ pub struct Entry {
 pub struct Snapshot {
     /// The migration that produced this snapshot (`0003_alter_t_users`).
     pub last_migration: Option<String>,
+    /// One entry per collection.
     pub entries: Vec<Entry>,
 }
 
