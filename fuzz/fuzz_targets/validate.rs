@@ -4,6 +4,7 @@
 //! `validate_raw`'s own BSON reader must call nothing malformed that bson decodes whole.
 
 #![no_main]
+#![forbid(unsafe_code)]
 
 use libfuzzer_sys::fuzz_target;
 use mongo_schema::bson::{Document, RawDocument, RawDocumentBuf};
