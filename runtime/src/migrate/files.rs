@@ -100,6 +100,28 @@ impl Snapshot {
     /// `models` match the snapshot. Fails on the `collection_count` rule as `migrate` does.
     ///
     /// A test that the committed migrations are current reads the snapshot and expects `None`.
+    ///
+    /// ```
+    /// use mongo_schema::bson::oid::ObjectId;
+    /// use mongo_schema::migrate::{MigrateOptions, Model, Snapshot};
+    /// use mongo_schema::MongoSchema;
+    /// use serde::Serialize;
+    ///
+    /// #[derive(Serialize, MongoSchema)]
+    /// #[mongo(db = "db_shop", collection = "t_user")]
+    /// struct User {
+    ///     #[serde(rename = "_id")]
+    ///     id: ObjectId,
+    ///     #[mongo(max_length = 50)]
+    ///     name: String,
+    /// }
+    ///
+    /// let models = [Model::of::<User>("shop::User")];
+    /// let first = Snapshot::default().next_migration(&models, &MigrateOptions::default())?.unwrap();
+    /// assert_eq!(first.name, "0001_create_t_user");
+    /// assert!(first.up_js().contains("createCollection"));
+    /// # Ok::<(), mongo_schema::migrate::MigrateError>(())
+    /// ```
     pub fn next_migration(
         &self,
         models: &[Model],
