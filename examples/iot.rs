@@ -7,7 +7,7 @@
 //! this file as `iot.out`; a test keeps it current.
 
 use bson::DateTime;
-use mongo_schema::migrate::{diff, plan, up_js, Model, Snapshot};
+use mongo_schema::migrate::{MigrateOptions, Model, Snapshot};
 use mongo_schema::{render, MongoCollection, MongoSchema};
 use serde::{Deserialize, Serialize};
 
@@ -38,7 +38,10 @@ pub struct DeviceReading {
 pub fn output() -> String {
     let json = |doc: Option<bson::Document>| doc.map_or_else(|| "none".to_owned(), |d| render::relaxed_json(&d));
     let model = Model::of::<DeviceReading>("iot::DeviceReading");
-    let migration = plan(1, &diff(&Snapshot::default(), &[model], None, false));
+    let migration = Snapshot::default()
+        .next_migration(&[model], &MigrateOptions::default())
+        .expect("one collection passes collection_count")
+        .expect("a new collection is a change");
     format!(
         "// createCollection: a time-series collection expiring readings after 30 days (no validator: mongod refuses one here)\n{}\n\n\
          // createIndexes: the deviceId + timestamp compound index\n{}\n\n\
@@ -47,7 +50,7 @@ pub fn output() -> String {
         json(Some(DeviceReading::create_collection_command())),
         json(DeviceReading::create_indexes_command()),
         render::relaxed_json(&DeviceReading::json_schema()),
-        up_js(&migration),
+        migration.up_js(),
     )
 }
 

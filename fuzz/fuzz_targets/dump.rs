@@ -4,6 +4,7 @@
 //! within the input.
 
 #![no_main]
+#![forbid(unsafe_code)]
 
 use libfuzzer_sys::fuzz_target;
 use mongo_schema::dump::{DumpFormat, DumpReader};

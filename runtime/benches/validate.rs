@@ -8,6 +8,8 @@
 //! orders, `VALIDATE_ORDER=sequential` times rows one after another, and `VALIDATE_PROFILE`
 //! spins on one path for a profiler.
 
+#![forbid(unsafe_code)]
+
 #[path = "../tests/validator_orders.rs"]
 mod orders;
 
@@ -85,7 +87,7 @@ fn main() {
             rounds += 1;
             let passed = match which.as_str() {
                 "decoded" => docs.iter().filter(|d| validator.validate(d).is_ok()).count(),
-                "walk" => raws.iter().filter(|r| mongo_schema::validate::read_raw(r).is_ok()).count(),
+                "walk" => raws.iter().filter(|r| mongo_schema::validate::__bench::read_raw(r).is_ok()).count(),
                 _ => raws.iter().filter(|r| validator.validate_raw(r).is_ok()).count(),
             };
             assert_eq!(black_box(passed), n);
@@ -101,7 +103,7 @@ fn main() {
         ("raw iteration alone", Box::new(|| raws.iter().map(|r| walk(r)).sum())),
         (
             "our byte walker alone (information)",
-            Box::new(|| raws.iter().map(|r| mongo_schema::validate::read_raw(r).unwrap()).sum()),
+            Box::new(|| raws.iter().map(|r| mongo_schema::validate::__bench::read_raw(r).unwrap()).sum()),
         ),
         ("jsonschema on prebuilt JSON", Box::new(|| json_docs.iter().filter(|j| json_validator.is_valid(j)).count())),
         (

@@ -12,16 +12,20 @@
 //! a failed migration), 2 a usage, file or connection error.
 
 use crate::dump::{self, DumpReader};
-use crate::migrate::check::{check_documents, CheckReport};
+use crate::migrate::dry_run::{dry_run, DryRunReport};
 use crate::migrate::{self, MigrateError, MigrateOptions, Model};
 use crate::render::{js_line_comment, mongosh_create_collection, mongosh_run_command};
 use crate::{ValidationLevel, Validator};
 use clap::{Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
+use std::error::Error;
 use std::ffi::OsString;
 use std::io::{self, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
+
+#[cfg(feature = "driver")]
+mod server;
 
 /// Inputs at least this large get a progress bar (on a terminal).
 const PROGRESS_FROM: u64 = 64 * 1024 * 1024;
@@ -75,7 +79,7 @@ enum Command {
     },
     #[cfg(feature = "driver")]
     #[command(flatten)]
-    Server(crate::migrate::driver::ServerCommand),
+    Server(server::ServerCommand),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -124,7 +128,7 @@ where
     };
     match dispatch(models, args.command, out) {
         Ok(code) => code,
-        Err(Failure(code, message)) => {
+        Err(Exit(code, message)) => {
             let _ = writeln!(err, "schema: {message}");
             code
         }
@@ -137,16 +141,29 @@ fn clap_exit(e: clap::Error, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     e.exit_code()
 }
 
-/// An exit code and the message printed before exiting.
-pub(crate) struct Failure(pub i32, pub String);
+/// How a command ends early: the exit code, and the message printed (after `schema: `)
+/// before exiting.
+struct Exit(i32, String);
 
-impl From<io::Error> for Failure {
+impl From<io::Error> for Exit {
     fn from(e: io::Error) -> Self {
-        Failure(2, e.to_string())
+        Exit(2, chain(&e))
     }
 }
 
-fn dispatch(models: &[Model], command: Command, out: &mut dyn Write) -> Result<i32, Failure> {
+/// An error and its causes on one line, `: ` between them: the library's errors say their
+/// context in `Display` and leave the cause to `source()`.
+fn chain(error: &dyn Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(e) = cause {
+        text = format!("{text}: {e}");
+        cause = e.source();
+    }
+    text
+}
+
+fn dispatch(models: &[Model], command: Command, out: &mut dyn Write) -> Result<i32, Exit> {
     match command {
         Command::Print { collection, format } => print(&select(models, collection.as_deref())?, format, out),
         Command::Migrate { dir, direct, validation_level, max_collections } => {
@@ -164,21 +181,20 @@ fn dispatch(models: &[Model], command: Command, out: &mut dyn Write) -> Result<i
 }
 
 /// The models `name` selects (`t_x` or `db_y.t_x`); all when `None`.
-fn select(models: &[Model], name: Option<&str>) -> Result<Vec<Model>, Failure> {
+fn select(models: &[Model], name: Option<&str>) -> Result<Vec<Model>, Exit> {
     let Some(name) = name else { return Ok(models.to_vec()) };
     let found: Vec<Model> = models.iter().filter(|m| m.collection == name || m.namespace() == name).cloned().collect();
     let known = || models.iter().map(Model::namespace).collect::<Vec<_>>().join(", ");
     match found.len() {
-        0 => Err(Failure(2, format!("no model for collection {name:?}; registered: {}", known()))),
+        0 => Err(Exit(2, format!("no model for collection {name:?}; registered: {}", known()))),
         1 => Ok(found),
-        _ => Err(Failure(
-            2,
-            format!("{name:?} names a collection in several databases; write db.collection: {}", known()),
-        )),
+        _ => {
+            Err(Exit(2, format!("{name:?} names a collection in several databases; write db.collection: {}", known())))
+        }
     }
 }
 
-fn print(models: &[Model], format: Format, out: &mut dyn Write) -> Result<i32, Failure> {
+fn print(models: &[Model], format: Format, out: &mut dyn Write) -> Result<i32, Exit> {
     let text = match format {
         Format::Js => models.iter().map(print_js).collect::<Vec<_>>().join("\n"),
         Format::Json => print_json(models),
@@ -213,16 +229,14 @@ fn print_json(models: &[Model]) -> String {
     serde_json::to_string_pretty(&items).expect("a JSON value always serialises")
 }
 
-fn write_migration(
-    models: &[Model],
-    dir: &Path,
-    options: &MigrateOptions,
-    out: &mut dyn Write,
-) -> Result<i32, Failure> {
+fn write_migration(models: &[Model], dir: &Path, options: &MigrateOptions, out: &mut dyn Write) -> Result<i32, Exit> {
     let written = match migrate::migrate(dir, models, options) {
         Ok(written) => written,
-        Err(MigrateError::CollectionCount(message)) => return Err(Failure(1, message)),
-        Err(e) => return Err(Failure(2, e.to_string())),
+        Err(MigrateError::CollectionCount(message)) => return Err(Exit(1, message)),
+        Err(e @ MigrateError::Snapshot { .. }) => {
+            return Err(Exit(2, format!("{}; restore it from version control", chain(&e))))
+        }
+        Err(e) => return Err(Exit(2, chain(&e))),
     };
     let Some(written) = written else {
         writeln!(out, "no changes: the models match {}", dir.join(migrate::SNAPSHOT_FILE).display())?;
@@ -238,31 +252,31 @@ fn write_migration(
     Ok(0)
 }
 
-fn check(model: &Model, files: &[PathBuf], ids: usize, out: &mut dyn Write) -> Result<i32, Failure> {
+fn check(model: &Model, files: &[PathBuf], ids: usize, out: &mut dyn Write) -> Result<i32, Exit> {
     let schema =
-        model.validator.get_document("$jsonSchema").map_err(|e| Failure(2, format!("{}: {e}", model.namespace())))?;
+        model.validator.get_document("$jsonSchema").map_err(|e| Exit(2, format!("{}: {e}", model.namespace())))?;
     let validator = Validator::new(schema)
-        .map_err(|e| Failure(2, format!("{}: the validator does not compile: {e}", model.namespace())))?;
-    let mut report = CheckReport::new(ids);
+        .map_err(|e| Exit(2, format!("{}: the validator does not compile: {e}", model.namespace())))?;
+    let mut report = DryRunReport::new(ids);
     for path in files {
         if let Err(message) = check_file(&validator, path, &mut report) {
             write!(out, "{}", report.render(&model.namespace()))?;
-            return Err(Failure(2, message));
+            return Err(Exit(2, message));
         }
     }
     write!(out, "{}", report.render(&model.namespace()))?;
     Ok(i32::from(report.failed > 0))
 }
 
-fn check_file(validator: &Validator, path: &Path, report: &mut CheckReport) -> Result<(), String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+fn check_file(validator: &Validator, path: &Path, report: &mut DryRunReport) -> Result<(), String> {
+    let in_file = |e: &dyn Error| format!("{}: {}", path.display(), chain(e));
+    let file = std::fs::File::open(path).map_err(|e| in_file(&e))?;
     let bar = progress(file.metadata().map(|m| m.len()).unwrap_or(0));
     let docs: DumpReader<BufReader<Box<dyn Read>>> =
-        dump::from_reader(path, Box::new(bar.wrap_read(file)) as Box<dyn Read>)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-    let result = check_documents(validator, docs, report);
+        dump::from_reader(path, Box::new(bar.wrap_read(file)) as Box<dyn Read>).map_err(|e| in_file(&e))?;
+    let result = dry_run(validator, docs, report);
     bar.finish_and_clear();
-    result.map_err(|e| format!("{}: {e}", path.display()))
+    result.map_err(|e| in_file(&e))
 }
 
 fn progress(len: u64) -> ProgressBar {

@@ -276,7 +276,7 @@ pub fn coll_mod_timeseries(collection: &str, timeseries: &Timeseries) -> Documen
 }
 
 /// Adds `capped: true, size, max` to a `createCollection` command.
-pub fn add_capped(command: &mut Document, capped: Option<Capped>) {
+pub(crate) fn add_capped(command: &mut Document, capped: Option<Capped>) {
     let Some(capped) = capped else { return };
     command.insert("capped", true);
     command.insert("size", count(capped.size));

@@ -6,10 +6,12 @@
 //! offset of the document at fault; nothing panics, whatever the bytes.
 
 use bson::{Bson, RawBsonRef, RawDocument, RawDocumentBuf};
+use std::error::Error;
 use std::fmt;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
+use std::sync::Arc;
 
 /// mongod's largest document (16 MiB) plus the 16 KiB it allows internally (oplog
 /// entries): a larger length prefix means the file is not a BSON dump or is corrupt.
@@ -26,11 +28,15 @@ pub enum DumpFormat {
     JsonLines,
 }
 
-/// Why reading stopped: the byte offset where the bad document starts, and what is wrong.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Why reading stopped: the byte offset where the bad document starts, and what is wrong;
+/// the I/O, BSON or JSON error behind it is the [`source`](std::error::Error::source).
+#[derive(Debug, Clone)]
 pub struct DumpError {
+    /// Where the bad document (or line) starts, in bytes from the start of the input.
     pub offset: u64,
+    /// What is wrong: `truncated: ...`, `corrupt document`, `not JSON`, ...
     pub message: String,
+    cause: Option<Arc<dyn Error + Send + Sync>>,
 }
 
 impl fmt::Display for DumpError {
@@ -39,7 +45,39 @@ impl fmt::Display for DumpError {
     }
 }
 
-impl std::error::Error for DumpError {}
+/// Equal when they say the same: same offset, message and cause text.
+impl PartialEq for DumpError {
+    fn eq(&self, other: &Self) -> bool {
+        let cause = |e: &DumpError| e.cause.as_ref().map(|c| c.to_string());
+        (self.offset, &self.message, cause(self)) == (other.offset, &other.message, cause(other))
+    }
+}
+
+impl Eq for DumpError {}
+
+impl Error for DumpError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        self.cause.as_deref().map(|e| e as &(dyn Error + 'static))
+    }
+}
+
+/// What is wrong with one document, before its offset is attached.
+struct Bad {
+    message: String,
+    cause: Option<Arc<dyn Error + Send + Sync>>,
+}
+
+impl Bad {
+    /// A problem the message says in full.
+    fn new(message: String) -> Self {
+        Bad { message, cause: None }
+    }
+
+    /// `message`, caused by `e`.
+    fn by<E: Error + Send + Sync + 'static>(message: &str) -> impl FnOnce(E) -> Bad + '_ {
+        move |e| Bad { message: message.to_owned(), cause: Some(Arc::new(e)) }
+    }
+}
 
 /// The documents of a dump, in file order; ends after the first error.
 pub struct DumpReader<R> {
@@ -86,6 +124,7 @@ pub fn sniff(head: &[u8]) -> DumpFormat {
 }
 
 impl<R: BufRead> DumpReader<R> {
+    /// Reads `input` as `format`, from its first byte (offsets count from there).
     pub fn new(input: R, format: DumpFormat) -> Self {
         DumpReader { input, format, offset: 0, start: 0, failed: false }
     }
@@ -95,48 +134,53 @@ impl<R: BufRead> DumpReader<R> {
         self.offset
     }
 
-    fn next_bson(&mut self) -> Option<Result<RawDocumentBuf, String>> {
+    fn next_bson(&mut self) -> Option<Result<RawDocumentBuf, Bad>> {
         self.start = self.offset;
         let mut prefix = [0u8; 4];
         let got = match read_full(&mut self.input, &mut prefix) {
             Ok(0) => return None,
             Ok(n) => n,
-            Err(e) => return Some(Err(format!("read error: {e}"))),
+            Err(e) => return Some(Err(Bad::by("read error")(e))),
         };
         if got < 4 {
-            return Some(Err(format!("truncated: the file ends {got} byte(s) into a document's length prefix")));
+            return Some(Err(Bad::new(format!(
+                "truncated: the file ends {got} byte(s) into a document's length prefix"
+            ))));
         }
         Some(self.bson_body(prefix))
     }
 
-    fn bson_body(&mut self, prefix: [u8; 4]) -> Result<RawDocumentBuf, String> {
+    fn bson_body(&mut self, prefix: [u8; 4]) -> Result<RawDocumentBuf, Bad> {
         let declared = i32::from_le_bytes(prefix);
         let len = usize::try_from(declared).ok().filter(|n| (5..=MAX_DOCUMENT_SIZE).contains(n));
-        let len = len.ok_or_else(|| format!("corrupt: document length {declared} is outside 5..={MAX_DOCUMENT_SIZE}; not a BSON dump, or damaged here"))?;
+        let len = len.ok_or_else(|| Bad::new(format!("corrupt: document length {declared} is outside 5..={MAX_DOCUMENT_SIZE}; not a BSON dump, or damaged here")))?;
         let mut bytes = vec![0u8; len];
         bytes[..4].copy_from_slice(&prefix);
-        let got = read_full(&mut self.input, &mut bytes[4..]).map_err(|e| format!("read error: {e}"))?;
+        let got = read_full(&mut self.input, &mut bytes[4..]).map_err(Bad::by("read error"))?;
         self.offset += 4 + got as u64;
         if got < len - 4 {
-            return Err(format!("truncated: the document declares {len} bytes, the file ends after {}", got + 4));
+            return Err(Bad::new(format!(
+                "truncated: the document declares {len} bytes, the file ends after {}",
+                got + 4
+            )));
         }
-        let doc = RawDocumentBuf::from_bytes(bytes).map_err(|e| format!("corrupt document: {e}"))?;
-        well_formed(&doc).map_err(|e| format!("corrupt document: {e}"))?;
+        let doc = RawDocumentBuf::from_bytes(bytes).map_err(Bad::by("corrupt document"))?;
+        well_formed(&doc).map_err(Bad::by("corrupt document"))?;
         Ok(doc)
     }
 
-    fn next_json(&mut self) -> Option<Result<RawDocumentBuf, String>> {
+    fn next_json(&mut self) -> Option<Result<RawDocumentBuf, Bad>> {
         loop {
             self.start = self.offset;
             let mut line = Vec::new();
             let got = match (&mut self.input).take(MAX_LINE as u64 + 1).read_until(b'\n', &mut line) {
                 Ok(0) => return None,
                 Ok(n) => n,
-                Err(e) => return Some(Err(format!("read error: {e}"))),
+                Err(e) => return Some(Err(Bad::by("read error")(e))),
             };
             self.offset += got as u64;
             if got > MAX_LINE {
-                return Some(Err(format!("line longer than {MAX_LINE} bytes: not Extended JSON lines")));
+                return Some(Err(Bad::new(format!("line longer than {MAX_LINE} bytes: not Extended JSON lines"))));
             }
             if line.iter().all(u8::is_ascii_whitespace) {
                 continue;
@@ -177,12 +221,12 @@ fn nested(value: RawBsonRef<'_>) -> bson::error::Result<()> {
     }
 }
 
-fn json_document(line: &[u8]) -> Result<RawDocumentBuf, String> {
-    let value: serde_json::Value = serde_json::from_slice(line).map_err(|e| format!("not JSON: {e}"))?;
+fn json_document(line: &[u8]) -> Result<RawDocumentBuf, Bad> {
+    let value: serde_json::Value = serde_json::from_slice(line).map_err(Bad::by("not JSON"))?;
     match Bson::try_from(value) {
-        Ok(Bson::Document(doc)) => RawDocumentBuf::try_from(&doc).map_err(|e| format!("cannot encode as BSON: {e}")),
-        Ok(other) => Err(format!("a line holds {:?}, not a document", other.element_type())),
-        Err(e) => Err(format!("not Extended JSON: {e}")),
+        Ok(Bson::Document(doc)) => RawDocumentBuf::try_from(&doc).map_err(Bad::by("cannot encode as BSON")),
+        Ok(other) => Err(Bad::new(format!("a line holds {:?}, not a document", other.element_type()))),
+        Err(e) => Err(Bad::by("not Extended JSON")(e)),
     }
 }
 
@@ -198,6 +242,6 @@ impl<R: BufRead> Iterator for DumpReader<R> {
             DumpFormat::JsonLines => self.next_json(),
         }?;
         self.failed = item.is_err();
-        Some(item.map_err(|message| DumpError { offset: self.start, message }))
+        Some(item.map_err(|bad| DumpError { offset: self.start, message: bad.message, cause: bad.cause }))
     }
 }

@@ -1,14 +1,22 @@
 #![doc = include_str!("lib.md")]
+// The only `unsafe` is in the validator's BSON reader (`validate::walk`, `validate::bytes`):
+// each block says why it holds, and an `unsafe fn` states its contract without licensing unsafe operations.
+#![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
+#![warn(missing_docs)]
 
 extern crate self as mongo_schema;
 
 #[cfg(feature = "cli")]
 pub mod cli;
+// Documented by the lead once the contract rework is merged; then drop the allow.
+#[allow(missing_docs)]
 pub mod command;
 pub mod dump;
 pub mod migrate;
 pub mod render;
+#[allow(missing_docs)]
 pub mod schema;
+#[allow(missing_docs)]
 pub mod serde_helpers;
 pub mod validate;
 

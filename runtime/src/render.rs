@@ -19,7 +19,7 @@ fn pretty(value: &Value) -> String {
 }
 
 /// A JavaScript string literal (JSON's is one, with U+2028/U+2029 escaped).
-pub fn js_string(s: &str) -> String {
+pub(crate) fn js_string(s: &str) -> String {
     escape_line_terminators(Value::from(s).to_string())
 }
 
@@ -37,7 +37,7 @@ fn has_extjson_wrappers(value: &Value) -> bool {
 
 /// A JavaScript expression for a document: the relaxed JSON itself, or wrapped in
 /// `EJSON.deserialize(...)` when it holds BSON types JSON cannot state.
-pub fn js_document(doc: &Document) -> String {
+pub(crate) fn js_document(doc: &Document) -> String {
     let value = Bson::Document(doc.clone()).into_relaxed_extjson();
     let json = escape_line_terminators(pretty(&value));
     if has_extjson_wrappers(&value) {
@@ -62,7 +62,7 @@ pub fn mongosh_run_command(db: &str, command: &Document) -> String {
 
 /// A `//` comment line holding any text: the line terminators JavaScript knows (`\n`,
 /// `\r`, U+2028, U+2029) are escaped, so no text can end the comment and start code.
-pub fn js_line_comment(text: &str) -> String {
+pub(crate) fn js_line_comment(text: &str) -> String {
     let mut line = String::from("//");
     if !text.is_empty() {
         line.push(' ');

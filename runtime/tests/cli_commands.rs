@@ -1,4 +1,5 @@
 //! The `schema` command line: print, migrate and check, as a user's binary runs them.
+#![forbid(unsafe_code)]
 #![cfg(feature = "cli")]
 
 #[path = "migrate_models/mod.rs"]
@@ -64,6 +65,17 @@ fn collection_count_fails_migrate_with_the_rule_id() {
     assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none(), "nothing written");
     let (code, _, err) = schema(&v1(), &["migrate", "--max-collections", "101"]);
     assert_eq!(code, 2, "the standard's ceiling cannot be raised: {err}");
+}
+
+#[test]
+fn a_damaged_snapshot_names_the_file_the_cause_and_the_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let snapshot = dir.path().join("snapshot.json");
+    std::fs::write(&snapshot, "{").unwrap();
+    let (code, _, err) = schema(&v1(), &["migrate", "--dir", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 2);
+    let head = format!("schema: {}: not JSON: ", snapshot.display());
+    assert!(err.starts_with(&head) && err.ends_with("; restore it from version control\n"), "{err}");
 }
 
 fn write_dump(path: &Path, docs: &[bson::Document]) {

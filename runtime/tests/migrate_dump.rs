@@ -1,5 +1,7 @@
 //! The dump reader on mongodump-format bytes: well-formed, truncated and corrupt.
 
+#![forbid(unsafe_code)]
+
 use bson::{doc, oid::ObjectId, RawDocumentBuf};
 use mongo_schema::dump::{sniff, DumpError, DumpFormat, DumpReader};
 use proptest::prelude::*;

@@ -1,6 +1,8 @@
 //! Golden tests of the generated migrations over an add / change / tighten / enforce /
 //! remove sequence. Every generated script is also syntax-checked with `node --check`.
 
+#![forbid(unsafe_code)]
+
 mod migrate_models;
 
 use migrate_models::{v1, v2, v3, v3_without_orders};

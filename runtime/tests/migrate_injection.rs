@@ -2,6 +2,8 @@
 //! scripts: every `.js` passes `node --check`, and running it with a recording `db` sends
 //! exactly the commands of the JSON file, text intact.
 
+#![forbid(unsafe_code)]
+
 use bson::{doc, Bson, Document};
 use mongo_schema::command::{ValidationAction, ValidationLevel};
 use mongo_schema::migrate::{migrate, MigrateOptions, Model};

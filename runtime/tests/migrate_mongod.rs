@@ -2,6 +2,7 @@
 //! (`MONGODB_URI`): applying twice, and a tightening staged over violating documents
 //! (what `warn`, then `error`, do with them). Without `MONGODB_URI` each test says it
 //! was skipped and passes.
+#![forbid(unsafe_code)]
 #![cfg(feature = "driver")]
 
 mod migrate_models;

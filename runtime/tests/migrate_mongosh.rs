@@ -2,6 +2,7 @@
 //! (the second create falls back to collMod), then the down script restores the previous
 //! validator. mongosh comes from `$MONGOSH`, `.cache/npm` (`npm install mongosh`) or
 //! PATH; without it or without `MONGODB_URI` the test says it was skipped and passes.
+#![forbid(unsafe_code)]
 #![cfg(feature = "driver")]
 
 mod migrate_models;

@@ -2,6 +2,8 @@
 //! `validate` and `is_valid` over realistic orders, after one warm-up call (PCRE2 gives each
 //! thread its match data on first use).
 
+#![deny(unsafe_op_in_unsafe_fn)]
+
 #[path = "validator_orders.rs"]
 mod orders;
 
@@ -22,18 +24,23 @@ fn count_one() {
     ALLOCATIONS.with(|n| n.set(n.get() + 1));
 }
 
+// SAFETY: every method forwards to `System` with the caller's arguments unchanged, so
+// `Counting` keeps each of `System`'s guarantees; counting touches only a thread-local.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         count_one();
+        // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract, passed on unchanged.
         unsafe { System.alloc(layout) }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `alloc`/`realloc` above, which are `System`'s.
         unsafe { System.dealloc(ptr, layout) }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         count_one();
+        // SAFETY: `ptr` came from `System` (as in `dealloc`); the caller upholds the rest.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
 }

@@ -12,6 +12,7 @@
 //! - [ENC]  core/csfle/reference/encryption-schemas — `encrypt` keyword
 //! - [ERR]  core/schema-validation/handle-invalid-documents — errInfo shape (5.0+)
 
+#![forbid(unsafe_code)]
 #![allow(dead_code)]
 
 use mongo_schema::bson::{self, doc, spec::BinarySubtype, Binary, Bson, Decimal128, Document};

@@ -1,6 +1,8 @@
 //! Documented `$jsonSchema` behaviour, checked locally (no server). The same cases run
 //! against a real mongod in `validator_differential.rs`.
 
+#![forbid(unsafe_code)]
+
 #[path = "validator_cases.rs"]
 mod cases;
 

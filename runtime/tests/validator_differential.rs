@@ -5,6 +5,8 @@
 //! the schemas `Validator::new` refuses. Needs `MONGODB_URI` (see `scripts/with-mongod.sh`);
 //! without it each test says it was skipped and passes.
 
+#![forbid(unsafe_code)]
+
 #[path = "validator_cases.rs"]
 mod cases;
 #[path = "validator_gen.rs"]

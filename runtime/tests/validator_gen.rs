@@ -1,6 +1,7 @@
 //! proptest strategies for `$jsonSchema` schemas and BSON documents over a small shared
 //! vocabulary of field names, so generated documents often meet the generated rules.
 
+#![forbid(unsafe_code)]
 #![allow(dead_code)]
 
 use mongo_schema::bson::{oid::ObjectId, Bson, DateTime, Decimal128, Document};

@@ -2,6 +2,7 @@
 //! nested three levels (order → customer → address), an array of line subdocuments, a few
 //! patterns, enums, bounds, and `additionalProperties: false` at every level.
 
+#![forbid(unsafe_code)]
 #![allow(dead_code)]
 
 use mongo_schema::bson::{doc, oid::ObjectId, Bson, DateTime, Decimal128, Document};

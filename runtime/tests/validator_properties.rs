@@ -1,6 +1,8 @@
 //! Property tests over generated (schema, document) pairs: decoding never changes a verdict,
 //! the fast path and the explaining path agree, and nothing panics.
 
+#![forbid(unsafe_code)]
+
 #[path = "validator_gen.rs"]
 mod gen;
 

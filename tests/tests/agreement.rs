@@ -1,6 +1,8 @@
 //! Serde agreement: what the driver writes for every sample of every corpus model has
 //! the BSON type and presence its own `json_schema()` says, field by field.
 
+#![forbid(unsafe_code)]
+
 use bson::RawBsonRef;
 use mongo_schema::MongoSchema;
 use mongo_schema_tests::{conform, driver_bytes, models::*, roots, Samples};

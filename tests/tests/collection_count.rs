@@ -1,7 +1,9 @@
 //! `collection_count` over the real registry of this crate's derived models: the corpus
 //! puts three collection roots in `db_test_mapping`, so a ceiling of two refuses them.
 
-use mongo_schema::migrate::{check_collection_count, registered_models, Snapshot, DEFAULT_MAX_COLLECTIONS};
+#![forbid(unsafe_code)]
+
+use mongo_schema::migrate::{registered_models, MigrateError, MigrateOptions, Snapshot};
 
 #[test]
 fn collection_count_counts_registered_roots_per_database() {
@@ -10,8 +12,11 @@ fn collection_count_counts_registered_roots_per_database() {
     let models = registered_models();
     let in_mapping = models.iter().filter(|m| m.db == "db_test_mapping").count();
     assert_eq!(in_mapping, 3, "the corpus's roots in db_test_mapping");
-    assert!(check_collection_count(&models, &Snapshot::default(), DEFAULT_MAX_COLLECTIONS).is_ok());
-    let error = check_collection_count(&models, &Snapshot::default(), 2).unwrap_err();
+    assert!(Snapshot::default().next_migration(&models, &MigrateOptions::default()).is_ok());
+    let at_most_two = MigrateOptions { max_collections: 2, ..MigrateOptions::default() };
+    let Err(MigrateError::CollectionCount(error)) = Snapshot::default().next_migration(&models, &at_most_two) else {
+        panic!("a ceiling of two refuses three collections")
+    };
     assert!(
         error.starts_with("collection_count: database \"db_test_mapping\" would hold 3 collections, more than 2"),
         "{error}"

@@ -3,6 +3,8 @@
 //! validator, and a document breaking any declared bound is rejected with code 121.
 //! Without `MONGODB_URI` each test says it was skipped and passes.
 
+#![forbid(unsafe_code)]
+
 use bson::{doc, Document, RawDocumentBuf};
 use mongo_schema::prelude::*;
 use mongo_schema::Validator;

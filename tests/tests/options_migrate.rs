@@ -6,6 +6,8 @@
 //! through `migrate::apply::apply` and install the time-series collection, the compound
 //! index and the expiry; running them again is harmless.
 
+#![forbid(unsafe_code)]
+
 use bson::{doc, Document};
 use mongo_schema::migrate::apply::{apply, CommandError, MigrationFile, Server};
 use mongo_schema::migrate::{migrate, MigrateOptions, Model, Written};
@@ -187,12 +189,9 @@ struct Driver(mongodb::sync::Client);
 
 impl Server for Driver {
     fn run_command(&mut self, db: &str, command: Document) -> Result<Document, CommandError> {
-        self.0.database(db).run_command(command).run().map_err(|e| {
-            let code = match e.kind.as_ref() {
-                mongodb::error::ErrorKind::Command(c) => Some(c.code),
-                _ => None,
-            };
-            CommandError { code, message: e.to_string() }
+        self.0.database(db).run_command(command).run().map_err(|e| match e.kind.as_ref() {
+            mongodb::error::ErrorKind::Command(c) => CommandError::Refused { code: c.code, message: c.message.clone() },
+            _ => CommandError::Driver(std::sync::Arc::new(e)),
         })
     }
 }

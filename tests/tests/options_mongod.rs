@@ -5,6 +5,8 @@
 //! needs a mongos and is checked by golden output only (`options_pass`).
 //! Without `MONGODB_URI` each test says it was skipped and passes.
 
+#![forbid(unsafe_code)]
+
 use bson::{doc, oid::ObjectId, DateTime, Document};
 use mongo_schema::{MongoCollection, MongoSchema};
 use mongodb::error::ErrorKind;

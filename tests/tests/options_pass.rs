@@ -3,6 +3,8 @@
 //! monotonic_shard_key,collection_options}/`), and the golden commands each option
 //! generates (`tests/tests/snapshots/options_pass__*.snap`, reviewed).
 
+#![forbid(unsafe_code)]
+
 use bson::{oid::ObjectId, DateTime};
 use mongo_schema::{MongoCollection, MongoSchema};
 use serde::{Deserialize, Serialize};

@@ -2,6 +2,8 @@
 //! models that follow the standard, or waive a rule with a reason, derive and behave; and
 //! the document-size bound the rules compute matches what bson really writes.
 
+#![forbid(unsafe_code)]
+
 use bson::{oid::ObjectId, DateTime, Decimal128};
 use mongo_schema::{MongoCollection, MongoSchema};
 use rust_decimal::Decimal;
@@ -283,7 +285,7 @@ fn document_size_bound_matches_the_encoder() {
     let bound = Post::MAX_DOCUMENT_SIZE.expect("every field of Post is bounded");
     let encoded = bson::serialize_to_vec(&largest_post()).unwrap();
     assert_eq!(encoded.len() as u64, bound);
-    assert!(bound < mongo_schema::schema::size::MAX_DOCUMENT_SIZE);
+    assert!(bound < mongo_schema::__private::size::MAX_DOCUMENT_SIZE);
     let description = Post::json_schema().get_str("description").unwrap().to_owned();
     assert_eq!(
         description,

@@ -1,6 +1,8 @@
 //! Snapshots of every generated schema and command of the corpus: a change to what the
 //! derive emits shows up as a reviewed diff. Update with `INSTA_UPDATE=always`.
 
+#![forbid(unsafe_code)]
+
 use mongo_schema::{render, MongoSchema};
 use mongo_schema_tests::{models::*, roots};
 

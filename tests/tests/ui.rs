@@ -3,6 +3,8 @@
 //! Regenerate with `TRYBUILD=overwrite cargo test -p mongo-schema-tests --test ui` on the
 //! pinned toolchain, then read every diff.
 
+#![forbid(unsafe_code)]
+
 #[test]
 fn ui() {
     let cases = trybuild::TestCases::new();

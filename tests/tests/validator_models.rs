@@ -2,6 +2,8 @@
 //! passes `Validator::new(&T::json_schema())`, and a value breaking a declared bound fails
 //! with that keyword at that path.
 
+#![forbid(unsafe_code)]
+
 use mongo_schema::{MongoSchema, Validator};
 use mongo_schema_tests::{driver_bytes, models::*, roots, violations, Samples};
 use proptest::prelude::*;

@@ -5,6 +5,8 @@
 //! Try it: add a field to [`Customer`], then
 //! `cargo run -p mongo-schema-example-app --bin schema -- migrate --dir migrations/`.
 
+#![forbid(unsafe_code)]
+
 use bson::{oid::ObjectId, DateTime};
 use mongo_schema::MongoSchema;
 use rust_decimal::Decimal;

@@ -6,8 +6,11 @@
 use super::{tightenings, Model};
 use crate::command::{ValidationAction, ValidationLevel};
 use bson::{doc, oid::ObjectId, Bson, DateTime, Document};
+use std::error::Error;
 use std::fmt;
-use std::path::Path;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Where applied migrations are recorded, one document each.
 pub const STATE_COLLECTION: &str = "t_schema_migration";
@@ -24,18 +27,48 @@ pub trait Server {
     fn run_command(&mut self, db: &str, command: Document) -> Result<Document, CommandError>;
 }
 
-/// A command the server refused (or could not be sent): its code and message.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CommandError {
-    pub code: Option<i32>,
-    pub message: String,
+/// A command that failed: refused by the server, answered oddly, or never sent.
+#[derive(Debug, Clone)]
+pub enum CommandError {
+    /// The server refused the command: its error code and message (`errmsg`).
+    Refused {
+        /// The server's error code (48 NamespaceExists, 13 Unauthorized, ...).
+        code: i32,
+        /// The server's message.
+        message: String,
+    },
+    /// The server answered, but not with the reply the command promises.
+    Reply(String),
+    /// The command got no reply: the driver failed (network, TLS, authentication, the URI).
+    /// The driver's error is the [`source`](std::error::Error::source).
+    Driver(Arc<dyn Error + Send + Sync>),
+}
+
+impl CommandError {
+    /// The server's error code, when the server refused the command.
+    pub fn code(&self) -> Option<i32> {
+        match self {
+            CommandError::Refused { code, .. } => Some(*code),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for CommandError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.code {
-            Some(code) => write!(f, "{} (code {code})", self.message),
-            None => f.write_str(&self.message),
+        match self {
+            CommandError::Refused { code, message } => write!(f, "{message} (code {code})"),
+            CommandError::Reply(message) => f.write_str(message),
+            CommandError::Driver(_) => f.write_str("the driver failed"),
+        }
+    }
+}
+
+impl Error for CommandError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        match self {
+            CommandError::Driver(e) => Some(&**e),
+            _ => None,
         }
     }
 }
@@ -43,24 +76,32 @@ impl fmt::Display for CommandError {
 /// One command of a migration's JSON file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FileStep {
+    /// The database the command runs on.
     pub db: String,
+    /// The command, exact to the BSON type.
     pub command: Document,
+    /// Run instead when `command` fails with NamespaceExists (code 48).
     pub if_namespace_exists: Option<Document>,
 }
 
 /// A migration's JSON file, as `apply` runs it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MigrationFile {
+    /// The migration's name (`0002_tighten_t_users`), recorded once it is applied.
     pub name: String,
+    /// Its steps, in order.
     pub up: Vec<FileStep>,
 }
 
-/// Why `apply` stopped.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Why `apply` stopped: the migration, the step that failed, and the server's error as
+/// [`source`](std::error::Error::source) when it refused a command.
+#[derive(Debug, Clone)]
 pub struct ApplyError {
-    /// The migration that failed (or the file that could not be read).
+    /// The migration that failed, or `(state)` when the state collection could not be read.
     pub migration: String,
+    /// What failed: `step 2 of 3 on db_shop`, or the recording of the migration.
     pub message: String,
+    cause: Option<CommandError>,
 }
 
 impl fmt::Display for ApplyError {
@@ -69,34 +110,97 @@ impl fmt::Display for ApplyError {
     }
 }
 
-impl std::error::Error for ApplyError {}
+impl Error for ApplyError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        self.cause.as_ref().map(|e| e as &(dyn Error + 'static))
+    }
+}
+
+/// Why a migration's JSON file could not be read back. Its `Display` is the context; the
+/// [`source`](std::error::Error::source) chain holds the cause (I/O, JSON, Extended JSON).
+#[derive(Debug)]
+pub enum MigrationFileError {
+    /// The file could not be read.
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: io::Error,
+    },
+    /// The file's text is not a migration; `source` says why.
+    InFile {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with its text.
+        source: Box<MigrationFileError>,
+    },
+    /// Not JSON at all.
+    Json(serde_json::Error),
+    /// A command that is not Extended JSON.
+    ExtJson(bson::error::Error),
+    /// JSON, but not shaped as `migrate` writes it (a missing key, a command that is not a
+    /// document): the complete message.
+    Shape(String),
+}
+
+impl fmt::Display for MigrationFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MigrationFileError::Read { path, .. } | MigrationFileError::InFile { path, .. } => {
+                write!(f, "{}", path.display())
+            }
+            MigrationFileError::Json(_) => f.write_str("not JSON"),
+            MigrationFileError::ExtJson(_) => f.write_str("not Extended JSON"),
+            MigrationFileError::Shape(message) => f.write_str(message),
+        }
+    }
+}
+
+impl Error for MigrationFileError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        match self {
+            MigrationFileError::Read { source, .. } => Some(source),
+            MigrationFileError::InFile { source, .. } => Some(&**source),
+            MigrationFileError::Json(e) => Some(e),
+            MigrationFileError::ExtJson(e) => Some(e),
+            MigrationFileError::Shape(_) => None,
+        }
+    }
+}
 
 /// What `apply` did with one migration.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
+    /// Run and recorded now (the migration's name).
     Applied(String),
+    /// Recorded by an earlier run, so skipped (the migration's name).
     AlreadyApplied(String),
 }
 
 impl MigrationFile {
     /// Reads a JSON file written by `migrate` (canonical Extended JSON commands).
-    pub fn read(path: &Path) -> Result<Self, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Self::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+    pub fn read(path: &Path) -> Result<Self, MigrationFileError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|source| MigrationFileError::Read { path: path.to_owned(), source })?;
+        Self::parse(&text).map_err(|e| MigrationFileError::InFile { path: path.to_owned(), source: Box::new(e) })
     }
 
     /// Parses the text of a migration JSON file.
-    pub fn parse(text: &str) -> Result<Self, String> {
-        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
-        let name = value["migration"].as_str().ok_or("no `migration` name")?.to_owned();
-        let steps = value["up"].as_array().ok_or("no `up` array")?;
+    pub fn parse(text: &str) -> Result<Self, MigrationFileError> {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(MigrationFileError::Json)?;
+        let name = value["migration"].as_str().ok_or_else(|| shape("no `migration` name"))?.to_owned();
+        let steps = value["up"].as_array().ok_or_else(|| shape("no `up` array"))?;
         let up = steps.iter().map(file_step).collect::<Result<_, _>>()?;
         Ok(MigrationFile { name, up })
     }
 }
 
-fn file_step(value: &serde_json::Value) -> Result<FileStep, String> {
-    let db = value["db"].as_str().ok_or("a step without `db`")?.to_owned();
+fn shape(message: &str) -> MigrationFileError {
+    MigrationFileError::Shape(message.to_owned())
+}
+
+fn file_step(value: &serde_json::Value) -> Result<FileStep, MigrationFileError> {
+    let db = value["db"].as_str().ok_or_else(|| shape("a step without `db`"))?.to_owned();
     let command = extjson_document(&value["command"])?;
     let if_namespace_exists = match value.get("ifNamespaceExists") {
         Some(v) => Some(extjson_document(v)?),
@@ -105,11 +209,11 @@ fn file_step(value: &serde_json::Value) -> Result<FileStep, String> {
     Ok(FileStep { db, command, if_namespace_exists })
 }
 
-fn extjson_document(value: &serde_json::Value) -> Result<Document, String> {
+fn extjson_document(value: &serde_json::Value) -> Result<Document, MigrationFileError> {
     match Bson::try_from(value.clone()) {
         Ok(Bson::Document(doc)) => Ok(doc),
-        Ok(_) => Err(format!("not a command document: {value}")),
-        Err(e) => Err(format!("not Extended JSON: {e}")),
+        Ok(_) => Err(MigrationFileError::Shape(format!("not a command document: {value}"))),
+        Err(e) => Err(MigrationFileError::ExtJson(e)),
     }
 }
 
@@ -119,7 +223,8 @@ fn extjson_document(value: &serde_json::Value) -> Result<Document, String> {
 pub fn apply(server: &mut dyn Server, files: &[MigrationFile], state_db: &str) -> Result<Vec<Outcome>, ApplyError> {
     let state_error = |e: CommandError| ApplyError {
         migration: "(state)".into(),
-        message: format!("{state_db}.{STATE_COLLECTION}: {e}"),
+        message: format!("{state_db}.{STATE_COLLECTION}"),
+        cause: Some(e),
     };
     prepare_state(server, state_db).map_err(state_error)?;
     let applied = applied(server, state_db).map_err(state_error)?;
@@ -129,8 +234,11 @@ pub fn apply(server: &mut dyn Server, files: &[MigrationFile], state_db: &str) -
             outcomes.push(Outcome::AlreadyApplied(file.name.clone()));
             continue;
         }
-        run_migration(server, file, state_db)
-            .map_err(|message| ApplyError { migration: file.name.clone(), message })?;
+        run_migration(server, file, state_db).map_err(|(message, cause)| ApplyError {
+            migration: file.name.clone(),
+            message,
+            cause,
+        })?;
         outcomes.push(Outcome::Applied(file.name.clone()));
     }
     Ok(outcomes)
@@ -147,30 +255,36 @@ fn applied(server: &mut dyn Server, state_db: &str) -> Result<Vec<String>, Comma
     let reply = server.run_command(state_db, doc! { "distinct": STATE_COLLECTION, "key": "migration" })?;
     let values = reply
         .get_array("values")
-        .map_err(|_| CommandError { code: None, message: format!("distinct reply without values: {reply}") })?;
+        .map_err(|_| CommandError::Reply(format!("distinct reply without values: {reply}")))?;
     Ok(values.iter().filter_map(Bson::as_str).map(str::to_owned).collect())
 }
 
-fn run_migration(server: &mut dyn Server, file: &MigrationFile, state_db: &str) -> Result<(), String> {
+/// Runs one migration's steps and records it; what failed, with the server's error.
+fn run_migration(
+    server: &mut dyn Server,
+    file: &MigrationFile,
+    state_db: &str,
+) -> Result<(), (String, Option<CommandError>)> {
     for (i, step) in file.up.iter().enumerate() {
-        run_step(server, step).map_err(|e| format!("step {} of {} on {}: {e}", i + 1, file.up.len(), step.db))?;
+        run_step(server, step).map_err(|e| (format!("step {} of {} on {}", i + 1, file.up.len(), step.db), Some(e)))?;
     }
     let record = doc! { "_id": ObjectId::new(), "migration": &file.name, "steps": file.up.len() as i32, "appliedAt": DateTime::now() };
     let reply = server.run_command(state_db, doc! { "insert": STATE_COLLECTION, "documents": [record] });
+    let failed = format!("applied, but recording it in {state_db}.{STATE_COLLECTION} failed");
     match reply {
         Ok(reply) if !reply.contains_key("writeErrors") => Ok(()),
-        Ok(reply) => Err(format!("applied, but recording it in {state_db}.{STATE_COLLECTION} failed: {reply}")),
-        Err(e) => Err(format!("applied, but recording it in {state_db}.{STATE_COLLECTION} failed: {e}")),
+        Ok(reply) => Err((format!("{failed}: {reply}"), None)),
+        Err(e) => Err((failed, Some(e))),
     }
 }
 
 fn run_step(server: &mut dyn Server, step: &FileStep) -> Result<(), CommandError> {
     match (server.run_command(&step.db, step.command.clone()), &step.if_namespace_exists) {
-        (Err(e), Some(fallback)) if e.code == Some(NAMESPACE_EXISTS) => {
+        (Err(e), Some(fallback)) if e.code() == Some(NAMESPACE_EXISTS) => {
             server.run_command(&step.db, fallback.clone()).map(drop)
         }
         // an index already dropped: re-running a drop-and-create is harmless
-        (Err(e), _) if e.code == Some(INDEX_NOT_FOUND) && step.command.contains_key("dropIndexes") => Ok(()),
+        (Err(e), _) if e.code() == Some(INDEX_NOT_FOUND) && step.command.contains_key("dropIndexes") => Ok(()),
         (result, _) => result.map(drop),
     }
 }

@@ -5,7 +5,7 @@ use crate::command::{ValidationAction, ValidationLevel};
 
 /// One collection's change, with the state the migration leaves it in.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Change {
+pub(super) enum Change {
     /// A model the snapshot does not know: `createCollection`, or `collMod` if it exists.
     Create { after: Entry },
     /// A changed validator, level or action. `tightening` lists what may reject stored
@@ -19,7 +19,7 @@ pub enum Change {
 
 impl Change {
     /// The namespace's entry after the migration, `None` when the model is gone.
-    pub fn after(&self) -> Option<&Entry> {
+    pub(super) fn after(&self) -> Option<&Entry> {
         match self {
             Change::Create { after } | Change::Alter { after, .. } | Change::Enforce { after, .. } => Some(after),
             Change::Removed { .. } => None,
@@ -27,7 +27,7 @@ impl Change {
     }
 
     /// The namespace's entry before the migration.
-    pub fn before(&self) -> Option<&Entry> {
+    pub(super) fn before(&self) -> Option<&Entry> {
         match self {
             Change::Alter { before, .. } | Change::Enforce { before, .. } | Change::Removed { before } => Some(before),
             Change::Create { .. } => None,
@@ -35,7 +35,7 @@ impl Change {
     }
 
     /// A one-word verb for file names: create, alter, tighten, enforce, remove.
-    pub fn verb(&self) -> &'static str {
+    pub(super) fn verb(&self) -> &'static str {
         match self {
             Change::Create { .. } => "create",
             Change::Alter { tightening, .. } if tightening.is_empty() => "alter",
@@ -46,7 +46,7 @@ impl Change {
     }
 
     /// The collection name.
-    pub fn collection(&self) -> &str {
+    pub(super) fn collection(&self) -> &str {
         let entry = self.after().or(self.before()).expect("every change has an entry");
         &entry.model.collection
     }
@@ -55,7 +55,7 @@ impl Change {
 /// The changes from `snapshot` to `models`, in namespace order. `level` overrides the
 /// models' `validationLevel` (`--validation-level moderate`); `direct` installs tightening
 /// changes with the model's action at once instead of staging them.
-pub fn diff(snapshot: &Snapshot, models: &[Model], level: Option<ValidationLevel>, direct: bool) -> Vec<Change> {
+pub(super) fn diff(snapshot: &Snapshot, models: &[Model], level: Option<ValidationLevel>, direct: bool) -> Vec<Change> {
     let mut changes: Vec<Change> = models.iter().filter_map(|m| model_change(snapshot, m, level, direct)).collect();
     let gone = snapshot
         .entries

@@ -1,10 +1,11 @@
 //! The migrations directory: numbered files, the snapshot, the next migration written.
 
 use super::{
-    check_collection_count, commands_json, diff, down_js, plan, up_js, Change, Migration, Model, Snapshot,
-    SnapshotError, DEFAULT_MAX_COLLECTIONS, SNAPSHOT_FILE,
+    collection_count, diff, plan, Change, Migration, Model, Snapshot, SnapshotError, DEFAULT_MAX_COLLECTIONS,
+    SNAPSHOT_FILE,
 };
 use crate::command::ValidationLevel;
+use std::error::Error;
 use std::fmt;
 use std::fs;
 use std::io;
@@ -30,56 +31,137 @@ impl Default for MigrateOptions {
 /// A migration written to disk.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Written {
+    /// What the files hold.
     pub migration: Migration,
     /// The up script, the down script, the JSON commands, the snapshot.
     pub files: Vec<PathBuf>,
 }
 
-/// Why no migration could be written.
+/// Why no migration could be written. Its `Display` is the context (a path, or the rule's
+/// whole message); the [`source`](std::error::Error::source) chain holds the cause.
 #[derive(Debug)]
 pub enum MigrateError {
-    Io(PathBuf, io::Error),
-    Snapshot(PathBuf, SnapshotError),
+    /// A file or directory of the migrations directory could not be read or written.
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The I/O error.
+        source: io::Error,
+    },
+    /// The snapshot cannot be read back: it was edited, or written by another version.
+    Snapshot {
+        /// The snapshot file.
+        path: PathBuf,
+        /// What is wrong with it.
+        source: SnapshotError,
+    },
     /// The `collection_count` rule (its message starts with `collection_count:`).
     CollectionCount(String),
+}
+
+impl MigrateError {
+    fn io(path: &Path) -> impl FnOnce(io::Error) -> MigrateError + '_ {
+        move |source| MigrateError::Io { path: path.to_owned(), source }
+    }
 }
 
 impl fmt::Display for MigrateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MigrateError::Io(path, e) => write!(f, "{}: {e}", path.display()),
-            MigrateError::Snapshot(path, e) => {
-                write!(f, "{}: {}; restore it from version control", path.display(), e.0)
-            }
+            MigrateError::Io { path, .. } | MigrateError::Snapshot { path, .. } => write!(f, "{}", path.display()),
             MigrateError::CollectionCount(message) => f.write_str(message),
         }
     }
 }
 
-impl std::error::Error for MigrateError {}
+impl Error for MigrateError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        match self {
+            MigrateError::Io { source, .. } => Some(source),
+            MigrateError::Snapshot { source, .. } => Some(source),
+            MigrateError::CollectionCount(_) => None,
+        }
+    }
+}
 
 /// Compares `models` with the snapshot in `dir` and writes the next numbered migration
 /// (`NNNN_<summary>.js`, `.down.js`, `.json`) and the new snapshot. `Ok(None)` when
 /// nothing changed: no empty migration is written.
 pub fn migrate(dir: &Path, models: &[Model], options: &MigrateOptions) -> Result<Option<Written>, MigrateError> {
     let snapshot = read_snapshot(dir)?;
-    check_collection_count(models, &snapshot, options.max_collections).map_err(MigrateError::CollectionCount)?;
-    let changes = diff(&snapshot, models, options.level, options.direct);
-    if changes.is_empty() {
-        return Ok(None);
-    }
-    let migration = plan(next_number(dir)?, &changes);
-    let next = Snapshot { last_migration: Some(migration.name.clone()), entries: updated(&snapshot, &changes) };
+    let Some((migration, next)) = snapshot.next(|| next_number(dir), models, options)? else { return Ok(None) };
     let files = write_all(dir, &migration, &next)?;
     Ok(Some(Written { migration, files }))
+}
+
+impl Snapshot {
+    /// The migration [`migrate`] would write over this snapshot, without reading or writing a
+    /// file: numbered one past [`last_migration`](Snapshot::last_migration), `Ok(None)` when
+    /// `models` match the snapshot. Fails on the `collection_count` rule as `migrate` does.
+    ///
+    /// A test that the committed migrations are current reads the snapshot and expects `None`.
+    ///
+    /// ```
+    /// use mongo_schema::bson::oid::ObjectId;
+    /// use mongo_schema::migrate::{MigrateOptions, Model, Snapshot};
+    /// use mongo_schema::MongoSchema;
+    /// use serde::Serialize;
+    ///
+    /// #[derive(Serialize, MongoSchema)]
+    /// #[mongo(db = "db_shop", collection = "t_user")]
+    /// struct User {
+    ///     #[serde(rename = "_id")]
+    ///     id: ObjectId,
+    ///     #[mongo(max_length = 50)]
+    ///     name: String,
+    /// }
+    ///
+    /// let models = [Model::of::<User>("shop::User")];
+    /// let first = Snapshot::default().next_migration(&models, &MigrateOptions::default())?.unwrap();
+    /// assert_eq!(first.name, "0001_create_t_user");
+    /// assert!(first.up_js().contains("createCollection"));
+    /// # Ok::<(), mongo_schema::migrate::MigrateError>(())
+    /// ```
+    pub fn next_migration(
+        &self,
+        models: &[Model],
+        options: &MigrateOptions,
+    ) -> Result<Option<Migration>, MigrateError> {
+        let number = || Ok(self.last_number() + 1);
+        Ok(self.next(number, models, options)?.map(|(migration, _)| migration))
+    }
+
+    /// The number of [`last_migration`](Snapshot::last_migration) (`0003_...` is 3); 0 before the first.
+    fn last_number(&self) -> u32 {
+        let digits = self.last_migration.as_deref().and_then(|name| name.split_once('_')).map(|(digits, _)| digits);
+        digits.and_then(|d| d.parse().ok()).unwrap_or(0)
+    }
+
+    /// The migration from this snapshot to `models` and the snapshot it leaves; `number` is
+    /// asked for only when something changed.
+    fn next(
+        &self,
+        number: impl FnOnce() -> Result<u32, MigrateError>,
+        models: &[Model],
+        options: &MigrateOptions,
+    ) -> Result<Option<(Migration, Snapshot)>, MigrateError> {
+        collection_count(models, self, options.max_collections).map_err(MigrateError::CollectionCount)?;
+        let changes = diff(self, models, options.level, options.direct);
+        if changes.is_empty() {
+            return Ok(None);
+        }
+        let migration = plan(number()?, &changes);
+        let next = Snapshot { last_migration: Some(migration.name.clone()), entries: updated(self, &changes) };
+        Ok(Some((migration, next)))
+    }
 }
 
 fn read_snapshot(dir: &Path) -> Result<Snapshot, MigrateError> {
     let path = dir.join(SNAPSHOT_FILE);
     match fs::read_to_string(&path) {
-        Ok(text) => Snapshot::from_json(&text).map_err(|e| MigrateError::Snapshot(path, e)),
+        Ok(text) => Snapshot::from_json(&text).map_err(|source| MigrateError::Snapshot { path, source }),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Snapshot::default()),
-        Err(e) => Err(MigrateError::Io(path, e)),
+        Err(source) => Err(MigrateError::Io { path, source }),
     }
 }
 
@@ -93,11 +175,11 @@ fn numbered(dir: &Path) -> Result<Vec<(u32, PathBuf)>, MigrateError> {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(vec![]),
-        Err(e) => return Err(MigrateError::Io(dir.to_owned(), e)),
+        Err(e) => return Err(MigrateError::io(dir)(e)),
     };
     let mut found = Vec::new();
     for entry in entries {
-        let path = entry.map_err(|e| MigrateError::Io(dir.to_owned(), e))?.path();
+        let path = entry.map_err(MigrateError::io(dir))?.path();
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
         if let Some((digits, _)) =
             name.split_once('_').filter(|(d, _)| d.len() >= 4 && d.bytes().all(|b| b.is_ascii_digit()))
@@ -129,17 +211,17 @@ fn updated(snapshot: &Snapshot, changes: &[Change]) -> Vec<super::Entry> {
 }
 
 fn write_all(dir: &Path, migration: &Migration, snapshot: &Snapshot) -> Result<Vec<PathBuf>, MigrateError> {
-    fs::create_dir_all(dir).map_err(|e| MigrateError::Io(dir.to_owned(), e))?;
+    fs::create_dir_all(dir).map_err(MigrateError::io(dir))?;
     let files = [
-        (format!("{}.js", migration.name), up_js(migration)),
-        (format!("{}.down.js", migration.name), down_js(migration)),
-        (format!("{}.json", migration.name), commands_json(migration)),
+        (format!("{}.js", migration.name), migration.up_js()),
+        (format!("{}.down.js", migration.name), migration.down_js()),
+        (format!("{}.json", migration.name), migration.commands_json()),
         (SNAPSHOT_FILE.to_owned(), snapshot.to_json()),
     ];
     files.into_iter().map(|(name, text)| write(&dir.join(name), &text)).collect()
 }
 
 fn write(path: &Path, text: &str) -> Result<PathBuf, MigrateError> {
-    fs::write(path, text).map_err(|e| MigrateError::Io(path.to_owned(), e))?;
+    fs::write(path, text).map_err(MigrateError::io(path))?;
     Ok(path.to_owned())
 }

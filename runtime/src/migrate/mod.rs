@@ -17,19 +17,20 @@ mod snapshot;
 mod tighten;
 
 pub mod apply;
-pub mod check;
 #[cfg(feature = "driver")]
 pub mod driver;
+pub mod dry_run;
 
-pub use diff::{diff, Change};
+use diff::{diff, Change};
 pub use files::{migrate, pending, MigrateError, MigrateOptions, Written};
 #[cfg(feature = "cli")]
 pub(crate) use options::create_commands;
-pub use plan::{plan, Migration, Step};
-pub use render::{commands_json, down_js, up_js};
-pub use rules::{check_collection_count, DEFAULT_MAX_COLLECTIONS};
+use plan::plan;
+pub use plan::{Migration, Step};
+use rules::collection_count;
+pub use rules::DEFAULT_MAX_COLLECTIONS;
 pub use snapshot::{Entry, Snapshot, SnapshotError, SNAPSHOT_FILE};
-pub use tighten::tightenings;
+use tighten::tightenings;
 
 use crate::command::{
     add_capped, create_timeseries, Capped, Index, IndexKey, Registration, Timeseries, ValidationAction, ValidationLevel,
@@ -40,13 +41,17 @@ use bson::Document;
 /// A collection root as migrations see it: owned, comparable, serialisable.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Model {
+    /// The database (`db_shop`).
     pub db: String,
+    /// The collection (`t_order`).
     pub collection: String,
     /// The Rust type, for comments (`module::Type`).
     pub rust_type: String,
     /// `{"$jsonSchema": ...}`.
     pub validator: Document,
+    /// `validationLevel`.
     pub level: ValidationLevel,
+    /// `validationAction`.
     pub action: ValidationAction,
     /// `timeseries`, `capped`, indexes and the shard key.
     pub options: Options,
@@ -140,12 +145,12 @@ pub fn registered_models() -> Vec<Model> {
 }
 
 /// `validationLevel` from its MongoDB name.
-pub fn parse_level(s: &str) -> Option<ValidationLevel> {
+fn parse_level(s: &str) -> Option<ValidationLevel> {
     [ValidationLevel::Strict, ValidationLevel::Moderate, ValidationLevel::Off].into_iter().find(|l| l.as_str() == s)
 }
 
 /// `validationAction` from its MongoDB name.
-pub fn parse_action(s: &str) -> Option<ValidationAction> {
+fn parse_action(s: &str) -> Option<ValidationAction> {
     [ValidationAction::Error, ValidationAction::Warn, ValidationAction::ErrorAndLog]
         .into_iter()
         .find(|a| a.as_str() == s)

@@ -31,8 +31,28 @@ const PRELUDE: &str = r#"function mongoSchemaStep(dbName, command, ifNamespaceEx
 }
 "#;
 
+impl Migration {
+    /// The mongosh script that applies the migration (`mongosh "$URI" <name>.js`): the
+    /// `<name>.js` file [`migrate`](super::migrate) writes.
+    pub fn up_js(&self) -> String {
+        up_js(self)
+    }
+
+    /// The mongosh script that restores the validators the migration replaced: the
+    /// `<name>.down.js` file.
+    pub fn down_js(&self) -> String {
+        down_js(self)
+    }
+
+    /// The same commands as JSON (canonical Extended JSON, exact BSON types) for drivers and
+    /// other runners: the `<name>.json` file, which [`apply`](super::apply::apply) reads back.
+    pub fn commands_json(&self) -> String {
+        commands_json(self)
+    }
+}
+
 /// The mongosh script that applies the migration: `mongosh "$URI" <name>.js`.
-pub fn up_js(migration: &Migration) -> String {
+fn up_js(migration: &Migration) -> String {
     let mut lines = header(migration, "applies", &format!("Undo: mongosh \"$URI\" {}.down.js", migration.name));
     lines.push(js_line_comment(
         "Harmless to re-run: createCollection falls back to collMod, and nothing is ever dropped.",
@@ -47,7 +67,7 @@ pub fn up_js(migration: &Migration) -> String {
 }
 
 /// The mongosh script that restores the validators the migration replaced.
-pub fn down_js(migration: &Migration) -> String {
+fn down_js(migration: &Migration) -> String {
     let mut lines = header(
         migration,
         "reverts",
@@ -105,7 +125,7 @@ fn footer(mut lines: Vec<String>, migration: &Migration) -> String {
 /// The same commands as JSON (canonical Extended JSON, exact BSON types), for drivers and
 /// other runners: run each `up` step's `command`; on NamespaceExists (48) run its
 /// `ifNamespaceExists` instead.
-pub fn commands_json(migration: &Migration) -> String {
+fn commands_json(migration: &Migration) -> String {
     let removed: Vec<Value> = migration
         .removed
         .iter()

@@ -12,7 +12,7 @@ pub const DEFAULT_MAX_COLLECTIONS: usize = 100;
 // the cost is usually a design smell: one collection per tenant, device or day.
 /// Fails when a database would hold more than `max` collections: the models plus the
 /// collections of removed models, which migrations never drop.
-pub fn check_collection_count(models: &[Model], snapshot: &Snapshot, max: usize) -> Result<(), String> {
+pub(super) fn collection_count(models: &[Model], snapshot: &Snapshot, max: usize) -> Result<(), String> {
     let mut per_db: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     let all = models.iter().chain(snapshot.entries.iter().map(|e| &e.model));
     for m in all {
@@ -61,10 +61,10 @@ mod tests {
     #[test]
     fn collection_count_counts_per_database_with_removed_models() {
         let models: Vec<Model> = (0..3).map(|n| model("db_a", n)).chain((0..3).map(|n| model("db_b", n))).collect();
-        assert!(check_collection_count(&models, &Snapshot::default(), 3).is_ok());
+        assert!(collection_count(&models, &Snapshot::default(), 3).is_ok());
         let removed = super::super::Entry { model: model("db_a", 9), enforce: None };
         let snapshot = Snapshot { last_migration: None, entries: vec![removed] };
-        let err = check_collection_count(&models, &snapshot, 3).unwrap_err();
+        let err = collection_count(&models, &snapshot, 3).unwrap_err();
         assert!(err.starts_with("collection_count: database \"db_a\" would hold 4 collections, more than 3"), "{err}");
         assert!(!err.contains("db_b"), "{err}");
     }

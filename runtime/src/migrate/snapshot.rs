@@ -26,20 +26,42 @@ pub struct Entry {
 pub struct Snapshot {
     /// The migration that produced this snapshot (`0003_alter_t_users`).
     pub last_migration: Option<String>,
+    /// One entry per collection.
     pub entries: Vec<Entry>,
 }
 
-/// A snapshot file that cannot be read back.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SnapshotError(pub String);
+/// Why a snapshot's text cannot be read back. Its `Display` is the context; the
+/// [`source`](std::error::Error::source) holds the JSON or Extended JSON error.
+#[derive(Debug)]
+pub enum SnapshotError {
+    /// Not JSON at all.
+    Json(serde_json::Error),
+    /// A validator, index or option that is not canonical Extended JSON.
+    ExtJson(bson::error::Error),
+    /// JSON, but not a snapshot this version reads (a missing key, an unknown format or
+    /// level): the complete message.
+    Shape(String),
+}
 
 impl fmt::Display for SnapshotError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{SNAPSHOT_FILE}: {}", self.0)
+        match self {
+            SnapshotError::Json(_) => f.write_str("not JSON"),
+            SnapshotError::ExtJson(_) => f.write_str("not Extended JSON"),
+            SnapshotError::Shape(message) => f.write_str(message),
+        }
     }
 }
 
-impl std::error::Error for SnapshotError {}
+impl std::error::Error for SnapshotError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SnapshotError::Json(e) => Some(e),
+            SnapshotError::ExtJson(e) => Some(e),
+            SnapshotError::Shape(_) => None,
+        }
+    }
+}
 
 impl Snapshot {
     /// The entry of `db.collection`.
@@ -56,16 +78,16 @@ impl Snapshot {
 
     /// Reads back what [`Snapshot::to_json`] wrote.
     pub fn from_json(text: &str) -> Result<Self, SnapshotError> {
-        let value: Value = serde_json::from_str(text).map_err(|e| SnapshotError(format!("not JSON: {e}")))?;
+        let value: Value = serde_json::from_str(text).map_err(SnapshotError::Json)?;
         match value.get("format").and_then(Value::as_u64) {
             Some(FORMAT) => {}
-            other => return Err(SnapshotError(format!("unknown format {other:?}, expected {FORMAT}"))),
+            other => return Err(SnapshotError::Shape(format!("unknown format {other:?}, expected {FORMAT}"))),
         }
         let last_migration = value.get("lastMigration").and_then(Value::as_str).map(str::to_owned);
         let items = value
             .get("collections")
             .and_then(Value::as_array)
-            .ok_or_else(|| SnapshotError("no `collections` array".into()))?;
+            .ok_or_else(|| SnapshotError::Shape("no `collections` array".into()))?;
         let entries = items.iter().map(entry_from_json).collect::<Result<_, _>>()?;
         Ok(Snapshot { last_migration, entries })
     }
@@ -105,7 +127,7 @@ fn options_from_json(value: &Value) -> Result<Options, SnapshotError> {
     let indexes = match value.get("indexes") {
         None => Vec::new(),
         Some(Value::Array(items)) => items.iter().map(|i| validator_from_json(Some(i))).collect::<Result<_, _>>()?,
-        Some(other) => return Err(SnapshotError(format!("indexes is not an array: {other}"))),
+        Some(other) => return Err(SnapshotError::Shape(format!("indexes is not an array: {other}"))),
     };
     Ok(Options { create: document("createOptions")?, indexes, shard_key: document("shardKey")? })
 }
@@ -115,14 +137,14 @@ fn entry_from_json(value: &Value) -> Result<Entry, SnapshotError> {
         value
             .get(key)
             .and_then(Value::as_str)
-            .ok_or_else(|| SnapshotError(format!("collection entry without `{key}`: {value}")))
+            .ok_or_else(|| SnapshotError::Shape(format!("collection entry without `{key}`: {value}")))
     };
     let level = parse_level(text("validationLevel")?)
-        .ok_or_else(|| SnapshotError(format!("bad validationLevel in {value}")))?;
+        .ok_or_else(|| SnapshotError::Shape(format!("bad validationLevel in {value}")))?;
     let action = parse_action(text("validationAction")?)
-        .ok_or_else(|| SnapshotError(format!("bad validationAction in {value}")))?;
+        .ok_or_else(|| SnapshotError::Shape(format!("bad validationAction in {value}")))?;
     let enforce = match value.get("enforceAction").and_then(Value::as_str) {
-        Some(a) => Some(parse_action(a).ok_or_else(|| SnapshotError(format!("bad enforceAction {a:?}")))?),
+        Some(a) => Some(parse_action(a).ok_or_else(|| SnapshotError::Shape(format!("bad enforceAction {a:?}")))?),
         None => None,
     };
     let model = Model {
@@ -139,11 +161,11 @@ fn entry_from_json(value: &Value) -> Result<Entry, SnapshotError> {
 
 /// A document in canonical Extended JSON (a validator, options, an index).
 fn validator_from_json(value: Option<&Value>) -> Result<Document, SnapshotError> {
-    let value = value.ok_or_else(|| SnapshotError("collection entry without `validator`".into()))?;
+    let value = value.ok_or_else(|| SnapshotError::Shape("collection entry without `validator`".into()))?;
     match Bson::try_from(value.clone()) {
         Ok(Bson::Document(doc)) => Ok(doc),
-        Ok(other) => Err(SnapshotError(format!("not a document: {other}"))),
-        Err(e) => Err(SnapshotError(format!("not Extended JSON: {e}"))),
+        Ok(other) => Err(SnapshotError::Shape(format!("not a document: {other}"))),
+        Err(e) => Err(SnapshotError::ExtJson(e)),
     }
 }
 
@@ -175,8 +197,11 @@ mod tests {
 
     #[test]
     fn refuses_unknown_formats_and_bad_entries() {
-        assert!(Snapshot::from_json(r#"{"format": 2, "collections": []}"#).unwrap_err().0.contains("unknown format"));
+        assert!(Snapshot::from_json(r#"{"format": 2, "collections": []}"#)
+            .unwrap_err()
+            .to_string()
+            .contains("unknown format"));
         let err = Snapshot::from_json(r#"{"format": 1, "collections": [{"db": "db_a"}]}"#).unwrap_err();
-        assert!(err.0.contains("validationLevel"), "{err}");
+        assert!(err.to_string().contains("validationLevel"), "{err}");
     }
 }

@@ -11,7 +11,7 @@ use bson::{Bson, Document};
 /// Why `after` may reject what `before` accepted, one reason per difference, with the
 /// document path (`items[].price`); empty when `after` only loosens or keeps `before`.
 /// Both are `$jsonSchema` values (or whole validators: `{"$jsonSchema": ...}`).
-pub fn tightenings(before: &Document, after: &Document) -> Vec<String> {
+pub(super) fn tightenings(before: &Document, after: &Document) -> Vec<String> {
     let (before, after) = match (before.get_document("$jsonSchema"), after.get_document("$jsonSchema")) {
         (Ok(b), Ok(a)) => (b, a),
         _ => (before, after),

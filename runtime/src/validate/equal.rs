@@ -2,16 +2,16 @@
 //! strings and symbols compare by bytes, and embedded documents ignore field order
 //! (mongod's `UnorderedFieldsBSONElementComparator`).
 
-use super::number::{num_eq, Dec, Num};
+use super::number::{num_eq, BsonNumber, Dec};
 use super::value::{Arr, Doc, Res, Value, View};
 
-/// Widens any numeric view to a `Num`.
-pub(crate) fn as_num<D, A>(view: &View<'_, D, A>) -> Option<Num> {
+/// Widens any numeric view to a `BsonNumber`.
+pub(crate) fn as_num<D, A>(view: &View<'_, D, A>) -> Option<BsonNumber> {
     match *view {
-        View::Int32(v) => Some(Num::Long(i64::from(v))),
-        View::Int64(v) => Some(Num::Long(v)),
-        View::Double(v) => Some(Num::Double(v)),
-        View::Decimal(bytes) => Some(Num::Decimal(Dec::from_bytes(bytes))),
+        View::Int32(v) => Some(BsonNumber::Long(i64::from(v))),
+        View::Int64(v) => Some(BsonNumber::Long(v)),
+        View::Double(v) => Some(BsonNumber::Double(v)),
+        View::Decimal(bytes) => Some(BsonNumber::Decimal(Dec::from_bytes(bytes))),
         _ => None,
     }
 }

@@ -5,7 +5,7 @@ use bson::{doc, Document};
 
 use super::equal::as_num;
 use super::report::Explain;
-use super::schema::{Schema, Shape};
+use super::schema::{Restriction, Schema};
 use super::types::alias_of;
 use super::value::{Res, Value, View};
 
@@ -26,11 +26,11 @@ impl Schema {
         if !self.admits.contains(v.element_type()) {
             return Ok(false);
         }
-        match self.shape {
-            Shape::Bare => Ok(true),
-            Shape::String => Ok(v.text().is_none_or(|s| self.string.as_ref().is_none_or(|r| r.matches(s)))),
-            Shape::Number => Ok(v.num().is_none_or(|n| self.number.as_ref().is_none_or(|r| r.matches(n)))),
-            Shape::Rules => self.matches_rules(v),
+        match self.restriction {
+            Restriction::Bare => Ok(true),
+            Restriction::String => Ok(v.text().is_none_or(|s| self.string.as_ref().is_none_or(|r| r.matches(s)))),
+            Restriction::Number => Ok(v.num().is_none_or(|n| self.number.as_ref().is_none_or(|r| r.matches(n)))),
+            Restriction::Rules => self.matches_rules(v),
         }
     }
 

@@ -55,6 +55,7 @@
 //! * The `errInfo` follows the shape mongod 5.0+ returns; its entry order and wording are
 //!   mongod's where this crate knows them, but byte equality with the server is not promised.
 
+mod bytes;
 mod equal;
 mod error;
 mod eval;
@@ -82,11 +83,18 @@ use schema::{Ctx, Schema};
 use value::{Doc, Value};
 use walk::Bytes;
 
-/// Reads every element of `doc` (recursively) with `validate_raw`'s BSON reader and counts
-/// them; the benchmark's floor for that reader. Not part of the API.
+/// Hooks for this crate's own benchmark (`runtime/benches/validate.rs`) and fuzz targets,
+/// which measure and check `validate_raw`'s BSON reader on its own. Not part of the API:
+/// hidden from the docs, outside semver, and may change or go in any release.
 #[doc(hidden)]
-pub fn read_raw(doc: &RawDocument) -> Result<usize, Malformed> {
-    walk::count(Bytes::of(doc)).map_err(|m| *m)
+pub mod __bench {
+    use super::{walk, Bytes, Malformed, RawDocument};
+
+    /// Reads every element of `doc` (recursively) with `validate_raw`'s BSON reader and
+    /// counts them: the floor under `validate_raw`'s time.
+    pub fn read_raw(doc: &RawDocument) -> Result<usize, Malformed> {
+        walk::count(Bytes::of(doc)).map_err(|m| *m)
+    }
 }
 
 /// A compiled `$jsonSchema`, ready to validate many documents.
@@ -112,12 +120,12 @@ impl Validator {
 
     /// Validates a decoded document.
     pub fn validate(&self, doc: &Document) -> Result<(), ValidationError> {
-        self.check(doc)
+        self.verdict(doc)
     }
 
     /// Validates BSON bytes in place, without decoding them to a `Document`.
     pub fn validate_raw(&self, doc: &RawDocument) -> Result<(), ValidationError> {
-        self.check(Bytes::of(doc))
+        self.verdict(Bytes::of(doc))
     }
 
     /// Whether a decoded document passes (the fast path alone, never allocates).
@@ -130,7 +138,7 @@ impl Validator {
         self.root.matches(Bytes::of(doc).as_value()).unwrap_or(false)
     }
 
-    fn check<'a, D: Doc<'a>>(&self, doc: D) -> Result<(), ValidationError> {
+    fn verdict<'a, D: Doc<'a>>(&self, doc: D) -> Result<(), ValidationError> {
         match self.root.matches(doc.as_value()) {
             Ok(true) => Ok(()),
             Ok(false) => Err(self.explain(doc)),

@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 /// A numeric BSON value (int is widened to long).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Num {
+pub(crate) enum BsonNumber {
     Long(i64),
     Double(f64),
     Decimal(Dec),
@@ -119,40 +119,40 @@ fn digit_count(mut v: u128) -> usize {
     count
 }
 
-impl Num {
+impl BsonNumber {
     /// mongod's `numberDecimal()`: exact for integers, 15 significant digits for doubles.
     fn to_dec15(self) -> Dec {
         match self {
-            Num::Long(v) => Dec::from_i64(v),
-            Num::Double(v) => Dec::from_f64(v, 15),
-            Num::Decimal(d) => d,
+            BsonNumber::Long(v) => Dec::from_i64(v),
+            BsonNumber::Double(v) => Dec::from_f64(v, 15),
+            BsonNumber::Decimal(d) => d,
         }
     }
 
     /// Whether the value is NaN (double or decimal).
     pub(crate) fn is_nan(self) -> bool {
         match self {
-            Num::Long(_) => false,
-            Num::Double(v) => v.is_nan(),
-            Num::Decimal(d) => d.is_nan(),
+            BsonNumber::Long(_) => false,
+            BsonNumber::Double(v) => v.is_nan(),
+            BsonNumber::Decimal(d) => d.is_nan(),
         }
     }
 }
 
 /// Orders two numbers across types; `None` when either is NaN.
-pub(crate) fn compare(a: Num, b: Num) -> Option<Ordering> {
+pub(crate) fn compare(a: BsonNumber, b: BsonNumber) -> Option<Ordering> {
     match (a, b) {
-        (Num::Long(x), Num::Long(y)) => Some(x.cmp(&y)),
-        (Num::Double(x), Num::Double(y)) => x.partial_cmp(&y),
-        (Num::Long(x), Num::Double(y)) => cmp_long_double(x, y),
-        (Num::Double(x), Num::Long(y)) => cmp_long_double(y, x).map(Ordering::reverse),
-        (Num::Decimal(x), other) => cmp_dec(x, as_dec34(other)),
-        (other, Num::Decimal(y)) => cmp_dec(as_dec34(other), y),
+        (BsonNumber::Long(x), BsonNumber::Long(y)) => Some(x.cmp(&y)),
+        (BsonNumber::Double(x), BsonNumber::Double(y)) => x.partial_cmp(&y),
+        (BsonNumber::Long(x), BsonNumber::Double(y)) => cmp_long_double(x, y),
+        (BsonNumber::Double(x), BsonNumber::Long(y)) => cmp_long_double(y, x).map(Ordering::reverse),
+        (BsonNumber::Decimal(x), other) => cmp_dec(x, as_dec34(other)),
+        (other, BsonNumber::Decimal(y)) => cmp_dec(as_dec34(other), y),
     }
 }
 
 /// BSON equality of numbers: NaN equals NaN, otherwise numeric equality across types.
-pub(crate) fn num_eq(a: Num, b: Num) -> bool {
+pub(crate) fn num_eq(a: BsonNumber, b: BsonNumber) -> bool {
     if a.is_nan() || b.is_nan() {
         return a.is_nan() && b.is_nan();
     }
@@ -160,11 +160,11 @@ pub(crate) fn num_eq(a: Num, b: Num) -> bool {
 }
 
 /// A number as mongod widens it to compare with a decimal (doubles to 34 digits).
-fn as_dec34(n: Num) -> Dec {
+fn as_dec34(n: BsonNumber) -> Dec {
     match n {
-        Num::Long(v) => Dec::from_i64(v),
-        Num::Double(v) => Dec::from_f64(v, 34),
-        Num::Decimal(d) => d,
+        BsonNumber::Long(v) => Dec::from_i64(v),
+        BsonNumber::Double(v) => Dec::from_f64(v, 34),
+        BsonNumber::Decimal(d) => d,
     }
 }
 
@@ -234,7 +234,7 @@ fn cmp_magnitude((ca, ea): (u128, i32), (cb, eb): (u128, i32)) -> Ordering {
 
 /// `multipleOf` as mongod evaluates it: decimal remainder of the value's `numberDecimal()` by
 /// the divisor is exactly zero, and no IEEE flag was raised.
-pub(crate) fn is_multiple_of(value: Num, divisor: Dec) -> bool {
+pub(crate) fn is_multiple_of(value: BsonNumber, divisor: Dec) -> bool {
     match (value.to_dec15(), divisor) {
         (Dec::NaN | Dec::Inf { .. }, _) | (_, Dec::NaN) => false,
         (Dec::Finite { coef, .. }, Dec::Inf { .. }) => coef == 0,
@@ -246,7 +246,7 @@ pub(crate) fn is_multiple_of(value: Num, divisor: Dec) -> bool {
 }
 
 /// The decimal divisor of `multipleOf`, as mongod converts the keyword's value.
-pub(crate) fn divisor_of(n: Num) -> Dec {
+pub(crate) fn divisor_of(n: BsonNumber) -> Dec {
     n.to_dec15()
 }
 

@@ -11,7 +11,7 @@ use super::keywords::logic::LogicRules;
 use super::keywords::number::NumberRules;
 use super::keywords::object::ObjectRules;
 use super::keywords::string::StringRules;
-use super::number::{Dec, Num};
+use super::number::{BsonNumber, Dec};
 use super::types::{Aliases, TypeSet};
 
 /// Every keyword mongod's `$jsonSchema` parser knows.
@@ -53,7 +53,7 @@ const KNOWN: &[&str] = &[
 const UNSUPPORTED: &[&str] = &["$ref", "$schema", "default", "definitions", "format", "id"];
 
 /// One compiled (sub)schema. `repr(C)` keeps what `matches` reads for every value (the type
-/// test, the shape and the rule boxes) in the first cache line, ahead of what only `explain`
+/// test, the restriction and the rule boxes) in the first cache line, ahead of what only `explain`
 /// reads; with Rust's own layout they were spread over several lines of a ~200-byte struct.
 #[derive(Debug)]
 #[repr(C)]
@@ -63,7 +63,7 @@ pub(crate) struct Schema {
     pub(crate) admits: TypeSet,
     /// Which keywords beyond the type test this schema has, for `matches` to decide scalar
     /// values without the generic family dispatch.
-    pub(crate) shape: Shape,
+    pub(crate) restriction: Restriction,
     /// A root schema whose type excludes objects matches no document.
     pub(crate) never: bool,
     pub(crate) string: Option<Box<StringRules>>,
@@ -81,7 +81,7 @@ pub(crate) struct Schema {
 
 /// What a subschema checks beyond `admits`; every kind but `Rules` is decided inline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Shape {
+pub(crate) enum Restriction {
     /// Nothing: no restriction, `encrypt` or logic keyword.
     Bare,
     /// Only string keywords (`pattern`, `minLength`, `maxLength`).
@@ -173,11 +173,11 @@ impl Schema {
             ctx.top && types.as_ref().is_some_and(|t| !t.set.contains(bson::spec::ElementType::EmbeddedDocument));
         let admits = if never { TypeSet::default() } else { types.as_ref().map_or(TypeSet::ALL, |t| t.set) };
         let others = array.is_none() && object.is_none() && encrypt.is_none() && logic.is_none();
-        let shape = match (string.is_some(), number.is_some()) {
-            (false, false) if others => Shape::Bare,
-            (true, false) if others => Shape::String,
-            (false, true) if others => Shape::Number,
-            _ => Shape::Rules,
+        let restriction = match (string.is_some(), number.is_some()) {
+            (false, false) if others => Restriction::Bare,
+            (true, false) if others => Restriction::String,
+            (false, true) if others => Restriction::Number,
+            _ => Restriction::Rules,
         };
         Ok(Schema {
             at: ctx.at.into(),
@@ -190,7 +190,7 @@ impl Schema {
             logic,
             never,
             admits,
-            shape,
+            restriction,
             title,
             description,
         })
@@ -271,12 +271,12 @@ fn one_alias(alias: &str, ctx: Ctx<'_>, keyword: &str, table: Aliases) -> Result
 }
 
 /// A numeric keyword value (int, long, double or decimal).
-pub(crate) fn number_of(value: &Bson) -> Option<Num> {
+pub(crate) fn number_of(value: &Bson) -> Option<BsonNumber> {
     match value {
-        Bson::Int32(v) => Some(Num::Long(i64::from(*v))),
-        Bson::Int64(v) => Some(Num::Long(*v)),
-        Bson::Double(v) => Some(Num::Double(*v)),
-        Bson::Decimal128(d) => Some(Num::Decimal(Dec::from_bytes(d.bytes()))),
+        Bson::Int32(v) => Some(BsonNumber::Long(i64::from(*v))),
+        Bson::Int64(v) => Some(BsonNumber::Long(*v)),
+        Bson::Double(v) => Some(BsonNumber::Double(*v)),
+        Bson::Decimal128(d) => Some(BsonNumber::Decimal(Dec::from_bytes(d.bytes()))),
         _ => None,
     }
 }
@@ -291,13 +291,13 @@ pub(crate) fn non_negative_long(value: &Bson, ctx: Ctx<'_>, keyword: &str) -> Re
 }
 
 /// The integer a number denotes exactly, if it has one that fits a long.
-fn integral(number: Num) -> Option<i64> {
+fn integral(number: BsonNumber) -> Option<i64> {
     match number {
-        Num::Long(v) => Some(v),
-        Num::Double(v) => {
+        BsonNumber::Long(v) => Some(v),
+        BsonNumber::Double(v) => {
             (v.trunc() == v && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&v)).then_some(v as i64)
         }
-        Num::Decimal(d) => decimal_integral(d),
+        BsonNumber::Decimal(d) => decimal_integral(d),
     }
 }
 

@@ -4,8 +4,8 @@
 use bson::spec::ElementType;
 use bson::{Bson, Document};
 
-use super::number::{Dec, Num};
-use super::walk::same;
+use super::bytes::same;
+use super::number::{BsonNumber, Dec};
 
 /// Raw bytes that do not parse as BSON (only `validate_raw` can meet them).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,7 +61,7 @@ pub(crate) trait Value<'a>: Copy {
     /// The text of a string (not a symbol or code), which the string keywords restrict.
     fn text(self) -> Option<&'a str>;
     /// The value of an int, long, double or decimal, which the numeric keywords restrict.
-    fn num(self) -> Option<Num>;
+    fn num(self) -> Option<BsonNumber>;
     fn to_bson(self) -> Res<Bson>;
 }
 
@@ -151,12 +151,12 @@ impl<'a> Value<'a> for Decoded<'a> {
         }
     }
 
-    fn num(self) -> Option<Num> {
+    fn num(self) -> Option<BsonNumber> {
         match self {
-            Decoded::Bson(Bson::Int32(v)) => Some(Num::Long(i64::from(*v))),
-            Decoded::Bson(Bson::Int64(v)) => Some(Num::Long(*v)),
-            Decoded::Bson(Bson::Double(v)) => Some(Num::Double(*v)),
-            Decoded::Bson(Bson::Decimal128(d)) => Some(Num::Decimal(Dec::from_bytes(d.bytes()))),
+            Decoded::Bson(Bson::Int32(v)) => Some(BsonNumber::Long(i64::from(*v))),
+            Decoded::Bson(Bson::Int64(v)) => Some(BsonNumber::Long(*v)),
+            Decoded::Bson(Bson::Double(v)) => Some(BsonNumber::Double(*v)),
+            Decoded::Bson(Bson::Decimal128(d)) => Some(BsonNumber::Decimal(Dec::from_bytes(d.bytes()))),
             _ => None,
         }
     }

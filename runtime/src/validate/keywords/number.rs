@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 use bson::{doc, Bson, Document};
 
 use crate::validate::error::SchemaError;
-use crate::validate::number::{compare, divisor_of, is_multiple_of, Dec, Num};
+use crate::validate::number::{compare, divisor_of, is_multiple_of, BsonNumber, Dec};
 use crate::validate::report::{leaf, spec, Explain};
 use crate::validate::schema::{number_of, Ctx, Keywords};
 
@@ -23,7 +23,7 @@ pub(crate) struct NumberRules {
 /// `maximum` or `minimum` with its `exclusive*` flag.
 #[derive(Debug)]
 struct Bound {
-    value: Num,
+    value: BsonNumber,
     exclusive: bool,
     spec: Bson,
 }
@@ -39,20 +39,27 @@ impl NumberRules {
     }
 
     #[inline]
-    pub(crate) fn matches(&self, n: Num) -> bool {
-        if let (Num::Long(v), Some((low, high))) = (n, self.long_range) {
+    pub(crate) fn matches(&self, n: BsonNumber) -> bool {
+        if let (BsonNumber::Long(v), Some((low, high))) = (n, self.long_range) {
             return low <= v && v <= high;
         }
         self.matches_any(n)
     }
 
-    fn matches_any(&self, n: Num) -> bool {
+    fn matches_any(&self, n: BsonNumber) -> bool {
         self.multiple_of.as_ref().is_none_or(|(d, _)| is_multiple_of(n, *d))
             && self.maximum.as_ref().is_none_or(|b| b.admits(n, Ordering::Less))
             && self.minimum.as_ref().is_none_or(|b| b.admits(n, Ordering::Greater))
     }
 
-    pub(crate) fn explain(&self, n: Num, considered: &Bson, at: &str, ex: &mut Explain<'_>, out: &mut Vec<Document>) {
+    pub(crate) fn explain(
+        &self,
+        n: BsonNumber,
+        considered: &Bson,
+        at: &str,
+        ex: &mut Explain<'_>,
+        out: &mut Vec<Document>,
+    ) {
         if let Some((_, written)) = self.multiple_of.as_ref().filter(|(d, _)| !is_multiple_of(n, *d)) {
             let reason = "considered value is not a multiple of the specified value";
             ex.violation(at, "multipleOf", reason);
@@ -75,7 +82,7 @@ impl NumberRules {
 fn long_range(minimum: Option<&Bound>, maximum: Option<&Bound>) -> Option<(i64, i64)> {
     let low = match minimum {
         None => i64::MIN,
-        Some(Bound { value: Num::Long(v), exclusive, .. }) => {
+        Some(Bound { value: BsonNumber::Long(v), exclusive, .. }) => {
             if *exclusive {
                 v.checked_add(1)?
             } else {
@@ -86,7 +93,7 @@ fn long_range(minimum: Option<&Bound>, maximum: Option<&Bound>) -> Option<(i64, 
     };
     let high = match maximum {
         None => i64::MAX,
-        Some(Bound { value: Num::Long(v), exclusive, .. }) => {
+        Some(Bound { value: BsonNumber::Long(v), exclusive, .. }) => {
             if *exclusive {
                 v.checked_sub(1)?
             } else {
@@ -138,7 +145,7 @@ fn parse_bound(
 impl Bound {
     /// `$lte`/`$lt` (maximum) or `$gte`/`$gt` (minimum) as mongod's comparison expressions
     /// decide them: NaN only equals NaN and is never strictly ordered.
-    fn admits(&self, n: Num, side: Ordering) -> bool {
+    fn admits(&self, n: BsonNumber, side: Ordering) -> bool {
         if n.is_nan() || self.value.is_nan() {
             return !self.exclusive && n.is_nan() && self.value.is_nan();
         }

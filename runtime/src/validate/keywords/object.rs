@@ -5,12 +5,12 @@
 use bson::{doc, Bson, Document};
 
 use super::array::Additional;
+use crate::validate::bytes::same;
 use crate::validate::error::SchemaError;
 use crate::validate::pattern::Pattern;
 use crate::validate::report::{spec, Explain};
 use crate::validate::schema::{limit, Ctx, Keywords, Limit, Schema};
 use crate::validate::value::{Doc, FieldIter, Res, Value};
-use crate::validate::walk::same;
 
 #[derive(Debug, Default)]
 pub(crate) struct ObjectRules {

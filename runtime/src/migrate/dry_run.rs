@@ -17,21 +17,23 @@ pub struct Group {
     pub ids: Vec<String>,
 }
 
-/// What a check found. Its size grows with the distinct (path, keyword) pairs, never with
+/// What a dry run found. Its size grows with the distinct (path, keyword) pairs, never with
 /// the number of documents.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct CheckReport {
+pub struct DryRunReport {
+    /// Documents validated.
     pub documents: u64,
+    /// Documents the validator rejects.
     pub failed: u64,
     /// Keyed by (path, keyword); `required` keys carry the missing field in the path.
     pub groups: BTreeMap<(String, String), Group>,
     ids_per_group: usize,
 }
 
-impl CheckReport {
+impl DryRunReport {
     /// An empty report keeping up to `ids_per_group` example `_id`s per group.
     pub fn new(ids_per_group: usize) -> Self {
-        CheckReport { ids_per_group, ..CheckReport::default() }
+        DryRunReport { ids_per_group, ..DryRunReport::default() }
     }
 
     /// Validates one document and counts the outcome.
@@ -75,7 +77,7 @@ fn keys(error: &ValidationError) -> Vec<(String, String)> {
 }
 
 /// `items.3.price` -> `items.$[].price`: one group for every element of an array.
-pub fn group_path(path: &str) -> String {
+fn group_path(path: &str) -> String {
     if path.is_empty() {
         return "(document)".to_owned();
     }
@@ -90,11 +92,11 @@ fn shown_id(id: &Bson) -> String {
     id.clone().into_relaxed_extjson().to_string()
 }
 
-/// Checks every document of `docs`; stops at the first unreadable one.
-pub fn check_documents(
+/// Validates every document of `docs` into `report`; stops at the first unreadable one.
+pub fn dry_run(
     validator: &Validator,
     docs: impl IntoIterator<Item = Result<RawDocumentBuf, DumpError>>,
-    report: &mut CheckReport,
+    report: &mut DryRunReport,
 ) -> Result<(), DumpError> {
     for doc in docs {
         report.add(validator, &doc?);
