@@ -3,10 +3,13 @@
 //! `Document`; facts the rules need are `const` expressions over the fields' own
 //! `<T as MongoSchema>::FACTS`, so aliases and generics cannot hide them.
 
-use crate::attr::mongo::{Keyword, Lit, Num};
+use crate::attr::mongo::{Keyword, Lit};
 use crate::ir::{Container, Data, Field, Style, Variant};
 use crate::rules::Assertion;
-use mongo_schema_names::field_flags::{NULLABLE, REQUIRED, SKIPS_NONE};
+use mongo_schema_contract::bson::BsonKind;
+use mongo_schema_contract::fields::{NULLABLE, REQUIRED, SKIPS_NONE};
+use mongo_schema_contract::helpers;
+use mongo_schema_contract::keyword::{Num, Value};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
@@ -180,7 +183,7 @@ fn options_consts(c: &Container) -> TokenStream {
 fn key_pattern(keys: &[crate::attr::options::Key]) -> TokenStream {
     let each = keys.iter().map(|k| {
         let path = &k.path;
-        let kind = syn::Ident::new(&format!("{:?}", k.kind), proc_macro2::Span::call_site());
+        let kind = syn::Ident::new(k.kind.variant(), proc_macro2::Span::call_site());
         quote!((#path, _p::IndexKey::#kind))
     });
     quote!(&[#(#each),*])
@@ -198,8 +201,10 @@ fn root_impl(c: &Container) -> TokenStream {
     let (impl_generics, ty_generics, where_clause) = c.input.generics.split_for_impl();
     let db = &c.mongo.db;
     let collection = &c.mongo.collection;
-    let level = c.mongo.validation_level.as_ref().map(|(_, v)| syn::Ident::new(v, proc_macro2::Span::call_site()));
-    let action = c.mongo.validation_action.as_ref().map(|(_, v)| syn::Ident::new(v, proc_macro2::Span::call_site()));
+    let level =
+        c.mongo.validation_level.as_ref().map(|(_, v)| syn::Ident::new(v.variant(), proc_macro2::Span::call_site()));
+    let action =
+        c.mongo.validation_action.as_ref().map(|(_, v)| syn::Ident::new(v.variant(), proc_macro2::Span::call_site()));
     let level = level.map(|v| quote!(const VALIDATION_LEVEL: _p::ValidationLevel = _p::ValidationLevel::#v;));
     let action = action.map(|v| quote!(const VALIDATION_ACTION: _p::ValidationAction = _p::ValidationAction::#v;));
     let options = options_consts(c);
@@ -229,7 +234,7 @@ fn container_keywords(c: &Container) -> TokenStream {
     if let (false, Some(docs)) = (c.mongo.keywords.has_description(), &c.docs) {
         keywords.push(Keyword::Description(docs.clone()));
     }
-    quote!(#(#keywords),*)
+    keywords_tokens(&keywords)
 }
 
 fn struct_schema(c: &Container, style: Style, fields: &[Field]) -> (TokenStream, TokenStream) {
@@ -341,9 +346,9 @@ fn variant_tokens(c: &Container, v: &Variant) -> TokenStream {
         (Style::Unit, _) | (_, []) => quote!(_p::Body::Unit),
         (Style::Newtype, [field]) => quote!(_p::Body::Newtype(#field)),
         (Style::Named, _) => {
-            let keywords = v.mongo.keywords.list.iter().map(|(_, k)| k);
+            let keywords = keywords_tokens(v.mongo.keywords.list.iter().map(|(_, k)| k));
             let deny = c.serde.deny_unknown_fields;
-            quote!(_p::Body::Struct(&[#(#fields),*], &[#(#keywords),*], #deny))
+            quote!(_p::Body::Struct(&[#(#fields),*], &[#keywords], #deny))
         }
         (Style::Tuple | Style::Newtype, _) => quote!(_p::Body::Tuple(&[#(#fields),*])),
     };
@@ -380,57 +385,15 @@ pub enum FieldType<'a> {
     Alias(String),
 }
 
-/// serde helpers whose output type is known, by the last two segments of their path.
-const HELPERS: &[(&str, &str, &str)] = &[
-    ("serde_helpers", "decimal128", "decimal"),
-    ("serde_helpers", "decimal128_option", "decimal"),
-    ("datetime", "FromChrono04DateTime", "date"),
-    ("datetime", "FromTime03OffsetDateTime", "date"),
-    ("datetime", "FromJiff02Timestamp", "date"),
-    ("datetime", "FromRfc3339String", "date"),
-    ("datetime", "FromI64", "date"),
-    ("datetime", "AsRfc3339String", "string"),
-    ("object_id", "AsHexString", "string"),
-    ("object_id", "FromHexString", "objectId"),
-    ("uuid_1", "AsBinary", "binData"),
-    ("uuid_1", "AsCSharpLegacyBinary", "binData"),
-    ("uuid_1", "AsJavaLegacyBinary", "binData"),
-    ("uuid_1", "AsPythonLegacyBinary", "binData"),
-    ("u32", "AsF64", "double"),
-    ("u32", "AsI32", "int"),
-    ("u32", "AsI64", "long"),
-    ("u64", "AsF64", "double"),
-    ("u64", "AsI32", "int"),
-    ("u64", "AsI64", "long"),
-];
-
 /// The BSON type a known serde helper writes.
 pub fn helper_alias(path: &str) -> Option<&'static str> {
-    let mut segments = path.rsplit("::").map(str::trim);
-    let (last, parent) = (segments.next()?, segments.next()?);
-    HELPERS.iter().find(|(p, l, _)| *p == parent && *l == last).map(|(_, _, alias)| *alias)
+    helpers::written_by(path)
 }
 
 /// The facts of a value of a `bsonType` alias: `_p::aliases::{Kind}`, `null` admitted
 /// for an `Option`.
 fn alias_facts(alias: &str, nullable: bool) -> TokenStream {
-    const KINDS: &[(&str, &str)] = &[
-        ("double", "Double"),
-        ("string", "String"),
-        ("object", "Object"),
-        ("array", "Array"),
-        ("binData", "BinData"),
-        ("objectId", "ObjectId"),
-        ("bool", "Bool"),
-        ("date", "Date"),
-        ("null", "Null"),
-        ("regex", "Regex"),
-        ("int", "Int"),
-        ("timestamp", "Timestamp"),
-        ("long", "Long"),
-        ("decimal", "Decimal"),
-    ];
-    let kind = KINDS.iter().find(|(name, _)| *name == alias).map_or("Any", |(_, kind)| kind);
+    let kind = BsonKind::from_alias(alias).unwrap_or(BsonKind::Any).variant();
     let kind = syn::Ident::new(kind, proc_macro2::Span::call_site());
     quote!(_p::SchemaFacts { nullable: #nullable, .._p::aliases::#kind })
 }
@@ -474,61 +437,60 @@ impl ToTokens for Field<'_> {
         let flatten = self.serde.flatten.then(|| quote!(flatten: true,));
         let keywords: Vec<&Keyword> =
             self.mongo.keywords.list.iter().map(|(_, k)| k).filter(|k| !matches!(k, Keyword::BsonType(_))).collect();
+        let keywords = (!keywords.is_empty()).then(|| keywords_tokens(keywords));
         let own = quote!(name: #name, ident: #ident, #flags #flatten);
         tokens.extend(match FieldType::of(self) {
             FieldType::Trait(ty) => {
                 let base = quote_spanned!(ty.span()=> <#ty as _p::MongoSchema>::FIELD);
-                let keywords = (!keywords.is_empty()).then(|| quote!(keywords: &[#(#keywords),*],));
+                let keywords = keywords.map(|keywords| quote!(keywords: &[#keywords],));
                 quote!(_p::FieldFacts { #own #keywords ..#base })
             }
             FieldType::Alias(alias) => {
                 let facts = alias_facts(&alias, self.is_option());
-                quote!(_p::FieldFacts { #own keywords: &[_p::Keyword::BsonType(#alias), #(#keywords),*], facts: #facts, .._p::ALIAS_FIELD })
+                let keywords = keywords.map(|keywords| quote!(, #keywords));
+                quote!(_p::FieldFacts { #own keywords: &[_p::Keyword::BsonType(#alias) #keywords], facts: #facts, .._p::ALIAS_FIELD })
             }
         });
     }
 }
 
-impl ToTokens for Num {
-    fn to_tokens(&self, tokens: &mut TokenStream) {
-        tokens.extend(match self {
-            Num::Int(n) => quote!(_p::Num::Int(#n)),
-            Num::Float(f) => quote!(_p::Num::Float(#f)),
-        });
+/// `_p::Num::Int(3)`
+fn num_tokens(n: &Num) -> TokenStream {
+    match n {
+        Num::Int(n) => quote!(_p::Num::Int(#n)),
+        Num::Float(f) => quote!(_p::Num::Float(#f)),
     }
 }
 
-impl ToTokens for Lit {
-    fn to_tokens(&self, tokens: &mut TokenStream) {
-        tokens.extend(match self {
-            Lit::Str(s) => quote!(_p::Lit::Str(#s)),
-            Lit::Int(n) => quote!(_p::Lit::Int(#n)),
-            Lit::Float(f) => quote!(_p::Lit::Float(#f)),
-            Lit::Bool(b) => quote!(_p::Lit::Bool(#b)),
-        });
+/// `_p::Lit::Str("a")`
+fn lit_tokens(lit: &Lit) -> TokenStream {
+    match lit {
+        Lit::Str(s) => quote!(_p::Lit::Str(#s)),
+        Lit::Int(n) => quote!(_p::Lit::Int(#n)),
+        Lit::Float(f) => quote!(_p::Lit::Float(#f)),
+        Lit::Bool(b) => quote!(_p::Lit::Bool(#b)),
     }
 }
 
-impl ToTokens for Keyword {
-    fn to_tokens(&self, tokens: &mut TokenStream) {
-        tokens.extend(match self {
-            Keyword::BsonType(s) => quote!(_p::Keyword::BsonType(#s)),
-            Keyword::Title(s) => quote!(_p::Keyword::Title(#s)),
-            Keyword::Description(s) => quote!(_p::Keyword::Description(#s)),
-            Keyword::MinLength(n) => quote!(_p::Keyword::MinLength(#n)),
-            Keyword::MaxLength(n) => quote!(_p::Keyword::MaxLength(#n)),
-            Keyword::Pattern(s) => quote!(_p::Keyword::Pattern(#s)),
-            Keyword::Minimum(n) => quote!(_p::Keyword::Minimum(#n)),
-            Keyword::Maximum(n) => quote!(_p::Keyword::Maximum(#n)),
-            Keyword::ExclusiveMinimum(n) => quote!(_p::Keyword::ExclusiveMinimum(#n)),
-            Keyword::ExclusiveMaximum(n) => quote!(_p::Keyword::ExclusiveMaximum(#n)),
-            Keyword::MultipleOf(n) => quote!(_p::Keyword::MultipleOf(#n)),
-            Keyword::MinItems(n) => quote!(_p::Keyword::MinItems(#n)),
-            Keyword::MaxItems(n) => quote!(_p::Keyword::MaxItems(#n)),
-            Keyword::UniqueItems(b) => quote!(_p::Keyword::UniqueItems(#b)),
-            Keyword::MinProperties(n) => quote!(_p::Keyword::MinProperties(#n)),
-            Keyword::MaxProperties(n) => quote!(_p::Keyword::MaxProperties(#n)),
-            Keyword::Enum(values) => quote!(_p::Keyword::Enum(&[#(#values),*])),
-        });
-    }
+/// `_p::Keyword::{variant}(value)`, the variant named by the contract's keyword table.
+fn keyword_tokens(keyword: &Keyword) -> TokenStream {
+    let (spec, value) = keyword.parts();
+    let variant = syn::Ident::new(spec.variant, proc_macro2::Span::call_site());
+    let value = match value {
+        Value::Str(s) => quote!(#s),
+        Value::Count(n) => quote!(#n),
+        Value::Num(n) => num_tokens(&n),
+        Value::Bool(b) => quote!(#b),
+        Value::Lits(values) => {
+            let values = values.iter().map(lit_tokens);
+            quote!(&[#(#values),*])
+        }
+    };
+    quote!(_p::Keyword::#variant(#value))
+}
+
+/// A list of keywords, comma-separated.
+fn keywords_tokens<'k>(keywords: impl IntoIterator<Item = &'k Keyword>) -> TokenStream {
+    let keywords = keywords.into_iter().map(keyword_tokens);
+    quote!(#(#keywords),*)
 }

@@ -8,72 +8,8 @@
 
 use crate::schema::MongoSchema;
 use bson::{doc, Bson, Document};
-use std::fmt;
 
-/// `validationLevel`: which writes mongod validates.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum ValidationLevel {
-    /// Every insert and update (MongoDB's default).
-    #[default]
-    Strict,
-    /// Inserts, and updates of documents that already pass: for legacy data.
-    Moderate,
-    /// No validation.
-    Off,
-}
-
-/// `validationAction`: what mongod does with a write that fails validation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum ValidationAction {
-    /// Reject the write (code 121, DocumentValidationFailure).
-    #[default]
-    Error,
-    /// Accept the write and log a warning.
-    Warn,
-    /// Reject the write and log it. Needs MongoDB 8.1 or newer: older servers refuse
-    /// the command.
-    ErrorAndLog,
-}
-
-impl ValidationLevel {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            ValidationLevel::Strict => "strict",
-            ValidationLevel::Moderate => "moderate",
-            ValidationLevel::Off => "off",
-        }
-    }
-}
-
-impl ValidationAction {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            ValidationAction::Error => "error",
-            ValidationAction::Warn => "warn",
-            ValidationAction::ErrorAndLog => "errorAndLog",
-        }
-    }
-
-    /// The oldest MongoDB release that accepts this action, when newer than 5.0.
-    pub const fn minimum_server_version(self) -> Option<&'static str> {
-        match self {
-            ValidationAction::ErrorAndLog => Some("8.1"),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for ValidationLevel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl fmt::Display for ValidationAction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+pub use mongo_schema_contract::options::{IndexKey, ValidationAction, ValidationLevel};
 
 /// A collection root: a derived type with `#[mongo(db = "...", collection = "...")]`.
 pub trait MongoCollection: MongoSchema {
@@ -174,26 +110,11 @@ pub struct Capped {
     pub max: Option<u64>,
 }
 
-/// The value of one key in an index or shard key pattern.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum IndexKey {
-    Ascending,
-    Descending,
-    Hashed,
-    Sphere2d,
-    Text,
-}
-
-impl IndexKey {
-    /// The value in a key pattern: `1`, `-1` or the index type's name.
-    pub fn value(self) -> Bson {
-        match self {
-            IndexKey::Ascending => Bson::Int32(1),
-            IndexKey::Descending => Bson::Int32(-1),
-            IndexKey::Hashed => Bson::from("hashed"),
-            IndexKey::Sphere2d => Bson::from("2dsphere"),
-            IndexKey::Text => Bson::from("text"),
-        }
+/// The value of `key` in a key pattern: `1`, `-1` or the index type's name.
+pub(crate) fn key_value(key: IndexKey) -> Bson {
+    match key.direction() {
+        Some(direction) => Bson::Int32(direction),
+        None => Bson::from(key.suffix()),
     }
 }
 
@@ -248,7 +169,7 @@ fn partial_filter(index: &str, text: &str) -> Document {
 }
 
 fn key_pattern(keys: &[(&str, IndexKey)]) -> Document {
-    keys.iter().map(|(path, key)| ((*path).to_owned(), key.value())).collect()
+    keys.iter().map(|(path, key)| ((*path).to_owned(), key_value(*key))).collect()
 }
 
 fn count(n: u64) -> Bson {

@@ -7,7 +7,7 @@ use crate::attr::mongo::Keyword;
 use crate::ctxt::Ctxt;
 use crate::ir::{Container, Data, Style};
 use crate::symbol::*;
-use mongo_schema_names::check;
+use mongo_schema_contract::rules::check;
 use quote::{quote, ToTokens};
 
 /// The rules of the type as a whole; the field rules are in [`checks`] and [`depth_limit`].

@@ -30,7 +30,7 @@ pub fn all(cx: &Ctxt, c: &Container) -> Vec<Assertion> {
             continue;
         }
         let max_depth = bounds::depth_limit(c, &site);
-        if checks & !mongo_schema_names::check::FLATTEN != 0 || max_depth > 0 {
+        if checks & !mongo_schema_contract::rules::check::FLATTEN != 0 || max_depth > 0 {
             out.push(Assertion::field(&site, checks, max_depth, table.then_some(index)));
         }
     }

@@ -1,11 +1,11 @@
 //! Naming rules (Specifications 1-4), decided by the names alone and reported at the
 //! attribute or field that holds the name. The checks themselves live in the
-//! `mongo-schema-names` crate, so the runtime applies the same ones.
+//! `mongo-schema-contract` crate, so the runtime applies the same ones.
 
 use super::{allows, Site};
 use crate::ctxt::Ctxt;
 use crate::ir::Container;
-use mongo_schema_names::{self as names, FieldCase, NameError};
+use mongo_schema_contract::naming::{self as names, FieldCase, NameError};
 use quote::ToTokens;
 
 pub fn all(cx: &Ctxt, c: &Container) {

@@ -6,7 +6,8 @@ use super::Site;
 use crate::ctxt::Ctxt;
 use crate::expand::FieldType;
 use crate::symbol::*;
-use mongo_schema_names::{self as names, check, messages};
+use mongo_schema_contract::naming as names;
+use mongo_schema_contract::rules::{check, messages};
 
 /// The `check` bits of the type rules that apply at `site`, unwaived.
 pub fn checks(site: &Site) -> u32 {

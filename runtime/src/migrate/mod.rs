@@ -79,7 +79,8 @@ impl Options {
         };
         create.remove("create");
         add_capped(&mut create, capped);
-        let shard_key = shard_key.iter().map(|(path, key)| ((*path).to_owned(), key.value())).collect();
+        let shard_key =
+            shard_key.iter().map(|(path, key)| ((*path).to_owned(), crate::command::key_value(*key))).collect();
         Options { create, indexes: indexes.iter().map(Index::spec).collect(), shard_key }
     }
 
@@ -141,12 +142,10 @@ pub fn registered_models() -> Vec<Model> {
 
 /// `validationLevel` from its MongoDB name.
 pub fn parse_level(s: &str) -> Option<ValidationLevel> {
-    [ValidationLevel::Strict, ValidationLevel::Moderate, ValidationLevel::Off].into_iter().find(|l| l.as_str() == s)
+    ValidationLevel::from_name(s)
 }
 
 /// `validationAction` from its MongoDB name.
 pub fn parse_action(s: &str) -> Option<ValidationAction> {
-    [ValidationAction::Error, ValidationAction::Warn, ValidationAction::ErrorAndLog]
-        .into_iter()
-        .find(|a| a.as_str() == s)
+    ValidationAction::from_name(s)
 }
