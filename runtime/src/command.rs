@@ -38,39 +38,38 @@ pub trait MongoCollection: MongoSchema {
     /// `{create, validator, validationLevel, validationAction}` plus `capped` / `size` /
     /// `max`; for a time-series collection `{create, timeseries, expireAfterSeconds}` and
     /// no validator, which mongod refuses on time-series collections.
-    fn create_collection_command() -> Document {
-        create_command(
-            Self::COLLECTION_NAME,
-            Self::json_schema,
-            Self::VALIDATION_LEVEL,
-            Self::VALIDATION_ACTION,
-            Self::TIMESERIES,
-            Self::CAPPED,
-        )
+    fn create_collection_command() -> Document
+    where
+        Self: Sized,
+    {
+        Registration::of::<Self>("").create_collection_command()
     }
 
     /// `{collMod, validator, validationLevel, validationAction}`: installs the validator on
     /// an existing collection. For a time-series collection, which takes no validator:
     /// `{collMod, expireAfterSeconds}` (`"off"` when none is declared).
-    fn coll_mod_command() -> Document {
-        coll_mod_command(
-            Self::COLLECTION_NAME,
-            Self::json_schema,
-            Self::VALIDATION_LEVEL,
-            Self::VALIDATION_ACTION,
-            Self::TIMESERIES,
-        )
+    fn coll_mod_command() -> Document
+    where
+        Self: Sized,
+    {
+        Registration::of::<Self>("").coll_mod_command()
     }
 
     /// `{createIndexes, indexes: [...]}` for the declared indexes; `None` when there are none.
-    fn create_indexes_command() -> Option<Document> {
-        create_indexes(Self::COLLECTION_NAME, Self::INDEXES)
+    fn create_indexes_command() -> Option<Document>
+    where
+        Self: Sized,
+    {
+        Registration::of::<Self>("").create_indexes_command()
     }
 
     /// `{shardCollection: "db.coll", key}`, run through mongos against `admin`; `None`
     /// when no shard key is declared.
-    fn shard_collection_command() -> Option<Document> {
-        shard_collection(Self::DB_NAME, Self::COLLECTION_NAME, Self::SHARD_KEY)
+    fn shard_collection_command() -> Option<Document>
+    where
+        Self: Sized,
+    {
+        Registration::of::<Self>("").shard_collection_command()
     }
 }
 
@@ -206,40 +205,6 @@ pub fn add_capped(command: &mut Document, capped: Option<Capped>) {
     }
 }
 
-/// `createCollection` for a collection root, from its options (non-generic: the trait's
-/// method and [`Registration`] both call it, so no code is generated per model).
-fn create_command(
-    collection: &str,
-    schema: fn() -> Document,
-    level: ValidationLevel,
-    action: ValidationAction,
-    timeseries: Option<Timeseries>,
-    capped: Option<Capped>,
-) -> Document {
-    match timeseries {
-        Some(timeseries) => create_timeseries(collection, &timeseries),
-        None => {
-            let mut command = create_collection(collection, doc! { "$jsonSchema": schema() }, level, action);
-            add_capped(&mut command, capped);
-            command
-        }
-    }
-}
-
-/// `collMod` for a collection root, from its options.
-fn coll_mod_command(
-    collection: &str,
-    schema: fn() -> Document,
-    level: ValidationLevel,
-    action: ValidationAction,
-    timeseries: Option<Timeseries>,
-) -> Document {
-    match timeseries {
-        Some(timeseries) => coll_mod_timeseries(collection, &timeseries),
-        None => coll_mod(collection, doc! { "$jsonSchema": schema() }, level, action),
-    }
-}
-
 /// A `createIndexes` command; `None` when `indexes` is empty. Idempotent: mongod accepts
 /// an index that already exists with the same name, keys and options.
 pub fn create_indexes(collection: &str, indexes: &[Index]) -> Option<Document> {
@@ -283,8 +248,10 @@ pub fn coll_mod(collection: &str, validator: Document, level: ValidationLevel, a
     }
 }
 
-/// A collection root registered by `#[derive(MongoSchema)]`, so a binary can enumerate
-/// every model it links without listing them. Generic roots are not registered.
+/// A collection root as data: what its `MongoCollection` constants say, in one value.
+/// The trait's command methods, `migrate::Model` and the CLI all build from it, so there
+/// is one builder per command. `#[derive(MongoSchema)]` registers one per non-generic
+/// root, so a binary can enumerate every model it links without listing them.
 #[derive(Debug, Clone, Copy)]
 pub struct Registration {
     pub db: &'static str,
@@ -318,25 +285,27 @@ impl Registration {
 
     /// [`MongoCollection::create_collection_command`] of the registered type.
     pub fn create_collection_command(&self) -> Document {
-        create_command(
-            self.collection,
-            self.json_schema,
-            self.validation_level,
-            self.validation_action,
-            self.timeseries,
-            self.capped,
-        )
+        match &self.timeseries {
+            Some(timeseries) => create_timeseries(self.collection, timeseries),
+            None => {
+                let validator = doc! { "$jsonSchema": (self.json_schema)() };
+                let mut command =
+                    create_collection(self.collection, validator, self.validation_level, self.validation_action);
+                add_capped(&mut command, self.capped);
+                command
+            }
+        }
     }
 
     /// [`MongoCollection::coll_mod_command`] of the registered type.
     pub fn coll_mod_command(&self) -> Document {
-        coll_mod_command(
-            self.collection,
-            self.json_schema,
-            self.validation_level,
-            self.validation_action,
-            self.timeseries,
-        )
+        match &self.timeseries {
+            Some(timeseries) => coll_mod_timeseries(self.collection, timeseries),
+            None => {
+                let validator = doc! { "$jsonSchema": (self.json_schema)() };
+                coll_mod(self.collection, validator, self.validation_level, self.validation_action)
+            }
+        }
     }
 
     /// [`MongoCollection::create_indexes_command`] of the registered type.

@@ -102,16 +102,7 @@ fn installed_validator(options: &Options, json_schema: Document) -> Document {
 impl Model {
     /// The model of a collection root type.
     pub fn of<T: MongoCollection>(rust_type: &str) -> Self {
-        let options = Options::of(T::TIMESERIES, T::CAPPED, T::INDEXES, T::SHARD_KEY);
-        Model {
-            db: T::DB_NAME.to_owned(),
-            collection: T::COLLECTION_NAME.to_owned(),
-            rust_type: rust_type.to_owned(),
-            validator: installed_validator(&options, T::json_schema()),
-            level: T::VALIDATION_LEVEL,
-            action: T::VALIDATION_ACTION,
-            options,
-        }
+        Model { rust_type: rust_type.to_owned(), ..Model::from(&Registration::of::<T>("")) }
     }
 
     /// `db.collection`, the key models are matched by.
