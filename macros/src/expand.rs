@@ -4,13 +4,12 @@
 //! `<T as MongoSchema>::FACTS`, so aliases and generics cannot hide them.
 
 use crate::attr::mongo::{Keyword, Lit};
-use crate::ir::{Container, Data, Field, Style, Variant};
-use crate::rules::Assertion;
+use crate::ir::{Container, Data, Field, FieldType, Style, Variant};
+use crate::rules::{Assertion, Branch, Facts, Test};
 use mongo_schema_contract::bson::BsonKind;
 use mongo_schema_contract::fields::{NULLABLE, REQUIRED, SKIPS_NONE};
-use mongo_schema_contract::helpers;
 use mongo_schema_contract::keyword::{Num, Value};
-use proc_macro2::TokenStream;
+use proc_macro2::{Delimiter, Group, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 
@@ -56,23 +55,23 @@ fn checked_facts(c: &Container, facts: TokenStream, assertions: &[Assertion]) ->
         let ident = &c.input.ident;
         let (own, fields) = (quote!(<#ident as _p::MongoSchema>::FACTS), quote!(<#ident as _p::MongoSchema>::FIELDS));
         // one item each: rustc stops evaluating an item at its first panic
-        let checks = assertions.iter().map(|a| a.tokens(&own, Some(&fields)));
+        let checks = assertions.iter().map(|a| assertion(c, a, &own, Some(&fields)));
         return (facts, Some(quote!(#(const _: () = #checks;)*)));
     }
     let (own, fields) = (quote!(own), quote!(<Self as _p::MongoSchema>::FIELDS));
-    let checks = assertions.iter().map(|a| a.tokens(&own, Some(&fields)));
+    let checks = assertions.iter().map(|a| assertion(c, a, &own, Some(&fields)));
     (quote!({ let own: _p::SchemaFacts = #facts; #(#checks;)* own }), None)
 }
 
 /// What a derive with rule errors still checks: the fields' assertions of a non-generic
 /// type, so type rules are reported in the same build as naming errors.
 pub fn fallback_checks(c: &Container, assertions: &[Assertion]) -> Option<TokenStream> {
-    let fields: Vec<&Assertion> = assertions.iter().filter(|a| a.facts.is_some()).collect();
+    let fields: Vec<&Assertion> = assertions.iter().filter(|a| !matches!(a.facts, Facts::Own)).collect();
     if !c.input.generics.params.is_empty() || fields.is_empty() {
         return None;
     }
     let none = quote!(());
-    let checks = fields.iter().map(|a| a.tokens(&none, None));
+    let checks = fields.iter().map(|a| assertion(c, a, &none, None));
     Some(quote! {
         #[doc(hidden)]
         const _: () = {
@@ -132,7 +131,7 @@ pub fn fallback(input: &syn::DeriveInput, root: bool) -> TokenStream {
 /// its schema and facts and resolves index, shard-key and time-series paths.
 fn fields_table(c: &Container) -> Option<TokenStream> {
     let Data::Struct(Style::Named, fields) = &c.data else { return None };
-    if !has_fields_table(c) {
+    if !c.has_fields_table() {
         return None;
     }
     let written = fields.iter().filter(|f| f.is_written());
@@ -141,11 +140,6 @@ fn fields_table(c: &Container) -> Option<TokenStream> {
         const FIELDS: ::core::option::Option<&'static [_p::FieldFacts]> = ::core::option::Option::Some(&[#(#written),*]);
         const NAME: &'static str = #name;
     })
-}
-
-/// A struct written as a document of its own fields, which `FIELDS` lists.
-pub fn has_fields_table(c: &Container) -> bool {
-    matches!(c.data, Data::Struct(Style::Named, _)) && !c.serde.transparent && c.serde.into.is_none()
 }
 
 /// The collection options as static data: `TIMESERIES`, `CAPPED`, `INDEXES`, `SHARD_KEY`.
@@ -246,7 +240,7 @@ fn struct_schema(c: &Container, style: Style, fields: &[Field]) -> (TokenStream,
     let written: Vec<&Field> = fields.iter().filter(|f| f.is_written()).collect();
     match (style, c.serde.transparent, written.as_slice()) {
         (Style::Newtype, _, [field]) | (Style::Named, true, [field]) => {
-            let facts = FieldType::of(field).facts(field);
+            let facts = field_facts(field);
             (quote!(_p::transparent(&#field, &[#keywords])), facts)
         }
         (Style::Named, _, _) => {
@@ -268,7 +262,7 @@ fn unit_facts() -> TokenStream {
 }
 
 fn tuple_facts(fields: &[&Field]) -> TokenStream {
-    let each = fields.iter().map(|f| FieldType::of(f).facts(f));
+    let each = fields.iter().map(|f| field_facts(f));
     quote!(_p::tuple_facts(&[#(#each),*]))
 }
 
@@ -361,7 +355,7 @@ fn variant_facts(repr: Repr, v: &Variant) -> TokenStream {
     let unit = matches!((v.style, fields.as_slice()), (Style::Unit, _) | (_, []));
     let content = match (v.style, fields.as_slice()) {
         _ if unit => unit_facts(),
-        (Style::Newtype, [field]) => FieldType::of(field).facts(field),
+        (Style::Newtype, [field]) => field_facts(field),
         (Style::Named, _) => quote!(_p::object_facts(::core::option::Option::Some(&[#(#fields),*]))),
         _ => tuple_facts(&fields),
     };
@@ -378,18 +372,6 @@ fn variant_facts(repr: Repr, v: &Variant) -> TokenStream {
     quote!(_p::variant_facts(#overhead, #wraps, #content))
 }
 
-/// Where a field's schema comes from: its type's `MongoSchema` impl, or a BSON type
-/// named by `bson_type` or implied by a known serde helper.
-pub enum FieldType<'a> {
-    Trait(&'a syn::Type),
-    Alias(String),
-}
-
-/// The BSON type a known serde helper writes.
-pub fn helper_alias(path: &str) -> Option<&'static str> {
-    helpers::written_by(path)
-}
-
 /// The facts of a value of a `bsonType` alias: `_p::aliases::{Kind}`, `null` admitted
 /// for an `Option`.
 fn alias_facts(alias: &str, nullable: bool) -> TokenStream {
@@ -398,22 +380,12 @@ fn alias_facts(alias: &str, nullable: bool) -> TokenStream {
     quote!(_p::SchemaFacts { nullable: #nullable, .._p::aliases::#kind })
 }
 
-impl<'a> FieldType<'a> {
-    pub fn of(field: &'a Field) -> Self {
-        if let Some(alias) = field.mongo.keywords.bson_type() {
-            return FieldType::Alias(alias.to_owned());
-        }
-        match field.serde.with.as_ref().and_then(|with| helper_alias(&with.value())) {
-            Some(alias) => FieldType::Alias(alias.to_owned()),
-            None => FieldType::Trait(&field.original.ty),
-        }
-    }
-
-    pub fn facts(&self, field: &Field) -> TokenStream {
-        match self {
-            FieldType::Trait(ty) => quote_spanned!(ty.span()=> <#ty as _p::MongoSchema>::FACTS),
-            FieldType::Alias(alias) => alias_facts(alias, field.is_option()),
-        }
+/// The facts of a field's value: its type's `FACTS`, or those of the BSON type its
+/// `bson_type` or serde helper fixes.
+fn field_facts(field: &Field) -> TokenStream {
+    match field.field_type() {
+        FieldType::Trait(ty) => quote_spanned!(ty.span()=> <#ty as _p::MongoSchema>::FACTS),
+        FieldType::Alias(alias) => alias_facts(&alias, field.is_option()),
     }
 }
 
@@ -439,7 +411,7 @@ impl ToTokens for Field<'_> {
             self.mongo.keywords.list.iter().map(|(_, k)| k).filter(|k| !matches!(k, Keyword::BsonType(_))).collect();
         let keywords = (!keywords.is_empty()).then(|| keywords_tokens(keywords));
         let own = quote!(name: #name, ident: #ident, #flags #flatten);
-        tokens.extend(match FieldType::of(self) {
+        tokens.extend(match self.field_type() {
             FieldType::Trait(ty) => {
                 let base = quote_spanned!(ty.span()=> <#ty as _p::MongoSchema>::FIELD);
                 let keywords = keywords.map(|keywords| quote!(keywords: &[#keywords],));
@@ -493,4 +465,97 @@ fn keyword_tokens(keyword: &Keyword) -> TokenStream {
 fn keywords_tokens<'k>(keywords: impl IntoIterator<Item = &'k Keyword>) -> TokenStream {
     let keywords = keywords.into_iter().map(keyword_tokens);
     quote!(#(#keywords),*)
+}
+
+/// An assertion as a `()` expression; `own` is the expression of the derived type's
+/// facts, `fields` of its `FIELDS` when it has them: a field's check reads its facts
+/// there, so a field type without `MongoSchema` is reported once, by the table.
+fn assertion(c: &Container, a: &Assertion, own: &TokenStream, fields: Option<&TokenStream>) -> TokenStream {
+    let facts = match &a.facts {
+        Facts::Own => own.clone(),
+        Facts::Root => {
+            let ident = &c.input.ident;
+            quote!(<#ident as _p::MongoSchema>::FACTS)
+        }
+        Facts::Field(field) => field_facts(field),
+        Facts::Path(path) => {
+            let lookup = lookup(c, path);
+            quote!(_p::rules::facts_at(#lookup))
+        }
+    };
+    match (&a.test, fields) {
+        (Test::Branches(branches), _) => {
+            let branches = branches.iter().map(|(test, message)| {
+                let test = branch(c, test);
+                let fail = spanned(a.span, quote!(_p::rules::fail), quote!(#message));
+                quote!(if #test { #fail })
+            });
+            quote!({
+                let facts: _p::SchemaFacts = #facts;
+                #(#branches)else*
+            })
+        }
+        (Test::Field(checks, max_depth, Some(index)), Some(fields)) => {
+            // spanned too: an error in the table (a generic field type's own rule) is
+            // then noted at this field
+            let fields = respan(fields.clone(), a.span.0);
+            spanned(a.span, quote!(_p::rules::assert_field_at), quote!(#fields, #index, #checks, #max_depth))
+        }
+        (Test::Field(checks, max_depth, _), _) => {
+            spanned(a.span, quote!(_p::rules::assert_field), quote!(#facts, #checks, #max_depth))
+        }
+    }
+}
+
+/// `_p::rules::path(<Root>::FIELDS, "a.b")`.
+fn lookup(c: &Container, path: &str) -> TokenStream {
+    let ident = &c.input.ident;
+    quote!(_p::rules::path(<#ident as _p::MongoSchema>::FIELDS, #path))
+}
+
+/// A test over the local `facts`, as a `bool` expression.
+fn branch(c: &Container, test: &Branch) -> TokenStream {
+    match test {
+        Branch::DeeperThan(max) => quote!(facts.depth > #max),
+        Branch::TooLarge { timeseries } => {
+            let limit = if *timeseries { quote!(MAX_TIMESERIES_DOCUMENT_SIZE) } else { quote!(MAX_DOCUMENT_SIZE) };
+            quote!(_p::rules::exceeds(facts.max_size, _p::size::#limit))
+        }
+        Branch::Missing(path) => {
+            let lookup = lookup(c, path);
+            quote!(_p::rules::is_missing(#lookup))
+        }
+        Branch::NotAlwaysDate => quote!(!_p::rules::always(facts, _p::BsonKind::Date) && !_p::rules::is_unknown(facts)),
+        Branch::SurelyNotDate => quote!(_p::rules::surely_not(facts, _p::BsonKind::Date)),
+        Branch::ArrayKeys(paths) => {
+            let lookups = paths.iter().map(|path| lookup(c, path));
+            quote!(_p::rules::array_keys(&[#(#lookups),*]) > 1)
+        }
+        Branch::Monotonic => quote!(_p::rules::is_monotonic(facts)),
+    }
+}
+
+/// `call(args)` as one expression spanning the field (or type), so a const panic inside
+/// the `#[track_caller]` runtime function is reported there.
+fn spanned((start, end): (Span, Span), call: TokenStream, args: TokenStream) -> TokenStream {
+    let call = respan(call, start);
+    let mut args = Group::new(Delimiter::Parenthesis, args);
+    args.set_span(end);
+    quote!(#call #args)
+}
+
+/// `tokens` with every span set to `span`, groups included.
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut token| {
+            if let proc_macro2::TokenTree::Group(group) = &token {
+                let mut inner = Group::new(group.delimiter(), respan(group.stream(), span));
+                inner.set_span(span);
+                token = inner.into();
+            }
+            token.set_span(span);
+            token
+        })
+        .collect()
 }

@@ -4,6 +4,8 @@
 use crate::attr::{self, mongo, serde};
 use crate::case::RenameRule;
 use crate::ctxt::Ctxt;
+use mongo_schema_contract::bson::{self, BsonKind};
+use mongo_schema_contract::helpers;
 use syn::ext::IdentExt;
 
 pub struct Container<'a> {
@@ -29,6 +31,13 @@ pub enum Style {
     Newtype,
     /// `struct S;`
     Unit,
+}
+
+/// Where a field's schema comes from: its type's `MongoSchema` impl, or a BSON type
+/// named by `bson_type` or implied by a known serde helper.
+pub enum FieldType<'a> {
+    Trait(&'a syn::Type),
+    Alias(String),
 }
 
 pub struct Field<'a> {
@@ -72,6 +81,12 @@ impl<'a> Container<'a> {
             serde,
             data,
         })
+    }
+
+    /// A struct written as a document of its own fields: the runtime's `FIELDS` table
+    /// lists them, and each carries its own rules (nesting depth included).
+    pub fn has_fields_table(&self) -> bool {
+        matches!(self.data, Data::Struct(Style::Named, _)) && !self.serde.transparent && self.serde.into.is_none()
     }
 
     /// `#[mongo(db = "...", collection = "...")]`: a collection root.
@@ -127,6 +142,33 @@ impl<'a> Field<'a> {
         let mut mongo = mongo::Field::from_ast(cx, &field.attrs);
         add_doc_description(&mut mongo, attr::docs(&field.attrs));
         Field { original: field, name, serde, mongo }
+    }
+
+    /// Where the field's schema comes from.
+    pub fn field_type(&self) -> FieldType<'a> {
+        if let Some(alias) = self.mongo.keywords.bson_type() {
+            return FieldType::Alias(alias.to_owned());
+        }
+        match self.serde.with.as_ref().and_then(|with| helpers::written_by(&with.value())) {
+            Some(alias) => FieldType::Alias(alias.to_owned()),
+            None => FieldType::Trait(&self.original.ty),
+        }
+    }
+
+    /// The BSON kind of the field when syntax alone decides it: a type fixed by
+    /// `bson_type` or a known serde helper (`Some(None)` for an alias of no single kind,
+    /// such as `number`), or a primitive written as such. `None`: aliases, paths,
+    /// generics and every other type, left to the const check over their facts.
+    pub fn known_kind(&self) -> Option<Option<BsonKind>> {
+        match self.field_type() {
+            FieldType::Alias(alias) => Some(BsonKind::from_alias(&alias)),
+            FieldType::Trait(syn::Type::Path(p)) if p.qself.is_none() && p.path.leading_colon.is_none() => {
+                let [segment] = p.path.segments.iter().collect::<Vec<_>>()[..] else { return None };
+                let name = segment.arguments.is_none().then(|| segment.ident.to_string())?;
+                bson::primitive(&name).map(Some)
+            }
+            FieldType::Trait(_) => None,
+        }
     }
 
     /// Written by serde at all.

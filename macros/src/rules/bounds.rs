@@ -2,16 +2,16 @@
 //! at most `max_depth` levels, and a collection root that is bounded everywhere fits in
 //! MongoDB's 16 MiB.
 
-use super::{type_span, Assertion, Site};
+use super::{type_span, Assertion, Branch, Facts, Site};
 use crate::attr::mongo::Keyword;
 use crate::ctxt::Ctxt;
 use crate::ir::{Container, Data, Style};
 use crate::symbol::*;
 use mongo_schema_contract::rules::check;
-use quote::{quote, ToTokens};
+use quote::ToTokens;
 
 /// The rules of the type as a whole; the field rules are in [`checks`] and [`depth_limit`].
-pub fn all(cx: &Ctxt, c: &Container, out: &mut Vec<Assertion>) {
+pub fn all<'a>(cx: &Ctxt, c: &'a Container<'a>, out: &mut Vec<Assertion<'a>>) {
     recursion(cx, c, &Site::all(c));
     nesting_depth(c, out);
     document_size(c, out);
@@ -58,18 +58,12 @@ fn max_depth(c: &Container) -> u32 {
     c.mongo.max_depth.unwrap_or(DEFAULT_MAX_DEPTH)
 }
 
-/// A struct whose fields are written as its own document's members: its fields carry
-/// the depth check; any other type is checked as a whole.
-fn fields_nest(c: &Container) -> bool {
-    matches!(c.data, Data::Struct(Style::Named, _)) && !c.serde.transparent && c.serde.into.is_none()
-}
-
 /// `nesting_depth`: documents nest at most `max_depth` levels (the document itself
 /// counts as one; default and greatest 5): an 8-level configuration needed `$set` paths
 /// nobody wrote right and could not index its deep fields (Specification 6). The depth
 /// limit checked at `site`, 0 when none is.
 pub fn depth_limit(c: &Container, site: &Site) -> u32 {
-    if fields_nest(c) && !site.waives(NESTING_DEPTH) {
+    if c.has_fields_table() && !site.waives(NESTING_DEPTH) {
         max_depth(c)
     } else {
         0
@@ -78,9 +72,10 @@ pub fn depth_limit(c: &Container, site: &Site) -> u32 {
 
 /// `nesting_depth` for a type whose fields are not members of its own document.
 fn nesting_depth(c: &Container, out: &mut Vec<Assertion>) {
+    // a struct whose fields are its own document's members: its fields carry the check
     // unit variants are at most `{tag: name}`, one level: within any `max_depth`
     let units = matches!(&c.data, Data::Enum(variants) if variants.iter().all(|v| v.style == Style::Unit));
-    if fields_nest(c) || units || super::allows(&c.mongo.allow, NESTING_DEPTH) {
+    if c.has_fields_table() || units || super::allows(&c.mongo.allow, NESTING_DEPTH) {
         return;
     }
     let max = max_depth(c);
@@ -89,7 +84,7 @@ fn nesting_depth(c: &Container, out: &mut Vec<Assertion>) {
         "nesting_depth: `{ident}` nests documents more than {max} levels deep (Specification 6 keeps documents \
          within 3-5); flatten it: move deep parts up to top-level fields, or into their own collection referenced by id"
     );
-    out.push(Assertion::branches(None, vec![(quote!(facts.depth > #max), message)], type_span(c)));
+    out.push(Assertion::branches(Facts::Own, vec![(Branch::DeeperThan(max), message)], type_span(c)));
 }
 
 /// A type that contains itself nests without bound, and `$jsonSchema` (no `$ref`) cannot
@@ -131,15 +126,15 @@ fn document_size(c: &Container, out: &mut Vec<Assertion>) {
         return;
     }
     let ident = &c.input.ident;
-    let (limit, what, constant) = match c.mongo.options.timeseries {
-        Some(_) => ("4 MiB", "MongoDB's limit on a time-series measurement", quote!(MAX_TIMESERIES_DOCUMENT_SIZE)),
-        None => ("16 MiB", "MongoDB's hard limit on a document", quote!(MAX_DOCUMENT_SIZE)),
+    let timeseries = c.mongo.options.timeseries.is_some();
+    let (limit, what) = match timeseries {
+        true => ("4 MiB", "MongoDB's limit on a time-series measurement"),
+        false => ("16 MiB", "MongoDB's hard limit on a document"),
     };
     let message = format!(
         "document_size: a `{ident}` document can reach more than {limit}, {what} \
          (its bound is `<{ident} as MongoCollection>::MAX_DOCUMENT_SIZE`); lower `max_length` / `max_items`, or move \
          large parts to their own collection (files to GridFS or object storage) (Specification 5)"
     );
-    let test = quote!(_p::rules::exceeds(facts.max_size, _p::size::#constant));
-    out.push(Assertion::branches(None, vec![(test, message)], type_span(c)));
+    out.push(Assertion::branches(Facts::Own, vec![(Branch::TooLarge { timeseries }, message)], type_span(c)));
 }

@@ -4,8 +4,9 @@
 
 use super::Site;
 use crate::ctxt::Ctxt;
-use crate::expand::FieldType;
+use crate::ir::FieldType;
 use crate::symbol::*;
+use mongo_schema_contract::bson::BsonKind;
 use mongo_schema_contract::naming as names;
 use mongo_schema_contract::rules::{check, messages};
 
@@ -38,7 +39,7 @@ fn string_date(site: &Site) -> bool {
 /// date or `Uuid` without its serde helper is written as something else than its schema
 /// says, and the mismatch surfaces only when mongod refuses writes (Specification 9).
 fn silent_string(site: &Site) -> bool {
-    matches!(FieldType::of(site.field), FieldType::Trait(_))
+    matches!(site.field.field_type(), FieldType::Trait(_))
 }
 
 /// `random_id`: `_id` is an ObjectId or an increasing integer: random ids scatter index
@@ -54,51 +55,15 @@ fn numeric_status(site: &Site) -> bool {
     site.is_member() && names::is_status_name(&site.field.name)
 }
 
-/// Rust types whose BSON type syntax alone decides: the language's primitives and
-/// `String`, by their `bsonType` alias.
-const PRIMITIVES: &[(&str, &str)] = &[
-    ("bool", "bool"),
-    ("i8", "int"),
-    ("i16", "int"),
-    ("i32", "int"),
-    ("u8", "int"),
-    ("u16", "int"),
-    ("i64", "long"),
-    ("u32", "long"),
-    ("u64", "long"),
-    ("isize", "long"),
-    ("usize", "long"),
-    ("f32", "double"),
-    ("f64", "double"),
-    ("char", "string"),
-    ("str", "string"),
-    ("String", "string"),
-];
-
-/// The `bsonType` of the field when syntax alone decides it: a primitive written as
-/// such, or a type fixed by `bson_type` or a known serde helper. Aliases, paths, generics
-/// and every other type are left to the const check over their facts.
-pub fn known_kind(site: &Site) -> Option<String> {
-    match FieldType::of(site.field) {
-        FieldType::Alias(alias) => Some(alias),
-        FieldType::Trait(syn::Type::Path(p)) if p.qself.is_none() && p.path.leading_colon.is_none() => {
-            let [segment] = p.path.segments.iter().collect::<Vec<_>>()[..] else { return None };
-            let primitive = segment.arguments.is_none().then(|| segment.ident.to_string())?;
-            PRIMITIVES.iter().find(|(name, _)| *name == primitive).map(|(_, alias)| (*alias).to_owned())
-        }
-        FieldType::Trait(_) => None,
-    }
-}
-
 /// The type rules of a field whose BSON type is known, decided here rather than by a
 /// const check (a scalar has no nesting, bound or helper to check).
-pub fn decide(cx: &Ctxt, site: &Site, kind: String, checks: u32) {
-    let number = matches!(kind.as_str(), "int" | "long" | "double");
+/// `kind`: `None` for an alias of no single kind (`number`, `undefined`, ...).
+pub fn decide(cx: &Ctxt, site: &Site, kind: Option<BsonKind>, checks: u32) {
     let verdicts = [
-        (check::MONEY, kind == "double", messages::MONEY_DOUBLE),
-        (check::DATE, kind == "string", messages::STRING_DATE),
-        (check::ID, !matches!(kind.as_str(), "objectId" | "int" | "long"), messages::RANDOM_ID),
-        (check::STATUS, number, messages::NUMERIC_STATUS),
+        (check::MONEY, kind == Some(BsonKind::Double), messages::MONEY_DOUBLE),
+        (check::DATE, kind == Some(BsonKind::String), messages::STRING_DATE),
+        (check::ID, !matches!(kind, Some(BsonKind::ObjectId | BsonKind::Int | BsonKind::Long)), messages::RANDOM_ID),
+        (check::STATUS, kind.is_some_and(BsonKind::is_number), messages::NUMERIC_STATUS),
     ];
     if let Some((_, _, message)) = verdicts.iter().find(|(bit, fails, _)| *fails && checks & bit != 0) {
         site.error(cx, message);
