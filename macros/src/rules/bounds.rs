@@ -138,3 +138,55 @@ fn document_size(c: &Container, out: &mut Vec<Assertion>) {
     );
     out.push(Assertion::branches(Facts::Own, vec![(Branch::TooLarge { timeseries }, message)], type_span(c)));
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::run;
+    use mongo_schema_contract::rules::check;
+    use syn::parse_quote;
+
+    #[test]
+    fn unbounded_arrays_are_left_to_the_const_check_bounded_ones_are_not() {
+        let (_, assertions) = run(parse_quote! { struct A { tags: Vec<String> } });
+        assert_eq!(assertions, [format!("tags: field {:#b} depth 5", check::SILENT | check::ARRAY | check::MAP)]);
+        let (_, assertions) =
+            run(parse_quote! { struct A { #[mongo(max_items = 10, max_properties = 5)] tags: Tags } });
+        assert_eq!(assertions, [format!("tags: field {:#b} depth 5", check::SILENT)]);
+    }
+
+    #[test]
+    fn max_items_above_the_limit_is_refused() {
+        let (errors, _) = run(parse_quote! { struct A { #[mongo(max_items = 2000)] tags: Vec<String> } });
+        assert!(errors[0].contains("allows 2000 items, above the limit of 1000 the standard sets"), "{errors:?}");
+        let (errors, _) = run(parse_quote! {
+            #[mongo(max_items_limit = 10)]
+            struct A { #[mongo(max_items = 20)] tags: Vec<String> }
+        });
+        assert!(errors[0].contains("set by `max_items_limit`"), "{errors:?}");
+    }
+
+    #[test]
+    fn recursive_types_are_refused() {
+        let (errors, _) = run(parse_quote! { struct Node { children: Vec<Node> } });
+        assert!(errors[0].starts_with("nesting_depth: field `children`"), "{errors:?}");
+    }
+
+    #[test]
+    fn depth_is_checked_per_field_or_for_the_whole_type() {
+        let (_, assertions) = run(parse_quote! { #[mongo(max_depth = 3)] struct A { inner: Inner } });
+        assert_eq!(assertions, [format!("inner: field {:#b} depth 3", check::SILENT | check::MAP | check::ARRAY)]);
+        let (_, assertions) = run(parse_quote! { enum E { A(Inner), B } });
+        assert!(assertions.contains(&"own: DeeperThan(5)".to_owned()), "{assertions:?}");
+        let (_, assertions) = run(parse_quote! { enum E { A, B } });
+        assert!(assertions.is_empty(), "{assertions:?}");
+    }
+
+    #[test]
+    fn a_root_checks_its_document_size() {
+        let (_, assertions) = run(parse_quote! {
+            #[mongo(db = "db_shop", collection = "t_order")]
+            struct Order { name: String }
+        });
+        assert_eq!(assertions, ["own: TooLarge { timeseries: false }"]);
+    }
+}

@@ -71,6 +71,7 @@ pub enum Test {
 }
 
 /// One const test over an assertion's facts.
+#[derive(Debug)]
 pub enum Branch {
     /// The facts nest deeper than this many levels.
     DeeperThan(u32),
@@ -166,4 +167,70 @@ pub fn allows(list: &[Waiver], rule: &str) -> bool {
 /// `(ident, ident)`: type-level errors point at the type's name.
 pub fn type_span(c: &Container) -> (Span, Span) {
     (c.input.ident.span(), c.input.ident.span())
+}
+
+/// Runs the checks and rules on a type, for the rules' unit tests: the errors' messages,
+/// and each assertion as `facts: test` (`amount: field 0b1 depth 5`).
+#[cfg(test)]
+pub(crate) fn run(input: syn::DeriveInput) -> (Vec<String>, Vec<String>) {
+    let cx = Ctxt::default();
+    let Some(c) = Container::from_ast(&cx, &input) else { return (vec![cx.check().unwrap_err().to_string()], vec![]) };
+    crate::check::all(&cx, &c);
+    let assertions = all(&cx, &c).iter().map(describe).collect();
+    let errors = cx.check().err().map(|e| e.into_iter().map(|e| e.to_string()).collect()).unwrap_or_default();
+    (errors, assertions)
+}
+
+#[cfg(test)]
+fn describe(a: &Assertion) -> String {
+    let facts = match &a.facts {
+        Facts::Own => "own".to_owned(),
+        Facts::Root => "root".to_owned(),
+        Facts::Field(field) => field.name.clone(),
+        Facts::Path(path) => format!("path {path}"),
+    };
+    let test = match &a.test {
+        Test::Field(checks, depth, _) => format!("field {checks:#b} depth {depth}"),
+        Test::Branches(branches) => {
+            let tests: Vec<String> = branches.iter().map(|(test, _)| format!("{test:?}")).collect();
+            tests.join(" | ")
+        }
+    };
+    format!("{facts}: {test}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::run;
+    use mongo_schema_contract::rules::check;
+    use syn::parse_quote;
+
+    #[test]
+    fn a_field_whose_type_syntax_cannot_decide_gets_one_assertion() {
+        let (errors, assertions) = run(parse_quote! {
+            struct Order { total_amount: Money, #[mongo(max_items = 3)] lines: Vec<Line>, name: String }
+        });
+        assert_eq!(errors, Vec::<String>::new());
+        let money = check::MONEY | check::SILENT | check::MAP;
+        assert_eq!(
+            assertions,
+            [
+                format!("total_amount: field {:#b} depth 5", money | check::ARRAY),
+                format!("lines: field {:#b} depth 5", check::SILENT | check::MAP)
+            ]
+        );
+    }
+
+    #[test]
+    fn waivers_apply_at_field_variant_and_type() {
+        let (errors, _) = run(parse_quote! {
+            #[mongo(allow(money_double, reason = "rates"))]
+            struct Rates { amount: f64 }
+        });
+        assert!(errors.is_empty(), "{errors:?}");
+        let (errors, _) = run(parse_quote! {
+            enum Event { #[mongo(allow(money_double, reason = "rates"))] Paid { amount: f64 }, Refunded { amount: f64 } }
+        });
+        assert_eq!(errors.len(), 1, "{errors:?}");
+    }
 }

@@ -69,3 +69,67 @@ pub fn decide(cx: &Ctxt, site: &Site, kind: Option<BsonKind>, checks: u32) {
         site.error(cx, message);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::run;
+    use syn::parse_quote;
+
+    fn first_error(input: syn::DeriveInput) -> Option<String> {
+        run(input).0.into_iter().next()
+    }
+
+    #[test]
+    fn money_double_fires_on_a_double_money_field_only() {
+        assert!(first_error(parse_quote! { struct A { total_amount: f64 } }).unwrap().starts_with("money_double:"));
+        assert!(first_error(parse_quote! { struct A { #[mongo(money)] credits: f32 } })
+            .unwrap()
+            .starts_with("money_double:"));
+        assert_eq!(first_error(parse_quote! { struct A { total_weight: f64 } }), None);
+        assert_eq!(
+            first_error(
+                parse_quote! { struct A { #[mongo(allow(money_double, reason = "a rate"))] total_amount: f64 } }
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn string_date_fires_on_a_string_date_field_only() {
+        assert!(first_error(parse_quote! { struct A { create_time: String } }).unwrap().starts_with("string_date:"));
+        assert!(first_error(parse_quote! { struct A { #[mongo(date)] issued: String } })
+            .unwrap()
+            .starts_with("string_date:"));
+        assert_eq!(first_error(parse_quote! { struct A { create_time: i64 } }), None);
+    }
+
+    #[test]
+    fn random_id_fires_on_an_id_that_is_not_increasing() {
+        assert!(first_error(parse_quote! { struct A { _id: String } }).unwrap().starts_with("random_id:"));
+        assert_eq!(first_error(parse_quote! { struct A { _id: i64 } }), None);
+        // a helper decides what is written: hex strings are strings
+        let hex = parse_quote! { struct A { #[serde(with = "bson::serde_helpers::object_id::AsHexString")] _id: Id } };
+        assert!(first_error(hex).unwrap().starts_with("random_id:"));
+    }
+
+    #[test]
+    fn numeric_status_fires_on_a_number_status_field_only() {
+        assert!(first_error(parse_quote! { struct A { order_status: i32 } }).unwrap().starts_with("numeric_status:"));
+        assert_eq!(first_error(parse_quote! { struct A { order_status: String } }), None);
+        assert_eq!(
+            first_error(parse_quote! { struct A { #[mongo(bson_type = "number")] order_status: Status } }),
+            None
+        );
+    }
+
+    #[test]
+    fn silent_string_is_left_to_the_const_check_unless_a_helper_is_set() {
+        let (errors, assertions) = run(parse_quote! { struct A { price_list: Decimal } });
+        assert!(errors.is_empty() && assertions.len() == 1, "{errors:?} {assertions:?}");
+        let with = parse_quote! {
+            struct A { #[serde(with = "mongo_schema::serde_helpers::decimal128")] total_amount: Decimal }
+        };
+        let (errors, assertions) = run(with);
+        assert!(errors.is_empty() && assertions.is_empty(), "{errors:?} {assertions:?}");
+    }
+}
