@@ -185,3 +185,101 @@ impl<'a> Field<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mongo_schema_contract::keyword::{Lit, Num};
+    use mongo_schema_contract::options::{IndexKey, ValidationAction, ValidationLevel};
+    use syn::parse_quote;
+
+    fn with<R>(input: syn::DeriveInput, f: impl FnOnce(&Container) -> R) -> R {
+        let cx = Ctxt::default();
+        let c = Container::from_ast(&cx, &input).expect("a struct or enum");
+        let r = f(&c);
+        cx.check().expect("no attribute errors");
+        r
+    }
+
+    fn names(c: &Container) -> Vec<String> {
+        match &c.data {
+            Data::Struct(_, fields) => fields.iter().filter(|f| f.is_written()).map(|f| f.name.clone()).collect(),
+            Data::Enum(variants) => variants.iter().map(|v| v.name.clone()).collect(),
+        }
+    }
+
+    #[test]
+    fn names_are_what_serde_writes() {
+        let input = parse_quote! {
+            #[serde(rename_all = "camelCase")]
+            struct User { user_name: String, #[serde(rename = "mail")] email: String, #[serde(skip)] cache: u8, r#type: String }
+        };
+        assert_eq!(with(input, names), ["userName", "mail", "type"]);
+        let input = parse_quote! {
+            #[serde(rename_all = "snake_case", rename_all_fields = "camelCase")]
+            enum Event { OrderPaid { paid_at: i64 }, #[serde(rename = "gone")] Deleted }
+        };
+        with(input, |c| {
+            assert_eq!(names(c), ["order_paid", "gone"]);
+            let Data::Enum(variants) = &c.data else { unreachable!() };
+            assert_eq!(variants[0].fields[0].name, "paidAt");
+        });
+    }
+
+    #[test]
+    fn field_facts_follow_the_syntax() {
+        let input = parse_quote! {
+            struct A {
+                #[serde(flatten)] base: Base,
+                maybe: Option<i32>,
+                #[serde(with = "bson::serde_helpers::datetime::FromChrono04DateTime")] at: chrono::DateTime<Utc>,
+                #[mongo(bson_type = "number")] n: Amount,
+                path: std::primitive::i32,
+            }
+        };
+        with(input, |c| {
+            let Data::Struct(Style::Named, f) = &c.data else { unreachable!() };
+            assert!(f[0].serde.flatten && c.has_fields_table());
+            assert!(f[1].is_option() && f[1].known_kind().is_none());
+            assert_eq!(f[2].known_kind(), Some(Some(BsonKind::Date)));
+            assert_eq!(f[3].known_kind(), Some(None));
+            assert_eq!(f[4].known_kind(), None);
+        });
+        with(parse_quote! { #[serde(transparent)] struct W { inner: i32 } }, |c| assert!(!c.has_fields_table()));
+        with(parse_quote! { struct T(i32, i32); }, |c| assert!(!c.has_fields_table()));
+    }
+
+    #[test]
+    fn keywords_and_options_are_parsed_from_the_table() {
+        let input = parse_quote! {
+            /// A user.
+            #[mongo(db = "db_a", collection = "t_user", validation_level = "moderate", validation_action = "warn")]
+            #[mongo(index(keys(name = 1, "geo" = "2dsphere"), unique), title = "User")]
+            struct User {
+                /// The name.
+                #[mongo(max_length = 50, exclusive_minimum = -1.5, enum_values = ["a", 2], unique_items)]
+                name: String,
+            }
+        };
+        with(input, |c| {
+            assert!(c.is_root() && c.docs.as_deref() == Some("A user."));
+            assert_eq!(c.mongo.validation_level.as_ref().map(|(_, l)| *l), Some(ValidationLevel::Moderate));
+            assert_eq!(c.mongo.validation_action.as_ref().map(|(_, a)| *a), Some(ValidationAction::Warn));
+            let kinds: Vec<IndexKey> = c.mongo.options.indexes[0].keys.iter().map(|k| k.kind).collect();
+            assert_eq!(kinds, [IndexKey::Ascending, IndexKey::Sphere2d]);
+            assert_eq!(c.mongo.keywords.list[0].1, mongo::Keyword::Title("User".to_owned()));
+            let Data::Struct(_, f) = &c.data else { unreachable!() };
+            let keywords: Vec<&mongo::Keyword> = f[0].mongo.keywords.list.iter().map(|(_, k)| k).collect();
+            assert_eq!(
+                keywords,
+                [
+                    &mongo::Keyword::MaxLength(50),
+                    &mongo::Keyword::ExclusiveMinimum(Num::Float(-1.5)),
+                    &mongo::Keyword::Enum(vec![Lit::Str("a".to_owned()), Lit::Int(2)]),
+                    &mongo::Keyword::UniqueItems(true),
+                    &mongo::Keyword::Description("The name.".to_owned()),
+                ]
+            );
+        });
+    }
+}

@@ -384,3 +384,65 @@ fn timeseries_shard_key(cx: &Ctxt, ts: &Timeseries, shard: &ShardKey) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::run;
+    use syn::parse_quote;
+
+    #[test]
+    fn index_keys_name_written_fields() {
+        let (errors, _) = run(parse_quote! {
+            #[mongo(db = "db_shop", collection = "t_order", index(keys(user_name = 1)))]
+            #[serde(rename_all = "camelCase")]
+            struct Order { user_name: String }
+        });
+        assert!(errors[0].contains("serde writes the field `user_name` as `userName`"), "{errors:?}");
+        let (errors, assertions) = run(parse_quote! {
+            #[mongo(db = "db_shop", collection = "t_order", index(keys(userName = 1, "address.city" = -1)))]
+            #[serde(rename_all = "camelCase")]
+            struct Order { user_name: String, address: Address }
+        });
+        assert!(errors.is_empty(), "{errors:?}");
+        assert!(assertions.contains(&"path address.city: Missing(\"address.city\")".to_owned()), "{assertions:?}");
+        assert!(assertions.iter().any(|a| a.starts_with("root: ArrayKeys")), "{assertions:?}");
+    }
+
+    #[test]
+    fn ttl_indexes_have_one_range_key() {
+        let (errors, _) = run(parse_quote! {
+            #[mongo(db = "db_shop", collection = "t_order", index(keys(start_time = 1, end_time = 1), ttl = 60))]
+            struct Order { start_time: bson::DateTime, end_time: bson::DateTime }
+        });
+        assert!(errors[0].starts_with("ttl_index: a TTL index has exactly one key"), "{errors:?}");
+        let (errors, assertions) = run(parse_quote! {
+            #[mongo(db = "db_shop", collection = "t_order", index(keys(expire_time = 1), ttl = 60))]
+            struct Order { expire_time: bson::DateTime }
+        });
+        assert!(errors.is_empty(), "{errors:?}");
+        assert!(assertions.iter().any(|a| a.contains("SurelyNotDate")), "{assertions:?}");
+    }
+
+    #[test]
+    fn monotonic_shard_keys_fire_unless_hashed() {
+        let (errors, _) = run(parse_quote! {
+            #[mongo(db = "db_shop", collection = "t_order", shard_key(_id = 1))]
+            struct Order { name: String }
+        });
+        assert!(errors[0].starts_with("monotonic_shard_key:"), "{errors:?}");
+        let (errors, _) = run(parse_quote! {
+            #[mongo(db = "db_shop", collection = "t_order", shard_key(_id = "hashed"))]
+            struct Order { name: String }
+        });
+        assert!(errors.is_empty(), "{errors:?}");
+    }
+
+    #[test]
+    fn options_mongod_refuses_together_are_refused() {
+        let (errors, _) = run(parse_quote! {
+            #[mongo(db = "db_iot", collection = "t_reading", capped(size = 4096), timeseries(time_field = "ts"))]
+            struct Reading { ts: bson::DateTime }
+        });
+        assert!(errors.iter().any(|e| e.starts_with("collection_options:")), "{errors:?}");
+    }
+}
