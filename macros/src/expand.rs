@@ -9,6 +9,7 @@ use crate::rules::{Assertion, Branch, Facts, Test};
 use mongo_schema_contract::bson::BsonKind;
 use mongo_schema_contract::fields::{NULLABLE, REQUIRED, SKIPS_NONE};
 use mongo_schema_contract::keyword::{Num, Value};
+use mongo_schema_contract::size;
 use proc_macro2::{Delimiter, Group, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
@@ -316,8 +317,8 @@ fn enum_schema(c: &Container, variants: &[Variant]) -> (TokenStream, TokenStream
     };
     let facts = match repr {
         Repr::External if all_unit => {
-            let longest = written.iter().map(|v| v.name.len() as u64).max().unwrap_or(0);
-            let size = 4 + longest + 1;
+            let longest = written.iter().map(|v| v.name.len()).max().unwrap_or(0);
+            let size = size::str_bytes(longest);
             quote!(_p::SchemaFacts::scalar(_p::BsonKind::String, ::core::option::Option::Some(#size)))
         }
         _ => {
@@ -359,15 +360,21 @@ fn variant_facts(repr: Repr, v: &Variant) -> TokenStream {
         (Style::Named, _) => quote!(_p::object_facts(::core::option::Option::Some(&[#(#fields),*]))),
         _ => tuple_facts(&fields),
     };
-    let name = v.name.len() as u64;
-    let tag_element = |tag: &str| 2 + tag.len() as u64 + 4 + name + 1;
+    let name = v.name.len();
+    // `tag: "name"`
+    let tag_element = |tag: &str| size::element_header(tag.len()) + size::str_bytes(name);
+    let document = size::DOCUMENT_OVERHEAD;
     let repr = if v.serde.untagged { Repr::Untagged } else { repr };
     let (overhead, wraps): (u64, bool) = match repr {
         Repr::Untagged => (0, false),
-        Repr::External if unit => (4 + name + 1, false),
-        Repr::External => (5 + 2 + name, true),
-        Repr::Internal(tag) => (tag_element(tag) + if unit { 5 } else { 0 }, unit),
-        Repr::Adjacent(tag, content) => (5 + tag_element(tag) + 2 + content.len() as u64, true),
+        // "name"
+        Repr::External if unit => (size::str_bytes(name), false),
+        // {name: content}
+        Repr::External => (document + size::element_header(name), true),
+        // {tag: "name", ...content} (a unit variant: the document is the tag's own)
+        Repr::Internal(tag) => (tag_element(tag) + if unit { document } else { 0 }, unit),
+        // {tag: "name", content: content}
+        Repr::Adjacent(tag, content) => (document + tag_element(tag) + size::element_header(content.len()), true),
     };
     quote!(_p::variant_facts(#overhead, #wraps, #content))
 }
