@@ -359,4 +359,33 @@ mod tests {
             + check::<String>("String");
         assert_eq!(checked, PRIMITIVES.len());
     }
+
+    /// The kind each leaf type's facts give is the `bsonType` its schema writes.
+    #[test]
+    fn leaf_schemas_write_their_kind() {
+        fn check<T: MongoSchema>() {
+            assert_eq!(
+                T::json_schema().get_str("bsonType").ok(),
+                T::FACTS.kind.alias(),
+                "{}",
+                std::any::type_name::<T>()
+            );
+        }
+        check::<()>();
+        check::<bson::oid::ObjectId>();
+        check::<bson::DateTime>();
+        check::<bson::Decimal128>();
+        check::<bson::Timestamp>();
+        check::<bson::Binary>();
+        check::<bson::Uuid>();
+        check::<bson::Regex>();
+        check::<bson::Document>();
+        check::<bson::RawDocumentBuf>();
+        #[cfg(feature = "decimal")]
+        check::<rust_decimal::Decimal>();
+        #[cfg(feature = "chrono")]
+        check::<chrono::DateTime<chrono::Utc>>();
+        #[cfg(feature = "uuid")]
+        check::<uuid::Uuid>();
+    }
 }
