@@ -126,10 +126,13 @@ fn string_keyword(spec: &Spec, lit: &LitStr) -> syn::Result<Option<Keyword>> {
 }
 
 /// `title` or `description`: the keywords a type takes.
-fn is_annotation(meta: &ParseNestedMeta) -> bool {
-    let spec = meta.path.get_ident().and_then(|ident| keyword::by_attr(&ident.to_string()));
-    let keyword = spec.and_then(|spec| new_keyword(spec, Value::Str(&String::new())));
-    matches!(keyword, Some(Keyword::Title(_) | Keyword::Description(_)))
+fn is_annotation(spec: &Spec) -> bool {
+    matches!(new_keyword(spec, Value::Str(&String::new())), Some(Keyword::Title(_) | Keyword::Description(_)))
+}
+
+/// `meta` is a keyword a type takes.
+fn is_annotation_key(meta: &ParseNestedMeta) -> bool {
+    meta.path.get_ident().and_then(|ident| keyword::by_attr(&ident.to_string())).is_some_and(is_annotation)
 }
 
 /// The keys every item (type or field) accepts: `$jsonSchema` keywords.
@@ -333,7 +336,16 @@ fn one_of<T: Copy>(lit: LitStr, choices: &[T], name: fn(T) -> &'static str, what
     }
 }
 
-const CONTAINER_KEYS: &str = "db, collection, validation_level, validation_action, title, description, max_depth, field_case, max_items_limit, timeseries(...), index(...), shard_key(...), capped(...), allow(rule_id, reason = \"...\")";
+/// Every key a type accepts, for the "unknown mongo attribute" message.
+fn container_keys() -> String {
+    let annotations: Vec<&str> =
+        keyword::KEYWORDS.iter().filter(|spec| is_annotation(spec)).map(|spec| spec.attr).collect();
+    format!(
+        "db, collection, validation_level, validation_action, {}, max_depth, field_case, max_items_limit, \
+         timeseries(...), index(...), shard_key(...), capped(...), allow(rule_id, reason = \"...\")",
+        annotations.join(", ")
+    )
+}
 
 /// `max_depth = 3`: at least 1, at most the standard's 5.
 fn max_depth(meta: &ParseNestedMeta) -> syn::Result<u32> {
@@ -405,11 +417,11 @@ impl Container {
             } else if path.is_ident(ALLOW) {
                 // #[mongo(allow(field_name, reason = "..."))]
                 allow.extend(waivers(meta)?);
-            } else if is_annotation(meta) {
+            } else if is_annotation_key(meta) {
                 // #[mongo(title = "...", description = "...")]
                 keywords.parse(cx, meta)?;
             } else if !options.parse(cx, meta)? {
-                return Err(unknown(meta, CONTAINER_KEYS));
+                return Err(unknown(meta, &container_keys()));
             }
             Ok(())
         });

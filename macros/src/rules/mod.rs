@@ -1,4 +1,4 @@
-//! The modelling rules of the data-modelling standard (SPEC.md's table, RULES.md).
+//! The modelling rules of the data-modelling standard (RULES.md lists them by id).
 //!
 //! Rules that names decide push spanned errors into the sink at once. Rules that depend
 //! on what a type holds become [`Assertion`]s: const checks over the field's
