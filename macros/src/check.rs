@@ -2,8 +2,8 @@
 //! standard live in `rules/`.
 
 use crate::ctxt::Ctxt;
-use crate::expand::helper_alias;
-use crate::ir::{Container, Data, Field, Style};
+use crate::ir::{Container, Data, Field};
+use mongo_schema_contract::helpers;
 
 pub fn all(cx: &Ctxt, c: &Container) {
     root_names(cx, c);
@@ -39,8 +39,7 @@ fn root_names(cx: &Ctxt, c: &Container) {
 /// a document.
 fn root_shape(cx: &Ctxt, c: &Container) {
     let Some(at) = c.mongo.collection.as_ref().or(c.mongo.db.as_ref()) else { return };
-    let document = matches!(c.data, Data::Struct(Style::Named, _)) && !c.serde.transparent && c.serde.into.is_none();
-    if !document {
+    if !c.has_fields_table() {
         cx.error_spanned_by(at, "a collection root must be a struct with named fields (serde must write it as a document); move `db` / `collection` to such a struct");
     }
 }
@@ -48,7 +47,7 @@ fn root_shape(cx: &Ctxt, c: &Container) {
 /// `with` / `serialize_with` replace serde's output with something the derive cannot see.
 fn helper_without_type(cx: &Ctxt, field: &Field) {
     let Some(with) = &field.serde.with else { return };
-    if field.mongo.keywords.bson_type().is_none() && helper_alias(&with.value()).is_none() {
+    if field.mongo.keywords.bson_type().is_none() && helpers::written_by(&with.value()).is_none() {
         cx.error_spanned_by(
             with,
             format!(

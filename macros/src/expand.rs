@@ -3,11 +3,14 @@
 //! `Document`; facts the rules need are `const` expressions over the fields' own
 //! `<T as MongoSchema>::FACTS`, so aliases and generics cannot hide them.
 
-use crate::attr::mongo::{Keyword, Lit, Num};
-use crate::ir::{Container, Data, Field, Style, Variant};
-use crate::rules::Assertion;
-use mongo_schema_names::field_flags::{NULLABLE, REQUIRED, SKIPS_NONE};
-use proc_macro2::TokenStream;
+use crate::attr::mongo::{Keyword, Lit};
+use crate::ir::{Container, Data, Field, FieldType, Style, Variant};
+use crate::rules::{Assertion, Branch, Facts, Test};
+use mongo_schema_contract::bson::BsonKind;
+use mongo_schema_contract::fields::{NULLABLE, REQUIRED, SKIPS_NONE};
+use mongo_schema_contract::keyword::{Num, Value};
+use mongo_schema_contract::size;
+use proc_macro2::{Delimiter, Group, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 
@@ -53,23 +56,23 @@ fn checked_facts(c: &Container, facts: TokenStream, assertions: &[Assertion]) ->
         let ident = &c.input.ident;
         let (own, fields) = (quote!(<#ident as _p::MongoSchema>::FACTS), quote!(<#ident as _p::MongoSchema>::FIELDS));
         // one item each: rustc stops evaluating an item at its first panic
-        let checks = assertions.iter().map(|a| a.tokens(&own, Some(&fields)));
+        let checks = assertions.iter().map(|a| assertion(c, a, &own, Some(&fields)));
         return (facts, Some(quote!(#(const _: () = #checks;)*)));
     }
     let (own, fields) = (quote!(own), quote!(<Self as _p::MongoSchema>::FIELDS));
-    let checks = assertions.iter().map(|a| a.tokens(&own, Some(&fields)));
+    let checks = assertions.iter().map(|a| assertion(c, a, &own, Some(&fields)));
     (quote!({ let own: _p::SchemaFacts = #facts; #(#checks;)* own }), None)
 }
 
 /// What a derive with rule errors still checks: the fields' assertions of a non-generic
 /// type, so type rules are reported in the same build as naming errors.
 pub fn fallback_checks(c: &Container, assertions: &[Assertion]) -> Option<TokenStream> {
-    let fields: Vec<&Assertion> = assertions.iter().filter(|a| a.facts.is_some()).collect();
+    let fields: Vec<&Assertion> = assertions.iter().filter(|a| !matches!(a.facts, Facts::Own)).collect();
     if !c.input.generics.params.is_empty() || fields.is_empty() {
         return None;
     }
     let none = quote!(());
-    let checks = fields.iter().map(|a| a.tokens(&none, None));
+    let checks = fields.iter().map(|a| assertion(c, a, &none, None));
     Some(quote! {
         #[doc(hidden)]
         const _: () = {
@@ -129,7 +132,7 @@ pub fn fallback(input: &syn::DeriveInput, root: bool) -> TokenStream {
 /// its schema and facts and resolves index, shard-key and time-series paths.
 fn fields_table(c: &Container) -> Option<TokenStream> {
     let Data::Struct(Style::Named, fields) = &c.data else { return None };
-    if !has_fields_table(c) {
+    if !c.has_fields_table() {
         return None;
     }
     let written = fields.iter().filter(|f| f.is_written());
@@ -138,11 +141,6 @@ fn fields_table(c: &Container) -> Option<TokenStream> {
         const FIELDS: ::core::option::Option<&'static [_p::FieldFacts]> = ::core::option::Option::Some(&[#(#written),*]);
         const NAME: &'static str = #name;
     })
-}
-
-/// A struct written as a document of its own fields, which `FIELDS` lists.
-pub fn has_fields_table(c: &Container) -> bool {
-    matches!(c.data, Data::Struct(Style::Named, _)) && !c.serde.transparent && c.serde.into.is_none()
 }
 
 /// The collection options as static data: `TIMESERIES`, `CAPPED`, `INDEXES`, `SHARD_KEY`.
@@ -180,7 +178,7 @@ fn options_consts(c: &Container) -> TokenStream {
 fn key_pattern(keys: &[crate::attr::options::Key]) -> TokenStream {
     let each = keys.iter().map(|k| {
         let path = &k.path;
-        let kind = syn::Ident::new(&format!("{:?}", k.kind), proc_macro2::Span::call_site());
+        let kind = syn::Ident::new(k.kind.variant(), proc_macro2::Span::call_site());
         quote!((#path, _p::IndexKey::#kind))
     });
     quote!(&[#(#each),*])
@@ -198,8 +196,10 @@ fn root_impl(c: &Container) -> TokenStream {
     let (impl_generics, ty_generics, where_clause) = c.input.generics.split_for_impl();
     let db = &c.mongo.db;
     let collection = &c.mongo.collection;
-    let level = c.mongo.validation_level.as_ref().map(|(_, v)| syn::Ident::new(v, proc_macro2::Span::call_site()));
-    let action = c.mongo.validation_action.as_ref().map(|(_, v)| syn::Ident::new(v, proc_macro2::Span::call_site()));
+    let level =
+        c.mongo.validation_level.as_ref().map(|(_, v)| syn::Ident::new(v.variant(), proc_macro2::Span::call_site()));
+    let action =
+        c.mongo.validation_action.as_ref().map(|(_, v)| syn::Ident::new(v.variant(), proc_macro2::Span::call_site()));
     let level = level.map(|v| quote!(const VALIDATION_LEVEL: _p::ValidationLevel = _p::ValidationLevel::#v;));
     let action = action.map(|v| quote!(const VALIDATION_ACTION: _p::ValidationAction = _p::ValidationAction::#v;));
     let options = options_consts(c);
@@ -229,7 +229,7 @@ fn container_keywords(c: &Container) -> TokenStream {
     if let (false, Some(docs)) = (c.mongo.keywords.has_description(), &c.docs) {
         keywords.push(Keyword::Description(docs.clone()));
     }
-    quote!(#(#keywords),*)
+    keywords_tokens(&keywords)
 }
 
 fn struct_schema(c: &Container, style: Style, fields: &[Field]) -> (TokenStream, TokenStream) {
@@ -241,7 +241,7 @@ fn struct_schema(c: &Container, style: Style, fields: &[Field]) -> (TokenStream,
     let written: Vec<&Field> = fields.iter().filter(|f| f.is_written()).collect();
     match (style, c.serde.transparent, written.as_slice()) {
         (Style::Newtype, _, [field]) | (Style::Named, true, [field]) => {
-            let facts = FieldType::of(field).facts(field);
+            let facts = field_facts(field);
             (quote!(_p::transparent(&#field, &[#keywords])), facts)
         }
         (Style::Named, _, _) => {
@@ -263,7 +263,7 @@ fn unit_facts() -> TokenStream {
 }
 
 fn tuple_facts(fields: &[&Field]) -> TokenStream {
-    let each = fields.iter().map(|f| FieldType::of(f).facts(f));
+    let each = fields.iter().map(|f| field_facts(f));
     quote!(_p::tuple_facts(&[#(#each),*]))
 }
 
@@ -317,8 +317,8 @@ fn enum_schema(c: &Container, variants: &[Variant]) -> (TokenStream, TokenStream
     };
     let facts = match repr {
         Repr::External if all_unit => {
-            let longest = written.iter().map(|v| v.name.len() as u64).max().unwrap_or(0);
-            let size = 4 + longest + 1;
+            let longest = written.iter().map(|v| v.name.len()).max().unwrap_or(0);
+            let size = size::str_bytes(longest);
             quote!(_p::SchemaFacts::scalar(_p::BsonKind::String, ::core::option::Option::Some(#size)))
         }
         _ => {
@@ -341,9 +341,9 @@ fn variant_tokens(c: &Container, v: &Variant) -> TokenStream {
         (Style::Unit, _) | (_, []) => quote!(_p::Body::Unit),
         (Style::Newtype, [field]) => quote!(_p::Body::Newtype(#field)),
         (Style::Named, _) => {
-            let keywords = v.mongo.keywords.list.iter().map(|(_, k)| k);
+            let keywords = keywords_tokens(v.mongo.keywords.list.iter().map(|(_, k)| k));
             let deny = c.serde.deny_unknown_fields;
-            quote!(_p::Body::Struct(&[#(#fields),*], &[#(#keywords),*], #deny))
+            quote!(_p::Body::Struct(&[#(#fields),*], &[#keywords], #deny))
         }
         (Style::Tuple | Style::Newtype, _) => quote!(_p::Body::Tuple(&[#(#fields),*])),
     };
@@ -356,101 +356,43 @@ fn variant_facts(repr: Repr, v: &Variant) -> TokenStream {
     let unit = matches!((v.style, fields.as_slice()), (Style::Unit, _) | (_, []));
     let content = match (v.style, fields.as_slice()) {
         _ if unit => unit_facts(),
-        (Style::Newtype, [field]) => FieldType::of(field).facts(field),
+        (Style::Newtype, [field]) => field_facts(field),
         (Style::Named, _) => quote!(_p::object_facts(::core::option::Option::Some(&[#(#fields),*]))),
         _ => tuple_facts(&fields),
     };
-    let name = v.name.len() as u64;
-    let tag_element = |tag: &str| 2 + tag.len() as u64 + 4 + name + 1;
+    let name = v.name.len();
+    // `tag: "name"`
+    let tag_element = |tag: &str| size::element_header(tag.len()) + size::str_bytes(name);
+    let document = size::DOCUMENT_OVERHEAD;
     let repr = if v.serde.untagged { Repr::Untagged } else { repr };
     let (overhead, wraps): (u64, bool) = match repr {
         Repr::Untagged => (0, false),
-        Repr::External if unit => (4 + name + 1, false),
-        Repr::External => (5 + 2 + name, true),
-        Repr::Internal(tag) => (tag_element(tag) + if unit { 5 } else { 0 }, unit),
-        Repr::Adjacent(tag, content) => (5 + tag_element(tag) + 2 + content.len() as u64, true),
+        // "name"
+        Repr::External if unit => (size::str_bytes(name), false),
+        // {name: content}
+        Repr::External => (document + size::element_header(name), true),
+        // {tag: "name", ...content} (a unit variant: the document is the tag's own)
+        Repr::Internal(tag) => (tag_element(tag) + if unit { document } else { 0 }, unit),
+        // {tag: "name", content: content}
+        Repr::Adjacent(tag, content) => (document + tag_element(tag) + size::element_header(content.len()), true),
     };
     quote!(_p::variant_facts(#overhead, #wraps, #content))
-}
-
-/// Where a field's schema comes from: its type's `MongoSchema` impl, or a BSON type
-/// named by `bson_type` or implied by a known serde helper.
-pub enum FieldType<'a> {
-    Trait(&'a syn::Type),
-    Alias(String),
-}
-
-/// serde helpers whose output type is known, by the last two segments of their path.
-const HELPERS: &[(&str, &str, &str)] = &[
-    ("serde_helpers", "decimal128", "decimal"),
-    ("serde_helpers", "decimal128_option", "decimal"),
-    ("datetime", "FromChrono04DateTime", "date"),
-    ("datetime", "FromTime03OffsetDateTime", "date"),
-    ("datetime", "FromJiff02Timestamp", "date"),
-    ("datetime", "FromRfc3339String", "date"),
-    ("datetime", "FromI64", "date"),
-    ("datetime", "AsRfc3339String", "string"),
-    ("object_id", "AsHexString", "string"),
-    ("object_id", "FromHexString", "objectId"),
-    ("uuid_1", "AsBinary", "binData"),
-    ("uuid_1", "AsCSharpLegacyBinary", "binData"),
-    ("uuid_1", "AsJavaLegacyBinary", "binData"),
-    ("uuid_1", "AsPythonLegacyBinary", "binData"),
-    ("u32", "AsF64", "double"),
-    ("u32", "AsI32", "int"),
-    ("u32", "AsI64", "long"),
-    ("u64", "AsF64", "double"),
-    ("u64", "AsI32", "int"),
-    ("u64", "AsI64", "long"),
-];
-
-/// The BSON type a known serde helper writes.
-pub fn helper_alias(path: &str) -> Option<&'static str> {
-    let mut segments = path.rsplit("::").map(str::trim);
-    let (last, parent) = (segments.next()?, segments.next()?);
-    HELPERS.iter().find(|(p, l, _)| *p == parent && *l == last).map(|(_, _, alias)| *alias)
 }
 
 /// The facts of a value of a `bsonType` alias: `_p::aliases::{Kind}`, `null` admitted
 /// for an `Option`.
 fn alias_facts(alias: &str, nullable: bool) -> TokenStream {
-    const KINDS: &[(&str, &str)] = &[
-        ("double", "Double"),
-        ("string", "String"),
-        ("object", "Object"),
-        ("array", "Array"),
-        ("binData", "BinData"),
-        ("objectId", "ObjectId"),
-        ("bool", "Bool"),
-        ("date", "Date"),
-        ("null", "Null"),
-        ("regex", "Regex"),
-        ("int", "Int"),
-        ("timestamp", "Timestamp"),
-        ("long", "Long"),
-        ("decimal", "Decimal"),
-    ];
-    let kind = KINDS.iter().find(|(name, _)| *name == alias).map_or("Any", |(_, kind)| kind);
+    let kind = BsonKind::from_alias(alias).unwrap_or(BsonKind::Any).variant();
     let kind = syn::Ident::new(kind, proc_macro2::Span::call_site());
     quote!(_p::SchemaFacts { nullable: #nullable, .._p::aliases::#kind })
 }
 
-impl<'a> FieldType<'a> {
-    pub fn of(field: &'a Field) -> Self {
-        if let Some(alias) = field.mongo.keywords.bson_type() {
-            return FieldType::Alias(alias.to_owned());
-        }
-        match field.serde.with.as_ref().and_then(|with| helper_alias(&with.value())) {
-            Some(alias) => FieldType::Alias(alias.to_owned()),
-            None => FieldType::Trait(&field.original.ty),
-        }
-    }
-
-    pub fn facts(&self, field: &Field) -> TokenStream {
-        match self {
-            FieldType::Trait(ty) => quote_spanned!(ty.span()=> <#ty as _p::MongoSchema>::FACTS),
-            FieldType::Alias(alias) => alias_facts(alias, field.is_option()),
-        }
+/// The facts of a field's value: its type's `FACTS`, or those of the BSON type its
+/// `bson_type` or serde helper fixes.
+fn field_facts(field: &Field) -> TokenStream {
+    match field.field_type() {
+        FieldType::Trait(ty) => quote_spanned!(ty.span()=> <#ty as _p::MongoSchema>::FACTS),
+        FieldType::Alias(alias) => alias_facts(&alias, field.is_option()),
     }
 }
 
@@ -474,61 +416,153 @@ impl ToTokens for Field<'_> {
         let flatten = self.serde.flatten.then(|| quote!(flatten: true,));
         let keywords: Vec<&Keyword> =
             self.mongo.keywords.list.iter().map(|(_, k)| k).filter(|k| !matches!(k, Keyword::BsonType(_))).collect();
+        let keywords = (!keywords.is_empty()).then(|| keywords_tokens(keywords));
         let own = quote!(name: #name, ident: #ident, #flags #flatten);
-        tokens.extend(match FieldType::of(self) {
+        tokens.extend(match self.field_type() {
             FieldType::Trait(ty) => {
                 let base = quote_spanned!(ty.span()=> <#ty as _p::MongoSchema>::FIELD);
-                let keywords = (!keywords.is_empty()).then(|| quote!(keywords: &[#(#keywords),*],));
+                let keywords = keywords.map(|keywords| quote!(keywords: &[#keywords],));
                 quote!(_p::FieldFacts { #own #keywords ..#base })
             }
             FieldType::Alias(alias) => {
                 let facts = alias_facts(&alias, self.is_option());
-                quote!(_p::FieldFacts { #own keywords: &[_p::Keyword::BsonType(#alias), #(#keywords),*], facts: #facts, .._p::ALIAS_FIELD })
+                let keywords = keywords.map(|keywords| quote!(, #keywords));
+                quote!(_p::FieldFacts { #own keywords: &[_p::Keyword::BsonType(#alias) #keywords], facts: #facts, .._p::ALIAS_FIELD })
             }
         });
     }
 }
 
-impl ToTokens for Num {
-    fn to_tokens(&self, tokens: &mut TokenStream) {
-        tokens.extend(match self {
-            Num::Int(n) => quote!(_p::Num::Int(#n)),
-            Num::Float(f) => quote!(_p::Num::Float(#f)),
-        });
+/// `_p::Num::Int(3)`
+fn num_tokens(n: &Num) -> TokenStream {
+    match n {
+        Num::Int(n) => quote!(_p::Num::Int(#n)),
+        Num::Float(f) => quote!(_p::Num::Float(#f)),
     }
 }
 
-impl ToTokens for Lit {
-    fn to_tokens(&self, tokens: &mut TokenStream) {
-        tokens.extend(match self {
-            Lit::Str(s) => quote!(_p::Lit::Str(#s)),
-            Lit::Int(n) => quote!(_p::Lit::Int(#n)),
-            Lit::Float(f) => quote!(_p::Lit::Float(#f)),
-            Lit::Bool(b) => quote!(_p::Lit::Bool(#b)),
-        });
+/// `_p::Lit::Str("a")`
+fn lit_tokens(lit: &Lit) -> TokenStream {
+    match lit {
+        Lit::Str(s) => quote!(_p::Lit::Str(#s)),
+        Lit::Int(n) => quote!(_p::Lit::Int(#n)),
+        Lit::Float(f) => quote!(_p::Lit::Float(#f)),
+        Lit::Bool(b) => quote!(_p::Lit::Bool(#b)),
     }
 }
 
-impl ToTokens for Keyword {
-    fn to_tokens(&self, tokens: &mut TokenStream) {
-        tokens.extend(match self {
-            Keyword::BsonType(s) => quote!(_p::Keyword::BsonType(#s)),
-            Keyword::Title(s) => quote!(_p::Keyword::Title(#s)),
-            Keyword::Description(s) => quote!(_p::Keyword::Description(#s)),
-            Keyword::MinLength(n) => quote!(_p::Keyword::MinLength(#n)),
-            Keyword::MaxLength(n) => quote!(_p::Keyword::MaxLength(#n)),
-            Keyword::Pattern(s) => quote!(_p::Keyword::Pattern(#s)),
-            Keyword::Minimum(n) => quote!(_p::Keyword::Minimum(#n)),
-            Keyword::Maximum(n) => quote!(_p::Keyword::Maximum(#n)),
-            Keyword::ExclusiveMinimum(n) => quote!(_p::Keyword::ExclusiveMinimum(#n)),
-            Keyword::ExclusiveMaximum(n) => quote!(_p::Keyword::ExclusiveMaximum(#n)),
-            Keyword::MultipleOf(n) => quote!(_p::Keyword::MultipleOf(#n)),
-            Keyword::MinItems(n) => quote!(_p::Keyword::MinItems(#n)),
-            Keyword::MaxItems(n) => quote!(_p::Keyword::MaxItems(#n)),
-            Keyword::UniqueItems(b) => quote!(_p::Keyword::UniqueItems(#b)),
-            Keyword::MinProperties(n) => quote!(_p::Keyword::MinProperties(#n)),
-            Keyword::MaxProperties(n) => quote!(_p::Keyword::MaxProperties(#n)),
-            Keyword::Enum(values) => quote!(_p::Keyword::Enum(&[#(#values),*])),
-        });
+/// `_p::Keyword::{variant}(value)`, the variant named by the contract's keyword table.
+fn keyword_tokens(keyword: &Keyword) -> TokenStream {
+    let (spec, value) = keyword.parts();
+    let variant = syn::Ident::new(spec.variant, proc_macro2::Span::call_site());
+    let value = match value {
+        Value::Str(s) => quote!(#s),
+        Value::Count(n) => quote!(#n),
+        Value::Num(n) => num_tokens(&n),
+        Value::Bool(b) => quote!(#b),
+        Value::Lits(values) => {
+            let values = values.iter().map(lit_tokens);
+            quote!(&[#(#values),*])
+        }
+    };
+    quote!(_p::Keyword::#variant(#value))
+}
+
+/// A list of keywords, comma-separated.
+fn keywords_tokens<'k>(keywords: impl IntoIterator<Item = &'k Keyword>) -> TokenStream {
+    let keywords = keywords.into_iter().map(keyword_tokens);
+    quote!(#(#keywords),*)
+}
+
+/// An assertion as a `()` expression; `own` is the expression of the derived type's
+/// facts, `fields` of its `FIELDS` when it has them: a field's check reads its facts
+/// there, so a field type without `MongoSchema` is reported once, by the table.
+fn assertion(c: &Container, a: &Assertion, own: &TokenStream, fields: Option<&TokenStream>) -> TokenStream {
+    let facts = match &a.facts {
+        Facts::Own => own.clone(),
+        Facts::Root => {
+            let ident = &c.input.ident;
+            quote!(<#ident as _p::MongoSchema>::FACTS)
+        }
+        Facts::Field(field) => field_facts(field),
+        Facts::Path(path) => {
+            let lookup = lookup(c, path);
+            quote!(_p::rules::facts_at(#lookup))
+        }
+    };
+    match (&a.test, fields) {
+        (Test::Branches(branches), _) => {
+            let branches = branches.iter().map(|(test, message)| {
+                let test = branch(c, test);
+                let fail = spanned(a.span, quote!(_p::rules::fail), quote!(#message));
+                quote!(if #test { #fail })
+            });
+            quote!({
+                let facts: _p::SchemaFacts = #facts;
+                #(#branches)else*
+            })
+        }
+        (Test::Field(checks, max_depth, Some(index)), Some(fields)) => {
+            // spanned too: an error in the table (a generic field type's own rule) is
+            // then noted at this field
+            let fields = respan(fields.clone(), a.span.0);
+            spanned(a.span, quote!(_p::rules::assert_field_at), quote!(#fields, #index, #checks, #max_depth))
+        }
+        (Test::Field(checks, max_depth, _), _) => {
+            spanned(a.span, quote!(_p::rules::assert_field), quote!(#facts, #checks, #max_depth))
+        }
     }
+}
+
+/// `_p::rules::path(<Root>::FIELDS, "a.b")`.
+fn lookup(c: &Container, path: &str) -> TokenStream {
+    let ident = &c.input.ident;
+    quote!(_p::rules::path(<#ident as _p::MongoSchema>::FIELDS, #path))
+}
+
+/// A test over the local `facts`, as a `bool` expression.
+fn branch(c: &Container, test: &Branch) -> TokenStream {
+    match test {
+        Branch::DeeperThan(max) => quote!(facts.depth > #max),
+        Branch::TooLarge { timeseries } => {
+            let limit = if *timeseries { quote!(MAX_TIMESERIES_DOCUMENT_SIZE) } else { quote!(MAX_DOCUMENT_SIZE) };
+            quote!(_p::rules::exceeds(facts.max_size, _p::size::#limit))
+        }
+        Branch::Missing(path) => {
+            let lookup = lookup(c, path);
+            quote!(_p::rules::is_missing(#lookup))
+        }
+        Branch::NotAlwaysDate => quote!(!_p::rules::always(facts, _p::BsonKind::Date) && !_p::rules::is_unknown(facts)),
+        Branch::SurelyNotDate => quote!(_p::rules::surely_not(facts, _p::BsonKind::Date)),
+        Branch::ArrayKeys(paths) => {
+            let lookups = paths.iter().map(|path| lookup(c, path));
+            quote!(_p::rules::array_keys(&[#(#lookups),*]) > 1)
+        }
+        Branch::Monotonic => quote!(_p::rules::is_monotonic(facts)),
+    }
+}
+
+/// `call(args)` as one expression spanning the field (or type), so a const panic inside
+/// the `#[track_caller]` runtime function is reported there.
+fn spanned((start, end): (Span, Span), call: TokenStream, args: TokenStream) -> TokenStream {
+    let call = respan(call, start);
+    let mut args = Group::new(Delimiter::Parenthesis, args);
+    args.set_span(end);
+    quote!(#call #args)
+}
+
+/// `tokens` with every span set to `span`, groups included.
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut token| {
+            if let proc_macro2::TokenTree::Group(group) = &token {
+                let mut inner = Group::new(group.delimiter(), respan(group.stream(), span));
+                inner.set_span(span);
+                token = inner.into();
+            }
+            token.set_span(span);
+            token
+        })
+        .collect()
 }

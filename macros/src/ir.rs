@@ -4,6 +4,8 @@
 use crate::attr::{self, mongo, serde};
 use crate::case::RenameRule;
 use crate::ctxt::Ctxt;
+use mongo_schema_contract::bson::{self, BsonKind};
+use mongo_schema_contract::helpers;
 use syn::ext::IdentExt;
 
 pub struct Container<'a> {
@@ -29,6 +31,13 @@ pub enum Style {
     Newtype,
     /// `struct S;`
     Unit,
+}
+
+/// Where a field's schema comes from: its type's `MongoSchema` impl, or a BSON type
+/// named by `bson_type` or implied by a known serde helper.
+pub enum FieldType<'a> {
+    Trait(&'a syn::Type),
+    Alias(String),
 }
 
 pub struct Field<'a> {
@@ -72,6 +81,12 @@ impl<'a> Container<'a> {
             serde,
             data,
         })
+    }
+
+    /// A struct written as a document of its own fields: the runtime's `FIELDS` table
+    /// lists them, and each carries its own rules (nesting depth included).
+    pub fn has_fields_table(&self) -> bool {
+        matches!(self.data, Data::Struct(Style::Named, _)) && !self.serde.transparent && self.serde.into.is_none()
     }
 
     /// `#[mongo(db = "...", collection = "...")]`: a collection root.
@@ -129,6 +144,33 @@ impl<'a> Field<'a> {
         Field { original: field, name, serde, mongo }
     }
 
+    /// Where the field's schema comes from.
+    pub fn field_type(&self) -> FieldType<'a> {
+        if let Some(alias) = self.mongo.keywords.bson_type() {
+            return FieldType::Alias(alias.to_owned());
+        }
+        match self.serde.with.as_ref().and_then(|with| helpers::written_by(&with.value())) {
+            Some(alias) => FieldType::Alias(alias.to_owned()),
+            None => FieldType::Trait(&self.original.ty),
+        }
+    }
+
+    /// The BSON kind of the field when syntax alone decides it: a type fixed by
+    /// `bson_type` or a known serde helper (`Some(None)` for an alias of no single kind,
+    /// such as `number`), or a primitive written as such. `None`: aliases, paths,
+    /// generics and every other type, left to the const check over their facts.
+    pub fn known_kind(&self) -> Option<Option<BsonKind>> {
+        match self.field_type() {
+            FieldType::Alias(alias) => Some(BsonKind::from_alias(&alias)),
+            FieldType::Trait(syn::Type::Path(p)) if p.qself.is_none() && p.path.leading_colon.is_none() => {
+                let [segment] = p.path.segments.iter().collect::<Vec<_>>()[..] else { return None };
+                let name = segment.arguments.is_none().then(|| segment.ident.to_string())?;
+                bson::primitive(&name).map(Some)
+            }
+            FieldType::Trait(_) => None,
+        }
+    }
+
     /// Written by serde at all.
     pub fn is_written(&self) -> bool {
         !self.serde.skip_serializing
@@ -141,5 +183,103 @@ impl<'a> Field<'a> {
             syn::Type::Path(p) => p.path.segments.last().is_some_and(|s| s.ident == "Option"),
             _ => false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mongo_schema_contract::keyword::{Lit, Num};
+    use mongo_schema_contract::options::{IndexKey, ValidationAction, ValidationLevel};
+    use syn::parse_quote;
+
+    fn with<R>(input: syn::DeriveInput, f: impl FnOnce(&Container) -> R) -> R {
+        let cx = Ctxt::default();
+        let c = Container::from_ast(&cx, &input).expect("a struct or enum");
+        let r = f(&c);
+        cx.check().expect("no attribute errors");
+        r
+    }
+
+    fn names(c: &Container) -> Vec<String> {
+        match &c.data {
+            Data::Struct(_, fields) => fields.iter().filter(|f| f.is_written()).map(|f| f.name.clone()).collect(),
+            Data::Enum(variants) => variants.iter().map(|v| v.name.clone()).collect(),
+        }
+    }
+
+    #[test]
+    fn names_are_what_serde_writes() {
+        let input = parse_quote! {
+            #[serde(rename_all = "camelCase")]
+            struct User { user_name: String, #[serde(rename = "mail")] email: String, #[serde(skip)] cache: u8, r#type: String }
+        };
+        assert_eq!(with(input, names), ["userName", "mail", "type"]);
+        let input = parse_quote! {
+            #[serde(rename_all = "snake_case", rename_all_fields = "camelCase")]
+            enum Event { OrderPaid { paid_at: i64 }, #[serde(rename = "gone")] Deleted }
+        };
+        with(input, |c| {
+            assert_eq!(names(c), ["order_paid", "gone"]);
+            let Data::Enum(variants) = &c.data else { unreachable!() };
+            assert_eq!(variants[0].fields[0].name, "paidAt");
+        });
+    }
+
+    #[test]
+    fn field_facts_follow_the_syntax() {
+        let input = parse_quote! {
+            struct A {
+                #[serde(flatten)] base: Base,
+                maybe: Option<i32>,
+                #[serde(with = "bson::serde_helpers::datetime::FromChrono04DateTime")] at: chrono::DateTime<Utc>,
+                #[mongo(bson_type = "number")] n: Amount,
+                path: std::primitive::i32,
+            }
+        };
+        with(input, |c| {
+            let Data::Struct(Style::Named, f) = &c.data else { unreachable!() };
+            assert!(f[0].serde.flatten && c.has_fields_table());
+            assert!(f[1].is_option() && f[1].known_kind().is_none());
+            assert_eq!(f[2].known_kind(), Some(Some(BsonKind::Date)));
+            assert_eq!(f[3].known_kind(), Some(None));
+            assert_eq!(f[4].known_kind(), None);
+        });
+        with(parse_quote! { #[serde(transparent)] struct W { inner: i32 } }, |c| assert!(!c.has_fields_table()));
+        with(parse_quote! { struct T(i32, i32); }, |c| assert!(!c.has_fields_table()));
+    }
+
+    #[test]
+    fn keywords_and_options_are_parsed_from_the_table() {
+        let input = parse_quote! {
+            /// A user.
+            #[mongo(db = "db_a", collection = "t_user", validation_level = "moderate", validation_action = "warn")]
+            #[mongo(index(keys(name = 1, "geo" = "2dsphere"), unique), title = "User")]
+            struct User {
+                /// The name.
+                #[mongo(max_length = 50, exclusive_minimum = -1.5, enum_values = ["a", 2], unique_items)]
+                name: String,
+            }
+        };
+        with(input, |c| {
+            assert!(c.is_root() && c.docs.as_deref() == Some("A user."));
+            assert_eq!(c.mongo.validation_level.as_ref().map(|(_, l)| *l), Some(ValidationLevel::Moderate));
+            assert_eq!(c.mongo.validation_action.as_ref().map(|(_, a)| *a), Some(ValidationAction::Warn));
+            let kinds: Vec<IndexKey> = c.mongo.options.indexes[0].keys.iter().map(|k| k.kind).collect();
+            assert_eq!(kinds, [IndexKey::Ascending, IndexKey::Sphere2d]);
+            assert_eq!(c.mongo.keywords.list[0].1, mongo::Keyword::Title("User".to_owned()));
+            let Data::Struct(_, f) = &c.data else { unreachable!() };
+            let keywords: Vec<&mongo::Keyword> = f[0].mongo.keywords.list.iter().map(|(_, k)| k).collect();
+            assert_eq!(
+                keywords,
+                [
+                    &mongo::Keyword::MaxLength(50),
+                    &mongo::Keyword::ExclusiveMinimum(Num::Float(-1.5)),
+                    &mongo::Keyword::Enum(vec![Lit::Str("a".to_owned()), Lit::Int(2)]),
+                    &mongo::Keyword::UniqueItems(true),
+                    &mongo::Keyword::Description("The name.".to_owned()),
+                ]
+            );
+        });
     }
 }

@@ -1,8 +1,14 @@
 //! `#[derive(MongoSchema)]`: MongoDB `$jsonSchema` validators from serde models.
 //!
-//! Flow: tokens → syn → IR (`ir`, names after serde renames) → checks and rules into one
-//! error sink (`ctxt`) → code generation (`expand`). Use it through the `mongo-schema`
+//! Flow, one way: tokens → syn → attributes (`attr`) → IR (`ir`, names after serde
+//! renames, and the facts syntax decides) → checks and rules (`check`, `rules`: errors into
+//! one sink, `ctxt`, and const assertions as data) → code generation (`expand`, the only
+//! module that renders tokens). What the derive and the runtime must agree on (keywords,
+//! aliases, helpers, rule ids and messages, check bits) is the `mongo-schema-contract`
+//! crate's. Use it through the `mongo-schema`
 //! crate, which re-exports it and provides the runtime it expands to.
+
+#![forbid(unsafe_code)]
 
 mod attr;
 mod case;

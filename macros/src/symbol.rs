@@ -1,4 +1,5 @@
-//! Attribute names and keys, in one place.
+//! Attribute names and keys, in one place (the `$jsonSchema` keyword keys and the rule
+//! ids are the contract crate's, re-exported here).
 
 pub const MONGO: &str = "mongo";
 pub const SERDE: &str = "serde";
@@ -37,24 +38,8 @@ pub const AUTO_INCREMENT: &str = "auto_increment";
 pub const ALLOW: &str = "allow";
 pub const REASON: &str = "reason";
 
-// #[mongo(...)] on a field (and `title` / `description` on types too)
-pub const TITLE: &str = "title";
-pub const DESCRIPTION: &str = "description";
-pub const BSON_TYPE: &str = "bson_type";
-pub const MIN_LENGTH: &str = "min_length";
-pub const MAX_LENGTH: &str = "max_length";
-pub const PATTERN: &str = "pattern";
-pub const MINIMUM: &str = "minimum";
-pub const MAXIMUM: &str = "maximum";
-pub const EXCLUSIVE_MINIMUM: &str = "exclusive_minimum";
-pub const EXCLUSIVE_MAXIMUM: &str = "exclusive_maximum";
-pub const MULTIPLE_OF: &str = "multiple_of";
-pub const MIN_ITEMS: &str = "min_items";
-pub const MAX_ITEMS: &str = "max_items";
-pub const UNIQUE_ITEMS: &str = "unique_items";
-pub const MIN_PROPERTIES: &str = "min_properties";
-pub const MAX_PROPERTIES: &str = "max_properties";
-pub const ENUM_VALUES: &str = "enum_values";
+// `$jsonSchema` keywords (`bson_type`, `min_length`, `title`, ...): the contract crate's
+// `keyword::KEYWORDS` table
 
 // #[serde(...)] keys that change what is written
 pub const RENAME: &str = "rename";
@@ -74,83 +59,9 @@ pub const UNTAGGED: &str = "untagged";
 pub const TRANSPARENT: &str = "transparent";
 pub const INTO: &str = "into";
 
-/// `bsonType` aliases mongod accepts, `"number"` included.
-pub const BSON_TYPE_ALIASES: &[&str] = &[
-    "double",
-    "string",
-    "object",
-    "array",
-    "binData",
-    "undefined",
-    "objectId",
-    "bool",
-    "date",
-    "null",
-    "regex",
-    "dbPointer",
-    "javascript",
-    "symbol",
-    "javascriptWithScope",
-    "int",
-    "timestamp",
-    "long",
-    "decimal",
-    "minKey",
-    "maxKey",
-    "number",
-];
-
-// rule ids, as in SPEC.md's table and RULES.md
-pub const SYSTEM_DB: &str = "system_db";
-pub const DB_NAME: &str = "db_name";
-pub const COLLECTION_NAME: &str = "collection_name";
-pub const FIELD_NAME: &str = "field_name";
-pub const NESTING_DEPTH: &str = "nesting_depth";
-pub const UNBOUNDED_ARRAY: &str = "unbounded_array";
-pub const MONEY_DOUBLE: &str = "money_double";
-pub const STRING_DATE: &str = "string_date";
-pub const SILENT_STRING: &str = "silent_string";
-pub const RANDOM_ID: &str = "random_id";
-pub const NUMERIC_STATUS: &str = "numeric_status";
-pub const DOCUMENT_SIZE: &str = "document_size";
-pub const COLLECTION_COUNT: &str = "collection_count";
-pub const TIMESERIES_FIELD: &str = "timeseries_field";
-pub const INDEX_KEY: &str = "index_key";
-pub const TTL_INDEX: &str = "ttl_index";
-pub const MULTIKEY_INDEX: &str = "multikey_index";
-pub const INDEX_NAME: &str = "index_name";
-pub const MONOTONIC_SHARD_KEY: &str = "monotonic_shard_key";
-pub const COLLECTION_OPTIONS: &str = "collection_options";
-
-/// Rules `#[mongo(allow(...))]` can waive.
-pub const WAIVABLE_RULES: &[&str] = &[
-    DB_NAME,
-    COLLECTION_NAME,
-    FIELD_NAME,
-    NESTING_DEPTH,
-    UNBOUNDED_ARRAY,
-    MONEY_DOUBLE,
-    STRING_DATE,
-    SILENT_STRING,
-    RANDOM_ID,
-    NUMERIC_STATUS,
-    MONOTONIC_SHARD_KEY,
-];
-
-/// Rules that are never waived, and why.
-pub const UNWAIVABLE_RULES: &[(&str, &str)] = &[
-    (SYSTEM_DB, "business data in `admin`, `local` or `config` competes with MongoDB's own locks (a red line of Specification 1)"),
-    (DOCUMENT_SIZE, "16 MiB is MongoDB's hard limit on a document: a larger one cannot be written at all"),
-    (COLLECTION_COUNT, "it is checked at migration time over all models of a database, not on one type"),
-    (TIMESERIES_FIELD, "mongod refuses a time-series collection whose timeField is not a date in every document"),
-    (INDEX_KEY, "an index on a field the model never writes indexes nothing"),
-    (TTL_INDEX, "mongod never expires documents through a TTL index that is not on a single date field"),
-    (MULTIKEY_INDEX, "mongod cannot index two arrays in one compound index"),
-    (INDEX_NAME, "mongod refuses such index names"),
-    (COLLECTION_OPTIONS, "mongod refuses these options together"),
-];
-
-/// The standard's default and greatest nesting depth (Specification 6).
-pub const DEFAULT_MAX_DEPTH: u32 = 5;
-/// The standard's greatest `max_items` (Specification 8).
-pub const DEFAULT_MAX_ITEMS: u64 = 1000;
+// rule ids (as in RULES.md), waivable or not, and the standard's limits
+pub use mongo_schema_contract::rules::{
+    COLLECTION_OPTIONS, DEFAULT_MAX_DEPTH, DEFAULT_MAX_ITEMS, INDEX_KEY, INDEX_NAME, MONEY_DOUBLE, MONOTONIC_SHARD_KEY,
+    MULTIKEY_INDEX, NESTING_DEPTH, NUMERIC_STATUS, RANDOM_ID, SILENT_STRING, STRING_DATE, TIMESERIES_FIELD, TTL_INDEX,
+    UNBOUNDED_ARRAY, UNWAIVABLE_RULES, WAIVABLE_RULES,
+};

@@ -5,68 +5,30 @@
 pub use crate::command::{
     Capped, Index, IndexKey, MongoCollection, Registration, Timeseries, ValidationAction, ValidationLevel,
 };
-pub use crate::schema::{size, BsonKind, FieldFacts, MongoSchema, SchemaFacts, Shape};
+pub use crate::schema::{
+    size, BsonKind, FieldFacts, Keyword, KeywordLit as Lit, KeywordNum as Num, MongoSchema, SchemaFacts, Shape,
+};
 pub use bson::Document;
 pub use inventory;
 
 use crate::schema::{narrow, nullable, tuple_of};
 use bson::{doc, Bson};
 
-/// A numeric keyword value, as written in the attribute.
-#[derive(Debug, Clone, Copy)]
-pub enum Num {
-    Int(i64),
-    Float(f64),
-}
-
-/// A literal of `enum_values`.
-#[derive(Debug, Clone, Copy)]
-pub enum Lit {
-    Str(&'static str),
-    Int(i64),
-    Float(f64),
-    Bool(bool),
-}
-
-/// One `$jsonSchema` keyword from a `#[mongo(...)]` attribute or a doc comment.
-#[derive(Debug, Clone, Copy)]
-pub enum Keyword {
-    BsonType(&'static str),
-    Title(&'static str),
-    Description(&'static str),
-    MinLength(u64),
-    MaxLength(u64),
-    Pattern(&'static str),
-    Minimum(Num),
-    Maximum(Num),
-    ExclusiveMinimum(Num),
-    ExclusiveMaximum(Num),
-    MultipleOf(Num),
-    MinItems(u64),
-    MaxItems(u64),
-    UniqueItems(bool),
-    MinProperties(u64),
-    MaxProperties(u64),
-    Enum(&'static [Lit]),
-}
-
-impl From<Num> for Bson {
-    fn from(n: Num) -> Bson {
-        match n {
-            Num::Int(i) => narrow(i),
-            Num::Float(f) => Bson::Double(f),
-        }
+/// A numeric keyword value.
+fn num(n: Num) -> Bson {
+    match n {
+        Num::Int(i) => narrow(i),
+        Num::Float(f) => Bson::Double(f),
     }
 }
 
-impl From<Lit> for Bson {
-    fn from(lit: Lit) -> Bson {
-        match lit {
-            Lit::Str(s) => Bson::from(s),
-            Lit::Int(i) => narrow(i),
-            Lit::Float(f) => Bson::Double(f),
-            Lit::Bool(b) => Bson::Boolean(b),
-        }
+/// A literal of `enum_values`.
+fn lit(lit: Lit) -> Bson {
+    match lit {
+        Lit::Str(s) => Bson::from(s),
+        Lit::Int(i) => narrow(i),
+        Lit::Float(f) => Bson::Double(f),
+        Lit::Bool(b) => Bson::Boolean(b),
     }
 }
 
@@ -76,43 +38,37 @@ fn count(n: u64) -> Bson {
 
 /// Applies keywords to a schema. `bsonType` replaces the type's own (keeping `null` when
 /// the field is an `Option`); draft 4's boolean `exclusiveMinimum` goes with `minimum`.
+/// Every other keyword is written as `{keyword: value}`, its name from the contract's table.
 pub fn apply(schema: &mut Document, keywords: &[Keyword], nullable_field: bool) {
     for keyword in keywords {
-        let (key, value): (&str, Bson) = match *keyword {
-            Keyword::BsonType(alias) => {
+        let (spec, value) = keyword.parts();
+        let value = match (*keyword, value) {
+            (Keyword::BsonType(alias), _) => {
                 let typed = doc! { "bsonType": alias };
                 let rest = std::mem::replace(schema, if nullable_field { nullable(typed) } else { typed });
                 schema.extend(rest.into_iter().filter(|(key, _)| key != "bsonType" && key != "enum"));
                 continue;
             }
-            Keyword::Title(t) => ("title", t.into()),
-            Keyword::Description(d) => ("description", d.into()),
-            Keyword::MinLength(n) => ("minLength", count(n)),
-            Keyword::MaxLength(n) => ("maxLength", count(n)),
-            Keyword::Pattern(p) => ("pattern", p.into()),
-            Keyword::Minimum(n) => ("minimum", n.into()),
-            Keyword::Maximum(n) => ("maximum", n.into()),
-            Keyword::ExclusiveMinimum(n) => {
-                schema.insert("minimum", Bson::from(n));
-                ("exclusiveMinimum", true.into())
+            (Keyword::ExclusiveMinimum(n), _) => {
+                schema.insert(Keyword::Minimum(n).parts().0.json, num(n));
+                true.into()
             }
-            Keyword::ExclusiveMaximum(n) => {
-                schema.insert("maximum", Bson::from(n));
-                ("exclusiveMaximum", true.into())
+            (Keyword::ExclusiveMaximum(n), _) => {
+                schema.insert(Keyword::Maximum(n).parts().0.json, num(n));
+                true.into()
             }
-            Keyword::MultipleOf(n) => ("multipleOf", n.into()),
-            Keyword::MinItems(n) => ("minItems", count(n)),
-            Keyword::MaxItems(n) => ("maxItems", count(n)),
-            Keyword::UniqueItems(b) => ("uniqueItems", b.into()),
-            Keyword::MinProperties(n) => ("minProperties", count(n)),
-            Keyword::MaxProperties(n) => ("maxProperties", count(n)),
-            Keyword::Enum(values) => ("enum", values.iter().map(|v| Bson::from(*v)).collect::<Vec<_>>().into()),
+            (_, Value::Str(s)) => Bson::from(*s),
+            (_, Value::Count(n)) => count(n),
+            (_, Value::Num(n)) => num(n),
+            (_, Value::Bool(b)) => b.into(),
+            (_, Value::Lits(values)) => values.iter().map(|v| lit(*v)).collect::<Vec<_>>().into(),
         };
-        schema.insert(key, value);
+        schema.insert(spec.json, value);
     }
 }
 
-pub use mongo_schema_names::field_flags::{NULLABLE, REQUIRED, SKIPS_NONE};
+pub use mongo_schema_contract::fields::{NULLABLE, REQUIRED, SKIPS_NONE};
+use mongo_schema_contract::keyword::Value;
 
 /// The start of a field whose BSON type a `bson_type` or a known serde helper fixes; the
 /// derive sets its facts from [`aliases`].
@@ -128,8 +84,17 @@ pub const ALIAS_FIELD: FieldFacts = FieldFacts {
     keywords: &[],
 };
 
+/// `pub const {Kind}: SchemaFacts` for each listed `BsonKind` variant, and the list.
+macro_rules! aliases {
+    ($($kind:ident),*) => {
+        $(pub const $kind: SchemaFacts = of(BsonKind::$kind);)*
+        #[cfg(test)]
+        const LISTED: &[BsonKind] = &[$(BsonKind::$kind),*];
+    };
+}
+
 /// The facts of a value of each BSON kind, by `BsonKind` variant (`Any` for an unknown
-/// `bsonType` alias or a list).
+/// `bsonType` alias or a list). The derive spells them `_p::aliases::{BsonKind::variant()}`.
 #[allow(non_upper_case_globals)]
 pub mod aliases {
     use super::{BsonKind, SchemaFacts};
@@ -138,21 +103,18 @@ pub mod aliases {
         SchemaFacts::scalar(kind, kind.fixed_size())
     }
 
-    pub const Double: SchemaFacts = of(BsonKind::Double);
-    pub const String: SchemaFacts = of(BsonKind::String);
-    pub const Object: SchemaFacts = of(BsonKind::Object);
-    pub const Array: SchemaFacts = of(BsonKind::Array);
-    pub const BinData: SchemaFacts = of(BsonKind::BinData);
-    pub const ObjectId: SchemaFacts = of(BsonKind::ObjectId);
-    pub const Bool: SchemaFacts = of(BsonKind::Bool);
-    pub const Date: SchemaFacts = of(BsonKind::Date);
-    pub const Null: SchemaFacts = of(BsonKind::Null);
-    pub const Regex: SchemaFacts = of(BsonKind::Regex);
-    pub const Int: SchemaFacts = of(BsonKind::Int);
-    pub const Timestamp: SchemaFacts = of(BsonKind::Timestamp);
-    pub const Long: SchemaFacts = of(BsonKind::Long);
-    pub const Decimal: SchemaFacts = of(BsonKind::Decimal);
-    pub const Any: SchemaFacts = of(BsonKind::Any);
+    aliases!(
+        Double, String, Object, Array, BinData, ObjectId, Bool, Date, Null, Regex, Int, Timestamp, Long, Decimal, Any
+    );
+
+    #[cfg(test)]
+    #[test]
+    fn every_kind_the_derive_names_is_listed() {
+        for kind in BsonKind::ALL {
+            // `Mixed` is no alias's kind: the derive never names it here
+            assert_eq!(LISTED.contains(&kind), kind != BsonKind::Mixed, "{kind:?}");
+        }
+    }
 }
 
 /// The schema of one field: its type's, with the field's keywords applied.
@@ -541,8 +503,9 @@ pub mod rules {
         }
     }
 
-    pub use mongo_schema_names::check;
-    use mongo_schema_names::messages::*;
+    use mongo_schema_contract::helpers::{self, bytes_eq, str_eq};
+    pub use mongo_schema_contract::rules::check;
+    use mongo_schema_contract::rules::messages::*;
 
     const fn has(checks: u32, bit: u32) -> bool {
         checks & bit != 0
@@ -552,12 +515,7 @@ pub mod rules {
     const fn silent(facts: SchemaFacts) -> Option<&'static str> {
         match facts.needs_helper {
             None => None,
-            Some(helper) if str_eq(helper, "mongo_schema::serde_helpers::decimal128") => Some(SILENT_DECIMAL),
-            Some(helper) if str_eq(helper, "bson::serde_helpers::datetime::FromChrono04DateTime") => {
-                Some(SILENT_CHRONO)
-            }
-            Some(helper) if str_eq(helper, "bson::serde_helpers::uuid_1::AsBinary") => Some(SILENT_UUID),
-            Some(_) => Some(SILENT_OTHER),
+            Some(helper) => Some(helpers::silent_message(helper)),
         }
     }
 
@@ -623,24 +581,6 @@ pub mod rules {
             Some(n) => n > limit,
             None => false,
         }
-    }
-
-    const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
-        if a.len() != b.len() {
-            return false;
-        }
-        let mut i = 0;
-        while i < a.len() {
-            if a[i] != b[i] {
-                return false;
-            }
-            i += 1;
-        }
-        true
-    }
-
-    const fn str_eq(a: &str, b: &str) -> bool {
-        bytes_eq(a.as_bytes(), b.as_bytes())
     }
 
     /// What a dotted path (`address.city`) of a collection root holds.

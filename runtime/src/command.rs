@@ -8,72 +8,8 @@
 
 use crate::schema::MongoSchema;
 use bson::{doc, Bson, Document};
-use std::fmt;
 
-/// `validationLevel`: which writes mongod validates.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum ValidationLevel {
-    /// Every insert and update (MongoDB's default).
-    #[default]
-    Strict,
-    /// Inserts, and updates of documents that already pass: for legacy data.
-    Moderate,
-    /// No validation.
-    Off,
-}
-
-/// `validationAction`: what mongod does with a write that fails validation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum ValidationAction {
-    /// Reject the write (code 121, DocumentValidationFailure).
-    #[default]
-    Error,
-    /// Accept the write and log a warning.
-    Warn,
-    /// Reject the write and log it. Needs MongoDB 8.1 or newer: older servers refuse
-    /// the command.
-    ErrorAndLog,
-}
-
-impl ValidationLevel {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            ValidationLevel::Strict => "strict",
-            ValidationLevel::Moderate => "moderate",
-            ValidationLevel::Off => "off",
-        }
-    }
-}
-
-impl ValidationAction {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            ValidationAction::Error => "error",
-            ValidationAction::Warn => "warn",
-            ValidationAction::ErrorAndLog => "errorAndLog",
-        }
-    }
-
-    /// The oldest MongoDB release that accepts this action, when newer than 5.0.
-    pub const fn minimum_server_version(self) -> Option<&'static str> {
-        match self {
-            ValidationAction::ErrorAndLog => Some("8.1"),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for ValidationLevel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl fmt::Display for ValidationAction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+pub use mongo_schema_contract::options::{IndexKey, ValidationAction, ValidationLevel};
 
 /// A collection root: a derived type with `#[mongo(db = "...", collection = "...")]`.
 pub trait MongoCollection: MongoSchema {
@@ -102,39 +38,38 @@ pub trait MongoCollection: MongoSchema {
     /// `{create, validator, validationLevel, validationAction}` plus `capped` / `size` /
     /// `max`; for a time-series collection `{create, timeseries, expireAfterSeconds}` and
     /// no validator, which mongod refuses on time-series collections.
-    fn create_collection_command() -> Document {
-        create_command(
-            Self::COLLECTION_NAME,
-            Self::json_schema,
-            Self::VALIDATION_LEVEL,
-            Self::VALIDATION_ACTION,
-            Self::TIMESERIES,
-            Self::CAPPED,
-        )
+    fn create_collection_command() -> Document
+    where
+        Self: Sized,
+    {
+        Registration::of::<Self>("").create_collection_command()
     }
 
     /// `{collMod, validator, validationLevel, validationAction}`: installs the validator on
     /// an existing collection. For a time-series collection, which takes no validator:
     /// `{collMod, expireAfterSeconds}` (`"off"` when none is declared).
-    fn coll_mod_command() -> Document {
-        coll_mod_command(
-            Self::COLLECTION_NAME,
-            Self::json_schema,
-            Self::VALIDATION_LEVEL,
-            Self::VALIDATION_ACTION,
-            Self::TIMESERIES,
-        )
+    fn coll_mod_command() -> Document
+    where
+        Self: Sized,
+    {
+        Registration::of::<Self>("").coll_mod_command()
     }
 
     /// `{createIndexes, indexes: [...]}` for the declared indexes; `None` when there are none.
-    fn create_indexes_command() -> Option<Document> {
-        create_indexes(Self::COLLECTION_NAME, Self::INDEXES)
+    fn create_indexes_command() -> Option<Document>
+    where
+        Self: Sized,
+    {
+        Registration::of::<Self>("").create_indexes_command()
     }
 
     /// `{shardCollection: "db.coll", key}`, run through mongos against `admin`; `None`
     /// when no shard key is declared.
-    fn shard_collection_command() -> Option<Document> {
-        shard_collection(Self::DB_NAME, Self::COLLECTION_NAME, Self::SHARD_KEY)
+    fn shard_collection_command() -> Option<Document>
+    where
+        Self: Sized,
+    {
+        Registration::of::<Self>("").shard_collection_command()
     }
 }
 
@@ -174,26 +109,11 @@ pub struct Capped {
     pub max: Option<u64>,
 }
 
-/// The value of one key in an index or shard key pattern.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum IndexKey {
-    Ascending,
-    Descending,
-    Hashed,
-    Sphere2d,
-    Text,
-}
-
-impl IndexKey {
-    /// The value in a key pattern: `1`, `-1` or the index type's name.
-    pub fn value(self) -> Bson {
-        match self {
-            IndexKey::Ascending => Bson::Int32(1),
-            IndexKey::Descending => Bson::Int32(-1),
-            IndexKey::Hashed => Bson::from("hashed"),
-            IndexKey::Sphere2d => Bson::from("2dsphere"),
-            IndexKey::Text => Bson::from("text"),
-        }
+/// The value of `key` in a key pattern: `1`, `-1` or the index type's name.
+pub(crate) fn key_value(key: IndexKey) -> Bson {
+    match key.direction() {
+        Some(direction) => Bson::Int32(direction),
+        None => Bson::from(key.suffix()),
     }
 }
 
@@ -202,7 +122,9 @@ impl IndexKey {
 pub struct Index {
     /// The declared name, or MongoDB's default (`field_1_other_-1`).
     pub name: &'static str,
+    /// The key pattern, in order: field path and kind (`1`, `-1`, `"hashed"`, ...).
     pub keys: &'static [(&'static str, IndexKey)],
+    /// `unique: true`.
     pub unique: bool,
     /// `expireAfterSeconds`: a TTL index.
     pub ttl: Option<u64>,
@@ -248,7 +170,7 @@ fn partial_filter(index: &str, text: &str) -> Document {
 }
 
 fn key_pattern(keys: &[(&str, IndexKey)]) -> Document {
-    keys.iter().map(|(path, key)| ((*path).to_owned(), key.value())).collect()
+    keys.iter().map(|(path, key)| ((*path).to_owned(), key_value(*key))).collect()
 }
 
 fn count(n: u64) -> Bson {
@@ -282,40 +204,6 @@ pub(crate) fn add_capped(command: &mut Document, capped: Option<Capped>) {
     command.insert("size", count(capped.size));
     if let Some(max) = capped.max {
         command.insert("max", count(max));
-    }
-}
-
-/// `createCollection` for a collection root, from its options (non-generic: the trait's
-/// method and [`Registration`] both call it, so no code is generated per model).
-fn create_command(
-    collection: &str,
-    schema: fn() -> Document,
-    level: ValidationLevel,
-    action: ValidationAction,
-    timeseries: Option<Timeseries>,
-    capped: Option<Capped>,
-) -> Document {
-    match timeseries {
-        Some(timeseries) => create_timeseries(collection, &timeseries),
-        None => {
-            let mut command = create_collection(collection, doc! { "$jsonSchema": schema() }, level, action);
-            add_capped(&mut command, capped);
-            command
-        }
-    }
-}
-
-/// `collMod` for a collection root, from its options.
-fn coll_mod_command(
-    collection: &str,
-    schema: fn() -> Document,
-    level: ValidationLevel,
-    action: ValidationAction,
-    timeseries: Option<Timeseries>,
-) -> Document {
-    match timeseries {
-        Some(timeseries) => coll_mod_timeseries(collection, &timeseries),
-        None => coll_mod(collection, doc! { "$jsonSchema": schema() }, level, action),
     }
 }
 
@@ -362,24 +250,36 @@ pub fn coll_mod(collection: &str, validator: Document, level: ValidationLevel, a
     }
 }
 
-/// A collection root registered by `#[derive(MongoSchema)]`, so a binary can enumerate
-/// every model it links without listing them. Generic roots are not registered.
+/// A collection root as data: what its `MongoCollection` constants say, in one value.
+/// The trait's command methods, `migrate::Model` and the CLI all build from it, so there
+/// is one builder per command. `#[derive(MongoSchema)]` registers one per non-generic
+/// root, so a binary can enumerate every model it links without listing them.
 #[derive(Debug, Clone, Copy)]
 pub struct Registration {
+    /// The database name.
     pub db: &'static str,
+    /// The collection name.
     pub collection: &'static str,
     /// The Rust type, as `module::path::Type`.
     pub rust_type: &'static str,
+    /// `validationLevel` of its validator.
     pub validation_level: ValidationLevel,
+    /// `validationAction` of its validator.
     pub validation_action: ValidationAction,
+    /// The type's `$jsonSchema` (`MongoSchema::json_schema`).
     pub json_schema: fn() -> Document,
+    /// Time-series options: such a collection takes no validator.
     pub timeseries: Option<Timeseries>,
+    /// Capped-collection options.
     pub capped: Option<Capped>,
+    /// The declared indexes.
     pub indexes: &'static [Index],
+    /// The declared shard key (empty: not sharded).
     pub shard_key: &'static [(&'static str, IndexKey)],
 }
 
 impl Registration {
+    /// The registration of the collection root `T`, named `rust_type` in reports.
     pub const fn of<T: MongoCollection>(rust_type: &'static str) -> Self {
         Registration {
             db: T::DB_NAME,
@@ -397,25 +297,27 @@ impl Registration {
 
     /// [`MongoCollection::create_collection_command`] of the registered type.
     pub fn create_collection_command(&self) -> Document {
-        create_command(
-            self.collection,
-            self.json_schema,
-            self.validation_level,
-            self.validation_action,
-            self.timeseries,
-            self.capped,
-        )
+        match &self.timeseries {
+            Some(timeseries) => create_timeseries(self.collection, timeseries),
+            None => {
+                let validator = doc! { "$jsonSchema": (self.json_schema)() };
+                let mut command =
+                    create_collection(self.collection, validator, self.validation_level, self.validation_action);
+                add_capped(&mut command, self.capped);
+                command
+            }
+        }
     }
 
     /// [`MongoCollection::coll_mod_command`] of the registered type.
     pub fn coll_mod_command(&self) -> Document {
-        coll_mod_command(
-            self.collection,
-            self.json_schema,
-            self.validation_level,
-            self.validation_action,
-            self.timeseries,
-        )
+        match &self.timeseries {
+            Some(timeseries) => coll_mod_timeseries(self.collection, timeseries),
+            None => {
+                let validator = doc! { "$jsonSchema": (self.json_schema)() };
+                coll_mod(self.collection, validator, self.validation_level, self.validation_action)
+            }
+        }
     }
 
     /// [`MongoCollection::create_indexes_command`] of the registered type.

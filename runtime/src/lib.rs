@@ -8,15 +8,11 @@ extern crate self as mongo_schema;
 
 #[cfg(feature = "cli")]
 pub mod cli;
-// Documented by the lead once the contract rework is merged; then drop the allow.
-#[allow(missing_docs)]
 pub mod command;
 pub mod dump;
 pub mod migrate;
 pub mod render;
-#[allow(missing_docs)]
 pub mod schema;
-#[allow(missing_docs)]
 pub mod serde_helpers;
 pub mod validate;
 

@@ -102,10 +102,12 @@ mod decimal {
         use super::*;
         use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+        /// Writes `value` as a Decimal128.
         pub fn serialize<S: Serializer>(value: &Decimal, serializer: S) -> Result<S::Ok, S::Error> {
             decimal_to_decimal128(*value).serialize(serializer)
         }
 
+        /// Reads a Decimal128 (or the string serde wrote without the helper).
         pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Decimal, D::Error> {
             from_bson(Bson::deserialize(deserializer)?)
         }
@@ -116,10 +118,12 @@ mod decimal {
         use super::*;
         use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+        /// Writes `Some` as a Decimal128, `None` as `null`.
         pub fn serialize<S: Serializer>(value: &Option<Decimal>, serializer: S) -> Result<S::Ok, S::Error> {
             value.map(decimal_to_decimal128).serialize(serializer)
         }
 
+        /// Reads `null` or a missing value as `None`, else as [`decimal128`](super::decimal128) does.
         pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Decimal>, D::Error> {
             match Bson::deserialize(deserializer)? {
                 Bson::Null | Bson::Undefined => Ok(None),

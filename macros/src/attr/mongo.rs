@@ -4,49 +4,20 @@
 use super::{key, string, Attr, BoolAttr};
 use crate::ctxt::Ctxt;
 use crate::symbol::*;
+use mongo_schema_contract::keyword::{self, Arg, Spec, Value};
+use mongo_schema_contract::options::{ValidationAction, ValidationLevel};
+use mongo_schema_contract::{bson, naming::FieldCase};
 use proc_macro2::Span;
 use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
 use syn::{LitStr, Token};
 
-/// A numeric keyword value.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Num {
-    Int(i64),
-    Float(f64),
-}
-
+/// A `$jsonSchema` keyword as the derive holds it (the contract's enum, with owned values).
+pub type Keyword = keyword::Keyword<String, Vec<Lit>>;
 /// A literal of `enum_values`.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Lit {
-    Str(String),
-    Int(i64),
-    Float(f64),
-    Bool(bool),
-}
-
-/// One `$jsonSchema` keyword, in the order it is emitted.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Keyword {
-    BsonType(String),
-    MinLength(u64),
-    MaxLength(u64),
-    Pattern(String),
-    Minimum(Num),
-    Maximum(Num),
-    ExclusiveMinimum(Num),
-    ExclusiveMaximum(Num),
-    MultipleOf(Num),
-    MinItems(u64),
-    MaxItems(u64),
-    UniqueItems(bool),
-    MinProperties(u64),
-    MaxProperties(u64),
-    Enum(Vec<Lit>),
-    Title(String),
-    Description(String),
-}
+pub type Lit = keyword::Lit<String>;
+pub use keyword::Num;
 
 /// `key = 10`
 fn unsigned(meta: &ParseNestedMeta) -> syn::Result<u64> {
@@ -132,13 +103,36 @@ fn check_pattern(lit: &LitStr) -> syn::Result<String> {
 
 fn bson_type(lit: &LitStr) -> syn::Result<String> {
     let alias = lit.value();
-    if BSON_TYPE_ALIASES.contains(&alias.as_str()) {
+    if bson::is_alias(&alias) {
         return Ok(alias);
     }
-    Err(syn::Error::new(
-        lit.span(),
-        format!("unknown bsonType `{alias}`; mongod accepts {}", BSON_TYPE_ALIASES.join(", ")),
-    ))
+    let accepted: Vec<&str> = bson::alias_names().collect();
+    Err(syn::Error::new(lit.span(), format!("unknown bsonType `{alias}`; mongod accepts {}", accepted.join(", "))))
+}
+
+/// The keyword of `spec` with `value`, of the kind `spec` takes.
+fn new_keyword(spec: &Spec, value: Value<String, Vec<Lit>>) -> Option<Keyword> {
+    Keyword::new(spec, value)
+}
+
+/// A string keyword, its value checked: `bson_type` names an alias mongod accepts, a
+/// `pattern` compiles.
+fn string_keyword(spec: &Spec, lit: &LitStr) -> syn::Result<Option<Keyword>> {
+    Ok(match new_keyword(spec, Value::Str(&lit.value())) {
+        Some(Keyword::BsonType(_)) => Some(Keyword::BsonType(bson_type(lit)?)),
+        Some(Keyword::Pattern(_)) => Some(Keyword::Pattern(check_pattern(lit)?)),
+        other => other,
+    })
+}
+
+/// `title` or `description`: the keywords a type takes.
+fn is_annotation(spec: &Spec) -> bool {
+    matches!(new_keyword(spec, Value::Str(&String::new())), Some(Keyword::Title(_) | Keyword::Description(_)))
+}
+
+/// `meta` is a keyword a type takes.
+fn is_annotation_key(meta: &ParseNestedMeta) -> bool {
+    meta.path.get_ident().and_then(|ident| keyword::by_attr(&ident.to_string())).is_some_and(is_annotation)
 }
 
 /// The keys every item (type or field) accepts: `$jsonSchema` keywords.
@@ -148,7 +142,8 @@ pub struct Keywords {
 }
 
 impl Keywords {
-    fn push(&mut self, cx: &Ctxt, meta: &ParseNestedMeta, keyword: Keyword) {
+    fn push(&mut self, cx: &Ctxt, meta: &ParseNestedMeta, keyword: Option<Keyword>) {
+        let Some(keyword) = keyword else { return };
         let same = std::mem::discriminant(&keyword);
         if self.list.iter().any(|(_, k)| std::mem::discriminant(k) == same) {
             cx.error_spanned_by(&meta.path, format!("duplicate attribute `{}`", key(meta)));
@@ -157,62 +152,20 @@ impl Keywords {
         self.list.push((meta.path.span(), keyword));
     }
 
-    /// Parses one keyword key; `Ok(false)` when `meta` is not a keyword.
+    /// Parses one keyword key (`#[mongo(max_length = 50)]`, `#[mongo(unique_items)]`, ...),
+    /// as the contract's keyword table says; `Ok(false)` when `meta` is not a keyword.
     fn parse(&mut self, cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<bool> {
-        let path = &meta.path;
-        let keyword = if path.is_ident(BSON_TYPE) {
-            // #[mongo(bson_type = "string")]
-            Keyword::BsonType(bson_type(&string(meta)?)?)
-        } else if path.is_ident(MIN_LENGTH) {
-            // #[mongo(min_length = 2)]
-            Keyword::MinLength(unsigned(meta)?)
-        } else if path.is_ident(MAX_LENGTH) {
-            // #[mongo(max_length = 50)]
-            Keyword::MaxLength(unsigned(meta)?)
-        } else if path.is_ident(PATTERN) {
-            // #[mongo(pattern = r"^[a-z]+$")]
-            Keyword::Pattern(check_pattern(&string(meta)?)?)
-        } else if path.is_ident(MINIMUM) {
-            // #[mongo(minimum = 0)]
-            Keyword::Minimum(number(meta)?)
-        } else if path.is_ident(MAXIMUM) {
-            // #[mongo(maximum = 150)]
-            Keyword::Maximum(number(meta)?)
-        } else if path.is_ident(EXCLUSIVE_MINIMUM) {
-            // #[mongo(exclusive_minimum = 0)]: minimum 0, exclusiveMinimum true (draft 4)
-            Keyword::ExclusiveMinimum(number(meta)?)
-        } else if path.is_ident(EXCLUSIVE_MAXIMUM) {
-            // #[mongo(exclusive_maximum = 100)]
-            Keyword::ExclusiveMaximum(number(meta)?)
-        } else if path.is_ident(MULTIPLE_OF) {
-            // #[mongo(multiple_of = 0.01)]
-            Keyword::MultipleOf(number(meta)?)
-        } else if path.is_ident(MIN_ITEMS) {
-            // #[mongo(min_items = 1)]
-            Keyword::MinItems(unsigned(meta)?)
-        } else if path.is_ident(MAX_ITEMS) {
-            // #[mongo(max_items = 100)]
-            Keyword::MaxItems(unsigned(meta)?)
-        } else if path.is_ident(UNIQUE_ITEMS) {
-            // #[mongo(unique_items)] or #[mongo(unique_items = false)]
-            Keyword::UniqueItems(flag(meta)?)
-        } else if path.is_ident(MIN_PROPERTIES) {
-            // #[mongo(min_properties = 1)]
-            Keyword::MinProperties(unsigned(meta)?)
-        } else if path.is_ident(MAX_PROPERTIES) {
-            // #[mongo(max_properties = 20)]
-            Keyword::MaxProperties(unsigned(meta)?)
-        } else if path.is_ident(ENUM_VALUES) {
-            // #[mongo(enum_values = ["CNY", "USD"])]
-            Keyword::Enum(literals(meta)?)
-        } else if path.is_ident(TITLE) {
-            // #[mongo(title = "...")]
-            Keyword::Title(string(meta)?.value())
-        } else if path.is_ident(DESCRIPTION) {
-            // #[mongo(description = "...")]: instead of the doc comment
-            Keyword::Description(string(meta)?.value())
-        } else {
+        let Some(spec) = meta.path.get_ident().and_then(|ident| keyword::by_attr(&ident.to_string())) else {
             return Ok(false);
+        };
+        let keyword = match spec.arg {
+            Arg::Str => string_keyword(spec, &string(meta)?)?,
+            Arg::Count => new_keyword(spec, Value::Count(unsigned(meta)?)),
+            // #[mongo(exclusive_minimum = 0)]: minimum 0, exclusiveMinimum true (draft 4)
+            Arg::Num => new_keyword(spec, Value::Num(number(meta)?)),
+            // #[mongo(unique_items)] or #[mongo(unique_items = false)]
+            Arg::Bool => new_keyword(spec, Value::Bool(flag(meta)?)),
+            Arg::Lits => new_keyword(spec, Value::Lits(&literals(meta)?)),
         };
         self.push(cx, meta, keyword);
         Ok(true)
@@ -282,7 +235,14 @@ fn unknown(meta: &ParseNestedMeta, valid: &str) -> syn::Error {
     meta.error(format!("unknown mongo attribute `{}`; expected one of: {valid}", key(meta)))
 }
 
-const FIELD_KEYS: &str = "bson_type, min_length, max_length, pattern, minimum, maximum, exclusive_minimum, exclusive_maximum, multiple_of, min_items, max_items, unique_items, min_properties, max_properties, enum_values, title, description, money, date, auto_increment, allow(rule_id, reason = \"...\")";
+/// The keys a field accepts besides the keywords.
+const FIELD_KEYS: &str = "money, date, auto_increment, allow(rule_id, reason = \"...\")";
+
+/// Every key a field accepts, for the "unknown mongo attribute" message.
+fn field_keys() -> String {
+    let keywords: Vec<&str> = keyword::KEYWORDS.iter().map(|spec| spec.attr).collect();
+    format!("{}, {FIELD_KEYS}", keywords.join(", "))
+}
 
 /// Calls `f` for each key of every `#[mongo(...)]` attribute.
 fn each_key(cx: &Ctxt, attrs: &[syn::Attribute], mut f: impl FnMut(&ParseNestedMeta) -> syn::Result<()>) {
@@ -334,7 +294,7 @@ impl Field {
                 // #[mongo(allow(money_double, reason = "..."))]
                 allow.extend(waivers(meta)?);
             } else if !keywords.parse(cx, meta)? {
-                return Err(unknown(meta, FIELD_KEYS));
+                return Err(unknown(meta, &field_keys()));
             }
             Ok(())
         });
@@ -347,13 +307,13 @@ impl Field {
 pub struct Container {
     pub db: Option<LitStr>,
     pub collection: Option<LitStr>,
-    pub validation_level: Option<(LitStr, &'static str)>,
-    pub validation_action: Option<(LitStr, &'static str)>,
+    pub validation_level: Option<(LitStr, ValidationLevel)>,
+    pub validation_action: Option<(LitStr, ValidationAction)>,
     pub keywords: Keywords,
     /// `max_depth = N`: the deepest nesting allowed (default and greatest 5).
     pub max_depth: Option<u32>,
     /// `field_case = "camelCase" | "snake_case"`: the one style of the fields.
-    pub field_case: Option<(LitStr, mongo_schema_names::FieldCase)>,
+    pub field_case: Option<(LitStr, FieldCase)>,
     /// `max_items_limit = N`: the greatest `max_items` of the fields (default and greatest 1000).
     pub max_items_limit: Option<u64>,
     /// `timeseries(...)`, `index(...)`, `shard_key(...)`, `capped(...)`.
@@ -361,15 +321,13 @@ pub struct Container {
     pub allow: Vec<Waiver>,
 }
 
-const LEVELS: &[(&str, &str)] = &[("strict", "Strict"), ("moderate", "Moderate"), ("off", "Off")];
-const ACTIONS: &[(&str, &str)] = &[("error", "Error"), ("warn", "Warn"), ("errorAndLog", "ErrorAndLog")];
-
-fn one_of(lit: LitStr, choices: &[(&str, &'static str)], what: &str) -> syn::Result<(LitStr, &'static str)> {
+/// `lit` names one of `choices` (by `name`), or an error listing them.
+fn one_of<T: Copy>(lit: LitStr, choices: &[T], name: fn(T) -> &'static str, what: &str) -> syn::Result<(LitStr, T)> {
     let value = lit.value();
-    match choices.iter().find(|(name, _)| *name == value) {
-        Some((_, variant)) => Ok((lit, variant)),
+    match choices.iter().find(|choice| name(**choice) == value) {
+        Some(choice) => Ok((lit, *choice)),
         None => {
-            let names: Vec<String> = choices.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+            let names: Vec<String> = choices.iter().map(|choice| format!("\"{}\"", name(*choice))).collect();
             Err(syn::Error::new(
                 lit.span(),
                 format!("unknown {what} \"{value}\", expected one of {}", names.join(", ")),
@@ -378,7 +336,16 @@ fn one_of(lit: LitStr, choices: &[(&str, &'static str)], what: &str) -> syn::Res
     }
 }
 
-const CONTAINER_KEYS: &str = "db, collection, validation_level, validation_action, title, description, max_depth, field_case, max_items_limit, timeseries(...), index(...), shard_key(...), capped(...), allow(rule_id, reason = \"...\")";
+/// Every key a type accepts, for the "unknown mongo attribute" message.
+fn container_keys() -> String {
+    let annotations: Vec<&str> =
+        keyword::KEYWORDS.iter().filter(|spec| is_annotation(spec)).map(|spec| spec.attr).collect();
+    format!(
+        "db, collection, validation_level, validation_action, {}, max_depth, field_case, max_items_limit, \
+         timeseries(...), index(...), shard_key(...), capped(...), allow(rule_id, reason = \"...\")",
+        annotations.join(", ")
+    )
+}
 
 /// `max_depth = 3`: at least 1, at most the standard's 5.
 fn max_depth(meta: &ParseNestedMeta) -> syn::Result<u32> {
@@ -398,9 +365,9 @@ fn max_items_limit(meta: &ParseNestedMeta) -> syn::Result<u64> {
 }
 
 /// `field_case = "camelCase"`
-fn field_case(meta: &ParseNestedMeta) -> syn::Result<(LitStr, mongo_schema_names::FieldCase)> {
+fn field_case(meta: &ParseNestedMeta) -> syn::Result<(LitStr, FieldCase)> {
     let lit = string(meta)?;
-    match mongo_schema_names::FieldCase::from_name(&lit.value()) {
+    match FieldCase::from_name(&lit.value()) {
         Some(case) => Ok((lit, case)),
         None => Err(syn::Error::new(
             lit.span(),
@@ -434,10 +401,10 @@ impl Container {
                 collection.set(path, string(meta)?);
             } else if path.is_ident(VALIDATION_LEVEL) {
                 // #[mongo(validation_level = "strict" | "moderate" | "off")]
-                level.set(path, one_of(string(meta)?, LEVELS, "validation_level")?);
+                level.set(path, one_of(string(meta)?, &ValidationLevel::ALL, |l| l.as_str(), "validation_level")?);
             } else if path.is_ident(VALIDATION_ACTION) {
                 // #[mongo(validation_action = "error" | "warn" | "errorAndLog")]
-                action.set(path, one_of(string(meta)?, ACTIONS, "validation_action")?);
+                action.set(path, one_of(string(meta)?, &ValidationAction::ALL, |a| a.as_str(), "validation_action")?);
             } else if path.is_ident(MAX_DEPTH) {
                 // #[mongo(max_depth = 3)]
                 depth.set(path, max_depth(meta)?);
@@ -450,11 +417,11 @@ impl Container {
             } else if path.is_ident(ALLOW) {
                 // #[mongo(allow(field_name, reason = "..."))]
                 allow.extend(waivers(meta)?);
-            } else if path.is_ident(TITLE) || path.is_ident(DESCRIPTION) {
+            } else if is_annotation_key(meta) {
                 // #[mongo(title = "...", description = "...")]
                 keywords.parse(cx, meta)?;
             } else if !options.parse(cx, meta)? {
-                return Err(unknown(meta, CONTAINER_KEYS));
+                return Err(unknown(meta, &container_keys()));
             }
             Ok(())
         });

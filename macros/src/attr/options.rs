@@ -11,32 +11,9 @@ use syn::parse::ParseStream;
 use syn::spanned::Spanned;
 use syn::{LitStr, Token};
 
-/// The value of one key of an index or shard key pattern.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum KeyKind {
-    Ascending,
-    Descending,
-    Hashed,
-    Sphere2d,
-    Text,
-}
-
-impl KeyKind {
-    /// The suffix MongoDB gives the key in a default index name (`field_1`).
-    pub fn suffix(self) -> &'static str {
-        match self {
-            KeyKind::Ascending => "1",
-            KeyKind::Descending => "-1",
-            KeyKind::Hashed => "hashed",
-            KeyKind::Sphere2d => "2dsphere",
-            KeyKind::Text => "text",
-        }
-    }
-
-    pub fn is_range(self) -> bool {
-        matches!(self, KeyKind::Ascending | KeyKind::Descending)
-    }
-}
+/// The value of one key of an index or shard key pattern: the contract's, which the
+/// runtime's `IndexKey` is.
+pub use mongo_schema_contract::options::IndexKey as KeyKind;
 
 /// `field = 1` or `"address.city" = -1` in a key pattern.
 pub struct Key {
@@ -183,7 +160,7 @@ fn index(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Index> {
     let mut name = Attr::none(cx, NAME);
     let mut ttl = Attr::none(cx, TTL);
     let mut partial = Attr::none(cx, PARTIAL);
-    let all = [KeyKind::Ascending, KeyKind::Descending, KeyKind::Hashed, KeyKind::Sphere2d, KeyKind::Text];
+    let all = KeyKind::ALL;
     meta.parse_nested_meta(|inner| {
         let path = &inner.path;
         if path.is_ident(KEYS) {
@@ -295,14 +272,11 @@ fn key_kind(input: ParseStream) -> syn::Result<(KeyKind, Span)> {
     let negative = input.parse::<Option<Token![-]>>()?.is_some();
     let lit: syn::Lit = input.parse()?;
     let kind = match (&lit, negative) {
-        (syn::Lit::Int(i), false) if i.base10_digits() == "1" => Some(KeyKind::Ascending),
-        (syn::Lit::Int(i), true) if i.base10_digits() == "1" => Some(KeyKind::Descending),
-        (syn::Lit::Str(s), false) => match s.value().as_str() {
-            "hashed" => Some(KeyKind::Hashed),
-            "2dsphere" => Some(KeyKind::Sphere2d),
-            "text" => Some(KeyKind::Text),
-            _ => None,
-        },
+        (syn::Lit::Int(i), _) if i.base10_digits() == "1" => {
+            let direction = if negative { -1 } else { 1 };
+            KeyKind::ALL.into_iter().find(|k| k.direction() == Some(direction))
+        }
+        (syn::Lit::Str(s), false) => KeyKind::ALL.into_iter().find(|k| !k.is_range() && k.suffix() == s.value()),
         _ => None,
     };
     kind.map(|k| (k, lit.span())).ok_or_else(|| {

@@ -2,16 +2,16 @@
 //! at most `max_depth` levels, and a collection root that is bounded everywhere fits in
 //! MongoDB's 16 MiB.
 
-use super::{type_span, Assertion, Site};
+use super::{type_span, Assertion, Branch, Facts, Site};
 use crate::attr::mongo::Keyword;
 use crate::ctxt::Ctxt;
 use crate::ir::{Container, Data, Style};
 use crate::symbol::*;
-use mongo_schema_names::check;
-use quote::{quote, ToTokens};
+use mongo_schema_contract::rules::check;
+use quote::ToTokens;
 
 /// The rules of the type as a whole; the field rules are in [`checks`] and [`depth_limit`].
-pub fn all(cx: &Ctxt, c: &Container, out: &mut Vec<Assertion>) {
+pub fn all<'a>(cx: &Ctxt, c: &'a Container<'a>, out: &mut Vec<Assertion<'a>>) {
     recursion(cx, c, &Site::all(c));
     nesting_depth(c, out);
     document_size(c, out);
@@ -58,18 +58,12 @@ fn max_depth(c: &Container) -> u32 {
     c.mongo.max_depth.unwrap_or(DEFAULT_MAX_DEPTH)
 }
 
-/// A struct whose fields are written as its own document's members: its fields carry
-/// the depth check; any other type is checked as a whole.
-fn fields_nest(c: &Container) -> bool {
-    matches!(c.data, Data::Struct(Style::Named, _)) && !c.serde.transparent && c.serde.into.is_none()
-}
-
 /// `nesting_depth`: documents nest at most `max_depth` levels (the document itself
 /// counts as one; default and greatest 5): an 8-level configuration needed `$set` paths
 /// nobody wrote right and could not index its deep fields (Specification 6). The depth
 /// limit checked at `site`, 0 when none is.
 pub fn depth_limit(c: &Container, site: &Site) -> u32 {
-    if fields_nest(c) && !site.waives(NESTING_DEPTH) {
+    if c.has_fields_table() && !site.waives(NESTING_DEPTH) {
         max_depth(c)
     } else {
         0
@@ -78,9 +72,10 @@ pub fn depth_limit(c: &Container, site: &Site) -> u32 {
 
 /// `nesting_depth` for a type whose fields are not members of its own document.
 fn nesting_depth(c: &Container, out: &mut Vec<Assertion>) {
+    // a struct whose fields are its own document's members: its fields carry the check
     // unit variants are at most `{tag: name}`, one level: within any `max_depth`
     let units = matches!(&c.data, Data::Enum(variants) if variants.iter().all(|v| v.style == Style::Unit));
-    if fields_nest(c) || units || super::allows(&c.mongo.allow, NESTING_DEPTH) {
+    if c.has_fields_table() || units || super::allows(&c.mongo.allow, NESTING_DEPTH) {
         return;
     }
     let max = max_depth(c);
@@ -89,7 +84,7 @@ fn nesting_depth(c: &Container, out: &mut Vec<Assertion>) {
         "nesting_depth: `{ident}` nests documents more than {max} levels deep (Specification 6 keeps documents \
          within 3-5); flatten it: move deep parts up to top-level fields, or into their own collection referenced by id"
     );
-    out.push(Assertion::branches(None, vec![(quote!(facts.depth > #max), message)], type_span(c)));
+    out.push(Assertion::branches(Facts::Own, vec![(Branch::DeeperThan(max), message)], type_span(c)));
 }
 
 /// A type that contains itself nests without bound, and `$jsonSchema` (no `$ref`) cannot
@@ -131,15 +126,67 @@ fn document_size(c: &Container, out: &mut Vec<Assertion>) {
         return;
     }
     let ident = &c.input.ident;
-    let (limit, what, constant) = match c.mongo.options.timeseries {
-        Some(_) => ("4 MiB", "MongoDB's limit on a time-series measurement", quote!(MAX_TIMESERIES_DOCUMENT_SIZE)),
-        None => ("16 MiB", "MongoDB's hard limit on a document", quote!(MAX_DOCUMENT_SIZE)),
+    let timeseries = c.mongo.options.timeseries.is_some();
+    let (limit, what) = match timeseries {
+        true => ("4 MiB", "MongoDB's limit on a time-series measurement"),
+        false => ("16 MiB", "MongoDB's hard limit on a document"),
     };
     let message = format!(
         "document_size: a `{ident}` document can reach more than {limit}, {what} \
          (its bound is `<{ident} as MongoCollection>::MAX_DOCUMENT_SIZE`); lower `max_length` / `max_items`, or move \
          large parts to their own collection (files to GridFS or object storage) (Specification 5)"
     );
-    let test = quote!(_p::rules::exceeds(facts.max_size, _p::size::#constant));
-    out.push(Assertion::branches(None, vec![(test, message)], type_span(c)));
+    out.push(Assertion::branches(Facts::Own, vec![(Branch::TooLarge { timeseries }, message)], type_span(c)));
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::run;
+    use mongo_schema_contract::rules::check;
+    use syn::parse_quote;
+
+    #[test]
+    fn unbounded_arrays_are_left_to_the_const_check_bounded_ones_are_not() {
+        let (_, assertions) = run(parse_quote! { struct A { tags: Vec<String> } });
+        assert_eq!(assertions, [format!("tags: field {:#b} depth 5", check::SILENT | check::ARRAY | check::MAP)]);
+        let (_, assertions) =
+            run(parse_quote! { struct A { #[mongo(max_items = 10, max_properties = 5)] tags: Tags } });
+        assert_eq!(assertions, [format!("tags: field {:#b} depth 5", check::SILENT)]);
+    }
+
+    #[test]
+    fn max_items_above_the_limit_is_refused() {
+        let (errors, _) = run(parse_quote! { struct A { #[mongo(max_items = 2000)] tags: Vec<String> } });
+        assert!(errors[0].contains("allows 2000 items, above the limit of 1000 the standard sets"), "{errors:?}");
+        let (errors, _) = run(parse_quote! {
+            #[mongo(max_items_limit = 10)]
+            struct A { #[mongo(max_items = 20)] tags: Vec<String> }
+        });
+        assert!(errors[0].contains("set by `max_items_limit`"), "{errors:?}");
+    }
+
+    #[test]
+    fn recursive_types_are_refused() {
+        let (errors, _) = run(parse_quote! { struct Node { children: Vec<Node> } });
+        assert!(errors[0].starts_with("nesting_depth: field `children`"), "{errors:?}");
+    }
+
+    #[test]
+    fn depth_is_checked_per_field_or_for_the_whole_type() {
+        let (_, assertions) = run(parse_quote! { #[mongo(max_depth = 3)] struct A { inner: Inner } });
+        assert_eq!(assertions, [format!("inner: field {:#b} depth 3", check::SILENT | check::MAP | check::ARRAY)]);
+        let (_, assertions) = run(parse_quote! { enum E { A(Inner), B } });
+        assert!(assertions.contains(&"own: DeeperThan(5)".to_owned()), "{assertions:?}");
+        let (_, assertions) = run(parse_quote! { enum E { A, B } });
+        assert!(assertions.is_empty(), "{assertions:?}");
+    }
+
+    #[test]
+    fn a_root_checks_its_document_size() {
+        let (_, assertions) = run(parse_quote! {
+            #[mongo(db = "db_shop", collection = "t_order")]
+            struct Order { name: String }
+        });
+        assert_eq!(assertions, ["own: TooLarge { timeseries: false }"]);
+    }
 }

@@ -1,4 +1,4 @@
-//! The modelling rules of the data-modelling standard (SPEC.md's table, RULES.md).
+//! The modelling rules of the data-modelling standard (RULES.md lists them by id).
 //!
 //! Rules that names decide push spanned errors into the sink at once. Rules that depend
 //! on what a type holds become [`Assertion`]s: const checks over the field's
@@ -12,25 +12,24 @@ mod types;
 
 use crate::attr::mongo::Waiver;
 use crate::ctxt::Ctxt;
-use crate::expand::{has_fields_table, FieldType};
 use crate::ir::{Container, Data, Field, Style, Variant};
-use proc_macro2::{Delimiter, Group, Span, TokenStream};
+use proc_macro2::Span;
 use quote::{quote, ToTokens};
 
 /// Runs every rule on `c`: errors go to `cx`, the returned assertions to the expansion.
-pub fn all(cx: &Ctxt, c: &Container) -> Vec<Assertion> {
+pub fn all<'a>(cx: &Ctxt, c: &'a Container<'a>) -> Vec<Assertion<'a>> {
     naming::all(cx, c);
     let mut out = Vec::new();
     // a struct's sites are its written fields in order: their index in its `FIELDS` table
-    let table = has_fields_table(c);
+    let table = c.has_fields_table();
     for (index, site) in Site::all(c).into_iter().enumerate() {
         let checks = types::checks(&site) | bounds::checks(cx, &site);
-        if let Some(kind) = types::known_kind(&site) {
+        if let Some(kind) = site.field.known_kind() {
             types::decide(cx, &site, kind, checks);
             continue;
         }
         let max_depth = bounds::depth_limit(c, &site);
-        if checks & !mongo_schema_names::check::FLATTEN != 0 || max_depth > 0 {
+        if checks & !mongo_schema_contract::rules::check::FLATTEN != 0 || max_depth > 0 {
             out.push(Assertion::field(&site, checks, max_depth, table.then_some(index)));
         }
     }
@@ -40,18 +39,30 @@ pub fn all(cx: &Ctxt, c: &Container) -> Vec<Assertion> {
 }
 
 /// A rule decided by the compiler, over a `SchemaFacts`, with its `panic!` spanned at the
-/// field (or type) so the error points there.
-pub struct Assertion {
-    /// A `SchemaFacts` expression; `None`: the facts of the type being derived.
-    pub facts: Option<TokenStream>,
+/// field (or type) so the error points there. Data only: `expand` renders it.
+pub struct Assertion<'a> {
+    /// Whose facts the test reads.
+    pub facts: Facts<'a>,
     pub test: Test,
     pub span: (Span, Span),
 }
 
+/// Whose `SchemaFacts` an assertion reads.
+pub enum Facts<'a> {
+    /// The type being derived (its `FACTS`, or the facts being built for a generic type).
+    Own,
+    /// The collection root, by name (`<Root as MongoSchema>::FACTS`).
+    Root,
+    /// A field's: its type's, or what its `bson_type` or serde helper fixes.
+    Field(&'a Field<'a>),
+    /// What a dotted path of the root holds (`_p::rules::facts_at`).
+    Path(String),
+}
+
 pub enum Test {
-    /// Exclusive branches, `(a bool expression over the local `facts`, the message when
-    /// it holds)`, in one item (a set is not also a map).
-    Branches(Vec<(TokenStream, String)>),
+    /// Exclusive branches, `(a test over the facts, the message when it holds)`, in one
+    /// item (a set is not also a map).
+    Branches(Vec<(Branch, String)>),
     /// Every field rule in one call of `_p::rules::assert_field`: the `check` bits that
     /// apply, the type's depth limit (0: unchecked), and the field's index in the type's
     /// `FIELDS` table if it has one. Messages live in the runtime, so a field costs one
@@ -59,69 +70,33 @@ pub enum Test {
     Field(u32, u32, Option<usize>),
 }
 
-impl Assertion {
-    pub fn branches(facts: Option<TokenStream>, branches: Vec<(TokenStream, String)>, span: (Span, Span)) -> Self {
+/// One const test over an assertion's facts.
+#[derive(Debug)]
+pub enum Branch {
+    /// The facts nest deeper than this many levels.
+    DeeperThan(u32),
+    /// The facts' bound exceeds MongoDB's document limit (4 MiB for time series).
+    TooLarge { timeseries: bool },
+    /// This dotted path names no field of the root.
+    Missing(String),
+    /// Not a date in every document (and known).
+    NotAlwaysDate,
+    /// Known not to be (or hold) a date.
+    SurelyNotDate,
+    /// More than one of these paths passes through an array.
+    ArrayKeys(Vec<String>),
+    /// A value that only grows (ObjectId, date, timestamp).
+    Monotonic,
+}
+
+impl<'a> Assertion<'a> {
+    pub fn branches(facts: Facts<'a>, branches: Vec<(Branch, String)>, span: (Span, Span)) -> Self {
         Assertion { facts, test: Test::Branches(branches), span }
     }
 
-    fn field(site: &Site, checks: u32, max_depth: u32, index: Option<usize>) -> Self {
-        let facts = Some(FieldType::of(site.field).facts(site.field));
-        Assertion { facts, test: Test::Field(checks, max_depth, index), span: site.span() }
+    fn field(site: &Site<'a>, checks: u32, max_depth: u32, index: Option<usize>) -> Self {
+        Assertion { facts: Facts::Field(site.field), test: Test::Field(checks, max_depth, index), span: site.span() }
     }
-
-    /// `call(args)` as one expression spanning the field (or type), so a const panic inside
-    /// the `#[track_caller]` runtime function is reported there.
-    fn spanned(&self, call: TokenStream, args: TokenStream) -> TokenStream {
-        let (start, end) = self.span;
-        let call = respan(call, start);
-        let mut args = Group::new(Delimiter::Parenthesis, args);
-        args.set_span(end);
-        quote!(#call #args)
-    }
-
-    /// The check as a `()` expression; `own` is the expression of the derived type's facts,
-    /// `fields` of its `FIELDS` when it has them: a field's check reads its facts there,
-    /// so a field type without `MongoSchema` is reported once, by the table.
-    pub fn tokens(&self, own: &TokenStream, fields: Option<&TokenStream>) -> TokenStream {
-        let facts = self.facts.as_ref().unwrap_or(own);
-        match (&self.test, fields) {
-            (Test::Branches(branches), _) => {
-                let branches = branches.iter().map(|(test, message)| {
-                    let fail = self.spanned(quote!(_p::rules::fail), quote!(#message));
-                    quote!(if #test { #fail })
-                });
-                quote!({
-                    let facts: _p::SchemaFacts = #facts;
-                    #(#branches)else*
-                })
-            }
-            (Test::Field(checks, max_depth, Some(index)), Some(fields)) => {
-                // spanned too: an error in the table (a generic field type's own rule) is
-                // then noted at this field
-                let fields = respan(fields.clone(), self.span.0);
-                self.spanned(quote!(_p::rules::assert_field_at), quote!(#fields, #index, #checks, #max_depth))
-            }
-            (Test::Field(checks, max_depth, _), _) => {
-                self.spanned(quote!(_p::rules::assert_field), quote!(#facts, #checks, #max_depth))
-            }
-        }
-    }
-}
-
-/// `tokens` with every span set to `span`, groups included.
-fn respan(tokens: TokenStream, span: Span) -> TokenStream {
-    tokens
-        .into_iter()
-        .map(|mut token| {
-            if let proc_macro2::TokenTree::Group(group) = &token {
-                let mut inner = Group::new(group.delimiter(), respan(group.stream(), span));
-                inner.set_span(span);
-                token = inner.into();
-            }
-            token.set_span(span);
-            token
-        })
-        .collect()
 }
 
 /// Where a rule applies: a field, with the waivers in force there (field, variant, type).
@@ -192,4 +167,70 @@ pub fn allows(list: &[Waiver], rule: &str) -> bool {
 /// `(ident, ident)`: type-level errors point at the type's name.
 pub fn type_span(c: &Container) -> (Span, Span) {
     (c.input.ident.span(), c.input.ident.span())
+}
+
+/// Runs the checks and rules on a type, for the rules' unit tests: the errors' messages,
+/// and each assertion as `facts: test` (`amount: field 0b1 depth 5`).
+#[cfg(test)]
+pub(crate) fn run(input: syn::DeriveInput) -> (Vec<String>, Vec<String>) {
+    let cx = Ctxt::default();
+    let Some(c) = Container::from_ast(&cx, &input) else { return (vec![cx.check().unwrap_err().to_string()], vec![]) };
+    crate::check::all(&cx, &c);
+    let assertions = all(&cx, &c).iter().map(describe).collect();
+    let errors = cx.check().err().map(|e| e.into_iter().map(|e| e.to_string()).collect()).unwrap_or_default();
+    (errors, assertions)
+}
+
+#[cfg(test)]
+fn describe(a: &Assertion) -> String {
+    let facts = match &a.facts {
+        Facts::Own => "own".to_owned(),
+        Facts::Root => "root".to_owned(),
+        Facts::Field(field) => field.name.clone(),
+        Facts::Path(path) => format!("path {path}"),
+    };
+    let test = match &a.test {
+        Test::Field(checks, depth, _) => format!("field {checks:#b} depth {depth}"),
+        Test::Branches(branches) => {
+            let tests: Vec<String> = branches.iter().map(|(test, _)| format!("{test:?}")).collect();
+            tests.join(" | ")
+        }
+    };
+    format!("{facts}: {test}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::run;
+    use mongo_schema_contract::rules::check;
+    use syn::parse_quote;
+
+    #[test]
+    fn a_field_whose_type_syntax_cannot_decide_gets_one_assertion() {
+        let (errors, assertions) = run(parse_quote! {
+            struct Order { total_amount: Money, #[mongo(max_items = 3)] lines: Vec<Line>, name: String }
+        });
+        assert_eq!(errors, Vec::<String>::new());
+        let money = check::MONEY | check::SILENT | check::MAP;
+        assert_eq!(
+            assertions,
+            [
+                format!("total_amount: field {:#b} depth 5", money | check::ARRAY),
+                format!("lines: field {:#b} depth 5", check::SILENT | check::MAP)
+            ]
+        );
+    }
+
+    #[test]
+    fn waivers_apply_at_field_variant_and_type() {
+        let (errors, _) = run(parse_quote! {
+            #[mongo(allow(money_double, reason = "rates"))]
+            struct Rates { amount: f64 }
+        });
+        assert!(errors.is_empty(), "{errors:?}");
+        let (errors, _) = run(parse_quote! {
+            enum Event { #[mongo(allow(money_double, reason = "rates"))] Paid { amount: f64 }, Refunded { amount: f64 } }
+        });
+        assert_eq!(errors.len(), 1, "{errors:?}");
+    }
 }

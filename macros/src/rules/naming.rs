@@ -1,11 +1,11 @@
 //! Naming rules (Specifications 1-4), decided by the names alone and reported at the
 //! attribute or field that holds the name. The checks themselves live in the
-//! `mongo-schema-names` crate, so the runtime applies the same ones.
+//! `mongo-schema-contract` crate, so the runtime applies the same ones.
 
 use super::{allows, Site};
 use crate::ctxt::Ctxt;
 use crate::ir::Container;
-use mongo_schema_names::{self as names, FieldCase, NameError};
+use mongo_schema_contract::naming::{self as names, FieldCase, NameError};
 use quote::ToTokens;
 
 pub fn all(cx: &Ctxt, c: &Container) {
@@ -72,4 +72,67 @@ fn declared_or_inferred(c: &Container, sites: &[Site]) -> Option<(FieldCase, Str
             ),
         ))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::run;
+    use syn::parse_quote;
+
+    fn errors(input: syn::DeriveInput) -> Vec<String> {
+        run(input).0
+    }
+
+    #[test]
+    fn system_databases_are_refused_even_when_waived() {
+        let e = errors(parse_quote! {
+            #[mongo(db = "admin", collection = "t_user", allow(db_name, reason = "legacy"))]
+            struct User { name: String }
+        });
+        assert!(e.len() == 1 && e[0].starts_with("system_db:"), "{e:?}");
+    }
+
+    #[test]
+    fn collection_names_fire_unless_waived() {
+        let bad: syn::DeriveInput = parse_quote! {
+            #[mongo(db = "db_shop", collection = "Orders")]
+            struct Order { name: String }
+        };
+        assert!(errors(bad)[0].starts_with("collection_name:"));
+        let waived = errors(parse_quote! {
+            #[mongo(db = "db_shop", collection = "Orders", allow(collection_name, reason = "legacy"))]
+            struct Order { name: String }
+        });
+        assert!(waived.is_empty(), "{waived:?}");
+        assert!(errors(parse_quote! {
+            #[mongo(db = "db_shop", collection = "t_order")]
+            struct Order { name: String }
+        })
+        .is_empty());
+    }
+
+    #[test]
+    fn one_field_style_per_type() {
+        let e = errors(parse_quote! { struct User { userName: String, create_time: i64 } });
+        assert!(e.len() == 1 && e[0].contains("`create_time` is not camelCase"), "{e:?}");
+        let e = errors(parse_quote! {
+            #[mongo(field_case = "snake_case")]
+            struct User { userName: String }
+        });
+        assert!(e[0].contains("declared by `#[mongo(field_case = \"snake_case\")]`"), "{e:?}");
+        // serde's rename_all decides the written names
+        let e = errors(parse_quote! {
+            #[serde(rename_all = "camelCase")]
+            struct User { user_name: String, create_time: i64 }
+        });
+        assert!(e.is_empty(), "{e:?}");
+    }
+
+    #[test]
+    fn abbreviations_and_reserved_characters_are_refused() {
+        let e = errors(parse_quote! { struct User { #[serde(rename = "UN")] name: String } });
+        assert!(e[0].contains("meaningless abbreviation"), "{e:?}");
+        let e = errors(parse_quote! { struct User { #[serde(rename = "a.b")] name: String } });
+        assert!(e[0].starts_with("field_name:") && e[0].contains("`$`, `.` or NUL"), "{e:?}");
+    }
 }

@@ -5,16 +5,15 @@
 //! renames); what it holds, and segments inside embedded types, are const assertions over
 //! `<Root as MongoSchema>::FIELDS`, so aliases and embedded models are seen through.
 
-use super::{allows, Assertion};
+use super::{allows, Assertion, Branch, Facts};
 use crate::attr::options::{Index, Key, KeyKind, ShardKey, Timeseries};
 use crate::ctxt::Ctxt;
 use crate::ir::{Container, Data, Field};
 use crate::symbol::*;
-use proc_macro2::{Span, TokenStream};
-use quote::quote;
+use proc_macro2::Span;
 use syn::ext::IdentExt;
 
-pub fn all(cx: &Ctxt, c: &Container, out: &mut Vec<Assertion>) {
+pub fn all<'a>(cx: &Ctxt, c: &'a Container<'a>, out: &mut Vec<Assertion<'a>>) {
     if !applicable(cx, c) {
         return;
     }
@@ -24,7 +23,7 @@ pub fn all(cx: &Ctxt, c: &Container, out: &mut Vec<Assertion>) {
     for index in &options.indexes {
         index_keys(cx, &root, index, out);
         ttl_index(cx, &root, index, out);
-        multikey_index(&root, index, out);
+        multikey_index(index, out);
     }
     index_name(cx, &options.indexes);
     monotonic_shard_key(cx, &root, out);
@@ -87,23 +86,16 @@ impl<'a> Root<'a> {
         None
     }
 
-    /// `_p::rules::path(<Root>::FIELDS, "a.b")`.
-    fn lookup(&self, path: &str) -> TokenStream {
-        let ident = &self.c.input.ident;
-        quote!(_p::rules::path(<#ident as _p::MongoSchema>::FIELDS, #path))
-    }
-
     /// An assertion over the facts at `path`; a first branch refuses a missing path.
-    fn assert_at(&self, rule: &str, path: &str, span: Span, branches: Vec<(TokenStream, String)>) -> Assertion {
-        let lookup = self.lookup(path);
+    fn assert_at(&self, rule: &str, path: &str, span: Span, branches: Vec<(Branch, String)>) -> Assertion<'a> {
         let missing = format!(
             "{rule}: `{path}` names no field of `{}` (checked through the embedded types); paths name fields as serde \
              writes them, after renames",
             self.c.input.ident
         );
-        let mut all = vec![(quote!(_p::rules::is_missing(#lookup)), missing)];
+        let mut all = vec![(Branch::Missing(path.to_owned()), missing)];
         all.extend(branches);
-        Assertion::branches(Some(quote!(_p::rules::facts_at(#lookup))), all, (span, span))
+        Assertion::branches(Facts::Path(path.to_owned()), all, (span, span))
     }
 }
 
@@ -135,7 +127,7 @@ fn applicable(cx: &Ctxt, c: &Container) -> bool {
 /// `timeseries_field`: `time_field` is a top-level field holding a BSON date in every
 /// document, and `meta_field` another field: mongod refuses measurements without a date
 /// in the time field, and a metaField that is `_id` or the time field.
-fn timeseries_field(cx: &Ctxt, root: &Root, out: &mut Vec<Assertion>) {
+fn timeseries_field<'a>(cx: &Ctxt, root: &Root<'a>, out: &mut Vec<Assertion<'a>>) {
     let Some(ts) = &root.c.mongo.options.timeseries else { return };
     let time = ts.time_field.value();
     let rule = TIMESERIES_FIELD;
@@ -147,8 +139,7 @@ fn timeseries_field(cx: &Ctxt, root: &Root, out: &mut Vec<Assertion>) {
              type, an array, or `null`); mongod refuses a measurement whose timeField is not a date: make it a \
              `bson::DateTime` (not an `Option`)"
         );
-        let test = quote!(!_p::rules::always(facts, _p::BsonKind::Date) && !_p::rules::is_unknown(facts));
-        out.push(root.assert_at(rule, &time, ts.time_field.span(), vec![(test, message)]));
+        out.push(root.assert_at(rule, &time, ts.time_field.span(), vec![(Branch::NotAlwaysDate, message)]));
     }
     let Some(meta) = &ts.meta_field else { return };
     let name = meta.value();
@@ -180,21 +171,21 @@ fn top_level(cx: &Ctxt, rule: &str, what: &str, name: &str, span: Span) -> bool 
 
 /// `index_key`: every key path names a field the model writes, through embedded types:
 /// an index on a misspelt path indexes nothing while queries on the real field scan.
-fn index_keys(cx: &Ctxt, root: &Root, index: &Index, out: &mut Vec<Assertion>) {
+fn index_keys<'a>(cx: &Ctxt, root: &Root<'a>, index: &Index, out: &mut Vec<Assertion<'a>>) {
     for key in &index.keys {
         check_path(cx, root, INDEX_KEY, "index key", key, Vec::new(), out);
     }
 }
 
 /// The first segment here, the rest (and `branches` over the path's facts) by the compiler.
-fn check_path(
+fn check_path<'a>(
     cx: &Ctxt,
-    root: &Root,
+    root: &Root<'a>,
     rule: &str,
     what: &str,
     key: &Key,
-    branches: Vec<(TokenStream, String)>,
-    out: &mut Vec<Assertion>,
+    branches: Vec<(Branch, String)>,
+    out: &mut Vec<Assertion<'a>>,
 ) {
     match root.first(cx, rule, what, &key.path, key.span) {
         Some(First::ImplicitId) | None => {}
@@ -205,7 +196,7 @@ fn check_path(
 
 /// `ttl_index`: `ttl` goes on a single-field index of a date: mongod only expires
 /// documents through a one-key index whose value is a date (or an array of dates).
-fn ttl_index(cx: &Ctxt, root: &Root, index: &Index, out: &mut Vec<Assertion>) {
+fn ttl_index<'a>(cx: &Ctxt, root: &Root<'a>, index: &Index, out: &mut Vec<Assertion<'a>>) {
     let Some((span, _)) = index.ttl else { return };
     let rule = TTL_INDEX;
     let [key] = index.keys.as_slice() else {
@@ -231,7 +222,7 @@ fn ttl_index(cx: &Ctxt, root: &Root, index: &Index, out: &mut Vec<Assertion>) {
          date, so nothing would ever be deleted: index a `bson::DateTime` field (e.g. `expireTime`)",
         key.path
     );
-    let test = quote!(_p::rules::surely_not(facts, _p::BsonKind::Date));
+    let test = Branch::SurelyNotDate;
     // a missing first segment is reported once, by `index_key`
     let quiet = Ctxt::default();
     check_path(&quiet, root, rule, "TTL index key", key, vec![(test, message)], out);
@@ -240,23 +231,17 @@ fn ttl_index(cx: &Ctxt, root: &Root, index: &Index, out: &mut Vec<Assertion>) {
 
 /// `multikey_index`: at most one array among a compound index's keys: mongod cannot
 /// index parallel arrays and refuses every document in which two of them are arrays.
-fn multikey_index(root: &Root, index: &Index, out: &mut Vec<Assertion>) {
+fn multikey_index(index: &Index, out: &mut Vec<Assertion>) {
     if index.keys.len() < 2 {
         return;
     }
-    let lookups = index.keys.iter().map(|k| root.lookup(&k.path));
-    let test = quote!(_p::rules::array_keys(&[#(#lookups),*]) > 1);
+    let test = Branch::ArrayKeys(index.keys.iter().map(|k| k.path.clone()).collect());
     let message = format!(
         "{MULTIKEY_INDEX}: index `{}` has more than one array field among its keys; MongoDB cannot index parallel \
          arrays and refuses every document in which two of them hold arrays: give each array field an index of its own",
         index.name()
     );
-    let ident = &root.c.input.ident;
-    out.push(Assertion::branches(
-        Some(quote!(<#ident as _p::MongoSchema>::FACTS)),
-        vec![(test, message)],
-        (index.span, index.span),
-    ));
+    out.push(Assertion::branches(Facts::Root, vec![(test, message)], (index.span, index.span)));
 }
 
 /// The longest index name accepted by every server the commands target: 127 bytes was
@@ -303,7 +288,7 @@ fn same_keys(a: &Index, b: &Index) -> bool {
 /// `monotonic_shard_key`: a range shard key must not start with a value that only grows
 /// (an ObjectId, a date, an auto-increment integer): every insert then goes to the last
 /// chunk, on one shard (the standard's sharding table recommends `hashed` instead).
-fn monotonic_shard_key(cx: &Ctxt, root: &Root, out: &mut Vec<Assertion>) {
+fn monotonic_shard_key<'a>(cx: &Ctxt, root: &Root<'a>, out: &mut Vec<Assertion<'a>>) {
     let Some(shard) = &root.c.mongo.options.shard_key else { return };
     let rule = MONOTONIC_SHARD_KEY;
     for key in &shard.keys[1..] {
@@ -330,7 +315,7 @@ fn monotonic_shard_key(cx: &Ctxt, root: &Root, out: &mut Vec<Assertion>) {
         Some(First::ImplicitId) | None => {}
         Some(_) => {
             let branches = if range {
-                vec![(quote!(_p::rules::is_monotonic(facts)), message("an ObjectId, a date or a timestamp"))]
+                vec![(Branch::Monotonic, message("an ObjectId, a date or a timestamp"))]
             } else {
                 Vec::new()
             };
@@ -397,5 +382,67 @@ fn timeseries_shard_key(cx: &Ctxt, ts: &Timeseries, shard: &ShardKey) {
                 key.path
             )));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::run;
+    use syn::parse_quote;
+
+    #[test]
+    fn index_keys_name_written_fields() {
+        let (errors, _) = run(parse_quote! {
+            #[mongo(db = "db_shop", collection = "t_order", index(keys(user_name = 1)))]
+            #[serde(rename_all = "camelCase")]
+            struct Order { user_name: String }
+        });
+        assert!(errors[0].contains("serde writes the field `user_name` as `userName`"), "{errors:?}");
+        let (errors, assertions) = run(parse_quote! {
+            #[mongo(db = "db_shop", collection = "t_order", index(keys(userName = 1, "address.city" = -1)))]
+            #[serde(rename_all = "camelCase")]
+            struct Order { user_name: String, address: Address }
+        });
+        assert!(errors.is_empty(), "{errors:?}");
+        assert!(assertions.contains(&"path address.city: Missing(\"address.city\")".to_owned()), "{assertions:?}");
+        assert!(assertions.iter().any(|a| a.starts_with("root: ArrayKeys")), "{assertions:?}");
+    }
+
+    #[test]
+    fn ttl_indexes_have_one_range_key() {
+        let (errors, _) = run(parse_quote! {
+            #[mongo(db = "db_shop", collection = "t_order", index(keys(start_time = 1, end_time = 1), ttl = 60))]
+            struct Order { start_time: bson::DateTime, end_time: bson::DateTime }
+        });
+        assert!(errors[0].starts_with("ttl_index: a TTL index has exactly one key"), "{errors:?}");
+        let (errors, assertions) = run(parse_quote! {
+            #[mongo(db = "db_shop", collection = "t_order", index(keys(expire_time = 1), ttl = 60))]
+            struct Order { expire_time: bson::DateTime }
+        });
+        assert!(errors.is_empty(), "{errors:?}");
+        assert!(assertions.iter().any(|a| a.contains("SurelyNotDate")), "{assertions:?}");
+    }
+
+    #[test]
+    fn monotonic_shard_keys_fire_unless_hashed() {
+        let (errors, _) = run(parse_quote! {
+            #[mongo(db = "db_shop", collection = "t_order", shard_key(_id = 1))]
+            struct Order { name: String }
+        });
+        assert!(errors[0].starts_with("monotonic_shard_key:"), "{errors:?}");
+        let (errors, _) = run(parse_quote! {
+            #[mongo(db = "db_shop", collection = "t_order", shard_key(_id = "hashed"))]
+            struct Order { name: String }
+        });
+        assert!(errors.is_empty(), "{errors:?}");
+    }
+
+    #[test]
+    fn options_mongod_refuses_together_are_refused() {
+        let (errors, _) = run(parse_quote! {
+            #[mongo(db = "db_iot", collection = "t_reading", capped(size = 4096), timeseries(time_field = "ts"))]
+            struct Reading { ts: bson::DateTime }
+        });
+        assert!(errors.iter().any(|e| e.starts_with("collection_options:")), "{errors:?}");
     }
 }

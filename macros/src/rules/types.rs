@@ -4,9 +4,11 @@
 
 use super::Site;
 use crate::ctxt::Ctxt;
-use crate::expand::FieldType;
+use crate::ir::FieldType;
 use crate::symbol::*;
-use mongo_schema_names::{self as names, check, messages};
+use mongo_schema_contract::bson::BsonKind;
+use mongo_schema_contract::naming as names;
+use mongo_schema_contract::rules::{check, messages};
 
 /// The `check` bits of the type rules that apply at `site`, unwaived.
 pub fn checks(site: &Site) -> u32 {
@@ -37,7 +39,7 @@ fn string_date(site: &Site) -> bool {
 /// date or `Uuid` without its serde helper is written as something else than its schema
 /// says, and the mismatch surfaces only when mongod refuses writes (Specification 9).
 fn silent_string(site: &Site) -> bool {
-    matches!(FieldType::of(site.field), FieldType::Trait(_))
+    matches!(site.field.field_type(), FieldType::Trait(_))
 }
 
 /// `random_id`: `_id` is an ObjectId or an increasing integer: random ids scatter index
@@ -53,53 +55,81 @@ fn numeric_status(site: &Site) -> bool {
     site.is_member() && names::is_status_name(&site.field.name)
 }
 
-/// Rust types whose BSON type syntax alone decides: the language's primitives and
-/// `String`, by their `bsonType` alias.
-const PRIMITIVES: &[(&str, &str)] = &[
-    ("bool", "bool"),
-    ("i8", "int"),
-    ("i16", "int"),
-    ("i32", "int"),
-    ("u8", "int"),
-    ("u16", "int"),
-    ("i64", "long"),
-    ("u32", "long"),
-    ("u64", "long"),
-    ("isize", "long"),
-    ("usize", "long"),
-    ("f32", "double"),
-    ("f64", "double"),
-    ("char", "string"),
-    ("str", "string"),
-    ("String", "string"),
-];
-
-/// The `bsonType` of the field when syntax alone decides it: a primitive written as
-/// such, or a type fixed by `bson_type` or a known serde helper. Aliases, paths, generics
-/// and every other type are left to the const check over their facts.
-pub fn known_kind(site: &Site) -> Option<String> {
-    match FieldType::of(site.field) {
-        FieldType::Alias(alias) => Some(alias),
-        FieldType::Trait(syn::Type::Path(p)) if p.qself.is_none() && p.path.leading_colon.is_none() => {
-            let [segment] = p.path.segments.iter().collect::<Vec<_>>()[..] else { return None };
-            let primitive = segment.arguments.is_none().then(|| segment.ident.to_string())?;
-            PRIMITIVES.iter().find(|(name, _)| *name == primitive).map(|(_, alias)| (*alias).to_owned())
-        }
-        FieldType::Trait(_) => None,
-    }
-}
-
 /// The type rules of a field whose BSON type is known, decided here rather than by a
 /// const check (a scalar has no nesting, bound or helper to check).
-pub fn decide(cx: &Ctxt, site: &Site, kind: String, checks: u32) {
-    let number = matches!(kind.as_str(), "int" | "long" | "double");
+/// `kind`: `None` for an alias of no single kind (`number`, `undefined`, ...).
+pub fn decide(cx: &Ctxt, site: &Site, kind: Option<BsonKind>, checks: u32) {
     let verdicts = [
-        (check::MONEY, kind == "double", messages::MONEY_DOUBLE),
-        (check::DATE, kind == "string", messages::STRING_DATE),
-        (check::ID, !matches!(kind.as_str(), "objectId" | "int" | "long"), messages::RANDOM_ID),
-        (check::STATUS, number, messages::NUMERIC_STATUS),
+        (check::MONEY, kind == Some(BsonKind::Double), messages::MONEY_DOUBLE),
+        (check::DATE, kind == Some(BsonKind::String), messages::STRING_DATE),
+        (check::ID, !matches!(kind, Some(BsonKind::ObjectId | BsonKind::Int | BsonKind::Long)), messages::RANDOM_ID),
+        (check::STATUS, kind.is_some_and(BsonKind::is_number), messages::NUMERIC_STATUS),
     ];
     if let Some((_, _, message)) = verdicts.iter().find(|(bit, fails, _)| *fails && checks & bit != 0) {
         site.error(cx, message);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::run;
+    use syn::parse_quote;
+
+    fn first_error(input: syn::DeriveInput) -> Option<String> {
+        run(input).0.into_iter().next()
+    }
+
+    #[test]
+    fn money_double_fires_on_a_double_money_field_only() {
+        assert!(first_error(parse_quote! { struct A { total_amount: f64 } }).unwrap().starts_with("money_double:"));
+        assert!(first_error(parse_quote! { struct A { #[mongo(money)] credits: f32 } })
+            .unwrap()
+            .starts_with("money_double:"));
+        assert_eq!(first_error(parse_quote! { struct A { total_weight: f64 } }), None);
+        assert_eq!(
+            first_error(
+                parse_quote! { struct A { #[mongo(allow(money_double, reason = "a rate"))] total_amount: f64 } }
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn string_date_fires_on_a_string_date_field_only() {
+        assert!(first_error(parse_quote! { struct A { create_time: String } }).unwrap().starts_with("string_date:"));
+        assert!(first_error(parse_quote! { struct A { #[mongo(date)] issued: String } })
+            .unwrap()
+            .starts_with("string_date:"));
+        assert_eq!(first_error(parse_quote! { struct A { create_time: i64 } }), None);
+    }
+
+    #[test]
+    fn random_id_fires_on_an_id_that_is_not_increasing() {
+        assert!(first_error(parse_quote! { struct A { _id: String } }).unwrap().starts_with("random_id:"));
+        assert_eq!(first_error(parse_quote! { struct A { _id: i64 } }), None);
+        // a helper decides what is written: hex strings are strings
+        let hex = parse_quote! { struct A { #[serde(with = "bson::serde_helpers::object_id::AsHexString")] _id: Id } };
+        assert!(first_error(hex).unwrap().starts_with("random_id:"));
+    }
+
+    #[test]
+    fn numeric_status_fires_on_a_number_status_field_only() {
+        assert!(first_error(parse_quote! { struct A { order_status: i32 } }).unwrap().starts_with("numeric_status:"));
+        assert_eq!(first_error(parse_quote! { struct A { order_status: String } }), None);
+        assert_eq!(
+            first_error(parse_quote! { struct A { #[mongo(bson_type = "number")] order_status: Status } }),
+            None
+        );
+    }
+
+    #[test]
+    fn silent_string_is_left_to_the_const_check_unless_a_helper_is_set() {
+        let (errors, assertions) = run(parse_quote! { struct A { price_list: Decimal } });
+        assert!(errors.is_empty() && assertions.len() == 1, "{errors:?} {assertions:?}");
+        let with = parse_quote! {
+            struct A { #[serde(with = "mongo_schema::serde_helpers::decimal128")] total_amount: Decimal }
+        };
+        let (errors, assertions) = run(with);
+        assert!(errors.is_empty() && assertions.is_empty(), "{errors:?} {assertions:?}");
     }
 }

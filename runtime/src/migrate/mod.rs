@@ -84,7 +84,8 @@ impl Options {
         };
         create.remove("create");
         add_capped(&mut create, capped);
-        let shard_key = shard_key.iter().map(|(path, key)| ((*path).to_owned(), key.value())).collect();
+        let shard_key =
+            shard_key.iter().map(|(path, key)| ((*path).to_owned(), crate::command::key_value(*key))).collect();
         Options { create, indexes: indexes.iter().map(Index::spec).collect(), shard_key }
     }
 
@@ -106,16 +107,7 @@ fn installed_validator(options: &Options, json_schema: Document) -> Document {
 impl Model {
     /// The model of a collection root type.
     pub fn of<T: MongoCollection>(rust_type: &str) -> Self {
-        let options = Options::of(T::TIMESERIES, T::CAPPED, T::INDEXES, T::SHARD_KEY);
-        Model {
-            db: T::DB_NAME.to_owned(),
-            collection: T::COLLECTION_NAME.to_owned(),
-            rust_type: rust_type.to_owned(),
-            validator: installed_validator(&options, T::json_schema()),
-            level: T::VALIDATION_LEVEL,
-            action: T::VALIDATION_ACTION,
-            options,
-        }
+        Model { rust_type: rust_type.to_owned(), ..Model::from(&Registration::of::<T>("")) }
     }
 
     /// `db.collection`, the key models are matched by.
@@ -146,12 +138,10 @@ pub fn registered_models() -> Vec<Model> {
 
 /// `validationLevel` from its MongoDB name.
 fn parse_level(s: &str) -> Option<ValidationLevel> {
-    [ValidationLevel::Strict, ValidationLevel::Moderate, ValidationLevel::Off].into_iter().find(|l| l.as_str() == s)
+    ValidationLevel::from_name(s)
 }
 
 /// `validationAction` from its MongoDB name.
 fn parse_action(s: &str) -> Option<ValidationAction> {
-    [ValidationAction::Error, ValidationAction::Warn, ValidationAction::ErrorAndLog]
-        .into_iter()
-        .find(|a| a.as_str() == s)
+    ValidationAction::from_name(s)
 }

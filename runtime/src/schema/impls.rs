@@ -1,10 +1,12 @@
 //! `MongoSchema` for std, bson and foreign types, each mapped to what bson's raw
-//! serializer (the driver's path) writes. The mapping table is SPEC.md's; the widths
+//! serializer (the driver's path) writes (README.md lists the mapping). The widths
 //! follow bson 3: `u32`/`u64` go out as Int64, `u64` above `i64::MAX` fails to serialize,
 //! `i128`/`u128` are unsupported and have no impl.
 
 use super::{bson_type, size, BsonKind, FieldFacts, MongoSchema, SchemaFacts, Shape};
 use bson::{doc, Bson, Document};
+#[cfg(any(feature = "decimal", feature = "chrono", feature = "uuid"))]
+use mongo_schema_contract::helpers;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, LinkedList, VecDeque};
 use std::rc::Rc;
@@ -26,52 +28,55 @@ pub(crate) fn narrow(n: i64) -> Bson {
     i32::try_from(n).map_or(Bson::Int64(n), Bson::Int32)
 }
 
+/// `type => kind [size], schema;`: the size defaults to the kind's fixed size.
 macro_rules! leaf {
-    ($($ty:ty => $kind:ident, $size:expr, $schema:expr;)*) => {$(
+    ($($ty:ty => $kind:ident $([$size:expr])?, $schema:expr;)*) => {$(
         impl MongoSchema for $ty {
-            const FACTS: SchemaFacts = SchemaFacts::scalar(BsonKind::$kind, $size);
+            const FACTS: SchemaFacts = SchemaFacts::scalar(BsonKind::$kind, leaf!(@size $kind $($size)?));
             fn json_schema() -> Document {
                 $schema
             }
         }
     )*};
+    (@size $kind:ident) => { BsonKind::$kind.fixed_size() };
+    (@size $kind:ident $size:expr) => { $size };
 }
 
 leaf! {
-    bool => Bool, Some(1), bson_type("bool");
-    i8 => Int, Some(4), integer("int", i8::MIN.into(), Some(i8::MAX.into()));
-    i16 => Int, Some(4), integer("int", i16::MIN.into(), Some(i16::MAX.into()));
-    i32 => Int, Some(4), bson_type("int");
-    u8 => Int, Some(4), integer("int", 0, Some(u8::MAX.into()));
-    u16 => Int, Some(4), integer("int", 0, Some(u16::MAX.into()));
-    i64 => Long, Some(8), bson_type("long");
-    u32 => Long, Some(8), integer("long", 0, Some(u32::MAX.into()));
-    u64 => Long, Some(8), integer("long", 0, None);
-    isize => Long, Some(8), bson_type("long");
-    usize => Long, Some(8), integer("long", 0, None);
-    f32 => Double, Some(8), bson_type("double");
-    f64 => Double, Some(8), bson_type("double");
-    char => String, size::string(Some(1)), doc! { "bsonType": "string", "minLength": 1, "maxLength": 1 };
-    String => String, None, bson_type("string");
-    str => String, None, bson_type("string");
-    () => Null, Some(0), bson_type("null");
-    bson::oid::ObjectId => ObjectId, Some(12), bson_type("objectId");
-    bson::DateTime => Date, Some(8), bson_type("date");
-    bson::Decimal128 => Decimal, Some(16), bson_type("decimal");
-    bson::Timestamp => Timestamp, Some(8), bson_type("timestamp");
-    bson::Binary => BinData, None, bson_type("binData");
-    bson::Uuid => BinData, Some(4 + 1 + 16), bson_type("binData");
-    bson::Regex => Regex, None, bson_type("regex");
-    bson::Document => Object, None, bson_type("object");
-    bson::RawDocumentBuf => Object, None, bson_type("object");
-    bson::Bson => Any, None, Document::new();
+    bool => Bool, bson_type("bool");
+    i8 => Int, integer("int", i8::MIN.into(), Some(i8::MAX.into()));
+    i16 => Int, integer("int", i16::MIN.into(), Some(i16::MAX.into()));
+    i32 => Int, bson_type("int");
+    u8 => Int, integer("int", 0, Some(u8::MAX.into()));
+    u16 => Int, integer("int", 0, Some(u16::MAX.into()));
+    i64 => Long, bson_type("long");
+    u32 => Long, integer("long", 0, Some(u32::MAX.into()));
+    u64 => Long, integer("long", 0, None);
+    isize => Long, bson_type("long");
+    usize => Long, integer("long", 0, None);
+    f32 => Double, bson_type("double");
+    f64 => Double, bson_type("double");
+    char => String [size::string(Some(1))], doc! { "bsonType": "string", "minLength": 1, "maxLength": 1 };
+    String => String, bson_type("string");
+    str => String, bson_type("string");
+    () => Null, bson_type("null");
+    bson::oid::ObjectId => ObjectId, bson_type("objectId");
+    bson::DateTime => Date, bson_type("date");
+    bson::Decimal128 => Decimal, bson_type("decimal");
+    bson::Timestamp => Timestamp, bson_type("timestamp");
+    bson::Binary => BinData, bson_type("binData");
+    bson::Uuid => BinData [Some(size::binary(16))], bson_type("binData");
+    bson::Regex => Regex, bson_type("regex");
+    bson::Document => Object, bson_type("object");
+    bson::RawDocumentBuf => Object, bson_type("object");
+    bson::Bson => Any, Document::new();
 }
 
 /// serde's default for `Decimal` is a string; the runtime's helper writes Decimal128.
 #[cfg(feature = "decimal")]
 impl MongoSchema for rust_decimal::Decimal {
     const FACTS: SchemaFacts =
-        SchemaFacts::scalar(BsonKind::Decimal, Some(16)).with_helper("mongo_schema::serde_helpers::decimal128");
+        SchemaFacts::scalar(BsonKind::Decimal, BsonKind::Decimal.fixed_size()).with_helper(helpers::DECIMAL128);
     fn json_schema() -> Document {
         bson_type("decimal")
     }
@@ -80,7 +85,7 @@ impl MongoSchema for rust_decimal::Decimal {
 #[cfg(feature = "chrono")]
 impl MongoSchema for chrono::DateTime<chrono::Utc> {
     const FACTS: SchemaFacts =
-        SchemaFacts::scalar(BsonKind::Date, Some(8)).with_helper("bson::serde_helpers::datetime::FromChrono04DateTime");
+        SchemaFacts::scalar(BsonKind::Date, BsonKind::Date.fixed_size()).with_helper(helpers::CHRONO_DATETIME);
     fn json_schema() -> Document {
         bson_type("date")
     }
@@ -89,7 +94,7 @@ impl MongoSchema for chrono::DateTime<chrono::Utc> {
 #[cfg(feature = "uuid")]
 impl MongoSchema for uuid::Uuid {
     const FACTS: SchemaFacts =
-        SchemaFacts::scalar(BsonKind::BinData, Some(4 + 1 + 16)).with_helper("bson::serde_helpers::uuid_1::AsBinary");
+        SchemaFacts::scalar(BsonKind::BinData, Some(size::binary(16))).with_helper(helpers::UUID_BINARY);
     fn json_schema() -> Document {
         bson_type("binData")
     }
@@ -298,7 +303,7 @@ macro_rules! tuple {
                 facts.shape = Shape::FixedArray;
                 $(
                     facts.depth = size::max_depth(facts.depth, $name::FACTS.depth);
-                    facts.max_size = size::add(facts.max_size, size::add(Some(3), $name::FACTS.max_size));
+                    facts.max_size = size::add(facts.max_size, size::add(Some(size::element_header(1)), $name::FACTS.max_size));
                     if facts.needs_helper.is_none() {
                         facts.needs_helper = $name::FACTS.needs_helper;
                     }
@@ -320,3 +325,67 @@ tuple!(A B C D E);
 tuple!(A B C D E F);
 tuple!(A B C D E F G);
 tuple!(A B C D E F G H);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mongo_schema_contract::bson::{primitive, PRIMITIVES};
+
+    /// The derive decides the type rules of primitives by their name alone
+    /// (`bson::PRIMITIVES`): each must be what its impl here says, schema included.
+    #[test]
+    fn primitives_are_what_the_derive_assumes() {
+        fn check<T: MongoSchema + ?Sized>(name: &str) -> usize {
+            let kind = primitive(name).unwrap_or_else(|| panic!("{name} is not in PRIMITIVES"));
+            assert_eq!(T::FACTS.kind, kind, "{name}");
+            assert_eq!(T::json_schema().get_str("bsonType").ok(), kind.alias(), "{name}");
+            1
+        }
+        let checked = check::<bool>("bool")
+            + check::<i8>("i8")
+            + check::<i16>("i16")
+            + check::<i32>("i32")
+            + check::<u8>("u8")
+            + check::<u16>("u16")
+            + check::<i64>("i64")
+            + check::<u32>("u32")
+            + check::<u64>("u64")
+            + check::<isize>("isize")
+            + check::<usize>("usize")
+            + check::<f32>("f32")
+            + check::<f64>("f64")
+            + check::<char>("char")
+            + check::<str>("str")
+            + check::<String>("String");
+        assert_eq!(checked, PRIMITIVES.len());
+    }
+
+    /// The kind each leaf type's facts give is the `bsonType` its schema writes.
+    #[test]
+    fn leaf_schemas_write_their_kind() {
+        fn check<T: MongoSchema>() {
+            assert_eq!(
+                T::json_schema().get_str("bsonType").ok(),
+                T::FACTS.kind.alias(),
+                "{}",
+                std::any::type_name::<T>()
+            );
+        }
+        check::<()>();
+        check::<bson::oid::ObjectId>();
+        check::<bson::DateTime>();
+        check::<bson::Decimal128>();
+        check::<bson::Timestamp>();
+        check::<bson::Binary>();
+        check::<bson::Uuid>();
+        check::<bson::Regex>();
+        check::<bson::Document>();
+        check::<bson::RawDocumentBuf>();
+        #[cfg(feature = "decimal")]
+        check::<rust_decimal::Decimal>();
+        #[cfg(feature = "chrono")]
+        check::<chrono::DateTime<chrono::Utc>>();
+        #[cfg(feature = "uuid")]
+        check::<uuid::Uuid>();
+    }
+}

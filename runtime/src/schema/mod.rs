@@ -10,74 +10,23 @@ pub use impls::{array_of, map_of, nullable, tuple_of, MapKey};
 
 use bson::{doc, Document};
 
-/// The BSON type the driver writes for a value (bson's raw serializer), as `$jsonSchema`
-/// names it in `bsonType`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BsonKind {
-    Double,
-    String,
-    Object,
-    Array,
-    BinData,
-    ObjectId,
-    Bool,
-    Date,
-    Null,
-    Regex,
-    Int,
-    Timestamp,
-    Long,
-    Decimal,
-    /// Any BSON value (`bson::Bson`): the schema constrains nothing.
-    Any,
-    /// Values of different BSON types (data-carrying enums).
-    Mixed,
-}
+pub use mongo_schema_contract::bson::BsonKind;
 
-impl BsonKind {
-    /// The encoded size of every value of this kind, when it is fixed.
-    pub const fn fixed_size(self) -> Option<u64> {
-        match self {
-            BsonKind::Double | BsonKind::Date | BsonKind::Timestamp | BsonKind::Long => Some(8),
-            BsonKind::ObjectId => Some(12),
-            BsonKind::Bool => Some(1),
-            BsonKind::Null => Some(0),
-            BsonKind::Int => Some(4),
-            BsonKind::Decimal => Some(16),
-            _ => None,
-        }
-    }
+/// A `$jsonSchema` keyword a field or type sets through `#[mongo(...)]` or its doc
+/// comment, as the derive emits it into a [`FieldFacts`] table (the table of keywords,
+/// attribute keys and keyword names is the contract crate's).
+pub type Keyword = mongo_schema_contract::keyword::Keyword<&'static str, &'static [KeywordLit]>;
 
-    /// The `bsonType` alias, when there is exactly one.
-    pub const fn alias(self) -> Option<&'static str> {
-        Some(match self {
-            BsonKind::Double => "double",
-            BsonKind::String => "string",
-            BsonKind::Object => "object",
-            BsonKind::Array => "array",
-            BsonKind::BinData => "binData",
-            BsonKind::ObjectId => "objectId",
-            BsonKind::Bool => "bool",
-            BsonKind::Date => "date",
-            BsonKind::Null => "null",
-            BsonKind::Regex => "regex",
-            BsonKind::Int => "int",
-            BsonKind::Timestamp => "timestamp",
-            BsonKind::Long => "long",
-            BsonKind::Decimal => "decimal",
-            BsonKind::Any | BsonKind::Mixed => return None,
-        })
-    }
+/// A literal of `#[mongo(enum_values = [...])]`.
+pub type KeywordLit = mongo_schema_contract::keyword::Lit<&'static str>;
 
-    /// Integer kinds (`int`, `long`).
-    pub const fn is_integer(self) -> bool {
-        matches!(self, BsonKind::Int | BsonKind::Long)
-    }
-}
+/// A numeric keyword value (`minimum`, `maximum`, `multipleOf`, ...), as written.
+pub use mongo_schema_contract::keyword::Num as KeywordNum;
 
 /// How a value is shaped, for rules that look at containers through type aliases.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shape {
+    /// A single value (a number, a string, a date, an ObjectId, ...).
     Scalar,
     /// An embedded document with a fixed set of fields (a derived struct).
     Document,
@@ -95,7 +44,9 @@ pub enum Shape {
 /// `<T as MongoSchema>::FACTS` so that type aliases, paths and generics cannot hide them.
 #[derive(Debug, Clone, Copy)]
 pub struct SchemaFacts {
+    /// The BSON type written (for containers: the container's, `array` or `object`).
     pub kind: BsonKind,
+    /// Whether it is a scalar, a document, or a container that needs a bound.
     pub shape: Shape,
     /// Whether `null` is written for some values (`Option::None`, unit types).
     pub nullable: bool,
@@ -142,8 +93,11 @@ impl SchemaFacts {
 /// are all computed from it, so each field's type is named once.
 #[derive(Debug, Clone, Copy)]
 pub struct FieldFacts {
+    /// The key serde writes (after `rename` / `rename_all`).
     pub name: &'static str,
+    /// The facts of the field's type (or of the BSON type its helper or `bson_type` fixes).
     pub facts: SchemaFacts,
+    /// The fields of the embedded document it holds (through arrays and `Option`), if any.
     pub fields: Option<&'static [FieldFacts]>,
     /// `#[serde(flatten)]`: its fields are written into the parent.
     pub flatten: bool,
@@ -157,8 +111,9 @@ pub struct FieldFacts {
     /// `__private::{REQUIRED, NULLABLE, SKIPS_NONE}`.
     #[doc(hidden)]
     pub flags: u8,
-    #[doc(hidden)]
-    pub keywords: &'static [crate::__private::Keyword],
+    /// The field's own `$jsonSchema` keywords (`max_length`, `pattern`, ...), applied
+    /// over its type's schema.
+    pub keywords: &'static [Keyword],
 }
 
 /// A Rust type with a MongoDB `$jsonSchema`, exact to the BSON the official driver writes

@@ -1,83 +1,8 @@
 //! Worst-case encoded BSON sizes, as `const fn`s so the derive can bound a document at
-//! compile time (Specification 5). Every size counts the value alone; an element adds its
-//! header: one type byte, the key and its NUL.
+//! compile time (Specification 5): the contract crate's, tested here against bson's
+//! encoder.
 
-/// MongoDB's limit on one document: 16 MiB.
-pub const MAX_DOCUMENT_SIZE: u64 = 16 * 1024 * 1024;
-/// MongoDB's limit on a document of a time-series collection: 4 MiB (a quarter of the
-/// 16 MiB, so that a bucket of measurements still fits in one document).
-pub const MAX_TIMESERIES_DOCUMENT_SIZE: u64 = 4 * 1024 * 1024;
-
-/// Header of one element: type byte + key bytes + NUL.
-pub const fn element_header(key_len: usize) -> u64 {
-    1 + key_len as u64 + 1
-}
-
-/// A string of at most `max_chars` code points: int32 length + up to 4 bytes a code
-/// point + NUL.
-pub const fn string(max_chars: Option<u64>) -> Option<u64> {
-    match max_chars {
-        Some(n) => Some(4 + 4 * n + 1),
-        None => None,
-    }
-}
-
-/// Bytes the decimal keys `"0"`..`"n-1"` take together.
-const fn index_key_bytes(n: u64) -> u64 {
-    let (mut total, mut width, mut start) = (0u64, 1u64, 0u64);
-    while start < n {
-        let end = if start == 0 { 10 } else { start * 10 };
-        let stop = if end < n { end } else { n };
-        total += (stop - start) * width;
-        width += 1;
-        start = end;
-    }
-    total
-}
-
-/// An array of at most `max_items` items of at most `item` bytes each.
-pub const fn array(max_items: Option<u64>, item: Option<u64>) -> Option<u64> {
-    match (max_items, item) {
-        (Some(n), Some(item)) => Some(4 + 1 + n * (2 + item) + index_key_bytes(n)),
-        (Some(0), None) => Some(5),
-        _ => None,
-    }
-}
-
-/// A document of at most `max_properties` entries with keys of at most `key_chars` code
-/// points and values of at most `value` bytes.
-pub const fn map(max_properties: Option<u64>, key_chars: Option<u64>, value: Option<u64>) -> Option<u64> {
-    match (max_properties, key_chars, value) {
-        (Some(n), Some(k), Some(v)) => Some(4 + 1 + n * (2 + 4 * k + v)),
-        (Some(0), _, _) => Some(5),
-        _ => None,
-    }
-}
-
-/// `a + b` when both are bounded.
-pub const fn add(a: Option<u64>, b: Option<u64>) -> Option<u64> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(a + b),
-        _ => None,
-    }
-}
-
-/// The larger of two bounds; unbounded wins.
-pub const fn max(a: Option<u64>, b: Option<u64>) -> Option<u64> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(if a > b { a } else { b }),
-        _ => None,
-    }
-}
-
-/// The larger of two depths.
-pub const fn max_depth(a: u32, b: u32) -> u32 {
-    if a > b {
-        a
-    } else {
-        b
-    }
-}
+pub use mongo_schema_contract::size::*;
 
 #[cfg(test)]
 mod tests {
@@ -91,6 +16,31 @@ mod tests {
             // document: len + element header("a") + array + NUL
             assert_eq!(array(Some(n), Some(8)).unwrap(), encoded.len() as u64 - 4 - 3 - 1, "n = {n}");
         }
+    }
+
+    #[test]
+    fn fixed_sizes_match_the_encoder() {
+        let header = 4 + 3 + 1; // document: len + element header("a") + NUL
+        let values: [(bson::Bson, crate::BsonKind); 7] = [
+            (bson::Bson::Double(1.5), crate::BsonKind::Double),
+            (bson::Bson::Int32(1), crate::BsonKind::Int),
+            (bson::Bson::Int64(1), crate::BsonKind::Long),
+            (bson::Bson::Boolean(true), crate::BsonKind::Bool),
+            (bson::Bson::Null, crate::BsonKind::Null),
+            (bson::Bson::ObjectId(bson::oid::ObjectId::new()), crate::BsonKind::ObjectId),
+            (bson::Bson::DateTime(bson::DateTime::now()), crate::BsonKind::Date),
+        ];
+        for (value, kind) in values {
+            let encoded = bson::serialize_to_vec(&bson::doc! { "a": value }).unwrap();
+            assert_eq!(kind.fixed_size(), Some(encoded.len() as u64 - header), "{kind:?}");
+        }
+        let uuid = bson::Bson::Binary(bson::Binary::from_uuid(bson::Uuid::new()));
+        let encoded = bson::serialize_to_vec(&bson::doc! { "a": uuid }).unwrap();
+        assert_eq!(binary(16), encoded.len() as u64 - header);
+        let encoded = bson::serialize_to_vec(&bson::doc! { "a": "abc" }).unwrap();
+        assert_eq!(str_bytes(3), encoded.len() as u64 - header);
+        assert_eq!(DOCUMENT_OVERHEAD, bson::serialize_to_vec(&bson::doc! {}).unwrap().len() as u64);
+        assert_eq!(element_header(1), 3);
     }
 
     #[test]

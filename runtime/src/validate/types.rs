@@ -1,35 +1,11 @@
 //! `bsonType` and `type` type sets.
 
 use bson::spec::ElementType;
+use mongo_schema_contract::bson::{ALIASES, NUMBER};
 
 /// A set of BSON types, one bit per element type (MinKey and MaxKey get bits 0 and 20).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct TypeSet(u32);
-
-/// The BSON aliases `bsonType` accepts (MongoDB manual, "BSON Types", alias column).
-const BSON_ALIASES: &[(&str, ElementType)] = &[
-    ("double", ElementType::Double),
-    ("string", ElementType::String),
-    ("object", ElementType::EmbeddedDocument),
-    ("array", ElementType::Array),
-    ("binData", ElementType::Binary),
-    ("undefined", ElementType::Undefined),
-    ("objectId", ElementType::ObjectId),
-    ("bool", ElementType::Boolean),
-    ("date", ElementType::DateTime),
-    ("null", ElementType::Null),
-    ("regex", ElementType::RegularExpression),
-    ("dbPointer", ElementType::DbPointer),
-    ("javascript", ElementType::JavaScriptCode),
-    ("symbol", ElementType::Symbol),
-    ("javascriptWithScope", ElementType::JavaScriptCodeWithScope),
-    ("int", ElementType::Int32),
-    ("timestamp", ElementType::Timestamp),
-    ("long", ElementType::Int64),
-    ("decimal", ElementType::Decimal128),
-    ("minKey", ElementType::MinKey),
-    ("maxKey", ElementType::MaxKey),
-];
 
 /// The JSON Schema names `type` accepts; `integer` is refused by mongod.
 const JSON_ALIASES: &[(&str, ElementType)] = &[
@@ -82,18 +58,38 @@ impl TypeSet {
 
     /// The set an alias names, or `None` for an unknown alias.
     pub(crate) fn from_alias(alias: &str, table: Aliases) -> Option<TypeSet> {
-        if alias == "number" {
+        if alias == NUMBER {
             return Some(TypeSet::NUMBERS);
         }
-        let entries = match table {
-            Aliases::Bson => BSON_ALIASES,
-            Aliases::Json => JSON_ALIASES,
-        };
-        entries.iter().find(|(name, _)| *name == alias).map(|(_, t)| TypeSet::of(*t))
+        match table {
+            // the contract's table of mongod's aliases, by element type byte
+            Aliases::Bson => {
+                ALIASES.iter().find(|(name, _)| *name == alias).and_then(|(_, code)| ElementType::from(*code))
+            }
+            Aliases::Json => JSON_ALIASES.iter().find(|(name, _)| *name == alias).map(|(_, t)| *t),
+        }
+        .map(TypeSet::of)
     }
 }
 
 /// The alias mongod prints for a type in `consideredType`.
 pub(crate) fn alias_of(t: ElementType) -> &'static str {
-    BSON_ALIASES.iter().find(|(_, e)| *e == t).map_or("unknown", |(name, _)| name)
+    ALIASES.iter().find(|(_, code)| *code == t as u8).map_or("unknown", |(name, _)| name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every alias of the contract's table names a BSON element type, and back.
+    #[test]
+    fn every_alias_is_an_element_type() {
+        for (alias, code) in ALIASES {
+            let t = ElementType::from(*code).unwrap_or_else(|| panic!("{alias}: {code:#x}"));
+            assert_eq!(alias_of(t), *alias);
+            assert_eq!(TypeSet::from_alias(alias, Aliases::Bson), Some(TypeSet::of(t)));
+        }
+        assert_eq!(TypeSet::from_alias("number", Aliases::Bson), Some(TypeSet::NUMBERS));
+        assert_eq!(TypeSet::from_alias("integer", Aliases::Bson), None);
+    }
 }

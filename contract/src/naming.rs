@@ -1,15 +1,19 @@
-//! Naming rules of the data-modelling standard, shared by the derive (compile time) and
-//! the runtime (e.g. time-suffixed collection names chosen at run time).
+//! Naming rules of the data-modelling standard (README.md, RULES.md): databases,
+//! collections and fields, checked by the derive at compile time and by the runtime for
+//! names chosen at run time (e.g. time-suffixed collections).
 //!
 //! Every check returns `Ok(())` or a [`NameError`] whose message says what is wrong and
-//! what to write instead. Dependency-free on purpose: every user compiles it.
+//! what to write instead.
 
+use crate::rules;
 use std::fmt;
 
-/// Why a name was refused. `rule` is the rule id of SPEC.md's table.
+/// Why a name was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NameError {
+    /// The rule id, as in RULES.md (one of [`crate::rules`]' ids).
     pub rule: &'static str,
+    /// What is wrong and what to write instead.
     pub message: String,
     /// `false` for MongoDB's hard limits and the standard's red lines.
     pub waivable: bool,
@@ -44,7 +48,7 @@ fn is_snake_lower(s: &str) -> bool {
 pub fn check_system_db(name: &str) -> Result<(), NameError> {
     if SYSTEM_DATABASES.contains(&name) {
         return err(
-            "system_db",
+            rules::SYSTEM_DB,
             false,
             format!(
                 "`{name}` is a MongoDB system database; business data needs its own database, e.g. `db_{name}_data`"
@@ -59,21 +63,21 @@ pub fn check_system_db(name: &str) -> Result<(), NameError> {
 pub fn check_db_name(name: &str) -> Result<(), NameError> {
     if let Some(c) = name.chars().find(|c| DB_FORBIDDEN_CHARS.contains(c)) {
         return err(
-            "db_name",
+            rules::DB_NAME,
             false,
             format!("database name `{name}` contains {c:?}, which MongoDB forbids in database names"),
         );
     }
     if name.is_empty() || name.len() > DB_NAME_MAX_BYTES {
         return err(
-            "db_name",
+            rules::DB_NAME,
             false,
             format!("database name `{name}` is {} bytes; MongoDB allows 1 to {DB_NAME_MAX_BYTES}", name.len()),
         );
     }
     if !name.starts_with("db_") || !is_snake_lower(name) || name.len() == 3 {
         let suggestion = suggest_snake("db_", name);
-        return err("db_name", true, format!("database name `{name}` should be `db_` + lowercase letters, digits and underscores, e.g. `{suggestion}`"));
+        return err(rules::DB_NAME, true, format!("database name `{name}` should be `db_` + lowercase letters, digits and underscores, e.g. `{suggestion}`"));
     }
     Ok(())
 }
@@ -83,21 +87,21 @@ pub fn check_db_name(name: &str) -> Result<(), NameError> {
 /// (Specification 3: a `system.orders` collection was skipped by backups).
 pub fn check_collection_name(name: &str) -> Result<(), NameError> {
     if name.is_empty() {
-        return err("collection_name", false, "collection name is empty".to_owned());
+        return err(rules::COLLECTION_NAME, false, "collection name is empty".to_owned());
     }
     if let Some(rest) = name.strip_prefix("system.") {
-        return err("collection_name", false, format!("`{name}` uses MongoDB's reserved `system.` prefix; backups and tools skip such collections. Use e.g. `t_{rest}`"));
+        return err(rules::COLLECTION_NAME, false, format!("`{name}` uses MongoDB's reserved `system.` prefix; backups and tools skip such collections. Use e.g. `t_{rest}`"));
     }
     if name.contains('$') || name.contains('\0') {
         return err(
-            "collection_name",
+            rules::COLLECTION_NAME,
             false,
             format!("collection name `{name}` contains `$` or NUL, which MongoDB reserves"),
         );
     }
     if !name.starts_with("t_") || !is_snake_lower(name) || name.len() == 2 {
         let suggestion = suggest_snake("t_", name);
-        return err("collection_name", true, format!("collection name `{name}` should be `t_` + module_entity in lowercase snake case (a time suffix like `t_log_202403` is fine), e.g. `{suggestion}`"));
+        return err(rules::COLLECTION_NAME, true, format!("collection name `{name}` should be `t_` + module_entity in lowercase snake case (a time suffix like `t_log_202403` is fine), e.g. `{suggestion}`"));
     }
     Ok(())
 }
@@ -138,6 +142,7 @@ impl FieldCase {
     /// The attribute spellings: `"camelCase"`, `"snake_case"`.
     pub const NAMES: [&'static str; 2] = ["camelCase", "snake_case"];
 
+    /// The style an attribute spelling names.
     pub fn from_name(name: &str) -> Option<Self> {
         match name {
             "camelCase" => Some(FieldCase::Camel),
@@ -146,6 +151,7 @@ impl FieldCase {
         }
     }
 
+    /// The attribute spelling of this style.
     pub fn name(self) -> &'static str {
         match self {
             FieldCase::Camel => "camelCase",
@@ -232,16 +238,16 @@ pub fn check_field_name(name: &str) -> Result<(), NameError> {
         return Ok(());
     }
     if name.contains('$') || name.contains('.') || name.contains('\0') {
-        return err("field_name", false, format!("field `{name}` contains `$`, `.` or NUL: MongoDB reads `.` as a path and `$` as an operator, so the field cannot be queried or updated normally; rename it, e.g. `{}`", FieldCase::Camel.convert(name)));
+        return err(rules::FIELD_NAME, false, format!("field `{name}` contains `$`, `.` or NUL: MongoDB reads `.` as a path and `$` as an operator, so the field cannot be queried or updated normally; rename it, e.g. `{}`", FieldCase::Camel.convert(name)));
     }
     if let Some(rest) = name.strip_prefix('_') {
-        return err("field_name", true, format!("field `{name}` starts with `_`, which is for system fields such as `_id` and invites conflicts with them; rename it, e.g. `{}`", FieldCase::Camel.convert(rest)));
+        return err(rules::FIELD_NAME, true, format!("field `{name}` starts with `_`, which is for system fields such as `_id` and invites conflicts with them; rename it, e.g. `{}`", FieldCase::Camel.convert(rest)));
     }
     check_abbreviation(name)?;
     if FieldCase::Camel.fits(name) || FieldCase::Snake.fits(name) {
         return Ok(());
     }
-    err("field_name", true, format!("field `{name}` is neither camelCase nor snake_case; write `{}` or `{}` (whichever the type uses), e.g. with `#[serde(rename_all = \"camelCase\")]`", FieldCase::Camel.convert(name), FieldCase::Snake.convert(name)))
+    err(rules::FIELD_NAME, true, format!("field `{name}` is neither camelCase nor snake_case; write `{}` or `{}` (whichever the type uses), e.g. with `#[serde(rename_all = \"camelCase\")]`", FieldCase::Camel.convert(name), FieldCase::Snake.convert(name)))
 }
 
 fn check_abbreviation(name: &str) -> Result<(), NameError> {
@@ -249,7 +255,7 @@ fn check_abbreviation(name: &str) -> Result<(), NameError> {
     let all_caps = letters >= 2 && !name.chars().any(|c| c.is_lowercase());
     let too_short = name.chars().count() <= 2 && !SHORT_NAMES_ALLOWED.contains(&name);
     if all_caps || too_short {
-        return err("field_name", true, format!("field `{name}` looks like a meaningless abbreviation (too short or all capitals); spell out what it holds, e.g. `userName` rather than `UN`, `createTime` rather than `CT` (allowed short names: {})", SHORT_NAMES_ALLOWED.join(", ")));
+        return err(rules::FIELD_NAME, true, format!("field `{name}` looks like a meaningless abbreviation (too short or all capitals); spell out what it holds, e.g. `userName` rather than `UN`, `createTime` rather than `CT` (allowed short names: {})", SHORT_NAMES_ALLOWED.join(", ")));
     }
     Ok(())
 }
@@ -259,7 +265,7 @@ pub fn check_field_case(name: &str, case: FieldCase, why: &str) -> Result<(), Na
     if name == "_id" || case.fits(name) {
         return Ok(());
     }
-    err("field_name", true, format!("field `{name}` is not {}, the style of this type ({why}); one style per collection keeps queries from missing fields: write `{}`", case.name(), case.convert(name)))
+    err(rules::FIELD_NAME, true, format!("field `{name}` is not {}, the style of this type ({why}); one style per collection keeps queries from missing fields: write `{}`", case.name(), case.convert(name)))
 }
 
 /// Last words that make a field a money amount (Specification 9: Decimal128, never double).
@@ -395,73 +401,4 @@ mod tests {
         assert!(is_status_name("status") && is_status_name("orderState") && is_status_name("user_type"));
         assert!(!is_status_name("statusMessage"));
     }
-}
-
-/// The messages of the field rules the derive checks, one text whether syntax decides
-/// the rule (the macro) or a const check over the field type's facts does (the runtime).
-/// They say "this field": the error's span shows which.
-pub mod messages {
-    pub const MONEY_DOUBLE: &str = "money_double: this field holds money but is written as a BSON double, which cannot hold 0.1 exactly; \
-        use `rust_decimal::Decimal` with `#[serde(with = \"mongo_schema::serde_helpers::decimal128\")]` (`decimal128_option` for an \
-        `Option`) so it is stored as Decimal128 (Specification 9); if it is not money, `#[mongo(allow(money_double, reason = \"...\"))]`";
-    pub const STRING_DATE: &str = "string_date: this field holds a date but is written as a BSON string, which range queries and date \
-        operators cannot use; use `bson::DateTime`, or `chrono::DateTime<Utc>` with \
-        `#[serde(with = \"bson::serde_helpers::datetime::FromChrono04DateTime\")]`, so it is stored as a BSON date (Specification 9); \
-        if it is not a date, `#[mongo(allow(string_date, reason = \"...\"))]`";
-    pub const SILENT_DECIMAL: &str = "silent_string: this field holds a `rust_decimal::Decimal`, which serde writes as a string, while its \
-        schema says `decimal`; add `#[serde(with = \"mongo_schema::serde_helpers::decimal128\")]` (`decimal128_option` for an \
-        `Option`; for a `Vec` or map of it, a newtype that carries the helper) so the stored type matches the validator \
-        (Specification 9)";
-    pub const SILENT_CHRONO: &str = "silent_string: this field holds a `chrono::DateTime<Utc>`, which serde writes as an RFC 3339 string, \
-        while its schema says `date`; add `#[serde(with = \"bson::serde_helpers::datetime::FromChrono04DateTime\")]` (for an \
-        `Option`, `Vec` or map of it, a newtype that carries the helper) so the stored type matches the validator (Specification 9)";
-    pub const SILENT_UUID: &str = "silent_string: this field holds a `uuid::Uuid`, which serde writes as a string to \
-        `bson::serialize_to_document` and as generic (subtype 0) binary to the driver, while its schema says `binData`; add \
-        `#[serde(with = \"bson::serde_helpers::uuid_1::AsBinary\")]` (for an `Option`, `Vec` or map of it, a newtype that \
-        carries the helper) so the stored type matches the validator (Specification 9)";
-    pub const SILENT_OTHER: &str = "silent_string: this field holds a type that serde writes as something else than its schema says; \
-        add the serde helper it needs so the stored type matches the validator (for an `Option`, `Vec` or map of it, use the helper's `Option` form where there is one, or a newtype that carries the helper) (Specification 9)";
-    pub const RANDOM_ID: &str = "random_id: this `_id` is neither an ObjectId nor an integer; random `_id` values land all over the \
-        index and split its pages (Specification 10): use `bson::oid::ObjectId` (the default), or an increasing `i64`, and keep \
-        the business key in a field of its own with a unique index";
-    pub const NUMERIC_STATUS: &str =
-        "numeric_status: this status flag is written as a number, a magic number nobody can read later \
-        (Specification 9); use a unit enum that derives `MongoSchema` (e.g. `enum OrderStatus { Pending, Paid }` with \
-        `#[serde(rename_all = \"lowercase\")]`), which is stored and validated as a string enum";
-    pub const UNBOUNDED_ARRAY: &str = "unbounded_array: this field is an array with no bound; declare `#[mongo(max_items = N)]` \
-        (at most 1000, or the type's `max_items_limit`) and keep the last N with `$push` + `$slice`, or store the items as \
-        documents of their own collection: an array that grows forever reaches the 16 MiB limit and blocks writes (Specification 8)";
-    pub const UNBOUNDED_MAP: &str = "unbounded_array: this field is a map (a document with arbitrary keys) with no bound; declare \
-        `#[mongo(max_properties = N)]`, or store the entries as an array of documents with `max_items` (Specification 8)";
-    pub const NESTING_DEPTH: &str = "nesting_depth: through this field the document nests more levels than allowed (the document \
-        itself counts as one; at most 5, or the type's `max_depth`; Specification 6 keeps documents within 3-5); flatten it: \
-        move deep parts up to top-level fields, or into their own collection referenced by id";
-}
-
-/// The field rules one const check asks of a field's facts, as bits: set when the rule
-/// applies there (by the field's name or marker) and is not waived. The macro sets them,
-/// the runtime's `rules::field` tests them.
-pub mod check {
-    pub const MONEY: u32 = 1 << 0;
-    pub const DATE: u32 = 1 << 1;
-    pub const SILENT: u32 = 1 << 2;
-    pub const ID: u32 = 1 << 3;
-    pub const STATUS: u32 = 1 << 4;
-    /// No `max_items` declared.
-    pub const ARRAY: u32 = 1 << 5;
-    /// No `max_properties` declared.
-    pub const MAP: u32 = 1 << 6;
-    /// The field is flattened: its documents do not add a level.
-    pub const FLATTEN: u32 = 1 << 7;
-}
-
-/// The bits of a field entry's `flags` in the derive's `FIELDS` table: set by the macro,
-/// read by the runtime's schema builders.
-pub mod field_flags {
-    /// Always written (not `skip_serializing_if`).
-    pub const REQUIRED: u8 = 1;
-    /// The Rust type is an `Option` (for `bson_type` overrides).
-    pub const NULLABLE: u8 = 4;
-    /// `skip_serializing_if = "Option::is_none"`: `null` is never written.
-    pub const SKIPS_NONE: u8 = 8;
 }

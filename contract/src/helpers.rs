@@ -1,0 +1,101 @@
+//! serde helpers (`#[serde(with = "...")]`) whose output the derive knows, and the ones a
+//! type needs to be written as its schema says.
+
+use crate::rules::messages;
+
+/// Helpers whose output type is known, by the last two segments of their path, with the
+/// `bsonType` alias of what they write.
+pub const WRITTEN: &[(&str, &str, &str)] = &[
+    ("serde_helpers", "decimal128", "decimal"),
+    ("serde_helpers", "decimal128_option", "decimal"),
+    ("datetime", "FromChrono04DateTime", "date"),
+    ("datetime", "FromTime03OffsetDateTime", "date"),
+    ("datetime", "FromJiff02Timestamp", "date"),
+    ("datetime", "FromRfc3339String", "date"),
+    ("datetime", "FromI64", "date"),
+    ("datetime", "AsRfc3339String", "string"),
+    ("object_id", "AsHexString", "string"),
+    ("object_id", "FromHexString", "objectId"),
+    ("uuid_1", "AsBinary", "binData"),
+    ("uuid_1", "AsCSharpLegacyBinary", "binData"),
+    ("uuid_1", "AsJavaLegacyBinary", "binData"),
+    ("uuid_1", "AsPythonLegacyBinary", "binData"),
+    ("u32", "AsF64", "double"),
+    ("u32", "AsI32", "int"),
+    ("u32", "AsI64", "long"),
+    ("u64", "AsF64", "double"),
+    ("u64", "AsI32", "int"),
+    ("u64", "AsI64", "long"),
+];
+
+/// The `bsonType` alias of what the helper at `path` writes, when it is known.
+pub fn written_by(path: &str) -> Option<&'static str> {
+    let mut segments = path.rsplit("::").map(str::trim);
+    let (last, parent) = (segments.next()?, segments.next()?);
+    WRITTEN.iter().find(|(p, l, _)| *p == parent && *l == last).map(|(_, _, alias)| *alias)
+}
+
+/// The helper a `rust_decimal::Decimal` needs: serde writes it as a string.
+pub const DECIMAL128: &str = "mongo_schema::serde_helpers::decimal128";
+/// The helper a `chrono::DateTime<Utc>` needs: serde writes it as an RFC 3339 string.
+pub const CHRONO_DATETIME: &str = "bson::serde_helpers::datetime::FromChrono04DateTime";
+/// The helper a `uuid::Uuid` needs: serde writes it as a string (or generic binary).
+pub const UUID_BINARY: &str = "bson::serde_helpers::uuid_1::AsBinary";
+
+/// The helpers a type can need, with the `silent_string` message of a field that lacks it.
+pub const NEEDED: &[(&str, &str)] = &[
+    (DECIMAL128, messages::SILENT_DECIMAL),
+    (CHRONO_DATETIME, messages::SILENT_CHRONO),
+    (UUID_BINARY, messages::SILENT_UUID),
+];
+
+/// The `silent_string` message of a field whose type needs the helper `needed` and lacks
+/// it; [`messages::SILENT_OTHER`] for a helper not in [`NEEDED`]. A `const fn`: the
+/// runtime's const checks call it.
+pub const fn silent_message(needed: &str) -> &'static str {
+    let mut i = 0;
+    while i < NEEDED.len() {
+        if str_eq(NEEDED[i].0, needed) {
+            return NEEDED[i].1;
+        }
+        i += 1;
+    }
+    messages::SILENT_OTHER
+}
+
+/// `a == b` in a `const fn`.
+pub const fn str_eq(a: &str, b: &str) -> bool {
+    bytes_eq(a.as_bytes(), b.as_bytes())
+}
+
+/// `a == b` in a `const fn`.
+pub const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn needed_helpers_are_known_helpers() {
+        for (helper, message) in NEEDED {
+            assert!(written_by(helper).is_some(), "{helper}");
+            assert!(message.contains(helper.rsplit("::").next().unwrap()), "{helper}");
+            assert_eq!(silent_message(helper), *message);
+        }
+        assert_eq!(silent_message("other::helper"), messages::SILENT_OTHER);
+        assert_eq!(written_by("bson::serde_helpers::uuid_1::AsBinary"), Some("binData"));
+        assert_eq!(written_by("decimal128"), None);
+    }
+}

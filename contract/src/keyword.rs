@@ -1,0 +1,203 @@
+//! The `$jsonSchema` keywords a `#[mongo(...)]` attribute (or a doc comment) sets: one
+//! declaration gives the [`Keyword`] enum both sides use, the attribute key the derive
+//! parses, the keyword name the runtime writes, and the kind of value each takes.
+//!
+//! The derive instantiates [`Keyword`] with owned values (`Keyword<String, Vec<Lit<String>>>`),
+//! the runtime with static ones (`Keyword<&'static str, &'static [Lit<&'static str>]>`);
+//! generated code spells a keyword as `_p::Keyword::{variant}(value)`.
+//!
+//! Adding a keyword: one line in the `keywords!` invocation below, and what the runtime
+//! does with it when it is more than `key: value` (e.g. `exclusiveMinimum`, which also
+//! writes `minimum`).
+
+/// A numeric keyword value, as written in the attribute.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Num {
+    /// An integer literal.
+    Int(i64),
+    /// A float literal.
+    Float(f64),
+}
+
+/// A literal of `enum_values`; `S` is the string type.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Lit<S> {
+    /// A string.
+    Str(S),
+    /// An integer.
+    Int(i64),
+    /// A float.
+    Float(f64),
+    /// A boolean.
+    Bool(bool),
+}
+
+/// The kind of value a keyword takes, which says how the derive parses it and how the
+/// runtime writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arg {
+    /// A string literal: `title = "..."`.
+    Str,
+    /// A non-negative integer: `max_length = 50`, written as a count.
+    Count,
+    /// A number: `minimum = -1.5`.
+    Num,
+    /// `key` or `key = true|false`.
+    Bool,
+    /// A list of literals: `enum_values = ["a", 1]`.
+    Lits,
+}
+
+/// A keyword's value, borrowed, whatever the keyword: what generic code (the derive's
+/// token rendering, the runtime's writer) works on.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Value<'a, S, L> {
+    /// [`Arg::Str`]
+    Str(&'a S),
+    /// [`Arg::Count`]
+    Count(u64),
+    /// [`Arg::Num`]
+    Num(Num),
+    /// [`Arg::Bool`]
+    Bool(bool),
+    /// [`Arg::Lits`]
+    Lits(&'a L),
+}
+
+/// One row of the keyword table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Spec {
+    /// The `#[mongo(...)]` key: `max_length`.
+    pub attr: &'static str,
+    /// The `$jsonSchema` keyword written: `maxLength`.
+    pub json: &'static str,
+    /// The [`Keyword`] variant, as generated code spells it: `MaxLength`.
+    pub variant: &'static str,
+    /// The value it takes.
+    pub arg: Arg,
+}
+
+macro_rules! keywords {
+    ($($(#[$doc:meta])* $variant:ident($ty:ty: $arg:ident) = $attr:literal => $json:literal,)*) => {
+        /// One `$jsonSchema` keyword from a `#[mongo(...)]` attribute or a doc comment. `S`
+        /// is the string type, `L` the list of `enum_values` literals.
+        #[derive(Debug, Clone, Copy, PartialEq)]
+        pub enum Keyword<S, L> {
+            $($(#[$doc])* $variant($ty),)*
+        }
+
+        /// Every keyword, in the order of [`Keyword`]'s variants (the order the derive lists the
+        /// keys in its "unknown mongo attribute" message).
+        pub const KEYWORDS: &[Spec] = &[
+            $(Spec { attr: $attr, json: $json, variant: stringify!($variant), arg: Arg::$arg },)*
+        ];
+
+        impl<S, L> Keyword<S, L> {
+            /// The keyword's row in [`KEYWORDS`] and its value.
+            pub fn parts(&self) -> (&'static Spec, Value<'_, S, L>) {
+                let mut i = 0;
+                $(
+                    if let Keyword::$variant(value) = self {
+                        return (&KEYWORDS[i], keywords!(@value $arg value));
+                    }
+                    i += 1;
+                )*
+                unreachable!("every variant has a row: {i}")
+            }
+
+            /// The keyword of `spec` with `value`; `None` when the value is not of the
+            /// kind `spec` takes.
+            pub fn new(spec: &Spec, value: Value<'_, S, L>) -> Option<Self>
+            where
+                S: Clone,
+                L: Clone,
+            {
+                $(
+                    if spec.variant == stringify!($variant) {
+                        return keywords!(@from $arg value).map(Keyword::$variant);
+                    }
+                )*
+                None
+            }
+        }
+    };
+    (@value Str $v:ident) => { Value::Str($v) };
+    (@value Count $v:ident) => { Value::Count(*$v) };
+    (@value Num $v:ident) => { Value::Num(*$v) };
+    (@value Bool $v:ident) => { Value::Bool(*$v) };
+    (@value Lits $v:ident) => { Value::Lits($v) };
+    (@from Str $v:ident) => { match $v { Value::Str(s) => Some(s.clone()), _ => None } };
+    (@from Count $v:ident) => { match $v { Value::Count(n) => Some(n), _ => None } };
+    (@from Num $v:ident) => { match $v { Value::Num(n) => Some(n), _ => None } };
+    (@from Bool $v:ident) => { match $v { Value::Bool(b) => Some(b), _ => None } };
+    (@from Lits $v:ident) => { match $v { Value::Lits(l) => Some(l.clone()), _ => None } };
+}
+
+keywords! {
+    /// `bsonType`: replaces the type's own (keeping `null` for an `Option`).
+    BsonType(S: Str) = "bson_type" => "bsonType",
+    /// `minLength`
+    MinLength(u64: Count) = "min_length" => "minLength",
+    /// `maxLength`
+    MaxLength(u64: Count) = "max_length" => "maxLength",
+    /// `pattern`: a PCRE regular expression.
+    Pattern(S: Str) = "pattern" => "pattern",
+    /// `minimum`
+    Minimum(Num: Num) = "minimum" => "minimum",
+    /// `maximum`
+    Maximum(Num: Num) = "maximum" => "maximum",
+    /// `minimum` with draft 4's boolean `exclusiveMinimum: true`.
+    ExclusiveMinimum(Num: Num) = "exclusive_minimum" => "exclusiveMinimum",
+    /// `maximum` with draft 4's boolean `exclusiveMaximum: true`.
+    ExclusiveMaximum(Num: Num) = "exclusive_maximum" => "exclusiveMaximum",
+    /// `multipleOf`
+    MultipleOf(Num: Num) = "multiple_of" => "multipleOf",
+    /// `minItems`
+    MinItems(u64: Count) = "min_items" => "minItems",
+    /// `maxItems`
+    MaxItems(u64: Count) = "max_items" => "maxItems",
+    /// `uniqueItems`
+    UniqueItems(bool: Bool) = "unique_items" => "uniqueItems",
+    /// `minProperties`
+    MinProperties(u64: Count) = "min_properties" => "minProperties",
+    /// `maxProperties`
+    MaxProperties(u64: Count) = "max_properties" => "maxProperties",
+    /// `enum`
+    Enum(L: Lits) = "enum_values" => "enum",
+    /// `title`
+    Title(S: Str) = "title" => "title",
+    /// `description`, by default the doc comment.
+    Description(S: Str) = "description" => "description",
+}
+
+/// The row of the `#[mongo(...)]` key `attr`.
+pub fn by_attr(attr: &str) -> Option<&'static Spec> {
+    KEYWORDS.iter().find(|spec| spec.attr == attr)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type Owned = Keyword<String, Vec<Lit<String>>>;
+
+    #[test]
+    fn every_row_builds_its_variant() {
+        let s = String::from("x");
+        let lits = vec![Lit::Str(String::from("a"))];
+        for spec in KEYWORDS {
+            let value = match spec.arg {
+                Arg::Str => Value::Str(&s),
+                Arg::Count => Value::Count(3),
+                Arg::Num => Value::Num(Num::Int(3)),
+                Arg::Bool => Value::Bool(true),
+                Arg::Lits => Value::Lits(&lits),
+            };
+            let keyword = Owned::new(spec, value).expect(spec.attr);
+            assert_eq!(keyword.parts().0, spec);
+            assert!(format!("{keyword:?}").starts_with(&format!("{}(", spec.variant)));
+            assert_eq!(by_attr(spec.attr), Some(spec));
+        }
+        assert!(Owned::new(&KEYWORDS[0], Value::Count(1)).is_none());
+    }
+}
