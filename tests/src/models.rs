@@ -434,7 +434,7 @@ impl Samples for Flattened {
     }
 }
 
-/// Every field keyword of SPEC.md's list.
+/// Every field keyword the derive documents (runtime/src/derive.md).
 #[derive(Debug, Clone, Serialize, Deserialize, MongoSchema)]
 #[serde(rename_all = "camelCase")]
 #[mongo(
