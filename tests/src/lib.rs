@@ -57,6 +57,8 @@ pub fn roots() -> Vec<Root> {
         Root::of::<SerdeAttributes>(),
         Root::of::<Flattened>(),
         Root::of::<Keywords>(),
+        Root::of::<Numbers>(),
+        Root::of::<Counter>(),
     ]
 }
 
