@@ -6,10 +6,12 @@ pub use crate::command::{
     Capped, Index, IndexKey, MongoCollection, Registration, Timeseries, ValidationAction, ValidationLevel,
 };
 pub use crate::schema::{
-    size, BsonKind, FieldFacts, Keyword, KeywordLit as Lit, KeywordNum as Num, MongoSchema, SchemaFacts, Shape,
+    BsonKind, FieldFacts, Keyword, KeywordLit as Lit, KeywordNum as Num, MongoSchema, SchemaFacts, Shape,
 };
 pub use bson::Document;
 pub use inventory;
+/// Worst-case encoded sizes, for the facts the expansion computes at compile time.
+pub use mongo_schema_contract::size;
 
 use crate::schema::{narrow, nullable, tuple_of};
 use bson::{doc, Bson};

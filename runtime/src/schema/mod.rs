@@ -3,7 +3,7 @@
 
 mod annotate;
 mod impls;
-pub mod size;
+pub(crate) mod size;
 
 pub(crate) use impls::narrow;
 pub use impls::{array_of, map_of, nullable, tuple_of, MapKey};

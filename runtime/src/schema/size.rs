@@ -1,5 +1,5 @@
 //! Worst-case encoded BSON sizes, as `const fn`s so the derive can bound a document at
-//! compile time (Specification 5): the contract crate's, tested here against bson's
+//! compile time: the contract crate's, tested here against bson's
 //! encoder.
 
 pub use mongo_schema_contract::size::*;
