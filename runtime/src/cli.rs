@@ -82,6 +82,17 @@ enum Command {
     Server(server::ServerCommand),
 }
 
+impl Command {
+    /// `apply` runs migration files and needs no model; every other command reads them.
+    fn is_apply(&self) -> bool {
+        #[cfg(feature = "driver")]
+        if let Command::Server(server) = self {
+            return server.is_apply();
+        }
+        false
+    }
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum Format {
     /// mongosh: `createCollection`, and the `collMod` for an existing collection.
@@ -129,14 +140,16 @@ where
     match dispatch(models, args.command, out) {
         Ok(code) => code,
         Err(Exit(code, message)) => {
-            let _ = writeln!(err, "schema: {message}");
+            // a driver error may quote the connection string it was given
+            let _ = writeln!(err, "schema: {}", redact_credentials(&message));
             code
         }
     }
 }
 
 fn clap_exit(e: clap::Error, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
-    let text = e.render().to_string();
+    // a usage error may quote `--uri`'s value
+    let text = redact_credentials(&e.render().to_string());
     let _ = if e.use_stderr() { err.write_all(text.as_bytes()) } else { out.write_all(text.as_bytes()) };
     e.exit_code()
 }
@@ -163,7 +176,45 @@ fn chain(error: &dyn Error) -> String {
     text
 }
 
+/// Every `mongodb://` or `mongodb+srv://` connection string in `text` with its password
+/// replaced by `****` (the user name stays: it helps to see who failed to log in).
+fn redact_credentials(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) =
+        ["mongodb://", "mongodb+srv://"].iter().filter_map(|s| rest.find(s).map(|i| i + s.len())).min()
+    {
+        let (head, tail) = rest.split_at(start);
+        out.push_str(head);
+        // the authority ends at the path, the options, or whatever ends the URI in prose
+        let end = tail
+            .find(|c: char| c == '/' || c == '?' || c.is_whitespace() || c == '"' || c == '\'')
+            .unwrap_or(tail.len());
+        match tail[..end].rfind('@').and_then(|at| tail[..at].find(':').map(|colon| (colon, at))) {
+            Some((colon, at)) => {
+                out.push_str(&tail[..=colon]);
+                out.push_str("****");
+                rest = &tail[at..];
+            }
+            None => rest = tail,
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 fn dispatch(models: &[Model], command: Command, out: &mut dyn Write) -> Result<i32, Exit> {
+    if models.is_empty() && !command.is_apply() {
+        // without this, `print` prints nothing and `migrate` would write a migration that
+        // drops every model from the snapshot
+        return Err(Exit(
+            2,
+            "no collection root is registered in this binary: the linker keeps only the crates a binary names, so add \
+             `use your_models_crate as _;` to src/bin/schema.rs (a root is a type deriving MongoSchema with \
+             `#[mongo(db = \"...\", collection = \"...\")]`)"
+                .to_owned(),
+        ));
+    }
     match command {
         Command::Print { collection, format } => print(&select(models, collection.as_deref())?, format, out),
         Command::Migrate { dir, direct, validation_level, max_collections } => {
@@ -286,4 +337,33 @@ fn progress(len: u64) -> ProgressBar {
     let style = ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}")
         .unwrap_or_else(|_| ProgressStyle::default_bar());
     ProgressBar::new(len).with_style(style)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redact_credentials;
+
+    #[test]
+    fn passwords_in_connection_strings_are_never_printed() {
+        for (text, redacted) in [
+            (
+                "mongodb://app:s3cret@db1:27017,db2/?authSource=admin",
+                "mongodb://app:****@db1:27017,db2/?authSource=admin",
+            ),
+            (
+                "cannot connect to mongodb+srv://app:p%40ss@cluster.example.net",
+                "cannot connect to mongodb+srv://app:****@cluster.example.net",
+            ),
+            ("\"mongodb://a:b@h\" and mongodb://c:d@h/x", "\"mongodb://a:****@h\" and mongodb://c:****@h/x"),
+            (
+                "a password with @ and : in it: mongodb://u:p:q@r@h/db",
+                "a password with @ and : in it: mongodb://u:****@h/db",
+            ),
+        ] {
+            assert_eq!(redact_credentials(text), redacted, "{text}");
+        }
+        for unchanged in ["mongodb://db1:27017/", "mongodb://user@db1/", "no uri here", "mongodb://", "mongodb://u:p"] {
+            assert_eq!(redact_credentials(unchanged), unchanged);
+        }
+    }
 }

@@ -140,3 +140,20 @@ fn check_stops_at_a_corrupt_dump_with_its_offset() {
     assert!(out.starts_with("db_shop.t_user: 1 documents checked, 0 fail"), "{out}");
     assert!(err.contains(&format!("at byte offset {good}: corrupt: document length")), "{err}");
 }
+
+#[test]
+fn a_binary_without_models_says_how_to_link_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path().to_str().unwrap();
+    for args in [&["print"][..], &["migrate", "--dir", dir], &["check", "--collection", "t_user", "x.bson"]] {
+        let (code, out, err) = schema(&[], args);
+        assert_eq!(code, 2, "{args:?}");
+        assert_eq!(out, "", "{args:?}");
+        assert!(
+            err.contains("no collection root is registered in this binary")
+                && err.contains("use your_models_crate as _;"),
+            "{err}"
+        );
+    }
+    assert_eq!(std::fs::read_dir(dir).unwrap().count(), 0, "migrate wrote nothing");
+}

@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 pub(crate) enum ServerCommand {
     /// Run the directory's pending migrations in order, recording each in t_schema_migration.
     Apply {
-        #[arg(long, env = "MONGODB_URI")]
+        /// The deployment; its password is never printed (not even by `--help`).
+        #[arg(long, env = "MONGODB_URI", hide_env_values = true)]
         uri: String,
         #[arg(long, default_value = "migrations")]
         dir: PathBuf,
@@ -24,12 +25,17 @@ pub(crate) enum ServerCommand {
     },
     /// Compare each deployed validator (listCollections) with the code's.
     Drift {
-        #[arg(long, env = "MONGODB_URI")]
+        /// The deployment; its password is never printed (not even by `--help`).
+        #[arg(long, env = "MONGODB_URI", hide_env_values = true)]
         uri: String,
     },
 }
 
 impl ServerCommand {
+    pub(crate) fn is_apply(&self) -> bool {
+        matches!(self, ServerCommand::Apply { .. })
+    }
+
     pub(crate) fn run(self, models: &[Model], out: &mut dyn Write) -> Result<i32, Exit> {
         match self {
             ServerCommand::Apply { uri, dir, state_db } => run_apply(&mut connect(&uri)?, &dir, &state_db, out),
@@ -44,6 +50,14 @@ fn connect(uri: &str) -> Result<MongoServer, Exit> {
 
 /// `schema apply` over any server: prints what ran; exit 1 at the first failure.
 fn run_apply(server: &mut dyn Server, dir: &Path, state_db: &str, out: &mut dyn Write) -> Result<i32, Exit> {
+    if !dir.is_dir() {
+        // "0 applied" would read as success
+        let message = format!(
+            "no migrations directory at {}: pass the directory `schema migrate --dir` wrote (default `migrations`)",
+            dir.display()
+        );
+        return Err(Exit(2, message));
+    }
     let files = pending(dir).map_err(|e| Exit(2, chain(&e)))?;
     let migrations =
         files.iter().map(|p| MigrationFile::read(p)).collect::<Result<Vec<_>, _>>().map_err(|e| Exit(2, chain(&e)))?;
