@@ -506,10 +506,12 @@ fn assertion(c: &Container, a: &Assertion, own: &TokenStream, fields: Option<&To
             // spanned too: an error in the table (a generic field type's own rule) is
             // then noted at this field
             let fields = respan(fields.clone(), a.span.0);
-            spanned(a.span, quote!(_p::rules::assert_field_at), quote!(#fields, #index, #checks, #max_depth))
+            let ceiling = crate::policy::current().policy.max_depth;
+            spanned(a.span, quote!(_p::rules::assert_field_at), quote!(#fields, #index, #checks, #max_depth, #ceiling))
         }
         (Test::Field(checks, max_depth, _), _) => {
-            spanned(a.span, quote!(_p::rules::assert_field), quote!(#facts, #checks, #max_depth))
+            let ceiling = crate::policy::current().policy.max_depth;
+            spanned(a.span, quote!(_p::rules::assert_field), quote!(#facts, #checks, #max_depth, #ceiling))
         }
     }
 }

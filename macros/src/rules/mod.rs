@@ -159,9 +159,10 @@ impl<'a> Site<'a> {
     }
 }
 
-/// `#[mongo(allow(rule, ...))]` in `list` names `rule`.
+/// `#[mongo(allow(rule, ...))]` in `list` names `rule`, or the crate policy waives it
+/// crate-wide.
 pub fn allows(list: &[Waiver], rule: &str) -> bool {
-    list.iter().any(|w| w.rule == rule)
+    list.iter().any(|w| w.rule == rule) || crate::policy::current().policy.allows(rule)
 }
 
 /// `(ident, ident)`: type-level errors point at the type's name.
