@@ -140,7 +140,7 @@ impl Policy {
 }
 
 fn problem(what: &str) -> String {
-    format!("Cargo.toml [{TABLE}]: {what} (see RULES.md, \"Crate policy\")")
+    format!("Cargo.toml [{TABLE}]: {what} (see \"Crate policy\" in mongo-schema's RULES.md)")
 }
 
 fn string<'v>(value: &'v Value) -> Result<&'v str, String> {
