@@ -493,8 +493,13 @@ fn assertion(c: &Container, a: &Assertion, own: &TokenStream, fields: Option<&To
     match (&a.test, fields) {
         (Test::Branches(branches), _) => {
             let branches = branches.iter().map(|(test, message)| {
+                let fail = match (test, message.split_once(crate::rules::LEVELS)) {
+                    (Branch::DeeperThan(_), Some((before, after))) => {
+                        spanned(a.span, quote!(_p::rules::fail_levels), quote!(#before, facts.depth, #after))
+                    }
+                    _ => spanned(a.span, quote!(_p::rules::fail), quote!(#message)),
+                };
                 let test = branch(c, test);
-                let fail = spanned(a.span, quote!(_p::rules::fail), quote!(#message));
                 quote!(if #test { #fail })
             });
             quote!({

@@ -605,6 +605,13 @@ pub mod rules {
         panic!("{}", message)
     }
 
+    /// Fails the build with `before`, the depth found, then `after`, at the caller's span.
+    #[track_caller]
+    pub const fn fail_levels(before: &str, levels: u32, after: &str) -> ! {
+        let message = mongo_schema_contract::rules::ConstMessage::new().str(before).number(levels as u64).str(after);
+        panic!("{}", message.as_str())
+    }
+
     /// A bound that is known and above `limit`.
     pub const fn exceeds(bound: Option<u64>, limit: u64) -> bool {
         match bound {

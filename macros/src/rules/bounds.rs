@@ -85,9 +85,10 @@ fn nesting_depth(c: &Container, out: &mut Vec<Assertion>) {
     }
     let max = max_depth(c);
     let ident = &c.input.ident;
+    let levels = super::LEVELS;
     let message = format!(
-        "nesting_depth: `{ident}` nests documents more than {max} levels deep (the document itself counts as one); \
-         flatten it: move deep parts up to top-level fields, or into their own collection referenced by id"
+        "nesting_depth: a `{ident}` nests {levels} levels, more than the limit of {max} (the document itself counts as \
+         one); flatten it: move deep parts up to top-level fields, or into their own collection referenced by id"
     );
     out.push(Assertion::branches(Facts::Own, vec![(Branch::DeeperThan(max), message)], type_span(c)));
 }

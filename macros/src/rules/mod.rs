@@ -70,6 +70,10 @@ pub enum Test {
     Field(u32, u32, Option<usize>),
 }
 
+/// In a `DeeperThan` branch's message, where the depth found goes (a const panic cannot
+/// format it: the expansion builds the message in const evaluation).
+pub const LEVELS: &str = "{levels}";
+
 /// One const test over an assertion's facts.
 #[derive(Debug)]
 pub enum Branch {
