@@ -34,8 +34,8 @@ pub fn derive_mongo_schema(input: proc_macro::TokenStream) -> proc_macro::TokenS
 /// The whole derive over proc_macro2 tokens: an expansion or spanned errors, never a
 /// panic; with the crate policy's problems and its manifest as a tracked input.
 fn derive(input: TokenStream) -> TokenStream {
-    let loaded = policy::current();
-    let expansion = derive_type(input);
+    let loaded = policy::from_manifest();
+    let expansion = policy::during(loaded.clone(), || derive_type(input));
     let problems = loaded.errors.iter().map(|e| syn::Error::new(proc_macro2::Span::call_site(), e).to_compile_error());
     // rustc records an included file as an input of the crate: cargo rebuilds when the
     // policy in it changes

@@ -232,17 +232,29 @@ fn waivers(value: &Value) -> Result<Vec<(String, String)>, String> {
 type Cache = Mutex<HashMap<PathBuf, (Option<SystemTime>, Arc<Loaded>)>>;
 
 thread_local! {
-    /// A policy set by a unit test, instead of the manifest's.
-    static OVERRIDE: RefCell<Option<Arc<Loaded>>> = const { RefCell::new(None) };
+    /// The policy of the expansion under way (or of a unit test), so the rules ask the
+    /// file system once per expansion.
+    static CURRENT: RefCell<Option<Arc<Loaded>>> = const { RefCell::new(None) };
 }
 
-/// The policy of the crate being compiled: `$CARGO_MANIFEST_DIR/Cargo.toml`'s table, read
-/// once per manifest (again when its modification time changes, for long-lived
-/// compiler servers). The standard's defaults outside cargo.
+/// The policy of the crate being compiled: the expansion's, when one is under way, else
+/// read from the manifest.
 pub fn current() -> Arc<Loaded> {
-    if let Some(loaded) = OVERRIDE.with(|o| o.borrow().clone()) {
-        return loaded;
-    }
+    CURRENT.with(|c| c.borrow().clone()).unwrap_or_else(from_manifest)
+}
+
+/// Runs `f` (one expansion) with `loaded` as [`current`]'s answer.
+pub fn during<T>(loaded: Arc<Loaded>, f: impl FnOnce() -> T) -> T {
+    let previous = CURRENT.with(|c| c.replace(Some(loaded)));
+    let out = f();
+    CURRENT.with(|c| *c.borrow_mut() = previous);
+    out
+}
+
+/// `$CARGO_MANIFEST_DIR/Cargo.toml`'s table, read once per manifest (again when its
+/// modification time changes, for long-lived compiler servers). The standard's defaults
+/// outside cargo.
+pub fn from_manifest() -> Arc<Loaded> {
     let Some(dir) = std::env::var_os("CARGO_MANIFEST_DIR") else { return Arc::default() };
     let manifest = Path::new(&dir).join("Cargo.toml");
     let modified = std::fs::metadata(&manifest).and_then(|m| m.modified()).ok();
@@ -273,11 +285,7 @@ fn load(manifest: PathBuf) -> Loaded {
 /// Runs `f` with `policy` as the crate's, for unit tests.
 #[cfg(test)]
 pub fn with<T>(policy: Policy, f: impl FnOnce() -> T) -> T {
-    let loaded = Arc::new(Loaded { policy, manifest: None, errors: Vec::new() });
-    let previous = OVERRIDE.with(|o| o.replace(Some(loaded)));
-    let out = f();
-    OVERRIDE.with(|o| *o.borrow_mut() = previous);
-    out
+    during(Arc::new(Loaded { policy, manifest: None, errors: Vec::new() }), f)
 }
 
 #[cfg(test)]

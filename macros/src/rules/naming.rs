@@ -176,6 +176,14 @@ mod tests {
         assert!(e.len() == 1 && e[0].contains("the crate's, `field_case = \"camelCase\"` in Cargo.toml"), "{e:?}");
         // a crate-wide waiver
         policy.allow = vec![("field_name".to_owned(), "legacy collections".to_owned())];
-        assert!(with(policy, || errors(shop())).is_empty());
+        assert!(with(policy.clone(), || errors(shop())).is_empty());
+        // the crate's vocabularies: `premium` is money, `expires` a date
+        policy.conventions.money_words = vec!["premium".to_owned()];
+        policy.conventions.date_words = vec!["expires".to_owned()];
+        let e = with(policy.clone(), || errors(shop()));
+        assert!(e.len() == 1 && e[0].starts_with("money_double:"), "{e:?}");
+        let e =
+            with(policy, || errors(parse_quote! { struct Token { #[mongo(max_length = 30)] token_expires: String } }));
+        assert!(e.len() == 1 && e[0].starts_with("string_date:"), "{e:?}");
     }
 }
