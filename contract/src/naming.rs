@@ -46,16 +46,7 @@ fn is_snake_lower(s: &str) -> bool {
 
 /// `system_db`: business data never lives in `admin`, `local` or `config`.
 pub fn check_system_db(name: &str) -> Result<(), NameError> {
-    if SYSTEM_DATABASES.contains(&name) {
-        return err(
-            rules::SYSTEM_DB,
-            false,
-            format!(
-                "`{name}` is a MongoDB system database; business data needs its own database, e.g. `db_{name}_data`"
-            ),
-        );
-    }
-    Ok(())
+    Conventions::default().check_system_db(name)
 }
 
 /// The standard's database prefix.
@@ -115,6 +106,19 @@ fn prefixed(prefix: &str) -> String {
 }
 
 impl Conventions {
+    /// `system_db`, with a suggestion under these conventions' database prefix.
+    pub fn check_system_db(&self, name: &str) -> Result<(), NameError> {
+        if SYSTEM_DATABASES.contains(&name) {
+            let prefix = &self.db_prefix;
+            return err(
+                rules::SYSTEM_DB,
+                false,
+                format!("`{name}` is a MongoDB system database; business data needs its own database, e.g. `{prefix}{name}_data`"),
+            );
+        }
+        Ok(())
+    }
+
     /// `db_name` under these conventions (MongoDB's forbidden characters and 64-byte
     /// limit are never waivable).
     pub fn check_db_name(&self, name: &str) -> Result<(), NameError> {
@@ -546,6 +550,8 @@ mod tests {
             date_words: vec!["expires".to_owned()],
         };
         assert!(shop.check_db_name("shop").is_ok());
+        assert!(shop.check_system_db("admin").unwrap_err().message.ends_with("e.g. `admin_data`"));
+        assert!(standard.check_system_db("admin").unwrap_err().message.ends_with("e.g. `db_admin_data`"));
         assert!(shop.check_db_name("Shop").unwrap_err().message.contains("should be lowercase letters"));
         assert!(!shop.check_db_name("shop.x").unwrap_err().waivable);
         assert!(shop.check_collection_name("c_order").is_ok());

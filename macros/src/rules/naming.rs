@@ -29,7 +29,7 @@ fn db_name(cx: &Ctxt, c: &Container) {
     let Some(db) = &c.mongo.db else { return };
     let name = db.value();
     let conventions = &crate::policy::current().policy.conventions;
-    let result = names::check_system_db(&name).and_then(|()| conventions.check_db_name(&name));
+    let result = conventions.check_system_db(&name).and_then(|()| conventions.check_db_name(&name));
     report(cx, db, |rule| allows(&c.mongo.allow, rule), result);
 }
 
