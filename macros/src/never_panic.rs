@@ -20,6 +20,8 @@ const VALID: &[&str] = &[
     "struct Money { #[mongo(money, allow(money_double, reason = \"r\"))] credits: f64 }",
     "#[mongo(db = \"db_x\", collection = \"t_x\", timeseries(time_field = \"timestamp\", meta_field = \"meta\", granularity = \"hours\", expire_after_seconds = 60), index(keys(meta = 1, \"meta.site\" = -1, r#type = \"hashed\"), name = \"ix\", partial = r#\"{\"meta\": {\"$exists\": true}, \"number\": [1.5e3, null, \"\\\"\"]}\"#))] struct X { timestamp: bson::DateTime, meta: Meta, r#type: String }",
     "#[mongo(db = \"db_x\", collection = \"t_x\", shard_key(title = \"hashed\"), index(keys(title = \"text\")), index(keys(location = \"2dsphere\")))] struct X { title: String, location: Geo }",
+    "#[serde(tag = \"kind\", deny_unknown_fields)] #[mongo(db = \"db_x\", collection = \"t_x\", index(keys(kind = 1, width = -1)))] enum X { A { #[serde(rename = \"_id\")] id: bson::oid::ObjectId, width: i32 }, B, C(Inner) }",
+    "#[mongo(db = \"db_x\", collection = \"t_x\")] struct X { title: String, #[serde(flatten)] body: Body, #[serde(flatten)] other: Other }",
     "#[mongo(db = \"db_x\", collection = \"t_x\", capped(size = 4096, max = 10), index(keys(expire_time = 1), ttl = 5))] struct X { expire_time: bson::DateTime }",
 ];
 
@@ -73,6 +75,9 @@ const INVALID: &[&str] = &[
     "#[mongo(db = \"db_a\", collection = \"t_a\", shard_key(a = -1), shard_key(a = \"text\"))] struct A { a: i32 }",
     "#[mongo(db = \"db_a\", collection = \"t_a\", shard_key(_id = 1), capped(max = 3))] enum A { B }",
     "#[mongo(db = \"db_a\", collection = \"t_a\", index(keys(t = 1)))] struct A<T> { t: T }",
+    "#[serde(tag = \"t\", content = \"c\")] #[mongo(db = \"db_a\", collection = \"t_a\")] enum A { B(i32) }",
+    "#[serde(tag = \"t\")] #[mongo(db = \"db_a\", collection = \"t_a\")] enum A { B { b: i32 }, #[serde(untagged)] C { c: i32 } }",
+    "#[serde(tag = \"t\", untagged)] #[mongo(db = \"db_a\", collection = \"t_a\")] enum A { B { b: i32 } }",
 ];
 
 fn expand(source: &str) -> String {

@@ -158,13 +158,18 @@ struct Members {
     required: Vec<Bson>,
     properties: Document,
     additional: Option<Bson>,
+    /// Flattened enums: `("oneOf" | "anyOf", their variants' schemas)`.
+    variants: Vec<(&'static str, Vec<Bson>)>,
 }
 
 impl Members {
-    /// A flattened field's own members become the parent's: serde writes them inline.
+    /// A flattened field's own members become the parent's: serde writes them inline. A
+    /// flattened enum's variants become the parent's alternatives (see [`polymorphic`]).
     fn flatten(&mut self, mut schema: Document) {
         let optional = admits_null(&schema);
-        if let Ok(properties) = schema.get_document_mut("properties") {
+        if let (false, Some((key, branches))) = (optional, alternatives(&mut schema)) {
+            self.variants.push((key, branches));
+        } else if let Ok(properties) = schema.get_document_mut("properties") {
             self.properties.extend(std::mem::take(properties));
             if let (false, Ok(required)) = (optional, schema.get_array("required")) {
                 self.required.extend(required.iter().cloned());
@@ -176,11 +181,150 @@ impl Members {
 }
 
 fn admits_null(schema: &Document) -> bool {
+    let null_first = |branches: &Vec<Bson>| {
+        branches.iter().any(|b| matches!(b, Bson::Document(d) if d.get_str("bsonType").ok() == Some("null")))
+    };
     match schema.get("bsonType") {
         Some(Bson::Array(aliases)) => aliases.contains(&Bson::from("null")),
         Some(Bson::String(alias)) => alias == "null",
-        _ => false,
+        _ => schema.get_array("anyOf").is_ok_and(null_first),
     }
+}
+
+/// The variants of an enum's schema (`oneOf`, or `anyOf` when some are untagged), taken
+/// out of it; `None` for a schema of one shape.
+fn alternatives(schema: &mut Document) -> Option<(&'static str, Vec<Bson>)> {
+    let key = ["oneOf", "anyOf"].into_iter().find(|key| schema.get_array(key).is_ok())?;
+    match schema.remove(key) {
+        Some(Bson::Array(branches)) => Some((key, branches)),
+        _ => None,
+    }
+}
+
+/// A document that is one of several variants (a flattened enum, or an internally tagged
+/// enum as a collection root): `schema` holds the common part (its `properties`,
+/// `required` and `additionalProperties`), `parts` each enum's variants.
+///
+/// Each key that every variant requires and fixes to its name (an internal or adjacent
+/// tag) is lifted into the common part as `{enum: [every variant's name]}` and required,
+/// so a wrong or missing tag is reported once, by name, instead of as one failure per
+/// variant. The variants stay whole under `oneOf` (`anyOf` with untagged variants),
+/// beside the common part (both must hold, as with `allOf`); several flattened enums
+/// are an `allOf` of their `oneOf`s. A variant that denies unknown fields admits the
+/// common part's; when the common part denies them, it admits every variant's.
+fn polymorphic(schema: &mut Document, parts: Vec<(&'static str, Vec<Bson>)>) {
+    if parts.is_empty() {
+        return;
+    }
+    let mut properties = schema.get_document("properties").cloned().unwrap_or_default();
+    let mut required = schema.get_array("required").cloned().unwrap_or_default();
+    let branch_docs =
+        |branches: &[Bson]| -> Vec<Document> { branches.iter().filter_map(|b| b.as_document().cloned()).collect() };
+    for (_, branches) in &parts {
+        for (tag, names) in discriminators(&branch_docs(branches)) {
+            if !properties.contains_key(&tag) {
+                properties.insert(tag.clone(), doc! { "enum": names });
+            }
+            if !required.contains(&Bson::from(tag.as_str())) {
+                required.push(tag.into());
+            }
+        }
+    }
+    // the keys each part's variants write
+    let written: Vec<Vec<String>> = parts
+        .iter()
+        .map(|(_, branches)| {
+            let mut keys: Vec<String> = Vec::new();
+            for branch in branch_docs(branches) {
+                for (key, _) in branch.get_document("properties").cloned().unwrap_or_default() {
+                    if !keys.contains(&key) {
+                        keys.push(key);
+                    }
+                }
+            }
+            keys
+        })
+        .collect();
+    let own: Vec<String> = properties.keys().cloned().collect();
+    if schema.get_bool("additionalProperties").ok() == Some(false) {
+        for key in written.iter().flatten() {
+            if !properties.contains_key(key) {
+                properties.insert(key.clone(), Document::new());
+            }
+        }
+    }
+    let mut alternatives: Vec<Document> = parts
+        .into_iter()
+        .enumerate()
+        .map(|(i, (key, branches))| {
+            // a variant that denies unknown fields admits the common part's and the other
+            // flattened enums' keys, not its sibling variants'
+            let others = written.iter().enumerate().filter(|(j, _)| *j != i).flat_map(|(_, keys)| keys);
+            let common: Vec<&String> = own.iter().chain(others).collect();
+            let branches: Vec<Bson> = branches
+                .into_iter()
+                .map(|branch| match branch {
+                    Bson::Document(mut branch) if branch.get_bool("additionalProperties").ok() == Some(false) => {
+                        let fields = branch.get_document_mut("properties").map(std::mem::take).unwrap_or_default();
+                        let mut merged: Document = common
+                            .iter()
+                            .filter(|k| !fields.contains_key(k))
+                            .map(|k| ((*k).clone(), Bson::from(Document::new())))
+                            .collect();
+                        merged.extend(fields);
+                        branch.insert("properties", merged);
+                        Bson::Document(branch)
+                    }
+                    other => other,
+                })
+                .collect();
+            doc! { key: branches }
+        })
+        .collect();
+    if !required.is_empty() {
+        schema.insert("required", required);
+    }
+    schema.insert("properties", properties);
+    match alternatives.len() {
+        1 => schema.extend(alternatives.pop().unwrap_or_default()),
+        _ => {
+            schema.insert("allOf", alternatives);
+        }
+    }
+}
+
+/// Keys every branch requires and fixes to literal names (`{enum: [...]}` and nothing
+/// else), with the union of their names in variant order.
+fn discriminators(branches: &[Document]) -> Vec<(String, Vec<Bson>)> {
+    let Some(first) = branches.first() else { return Vec::new() };
+    let fixed = |branch: &Document, key: &str| -> Option<Vec<Bson>> {
+        let required = branch.get_array("required").ok()?;
+        if !required.contains(&Bson::from(key)) {
+            return None;
+        }
+        let schema = branch.get_document("properties").ok()?.get_document(key).ok()?;
+        match (schema.len(), schema.get_array("enum")) {
+            (1, Ok(names)) => Some(names.clone()),
+            _ => None,
+        }
+    };
+    let keys: Vec<String> = first
+        .get_array("required")
+        .map(|r| r.iter().filter_map(|k| k.as_str().map(str::to_owned)).collect())
+        .unwrap_or_default();
+    keys.into_iter()
+        .filter_map(|key| {
+            let mut names: Vec<Bson> = Vec::new();
+            for branch in branches {
+                for name in fixed(branch, &key)? {
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
+            }
+            Some((key, names))
+        })
+        .collect()
 }
 
 /// `{bsonType: "object", title, description, required, properties, additionalProperties}`
@@ -188,7 +332,8 @@ fn admits_null(schema: &Document) -> bool {
 /// `description`). `deny_unknown`: `#[serde(deny_unknown_fields)]`, so
 /// `additionalProperties: false`; `root`: a collection root, whose `_id` stays allowed.
 pub fn object(fields: Option<&[FieldFacts]>, keywords: &[Keyword], deny_unknown: bool, root: bool) -> Document {
-    let mut members = Members { required: Vec::new(), properties: Document::new(), additional: None };
+    let mut members =
+        Members { required: Vec::new(), properties: Document::new(), additional: None, variants: Vec::new() };
     for field in fields.unwrap_or_default() {
         let schema = field_schema(field);
         if field.flatten {
@@ -215,6 +360,7 @@ pub fn object(fields: Option<&[FieldFacts]>, keywords: &[Keyword], deny_unknown:
     if let Some(additional) = members.additional {
         schema.insert("additionalProperties", additional);
     }
+    polymorphic(&mut schema, members.variants);
     schema
 }
 
@@ -338,6 +484,36 @@ pub fn enumeration(repr: Repr<'_>, variants: &[Variant<'_>], keywords: &[Keyword
         _ => doc! { "oneOf": branches },
     };
     apply(&mut schema, keywords, false);
+    schema
+}
+
+/// An internally tagged enum as a collection root: a document that is one of its
+/// variants ([`polymorphic`]), each admitting the `_id` the driver adds.
+pub fn polymorphic_root(enumeration: Document) -> Document {
+    let mut schema = enumeration;
+    let Some(parts) = alternatives(&mut schema) else { return with_id(schema) };
+    let (title, description) = (schema.remove("title"), schema.remove("description"));
+    let mut root = doc! { "bsonType": "object" };
+    root.extend(title.map(|t| ("title".to_owned(), t)));
+    root.extend(description.map(|d| ("description".to_owned(), d)));
+    root.extend(schema);
+    let branches = parts.1.into_iter().map(|b| match b {
+        Bson::Document(branch) => Bson::Document(with_id(branch)),
+        other => other,
+    });
+    polymorphic(&mut root, vec![(parts.0, branches.collect())]);
+    root
+}
+
+/// A variant that denies unknown fields still admits the `_id` every stored document has.
+fn with_id(mut schema: Document) -> Document {
+    if schema.get_bool("additionalProperties").ok() == Some(false) {
+        if let Ok(properties) = schema.get_document_mut("properties") {
+            if !properties.contains_key("_id") {
+                properties.insert("_id", Document::new());
+            }
+        }
+    }
     schema
 }
 
@@ -468,6 +644,65 @@ pub const fn enum_facts(kind: BsonKind, variants: &[SchemaFacts]) -> SchemaFacts
         i += 1;
     }
     facts
+}
+
+#[cfg(test)]
+mod polymorphic_tests {
+    use super::*;
+    use crate::Validator;
+
+    fn variant(name: &'static str, body: Body<'static>) -> Variant<'static> {
+        Variant { name, body, untagged: false }
+    }
+
+    /// `{t: "a"}` or `{t: "b", c: <i32>}`: adjacently tagged.
+    fn adjacent() -> Document {
+        let variants = [variant("a", Body::Unit), variant("b", Body::Newtype(<i32 as MongoSchema>::FIELD))];
+        enumeration(Repr::Adjacent { tag: "t", content: "c" }, &variants, &[])
+    }
+
+    /// `{kind: "x", x: <string>}` or `{kind: "y"}`: internally tagged.
+    fn internal() -> Document {
+        static X: [FieldFacts; 1] = [FieldFacts { name: "x", ..<String as MongoSchema>::FIELD }];
+        let variants = [variant("x", Body::Struct(&X, &[], false)), variant("y", Body::Unit)];
+        enumeration(Repr::Internal { tag: "kind" }, &variants, &[])
+    }
+
+    fn flattened(schema: fn() -> Document) -> FieldFacts {
+        FieldFacts { flatten: true, schema, ..ALIAS_FIELD }
+    }
+
+    fn valid(schema: &Document, doc: Document) -> bool {
+        Validator::new(schema).expect("the schema compiles").is_valid(&doc)
+    }
+
+    #[test]
+    fn two_flattened_enums_are_both_required_and_their_tags_lifted() {
+        let fields =
+            [FieldFacts { name: "title", ..<String as MongoSchema>::FIELD }, flattened(adjacent), flattened(internal)];
+        let schema = object(Some(&fields), &[], true, true);
+        // the adjacent content key is not fixed to names: not lifted
+        let required: Vec<Bson> = vec!["title".into(), "t".into(), "kind".into()];
+        assert_eq!(schema.get_array("required").unwrap(), &required);
+        assert_eq!(schema.get_array("allOf").map(Vec::len).ok(), Some(2));
+        let properties = schema.get_document("properties").unwrap();
+        assert_eq!(properties.get_document("t").unwrap(), &doc! { "enum": ["a", "b"] });
+        assert_eq!(properties.get_document("kind").unwrap(), &doc! { "enum": ["x", "y"] });
+        assert!(valid(&schema, doc! { "_id": 1, "title": "a", "t": "b", "c": 5, "kind": "x", "x": "s" }));
+        assert!(valid(&schema, doc! { "title": "a", "t": "a", "kind": "y" }));
+        // a variant's field under another tag, an unknown field, a wrong tag, a wrong content
+        assert!(!valid(&schema, doc! { "title": "a", "t": "a", "c": 5, "kind": "y" }));
+        assert!(!valid(&schema, doc! { "title": "a", "t": "a", "kind": "y", "zzz": 1 }));
+        assert!(!valid(&schema, doc! { "title": "a", "t": "z", "kind": "y" }));
+        assert!(!valid(&schema, doc! { "title": "a", "t": "b", "c": "five", "kind": "y" }));
+    }
+
+    #[test]
+    fn an_optional_flattened_enum_is_left_alone() {
+        let fields = [FieldFacts { flatten: true, schema: || nullable(internal()), ..ALIAS_FIELD }];
+        let schema = object(Some(&fields), &[], false, false);
+        assert!(!schema.contains_key("oneOf") && !schema.contains_key("required"), "{schema}");
+    }
 }
 
 /// The tests behind the derive's compile-time rules: `const fn`s over a field's

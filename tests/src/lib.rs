@@ -1,4 +1,4 @@
-//! Test models covering every row of SPEC.md's mapping table, every honoured serde
+//! Test models covering every Rust → BSON mapping of the runtime's impls, every honoured serde
 //! attribute and every field keyword, each with sample values: `Some` and `None`, every
 //! enum variant, strings and arrays at their declared bounds.
 
@@ -57,6 +57,8 @@ pub fn roots() -> Vec<Root> {
         Root::of::<SerdeAttributes>(),
         Root::of::<Flattened>(),
         Root::of::<Keywords>(),
+        Root::of::<Numbers>(),
+        Root::of::<Counter>(),
     ]
 }
 

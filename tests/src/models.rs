@@ -434,7 +434,7 @@ impl Samples for Flattened {
     }
 }
 
-/// Every field keyword of SPEC.md's list.
+/// Every field keyword the derive documents (runtime/src/derive.md).
 #[derive(Debug, Clone, Serialize, Deserialize, MongoSchema)]
 #[serde(rename_all = "camelCase")]
 #[mongo(
@@ -498,5 +498,187 @@ impl Samples for Keywords {
             ..low.clone()
         };
         vec![low, high]
+    }
+}
+
+/// The polymorphic pattern, struct form: the common fields, and a flattened internally
+/// tagged enum whose variants carry the per-type fields.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(db = "db_test_poly", collection = "t_poly_content")]
+pub struct Content {
+    #[serde(rename = "_id")]
+    pub id: ObjectId,
+    #[mongo(max_length = 100)]
+    pub title: String,
+    #[serde(flatten)]
+    pub body: ContentBody,
+}
+
+/// The per-type part of a [`Content`] (and of a [`StrictContent`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
+#[serde(tag = "type", rename_all = "snake_case", rename_all_fields = "camelCase")]
+pub enum ContentBody {
+    Link {
+        #[mongo(max_length = 2048)]
+        url: String,
+    },
+    Video {
+        #[mongo(max_length = 2048)]
+        url: String,
+        duration_secs: u32,
+    },
+    Note {
+        #[mongo(max_length = 500)]
+        body_text: String,
+    },
+    Placeholder,
+}
+
+fn content_bodies() -> Vec<ContentBody> {
+    vec![
+        ContentBody::Link { url: "u".repeat(2048) },
+        ContentBody::Video { url: "https://example.com/v".into(), duration_secs: u32::MAX },
+        ContentBody::Note { body_text: "n".repeat(500) },
+        ContentBody::Placeholder,
+    ]
+}
+
+impl Samples for Content {
+    fn samples() -> Vec<Self> {
+        let each = content_bodies().into_iter().enumerate();
+        each.map(|(i, body)| Content { id: oid(60 + i as u8), title: "t".repeat(100), body }).collect()
+    }
+}
+
+/// [`Content`] with `deny_unknown_fields`: the variants' own fields are still known.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[mongo(db = "db_test_poly", collection = "t_poly_strict")]
+pub struct StrictContent {
+    #[serde(rename = "_id")]
+    pub id: ObjectId,
+    #[mongo(max_length = 100)]
+    pub title: String,
+    #[serde(flatten)]
+    pub body: ContentBody,
+}
+
+impl Samples for StrictContent {
+    fn samples() -> Vec<Self> {
+        let each = content_bodies().into_iter().enumerate();
+        each.map(|(i, body)| StrictContent { id: oid(70 + i as u8), title: "s".into(), body }).collect()
+    }
+}
+
+/// The polymorphic pattern, enum form: an internally tagged enum as the collection root.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
+#[serde(tag = "kind", rename_all = "snake_case", rename_all_fields = "camelCase")]
+#[mongo(db = "db_test_poly", collection = "t_poly_asset")]
+pub enum Asset {
+    Image {
+        #[serde(rename = "_id")]
+        id: ObjectId,
+        #[mongo(max_length = 2048)]
+        url: String,
+        width: u16,
+    },
+    File {
+        #[serde(rename = "_id")]
+        id: ObjectId,
+        #[mongo(max_length = 100)]
+        file_name: String,
+        page_count: Option<u32>,
+    },
+    Folder {
+        #[serde(rename = "_id")]
+        id: ObjectId,
+    },
+}
+
+impl Samples for Asset {
+    fn samples() -> Vec<Self> {
+        vec![
+            Asset::Image { id: oid(80), url: "u".repeat(2048), width: u16::MAX },
+            Asset::File { id: oid(81), file_name: "f".repeat(100), page_count: Some(3) },
+            Asset::File { id: oid(82), file_name: "f".into(), page_count: None },
+            Asset::Folder { id: oid(83) },
+        ]
+    }
+}
+
+/// Every integer and float width, and an `Option`, for the number decision table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(db = "db_test_number", collection = "t_number_width")]
+pub struct Numbers {
+    #[serde(rename = "_id")]
+    pub id: ObjectId,
+    pub tiny: i8,
+    pub small: i16,
+    pub medium: i32,
+    pub large: i64,
+    pub byte: u8,
+    pub word: u16,
+    pub unsigned32: u32,
+    pub unsigned64: u64,
+    pub signed_size: isize,
+    pub unsigned_size: usize,
+    pub ratio32: f32,
+    pub ratio64: f64,
+    pub maybe_count: Option<u32>,
+}
+
+impl Samples for Numbers {
+    fn samples() -> Vec<Self> {
+        let low = Numbers {
+            id: oid(90),
+            tiny: i8::MIN,
+            small: i16::MIN,
+            medium: i32::MIN,
+            large: i64::MIN,
+            byte: 0,
+            word: 0,
+            unsigned32: 0,
+            unsigned64: 0,
+            signed_size: isize::MIN,
+            unsigned_size: 0,
+            ratio32: f32::MIN,
+            ratio64: f64::MIN,
+            maybe_count: None,
+        };
+        let high = Numbers {
+            id: oid(91),
+            tiny: i8::MAX,
+            small: i16::MAX,
+            medium: i32::MAX,
+            large: i64::MAX,
+            byte: u8::MAX,
+            word: u16::MAX,
+            unsigned32: u32::MAX,
+            unsigned64: i64::MAX as u64,
+            signed_size: isize::MAX,
+            unsigned_size: i64::MAX as usize,
+            ratio32: f32::MAX,
+            ratio64: f64::MAX,
+            maybe_count: Some(u32::MAX),
+        };
+        vec![low, high]
+    }
+}
+
+/// A counters collection: `$inc` on an upsert writes an int32 `seq`, which an `i64` reads.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
+#[mongo(db = "db_test_number", collection = "t_number_counter")]
+pub struct Counter {
+    #[serde(rename = "_id")]
+    #[mongo(allow(random_id, reason = "a counter is named by the sequence it counts"))]
+    pub id: String,
+    pub seq: i64,
+}
+
+impl Samples for Counter {
+    fn samples() -> Vec<Self> {
+        vec![Counter { id: "order".into(), seq: 1 }, Counter { id: "invoice".into(), seq: i64::MAX }]
     }
 }

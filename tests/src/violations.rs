@@ -86,6 +86,9 @@ fn keywords(schema: &Document, value: &Bson, path: &[String], root: &Document, o
     match schema.get("bsonType") {
         Some(Bson::String(alias)) if alias != "string" => add("bsonType", Bson::from("wrong type")),
         Some(Bson::String(_)) => add("bsonType", Bson::Int32(1)),
+        Some(Bson::Array(aliases)) if !aliases.contains(&Bson::from("string")) => {
+            add("bsonType", Bson::from("wrong type"))
+        }
         _ => {}
     }
     if schema.contains_key("enum") {

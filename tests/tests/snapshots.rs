@@ -38,6 +38,15 @@ fn embedded_types() {
     insta::assert_snapshot!("Audit", schema_of::<Audit>());
 }
 
+/// The polymorphic pattern: a flattened internally tagged enum in a struct root (with and
+/// without `deny_unknown_fields`) and an internally tagged enum root.
+#[test]
+fn polymorphic_roots() {
+    insta::assert_snapshot!("Content", schema_of::<Content>());
+    insta::assert_snapshot!("StrictContent", schema_of::<StrictContent>());
+    insta::assert_snapshot!("Asset", schema_of::<Asset>());
+}
+
 /// The compile-time facts the rules read: kind, shape, depth and worst-case size.
 #[test]
 fn facts() {
@@ -53,6 +62,8 @@ fn facts() {
         ("Shape", Shape::FACTS),
         ("Event", Event::FACTS),
         ("Message", Message::FACTS),
+        ("Content", Content::FACTS),
+        ("Asset", Asset::FACTS),
     ];
     let lines: Vec<String> = facts
         .iter()

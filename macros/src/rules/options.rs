@@ -54,7 +54,8 @@ impl<'a> Root<'a> {
             Data::Enum(_) => &[],
         };
         let fields = all.iter().filter(|f| f.is_written()).collect::<Vec<_>>();
-        let flattens = fields.iter().any(|f| f.serde.flatten);
+        // an enum root's paths lie in its variants: resolved by the compiler, like a flatten's
+        let flattens = fields.iter().any(|f| f.serde.flatten) || matches!(c.data, Data::Enum(_));
         Root { c, fields: fields.into_iter().filter(|f| !f.serde.flatten).collect(), flattens }
     }
 

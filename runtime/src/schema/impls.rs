@@ -1,5 +1,6 @@
 //! `MongoSchema` for std, bson and foreign types, each mapped to what bson's raw
-//! serializer (the driver's path) writes (README.md lists the mapping). The widths
+//! serializer (the driver's path) writes, numbers widened to what bson's deserializer
+//! reads back (README.md lists the mapping). The widths
 //! follow bson 3: `u32`/`u64` go out as Int64, `u64` above `i64::MAX` fails to serialize,
 //! `i128`/`u128` are unsupported and have no impl.
 
@@ -12,15 +13,27 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, LinkedList, VecDequ
 use std::rc::Rc;
 use std::sync::Arc;
 
-/// An integer schema with the bounds of the Rust type, so the validator refuses what
-/// the Rust side could not read back.
-fn integer(alias: &str, min: i64, max: Option<i64>) -> Document {
-    let mut schema = bson_type(alias);
-    schema.insert("minimum", narrow(min));
-    if let Some(max) = max {
+/// An integer of a Rust type whose values lie in `min..=max`. bson's deserializer reads
+/// an Int32 and an Int64 into every integer width when the value is in range (and never a
+/// Double), and mongosh, `$inc` upserts and relaxed-JSON imports write Int32 for small
+/// values whatever the field's width: so both BSON integer types are admitted, within
+/// the Rust type's range (a bound that a BSON `long` already has is not written).
+fn integer(min: i64, max: i64) -> Document {
+    let mut schema = doc! { "bsonType": ["int", "long"] };
+    if min > i64::MIN {
+        schema.insert("minimum", narrow(min));
+    }
+    if max < i64::MAX {
         schema.insert("maximum", narrow(max));
     }
     schema
+}
+
+/// A float: serde's float visitors read a Double and every integer (converted; a `long`
+/// beyond 2⁵³ rounds), so mongosh's `NumberInt`/`NumberLong` and `$inc` upserts read back.
+/// Not `decimal`: bson reads a Decimal128 into no float.
+fn float() -> Document {
+    doc! { "bsonType": ["double", "int", "long"] }
 }
 
 /// An `i64` as Int32 when it fits, so schemas read as people write them.
@@ -44,18 +57,18 @@ macro_rules! leaf {
 
 leaf! {
     bool => Bool, bson_type("bool");
-    i8 => Int, integer("int", i8::MIN.into(), Some(i8::MAX.into()));
-    i16 => Int, integer("int", i16::MIN.into(), Some(i16::MAX.into()));
-    i32 => Int, bson_type("int");
-    u8 => Int, integer("int", 0, Some(u8::MAX.into()));
-    u16 => Int, integer("int", 0, Some(u16::MAX.into()));
-    i64 => Long, bson_type("long");
-    u32 => Long, integer("long", 0, Some(u32::MAX.into()));
-    u64 => Long, integer("long", 0, None);
-    isize => Long, bson_type("long");
-    usize => Long, integer("long", 0, None);
-    f32 => Double, bson_type("double");
-    f64 => Double, bson_type("double");
+    i8 => Int, integer(i8::MIN.into(), i8::MAX.into());
+    i16 => Int, integer(i16::MIN.into(), i16::MAX.into());
+    i32 => Int, integer(i32::MIN.into(), i32::MAX.into());
+    u8 => Int, integer(0, u8::MAX.into());
+    u16 => Int, integer(0, u16::MAX.into());
+    i64 => Long, integer(i64::MIN, i64::MAX);
+    u32 => Long, integer(0, u32::MAX.into());
+    u64 => Long, integer(0, i64::MAX);
+    isize => Long, integer(isize::MIN as i64, isize::MAX as i64);
+    usize => Long, integer(0, i64::try_from(usize::MAX).unwrap_or(i64::MAX));
+    f32 => Double, float();
+    f64 => Double, float();
     char => String [size::string(Some(1))], doc! { "bsonType": "string", "minLength": 1, "maxLength": 1 };
     String => String, bson_type("string");
     str => String, bson_type("string");
@@ -338,7 +351,14 @@ mod tests {
         fn check<T: MongoSchema + ?Sized>(name: &str) -> usize {
             let kind = primitive(name).unwrap_or_else(|| panic!("{name} is not in PRIMITIVES"));
             assert_eq!(T::FACTS.kind, kind, "{name}");
-            assert_eq!(T::json_schema().get_str("bsonType").ok(), kind.alias(), "{name}");
+            // the kind serde writes is admitted (numbers admit more: what they read back)
+            let schema = T::json_schema();
+            let admitted = match schema.get("bsonType") {
+                Some(Bson::Array(aliases)) => aliases.iter().filter_map(|a| a.as_str()).collect(),
+                Some(Bson::String(alias)) => vec![alias.as_str()],
+                _ => vec![],
+            };
+            assert!(kind.alias().is_some_and(|alias| admitted.contains(&alias)), "{name}: {admitted:?}");
             1
         }
         let checked = check::<bool>("bool")

@@ -153,7 +153,7 @@ pub trait MongoSchema {
         ident: "",
         type_name: Self::NAME,
         schema: Self::json_schema,
-        flags: crate::__private::REQUIRED,
+        flags: mongo_schema_contract::fields::REQUIRED,
         keywords: &[],
     };
 
