@@ -31,7 +31,7 @@ fn err(rule: &'static str, waivable: bool, message: String) -> Result<(), NameEr
     Err(NameError { rule, message, waivable })
 }
 
-/// Databases MongoDB reserves for itself (Specification 1, a red line).
+/// Databases MongoDB reserves for itself (a red line of the standard).
 pub const SYSTEM_DATABASES: [&str; 3] = ["admin", "local", "config"];
 
 /// Characters MongoDB forbids in database names on any platform.
@@ -44,66 +44,157 @@ fn is_snake_lower(s: &str) -> bool {
     s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
 }
 
-/// `system_db`: business data never lives in `admin`, `local` or `config` (Specification 1).
+/// `system_db`: business data never lives in `admin`, `local` or `config`.
 pub fn check_system_db(name: &str) -> Result<(), NameError> {
-    if SYSTEM_DATABASES.contains(&name) {
-        return err(
-            rules::SYSTEM_DB,
-            false,
-            format!(
-                "`{name}` is a MongoDB system database; business data needs its own database, e.g. `db_{name}_data`"
-            ),
-        );
-    }
-    Ok(())
+    Conventions::default().check_system_db(name)
 }
 
+/// The standard's database prefix.
+pub const DB_PREFIX: &str = "db_";
+/// The standard's collection prefix.
+pub const COLLECTION_PREFIX: &str = "t_";
+
 /// `db_name`: `db_` + lowercase letters, digits and underscores, at most 64 bytes
-/// (Specification 2: case-sensitive names broke production once).
+/// (case-sensitive names broke production once).
 pub fn check_db_name(name: &str) -> Result<(), NameError> {
-    if let Some(c) = name.chars().find(|c| DB_FORBIDDEN_CHARS.contains(c)) {
-        return err(
-            rules::DB_NAME,
-            false,
-            format!("database name `{name}` contains {c:?}, which MongoDB forbids in database names"),
-        );
-    }
-    if name.is_empty() || name.len() > DB_NAME_MAX_BYTES {
-        return err(
-            rules::DB_NAME,
-            false,
-            format!("database name `{name}` is {} bytes; MongoDB allows 1 to {DB_NAME_MAX_BYTES}", name.len()),
-        );
-    }
-    if !name.starts_with("db_") || !is_snake_lower(name) || name.len() == 3 {
-        let suggestion = suggest_snake("db_", name);
-        return err(rules::DB_NAME, true, format!("database name `{name}` should be `db_` + lowercase letters, digits and underscores, e.g. `{suggestion}`"));
-    }
-    Ok(())
+    Conventions::default().check_db_name(name)
 }
 
 /// `collection_name`: `t_` + module_entity in lowercase snake case; a time suffix such as
 /// `t_log_202403` is fine. `system.` and `$` are MongoDB's own and never waivable
-/// (Specification 3: a `system.orders` collection was skipped by backups).
+/// (a `system.orders` collection was skipped by backups).
 pub fn check_collection_name(name: &str) -> Result<(), NameError> {
-    if name.is_empty() {
-        return err(rules::COLLECTION_NAME, false, "collection name is empty".to_owned());
+    Conventions::default().check_collection_name(name)
+}
+
+/// The naming conventions a crate follows: the standard's by default; a crate's
+/// `[package.metadata.mongo-schema]` table may change the prefixes and add short names
+/// and vocabulary words. MongoDB's own limits do not change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Conventions {
+    /// Every database name starts with this (`db_`; empty: no prefix).
+    pub db_prefix: String,
+    /// Every collection name starts with this (`t_`; empty: no prefix).
+    pub collection_prefix: String,
+    /// Short names allowed besides [`SHORT_NAMES_ALLOWED`].
+    pub short_names: Vec<String>,
+    /// Last words that make a field money, besides [`MONEY_WORDS`].
+    pub money_words: Vec<String>,
+    /// Last words that make a field a date, besides [`DATE_WORDS`].
+    pub date_words: Vec<String>,
+}
+
+impl Default for Conventions {
+    /// The standard's conventions.
+    fn default() -> Self {
+        Conventions {
+            db_prefix: DB_PREFIX.to_owned(),
+            collection_prefix: COLLECTION_PREFIX.to_owned(),
+            short_names: Vec::new(),
+            money_words: Vec::new(),
+            date_words: Vec::new(),
+        }
     }
-    if let Some(rest) = name.strip_prefix("system.") {
-        return err(rules::COLLECTION_NAME, false, format!("`{name}` uses MongoDB's reserved `system.` prefix; backups and tools skip such collections. Use e.g. `t_{rest}`"));
+}
+
+/// `prefix + lowercase letters...`, as the messages say it.
+fn prefixed(prefix: &str) -> String {
+    match prefix {
+        "" => String::new(),
+        _ => format!("`{prefix}` + "),
     }
-    if name.contains('$') || name.contains('\0') {
-        return err(
-            rules::COLLECTION_NAME,
-            false,
-            format!("collection name `{name}` contains `$` or NUL, which MongoDB reserves"),
-        );
+}
+
+impl Conventions {
+    /// `system_db`, with a suggestion under these conventions' database prefix.
+    pub fn check_system_db(&self, name: &str) -> Result<(), NameError> {
+        if SYSTEM_DATABASES.contains(&name) {
+            let prefix = &self.db_prefix;
+            return err(
+                rules::SYSTEM_DB,
+                false,
+                format!("`{name}` is a MongoDB system database; business data needs its own database, e.g. `{prefix}{name}_data`"),
+            );
+        }
+        Ok(())
     }
-    if !name.starts_with("t_") || !is_snake_lower(name) || name.len() == 2 {
-        let suggestion = suggest_snake("t_", name);
-        return err(rules::COLLECTION_NAME, true, format!("collection name `{name}` should be `t_` + module_entity in lowercase snake case (a time suffix like `t_log_202403` is fine), e.g. `{suggestion}`"));
+
+    /// `db_name` under these conventions (MongoDB's forbidden characters and 64-byte
+    /// limit are never waivable).
+    pub fn check_db_name(&self, name: &str) -> Result<(), NameError> {
+        if let Some(c) = name.chars().find(|c| DB_FORBIDDEN_CHARS.contains(c)) {
+            return err(
+                rules::DB_NAME,
+                false,
+                format!("database name `{name}` contains {c:?}, which MongoDB forbids in database names"),
+            );
+        }
+        if name.is_empty() || name.len() > DB_NAME_MAX_BYTES {
+            return err(
+                rules::DB_NAME,
+                false,
+                format!("database name `{name}` is {} bytes; MongoDB allows 1 to {DB_NAME_MAX_BYTES}", name.len()),
+            );
+        }
+        let prefix = &self.db_prefix;
+        if !name.starts_with(prefix.as_str()) || !is_snake_lower(name) || name.len() == prefix.len() {
+            let suggestion = suggest_snake(prefix, name);
+            return err(
+                rules::DB_NAME,
+                true,
+                format!(
+                    "database name `{name}` should be {}lowercase letters, digits and underscores, e.g. `{suggestion}`",
+                    prefixed(prefix)
+                ),
+            );
+        }
+        Ok(())
     }
-    Ok(())
+
+    /// `collection_name` under these conventions (`system.`, `$` and empty names are
+    /// never waivable).
+    pub fn check_collection_name(&self, name: &str) -> Result<(), NameError> {
+        if name.is_empty() {
+            return err(rules::COLLECTION_NAME, false, "collection name is empty".to_owned());
+        }
+        let prefix = &self.collection_prefix;
+        if let Some(rest) = name.strip_prefix("system.") {
+            return err(rules::COLLECTION_NAME, false, format!("`{name}` uses MongoDB's reserved `system.` prefix; backups and tools skip such collections. Use e.g. `{prefix}{rest}`"));
+        }
+        if name.contains('$') || name.contains('\0') {
+            return err(
+                rules::COLLECTION_NAME,
+                false,
+                format!("collection name `{name}` contains `$` or NUL, which MongoDB reserves"),
+            );
+        }
+        if !name.starts_with(prefix.as_str()) || !is_snake_lower(name) || name.len() == prefix.len() {
+            let suggestion = suggest_snake(prefix, name);
+            return err(rules::COLLECTION_NAME, true, format!("collection name `{name}` should be {}module_entity in lowercase snake case (a time suffix like `{prefix}log_202403` is fine), e.g. `{suggestion}`", prefixed(prefix)));
+        }
+        Ok(())
+    }
+
+    /// `field_name` under these conventions: [`check_field_name`] with this crate's
+    /// short names allowed too.
+    pub fn check_field_name(&self, name: &str) -> Result<(), NameError> {
+        check_field_name_with(name, &self.short_names)
+    }
+
+    /// Whether `name` is a short name these conventions allow.
+    pub fn allows_short_name(&self, name: &str) -> bool {
+        SHORT_NAMES_ALLOWED.contains(&name) || self.short_names.iter().any(|s| s == name)
+    }
+
+    /// [`is_money_name`] with this crate's money words too.
+    pub fn is_money_name(&self, name: &str) -> bool {
+        is_money_name(name) || last_word_in(name, &self.money_words)
+    }
+
+    /// [`is_date_name`] with this crate's date words too.
+    pub fn is_date_name(&self, name: &str) -> bool {
+        is_date_name(name) || last_word_in(name, &self.date_words)
+    }
 }
 
 /// A lowercase snake-case rendering of `name` with `prefix`, for suggestions.
@@ -129,7 +220,7 @@ pub fn suggest_snake(prefix: &str, name: &str) -> String {
     out
 }
 
-/// One naming style for the fields of a type (Specification 4).
+/// One naming style for the fields of a type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FieldCase {
     /// `userName`, `createTime`
@@ -226,14 +317,24 @@ pub fn words(name: &str) -> Vec<String> {
     words
 }
 
-/// Short names that are words everyone reads the same way; any other name of one or two
-/// characters is a meaningless abbreviation (`UN`, `oi`, `CT`).
-pub const SHORT_NAMES_ALLOWED: &[&str] = &["id", "ip", "os", "ua", "tz"];
+/// The short names everyone reads the same way: the only names of one or two characters
+/// that `field_name` accepts. `k` and `v` are the pair `$arrayToObject` and
+/// `$objectToArray` require (the attribute pattern's `{k, v}`); `x`, `y`, `z` are
+/// coordinates; `ts` a timestamp.
+pub const SHORT_NAMES_ALLOWED: &[&str] = &["id", "ip", "os", "ua", "tz", "ts", "k", "v", "x", "y", "z"];
+
+/// Longest name the abbreviation rule calls short: a name of at most this many
+/// characters must be in [`SHORT_NAMES_ALLOWED`] (or the crate's own list).
+pub const SHORT_NAME_MAX_CHARS: usize = 2;
 
 /// `field_name`: no leading `_` (except `_id`), no `$` or `.`, written in camelCase or
-/// snake_case, and no meaningless abbreviation (Specification 4: `UN`, `oi`, `CT` and
-/// four spellings of one field cost a team hours of empty query results).
+/// snake_case, and no meaningless abbreviation (`UN`, `oi`, `CT` and four spellings of
+/// one field cost a team hours of empty query results). See [`abbreviation`].
 pub fn check_field_name(name: &str) -> Result<(), NameError> {
+    check_field_name_with(name, &[])
+}
+
+fn check_field_name_with(name: &str, short_names: &[String]) -> Result<(), NameError> {
     if name == "_id" {
         return Ok(());
     }
@@ -243,21 +344,52 @@ pub fn check_field_name(name: &str) -> Result<(), NameError> {
     if let Some(rest) = name.strip_prefix('_') {
         return err(rules::FIELD_NAME, true, format!("field `{name}` starts with `_`, which is for system fields such as `_id` and invites conflicts with them; rename it, e.g. `{}`", FieldCase::Camel.convert(rest)));
     }
-    check_abbreviation(name)?;
+    if !short_names.iter().any(|s| s == name) {
+        if let Some(why) = abbreviation(name) {
+            let allowed = SHORT_NAMES_ALLOWED.iter().copied().chain(short_names.iter().map(String::as_str));
+            let allowed: Vec<&str> = allowed.collect();
+            return err(rules::FIELD_NAME, true, format!("field `{name}` looks like a meaningless abbreviation ({}); spell out what it holds, e.g. `userName` rather than `UN`, `createTime` rather than `CT` (allowed short names: {}; add a crate's own in `[package.metadata.mongo-schema] short_names`)", why.reason(), allowed.join(", ")));
+        }
+    }
     if FieldCase::Camel.fits(name) || FieldCase::Snake.fits(name) {
         return Ok(());
     }
     err(rules::FIELD_NAME, true, format!("field `{name}` is neither camelCase nor snake_case; write `{}` or `{}` (whichever the type uses), e.g. with `#[serde(rename_all = \"camelCase\")]`", FieldCase::Camel.convert(name), FieldCase::Snake.convert(name)))
 }
 
-fn check_abbreviation(name: &str) -> Result<(), NameError> {
-    let letters = name.chars().filter(|c| c.is_alphabetic()).count();
-    let all_caps = letters >= 2 && !name.chars().any(|c| c.is_lowercase());
-    let too_short = name.chars().count() <= 2 && !SHORT_NAMES_ALLOWED.contains(&name);
-    if all_caps || too_short {
-        return err(rules::FIELD_NAME, true, format!("field `{name}` looks like a meaningless abbreviation (too short or all capitals); spell out what it holds, e.g. `userName` rather than `UN`, `createTime` rather than `CT` (allowed short names: {})", SHORT_NAMES_ALLOWED.join(", ")));
+/// Why `field_name` calls a name a meaningless abbreviation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Abbreviation {
+    /// One or two characters, not an allowed short name (`un`, `oi`, `a`).
+    TooShort,
+    /// Two or more letters and no lowercase one (`UN`, `CT`, `URL`, `SKU_ID`).
+    AllCapitals,
+}
+
+impl Abbreviation {
+    fn reason(self) -> &'static str {
+        match self {
+            Abbreviation::TooShort => "one or two characters, and not an allowed short name",
+            Abbreviation::AllCapitals => "all capitals",
+        }
     }
-    Ok(())
+}
+
+/// The abbreviation rule, the whole of it: a name is a meaningless abbreviation when it
+/// has at most [`SHORT_NAME_MAX_CHARS`] characters and is not in [`SHORT_NAMES_ALLOWED`],
+/// or when it has two letters or more and none of them is lowercase. Names of three
+/// characters or more with a lowercase letter (`pwd`, `qty`, `age`, `sku`) are not judged:
+/// no rule can tell a word from a shortening of one, and the standard's examples
+/// (`UN`, `oi`, `CT`) are all short or all capitals.
+pub fn abbreviation(name: &str) -> Option<Abbreviation> {
+    let letters = name.chars().filter(|c| c.is_alphabetic()).count();
+    if letters >= 2 && !name.chars().any(char::is_lowercase) {
+        return Some(Abbreviation::AllCapitals);
+    }
+    if name.chars().count() <= SHORT_NAME_MAX_CHARS && !SHORT_NAMES_ALLOWED.contains(&name) {
+        return Some(Abbreviation::TooShort);
+    }
+    None
 }
 
 /// `field_name`: the field is written in the type's one style.
@@ -268,7 +400,7 @@ pub fn check_field_case(name: &str, case: FieldCase, why: &str) -> Result<(), Na
     err(rules::FIELD_NAME, true, format!("field `{name}` is not {}, the style of this type ({why}); one style per collection keeps queries from missing fields: write `{}`", case.name(), case.convert(name)))
 }
 
-/// Last words that make a field a money amount (Specification 9: Decimal128, never double).
+/// Last words that make a field a money amount (stored as Decimal128, never a double).
 pub const MONEY_WORDS: &[&str] = &[
     "amount",
     "price",
@@ -307,15 +439,15 @@ pub const MONEY_WORDS: &[&str] = &[
 /// Words that make a field a money amount wherever they appear (`amountDue`, `priceOld`).
 const MONEY_ANYWHERE: &[&str] = &["amount", "price", "balance", "salary", "money"];
 
-/// Last words that make a field a date (Specification 9: BSON date, never a string).
+/// Last words that make a field a date (stored as a BSON date, never a string).
 pub const DATE_WORDS: &[&str] =
     &["time", "date", "at", "timestamp", "datetime", "birthday", "birthdate", "deadline", "expiry", "dob"];
 
-/// Last words that make a field a status flag (Specification 9: a string enum, not a number).
+/// Last words that make a field a status flag (a string enum, not a number).
 pub const STATUS_WORDS: &[&str] = &["status", "state", "type", "kind", "stage", "phase", "flag"];
 
-fn last_word_in(name: &str, vocabulary: &[&str]) -> bool {
-    words(name).last().is_some_and(|w| vocabulary.contains(&w.as_str()))
+fn last_word_in<S: AsRef<str>>(name: &str, vocabulary: &[S]) -> bool {
+    words(name).last().is_some_and(|w| vocabulary.iter().any(|v| v.as_ref() == w))
 }
 
 /// `totalAmount`, `unit_price`, `shippingFee`: a money field by its name.
@@ -369,12 +501,72 @@ mod tests {
         for ok in ["_id", "userName", "user_name", "email", "id", "ip", "orderItems", "createTime", "level2"] {
             assert!(check_field_name(ok).is_ok(), "{ok}");
         }
-        for bad in ["UN", "oi", "CT", "URL", "x", "_total", "Create_Time", "UserName", "user-name", "a.b", "$set"] {
+        for bad in ["UN", "oi", "CT", "URL", "a", "_total", "Create_Time", "UserName", "user-name", "a.b", "$set"] {
             assert_eq!(check_field_name(bad).unwrap_err().rule, "field_name", "{bad}");
         }
         assert!(!check_field_name("a.b").unwrap_err().waivable);
         assert!(check_field_name("_total").unwrap_err().message.contains("`total`"));
         assert!(check_field_name("Create_Time").unwrap_err().message.contains("`createTime` or `create_time`"));
+    }
+
+    #[test]
+    fn the_abbreviation_rule_has_two_clauses_and_a_list() {
+        // every allowed short name passes, in both styles
+        for ok in SHORT_NAMES_ALLOWED {
+            assert_eq!(abbreviation(ok), None, "{ok}");
+            assert!(check_field_name(ok).is_ok(), "{ok}");
+        }
+        // the attribute pattern's pair, and a timestamp
+        for ok in ["k", "v", "ts"] {
+            assert!(check_field_name(ok).is_ok(), "{ok}");
+        }
+        // one or two characters, not listed
+        for short in ["a", "un", "oi", "ct", "n1", "K2", "é"] {
+            assert_eq!(abbreviation(short), Some(Abbreviation::TooShort), "{short}");
+        }
+        // all capitals, whatever the length; one capital letter alone is short, not capitals
+        for caps in ["UN", "CT", "URL", "SKU_ID", "ID", "AB2"] {
+            assert_eq!(abbreviation(caps), Some(Abbreviation::AllCapitals), "{caps}");
+        }
+        assert_eq!(abbreviation("K"), Some(Abbreviation::TooShort));
+        // three characters or more with a lowercase letter are not judged
+        for word in ["pwd", "msg", "qty", "age", "sku", "url", "uid", "lat", "userId", "x1y"] {
+            assert_eq!(abbreviation(word), None, "{word}");
+        }
+        let message = check_field_name("un").unwrap_err().message;
+        assert!(message.contains("one or two characters") && message.contains("k, v"), "{message}");
+        assert!(check_field_name("UN").unwrap_err().message.contains("(all capitals)"));
+    }
+
+    #[test]
+    fn conventions_change_prefixes_short_names_and_vocabularies() {
+        let standard = Conventions::default();
+        assert!(standard.check_db_name("shop").unwrap_err().message.contains("`db_` + lowercase"));
+        let shop = Conventions {
+            db_prefix: String::new(),
+            collection_prefix: "c_".to_owned(),
+            short_names: vec!["un".to_owned(), "SKU".to_owned()],
+            money_words: vec!["premium".to_owned()],
+            date_words: vec!["expires".to_owned()],
+        };
+        assert!(shop.check_db_name("shop").is_ok());
+        assert!(shop.check_system_db("admin").unwrap_err().message.ends_with("e.g. `admin_data`"));
+        assert!(standard.check_system_db("admin").unwrap_err().message.ends_with("e.g. `db_admin_data`"));
+        assert!(shop.check_db_name("Shop").unwrap_err().message.contains("should be lowercase letters"));
+        assert!(!shop.check_db_name("shop.x").unwrap_err().waivable);
+        assert!(shop.check_collection_name("c_order").is_ok());
+        let e = shop.check_collection_name("t_order").unwrap_err();
+        assert!(e.message.contains("`c_` + module_entity") && e.message.contains("`c_t_order`"), "{e}");
+        assert!(shop.check_collection_name("c_").is_err());
+        assert!(shop.check_field_name("un").is_ok() && standard.check_field_name("un").is_err());
+        assert!(shop
+            .check_field_name("oi")
+            .unwrap_err()
+            .message
+            .contains("allowed short names: id, ip, os, ua, tz, ts, k, v, x, y, z, un, SKU"));
+        assert!(shop.is_money_name("insurancePremium") && !standard.is_money_name("insurancePremium"));
+        assert!(shop.is_date_name("tokenExpires") && !standard.is_date_name("tokenExpires"));
+        assert!(shop.is_money_name("totalAmount") && shop.is_date_name("createTime"));
     }
 
     #[test]

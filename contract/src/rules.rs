@@ -60,7 +60,10 @@ pub const WAIVABLE_RULES: &[&str] = &[
 
 /// Rules that are never waived, and why.
 pub const UNWAIVABLE_RULES: &[(&str, &str)] = &[
-    (SYSTEM_DB, "business data in `admin`, `local` or `config` competes with MongoDB's own locks (a red line of Specification 1)"),
+    (
+        SYSTEM_DB,
+        "business data in `admin`, `local` or `config` competes with MongoDB's own locks (a red line of the standard)",
+    ),
     (DOCUMENT_SIZE, "16 MiB is MongoDB's hard limit on a document: a larger one cannot be written at all"),
     (COLLECTION_COUNT, "it is checked at migration time over all models of a database, not on one type"),
     (TIMESERIES_FIELD, "mongod refuses a time-series collection whose timeField is not a date in every document"),
@@ -71,9 +74,9 @@ pub const UNWAIVABLE_RULES: &[(&str, &str)] = &[
     (COLLECTION_OPTIONS, "mongod refuses these options together"),
 ];
 
-/// The standard's default and greatest nesting depth (Specification 6).
+/// The standard's default and greatest nesting depth.
 pub const DEFAULT_MAX_DEPTH: u32 = 5;
-/// The standard's greatest `max_items` (Specification 8).
+/// The standard's greatest `max_items`.
 pub const DEFAULT_MAX_ITEMS: u64 = 1000;
 
 /// The messages of the field rules the derive checks, one text whether syntax decides
@@ -83,49 +86,136 @@ pub mod messages {
     /// `money_double`: a money field written as a double.
     pub const MONEY_DOUBLE: &str = "money_double: this field holds money but is written as a BSON double, which cannot hold 0.1 exactly; \
         use `rust_decimal::Decimal` with `#[serde(with = \"mongo_schema::serde_helpers::decimal128\")]` (`decimal128_option` for an \
-        `Option`) so it is stored as Decimal128 (Specification 9); if it is not money, `#[mongo(allow(money_double, reason = \"...\"))]`";
+        `Option`) so it is stored as Decimal128; if it is not money, `#[mongo(allow(money_double, reason = \"...\"))]`";
     /// `string_date`: a date field written as a string.
-    pub const STRING_DATE: &str = "string_date: this field holds a date but is written as a BSON string, which range queries and date \
+    pub const STRING_DATE: &str =
+        "string_date: this field holds a date but is written as a BSON string, which range queries and date \
         operators cannot use; use `bson::DateTime`, or `chrono::DateTime<Utc>` with \
-        `#[serde(with = \"bson::serde_helpers::datetime::FromChrono04DateTime\")]`, so it is stored as a BSON date (Specification 9); \
+        `#[serde(with = \"bson::serde_helpers::datetime::FromChrono04DateTime\")]`, so it is stored as a BSON date; \
         if it is not a date, `#[mongo(allow(string_date, reason = \"...\"))]`";
     /// `silent_string`: a `rust_decimal::Decimal` without its helper.
     pub const SILENT_DECIMAL: &str = "silent_string: this field holds a `rust_decimal::Decimal`, which serde writes as a string, while its \
         schema says `decimal`; add `#[serde(with = \"mongo_schema::serde_helpers::decimal128\")]` (`decimal128_option` for an \
-        `Option`; for a `Vec` or map of it, a newtype that carries the helper) so the stored type matches the validator \
-        (Specification 9)";
+        `Option`; for a `Vec` or map of it, a newtype that carries the helper) so the stored type matches the validator";
     /// `silent_string`: a `chrono::DateTime<Utc>` without its helper.
     pub const SILENT_CHRONO: &str = "silent_string: this field holds a `chrono::DateTime<Utc>`, which serde writes as an RFC 3339 string, \
         while its schema says `date`; add `#[serde(with = \"bson::serde_helpers::datetime::FromChrono04DateTime\")]` (for an \
-        `Option`, `Vec` or map of it, a newtype that carries the helper) so the stored type matches the validator (Specification 9)";
+        `Option`, `Vec` or map of it, a newtype that carries the helper) so the stored type matches the validator";
     /// `silent_string`: a `uuid::Uuid` without its helper.
     pub const SILENT_UUID: &str = "silent_string: this field holds a `uuid::Uuid`, which serde writes as a string to \
         `bson::serialize_to_document` and as generic (subtype 0) binary to the driver, while its schema says `binData`; add \
         `#[serde(with = \"bson::serde_helpers::uuid_1::AsBinary\")]` (for an `Option`, `Vec` or map of it, a newtype that \
-        carries the helper) so the stored type matches the validator (Specification 9)";
+        carries the helper) so the stored type matches the validator";
     /// `silent_string`: any other type that needs a helper it lacks.
     pub const SILENT_OTHER: &str = "silent_string: this field holds a type that serde writes as something else than its schema says; \
-        add the serde helper it needs so the stored type matches the validator (for an `Option`, `Vec` or map of it, use the helper's `Option` form where there is one, or a newtype that carries the helper) (Specification 9)";
+        add the serde helper it needs so the stored type matches the validator (for an `Option`, `Vec` or map of it, use the helper's `Option` form where there is one, or a newtype that carries the helper)";
     /// `random_id`: an `_id` that is neither an ObjectId nor an integer.
-    pub const RANDOM_ID: &str = "random_id: this `_id` is neither an ObjectId nor an integer; random `_id` values land all over the \
-        index and split its pages (Specification 10): use `bson::oid::ObjectId` (the default), or an increasing `i64`, and keep \
+    pub const RANDOM_ID: &str =
+        "random_id: this `_id` is neither an ObjectId nor an integer; random `_id` values land all over the \
+        index and split its pages: use `bson::oid::ObjectId` (the default), or an increasing `i64`, and keep \
         the business key in a field of its own with a unique index";
     /// `numeric_status`: a status flag written as a number.
     pub const NUMERIC_STATUS: &str =
-        "numeric_status: this status flag is written as a number, a magic number nobody can read later \
-        (Specification 9); use a unit enum that derives `MongoSchema` (e.g. `enum OrderStatus { Pending, Paid }` with \
+        "numeric_status: this status flag is written as a number, a magic number nobody can read later; \
+        use a unit enum that derives `MongoSchema` (e.g. `enum OrderStatus { Pending, Paid }` with \
         `#[serde(rename_all = \"lowercase\")]`), which is stored and validated as a string enum";
     /// `unbounded_array`: a growable array without `max_items`.
     pub const UNBOUNDED_ARRAY: &str = "unbounded_array: this field is an array with no bound; declare `#[mongo(max_items = N)]` \
-        (at most 1000, or the type's `max_items_limit`) and keep the last N with `$push` + `$slice`, or store the items as \
-        documents of their own collection: an array that grows forever reaches the 16 MiB limit and blocks writes (Specification 8)";
+        (at most the type's `max_items_limit`, else the crate's, else the standard's 1000) and keep the last N with `$push` + `$slice`, or store the items as \
+        documents of their own collection: an array that grows forever reaches the 16 MiB limit and blocks writes";
     /// `unbounded_array`: a map without `max_properties`.
-    pub const UNBOUNDED_MAP: &str = "unbounded_array: this field is a map (a document with arbitrary keys) with no bound; declare \
-        `#[mongo(max_properties = N)]`, or store the entries as an array of documents with `max_items` (Specification 8)";
-    /// `nesting_depth`: a field through which the document nests too deep.
-    pub const NESTING_DEPTH: &str = "nesting_depth: through this field the document nests more levels than allowed (the document \
-        itself counts as one; at most 5, or the type's `max_depth`; Specification 6 keeps documents within 3-5); flatten it: \
-        move deep parts up to top-level fields, or into their own collection referenced by id";
+    pub const UNBOUNDED_MAP: &str =
+        "unbounded_array: this field is a map (a document with arbitrary keys) with no bound; declare \
+        `#[mongo(max_properties = N)]`, or store the entries as an array of documents with `max_items`";
+    /// `nesting_depth`, before the depth found: see [`nesting_depth`](super::nesting_depth).
+    pub const NESTING_DEPTH_FOUND: &str = "nesting_depth: through this field the document nests ";
+    /// `nesting_depth`, between the depth found and the limit.
+    pub const NESTING_DEPTH_LIMIT: &str = " levels, more than the limit of ";
+    /// `nesting_depth`, after the limit.
+    pub const NESTING_DEPTH_FIX: &str = " (the document itself counts as one; the limit is the type's `max_depth`, else the \
+        crate's, else the standard's 5); flatten it: move deep parts up to top-level fields, or into their own collection \
+        referenced by id";
+}
+
+/// A message assembled during const evaluation: a const panic cannot format a number on
+/// stable Rust, so the number is written into a buffer first and the buffer is the
+/// panic's `&str`.
+#[derive(Clone, Copy)]
+pub struct ConstMessage {
+    bytes: [u8; ConstMessage::CAPACITY],
+    len: usize,
+}
+
+impl ConstMessage {
+    /// Bytes a message holds; longer text is cut at a character boundary.
+    pub const CAPACITY: usize = 1024;
+
+    /// An empty message.
+    pub const fn new() -> Self {
+        ConstMessage { bytes: [0; Self::CAPACITY], len: 0 }
+    }
+
+    /// `self` followed by `text` (cut whole characters at the capacity).
+    pub const fn str(mut self, text: &str) -> Self {
+        let text = text.as_bytes();
+        let mut i = 0;
+        while i < text.len() && self.len < Self::CAPACITY {
+            self.bytes[self.len] = text[i];
+            self.len += 1;
+            i += 1;
+        }
+        // never end inside a character
+        while self.len > 0 && i < text.len() && text[i] & 0xC0 == 0x80 {
+            self.len -= 1;
+            i -= 1;
+        }
+        self
+    }
+
+    /// `self` followed by `n` in decimal.
+    pub const fn number(mut self, n: u64) -> Self {
+        let mut digits = [0u8; 20];
+        let (mut count, mut rest) = (0, n);
+        loop {
+            digits[count] = b'0' + (rest % 10) as u8;
+            count += 1;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        while count > 0 && self.len < Self::CAPACITY {
+            count -= 1;
+            self.bytes[self.len] = digits[count];
+            self.len += 1;
+        }
+        self
+    }
+
+    /// The text.
+    pub const fn as_str(&self) -> &str {
+        match core::str::from_utf8(self.bytes.split_at(self.len).0) {
+            Ok(text) => text,
+            Err(_) => "",
+        }
+    }
+}
+
+impl Default for ConstMessage {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// `nesting_depth`'s message for a field through which the document nests `levels`
+/// levels, above `limit`.
+pub const fn nesting_depth(levels: u32, limit: u32) -> ConstMessage {
+    ConstMessage::new()
+        .str(messages::NESTING_DEPTH_FOUND)
+        .number(levels as u64)
+        .str(messages::NESTING_DEPTH_LIMIT)
+        .number(limit as u64)
+        .str(messages::NESTING_DEPTH_FIX)
 }
 
 /// The field rules one const check asks of a field's facts, as bits: set when the rule
@@ -148,4 +238,42 @@ pub mod check {
     pub const MAP: u32 = 1 << 6;
     /// The field is flattened: its documents do not add a level.
     pub const FLATTEN: u32 = 1 << 7;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_cite_no_document_outside_the_repository() {
+        let depth = nesting_depth(6, 5);
+        let texts = [
+            messages::MONEY_DOUBLE,
+            messages::STRING_DATE,
+            messages::SILENT_DECIMAL,
+            messages::SILENT_CHRONO,
+            messages::SILENT_UUID,
+            messages::SILENT_OTHER,
+            messages::RANDOM_ID,
+            messages::NUMERIC_STATUS,
+            messages::UNBOUNDED_ARRAY,
+            messages::UNBOUNDED_MAP,
+            depth.as_str(),
+        ];
+        for text in texts.iter().chain(UNWAIVABLE_RULES.iter().map(|(_, why)| why)) {
+            assert!(!text.contains("Specification") && !text.contains("Spec "), "{text}");
+        }
+    }
+
+    #[test]
+    fn const_messages_format_numbers() {
+        const M: ConstMessage = nesting_depth(7, 5);
+        assert!(M.as_str().starts_with(
+            "nesting_depth: through this field the document nests 7 levels, more than the limit of 5 (the document"
+        ));
+        assert_eq!(ConstMessage::new().number(0).number(u64::MAX).as_str(), "018446744073709551615");
+        let long = "é".repeat(ConstMessage::CAPACITY);
+        let cut = ConstMessage::new().str("a").str(&long);
+        assert_eq!(cut.as_str().len(), ConstMessage::CAPACITY - 1);
+    }
 }

@@ -497,8 +497,13 @@ fn assertion(c: &Container, a: &Assertion, own: &TokenStream, fields: Option<&To
     match (&a.test, fields) {
         (Test::Branches(branches), _) => {
             let branches = branches.iter().map(|(test, message)| {
+                let fail = match (test, message.split_once(crate::rules::LEVELS)) {
+                    (Branch::DeeperThan(_), Some((before, after))) => {
+                        spanned(a.span, quote!(_p::rules::fail_levels), quote!(#before, facts.depth, #after))
+                    }
+                    _ => spanned(a.span, quote!(_p::rules::fail), quote!(#message)),
+                };
                 let test = branch(c, test);
-                let fail = spanned(a.span, quote!(_p::rules::fail), quote!(#message));
                 quote!(if #test { #fail })
             });
             quote!({
@@ -510,10 +515,12 @@ fn assertion(c: &Container, a: &Assertion, own: &TokenStream, fields: Option<&To
             // spanned too: an error in the table (a generic field type's own rule) is
             // then noted at this field
             let fields = respan(fields.clone(), a.span.0);
-            spanned(a.span, quote!(_p::rules::assert_field_at), quote!(#fields, #index, #checks, #max_depth))
+            let ceiling = crate::policy::current().policy.max_depth;
+            spanned(a.span, quote!(_p::rules::assert_field_at), quote!(#fields, #index, #checks, #max_depth, #ceiling))
         }
         (Test::Field(checks, max_depth, _), _) => {
-            spanned(a.span, quote!(_p::rules::assert_field), quote!(#facts, #checks, #max_depth))
+            let ceiling = crate::policy::current().policy.max_depth;
+            spanned(a.span, quote!(_p::rules::assert_field), quote!(#facts, #checks, #max_depth, #ceiling))
         }
     }
 }

@@ -18,6 +18,7 @@ mod expand;
 mod ir;
 #[cfg(test)]
 mod never_panic;
+mod policy;
 mod rules;
 mod symbol;
 
@@ -31,8 +32,22 @@ pub fn derive_mongo_schema(input: proc_macro::TokenStream) -> proc_macro::TokenS
 }
 
 /// The whole derive over proc_macro2 tokens: an expansion or spanned errors, never a
-/// panic.
+/// panic; with the crate policy's problems and its manifest as a tracked input.
 fn derive(input: TokenStream) -> TokenStream {
+    let loaded = policy::from_manifest();
+    let expansion = policy::during(loaded.clone(), || derive_type(input));
+    let problems = loaded.errors.iter().map(|e| syn::Error::new(proc_macro2::Span::call_site(), e).to_compile_error());
+    // rustc records an included file as an input of the crate: cargo rebuilds when the
+    // policy in it changes
+    let tracked = loaded.manifest.as_ref().and_then(|path| path.to_str()).map(|path| {
+        quote::quote!(
+            const _: &[u8] = ::core::include_bytes!(#path);
+        )
+    });
+    quote::quote!(#expansion #(#problems)* #tracked)
+}
+
+fn derive_type(input: TokenStream) -> TokenStream {
     let input = match syn::parse2::<syn::DeriveInput>(input) {
         Ok(input) => input,
         Err(error) => return error.to_compile_error(),

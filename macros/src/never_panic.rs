@@ -103,3 +103,24 @@ fn invalid_inputs_are_errors_not_panics() {
         assert!(output.contains("compile_error"), "`{source}` expanded without an error: {output}");
     }
 }
+
+/// The crate policy at its extremes (no prefixes, the widest limits, odd short names, every
+/// rule waived) changes verdicts, never into a panic.
+#[test]
+fn extreme_policies_are_not_panics() {
+    use crate::policy::{with, Policy};
+    let mut wide = Policy { max_depth: u32::MAX, max_items_limit: u32::MAX as u64, ..Policy::default() };
+    wide.conventions.db_prefix = String::new();
+    wide.conventions.collection_prefix = String::new();
+    wide.conventions.short_names = vec!["ß".to_owned(), "UN".to_owned(), "a-b".to_owned()];
+    wide.conventions.money_words = vec!["x".to_owned()];
+    wide.allow = mongo_schema_contract::rules::WAIVABLE_RULES.iter().map(|r| (r.to_string(), "r".to_owned())).collect();
+    let narrow = Policy { max_depth: 1, max_items_limit: 1, ..Policy::default() };
+    for policy in [wide, narrow] {
+        for source in VALID.iter().chain(INVALID) {
+            let tokens: TokenStream = source.parse().unwrap_or_default();
+            let result = catch_unwind(AssertUnwindSafe(|| with(policy.clone(), || crate::derive_type(tokens))));
+            assert!(result.is_ok(), "the derive panicked on `{source}` under {policy:?}");
+        }
+    }
+}

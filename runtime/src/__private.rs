@@ -527,7 +527,7 @@ pub fn unit_enum(names: &[&str], keywords: &[Keyword]) -> Document {
 }
 
 /// A collection root's `description` ends with its worst-case encoded size, when every
-/// string, array and map in it is bounded (Specification 5), so reviewers of a validator
+/// string, array and map in it is bounded, so reviewers of a validator
 /// see how close it comes to the limit (16 MiB, 4 MiB in a time-series collection).
 pub fn with_size_bound(mut schema: Document, max_size: Option<u64>, limit: u64) -> Document {
     let Some(bytes) = max_size else { return schema };
@@ -558,18 +558,29 @@ pub const fn object_facts(fields: Option<&[FieldFacts]>) -> SchemaFacts {
         if levels > depth {
             depth = levels;
         }
-        let (mut max_length, mut max_items, mut k) = (None, None, 0);
+        // a string's greatest UTF-8 bytes: 4 a code point of `max_length`, or what a
+        // fixed-width `pattern` admits, whichever is smaller
+        let (mut string_bytes, mut max_items, mut k) = (None::<u64>, None, 0);
         while k < field.keywords.len() {
-            match field.keywords[k] {
-                Keyword::MaxLength(n) => max_length = Some(n),
-                Keyword::MaxItems(n) => max_items = Some(n),
-                _ => {}
+            let bound = match field.keywords[k] {
+                Keyword::MaxLength(n) => Some(4 * n),
+                Keyword::Pattern(pattern) => size::pattern_max_bytes(pattern),
+                _ => None,
+            };
+            if let Some(bound) = bound {
+                string_bytes = match string_bytes {
+                    Some(bytes) if bytes < bound => Some(bytes),
+                    _ => Some(bound),
+                };
+            }
+            if let Keyword::MaxItems(n) = field.keywords[k] {
+                max_items = Some(n);
             }
             k += 1;
         }
-        let value = match (facts.kind, facts.shape, max_length) {
+        let value = match (facts.kind, facts.shape, string_bytes) {
             _ if field.flatten => facts.max_size,
-            (BsonKind::String, Shape::Scalar, Some(n)) => Some(4 + 4 * n + 1),
+            (BsonKind::String, Shape::Scalar, Some(bytes)) => Some(4 + bytes + 1),
             (_, Shape::Array | Shape::Set, _) => size::array(max_items, facts.item_max_size),
             _ => facts.max_size,
         };
@@ -756,10 +767,10 @@ pub mod rules {
         }
     }
 
-    /// Every field rule in one evaluation: the message of the first that fails, or
-    /// `None`. `max_depth` is the type's limit (0: not checked). One call per field keeps
-    /// the expansion to one small const item a field.
-    pub const fn field(facts: SchemaFacts, checks: u32, max_depth: u32) -> Option<&'static str> {
+    /// Every field rule but `nesting_depth` in one evaluation: the message of the first
+    /// that fails, or `None`. One call per field keeps the expansion to one small const
+    /// item a field.
+    pub const fn field(facts: SchemaFacts, checks: u32) -> Option<&'static str> {
         if has(checks, check::MONEY) && holds(facts, BsonKind::Double) {
             return Some(MONEY_DOUBLE);
         }
@@ -783,26 +794,45 @@ pub mod rules {
         if has(checks, check::MAP) && is_map(facts) {
             return Some(UNBOUNDED_MAP);
         }
-        let levels = if has(checks, check::FLATTEN) { facts.depth } else { facts.depth + 1 };
-        if max_depth > 0 && levels > max_depth {
-            return Some(NESTING_DEPTH);
-        }
         None
+    }
+
+    /// `nesting_depth` at a field: the levels the document nests through it, when they
+    /// exceed `max_depth` (the type's limit; 0: not checked). A field whose own type is
+    /// deeper than `ceiling` (the greatest limit any type of the crate can have) is not
+    /// reported: that type's own field check already was, where the limit is crossed, so
+    /// seven levels give one error, not one per enclosing type.
+    pub const fn too_deep(facts: SchemaFacts, checks: u32, max_depth: u32, ceiling: u32) -> Option<u32> {
+        let levels = if has(checks, check::FLATTEN) { facts.depth } else { facts.depth + 1 };
+        if max_depth > 0 && levels > max_depth && facts.depth <= ceiling {
+            Some(levels)
+        } else {
+            None
+        }
     }
 
     /// Fails the build at the caller (the field's span) when a field rule fails.
     #[track_caller]
-    pub const fn assert_field(facts: SchemaFacts, checks: u32, max_depth: u32) {
-        if let Some(message) = field(facts, checks, max_depth) {
+    pub const fn assert_field(facts: SchemaFacts, checks: u32, max_depth: u32, ceiling: u32) {
+        if let Some(message) = field(facts, checks) {
             fail(message);
+        }
+        if let Some(levels) = too_deep(facts, checks, max_depth, ceiling) {
+            fail(mongo_schema_contract::rules::nesting_depth(levels, max_depth).as_str());
         }
     }
 
     /// [`assert_field`] for the field at `index` of a struct's `FIELDS`.
     #[track_caller]
-    pub const fn assert_field_at(fields: Option<&[FieldFacts]>, index: usize, checks: u32, max_depth: u32) {
+    pub const fn assert_field_at(
+        fields: Option<&[FieldFacts]>,
+        index: usize,
+        checks: u32,
+        max_depth: u32,
+        ceiling: u32,
+    ) {
         if let Some(fields) = fields {
-            assert_field(fields[index].facts, checks, max_depth);
+            assert_field(fields[index].facts, checks, max_depth, ceiling);
         }
     }
 
@@ -810,6 +840,13 @@ pub mod rules {
     #[track_caller]
     pub const fn fail(message: &str) -> ! {
         panic!("{}", message)
+    }
+
+    /// Fails the build with `before`, the depth found, then `after`, at the caller's span.
+    #[track_caller]
+    pub const fn fail_levels(before: &str, levels: u32, after: &str) -> ! {
+        let message = mongo_schema_contract::rules::ConstMessage::new().str(before).number(levels as u64).str(after);
+        panic!("{}", message.as_str())
     }
 
     /// A bound that is known and above `limit`.

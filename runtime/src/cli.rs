@@ -263,6 +263,7 @@ fn print_js(model: &Model) -> String {
             model.namespace(),
             model.rust_type
         )),
+        js_line_comment(&size_note(model)),
         mongosh_create_collection(&model.db, &create),
         js_line_comment("or, when the collection exists, install the validator:"),
         mongosh_run_command(&model.db, &coll_mod),
@@ -275,9 +276,105 @@ fn print_json(models: &[Model]) -> String {
     let items: Vec<serde_json::Value> = models.iter().map(|m| {
         let (create, coll_mod) = crate::migrate::create_commands(m);
         let relaxed = |d: bson::Document| bson::Bson::Document(d).into_relaxed_extjson();
-        json!({ "db": m.db, "collection": m.collection, "rustType": m.rust_type, "createCollection": relaxed(create), "collMod": relaxed(coll_mod) })
+        let size = match worst_case_size(m) {
+            Some(bytes) => json!({ "worstCaseBytes": bytes }),
+            None => json!({ "unboundedBy": unbounded_by(m).map(|(path, why)| format!("{path}: {why}")) }),
+        };
+        json!({ "db": m.db, "collection": m.collection, "rustType": m.rust_type, "documentSize": size, "createCollection": relaxed(create), "collMod": relaxed(coll_mod) })
     }).collect();
     serde_json::to_string_pretty(&items).expect("a JSON value always serialises")
+}
+
+/// A root's worst-case encoded size, as the derive wrote it at the end of the root's
+/// `description` (from `MongoCollection::MAX_DOCUMENT_SIZE`); `None` when unbounded.
+fn worst_case_size(model: &Model) -> Option<u64> {
+    let schema = model.validator.get_document("$jsonSchema").ok()?;
+    let description = schema.get_str("description").ok()?;
+    let (_, rest) = description.rsplit_once("Worst-case BSON size: ")?;
+    rest.split(' ').next()?.parse().ok()
+}
+
+/// `print`'s line on a root's size: its worst case, or what leaves it unbounded.
+fn size_note(model: &Model) -> String {
+    match (worst_case_size(model), unbounded_by(model)) {
+        (Some(bytes), _) => format!("worst-case document size: {bytes} bytes"),
+        (None, Some((path, why))) => format!("document size unbounded: `{path}` is {why}"),
+        (None, None) => "document size unbounded".to_owned(),
+    }
+}
+
+/// The first field of an unbounded root whose schema sets no bound: a string with
+/// neither `maxLength`, `enum` nor a fixed-width `pattern`, an array without `maxItems`,
+/// a map, or a document whose fields are not declared. Other kinds (binary data, say)
+/// may be bounded by their Rust type, so they are never named.
+fn unbounded_by(model: &Model) -> Option<(String, &'static str)> {
+    let schema = model.validator.get_document("$jsonSchema").ok()?;
+    let properties = schema.get_document("properties").ok()?;
+    properties.iter().find_map(|(key, sub)| match sub {
+        bson::Bson::Document(sub) => unbounded_in(sub, key.clone()),
+        _ => None,
+    })
+}
+
+fn unbounded_in(schema: &bson::Document, path: String) -> Option<(String, &'static str)> {
+    use bson::Bson;
+    for key in ["anyOf", "oneOf", "allOf"] {
+        if let Ok(branches) = schema.get_array(key) {
+            let found = branches.iter().find_map(|b| match b {
+                Bson::Document(b) => unbounded_in(b, path.clone()),
+                _ => None,
+            });
+            if found.is_some() {
+                return found;
+            }
+        }
+    }
+    let types: Vec<&str> = match schema.get("bsonType") {
+        Some(Bson::String(t)) => vec![t.as_str()],
+        Some(Bson::Array(ts)) => ts.iter().filter_map(Bson::as_str).collect(),
+        _ => Vec::new(),
+    };
+    if schema.contains_key("enum") {
+        return None;
+    }
+    for kind in types {
+        match kind {
+            "string" => {
+                let pattern = schema.get_str("pattern").ok().and_then(mongo_schema_contract::size::pattern_max_bytes);
+                if !schema.contains_key("maxLength") && pattern.is_none() {
+                    return Some((path, "a string with neither `max_length` nor a fixed-width `pattern`"));
+                }
+            }
+            "array" => match schema.get("items") {
+                _ if !schema.contains_key("maxItems") => return Some((path, "an array without `max_items`")),
+                Some(Bson::Document(items)) => return unbounded_in(items, path),
+                Some(Bson::Array(items)) => {
+                    return items.iter().enumerate().find_map(|(i, item)| match item {
+                        Bson::Document(item) => unbounded_in(item, format!("{path}.{i}")),
+                        _ => None,
+                    })
+                }
+                _ => {}
+            },
+            "object" => {
+                if let Ok(Bson::Document(_)) = schema.get("additionalProperties").ok_or(()) {
+                    return Some((path, "a map, whose keys no schema bounds"));
+                }
+                let Ok(properties) = schema.get_document("properties") else {
+                    return Some((path, "a document whose fields are not declared"));
+                };
+                let found = properties.iter().find_map(|(key, sub)| match sub {
+                    Bson::Document(sub) => unbounded_in(sub, format!("{path}.{key}")),
+                    _ => None,
+                });
+                if found.is_some() {
+                    return found;
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 fn write_migration(models: &[Model], dir: &Path, options: &MigrateOptions, out: &mut dyn Write) -> Result<i32, Exit> {

@@ -156,4 +156,59 @@ fn a_binary_without_models_says_how_to_link_them() {
         );
     }
     assert_eq!(std::fs::read_dir(dir).unwrap().count(), 0, "migrate wrote nothing");
+
+mod sized {
+    use mongo_schema::MongoSchema;
+    use serde::{Deserialize, Serialize};
+
+    /// Bounded everywhere: a fixed-width pattern bounds `postcode`.
+    #[derive(Serialize, Deserialize, MongoSchema)]
+    #[mongo(db = "db_shop", collection = "t_parcel")]
+    pub struct Parcel {
+        #[serde(rename = "_id")]
+        pub id: i64,
+        #[mongo(pattern = "^[0-9]{6}$")]
+        pub postcode: String,
+    }
+
+    #[derive(Serialize, Deserialize, MongoSchema)]
+    pub struct Address {
+        #[mongo(max_length = 20)]
+        pub city: String,
+        #[mongo(pattern = "^[0-9]+$")]
+        pub street: String,
+    }
+
+    /// `address.street` is bounded by no schema keyword.
+    #[derive(Serialize, Deserialize, MongoSchema)]
+    #[mongo(db = "db_shop", collection = "t_customer")]
+    pub struct Customer {
+        #[serde(rename = "_id")]
+        pub id: i64,
+        pub address: Address,
+    }
+}
+
+#[test]
+fn print_shows_each_roots_worst_case_size_or_what_leaves_it_unbounded() {
+    use mongo_schema::MongoCollection;
+    let models = [Model::of::<sized::Parcel>("sized::Parcel"), Model::of::<sized::Customer>("sized::Customer")];
+    let bound = sized::Parcel::MAX_DOCUMENT_SIZE.unwrap();
+    // _id (1 + 3 + 1 + 8) and postcode (1 + 8 + 1 + 4 + 7 + 1), in a document (5)
+    assert_eq!(bound, 5 + 13 + 22);
+    let (code, js, _) = schema(&models, &["print", "--collection", "t_parcel"]);
+    assert_eq!(code, 0);
+    assert!(js.contains(&format!("\n// worst-case document size: {bound} bytes\n")), "{js}");
+    let (_, js, _) = schema(&models, &["print", "--collection", "t_customer"]);
+    assert!(
+        js.contains("\n// document size unbounded: `address.street` is a string with neither `max_length` nor a fixed-width `pattern`\n"),
+        "{js}"
+    );
+    let (_, json, _) = schema(&models, &["print", "--format", "json"]);
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(value[0]["documentSize"], serde_json::json!({ "worstCaseBytes": bound }));
+    assert_eq!(
+        value[1]["documentSize"]["unboundedBy"],
+        "address.street: a string with neither `max_length` nor a fixed-width `pattern`"
+    );
 }

@@ -56,9 +56,29 @@ struct CamelUser {
 struct SnakeUser {
     user_name: String,
     create_time: DateTime,
-    /// A coordinate: short, and knowingly so.
-    #[mongo(allow(field_name, reason = "x/y are the names every map API uses"))]
+    /// A coordinate: `x`, `y`, `z` are allowed short names.
     x: f64,
+}
+
+/// `field_name`: the attribute pattern's `{k, v}` (the names `$arrayToObject` and
+/// `$objectToArray` require) and `ts` are allowed short names; names of three characters
+/// or more with a lowercase letter are never judged abbreviations.
+#[derive(Serialize, Deserialize, MongoSchema)]
+struct Spec {
+    #[mongo(max_length = 50)]
+    k: String,
+    #[mongo(max_length = 200)]
+    v: String,
+    ts: DateTime,
+    qty: i32,
+    msg: String,
+}
+
+#[test]
+fn allowed_short_names_and_words() {
+    let schema = Spec::json_schema();
+    let keys: Vec<&String> = schema.get_document("properties").unwrap().keys().collect();
+    assert_eq!(keys, ["k", "v", "ts", "qty", "msg"]);
 }
 
 #[test]
@@ -286,6 +306,42 @@ fn document_size_bound_matches_the_encoder() {
         description,
         format!("Bounded everywhere.\nWorst-case BSON size: {bound} bytes (MongoDB's limit: 16777216 bytes).")
     );
+}
+
+/// `document_size`: a string bounded only by a fixed-width pattern is bounded, so the
+/// root is: at most the pattern's bytes, plus the one trailing newline a final `$`
+/// admits.
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(db = "db_shop", collection = "t_shipment")]
+struct Shipment {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[mongo(pattern = "^[0-9]{6}$")]
+    postcode: String,
+    #[mongo(pattern = "^[A-Z]{3}$")]
+    currency: String,
+    /// both bound it: the smaller wins (8 code points of 4 bytes, not 40 ASCII bytes)
+    #[mongo(pattern = "^[a-z]{1,40}$", max_length = 8)]
+    carrier_code: String,
+}
+
+#[test]
+fn fixed_width_patterns_bound_the_document() {
+    let bound = Shipment::MAX_DOCUMENT_SIZE.expect("a fixed-width pattern bounds a string");
+    let largest = Shipment {
+        id: ObjectId::new(),
+        postcode: "123456\n".to_owned(),
+        currency: "EUR\n".to_owned(),
+        carrier_code: "\u{1F600}".repeat(8),
+    };
+    let encoded = bson::serialize_to_vec(&largest).unwrap();
+    assert_eq!(encoded.len() as u64, bound);
+    // the longest values match their patterns as mongod reads them
+    let schema = Shipment::json_schema();
+    let validator = mongo_schema::Validator::new(&schema).unwrap();
+    let document = bson::serialize_to_document(&Shipment { carrier_code: "dhl".to_owned(), ..largest }).unwrap();
+    assert!(validator.validate(&document).is_ok(), "{:?}", validator.validate(&document));
 }
 
 #[test]

@@ -347,20 +347,38 @@ fn container_keys() -> String {
     )
 }
 
-/// `max_depth = 3`: at least 1, at most the standard's 5.
+/// `max_depth = 3`: at least 1, at most the crate's limit (the standard's 5 unless the
+/// crate policy sets another).
 fn max_depth(meta: &ParseNestedMeta) -> syn::Result<u32> {
     let n = unsigned(meta)?;
+    let ceiling = crate::policy::current().policy.max_depth;
     match u32::try_from(n) {
-        Ok(n @ 1..=DEFAULT_MAX_DEPTH) => Ok(n),
-        _ => Err(meta.error(format!("`max_depth` is 1 to {DEFAULT_MAX_DEPTH}: the standard keeps documents within 3-5 levels (Specification 6), so it can only be lowered"))),
+        Ok(n) if (1..=ceiling).contains(&n) => Ok(n),
+        _ => Err(meta.error(format!(
+            "`max_depth` is 1 to {ceiling}: {}, so a type can only lower it",
+            ceiling_source(ceiling == DEFAULT_MAX_DEPTH, "the standard keeps documents within 3-5 levels")
+        ))),
     }
 }
 
-/// `max_items_limit = 100`: at most the standard's 1000.
+/// `max_items_limit = 100`: at most the crate's limit (the standard's 1000 unless the
+/// crate policy sets another).
 fn max_items_limit(meta: &ParseNestedMeta) -> syn::Result<u64> {
+    let ceiling = crate::policy::current().policy.max_items_limit;
     match unsigned(meta)? {
-        n @ 1..=DEFAULT_MAX_ITEMS => Ok(n),
-        _ => Err(meta.error(format!("`max_items_limit` is 1 to {DEFAULT_MAX_ITEMS}: the standard keeps arrays under 1000 items (Specification 8), so it can only be lowered"))),
+        n if (1..=ceiling).contains(&n) => Ok(n),
+        _ => Err(meta.error(format!(
+            "`max_items_limit` is 1 to {ceiling}: {}, so a type can only lower it",
+            ceiling_source(ceiling == DEFAULT_MAX_ITEMS, "the standard keeps arrays under 1000 items")
+        ))),
+    }
+}
+
+/// Who set a limit: the standard, or the crate policy.
+fn ceiling_source(standard: bool, why: &str) -> String {
+    match standard {
+        true => why.to_owned(),
+        false => format!("the crate's limit, set in Cargo.toml [{}]", crate::policy::TABLE),
     }
 }
 
@@ -371,10 +389,7 @@ fn field_case(meta: &ParseNestedMeta) -> syn::Result<(LitStr, FieldCase)> {
         Some(case) => Ok((lit, case)),
         None => Err(syn::Error::new(
             lit.span(),
-            format!(
-                "unknown field_case \"{}\", expected \"camelCase\" or \"snake_case\" (Specification 4)",
-                lit.value()
-            ),
+            format!("unknown field_case \"{}\", expected \"camelCase\" or \"snake_case\"", lit.value()),
         )),
     }
 }

@@ -1,4 +1,4 @@
-//! Size rules (Specifications 5, 6 and 8): arrays and maps declare a bound, documents nest
+//! Size rules: arrays and maps declare a bound, documents nest
 //! at most `max_depth` levels, and a collection root that is bounded everywhere fits in
 //! MongoDB's 16 MiB.
 
@@ -26,22 +26,27 @@ pub fn checks(cx: &Ctxt, site: &Site) -> u32 {
 
 /// `unbounded_array`: every array declares `max_items` (at most 1000, or the type's
 /// `max_items_limit`) and every map `max_properties`: arrays pushed to forever reach the
-/// 16 MiB limit and block writes (Specification 8).
+/// 16 MiB limit and block writes.
 fn unbounded_array(cx: &Ctxt, site: &Site) -> u32 {
     if site.waives(UNBOUNDED_ARRAY) {
         return 0;
     }
     let keywords = &site.field.mongo.keywords.list;
     let name = &site.field.name;
-    let limit = site.c.mongo.max_items_limit.unwrap_or(DEFAULT_MAX_ITEMS);
+    let crate_limit = crate::policy::current().policy.max_items_limit;
+    let limit = site.c.mongo.max_items_limit.unwrap_or(crate_limit);
     let mut bits = 0;
     match keywords.iter().find(|(_, k)| matches!(k, Keyword::MaxItems(_))) {
         Some((span, Keyword::MaxItems(n))) if *n > limit => cx.syn_error(syn::Error::new(
             *span,
             format!(
                 "unbounded_array: field `{name}` allows {n} items, above the limit of {limit}{}; keep at most {limit} \
-             (the last N with `$push` + `$slice`) or move the items to their own collection (Specification 8)",
-                if limit == DEFAULT_MAX_ITEMS { " the standard sets" } else { " set by `max_items_limit`" }
+             (the last N with `$push` + `$slice`) or move the items to their own collection",
+                match (site.c.mongo.max_items_limit, limit == DEFAULT_MAX_ITEMS) {
+                    (Some(_), _) => " set by `max_items_limit`".to_owned(),
+                    (None, true) => " the standard sets".to_owned(),
+                    (None, false) => format!(" the crate sets in Cargo.toml [{}]", crate::policy::TABLE),
+                }
             ),
         )),
         Some(_) => {}
@@ -53,14 +58,14 @@ fn unbounded_array(cx: &Ctxt, site: &Site) -> u32 {
     bits
 }
 
-/// The deepest nesting allowed in this type.
+/// The deepest nesting allowed in this type: its own `max_depth`, else the crate's.
 fn max_depth(c: &Container) -> u32 {
-    c.mongo.max_depth.unwrap_or(DEFAULT_MAX_DEPTH)
+    c.mongo.max_depth.unwrap_or_else(|| crate::policy::current().policy.max_depth)
 }
 
 /// `nesting_depth`: documents nest at most `max_depth` levels (the document itself
 /// counts as one; default and greatest 5): an 8-level configuration needed `$set` paths
-/// nobody wrote right and could not index its deep fields (Specification 6). The depth
+/// nobody wrote right and could not index its deep fields. The depth
 /// limit checked at `site`, 0 when none is.
 pub fn depth_limit(c: &Container, site: &Site) -> u32 {
     if c.has_fields_table() && !site.waives(NESTING_DEPTH) {
@@ -80,9 +85,10 @@ fn nesting_depth(c: &Container, out: &mut Vec<Assertion>) {
     }
     let max = max_depth(c);
     let ident = &c.input.ident;
+    let levels = super::LEVELS;
     let message = format!(
-        "nesting_depth: `{ident}` nests documents more than {max} levels deep (Specification 6 keeps documents \
-         within 3-5); flatten it: move deep parts up to top-level fields, or into their own collection referenced by id"
+        "nesting_depth: a `{ident}` nests {levels} levels, more than the limit of {max} (the document itself counts as \
+         one); flatten it: move deep parts up to top-level fields, or into their own collection referenced by id"
     );
     out.push(Assertion::branches(Facts::Own, vec![(Branch::DeeperThan(max), message)], type_span(c)));
 }
@@ -96,7 +102,7 @@ fn recursion(cx: &Ctxt, c: &Container, sites: &[Site]) {
             &site.field.original.ty,
             format!(
                 "nesting_depth: field `{}` holds a `{ident}` inside `{ident}`: a recursive type nests without bound \
-             (Specification 6) and a `$jsonSchema` cannot describe it; store the children as documents of their own \
+             and a `$jsonSchema` cannot describe it; store the children as documents of their own \
              that reference their parent (`parentId: ObjectId`), or give each level its own type",
                 site.field.name
             ),
@@ -119,8 +125,7 @@ fn tree_mentions(token: &proc_macro2::TokenTree, ident: &syn::Ident) -> bool {
 
 /// `document_size`: when every string, array and map of a collection root is bounded,
 /// its worst-case encoded size fits in MongoDB's hard limit of 16 MiB (4 MiB in a
-/// time-series collection); a larger document cannot be written at all
-/// (Specification 5). Not waivable.
+/// time-series collection); a larger document cannot be written at all. Not waivable.
 fn document_size(c: &Container, out: &mut Vec<Assertion>) {
     if !c.is_root() {
         return;
@@ -133,8 +138,8 @@ fn document_size(c: &Container, out: &mut Vec<Assertion>) {
     };
     let message = format!(
         "document_size: a `{ident}` document can reach more than {limit}, {what} \
-         (its bound is `<{ident} as MongoCollection>::MAX_DOCUMENT_SIZE`); lower `max_length` / `max_items`, or move \
-         large parts to their own collection (files to GridFS or object storage) (Specification 5)"
+         (its bound is `<{ident} as MongoCollection>::MAX_DOCUMENT_SIZE`); lower `max_length`, `max_items` or a pattern's width, or move \
+         large parts to their own collection (files to GridFS or object storage)"
     );
     out.push(Assertion::branches(Facts::Own, vec![(Branch::TooLarge { timeseries }, message)], type_span(c)));
 }
@@ -188,5 +193,27 @@ mod tests {
             struct Order { name: String }
         });
         assert_eq!(assertions, ["own: TooLarge { timeseries: false }"]);
+    }
+
+    #[test]
+    fn the_crate_policy_sets_the_depth_and_items_limits() {
+        use crate::policy::{with, Policy};
+        let policy = Policy { max_depth: 7, max_items_limit: 5000, ..Policy::default() };
+        let (errors, assertions) = with(policy.clone(), || {
+            run(parse_quote! { struct A { #[mongo(max_items = 2000)] tags: Vec<String>, inner: Inner } })
+        });
+        assert!(errors.is_empty(), "{errors:?}");
+        assert!(assertions.iter().any(|a| a.ends_with("depth 7")), "{assertions:?}");
+        let (errors, _) =
+            with(policy.clone(), || run(parse_quote! { struct A { #[mongo(max_items = 6000)] tags: Vec<String> } }));
+        assert!(errors[0].contains("above the limit of 5000 the crate sets in Cargo.toml"), "{errors:?}");
+        // a type may lower the crate's limits, not raise them
+        let (errors, _) =
+            with(policy.clone(), || run(parse_quote! { #[mongo(max_depth = 6)] struct A { inner: Inner } }));
+        assert!(errors.is_empty(), "{errors:?}");
+        let (errors, _) = with(policy, || run(parse_quote! { #[mongo(max_depth = 8)] struct A { inner: Inner } }));
+        assert!(errors[0].contains("`max_depth` is 1 to 7: the crate's limit"), "{errors:?}");
+        let (errors, _) = run(parse_quote! { #[mongo(max_depth = 6)] struct A { inner: Inner } });
+        assert!(errors[0].contains("`max_depth` is 1 to 5: the standard keeps"), "{errors:?}");
     }
 }

@@ -26,13 +26,15 @@ pub fn checks(site: &Site) -> u32 {
 /// `money_double`: money is Decimal128, never a double: `0.1 + 0.2` in binary floating
 /// point broke a bank reconciliation by hundreds (Specification 9).
 fn money_double(site: &Site) -> bool {
-    site.field.mongo.money || site.is_member() && names::is_money_name(&site.field.name)
+    site.field.mongo.money
+        || site.is_member() && crate::policy::current().policy.conventions.is_money_name(&site.field.name)
 }
 
 /// `string_date`: dates are BSON dates, never strings: a string date cannot use date
 /// operators or range queries on an index (Specification 9).
 fn string_date(site: &Site) -> bool {
-    site.field.mongo.date || site.is_member() && names::is_date_name(&site.field.name)
+    site.field.mongo.date
+        || site.is_member() && crate::policy::current().policy.conventions.is_date_name(&site.field.name)
 }
 
 /// `silent_string`: the validator and the written data must agree; a `Decimal`, chrono

@@ -3,12 +3,12 @@
 use super::{Model, Snapshot};
 use std::collections::BTreeMap;
 
-/// The standard's ceiling of business collections per database (launch checklist item 7).
+/// The standard's ceiling of business collections per database.
 pub const DEFAULT_MAX_COLLECTIONS: usize = 100;
 
 // collection_count: every collection costs mongod metadata held in cache, data and index
 // files (file handles), startup time and backup time; past about 100 business
-// collections per database (the standard's Specification 12, launch checklist item 7)
+// collections per database (the standard's ceiling)
 // the cost is usually a design smell: one collection per tenant, device or day.
 /// Fails when a database would hold more than `max` collections: the models plus the
 /// collections of removed models, which migrations never drop.
@@ -33,7 +33,7 @@ pub(super) fn collection_count(models: &[Model], snapshot: &Snapshot, max: usize
 fn too_many(db: &str, names: &[&str], max: usize) -> String {
     let shown: Vec<&str> = names.iter().copied().take(5).collect();
     format!(
-        "collection_count: database {db:?} would hold {} collections, more than {max} (data modelling standard, Specification 12, launch checklist item 7: at most 100 business collections per database). \
+        "collection_count: database {db:?} would hold {} collections, more than {max} (the standard keeps at most 100 business collections in a database). \
          Each collection costs mongod cached metadata, file handles, startup and backup time. Keep one collection per entity and tell tenants, devices or periods apart by a field (a time-series collection for measurements), or move a module to its own database. Collections: {}, ...",
         names.len(),
         shown.join(", ")

@@ -1,7 +1,7 @@
 use mongo_schema::MongoSchema;
 use serde::{Deserialize, Serialize};
 
-/// The standard's "not recommended" document (Specification 4).
+/// The standard's "not recommended" document: four spellings and abbreviations.
 #[derive(Serialize, Deserialize, MongoSchema)]
 struct Order {
     #[serde(rename = "UN")]

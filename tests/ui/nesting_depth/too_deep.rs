@@ -1,7 +1,7 @@
 use mongo_schema::MongoSchema;
 use serde::{Deserialize, Serialize};
 
-/// The standard's "excessively deep" example (Specification 6).
+/// The standard's "excessively deep" example: six levels.
 #[derive(Serialize, Deserialize, MongoSchema)]
 struct Config {
     level1: Level1,
