@@ -156,6 +156,7 @@ fn a_binary_without_models_says_how_to_link_them() {
         );
     }
     assert_eq!(std::fs::read_dir(dir).unwrap().count(), 0, "migrate wrote nothing");
+}
 
 mod sized {
     use mongo_schema::MongoSchema;
