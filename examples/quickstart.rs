@@ -39,7 +39,7 @@ pub enum UserStatus {
     Deleted,
 }
 
-/// Orders, with their items embedded: always read together (Specification 7).
+/// Orders, with their items embedded: always read together (the embedding pattern).
 #[derive(Debug, Serialize, Deserialize, MongoSchema)]
 #[serde(rename_all = "camelCase")]
 #[mongo(db = "db_order", collection = "t_order")]
@@ -123,7 +123,7 @@ fn committed_output_is_current() {
     }
 }
 
-/// The validator of the standard's Specification 11 example, transcribed from it, minus
+/// The validator of the standard's `t_users` example, transcribed from it, minus
 /// the descriptions (ours come from the doc comments).
 #[test]
 fn t_users_matches_the_standard() {

@@ -50,7 +50,7 @@ pub struct SchemaFacts {
     pub shape: Shape,
     /// Whether `null` is written for some values (`Option::None`, unit types).
     pub nullable: bool,
-    /// Embedded-document levels a value adds (Specification 6): 0 for scalars, 1 + the
+    /// Embedded-document levels a value adds: 0 for scalars, 1 + the
     /// deepest field for documents; arrays add none of their own.
     pub depth: u32,
     /// Worst-case encoded size in bytes of the value alone (its element header excluded),
