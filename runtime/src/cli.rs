@@ -223,7 +223,7 @@ fn print_js(model: &Model) -> String {
 fn print_json(models: &[Model]) -> String {
     let items: Vec<serde_json::Value> = models.iter().map(|m| {
         let (create, coll_mod) = crate::migrate::create_commands(m);
-        let relaxed = |d: bson::Document| bson::Bson::Document(d).into_relaxed_extjson();
+        let relaxed = |d: crate::bson::Document| crate::bson::Bson::Document(d).into_relaxed_extjson();
         json!({ "db": m.db, "collection": m.collection, "rustType": m.rust_type, "createCollection": relaxed(create), "collMod": relaxed(coll_mod) })
     }).collect();
     serde_json::to_string_pretty(&items).expect("a JSON value always serialises")
