@@ -48,7 +48,10 @@ fn account(n: u8, user_name: &str) -> Account {
         last_login_time: chrono::DateTime::from_timestamp_millis(1_700_000_000_123).unwrap(),
         external_id: uuid::Uuid::from_u128(0x0123_4567_89ab_cdef_0123_4567_89ab_cdef + u128::from(n)),
         tags: vec!["a".into(), format!("t{n}")],
-        profile: Profile { nick_name: format!("nick {n}"), birth_time: (n % 2 == 0).then(|| DateTime::from_millis(0)) },
+        profile: Profile {
+            nick_name: format!("nick {n}"),
+            birth_time: n.is_multiple_of(2).then(|| DateTime::from_millis(0)),
+        },
     }
 }
 
