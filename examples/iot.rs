@@ -6,7 +6,8 @@
 //! Run: `cargo run -p mongo-schema-examples --example iot`. The output is committed beside
 //! this file as `iot.out`; a test keeps it current.
 
-use bson::DateTime;
+use mongo_schema::bson;
+use mongo_schema::bson::DateTime;
 use mongo_schema::migrate::{MigrateOptions, Model, Snapshot};
 use mongo_schema::{render, MongoCollection, MongoSchema};
 use serde::{Deserialize, Serialize};
@@ -80,8 +81,13 @@ fn readings_are_validated_before_writing() {
         temperature,
         humidity: 40.0,
     };
-    let ok = bson::serialize_to_raw_document_buf(&reading(21.5)).unwrap();
-    let hot = bson::serialize_to_raw_document_buf(&reading(400.0)).unwrap();
+    // what the driver writes: bson's raw serializer (bson 3's name; bson 2's is `to_raw_document_buf`)
+    #[cfg(feature = "bson-3")]
+    use bson::serialize_to_raw_document_buf as raw;
+    #[cfg(not(feature = "bson-3"))]
+    use bson::to_raw_document_buf as raw;
+    let ok = raw(&reading(21.5)).unwrap();
+    let hot = raw(&reading(400.0)).unwrap();
     assert!(validator.validate_raw(&ok).is_ok());
     assert!(validator.validate_raw(&hot).is_err(), "400 °C is above the declared maximum");
 }

@@ -4,7 +4,7 @@
 //! Run: `cargo run -p mongo-schema-examples --example quickstart`. The output is
 //! committed beside this file as `quickstart.out`; a test keeps it current.
 
-use bson::{oid::ObjectId, DateTime};
+use mongo_schema::bson::{oid::ObjectId, DateTime};
 use mongo_schema::{render, MongoCollection, MongoSchema};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -127,7 +127,7 @@ fn committed_output_is_current() {
 /// the descriptions (ours come from the doc comments).
 #[test]
 fn t_users_matches_the_standard() {
-    let standard = bson::doc! {
+    let standard = mongo_schema::bson::doc! {
         "bsonType": "object",
         "required": ["userName", "email", "createTime"],
         "properties": {

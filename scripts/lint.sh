@@ -11,6 +11,15 @@ cargo fmt --manifest-path fuzz/Cargo.toml --check
 
 echo "lint: cargo clippy (all targets, all features, warnings denied)" >&2
 cargo clippy --workspace --all-targets --all-features --quiet -- -D warnings
+echo "lint: cargo clippy under bson 2 (every feature but bson-3)" >&2
+cargo clippy --workspace --all-targets --quiet \
+  --features mongo-schema/cli,mongo-schema/driver,mongo-schema-example-app/driver -- -D warnings
+echo "lint: cargo fmt, cargo clippy of the downstream crates" >&2
+for crate in downstream/bson2 downstream/bson3; do
+  cargo fmt --manifest-path "$crate/Cargo.toml" --check
+  CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}/downstream" \
+    cargo clippy --manifest-path "$crate/Cargo.toml" --all-targets --features driver --quiet -- -D warnings
+done
 
 # One source for the version: the workspace's `rust-version`.
 msrv=$(sed -n 's/^rust-version = "\(.*\)"$/\1/p' Cargo.toml)

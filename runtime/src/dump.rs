@@ -5,7 +5,7 @@
 //! A truncated or corrupt file ends the stream with a [`DumpError`] that names the byte
 //! offset of the document at fault; nothing panics, whatever the bytes.
 
-use bson::{Bson, RawBsonRef, RawDocument, RawDocumentBuf};
+use crate::bson::{Bson, RawBsonRef, RawDocument, RawDocumentBuf};
 use std::error::Error;
 use std::fmt;
 use std::fs::File;
@@ -206,14 +206,14 @@ fn read_full(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
 
 /// Walks every element, embedded documents and arrays included, so damage inside a
 /// document is found here (with its offset) rather than half-way through validation.
-fn well_formed(doc: &RawDocument) -> bson::error::Result<()> {
+fn well_formed(doc: &RawDocument) -> Result<(), crate::compat::RawError> {
     for element in doc.iter() {
         nested(element?.1)?;
     }
     Ok(())
 }
 
-fn nested(value: RawBsonRef<'_>) -> bson::error::Result<()> {
+fn nested(value: RawBsonRef<'_>) -> Result<(), crate::compat::RawError> {
     match value {
         RawBsonRef::Document(doc) => well_formed(doc),
         RawBsonRef::Array(items) => items.into_iter().try_for_each(|item| nested(item?)),

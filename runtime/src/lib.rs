@@ -19,12 +19,33 @@ pub mod validate;
 #[doc(hidden)]
 pub mod __private;
 
-pub use bson;
+#[cfg(not(any(feature = "bson-2", feature = "bson-3")))]
+compile_error!(
+    "mongo-schema needs one of its `bson-2` (default) and `bson-3` features, the bson major of your `mongodb` driver"
+);
+
+/// The bson crate of the winning major, by the driver's rule: bson 3 when the `bson-3`
+/// feature is on (alone or beside `bson-2`), else bson 2. `mongodb::bson` follows the same
+/// rule, so the commands and validators this crate returns are the driver's `Document`.
+#[cfg(all(feature = "bson-2", not(feature = "bson-3")))]
+pub use bson2 as bson;
+/// bson 2 (the `bson-2` feature), whatever major wins.
+#[cfg(feature = "bson-2")]
+pub use bson2;
+/// The bson crate of the winning major, by the driver's rule: bson 3 when the `bson-3`
+/// feature is on (alone or beside `bson-2`), else bson 2. `mongodb::bson` follows the same
+/// rule, so the commands and validators this crate returns are the driver's `Document`.
+#[cfg(feature = "bson-3")]
+pub use bson3 as bson;
+/// bson 3 (the `bson-3` feature), whatever major wins.
+#[cfg(feature = "bson-3")]
+pub use bson3;
+pub(crate) mod compat;
 pub use command::{registered, MongoCollection, Registration, ValidationAction, ValidationLevel};
 #[doc = include_str!("derive.md")]
 pub use mongo_schema_macros::MongoSchema;
 pub use schema::{BsonKind, MongoSchema};
-pub use validate::{SchemaError, Validator};
+pub use validate::{BsonBytes, SchemaError, Validator};
 
 /// The derive and both traits, so `User::validator()` and `User::create_collection_command()`
 /// resolve with one import: `use mongo_schema::prelude::*;`.

@@ -1,7 +1,7 @@
 //! Commands rendered for people and for mongosh: relaxed Extended JSON written by
 //! serde_json, so any text in names, descriptions or patterns is escaped by a serializer.
 
-use bson::{Bson, Document};
+use crate::bson::{Bson, Document};
 use serde_json::Value;
 
 /// Relaxed Extended JSON, pretty-printed.
@@ -89,7 +89,7 @@ fn escape_line_terminators(json: String) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bson::doc;
+    use crate::bson::doc;
 
     #[test]
     fn hostile_text_is_escaped_by_the_serializer() {
@@ -114,7 +114,7 @@ mod tests {
     fn non_json_types_go_through_ejson() {
         let plain = doc! { "validator": { "$jsonSchema": { "bsonType": "int", "minimum": 1 } } };
         assert!(!js_document(&plain).contains("EJSON"));
-        let dec = doc! { "enum": [bson::Decimal128::from_bytes([0; 16])] };
+        let dec = doc! { "enum": [crate::bson::Decimal128::from_bytes([0; 16])] };
         assert!(js_document(&dec).starts_with("EJSON.deserialize("));
     }
 }

@@ -2,13 +2,124 @@
 //!
 //! `rust_decimal` has no BSON support of its own: its default `Serialize` writes a string.
 //! [`decimal128`] writes a `Decimal` as a BSON Decimal128, exactly, and reads it back.
+//! [`chrono_datetime`] and [`uuid_binary`] do for `chrono` and `uuid` what bson's own helpers
+//! do, under one path that holds for either bson major (bson 2 and bson 3 name theirs
+//! differently), with no bson feature turned on for them.
+//!
+//! Each writes the value through the winning major's type, and bson 2's and bson 3's types
+//! write the same serde calls: the helpers write the same BSON to either major's serializer
+//! (the driver's raw serializer or `to_document`), whichever the user's driver uses.
+
+#[cfg(feature = "chrono")]
+pub use chrono_helpers::{chrono_datetime, chrono_datetime_option};
+#[cfg(feature = "uuid")]
+pub use uuid_helpers::{uuid_binary, uuid_binary_option};
+
+#[cfg(feature = "chrono")]
+mod chrono_helpers {
+    use crate::bson::DateTime;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    type Utc = chrono::DateTime<chrono::Utc>;
+
+    fn to_bson(value: &Utc) -> DateTime {
+        DateTime::from_millis(value.timestamp_millis())
+    }
+
+    fn from_bson<E: serde::de::Error>(value: DateTime) -> Result<Utc, E> {
+        let ms = value.timestamp_millis();
+        chrono::DateTime::from_timestamp_millis(ms)
+            .ok_or_else(|| E::custom(format!("BSON date {ms} ms since the epoch is outside chrono's range")))
+    }
+
+    /// `#[serde(with = "mongo_schema::serde_helpers::chrono_datetime")]` on a
+    /// `chrono::DateTime<Utc>`: stored as a BSON date (milliseconds; finer digits are dropped,
+    /// as bson's own chrono helpers do).
+    pub mod chrono_datetime {
+        use super::*;
+
+        /// Writes `value` as a BSON date.
+        pub fn serialize<S: Serializer>(value: &Utc, serializer: S) -> Result<S::Ok, S::Error> {
+            to_bson(value).serialize(serializer)
+        }
+
+        /// Reads a BSON date.
+        pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Utc, D::Error> {
+            from_bson(DateTime::deserialize(deserializer)?)
+        }
+    }
+
+    /// [`chrono_datetime`] for `Option<chrono::DateTime<Utc>>`: `None` is `null`.
+    pub mod chrono_datetime_option {
+        use super::*;
+
+        /// Writes `Some` as a BSON date, `None` as `null`.
+        pub fn serialize<S: Serializer>(value: &Option<Utc>, serializer: S) -> Result<S::Ok, S::Error> {
+            value.as_ref().map(to_bson).serialize(serializer)
+        }
+
+        /// Reads `null` (or a missing value, with `#[serde(default)]`) as `None`, else a BSON date.
+        pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Utc>, D::Error> {
+            Option::<DateTime>::deserialize(deserializer)?.map(from_bson).transpose()
+        }
+    }
+}
+
+#[cfg(feature = "uuid")]
+mod uuid_helpers {
+    use crate::bson::spec::BinarySubtype;
+    use crate::bson::Binary;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    fn to_bson(value: &uuid::Uuid) -> Binary {
+        Binary { subtype: BinarySubtype::Uuid, bytes: value.as_bytes().to_vec() }
+    }
+
+    fn from_bson<E: serde::de::Error>(value: Binary) -> Result<uuid::Uuid, E> {
+        match value.subtype {
+            BinarySubtype::Uuid => uuid::Uuid::from_slice(&value.bytes).map_err(E::custom),
+            other => Err(E::custom(format!("expected a UUID (binData subtype 4), found binData subtype {other:?}"))),
+        }
+    }
+
+    /// `#[serde(with = "mongo_schema::serde_helpers::uuid_binary")]` on a `uuid::Uuid`: stored
+    /// as binData subtype 4 (UUID), as bson's own UUID helpers do.
+    pub mod uuid_binary {
+        use super::*;
+
+        /// Writes `value` as binData subtype 4.
+        pub fn serialize<S: Serializer>(value: &uuid::Uuid, serializer: S) -> Result<S::Ok, S::Error> {
+            to_bson(value).serialize(serializer)
+        }
+
+        /// Reads binData subtype 4.
+        pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<uuid::Uuid, D::Error> {
+            from_bson(Binary::deserialize(deserializer)?)
+        }
+    }
+
+    /// [`uuid_binary`] for `Option<uuid::Uuid>`: `None` is `null`.
+    pub mod uuid_binary_option {
+        use super::*;
+
+        /// Writes `Some` as binData subtype 4, `None` as `null`.
+        pub fn serialize<S: Serializer>(value: &Option<uuid::Uuid>, serializer: S) -> Result<S::Ok, S::Error> {
+            value.as_ref().map(to_bson).serialize(serializer)
+        }
+
+        /// Reads `null` (or a missing value, with `#[serde(default)]`) as `None`, else binData subtype 4.
+        pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<uuid::Uuid>, D::Error> {
+            Option::<Binary>::deserialize(deserializer)?.map(from_bson).transpose()
+        }
+    }
+}
 
 #[cfg(feature = "decimal")]
 pub use decimal::{decimal128, decimal128_option, decimal_from_decimal128, decimal_to_decimal128, DecimalRangeError};
 
 #[cfg(feature = "decimal")]
 mod decimal {
-    use bson::{Bson, Decimal128};
+    use crate::bson::{Bson, Decimal128};
     use rust_decimal::Decimal;
     use std::fmt;
 

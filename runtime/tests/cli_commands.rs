@@ -5,8 +5,9 @@
 #[path = "migrate_models/mod.rs"]
 mod migrate_models;
 
-use bson::{doc, oid::ObjectId};
 use migrate_models::{v1, v3};
+use mongo_schema::bson;
+use mongo_schema::bson::{doc, oid::ObjectId};
 use mongo_schema::cli::run;
 use mongo_schema::migrate::Model;
 use std::path::Path;
@@ -79,7 +80,10 @@ fn a_damaged_snapshot_names_the_file_the_cause_and_the_fix() {
 }
 
 fn write_dump(path: &Path, docs: &[bson::Document]) {
-    let bytes: Vec<u8> = docs.iter().flat_map(|d| d.to_vec().unwrap()).collect();
+    let mut bytes = Vec::new();
+    for d in docs {
+        d.to_writer(&mut bytes).unwrap();
+    }
     std::fs::write(path, bytes).unwrap();
 }
 

@@ -5,8 +5,8 @@
 
 mod migrate_models;
 
-use bson::{doc, Bson, Document};
 use migrate_models::{v1, v3};
+use mongo_schema::bson::{doc, Bson, Document};
 use mongo_schema::migrate::apply::{apply, drift, CommandError, DriftStatus, MigrationFile, Outcome, Server};
 use mongo_schema::migrate::{migrate, pending, MigrateOptions};
 

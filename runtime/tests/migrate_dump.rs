@@ -2,7 +2,8 @@
 
 #![forbid(unsafe_code)]
 
-use bson::{doc, oid::ObjectId, RawDocumentBuf};
+use mongo_schema::bson;
+use mongo_schema::bson::{doc, oid::ObjectId, RawDocumentBuf};
 use mongo_schema::dump::{sniff, DumpError, DumpFormat, DumpReader};
 use proptest::prelude::*;
 
@@ -21,7 +22,13 @@ fn read(bytes: &[u8], format: DumpFormat) -> (Vec<RawDocumentBuf>, Option<DumpEr
 }
 
 fn dump(docs: &[bson::Document]) -> Vec<u8> {
-    docs.iter().flat_map(|d| d.to_vec().unwrap()).collect()
+    docs.iter()
+        .flat_map(|d| {
+            let mut bytes = Vec::new();
+            d.to_writer(&mut bytes).unwrap();
+            bytes
+        })
+        .collect()
 }
 
 #[test]

@@ -4,7 +4,7 @@
 
 #![forbid(unsafe_code)]
 
-use bson::{doc, Bson, Document};
+use mongo_schema::bson::{doc, Bson, Document};
 use mongo_schema::command::{ValidationAction, ValidationLevel};
 use mongo_schema::migrate::{migrate, MigrateOptions, Model};
 use serde_json::Value;

@@ -7,8 +7,8 @@
 
 mod migrate_models;
 
-use bson::{doc, oid::ObjectId, Document};
 use migrate_models::{v1, v3};
+use mongo_schema::bson::{doc, oid::ObjectId, Document};
 use mongo_schema::migrate::apply::{apply, drift, DriftStatus, MigrationFile, Outcome, Server};
 use mongo_schema::migrate::driver::MongoServer;
 use mongo_schema::migrate::{migrate, pending, MigrateOptions, Model};

@@ -7,8 +7,8 @@
 
 mod migrate_models;
 
-use bson::doc;
 use migrate_models::{v1, v3};
+use mongo_schema::bson::doc;
 use mongo_schema::migrate::apply::{drift, DriftStatus, Server};
 use mongo_schema::migrate::driver::MongoServer;
 use mongo_schema::migrate::{migrate, MigrateOptions};

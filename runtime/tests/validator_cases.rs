@@ -65,6 +65,8 @@ pub fn cases() -> Vec<Case> {
     all
 }
 
+// bson 2 regexes hold `String`s (bson 3 `CString`s): the conversion is fallible under bson 3 only
+#[cfg_attr(not(feature = "bson-3"), allow(clippy::unnecessary_fallible_conversions))]
 fn type_cases() -> Vec<Case> {
     vec![
         // [BT] every alias names its BSON type; [KW] bsonType accepts "all BSON type aliases".
@@ -85,7 +87,7 @@ fn type_cases() -> Vec<Case> {
                     doc! { "d": 1.5, "s": "x", "o": {}, "a": [], "b": bin(0, vec![1]), "u": Bson::Undefined,
                     "oid": bson::oid::ObjectId::from_bytes([1; 12]), "t": true,
                     "dt": bson::DateTime::from_millis(5), "n": Bson::Null,
-                    "re": Bson::RegularExpression(bson::Regex { pattern: bson::raw::CString::try_from("a").unwrap(), options: bson::raw::CString::try_from("i").unwrap() }),
+                    "re": Bson::RegularExpression(bson::Regex { pattern: "a".try_into().unwrap(), options: "i".try_into().unwrap() }),
                     "js": Bson::JavaScriptCode("1".into()), "sym": Bson::Symbol("s".into()), "i": 1,
                     "ts": bson::Timestamp { time: 1, increment: 2 }, "l": 2i64, "dec": dec("1.5"),
                     "min": Bson::MinKey, "max": Bson::MaxKey,

@@ -3,7 +3,7 @@
 //! full local validator with mongod's semantics is `mongo_schema::Validator`; this one is
 //! deliberately separate so the two can check each other.)
 
-use bson::{spec::ElementType, Bson, Document, RawBsonRef, RawDocument};
+use crate::bson::{spec::ElementType, Bson, Document, RawBsonRef, RawDocument};
 
 /// The `bsonType` alias of a raw value.
 pub fn alias(value: RawBsonRef<'_>) -> &'static str {
@@ -90,7 +90,7 @@ fn object(schema: &Document, doc: &RawDocument, path: &str, errors: &mut Vec<Str
     let properties = schema.get_document("properties").ok();
     for element in doc {
         let (key, value) = element.expect("valid document");
-        let key = key.as_str();
+        let key: &str = AsRef::<str>::as_ref(key);
         let sub = format!("{path}.{key}");
         match (properties.and_then(|p| p.get_document(key).ok()), schema.get("additionalProperties")) {
             (Some(property), _) => visit(property, value, &sub, errors),

@@ -2,6 +2,16 @@
 //! attribute and every field keyword, each with sample values: `Some` and `None`, every
 //! enum variant, strings and arrays at their declared bounds.
 
+/// `mongo_schema::bson` (the major the build picked) with bson 3's serializer names, so the
+/// suite reads the same under either major.
+pub mod bson {
+    pub use mongo_schema::bson::*;
+    #[cfg(not(feature = "bson-3"))]
+    pub use mongo_schema::bson::{
+        from_slice as deserialize_from_slice, to_bson as serialize_to_bson, to_document as serialize_to_document,
+        to_raw_document_buf as serialize_to_raw_document_buf, to_vec as serialize_to_vec,
+    };
+}
 pub mod models;
 
 /// Values of a model that exercise its schema.
@@ -12,7 +22,7 @@ pub trait Samples: Sized {
 pub mod conform;
 pub mod violations;
 
-use bson::RawDocumentBuf;
+use mongo_schema::bson::RawDocumentBuf;
 use mongo_schema::MongoCollection;
 use serde::Serialize;
 

@@ -1,7 +1,8 @@
 //! The corpus. Collection roots live in `db_test_*` databases.
 
+use crate::bson;
+use crate::bson::{oid::ObjectId, Binary, Bson, DateTime, Decimal128, Document, Regex, Timestamp};
 use crate::Samples;
-use bson::{oid::ObjectId, Binary, Bson, DateTime, Decimal128, Document, Regex, Timestamp};
 use mongo_schema::MongoSchema;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -42,9 +43,9 @@ pub struct Scalars {
     pub discount: Option<Decimal>,
     pub exact_value: Decimal128,
     pub create_time: DateTime,
-    #[serde(with = "bson::serde_helpers::datetime::FromChrono04DateTime")]
+    #[serde(with = "mongo_schema::serde_helpers::chrono_datetime")]
     pub update_time: chrono::DateTime<chrono::Utc>,
-    #[serde(with = "bson::serde_helpers::uuid_1::AsBinary")]
+    #[serde(with = "mongo_schema::serde_helpers::uuid_binary")]
     pub trace_id: uuid::Uuid,
     pub request_id: bson::Uuid,
     pub payload: Binary,
@@ -56,6 +57,8 @@ pub struct Scalars {
 }
 
 impl Samples for Scalars {
+    // bson 2 regexes hold `String`s (bson 3 `CString`s): the conversion is a no-op under bson 2
+    #[cfg_attr(not(feature = "bson-3"), allow(clippy::useless_conversion))]
     fn samples() -> Vec<Self> {
         let base = Scalars {
             id: oid(1),
@@ -354,7 +357,11 @@ pub struct SerdeAttributes {
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     #[mongo(max_items = 3)]
     pub notes: Vec<String>,
-    #[serde(with = "bson::serde_helpers::object_id::AsHexString")]
+    #[cfg_attr(feature = "bson-3", serde(with = "bson::serde_helpers::object_id::AsHexString"))]
+    #[cfg_attr(
+        not(feature = "bson-3"),
+        serde(serialize_with = "bson::serde_helpers::serialize_object_id_as_hex_string")
+    )]
     pub owner_hex: ObjectId,
     #[serde(serialize_with = "serialize_len", deserialize_with = "deserialize_len")]
     #[mongo(bson_type = "int", minimum = 0)]

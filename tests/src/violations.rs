@@ -1,7 +1,7 @@
 //! Documents that break one declared bound each, computed from a schema and a valid
 //! sample: the mongod tests insert them and expect code 121 for every one.
 
-use bson::{Bson, Document};
+use crate::bson::{Bson, Document};
 
 /// One mutation of a valid sample, named by the path and keyword it breaks.
 pub struct Violation {

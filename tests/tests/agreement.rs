@@ -3,8 +3,9 @@
 
 #![forbid(unsafe_code)]
 
-use bson::RawBsonRef;
 use mongo_schema::MongoSchema;
+use mongo_schema_tests::bson;
+use mongo_schema_tests::bson::RawBsonRef;
 use mongo_schema_tests::{conform, driver_bytes, models::*, roots, Samples};
 
 #[test]
@@ -28,10 +29,15 @@ fn every_written_field_is_described_with_its_written_type() {
             for element in sample.iter() {
                 let (key, value) = element.unwrap();
                 let property = properties
-                    .get_document(key.as_str())
+                    .get_document(AsRef::<str>::as_ref(key))
                     .or_else(|_| root.json_schema.get_document("additionalProperties"));
-                assert!(property.is_ok(), "{}: `{}` is written but not in the schema", root.rust_type, key.as_str());
-                let errors = conform::check(property.unwrap(), value, key.as_str());
+                assert!(
+                    property.is_ok(),
+                    "{}: `{}` is written but not in the schema",
+                    root.rust_type,
+                    AsRef::<str>::as_ref(key)
+                );
+                let errors = conform::check(property.unwrap(), value, AsRef::<str>::as_ref(key));
                 assert!(errors.is_empty(), "{}: {errors:?}", root.rust_type);
             }
         }

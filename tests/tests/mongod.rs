@@ -5,9 +5,10 @@
 
 #![forbid(unsafe_code)]
 
-use bson::{doc, Document, RawDocumentBuf};
 use mongo_schema::prelude::*;
 use mongo_schema::Validator;
+use mongo_schema_tests::bson;
+use mongo_schema_tests::bson::{doc, Document, RawDocumentBuf};
 use mongo_schema_tests::{models::*, roots, violations, Samples};
 use mongodb::error::{ErrorKind, WriteFailure};
 use mongodb::sync::{Client, Database};

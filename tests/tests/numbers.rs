@@ -6,8 +6,9 @@
 
 #![forbid(unsafe_code)]
 
-use bson::{doc, Bson, Decimal128, RawDocumentBuf};
 use mongo_schema::{MongoSchema, Validator};
+use mongo_schema_tests::bson;
+use mongo_schema_tests::bson::{doc, Bson, Decimal128, RawDocumentBuf};
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
 /// One field of type `T`.

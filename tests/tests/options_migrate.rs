@@ -8,14 +8,14 @@
 
 #![forbid(unsafe_code)]
 
-use bson::{doc, Document};
 use mongo_schema::migrate::apply::{apply, CommandError, MigrationFile, Server};
 use mongo_schema::migrate::{migrate, MigrateOptions, Model, Written};
+use mongo_schema_tests::bson::{doc, Document};
 use std::path::{Path, PathBuf};
 
 mod v1 {
-    use bson::{oid::ObjectId, DateTime};
     use mongo_schema::MongoSchema;
+    use mongo_schema_tests::bson::{oid::ObjectId, DateTime};
     use serde::{Deserialize, Serialize};
 
     /// Readings of IoT devices.
@@ -69,8 +69,8 @@ mod v1 {
 }
 
 mod v2 {
-    use bson::{oid::ObjectId, DateTime};
     use mongo_schema::MongoSchema;
+    use mongo_schema_tests::bson::{oid::ObjectId, DateTime};
     use serde::{Deserialize, Serialize};
 
     /// Readings of IoT devices.

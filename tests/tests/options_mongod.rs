@@ -7,8 +7,8 @@
 
 #![forbid(unsafe_code)]
 
-use bson::{doc, oid::ObjectId, DateTime, Document};
 use mongo_schema::{MongoCollection, MongoSchema};
+use mongo_schema_tests::bson::{doc, oid::ObjectId, DateTime, Document};
 use mongodb::error::ErrorKind;
 use mongodb::sync::{Client, Database};
 use serde::{Deserialize, Serialize};

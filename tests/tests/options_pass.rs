@@ -5,8 +5,9 @@
 
 #![forbid(unsafe_code)]
 
-use bson::{oid::ObjectId, DateTime};
 use mongo_schema::{MongoCollection, MongoSchema};
+use mongo_schema_tests::bson;
+use mongo_schema_tests::bson::{oid::ObjectId, DateTime};
 use serde::{Deserialize, Serialize};
 
 /// What labels a series: the metaField, an embedded document.

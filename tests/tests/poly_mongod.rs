@@ -14,9 +14,10 @@
 
 #![forbid(unsafe_code)]
 
-use bson::{doc, Bson, Document, RawDocumentBuf};
 use mongo_schema::prelude::*;
 use mongo_schema::Validator;
+use mongo_schema_tests::bson;
+use mongo_schema_tests::bson::{doc, Bson, Document, RawDocumentBuf};
 use mongo_schema_tests::{driver_bytes, models::*, Samples};
 use mongodb::error::{ErrorKind, WriteFailure};
 use mongodb::sync::{Client, Collection, Database};

@@ -4,8 +4,9 @@
 
 #![forbid(unsafe_code)]
 
-use bson::{oid::ObjectId, DateTime, Decimal128};
 use mongo_schema::{MongoCollection, MongoSchema};
+use mongo_schema_tests::bson;
+use mongo_schema_tests::bson::{oid::ObjectId, DateTime, Decimal128};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -105,11 +106,11 @@ struct Payment {
     #[mongo(allow(money_double, reason = "an FX quote for display, never summed"))]
     quoted_price: f64,
     create_time: DateTime,
-    #[serde(with = "bson::serde_helpers::datetime::FromChrono04DateTime")]
+    #[serde(with = "mongo_schema::serde_helpers::chrono_datetime")]
     paid_at: chrono::DateTime<chrono::Utc>,
     #[serde(skip_serializing_if = "Option::is_none")]
     refund_time: Option<DateTime>,
-    #[serde(with = "bson::serde_helpers::uuid_1::AsBinary")]
+    #[serde(with = "mongo_schema::serde_helpers::uuid_binary")]
     trace_id: uuid::Uuid,
     request_id: bson::Uuid,
     /// A date as written by a partner: waived, with the reason.

@@ -6,8 +6,9 @@
 
 #![forbid(unsafe_code)]
 
-use bson::Document;
 use mongo_schema::{MongoCollection, MongoSchema};
+use mongo_schema_tests::bson;
+use mongo_schema_tests::bson::Document;
 use mongodb::error::{ErrorKind, WriteFailure};
 use mongodb::sync::Client;
 use serde::{Deserialize, Serialize};

@@ -5,6 +5,7 @@
 #![forbid(unsafe_code)]
 
 use mongo_schema::{MongoSchema, Validator};
+use mongo_schema_tests::bson;
 use mongo_schema_tests::{driver_bytes, models::*, roots, violations, Samples};
 use proptest::prelude::*;
 use std::collections::BTreeMap;

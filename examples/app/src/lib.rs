@@ -7,7 +7,7 @@
 
 #![forbid(unsafe_code)]
 
-use bson::{oid::ObjectId, DateTime};
+use mongo_schema::bson::{oid::ObjectId, DateTime};
 use mongo_schema::MongoSchema;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};

@@ -4,8 +4,8 @@
 //! `driver` feature implements it with the official driver.
 
 use super::{tightenings, Model};
+use crate::bson::{doc, oid::ObjectId, Bson, DateTime, Document};
 use crate::command::{ValidationAction, ValidationLevel};
-use bson::{doc, oid::ObjectId, Bson, DateTime, Document};
 use std::error::Error;
 use std::fmt;
 use std::io;
@@ -137,7 +137,7 @@ pub enum MigrationFileError {
     /// Not JSON at all.
     Json(serde_json::Error),
     /// A command that is not Extended JSON.
-    ExtJson(bson::error::Error),
+    ExtJson(crate::compat::ExtJsonError),
     /// JSON, but not shaped as `migrate` writes it (a missing key, a command that is not a
     /// document): the complete message.
     Shape(String),

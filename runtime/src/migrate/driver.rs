@@ -1,7 +1,7 @@
 //! The official driver (sync API) behind [`Server`]. Feature `driver`.
 
 use super::apply::{CommandError, Server};
-use bson::Document;
+use crate::bson::Document;
 use mongodb::error::ErrorKind;
 use mongodb::sync::Client;
 use std::sync::Arc;
@@ -19,8 +19,18 @@ impl MongoServer {
 }
 
 impl Server for MongoServer {
+    /// The command goes to the driver as bytes and its reply comes back as bytes: the driver's
+    /// bson major (`mongodb::bson`, the user's choice) and ours (`crate::bson`) may differ,
+    /// and BSON bytes are the same in both.
     fn run_command(&mut self, db: &str, command: Document) -> Result<Document, CommandError> {
-        self.client.database(db).run_command(command).run().map_err(command_error)
+        let mut bytes = Vec::new();
+        command.to_writer(&mut bytes).map_err(|e| CommandError::Driver(Arc::new(e)))?;
+        let command =
+            mongodb::bson::RawDocumentBuf::from_bytes(bytes).map_err(|e| CommandError::Driver(Arc::new(e)))?;
+        let reply = self.client.database(db).run_raw_command(command).run().map_err(command_error)?;
+        let mut bytes = Vec::new();
+        reply.to_writer(&mut bytes).map_err(|e| CommandError::Reply(e.to_string()))?;
+        Document::from_reader(&mut &bytes[..]).map_err(|e| CommandError::Reply(e.to_string()))
     }
 }
 

@@ -2,9 +2,9 @@
 //! by document path and keyword with a few `_id`s each, so a tightening can be judged
 //! before it is enforced.
 
+use crate::bson::{Bson, RawDocumentBuf};
 use crate::dump::DumpError;
 use crate::validate::{ValidationError, Validator};
-use bson::{Bson, RawDocumentBuf};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 

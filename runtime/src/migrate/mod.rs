@@ -32,11 +32,11 @@ pub use rules::DEFAULT_MAX_COLLECTIONS;
 pub use snapshot::{Entry, Snapshot, SnapshotError, SNAPSHOT_FILE};
 use tighten::tightenings;
 
+use crate::bson::Document;
 use crate::command::{
     add_capped, create_timeseries, Capped, Index, IndexKey, Registration, Timeseries, ValidationAction, ValidationLevel,
 };
 use crate::MongoCollection;
-use bson::Document;
 
 /// A collection root as migrations see it: owned, comparable, serialisable.
 #[derive(Debug, Clone, PartialEq)]
@@ -100,7 +100,7 @@ impl Options {
 fn installed_validator(options: &Options, json_schema: Document) -> Document {
     match options.is_timeseries() {
         true => Document::new(),
-        false => bson::doc! { "$jsonSchema": json_schema },
+        false => crate::bson::doc! { "$jsonSchema": json_schema },
     }
 }
 

@@ -3,8 +3,8 @@
 //! shard key (`shardCollection`, through mongos).
 
 use super::{Model, Step};
+use crate::bson::{doc, Bson, Document};
 use crate::command::{coll_mod, create_collection};
-use bson::{doc, Bson, Document};
 
 /// `createCollection` for a model and the command to run when it already exists.
 pub(crate) fn create_commands(m: &Model) -> (Document, Document) {

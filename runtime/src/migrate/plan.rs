@@ -2,8 +2,8 @@
 //! and the commands that take it back.
 
 use super::{options, Change, Entry};
+use crate::bson::{doc, Document};
 use crate::command::{coll_mod, ValidationAction, ValidationLevel};
-use bson::{doc, Document};
 
 /// One command on one database, with what to run instead when the collection exists.
 #[derive(Debug, Clone, PartialEq)]

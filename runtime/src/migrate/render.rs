@@ -3,8 +3,8 @@
 //! (`crate::render`), never glued into the text.
 
 use super::{Entry, Migration, Step};
+use crate::bson::Bson;
 use crate::render::{js_document, js_line_comment, js_string};
-use bson::Bson;
 use serde_json::{json, Value};
 
 /// Defined in every script (a function declaration, so scripts can share one mongosh
@@ -150,6 +150,6 @@ fn step_json(step: &Step) -> Value {
     value
 }
 
-fn canonical(doc: &bson::Document) -> Value {
+fn canonical(doc: &crate::bson::Document) -> Value {
     Bson::Document(doc.clone()).into_canonical_extjson()
 }

@@ -46,7 +46,7 @@ mod tests {
     use crate::command::{ValidationAction, ValidationLevel};
 
     fn model(db: &str, n: usize) -> Model {
-        let validator = bson::doc! {};
+        let validator = crate::bson::doc! {};
         Model {
             db: db.into(),
             collection: format!("t_c{n}"),

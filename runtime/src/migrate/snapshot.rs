@@ -3,8 +3,8 @@
 //! run can tell what changed.
 
 use super::{parse_action, parse_level, Model, Options};
+use crate::bson::{Bson, Document};
 use crate::command::ValidationAction;
-use bson::{Bson, Document};
 use serde_json::{json, Map, Value};
 use std::fmt;
 
@@ -37,7 +37,7 @@ pub enum SnapshotError {
     /// Not JSON at all.
     Json(serde_json::Error),
     /// A validator, index or option that is not canonical Extended JSON.
-    ExtJson(bson::error::Error),
+    ExtJson(crate::compat::ExtJsonError),
     /// JSON, but not a snapshot this version reads (a missing key, an unknown format or
     /// level): the complete message.
     Shape(String),
@@ -172,11 +172,11 @@ fn validator_from_json(value: Option<&Value>) -> Result<Document, SnapshotError>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bson::doc;
     use crate::command::ValidationLevel;
-    use bson::doc;
 
     fn entry() -> Entry {
-        let validator = doc! { "$jsonSchema": { "bsonType": "object", "properties": { "n": { "minimum": 1_i64, "maximum": 2.5, "enum": [bson::Decimal128::from_bytes([1; 16])] } } } };
+        let validator = doc! { "$jsonSchema": { "bsonType": "object", "properties": { "n": { "minimum": 1_i64, "maximum": 2.5, "enum": [crate::bson::Decimal128::from_bytes([1; 16])] } } } };
         let model = Model {
             db: "db_a".into(),
             collection: "t_b".into(),

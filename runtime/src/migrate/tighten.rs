@@ -6,7 +6,7 @@
 //! Adding an optional property is not counted: documents written before the model had
 //! the field do not carry it.
 
-use bson::{Bson, Document};
+use crate::bson::{Bson, Document};
 
 /// Why `after` may reject what `before` accepted, one reason per difference, with the
 /// document path (`items[].price`); empty when `after` only loosens or keeps `before`.
@@ -182,7 +182,7 @@ fn items(path: &str, b: Option<&Bson>, a: Option<&Bson>, out: &mut Vec<String>) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bson::doc;
+    use crate::bson::doc;
 
     fn user(extra: Document) -> Document {
         let mut props = doc! { "name": { "bsonType": "string", "maxLength": 50_i64 } };

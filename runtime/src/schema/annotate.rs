@@ -1,7 +1,7 @@
 //! A derived type's validator, with each subschema annotated with the Rust type and field
 //! that produced it, so a violation says `Address::city` beside `address.city`.
 
-use bson::{Bson, Document};
+use crate::bson::{Bson, Document};
 
 use super::{FieldFacts, MongoSchema};
 use crate::validate::{join, SchemaError, Validator};

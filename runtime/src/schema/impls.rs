@@ -5,7 +5,7 @@
 //! `i128`/`u128` are unsupported and have no impl.
 
 use super::{bson_type, size, BsonKind, FieldFacts, MongoSchema, SchemaFacts, Shape};
-use bson::{doc, Bson, Document};
+use crate::bson::{doc, Bson, Document};
 #[cfg(any(feature = "decimal", feature = "chrono", feature = "uuid"))]
 use mongo_schema_contract::helpers;
 use std::borrow::Cow;
@@ -73,17 +73,31 @@ leaf! {
     String => String, bson_type("string");
     str => String, bson_type("string");
     () => Null, bson_type("null");
-    bson::oid::ObjectId => ObjectId, bson_type("objectId");
-    bson::DateTime => Date, bson_type("date");
-    bson::Decimal128 => Decimal, bson_type("decimal");
-    bson::Timestamp => Timestamp, bson_type("timestamp");
-    bson::Binary => BinData, bson_type("binData");
-    bson::Uuid => BinData [Some(size::binary(16))], bson_type("binData");
-    bson::Regex => Regex, bson_type("regex");
-    bson::Document => Object, bson_type("object");
-    bson::RawDocumentBuf => Object, bson_type("object");
-    bson::Bson => Any, Document::new();
 }
+
+/// The bson types of one major: both majors' serializers write each the same way (the
+/// driver's raw serializer and `to_document` alike), so both get the same schema, and a
+/// build with both features (features unify) accepts either major's types in a model.
+macro_rules! bson_leaves {
+    ($bson:ident) => {
+        leaf! {
+            $bson::oid::ObjectId => ObjectId, bson_type("objectId");
+            $bson::DateTime => Date, bson_type("date");
+            $bson::Decimal128 => Decimal, bson_type("decimal");
+            $bson::Timestamp => Timestamp, bson_type("timestamp");
+            $bson::Binary => BinData, bson_type("binData");
+            $bson::Uuid => BinData [Some(size::binary(16))], bson_type("binData");
+            $bson::Regex => Regex, bson_type("regex");
+            $bson::Document => Object, bson_type("object");
+            $bson::RawDocumentBuf => Object, bson_type("object");
+            $bson::Bson => Any, Document::new();
+        }
+    };
+}
+#[cfg(feature = "bson-2")]
+bson_leaves!(bson2);
+#[cfg(feature = "bson-3")]
+bson_leaves!(bson3);
 
 /// serde's default for `Decimal` is a string; the runtime's helper writes Decimal128.
 #[cfg(feature = "decimal")]
@@ -392,15 +406,23 @@ mod tests {
             );
         }
         check::<()>();
-        check::<bson::oid::ObjectId>();
-        check::<bson::DateTime>();
-        check::<bson::Decimal128>();
-        check::<bson::Timestamp>();
-        check::<bson::Binary>();
-        check::<bson::Uuid>();
-        check::<bson::Regex>();
-        check::<bson::Document>();
-        check::<bson::RawDocumentBuf>();
+        macro_rules! check_bson {
+            ($bson:ident) => {
+                check::<$bson::oid::ObjectId>();
+                check::<$bson::DateTime>();
+                check::<$bson::Decimal128>();
+                check::<$bson::Timestamp>();
+                check::<$bson::Binary>();
+                check::<$bson::Uuid>();
+                check::<$bson::Regex>();
+                check::<$bson::Document>();
+                check::<$bson::RawDocumentBuf>();
+            };
+        }
+        #[cfg(feature = "bson-2")]
+        check_bson!(bson2);
+        #[cfg(feature = "bson-3")]
+        check_bson!(bson3);
         #[cfg(feature = "decimal")]
         check::<rust_decimal::Decimal>();
         #[cfg(feature = "chrono")]

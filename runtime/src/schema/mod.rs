@@ -8,7 +8,7 @@ pub(crate) mod size;
 pub(crate) use impls::narrow;
 pub use impls::{array_of, map_of, nullable, tuple_of, MapKey};
 
-use bson::{doc, Document};
+use crate::bson::{doc, Document};
 
 pub use mongo_schema_contract::bson::BsonKind;
 

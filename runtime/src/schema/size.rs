@@ -12,7 +12,7 @@ mod tests {
     fn array_bound_matches_the_encoder() {
         for n in [0u64, 1, 9, 10, 11, 100, 101, 1000] {
             let values: Vec<i64> = (0..n as i64).collect();
-            let encoded = bson::serialize_to_vec(&bson::doc! { "a": values }).unwrap();
+            let encoded = crate::compat::to_vec(&crate::bson::doc! { "a": values }).unwrap();
             // document: len + element header("a") + array + NUL
             assert_eq!(array(Some(n), Some(8)).unwrap(), encoded.len() as u64 - 4 - 3 - 1, "n = {n}");
         }
@@ -21,32 +21,32 @@ mod tests {
     #[test]
     fn fixed_sizes_match_the_encoder() {
         let header = 4 + 3 + 1; // document: len + element header("a") + NUL
-        let values: [(bson::Bson, crate::BsonKind); 7] = [
-            (bson::Bson::Double(1.5), crate::BsonKind::Double),
-            (bson::Bson::Int32(1), crate::BsonKind::Int),
-            (bson::Bson::Int64(1), crate::BsonKind::Long),
-            (bson::Bson::Boolean(true), crate::BsonKind::Bool),
-            (bson::Bson::Null, crate::BsonKind::Null),
-            (bson::Bson::ObjectId(bson::oid::ObjectId::new()), crate::BsonKind::ObjectId),
-            (bson::Bson::DateTime(bson::DateTime::now()), crate::BsonKind::Date),
+        let values: [(crate::bson::Bson, crate::BsonKind); 7] = [
+            (crate::bson::Bson::Double(1.5), crate::BsonKind::Double),
+            (crate::bson::Bson::Int32(1), crate::BsonKind::Int),
+            (crate::bson::Bson::Int64(1), crate::BsonKind::Long),
+            (crate::bson::Bson::Boolean(true), crate::BsonKind::Bool),
+            (crate::bson::Bson::Null, crate::BsonKind::Null),
+            (crate::bson::Bson::ObjectId(crate::bson::oid::ObjectId::new()), crate::BsonKind::ObjectId),
+            (crate::bson::Bson::DateTime(crate::bson::DateTime::now()), crate::BsonKind::Date),
         ];
         for (value, kind) in values {
-            let encoded = bson::serialize_to_vec(&bson::doc! { "a": value }).unwrap();
+            let encoded = crate::compat::to_vec(&crate::bson::doc! { "a": value }).unwrap();
             assert_eq!(kind.fixed_size(), Some(encoded.len() as u64 - header), "{kind:?}");
         }
-        let uuid = bson::Bson::Binary(bson::Binary::from_uuid(bson::Uuid::new()));
-        let encoded = bson::serialize_to_vec(&bson::doc! { "a": uuid }).unwrap();
+        let uuid = crate::bson::Bson::Binary(crate::bson::Binary::from_uuid(crate::bson::Uuid::new()));
+        let encoded = crate::compat::to_vec(&crate::bson::doc! { "a": uuid }).unwrap();
         assert_eq!(binary(16), encoded.len() as u64 - header);
-        let encoded = bson::serialize_to_vec(&bson::doc! { "a": "abc" }).unwrap();
+        let encoded = crate::compat::to_vec(&crate::bson::doc! { "a": "abc" }).unwrap();
         assert_eq!(str_bytes(3), encoded.len() as u64 - header);
-        assert_eq!(DOCUMENT_OVERHEAD, bson::serialize_to_vec(&bson::doc! {}).unwrap().len() as u64);
+        assert_eq!(DOCUMENT_OVERHEAD, crate::compat::to_vec(&crate::bson::doc! {}).unwrap().len() as u64);
         assert_eq!(element_header(1), 3);
     }
 
     #[test]
     fn string_bound_covers_four_byte_code_points() {
         let s = "\u{1F600}".repeat(5);
-        let encoded = bson::serialize_to_vec(&bson::doc! { "s": &s }).unwrap();
+        let encoded = crate::compat::to_vec(&crate::bson::doc! { "s": &s }).unwrap();
         assert_eq!(string(Some(5)).unwrap(), encoded.len() as u64 - 4 - 3 - 1);
     }
 }

@@ -1,7 +1,7 @@
 //! Deciding (`matches`, allocation-free) and explaining (`explain`) one subschema against one
 //! value, dispatching to the keyword family the value's type selects.
 
-use bson::{doc, Document};
+use crate::bson::{doc, Document};
 
 use super::equal::as_num;
 use super::report::Explain;

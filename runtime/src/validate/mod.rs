@@ -70,7 +70,7 @@ mod walk;
 
 use std::collections::HashMap;
 
-use bson::{Document, RawDocument};
+use crate::bson::Document;
 
 pub use error::SchemaError;
 pub use pattern::{HEAP_LIMIT_KIB, MATCH_LIMIT};
@@ -88,7 +88,8 @@ use walk::Bytes;
 /// hidden from the docs, outside semver, and may change or go in any release.
 #[doc(hidden)]
 pub mod __bench {
-    use super::{walk, Bytes, Malformed, RawDocument};
+    use super::{walk, Bytes, Malformed};
+    use crate::bson::RawDocument;
 
     /// Reads every element of `doc` (recursively) with `validate_raw`'s BSON reader and
     /// counts them: the floor under `validate_raw`'s time.
@@ -123,9 +124,15 @@ impl Validator {
         self.verdict(doc)
     }
 
-    /// Validates BSON bytes in place, without decoding them to a `Document`.
-    pub fn validate_raw(&self, doc: &RawDocument) -> Result<(), ValidationError> {
-        self.verdict(Bytes::of(doc))
+    /// Validates BSON bytes in place, without decoding them to a `Document`: a `RawDocument`
+    /// or `RawDocumentBuf` of either bson major (whichever the driver gave you), or plain
+    /// bytes (`&[u8]`, `Vec<u8>`), whose framing is checked first
+    /// ([`ValidationError::Malformed`] when it is wrong).
+    pub fn validate_raw<B: BsonBytes + ?Sized>(&self, doc: &B) -> Result<(), ValidationError> {
+        match bytes_of(doc) {
+            Ok(bytes) => self.verdict(bytes),
+            Err(malformed) => Err(ValidationError::Malformed(*malformed)),
+        }
     }
 
     /// Whether a decoded document passes (the fast path alone, never allocates).
@@ -133,9 +140,10 @@ impl Validator {
         self.root.matches(doc.as_value()).unwrap_or(false)
     }
 
-    /// Whether BSON bytes pass; malformed bytes do not.
-    pub fn is_valid_raw(&self, doc: &RawDocument) -> bool {
-        self.root.matches(Bytes::of(doc).as_value()).unwrap_or(false)
+    /// Whether BSON bytes pass (the same inputs as [`Validator::validate_raw`]); malformed
+    /// bytes do not.
+    pub fn is_valid_raw<B: BsonBytes + ?Sized>(&self, doc: &B) -> bool {
+        bytes_of(doc).is_ok_and(|bytes| self.root.matches(bytes.as_value()).unwrap_or(false))
     }
 
     fn verdict<'a, D: Doc<'a>>(&self, doc: D) -> Result<(), ValidationError> {
@@ -158,3 +166,66 @@ impl Validator {
         ValidationError::Invalid(Box::new(Failure { failing_id, details, violations: ex.violations }))
     }
 }
+
+/// What [`Validator::validate_raw`] reads: a `RawDocument` or `RawDocumentBuf` of bson 2 or
+/// bson 3 (each with its feature), or plain BSON bytes (`[u8]`, `Vec<u8>`). Sealed.
+pub trait BsonBytes: sealed::Sealed {
+    /// The bytes, and whether their framing (length prefix, terminator) is known to be right.
+    #[doc(hidden)]
+    fn bson_bytes(&self) -> (&[u8], bool);
+}
+
+/// The document's bytes, the framing checked unless the type vouches for it.
+fn bytes_of<B: BsonBytes + ?Sized>(doc: &B) -> Result<Bytes<'_>, Box<Malformed>> {
+    match doc.bson_bytes() {
+        (bytes, true) => Ok(Bytes::framed(bytes)),
+        (bytes, false) => Bytes::new(bytes),
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+impl<T: BsonBytes + ?Sized> sealed::Sealed for &T {}
+impl<T: BsonBytes + ?Sized> BsonBytes for &T {
+    fn bson_bytes(&self) -> (&[u8], bool) {
+        (**self).bson_bytes()
+    }
+}
+
+impl sealed::Sealed for [u8] {}
+impl BsonBytes for [u8] {
+    fn bson_bytes(&self) -> (&[u8], bool) {
+        (self, false)
+    }
+}
+
+impl sealed::Sealed for Vec<u8> {}
+impl BsonBytes for Vec<u8> {
+    fn bson_bytes(&self) -> (&[u8], bool) {
+        (self, false)
+    }
+}
+
+/// Either major's raw documents: their constructors check the framing already.
+macro_rules! raw_documents {
+    ($bson:ident) => {
+        impl sealed::Sealed for $bson::RawDocument {}
+        impl BsonBytes for $bson::RawDocument {
+            fn bson_bytes(&self) -> (&[u8], bool) {
+                (self.as_bytes(), true)
+            }
+        }
+        impl sealed::Sealed for $bson::RawDocumentBuf {}
+        impl BsonBytes for $bson::RawDocumentBuf {
+            fn bson_bytes(&self) -> (&[u8], bool) {
+                (self.as_bytes(), true)
+            }
+        }
+    };
+}
+#[cfg(feature = "bson-2")]
+raw_documents!(bson2);
+#[cfg(feature = "bson-3")]
+raw_documents!(bson3);

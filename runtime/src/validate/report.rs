@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use bson::{doc, Bson, Document};
+use crate::bson::{doc, Bson, Document};
 
 use super::value::Malformed;
 

@@ -1,6 +1,6 @@
 //! `bsonType` and `type` type sets.
 
-use bson::spec::ElementType;
+use crate::bson::spec::ElementType;
 use mongo_schema_contract::bson::{ALIASES, NUMBER};
 
 /// A set of BSON types, one bit per element type (MinKey and MaxKey get bits 0 and 20).

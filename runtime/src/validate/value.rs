@@ -1,8 +1,8 @@
 //! One view over BSON values, whether decoded (`&Bson`, here) or raw bytes (our own reader,
 //! in `walk`), so the validator is written once and monomorphised twice.
 
-use bson::spec::ElementType;
-use bson::{Bson, Document};
+use crate::bson::spec::ElementType;
+use crate::bson::{Bson, Document};
 
 use super::bytes::same;
 use super::number::{BsonNumber, Dec};
@@ -11,14 +11,14 @@ use super::number::{BsonNumber, Dec};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Malformed(pub String);
 
-impl From<bson::error::Error> for Malformed {
-    fn from(err: bson::error::Error) -> Self {
+impl From<crate::compat::RawError> for Malformed {
+    fn from(err: crate::compat::RawError) -> Self {
         Malformed(err.to_string())
     }
 }
 
-impl From<bson::error::Error> for Box<Malformed> {
-    fn from(err: bson::error::Error) -> Self {
+impl From<crate::compat::RawError> for Box<Malformed> {
+    fn from(err: crate::compat::RawError) -> Self {
         Box::new(Malformed::from(err))
     }
 }
@@ -169,12 +169,12 @@ impl<'a> Value<'a> for Decoded<'a> {
     }
 }
 
-fn timestamp_bits(t: bson::Timestamp) -> u64 {
+fn timestamp_bits(t: crate::bson::Timestamp) -> u64 {
     (u64::from(t.time) << 32) | u64::from(t.increment)
 }
 
 /// Fields of a decoded document, in stored order.
-pub(crate) struct BsonFields<'a>(bson::document::Iter<'a>);
+pub(crate) struct BsonFields<'a>(crate::bson::document::Iter<'a>);
 
 impl<'a> Iterator for BsonFields<'a> {
     type Item = Res<(&'a str, Decoded<'a>)>;

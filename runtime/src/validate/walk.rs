@@ -18,8 +18,8 @@
 //! checked slice access, and out-of-range reads become [`Malformed`]. The only `unsafe` is
 //! calls of `bytes::known_str` on bytes just checked to be ASCII or equal to a `str`'s.
 
-use bson::spec::ElementType;
-use bson::{Bson, RawDocument};
+use crate::bson::spec::ElementType;
+use crate::bson::{Bson, RawDocument};
 
 use super::bytes::{array, cstring_len, known_str, same, utf8};
 use super::number::{BsonNumber, Dec};
@@ -59,8 +59,14 @@ impl<'a> Bytes<'a> {
     /// an unterminated last key is `Malformed`, never out of bounds.
     #[inline]
     pub(crate) fn of(doc: &'a RawDocument) -> Bytes<'a> {
-        debug_assert!(Bytes::new(doc.as_bytes()).is_ok());
-        Bytes(doc.as_bytes())
+        Bytes::framed(doc.as_bytes())
+    }
+
+    /// [`Bytes::of`] for bytes of either bson major's `RawDocument` (framing already checked).
+    #[inline]
+    pub(crate) fn framed(bytes: &'a [u8]) -> Bytes<'a> {
+        debug_assert!(Bytes::new(bytes).is_ok());
+        Bytes(bytes)
     }
 
     fn elements(self) -> Elements<'a> {
@@ -475,9 +481,9 @@ mod tests {
     //! and on many corruptions of it, both must yield the same elements, the same values and
     //! errors at the same places (iteration stopping or going on the same way).
 
-    use bson::oid::ObjectId;
-    use bson::spec::BinarySubtype;
-    use bson::{
+    use crate::bson::oid::ObjectId;
+    use crate::bson::spec::BinarySubtype;
+    use crate::bson::{
         doc, Binary, Bson, DateTime, Decimal128, JavaScriptCodeWithScope, RawBsonRef, RawDocument, RawDocumentBuf,
         Regex, Timestamp,
     };
@@ -485,6 +491,8 @@ mod tests {
     use super::Bytes;
     use crate::validate::value::{Arr, Decoded, Doc, Value, View};
 
+    // bson 2 regexes hold `String`s (bson 3 `CString`s): the conversion is fallible under bson 3 only
+    #[cfg_attr(not(feature = "bson-3"), allow(clippy::unnecessary_fallible_conversions))]
     fn sample() -> Vec<u8> {
         let scope = doc! { "x": 1, "s": "scope" };
         let doc = doc! {
@@ -584,11 +592,11 @@ mod tests {
                         RawBsonRef::JavaScriptCodeWithScope(c) => format!("codeWithScope {:?}", c.code),
                         // `Bson` sorts regex options; the raw views keep them as stored.
                         RawBsonRef::RegularExpression(r) => {
-                            format!("regex {:?} {:?}", r.pattern.as_str(), r.options.as_str())
+                            format!("regex {:?} {:?}", AsRef::<str>::as_ref(r.pattern), AsRef::<str>::as_ref(r.options))
                         }
                         scalar => describe(&Decoded::Bson(&Bson::try_from(scalar).unwrap()).view()),
                     };
-                    out.push(format!("{}: {line}", key.as_str()));
+                    out.push(format!("{}: {line}", AsRef::<str>::as_ref(key)));
                     match value {
                         RawBsonRef::Document(d) => theirs(d, out),
                         RawBsonRef::JavaScriptCodeWithScope(c) => theirs(c.scope, out),
@@ -602,9 +610,11 @@ mod tests {
                                     Ok(RawBsonRef::JavaScriptCodeWithScope(c)) => {
                                         out.push(format!("codeWithScope {:?}", c.code))
                                     }
-                                    Ok(RawBsonRef::RegularExpression(r)) => {
-                                        out.push(format!("regex {:?} {:?}", r.pattern.as_str(), r.options.as_str()))
-                                    }
+                                    Ok(RawBsonRef::RegularExpression(r)) => out.push(format!(
+                                        "regex {:?} {:?}",
+                                        AsRef::<str>::as_ref(r.pattern),
+                                        AsRef::<str>::as_ref(r.options)
+                                    )),
                                     Ok(scalar) => {
                                         out.push(describe(&Decoded::Bson(&Bson::try_from(scalar).unwrap()).view()))
                                     }

@@ -4,7 +4,7 @@
 use mongo_schema::migrate::Model;
 
 pub mod v1 {
-    use bson::{oid::ObjectId, DateTime};
+    use mongo_schema::bson::{oid::ObjectId, DateTime};
     use mongo_schema::MongoSchema;
     use serde::{Deserialize, Serialize};
 
@@ -43,7 +43,7 @@ pub mod v1 {
 
 /// v1 loosened: a longer name, a new optional field, one more status.
 pub mod v2 {
-    use bson::oid::ObjectId;
+    use mongo_schema::bson::oid::ObjectId;
     use mongo_schema::MongoSchema;
     use serde::{Deserialize, Serialize};
 
@@ -74,7 +74,7 @@ pub mod v2 {
 /// v2 tightened: a new required field with a pattern.
 pub mod v3 {
     use super::v2::UserStatus;
-    use bson::oid::ObjectId;
+    use mongo_schema::bson::oid::ObjectId;
     use mongo_schema::MongoSchema;
     use serde::{Deserialize, Serialize};
 

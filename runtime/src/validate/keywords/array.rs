@@ -1,7 +1,7 @@
 //! `minItems`, `maxItems`, `uniqueItems`, `items`, `additionalItems`: restrictions that
 //! apply to arrays only.
 
-use bson::{doc, Bson, Document};
+use crate::bson::{doc, Bson, Document};
 
 use crate::validate::equal::bson_eq;
 use crate::validate::error::SchemaError;

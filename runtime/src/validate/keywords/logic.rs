@@ -1,6 +1,6 @@
 //! `allOf`, `anyOf`, `oneOf`, `not`, `enum`: apply to values of every type.
 
-use bson::{doc, Bson, Document};
+use crate::bson::{doc, Bson, Document};
 
 use crate::validate::equal::bson_eq;
 use crate::validate::error::SchemaError;

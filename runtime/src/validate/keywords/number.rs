@@ -3,7 +3,7 @@
 
 use std::cmp::Ordering;
 
-use bson::{doc, Bson, Document};
+use crate::bson::{doc, Bson, Document};
 
 use crate::validate::error::SchemaError;
 use crate::validate::number::{compare, divisor_of, is_multiple_of, BsonNumber, Dec};

@@ -2,7 +2,7 @@
 //! `maxProperties`, `dependencies`: restrictions that apply to embedded documents (and to the
 //! root document).
 
-use bson::{doc, Bson, Document};
+use crate::bson::{doc, Bson, Document};
 
 use super::array::Additional;
 use crate::validate::bytes::same;

@@ -1,7 +1,7 @@
 //! `pattern`, `maxLength`, `minLength`: restrictions that apply to strings only
 //! (MongoDB manual, "$jsonSchema" keyword table: "strings").
 
-use bson::{Bson, Document};
+use crate::bson::{Bson, Document};
 
 use crate::validate::error::SchemaError;
 use crate::validate::pattern::{Found, Pattern};

@@ -1,0 +1,23 @@
+//! The few names that differ between bson 2 and bson 3, for the winning major
+//! (`crate::bson`); everything else in the crate is spelled the same in both.
+
+/// The error of reading a raw document.
+#[cfg(feature = "bson-3")]
+pub(crate) type RawError = crate::bson::error::Error;
+/// The error of reading a raw document.
+#[cfg(not(feature = "bson-3"))]
+pub(crate) type RawError = crate::bson::raw::Error;
+
+/// The error of turning extended JSON into BSON (`Bson::try_from(serde_json::Value)`).
+#[cfg(feature = "bson-3")]
+pub(crate) type ExtJsonError = crate::bson::error::Error;
+/// The error of turning extended JSON into BSON (`Bson::try_from(serde_json::Value)`).
+#[cfg(not(feature = "bson-3"))]
+pub(crate) type ExtJsonError = crate::bson::extjson::de::Error;
+
+/// A value serialized as a whole BSON document, in bytes.
+#[cfg(all(test, feature = "bson-3"))]
+pub(crate) use crate::bson::serialize_to_vec as to_vec;
+/// A value serialized as a whole BSON document, in bytes.
+#[cfg(all(test, not(feature = "bson-3")))]
+pub(crate) use crate::bson::to_vec;
