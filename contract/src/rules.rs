@@ -96,13 +96,14 @@ pub mod messages {
         (Specification 9)";
     /// `silent_string`: a `chrono::DateTime<Utc>` without its helper.
     pub const SILENT_CHRONO: &str = "silent_string: this field holds a `chrono::DateTime<Utc>`, which serde writes as an RFC 3339 string, \
-        while its schema says `date`; add `#[serde(with = \"bson::serde_helpers::datetime::FromChrono04DateTime\")]` (for an \
-        `Option`, `Vec` or map of it, a newtype that carries the helper) so the stored type matches the validator (Specification 9)";
+        while its schema says `date`; add `#[serde(with = \"bson::serde_helpers::datetime::FromChrono04DateTime\")]` \
+        (`mongo_schema::serde_helpers::chrono_datetime_option` for an `Option`; for a `Vec` or map of it, a newtype that \
+        carries the helper) so the stored type matches the validator (Specification 9)";
     /// `silent_string`: a `uuid::Uuid` without its helper.
     pub const SILENT_UUID: &str = "silent_string: this field holds a `uuid::Uuid`, which serde writes as a string to \
         `bson::serialize_to_document` and as generic (subtype 0) binary to the driver, while its schema says `binData`; add \
-        `#[serde(with = \"bson::serde_helpers::uuid_1::AsBinary\")]` (for an `Option`, `Vec` or map of it, a newtype that \
-        carries the helper) so the stored type matches the validator (Specification 9)";
+        `#[serde(with = \"bson::serde_helpers::uuid_1::AsBinary\")]` (`mongo_schema::serde_helpers::uuid_binary_option` for \
+        an `Option`; for a `Vec` or map of it, a newtype that carries the helper) so the stored type matches the validator (Specification 9)";
     /// `silent_string`: any other type that needs a helper it lacks.
     pub const SILENT_OTHER: &str = "silent_string: this field holds a type that serde writes as something else than its schema says; \
         add the serde helper it needs so the stored type matches the validator (for an `Option`, `Vec` or map of it, use the helper's `Option` form where there is one, or a newtype that carries the helper) (Specification 9)";

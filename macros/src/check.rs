@@ -51,8 +51,10 @@ fn helper_without_type(cx: &Ctxt, field: &Field) {
         cx.error_spanned_by(
             with,
             format!(
-                "`{}` is written by the serde helper `{}`, whose BSON type mongo-schema cannot see; \
-                 add `#[mongo(bson_type = \"...\")]` with the type it writes, e.g. `#[mongo(bson_type = \"string\")]`",
+                "`{}` is written by the serde helper `{}`, whose BSON type mongo-schema cannot see: add \
+                 `#[mongo(bson_type = \"...\")]` naming the BSON type that helper writes (mongod's alias: `string`, `int`, \
+                 `long`, `date`, `decimal`, `binData`, ...); for a helper of mongo-schema or bson, the path ending in the \
+                 helper's own module or type (`decimal128`, `datetime::FromChrono04DateTime`) is recognised",
                 field.name,
                 with.value()
             ),

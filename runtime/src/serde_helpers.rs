@@ -2,9 +2,86 @@
 //!
 //! `rust_decimal` has no BSON support of its own: its default `Serialize` writes a string.
 //! [`decimal128`] writes a `Decimal` as a BSON Decimal128, exactly, and reads it back.
+//!
+//! bson's own helpers for chrono and uuid (`bson::serde_helpers::datetime::FromChrono04DateTime`,
+//! `bson::serde_helpers::uuid_1::AsBinary`) have no `Option` form usable with
+//! `#[serde(with)]`: [`chrono_datetime_option`] and [`uuid_binary_option`] are those forms
+//! (`None` is `null`), and the derive knows what they write.
 
 #[cfg(feature = "decimal")]
 pub use decimal::{decimal128, decimal128_option, decimal_from_decimal128, decimal_to_decimal128, DecimalRangeError};
+
+/// `#[serde(with = "mongo_schema::serde_helpers::chrono_datetime_option")]` on an
+/// `Option<chrono::DateTime<Utc>>`: `Some` is a BSON date (as bson's
+/// `FromChrono04DateTime` writes it, millisecond precision), `None` is `null`.
+#[cfg(feature = "chrono")]
+pub mod chrono_datetime_option {
+    use bson::{Bson, DateTime};
+    use chrono::Utc;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    /// Writes `Some` as a BSON date, `None` as `null`.
+    pub fn serialize<S: Serializer>(value: &Option<chrono::DateTime<Utc>>, serializer: S) -> Result<S::Ok, S::Error> {
+        value.map(DateTime::from_chrono).serialize(serializer)
+    }
+
+    /// Reads `null` or a missing value as `None`, a BSON date as `Some`.
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<chrono::DateTime<Utc>>, D::Error> {
+        match Bson::deserialize(deserializer)? {
+            Bson::Null | Bson::Undefined => Ok(None),
+            Bson::DateTime(date) => Ok(Some(date.to_chrono())),
+            other => Err(serde::de::Error::custom(format!("expected a BSON date or null, found {other}"))),
+        }
+    }
+}
+
+/// `#[serde(with = "mongo_schema::serde_helpers::uuid_binary_option")]` on an
+/// `Option<uuid::Uuid>`: `Some` is BSON binary subtype 4 (as bson's `uuid_1::AsBinary`
+/// writes it), `None` is `null`.
+#[cfg(feature = "uuid")]
+pub mod uuid_binary_option {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    /// Writes `Some` as binary subtype 4, `None` as `null`.
+    pub fn serialize<S: Serializer>(value: &Option<uuid::Uuid>, serializer: S) -> Result<S::Ok, S::Error> {
+        value.map(bson::Uuid::from).serialize(serializer)
+    }
+
+    /// Reads `null` or a missing value as `None`, a binary UUID as `Some`.
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<uuid::Uuid>, D::Error> {
+        Ok(Option::<bson::Uuid>::deserialize(deserializer)?.map(uuid::Uuid::from))
+    }
+}
+
+#[cfg(all(test, feature = "chrono", feature = "uuid"))]
+mod option_tests {
+    use bson::{doc, Bson};
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Serialize, Deserialize, PartialEq, Debug)]
+    struct Row {
+        #[serde(with = "super::chrono_datetime_option", default)]
+        at: Option<chrono::DateTime<chrono::Utc>>,
+        #[serde(with = "super::uuid_binary_option", default)]
+        id: Option<uuid::Uuid>,
+    }
+
+    #[test]
+    fn some_is_a_date_and_a_binary_uuid_none_is_null() {
+        let at = chrono::DateTime::from_timestamp_millis(1_700_000_000_123).unwrap();
+        let id = uuid::Uuid::from_u128(7);
+        let row = Row { at: Some(at), id: Some(id) };
+        let doc = bson::serialize_to_document(&row).unwrap();
+        assert_eq!(doc.get("at"), Some(&Bson::DateTime(bson::DateTime::from_millis(1_700_000_000_123))));
+        assert!(matches!(doc.get("id"), Some(Bson::Binary(b)) if b.subtype == bson::spec::BinarySubtype::Uuid));
+        assert_eq!(bson::deserialize_from_document::<Row>(doc).unwrap(), row);
+        let none = Row { at: None, id: None };
+        let doc = bson::serialize_to_document(&none).unwrap();
+        assert_eq!(doc, doc! { "at": Bson::Null, "id": Bson::Null });
+        assert_eq!(bson::deserialize_from_document::<Row>(doc).unwrap(), none);
+        assert_eq!(bson::deserialize_from_document::<Row>(doc! {}).unwrap(), none);
+    }
+}
 
 #[cfg(feature = "decimal")]
 mod decimal {

@@ -107,6 +107,49 @@ fn money_dates_and_helpers_in_their_bson_types() {
     assert_eq!(bson_type("partnerTime"), "string".into());
 }
 
+/// `silent_string`: helpers named by the short path a `use` leaves, and the `Option`
+/// forms of the chrono and uuid helpers.
+mod short_helpers {
+    use bson::serde_helpers::datetime;
+    use mongo_schema::serde_helpers::{chrono_datetime_option, decimal128, uuid_binary_option};
+    use mongo_schema::MongoSchema;
+    use rust_decimal::Decimal;
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Serialize, Deserialize, MongoSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Refund {
+        #[serde(with = "decimal128")]
+        pub refund_amount: Decimal,
+        #[serde(with = "datetime::FromChrono04DateTime")]
+        pub create_time: chrono::DateTime<chrono::Utc>,
+        #[serde(with = "chrono_datetime_option", default)]
+        pub settle_time: Option<chrono::DateTime<chrono::Utc>>,
+        #[serde(with = "uuid_binary_option", default)]
+        pub trace_id: Option<uuid::Uuid>,
+    }
+}
+
+#[test]
+fn helpers_by_short_path_and_option_forms() {
+    use short_helpers::Refund;
+    let schema = Refund::json_schema();
+    let properties = schema.get_document("properties").unwrap().clone();
+    let bson_type = |key: &str| properties.get_document(key).unwrap().get("bsonType").cloned().unwrap();
+    assert_eq!(bson_type("refundAmount"), "decimal".into());
+    assert_eq!(bson_type("createTime"), "date".into());
+    assert_eq!(bson_type("settleTime"), bson::bson!(["date", "null"]));
+    assert_eq!(bson_type("traceId"), bson::bson!(["binData", "null"]));
+    let validator = mongo_schema::Validator::new(&schema).expect("schema compiles");
+    let at = chrono::DateTime::from_timestamp_millis(1_700_000_000_000).unwrap();
+    for (settle, trace) in [(Some(at), Some(uuid::Uuid::from_u128(9))), (None, None)] {
+        let refund =
+            Refund { refund_amount: Decimal::new(1999, 2), create_time: at, settle_time: settle, trace_id: trace };
+        let raw = bson::serialize_to_raw_document_buf(&refund).expect("serializes");
+        assert!(validator.validate_raw(&raw).is_ok(), "{raw:?}");
+    }
+}
+
 /// `random_id`: ObjectId, an integer, or a newtype over one.
 #[derive(Serialize, Deserialize, MongoSchema)]
 struct UserId(ObjectId);
