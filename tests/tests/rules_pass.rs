@@ -349,3 +349,24 @@ fn unbounded_roots_have_no_bound() {
     assert_eq!(Comment::MAX_DOCUMENT_SIZE, None);
     assert!(Comment::json_schema().get("description").is_none());
 }
+
+/// Tight bounds that some value satisfies are not contradictory (the failing side is
+/// `tests/ui/attributes/contradictory_bounds.rs`).
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct Tight {
+    #[mongo(minimum = 1, maximum = 1)]
+    version: i32,
+    #[mongo(min_length = 2, max_length = 2)]
+    country_code: String,
+    #[mongo(exclusive_minimum = 0, maximum = 0.5, multiple_of = 0.25)]
+    ratio: f64,
+}
+
+#[test]
+fn tight_bounds_that_admit_a_value_pass() {
+    let validator = mongo_schema::Validator::new(&Tight::json_schema()).expect("schema compiles");
+    let tight = Tight { version: 1, country_code: "FR".into(), ratio: 0.25 };
+    let raw = bson::serialize_to_raw_document_buf(&tight).expect("serializes");
+    assert!(validator.validate_raw(&raw).is_ok());
+}

@@ -238,6 +238,91 @@ impl Keywords {
         Ok(true)
     }
 
+    /// Bounds no value satisfies (`minimum = 5, maximum = 1`, `min_length = 10,
+    /// max_length = 2`, ...) make mongod reject every document: an error at the later one.
+    /// So are `minimum` with `exclusive_minimum` (both write `minimum`) and a `multiple_of`
+    /// that is not positive (mongod refuses the validator).
+    fn check_bounds(&self, cx: &Ctxt) {
+        // (index in `list`, bound) of the first keyword `side` reads
+        let find = |side: &dyn Fn(&Keyword) -> Option<Bound>| {
+            self.list.iter().enumerate().find_map(|(i, (_, k))| side(k).map(|b| (i, b)))
+        };
+        let lower = |k: &Keyword| match k {
+            Keyword::MinLength(n) | Keyword::MinItems(n) | Keyword::MinProperties(n) => Some((*n as f64, false)),
+            Keyword::Minimum(n) => Some((num(*n), false)),
+            Keyword::ExclusiveMinimum(n) => Some((num(*n), true)),
+            _ => None,
+        };
+        let upper = |k: &Keyword| match k {
+            Keyword::MaxLength(n) | Keyword::MaxItems(n) | Keyword::MaxProperties(n) => Some((*n as f64, false)),
+            Keyword::Maximum(n) => Some((num(*n), false)),
+            Keyword::ExclusiveMaximum(n) => Some((num(*n), true)),
+            _ => None,
+        };
+        type Pick = fn(&Keyword) -> bool;
+        let groups: [(Pick, Pick); 4] = [
+            (|k| matches!(k, Keyword::MinLength(_)), |k| matches!(k, Keyword::MaxLength(_))),
+            (|k| matches!(k, Keyword::MinItems(_)), |k| matches!(k, Keyword::MaxItems(_))),
+            (|k| matches!(k, Keyword::MinProperties(_)), |k| matches!(k, Keyword::MaxProperties(_))),
+            (
+                |k| matches!(k, Keyword::Minimum(_) | Keyword::ExclusiveMinimum(_)),
+                |k| matches!(k, Keyword::Maximum(_) | Keyword::ExclusiveMaximum(_)),
+            ),
+        ];
+        for (is_lo, is_hi) in groups {
+            let lo = find(&|k| {
+                if is_lo(k) {
+                    lower(k).map(|(value, exclusive)| Bound { value, exclusive, attr: k.parts().0.attr })
+                } else {
+                    None
+                }
+            });
+            let hi = find(&|k| {
+                if is_hi(k) {
+                    upper(k).map(|(value, exclusive)| Bound { value, exclusive, attr: k.parts().0.attr })
+                } else {
+                    None
+                }
+            });
+            let (Some((lo_at, lo)), Some((hi_at, hi))) = (lo, hi) else { continue };
+            if lo.value > hi.value || (lo.value == hi.value && (lo.exclusive || hi.exclusive)) {
+                let span = self.list[lo_at.max(hi_at)].0;
+                cx.syn_error(syn::Error::new(
+                    span,
+                    format!(
+                        "`{} = {}` and `{} = {}` leave no value in between: mongod would reject every document; \
+                         swap or fix the bounds",
+                        lo.attr, lo.value, hi.attr, hi.value
+                    ),
+                ));
+            }
+        }
+        for (plain, exclusive) in [("minimum", "exclusive_minimum"), ("maximum", "exclusive_maximum")] {
+            let attr = |k: &Keyword| k.parts().0.attr;
+            let has_plain = self.list.iter().any(|(_, k)| attr(k) == plain);
+            if let Some((span, _)) = self.list.iter().find(|(_, k)| attr(k) == exclusive).filter(|_| has_plain) {
+                cx.syn_error(syn::Error::new(
+                    *span,
+                    format!(
+                        "`{plain}` and `{exclusive}` both set the schema's `{plain}`: keep one (`{exclusive}` also \
+                         excludes the bound itself)"
+                    ),
+                ));
+            }
+        }
+        if let Some((span, Keyword::MultipleOf(n))) =
+            self.list.iter().find(|(_, k)| matches!(k, Keyword::MultipleOf(_)))
+        {
+            if num(*n) <= 0.0 {
+                cx.syn_error(syn::Error::new(
+                    *span,
+                    "`multiple_of` takes a positive number (mongod refuses `multipleOf` of zero or less), e.g. \
+                     `multiple_of = 0.01`",
+                ));
+            }
+        }
+    }
+
     pub fn has_description(&self) -> bool {
         self.list.iter().any(|(_, k)| matches!(k, Keyword::Description(_)))
     }
@@ -247,6 +332,20 @@ impl Keywords {
             Keyword::BsonType(alias) => Some(alias.as_str()),
             _ => None,
         })
+    }
+}
+
+/// One side of a range keyword pair, as a number.
+struct Bound {
+    value: f64,
+    exclusive: bool,
+    attr: &'static str,
+}
+
+fn num(n: keyword::Num) -> f64 {
+    match n {
+        keyword::Num::Int(i) => i as f64,
+        keyword::Num::Float(f) => f,
     }
 }
 
@@ -365,6 +464,7 @@ impl Field {
             }
             Ok(())
         });
+        keywords.check_bounds(cx);
         Field { keywords, money: money.get(), date: date.get(), auto_increment: auto_increment.get(), allow }
     }
 }
