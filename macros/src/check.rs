@@ -1,8 +1,10 @@
 //! Checks on the shape of a model that the schema depends on. The modelling rules of the
 //! standard live in `rules/`.
 
+use crate::attr::mongo::{Keyword, Lit};
 use crate::ctxt::Ctxt;
 use crate::ir::{Container, Data, Field};
+use mongo_schema_contract::bson::BsonKind;
 use mongo_schema_contract::helpers;
 
 pub fn all(cx: &Ctxt, c: &Container) {
@@ -10,6 +12,7 @@ pub fn all(cx: &Ctxt, c: &Container) {
     root_shape(cx, c);
     for field in fields(c) {
         helper_without_type(cx, field);
+        keyword_kinds(cx, field);
     }
     variant_helpers(cx, c);
 }
@@ -70,5 +73,90 @@ fn variant_helpers(cx: &Ctxt, c: &Container) {
             &variant.serde.with,
             format!("variant `{}`: `with` on a variant is not supported by MongoSchema; put the helper on the variant's field", variant.name),
         );
+    }
+}
+
+/// A keyword of a kind the field's schema is not (`max_items` on a string, `pattern` on
+/// a number) is written into the schema and enforces nothing; an `enum_values` the type
+/// cannot hold rejects every document. Checked where syntax decides the field's BSON type
+/// (a primitive, `bson_type`, a known serde helper).
+fn keyword_kinds(cx: &Ctxt, field: &Field) {
+    let Some(Some(kind)) = field.known_kind() else { return };
+    if matches!(kind, BsonKind::Any | BsonKind::Mixed) {
+        return;
+    }
+    let has = kind.alias().unwrap_or("a value of no single type");
+    for (span, keyword) in &field.mongo.keywords.list {
+        let attr = keyword.parts().0.attr;
+        let needs: Option<(&str, &str, bool)> = match keyword {
+            Keyword::MinLength(_) | Keyword::MaxLength(_) | Keyword::Pattern(_) => {
+                Some(("a string", "min_length, max_length, pattern", kind == BsonKind::String))
+            }
+            Keyword::Minimum(_)
+            | Keyword::Maximum(_)
+            | Keyword::ExclusiveMinimum(_)
+            | Keyword::ExclusiveMaximum(_)
+            | Keyword::MultipleOf(_) => Some(("a number", "minimum, maximum, multiple_of", is_number(kind))),
+            Keyword::MinItems(_) | Keyword::MaxItems(_) | Keyword::UniqueItems(_) => {
+                Some(("an array", "min_items, max_items, unique_items", kind == BsonKind::Array))
+            }
+            Keyword::MinProperties(_) | Keyword::MaxProperties(_) => {
+                Some(("a document", "min_properties, max_properties", kind == BsonKind::Object))
+            }
+            _ => None,
+        };
+        if let Some((needed, own, false)) = needs {
+            cx.syn_error(syn::Error::new(
+                *span,
+                format!(
+                    "`{attr}` applies to {needed}, and this field's schema is `{has}`: mongod would ignore it; \
+                     remove it (the keywords that apply to {needed} are {own})"
+                ),
+            ));
+        }
+        if let Keyword::Enum(values) = keyword {
+            if let Some(value) = values.iter().find(|v| !holds(kind, v)) {
+                cx.syn_error(syn::Error::new(
+                    *span,
+                    format!(
+                        "`enum_values` lists {}, which this field's type (`{has}`) cannot hold: no document could \
+                         store it; list values of that type",
+                        describe(value)
+                    ),
+                ));
+            }
+        }
+    }
+}
+
+/// The kinds `$jsonSchema`'s numeric keywords apply to: `int`, `long`, `double`, `decimal`.
+fn is_number(kind: BsonKind) -> bool {
+    kind.is_number() || kind == BsonKind::Decimal
+}
+
+/// A value of `kind` can be `lit`.
+fn holds(kind: BsonKind, lit: &Lit) -> bool {
+    match lit {
+        Lit::Str(_) => kind == BsonKind::String,
+        Lit::Bool(_) => kind == BsonKind::Bool,
+        Lit::Int(i) => match kind {
+            BsonKind::Int => i32::try_from(*i).is_ok(),
+            _ => is_number(kind),
+        },
+        Lit::Float(f) => match kind {
+            BsonKind::Double | BsonKind::Decimal => true,
+            // a whole number also compares equal to an integer
+            BsonKind::Int | BsonKind::Long => f.fract() == 0.0,
+            _ => false,
+        },
+    }
+}
+
+fn describe(lit: &Lit) -> String {
+    match lit {
+        Lit::Str(s) => format!("the string {s:?}"),
+        Lit::Bool(b) => format!("`{b}`"),
+        Lit::Int(i) => format!("the integer `{i}`"),
+        Lit::Float(f) => format!("the number `{f}`"),
     }
 }

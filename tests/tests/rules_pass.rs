@@ -370,3 +370,45 @@ fn tight_bounds_that_admit_a_value_pass() {
     let raw = bson::serialize_to_raw_document_buf(&tight).expect("serializes");
     assert!(validator.validate_raw(&raw).is_ok());
 }
+
+/// Keywords of the field's own kind, and `enum_values` it can hold (the failing side is
+/// `tests/ui/attributes/keyword_kind.rs`).
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct Kinds {
+    #[mongo(max_length = 8, pattern = "^[A-Z]+$", enum_values = ["S", "M", "L"])]
+    size_code: String,
+    #[mongo(minimum = 0, maximum = 100, multiple_of = 5, enum_values = [0, 50, 100])]
+    discount_percent: i32,
+    #[mongo(minimum = 0.5, enum_values = [0.5, 1, 2.5])]
+    weight: f64,
+    #[mongo(max_items = 3, unique_items)]
+    tags: Vec<String>,
+}
+
+#[test]
+fn keywords_of_the_fields_own_kind_pass() {
+    let validator = mongo_schema::Validator::new(&Kinds::json_schema()).expect("schema compiles");
+    let kinds = Kinds { size_code: "M".into(), discount_percent: 50, weight: 1.0, tags: vec!["a".into()] };
+    let raw = bson::serialize_to_raw_document_buf(&kinds).expect("serializes");
+    assert!(validator.validate_raw(&raw).is_ok());
+}
+
+/// Numeric keywords apply to Decimal128 too.
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct Priced {
+    #[mongo(minimum = 0, maximum = 1000000)]
+    #[serde(with = "mongo_schema::serde_helpers::decimal128")]
+    unit_price: Decimal,
+}
+
+#[test]
+fn numeric_keywords_apply_to_decimal128() {
+    let validator = mongo_schema::Validator::new(&Priced::json_schema()).expect("schema compiles");
+    let ok = bson::serialize_to_raw_document_buf(&Priced { unit_price: Decimal::new(1999, 2) }).expect("serializes");
+    assert!(validator.validate_raw(&ok).is_ok());
+    let negative =
+        bson::serialize_to_raw_document_buf(&Priced { unit_price: Decimal::new(-1, 0) }).expect("serializes");
+    assert!(validator.validate_raw(&negative).is_err());
+}
