@@ -603,7 +603,9 @@ pub mod rules {
         loop {
             let (segment, next) = split_segment(rest);
             let Some(list) = fields else { return Path::Opaque };
-            let Some(field) = find(list, segment) else { return Path::Missing };
+            let Some(field) = find(list, segment) else {
+                return if flattens_unknown_keys(list) { Path::Opaque } else { Path::Missing };
+            };
             arrays += matches!(field.facts.shape, Shape::Array | Shape::Set | Shape::FixedArray) as u32;
             match next {
                 None => return Path::Found(field.facts, arrays),
@@ -640,6 +642,28 @@ pub mod rules {
             i += 1;
         }
         None
+    }
+
+    /// A flattened field whose keys the table does not list (an enum: its tag, content
+    /// key and every variant's fields; a map): serde writes keys there that `find` cannot
+    /// see, so a name missing from the table may be one of them.
+    const fn flattens_unknown_keys(list: &'static [FieldFacts]) -> bool {
+        let mut i = 0;
+        while i < list.len() {
+            let field = &list[i];
+            if field.flatten {
+                match field.fields {
+                    None => return true,
+                    Some(inner) => {
+                        if flattens_unknown_keys(inner) {
+                            return true;
+                        }
+                    }
+                }
+            }
+            i += 1;
+        }
+        false
     }
 
     /// The path names no field of its document.

@@ -359,3 +359,53 @@ fn mongod_refuses_parallel_arrays() {
         .run()
         .expect("one array at a time is indexed");
 }
+
+/// The polymorphic pattern: a flattened internally tagged enum writes `type` and each
+/// variant's fields into the document, so index paths may name them.
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(tag = "type", rename_all = "lowercase")]
+enum Payload {
+    Link {
+        #[mongo(max_length = 2048)]
+        url: String,
+    },
+    Note {
+        #[mongo(max_length = 500)]
+        text: String,
+    },
+}
+
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(
+    db = "db_test_options",
+    collection = "t_content",
+    index(keys(r#type = 1, createTime = -1)),
+    index(keys(url = 1))
+)]
+struct Content {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    create_time: DateTime,
+    #[serde(flatten)]
+    payload: Payload,
+}
+
+#[test]
+fn mongod_indexes_the_tag_and_variant_fields_of_a_flattened_enum() {
+    let Some(db) = database("mongod_indexes_the_tag_and_variant_fields_of_a_flattened_enum") else { return };
+    install::<Content>(&db, "t_content");
+    let names = index_names(&db, "t_content");
+    for expected in ["type_1_createTime_-1", "url_1"] {
+        assert!(names.contains(&expected.to_owned()), "{expected} in {names:?}");
+    }
+    let coll = db.collection::<Content>("t_content");
+    let link = Payload::Link { url: "https://example.com".into() };
+    let note = Payload::Note { text: "hello".into() };
+    for payload in [link, note] {
+        coll.insert_one(Content { id: ObjectId::new(), create_time: DateTime::now(), payload }).run().expect("insert");
+    }
+    let raw = db.collection::<Document>("t_content");
+    let found = raw.find_one(doc! { "type": "link" }).hint(mongodb::options::Hint::Name("type_1_createTime_-1".into()));
+    assert!(found.run().expect("find through the tag index").is_some_and(|d| d.contains_key("url")));
+}
