@@ -81,7 +81,7 @@ fn variant_helpers(cx: &Ctxt, c: &Container) {
 /// cannot hold rejects every document. Checked where syntax decides the field's BSON type
 /// (a primitive, `bson_type`, a known serde helper).
 fn keyword_kinds(cx: &Ctxt, field: &Field) {
-    let Some(Some(kind)) = field.known_kind() else { return };
+    let Some(kind) = field.known_kind().flatten().or_else(|| container_kind(field)) else { return };
     if matches!(kind, BsonKind::Any | BsonKind::Mixed) {
         return;
     }
@@ -110,7 +110,12 @@ fn keyword_kinds(cx: &Ctxt, field: &Field) {
                 *span,
                 format!(
                     "`{attr}` applies to {needed}, and this field's schema is `{has}`: mongod would ignore it; \
-                     remove it (the keywords that apply to {needed} are {own})"
+                     remove it (the keywords that apply to {needed} are {own}){}",
+                    if matches!(kind, BsonKind::Array | BsonKind::Object) {
+                        "; to bound each item or value, give it a newtype whose field carries the keyword"
+                    } else {
+                        ""
+                    }
                 ),
             ));
         }
@@ -125,6 +130,36 @@ fn keyword_kinds(cx: &Ctxt, field: &Field) {
                     ),
                 ));
             }
+        }
+    }
+}
+
+/// `array` for a field whose type is, by its syntax, a std sequence or set (`Vec<T>`,
+/// `Option<Vec<T>>`, ...), `object` for a std map: a keyword for the items
+/// (`max_length` on a `Vec<String>`) would land on the container itself.
+fn container_kind(field: &Field) -> Option<BsonKind> {
+    if field.serde.with.is_some() || field.mongo.keywords.bson_type().is_some() {
+        return None;
+    }
+    let mut ty = &field.original.ty;
+    loop {
+        let syn::Type::Path(p) = ty else { return None };
+        if p.qself.is_some() {
+            return None;
+        }
+        let last = p.path.segments.last()?;
+        let syn::PathArguments::AngleBracketed(args) = &last.arguments else { return None };
+        let name = last.ident.to_string();
+        match name.as_str() {
+            "Option" => match args.args.first() {
+                Some(syn::GenericArgument::Type(inner)) if args.args.len() == 1 => ty = inner,
+                _ => return None,
+            },
+            "Vec" | "VecDeque" | "LinkedList" | "HashSet" | "BTreeSet" if args.args.len() == 1 => {
+                return Some(BsonKind::Array)
+            }
+            "HashMap" | "BTreeMap" if args.args.len() == 2 => return Some(BsonKind::Object),
+            _ => return None,
         }
     }
 }

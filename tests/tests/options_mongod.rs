@@ -409,3 +409,28 @@ fn mongod_indexes_the_tag_and_variant_fields_of_a_flattened_enum() {
     let found = raw.find_one(doc! { "type": "link" }).hint(mongodb::options::Hint::Name("type_1_createTime_-1".into()));
     assert!(found.run().expect("find through the tag index").is_some_and(|d| d.contains_key("url")));
 }
+
+/// One label: the newtype carries the bound of each item of an array.
+#[derive(Serialize, Deserialize, MongoSchema)]
+struct Label(#[mongo(max_length = 16)] String);
+
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(db = "db_test_options", collection = "t_labelled")]
+struct Labelled {
+    #[mongo(max_items = 5)]
+    labels: Vec<Label>,
+}
+
+#[test]
+fn mongod_enforces_an_item_bound_carried_by_a_newtype() {
+    let Some(db) = database("mongod_enforces_an_item_bound_carried_by_a_newtype") else { return };
+    install::<Labelled>(&db, "t_labelled");
+    let coll = db.collection::<Labelled>("t_labelled");
+    coll.insert_one(Labelled { labels: vec![Label("new".into()), Label("sixteen-chars-ok".into())] })
+        .run()
+        .expect("items within the bound");
+    let raw = db.collection::<Document>("t_labelled");
+    let error = raw.insert_one(doc! { "labels": ["new", "seventeen-chars!!"] }).run().expect_err("an item too long");
+    assert_eq!(code(&error), Some(121), "{error}");
+}

@@ -412,3 +412,24 @@ fn numeric_keywords_apply_to_decimal128() {
         bson::serialize_to_raw_document_buf(&Priced { unit_price: Decimal::new(-1, 0) }).expect("serializes");
     assert!(validator.validate_raw(&negative).is_err());
 }
+
+/// What the `keyword_kind` error suggests for the items of an array: a newtype whose
+/// field carries the keyword.
+#[derive(Serialize, Deserialize, MongoSchema)]
+struct Label(#[mongo(max_length = 4)] String);
+
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct Labelled {
+    #[mongo(max_items = 3)]
+    labels: Vec<Label>,
+}
+
+#[test]
+fn a_newtype_bounds_each_item() {
+    let validator = mongo_schema::Validator::new(&Labelled::json_schema()).expect("schema compiles");
+    let ok = Labelled { labels: vec![Label("new".into())] };
+    let long = Labelled { labels: vec![Label("new".into()), Label("too long".into())] };
+    assert!(validator.validate_raw(&bson::serialize_to_raw_document_buf(&ok).unwrap()).is_ok());
+    assert!(validator.validate_raw(&bson::serialize_to_raw_document_buf(&long).unwrap()).is_err());
+}

@@ -17,6 +17,11 @@ struct Product {
     size_code: u8,
     #[mongo(enum_values = [1, 2, 3000000000])]
     rank: i32,
+    /// `maxLength` would land on the array, not on its items.
+    #[mongo(max_items = 10, max_length = 30)]
+    labels: Option<Vec<String>>,
+    #[mongo(max_properties = 10, minimum = 0)]
+    stock_by_site: std::collections::BTreeMap<String, i32>,
 }
 
 fn main() {}
