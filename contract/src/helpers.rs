@@ -57,10 +57,28 @@ pub const WRITTEN: &[(&str, &str, &str)] = &[
 ];
 
 /// The `bsonType` alias of what the helper at `path` writes, when it is known.
+///
+/// A helper is often named through a `use` (`use mongo_schema::serde_helpers::decimal128;`
+/// then `with = "decimal128"`, or `datetime::FromChrono04DateTime`), which the derive cannot
+/// resolve: a path is matched by its segments against the table's, from the last, as far as
+/// it goes (`decimal128`, `serde_helpers::decimal128`, `a::serde_helpers::decimal128`); a
+/// name that more than one helper bears (`AsI32`) is known only when they all write the
+/// same type. A path whose segments contradict the table (`my::decimal128`) is not known.
 pub fn written_by(path: &str) -> Option<&'static str> {
     let mut segments = path.rsplit("::").map(str::trim);
-    let (last, parent) = (segments.next()?, segments.next()?);
-    WRITTEN.iter().find(|(p, l, _)| *p == parent && *l == last).map(|(_, _, alias)| *alias)
+    let last = segments.next().filter(|s| !s.is_empty())?;
+    let parent = segments.next();
+    let mut found = None;
+    for (p, l, alias) in WRITTEN {
+        if *l != last || parent.is_some_and(|parent| parent != *p) {
+            continue;
+        }
+        match found {
+            Some(other) if other != *alias => return None,
+            _ => found = Some(*alias),
+        }
+    }
+    found
 }
 
 /// The helper a `rust_decimal::Decimal` needs: serde writes it as a string.
@@ -71,6 +89,36 @@ pub const CHRONO_DATETIME: &str = "mongo_schema::serde_helpers::chrono_datetime"
 /// The helper a `uuid::Uuid` needs: serde writes it as a string (or generic binary). The
 /// runtime's own, one path under either bson major.
 pub const UUID_BINARY: &str = "mongo_schema::serde_helpers::uuid_binary";
+
+/// `written_by` resolves the short paths a `use` leaves, and nothing it should not.
+#[cfg(test)]
+mod written_by_tests {
+    use super::written_by;
+
+    #[test]
+    fn short_and_full_paths_are_matched_from_the_last_segment() {
+        assert_eq!(written_by("mongo_schema::serde_helpers::decimal128"), Some("decimal"));
+        assert_eq!(written_by("serde_helpers::decimal128"), Some("decimal"));
+        assert_eq!(written_by("decimal128"), Some("decimal"));
+        assert_eq!(written_by(" decimal128_option "), Some("decimal"));
+        assert_eq!(written_by("datetime::FromChrono04DateTime"), Some("date"));
+        assert_eq!(written_by("FromChrono04DateTime"), Some("date"));
+        assert_eq!(written_by("chrono_datetime_option"), Some("date"));
+        assert_eq!(written_by("uuid_binary_option"), Some("binData"));
+        assert_eq!(written_by("AsBinary"), Some("binData"));
+        // `AsI32` is both `u32::AsI32` and `u64::AsI32`: the same type
+        assert_eq!(written_by("AsI32"), Some("int"));
+    }
+
+    #[test]
+    fn paths_that_contradict_the_table_are_unknown() {
+        assert_eq!(written_by("my_helpers::decimal128"), None);
+        assert_eq!(written_by("as_text"), None);
+        assert_eq!(written_by(""), None);
+        assert_eq!(written_by("datetime::"), None);
+        assert_eq!(written_by("decimal128::serialize"), None);
+    }
+}
 
 /// The helpers a type can need, with the `silent_string` message of a field that lacks it.
 pub const NEEDED: &[(&str, &str)] = &[
@@ -128,6 +176,5 @@ mod tests {
         assert_eq!(written_by("bson::serde_helpers::uuid_1::AsBinary"), Some("binData"));
         assert_eq!(written_by("bson::serde_helpers::uuid_1_as_binary"), Some("binData"));
         assert_eq!(written_by("bson::serde_helpers::chrono_datetime_as_bson_datetime"), Some("date"));
-        assert_eq!(written_by("decimal128"), None);
     }
 }

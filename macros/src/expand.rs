@@ -546,8 +546,8 @@ fn branch(c: &Container, test: &Branch) -> TokenStream {
         Branch::NotAlwaysDate => quote!(!_p::rules::always(facts, _p::BsonKind::Date) && !_p::rules::is_unknown(facts)),
         Branch::SurelyNotDate => quote!(_p::rules::surely_not(facts, _p::BsonKind::Date)),
         Branch::ArrayKeys(paths) => {
-            let lookups = paths.iter().map(|path| lookup(c, path));
-            quote!(_p::rules::array_keys(&[#(#lookups),*]) > 1)
+            let ident = &c.input.ident;
+            quote!(_p::rules::parallel_arrays(<#ident as _p::MongoSchema>::FIELDS, &[#(#paths),*]))
         }
         Branch::Monotonic => quote!(_p::rules::is_monotonic(facts)),
     }

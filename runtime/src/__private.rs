@@ -877,7 +877,9 @@ pub mod rules {
         loop {
             let (segment, next) = split_segment(rest);
             let Some(list) = fields else { return Path::Opaque };
-            let Some(field) = find(list, segment) else { return Path::Missing };
+            let Some(field) = find(list, segment) else {
+                return if flattens_unknown_keys(list) { Path::Opaque } else { Path::Missing };
+            };
             arrays += matches!(field.facts.shape, Shape::Array | Shape::Set | Shape::FixedArray) as u32;
             match next {
                 None => return Path::Found(field.facts, arrays),
@@ -916,6 +918,28 @@ pub mod rules {
         None
     }
 
+    /// A flattened field whose keys the table does not list (an enum: its tag, content
+    /// key and every variant's fields; a map): serde writes keys there that `find` cannot
+    /// see, so a name missing from the table may be one of them.
+    const fn flattens_unknown_keys(list: &'static [FieldFacts]) -> bool {
+        let mut i = 0;
+        while i < list.len() {
+            let field = &list[i];
+            if field.flatten {
+                match field.fields {
+                    None => return true,
+                    Some(inner) => {
+                        if flattens_unknown_keys(inner) {
+                            return true;
+                        }
+                    }
+                }
+            }
+            i += 1;
+        }
+        false
+    }
+
     /// The path names no field of its document.
     pub const fn is_missing(path: Path) -> bool {
         matches!(path, Path::Missing)
@@ -937,14 +961,62 @@ pub mod rules {
         }
     }
 
-    /// How many of a compound index's key paths pass through an array.
-    pub const fn array_keys(paths: &[Path]) -> u32 {
-        let (mut n, mut i) = (0, 0);
+    /// The length, in bytes of `path`, of its deepest prefix that holds an array (the
+    /// leaf included), or `None` when it passes through none.
+    pub const fn array_prefix(fields: Option<&'static [FieldFacts]>, path: &str) -> Option<usize> {
+        let (mut fields, mut rest, mut start, mut deepest) = (fields, path.as_bytes(), 0, None);
+        loop {
+            let (segment, next) = split_segment(rest);
+            let Some(list) = fields else { return deepest };
+            let Some(field) = find(list, segment) else { return deepest };
+            if matches!(field.facts.shape, Shape::Array | Shape::Set | Shape::FixedArray) {
+                deepest = Some(start + segment.len());
+            }
+            match next {
+                None => return deepest,
+                Some(next) => {
+                    (fields, rest) = (field.fields, next);
+                    start += segment.len() + 1;
+                }
+            }
+        }
+    }
+
+    /// Parallel arrays: two key paths of a compound index pass through arrays on
+    /// different branches of the document (`tags` and `items.sku`). Keys through the
+    /// same array (`specs.name`, `specs.value`), or through arrays nested along one
+    /// path, are indexed by mongod.
+    pub const fn parallel_arrays(fields: Option<&'static [FieldFacts]>, paths: &[&str]) -> bool {
+        let mut i = 0;
         while i < paths.len() {
-            n += (arrays_on(paths[i]) > 0) as u32;
+            let mut j = i + 1;
+            while j < paths.len() {
+                if let (Some(a), Some(b)) = (array_prefix(fields, paths[i]), array_prefix(fields, paths[j])) {
+                    let (short, long, n) = if a <= b { (paths[i], paths[j], a) } else { (paths[j], paths[i], b) };
+                    if !same_prefix(short.as_bytes(), long.as_bytes(), n) {
+                        return true;
+                    }
+                }
+                j += 1;
+            }
             i += 1;
         }
-        n
+        false
+    }
+
+    /// `long` starts with the first `n` bytes of `short`, ending on a segment boundary.
+    const fn same_prefix(short: &[u8], long: &[u8], n: usize) -> bool {
+        if long.len() < n || (long.len() > n && long[n] != b'.') {
+            return false;
+        }
+        let mut i = 0;
+        while i < n {
+            if short[i] != long[i] {
+                return false;
+            }
+            i += 1;
+        }
+        true
     }
 
     /// A value that is known not to be (or hold) a `kind`.

@@ -229,3 +229,208 @@ fn mongod_refuses_what_collection_options_refuses() {
         doc! { "create": "t_capped_ts", "timeseries": { "timeField": "timestamp" }, "capped": true, "size": 4096 };
     assert!(db.run_command(capped).run().is_err(), "a time-series collection cannot be capped");
 }
+
+/// The attribute pattern's `{name, value}` pairs.
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct Spec {
+    #[mongo(max_length = 32)]
+    name: String,
+    #[mongo(max_length = 64)]
+    value: String,
+}
+
+/// Ordinary modelling `multikey_index`, `ttl_index` and `pattern` must not refuse: a
+/// compound index over two fields of the same array, `ttl = 0` (expire at the time stored
+/// in the field), and PCRE that Rust's regex syntax does not know.
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(
+    db = "db_test_options",
+    collection = "t_product",
+    index(keys("specs.name" = 1, "specs.value" = 1)),
+    index(keys(expireAt = 1), ttl = 0)
+)]
+struct Product {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[mongo(max_items = 20)]
+    specs: Vec<Spec>,
+    #[mongo(max_items = 5)]
+    labels: Vec<String>,
+    expire_at: DateTime,
+    /// An atomic group.
+    #[mongo(max_length = 8, pattern = r"^(?>ab|a)c$")]
+    grade: String,
+    /// `\h`: horizontal white space only.
+    #[mongo(max_length = 8, pattern = r"^\h*x$")]
+    indent: String,
+    /// A quoted run: the dot is literal.
+    #[mongo(max_length = 8, pattern = r"^\Q1.5\E$")]
+    version: String,
+    /// A possessive quantifier.
+    #[mongo(max_length = 8, pattern = r"^a++b$")]
+    run: String,
+    /// `(*UCP)`: `\w` matches every Unicode letter.
+    #[mongo(max_length = 8, pattern = r"(*UCP)^\w+$")]
+    word: String,
+}
+
+fn product() -> Product {
+    Product {
+        id: ObjectId::new(),
+        specs: vec![
+            Spec { name: "color".into(), value: "red".into() },
+            Spec { name: "size".into(), value: "XL".into() },
+        ],
+        labels: vec!["new".into()],
+        expire_at: DateTime::now(),
+        grade: "ac".into(),
+        indent: " \tx".into(),
+        version: "1.5".into(),
+        run: "aab".into(),
+        word: "été".into(),
+    }
+}
+
+#[test]
+fn same_array_index_and_ttl_zero_are_declared() {
+    let indexes = Product::create_indexes_command().expect("indexes");
+    let indexes = indexes.get_array("indexes").expect("indexes");
+    let key = |i: usize| indexes[i].as_document().unwrap().get_document("key").unwrap().clone();
+    assert_eq!(key(0), doc! { "specs.name": 1, "specs.value": 1 });
+    assert_eq!(indexes[1].as_document().unwrap().get_i32("expireAfterSeconds").ok(), Some(0));
+}
+
+#[test]
+fn pcre_patterns_compile_in_the_local_validator() {
+    let validator = mongo_schema::Validator::new(&Product::json_schema()).expect("PCRE2 compiles every pattern");
+    let raw = bson::serialize_to_raw_document_buf(&product()).expect("serializes");
+    assert!(validator.validate_raw(&raw).is_ok());
+}
+
+#[test]
+fn mongod_builds_same_array_and_ttl_zero_indexes_and_runs_pcre_patterns() {
+    let Some(db) = database("mongod_builds_same_array_and_ttl_zero_indexes_and_runs_pcre_patterns") else { return };
+    install::<Product>(&db, "t_product");
+    let names = index_names(&db, "t_product");
+    for expected in ["specs.name_1_specs.value_1", "expireAt_1"] {
+        assert!(names.contains(&expected.to_owned()), "{expected} in {names:?}");
+    }
+    let list = db.run_command(doc! { "listIndexes": "t_product" }).run().expect("listIndexes");
+    let batch = list.get_document("cursor").and_then(|c| c.get_array("firstBatch")).expect("cursor");
+    let ttl = batch
+        .iter()
+        .filter_map(|i| i.as_document())
+        .find(|i| i.get_str("name").ok() == Some("expireAt_1"))
+        .expect("TTL index");
+    assert_eq!(ttl.get_i32("expireAfterSeconds").ok(), Some(0));
+    let coll = db.collection::<Product>("t_product");
+    coll.insert_one(product()).run().expect("a document with two specs is indexed");
+    let raw = db.collection::<Document>("t_product");
+    let broken: [(&str, bson::Bson); 5] = [
+        ("grade", "abd".into()),
+        ("indent", "\nx".into()),
+        ("version", "105".into()),
+        ("run", "aa".into()),
+        ("word", "a-b".into()),
+    ];
+    for (field, value) in broken {
+        let mut doc = bson::serialize_to_document(&product()).expect("serializes");
+        doc.insert(field, value.clone());
+        let error = raw.insert_one(doc).run().expect_err(&format!("{field} = {value} breaks its keyword"));
+        assert_eq!(code(&error), Some(121), "{field}: {error}");
+    }
+}
+
+/// What `multikey_index` still refuses, keys in two different arrays, mongod refuses: the
+/// index builds on an empty collection, then every document with both arrays fails.
+#[test]
+fn mongod_refuses_parallel_arrays() {
+    let Some(db) = database("mongod_refuses_parallel_arrays") else { return };
+    let coll = db.collection::<Document>("t_parallel");
+    coll.drop().run().expect("drop");
+    let index = doc! { "createIndexes": "t_parallel", "indexes": [{ "key": { "labels": 1, "specs.name": 1 }, "name": "ix_parallel" }] };
+    db.run_command(index).run().expect("createIndexes");
+    let doc = doc! { "labels": ["a", "b"], "specs": [{ "name": "color" }, { "name": "size" }] };
+    let error = coll.insert_one(doc).run().expect_err("parallel arrays are refused");
+    assert_eq!(code(&error), Some(171), "CannotIndexParallelArrays: {error}");
+    coll.insert_one(doc! { "labels": "a", "specs": [{ "name": "color" }, { "name": "size" }] })
+        .run()
+        .expect("one array at a time is indexed");
+}
+
+/// The polymorphic pattern: a flattened internally tagged enum writes `type` and each
+/// variant's fields into the document, so index paths may name them.
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(tag = "type", rename_all = "lowercase")]
+enum Payload {
+    Link {
+        #[mongo(max_length = 2048)]
+        url: String,
+    },
+    Note {
+        #[mongo(max_length = 500)]
+        text: String,
+    },
+}
+
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(
+    db = "db_test_options",
+    collection = "t_content",
+    index(keys(r#type = 1, createTime = -1)),
+    index(keys(url = 1))
+)]
+struct Content {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    create_time: DateTime,
+    #[serde(flatten)]
+    payload: Payload,
+}
+
+#[test]
+fn mongod_indexes_the_tag_and_variant_fields_of_a_flattened_enum() {
+    let Some(db) = database("mongod_indexes_the_tag_and_variant_fields_of_a_flattened_enum") else { return };
+    install::<Content>(&db, "t_content");
+    let names = index_names(&db, "t_content");
+    for expected in ["type_1_createTime_-1", "url_1"] {
+        assert!(names.contains(&expected.to_owned()), "{expected} in {names:?}");
+    }
+    let coll = db.collection::<Content>("t_content");
+    let link = Payload::Link { url: "https://example.com".into() };
+    let note = Payload::Note { text: "hello".into() };
+    for payload in [link, note] {
+        coll.insert_one(Content { id: ObjectId::new(), create_time: DateTime::now(), payload }).run().expect("insert");
+    }
+    let raw = db.collection::<Document>("t_content");
+    let found = raw.find_one(doc! { "type": "link" }).hint(mongodb::options::Hint::Name("type_1_createTime_-1".into()));
+    assert!(found.run().expect("find through the tag index").is_some_and(|d| d.contains_key("url")));
+}
+
+/// One label: the newtype carries the bound of each item of an array.
+#[derive(Serialize, Deserialize, MongoSchema)]
+struct Label(#[mongo(max_length = 16)] String);
+
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(db = "db_test_options", collection = "t_labelled")]
+struct Labelled {
+    #[mongo(max_items = 5)]
+    labels: Vec<Label>,
+}
+
+#[test]
+fn mongod_enforces_an_item_bound_carried_by_a_newtype() {
+    let Some(db) = database("mongod_enforces_an_item_bound_carried_by_a_newtype") else { return };
+    install::<Labelled>(&db, "t_labelled");
+    let coll = db.collection::<Labelled>("t_labelled");
+    coll.insert_one(Labelled { labels: vec![Label("new".into()), Label("sixteen-chars-ok".into())] })
+        .run()
+        .expect("items within the bound");
+    let raw = db.collection::<Document>("t_labelled");
+    let error = raw.insert_one(doc! { "labels": ["new", "seventeen-chars!!"] }).run().expect_err("an item too long");
+    assert_eq!(code(&error), Some(121), "{error}");
+}

@@ -128,6 +128,49 @@ fn money_dates_and_helpers_in_their_bson_types() {
     assert_eq!(bson_type("partnerTime"), "string".into());
 }
 
+/// `silent_string`: helpers named by the short path a `use` leaves, and the `Option`
+/// forms of the chrono and uuid helpers.
+mod short_helpers {
+    use bson::serde_helpers::datetime;
+    use mongo_schema::serde_helpers::{chrono_datetime_option, decimal128, uuid_binary_option};
+    use mongo_schema::MongoSchema;
+    use rust_decimal::Decimal;
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Serialize, Deserialize, MongoSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Refund {
+        #[serde(with = "decimal128")]
+        pub refund_amount: Decimal,
+        #[serde(with = "datetime::FromChrono04DateTime")]
+        pub create_time: chrono::DateTime<chrono::Utc>,
+        #[serde(with = "chrono_datetime_option", default)]
+        pub settle_time: Option<chrono::DateTime<chrono::Utc>>,
+        #[serde(with = "uuid_binary_option", default)]
+        pub trace_id: Option<uuid::Uuid>,
+    }
+}
+
+#[test]
+fn helpers_by_short_path_and_option_forms() {
+    use short_helpers::Refund;
+    let schema = Refund::json_schema();
+    let properties = schema.get_document("properties").unwrap().clone();
+    let bson_type = |key: &str| properties.get_document(key).unwrap().get("bsonType").cloned().unwrap();
+    assert_eq!(bson_type("refundAmount"), "decimal".into());
+    assert_eq!(bson_type("createTime"), "date".into());
+    assert_eq!(bson_type("settleTime"), bson::bson!(["date", "null"]));
+    assert_eq!(bson_type("traceId"), bson::bson!(["binData", "null"]));
+    let validator = mongo_schema::Validator::new(&schema).expect("schema compiles");
+    let at = chrono::DateTime::from_timestamp_millis(1_700_000_000_000).unwrap();
+    for (settle, trace) in [(Some(at), Some(uuid::Uuid::from_u128(9))), (None, None)] {
+        let refund =
+            Refund { refund_amount: Decimal::new(1999, 2), create_time: at, settle_time: settle, trace_id: trace };
+        let raw = bson::serialize_to_raw_document_buf(&refund).expect("serializes");
+        assert!(validator.validate_raw(&raw).is_ok(), "{raw:?}");
+    }
+}
+
 /// `random_id`: ObjectId, an integer, or a newtype over one.
 #[derive(Serialize, Deserialize, MongoSchema)]
 struct UserId(ObjectId);
@@ -357,4 +400,88 @@ fn unbounded_roots_have_no_bound() {
     }
     assert_eq!(Comment::MAX_DOCUMENT_SIZE, None);
     assert!(Comment::json_schema().get("description").is_none());
+}
+
+/// Tight bounds that some value satisfies are not contradictory (the failing side is
+/// `tests/ui/attributes/contradictory_bounds.rs`).
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct Tight {
+    #[mongo(minimum = 1, maximum = 1)]
+    version: i32,
+    #[mongo(min_length = 2, max_length = 2)]
+    country_code: String,
+    #[mongo(exclusive_minimum = 0, maximum = 0.5, multiple_of = 0.25)]
+    ratio: f64,
+}
+
+#[test]
+fn tight_bounds_that_admit_a_value_pass() {
+    let validator = mongo_schema::Validator::new(&Tight::json_schema()).expect("schema compiles");
+    let tight = Tight { version: 1, country_code: "FR".into(), ratio: 0.25 };
+    let raw = bson::serialize_to_raw_document_buf(&tight).expect("serializes");
+    assert!(validator.validate_raw(&raw).is_ok());
+}
+
+/// Keywords of the field's own kind, and `enum_values` it can hold (the failing side is
+/// `tests/ui/attributes/keyword_kind.rs`).
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct Kinds {
+    #[mongo(max_length = 8, pattern = "^[A-Z]+$", enum_values = ["S", "M", "L"])]
+    size_code: String,
+    #[mongo(minimum = 0, maximum = 100, multiple_of = 5, enum_values = [0, 50, 100])]
+    discount_percent: i32,
+    #[mongo(minimum = 0.5, enum_values = [0.5, 1, 2.5])]
+    weight: f64,
+    #[mongo(max_items = 3, unique_items)]
+    tags: Vec<String>,
+}
+
+#[test]
+fn keywords_of_the_fields_own_kind_pass() {
+    let validator = mongo_schema::Validator::new(&Kinds::json_schema()).expect("schema compiles");
+    let kinds = Kinds { size_code: "M".into(), discount_percent: 50, weight: 1.0, tags: vec!["a".into()] };
+    let raw = bson::serialize_to_raw_document_buf(&kinds).expect("serializes");
+    assert!(validator.validate_raw(&raw).is_ok());
+}
+
+/// Numeric keywords apply to Decimal128 too.
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct Priced {
+    #[mongo(minimum = 0, maximum = 1000000)]
+    #[serde(with = "mongo_schema::serde_helpers::decimal128")]
+    unit_price: Decimal,
+}
+
+#[test]
+fn numeric_keywords_apply_to_decimal128() {
+    let validator = mongo_schema::Validator::new(&Priced::json_schema()).expect("schema compiles");
+    let ok = bson::serialize_to_raw_document_buf(&Priced { unit_price: Decimal::new(1999, 2) }).expect("serializes");
+    assert!(validator.validate_raw(&ok).is_ok());
+    let negative =
+        bson::serialize_to_raw_document_buf(&Priced { unit_price: Decimal::new(-1, 0) }).expect("serializes");
+    assert!(validator.validate_raw(&negative).is_err());
+}
+
+/// What the `keyword_kind` error suggests for the items of an array: a newtype whose
+/// field carries the keyword.
+#[derive(Serialize, Deserialize, MongoSchema)]
+struct Label(#[mongo(max_length = 4)] String);
+
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct Labelled {
+    #[mongo(max_items = 3)]
+    labels: Vec<Label>,
+}
+
+#[test]
+fn a_newtype_bounds_each_item() {
+    let validator = mongo_schema::Validator::new(&Labelled::json_schema()).expect("schema compiles");
+    let ok = Labelled { labels: vec![Label("new".into())] };
+    let long = Labelled { labels: vec![Label("new".into()), Label("too long".into())] };
+    assert!(validator.validate_raw(&bson::serialize_to_raw_document_buf(&ok).unwrap()).is_ok());
+    assert!(validator.validate_raw(&bson::serialize_to_raw_document_buf(&long).unwrap()).is_err());
 }

@@ -80,25 +80,92 @@ fn literals(meta: &ParseNestedMeta) -> syn::Result<Vec<Lit>> {
     Ok(values)
 }
 
-/// Patterns are PCRE in mongod. regex-syntax parses the common subset; constructs it does
-/// not support but PCRE does (look-around, backreferences) are left to mongod.
+/// Patterns are PCRE in mongod (PCRE before 7.0, PCRE2 since), whose syntax no Rust
+/// parser follows (atomic groups, possessive quantifiers, `\Q..\E`, `(*UCP)`, `\h`): only
+/// what every PCRE refuses is refused here, a pattern whose parentheses or brackets do
+/// not balance, or that ends inside an escape. The rest is left to mongod and to the
+/// local validator, which compiles patterns with PCRE2.
 fn check_pattern(lit: &LitStr) -> syn::Result<String> {
-    use regex_syntax::ast::{parse::Parser, ErrorKind};
     let pattern = lit.value();
-    match Parser::new().parse(&pattern) {
-        Ok(_) => Ok(pattern),
-        Err(e) if matches!(e.kind(), ErrorKind::UnsupportedLookAround | ErrorKind::UnsupportedBackreference) => {
-            Ok(pattern)
-        }
-        Err(e) => Err(syn::Error::new(
+    match unbalanced(&pattern) {
+        None => Ok(pattern),
+        Some((offset, problem)) => Err(syn::Error::new(
             lit.span(),
             format!(
-                "`pattern` does not compile as a regular expression: {} (at offset {})",
-                e.kind(),
-                e.span().start.offset
+                "`pattern` is not a regular expression: {problem} (at byte {offset}); mongod refuses it when the \
+                 validator is installed"
             ),
         )),
     }
+}
+
+/// Where `pattern` breaks the structure every PCRE requires, and how: escapes (`\x`),
+/// quoted runs (`\Q..\E`), character classes (a leading `]` and `[:name:]` inside
+/// them) and comments (`(?#..)`) are honoured.
+pub(crate) fn unbalanced(pattern: &str) -> Option<(usize, &'static str)> {
+    let bytes = pattern.as_bytes();
+    let mut open = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => match bytes.get(i + 1) {
+                None => return Some((i, "it ends with a lone `\\`")),
+                Some(b'Q') => i = quoted_end(bytes, i + 2),
+                Some(_) => i += 2,
+            },
+            b'[' => match class_end(bytes, i) {
+                Some(end) => i = end + 1,
+                None => return Some((i, "this `[` opens a character class that is never closed with `]`")),
+            },
+            b'(' if bytes[i + 1..].starts_with(b"?#") => match bytes[i..].iter().position(|&b| b == b')') {
+                Some(len) => i += len + 1,
+                None => return Some((i, "this `(?#` comment is never closed with `)`")),
+            },
+            b'(' => {
+                open.push(i);
+                i += 1;
+            }
+            b')' => {
+                if open.pop().is_none() {
+                    return Some((i, "this `)` closes no group"));
+                }
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    open.pop().map(|at| (at, "this `(` opens a group that is never closed with `)`"))
+}
+
+/// After a `\Q` at `start`: the index past the matching `\E` (or the end).
+fn quoted_end(bytes: &[u8], start: usize) -> usize {
+    bytes[start..].windows(2).position(|w| w == b"\\E").map_or(bytes.len(), |at| start + at + 2)
+}
+
+/// The index of the `]` that closes the class opened at `start`.
+fn class_end(bytes: &[u8], start: usize) -> Option<usize> {
+    let mut i = start + 1;
+    if bytes.get(i) == Some(&b'^') {
+        i += 1;
+    }
+    // a `]` first is a literal
+    if bytes.get(i) == Some(&b']') {
+        i += 1;
+    }
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if bytes.get(i + 1) == Some(&b'Q') => i = quoted_end(bytes, i + 2),
+            b'\\' => i += 2,
+            b'[' if bytes.get(i + 1) == Some(&b':') => {
+                // `[:alpha:]`, or a literal `[` when no `:]` follows
+                let close = bytes[i + 2..].windows(2).position(|w| w == b":]");
+                i = close.map_or(i + 1, |at| i + 2 + at + 2);
+            }
+            b']' => return Some(i),
+            _ => i += 1,
+        }
+    }
+    None
 }
 
 fn bson_type(lit: &LitStr) -> syn::Result<String> {
@@ -171,6 +238,91 @@ impl Keywords {
         Ok(true)
     }
 
+    /// Bounds no value satisfies (`minimum = 5, maximum = 1`, `min_length = 10,
+    /// max_length = 2`, ...) make mongod reject every document: an error at the later one.
+    /// So are `minimum` with `exclusive_minimum` (both write `minimum`) and a `multiple_of`
+    /// that is not positive (mongod refuses the validator).
+    fn check_bounds(&self, cx: &Ctxt) {
+        // (index in `list`, bound) of the first keyword `side` reads
+        let find = |side: &dyn Fn(&Keyword) -> Option<Bound>| {
+            self.list.iter().enumerate().find_map(|(i, (_, k))| side(k).map(|b| (i, b)))
+        };
+        let lower = |k: &Keyword| match k {
+            Keyword::MinLength(n) | Keyword::MinItems(n) | Keyword::MinProperties(n) => Some((*n as f64, false)),
+            Keyword::Minimum(n) => Some((num(*n), false)),
+            Keyword::ExclusiveMinimum(n) => Some((num(*n), true)),
+            _ => None,
+        };
+        let upper = |k: &Keyword| match k {
+            Keyword::MaxLength(n) | Keyword::MaxItems(n) | Keyword::MaxProperties(n) => Some((*n as f64, false)),
+            Keyword::Maximum(n) => Some((num(*n), false)),
+            Keyword::ExclusiveMaximum(n) => Some((num(*n), true)),
+            _ => None,
+        };
+        type Pick = fn(&Keyword) -> bool;
+        let groups: [(Pick, Pick); 4] = [
+            (|k| matches!(k, Keyword::MinLength(_)), |k| matches!(k, Keyword::MaxLength(_))),
+            (|k| matches!(k, Keyword::MinItems(_)), |k| matches!(k, Keyword::MaxItems(_))),
+            (|k| matches!(k, Keyword::MinProperties(_)), |k| matches!(k, Keyword::MaxProperties(_))),
+            (
+                |k| matches!(k, Keyword::Minimum(_) | Keyword::ExclusiveMinimum(_)),
+                |k| matches!(k, Keyword::Maximum(_) | Keyword::ExclusiveMaximum(_)),
+            ),
+        ];
+        for (is_lo, is_hi) in groups {
+            let lo = find(&|k| {
+                if is_lo(k) {
+                    lower(k).map(|(value, exclusive)| Bound { value, exclusive, attr: k.parts().0.attr })
+                } else {
+                    None
+                }
+            });
+            let hi = find(&|k| {
+                if is_hi(k) {
+                    upper(k).map(|(value, exclusive)| Bound { value, exclusive, attr: k.parts().0.attr })
+                } else {
+                    None
+                }
+            });
+            let (Some((lo_at, lo)), Some((hi_at, hi))) = (lo, hi) else { continue };
+            if lo.value > hi.value || (lo.value == hi.value && (lo.exclusive || hi.exclusive)) {
+                let span = self.list[lo_at.max(hi_at)].0;
+                cx.syn_error(syn::Error::new(
+                    span,
+                    format!(
+                        "`{} = {}` and `{} = {}` leave no value in between: mongod would reject every document; \
+                         swap or fix the bounds",
+                        lo.attr, lo.value, hi.attr, hi.value
+                    ),
+                ));
+            }
+        }
+        for (plain, exclusive) in [("minimum", "exclusive_minimum"), ("maximum", "exclusive_maximum")] {
+            let attr = |k: &Keyword| k.parts().0.attr;
+            let has_plain = self.list.iter().any(|(_, k)| attr(k) == plain);
+            if let Some((span, _)) = self.list.iter().find(|(_, k)| attr(k) == exclusive).filter(|_| has_plain) {
+                cx.syn_error(syn::Error::new(
+                    *span,
+                    format!(
+                        "`{plain}` and `{exclusive}` both set the schema's `{plain}`: keep one (`{exclusive}` also \
+                         excludes the bound itself)"
+                    ),
+                ));
+            }
+        }
+        if let Some((span, Keyword::MultipleOf(n))) =
+            self.list.iter().find(|(_, k)| matches!(k, Keyword::MultipleOf(_)))
+        {
+            if num(*n) <= 0.0 {
+                cx.syn_error(syn::Error::new(
+                    *span,
+                    "`multiple_of` takes a positive number (mongod refuses `multipleOf` of zero or less), e.g. \
+                     `multiple_of = 0.01`",
+                ));
+            }
+        }
+    }
+
     pub fn has_description(&self) -> bool {
         self.list.iter().any(|(_, k)| matches!(k, Keyword::Description(_)))
     }
@@ -180,6 +332,20 @@ impl Keywords {
             Keyword::BsonType(alias) => Some(alias.as_str()),
             _ => None,
         })
+    }
+}
+
+/// One side of a range keyword pair, as a number.
+struct Bound {
+    value: f64,
+    exclusive: bool,
+    attr: &'static str,
+}
+
+fn num(n: keyword::Num) -> f64 {
+    match n {
+        keyword::Num::Int(i) => i as f64,
+        keyword::Num::Float(f) => f,
     }
 }
 
@@ -298,6 +464,7 @@ impl Field {
             }
             Ok(())
         });
+        keywords.check_bounds(cx);
         Field { keywords, money: money.get(), date: date.get(), auto_increment: auto_increment.get(), allow }
     }
 }
@@ -452,5 +619,45 @@ impl Container {
             options,
             allow,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unbalanced;
+
+    #[test]
+    fn pcre_constructs_pass() {
+        for pattern in [
+            r"(?>ab|a)c",
+            r"^\h*$",
+            r"^\Q1.5\E$",
+            r"^a++b*+c?+$",
+            r"(*UCP)^\w+$",
+            r"^[]a]$",
+            r"^[^]a]$",
+            r"^[[:alpha:]]+$",
+            r"^[(]$",
+            r"^\($",
+            r"^\Q(\E$",
+            r"^[\Q]\E]$",
+            r"a(?#comment (with a paren)b",
+            r"(?<year>\d{4})-(?P<m>\d\d)\k<year>",
+            r"(?<=a)b(?!c)",
+            r"^\Q[unterminated",
+        ] {
+            assert_eq!(unbalanced(pattern), None, "{pattern}");
+        }
+    }
+
+    #[test]
+    fn broken_structure_is_found_at_its_offset() {
+        assert_eq!(unbalanced("(ab").map(|e| e.0), Some(0));
+        assert_eq!(unbalanced("a(b))").map(|e| e.0), Some(4));
+        assert_eq!(unbalanced("a[bc").map(|e| e.0), Some(1));
+        assert_eq!(unbalanced("[]").map(|e| e.0), Some(0));
+        assert_eq!(unbalanced(r"ab\").map(|e| e.0), Some(2));
+        assert_eq!(unbalanced("(?#open").map(|e| e.0), Some(0));
+        assert_eq!(unbalanced(r"\((a").map(|e| e.0), Some(2));
     }
 }

@@ -116,6 +116,23 @@ fn positive(meta: &ParseNestedMeta) -> syn::Result<u64> {
     }
 }
 
+/// `ttl`: `0` is MongoDB's documented "expire at the clock time stored in the field".
+fn non_negative(meta: &ParseNestedMeta) -> syn::Result<u64> {
+    let lit: syn::LitInt = meta.value()?.parse()?;
+    match lit.base10_parse::<u64>() {
+        Ok(n) if n <= i32::MAX as u64 => Ok(n),
+        _ => Err(syn::Error::new(
+            lit.span(),
+            format!(
+                "`{}` takes seconds from 0 to 2147483647 (0 expires each document at the time stored in the field), \
+                 e.g. `{} = 3600`",
+                key(meta),
+                key(meta)
+            ),
+        )),
+    }
+}
+
 const GRANULARITIES: &[&str] = &["seconds", "minutes", "hours"];
 
 fn timeseries(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Timeseries> {
@@ -170,7 +187,7 @@ fn index(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Index> {
         } else if path.is_ident(NAME) {
             name.set(path, string(&inner)?);
         } else if path.is_ident(TTL) {
-            ttl.set(path, (path.span(), positive(&inner)?));
+            ttl.set(path, (path.span(), non_negative(&inner)?));
         } else if path.is_ident(PARTIAL) {
             partial.set(path, json_object(&string(&inner)?)?);
         } else {

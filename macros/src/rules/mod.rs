@@ -87,7 +87,7 @@ pub enum Branch {
     NotAlwaysDate,
     /// Known not to be (or hold) a date.
     SurelyNotDate,
-    /// More than one of these paths passes through an array.
+    /// Two of these paths pass through arrays on different branches (parallel arrays).
     ArrayKeys(Vec<String>),
     /// A value that only grows (ObjectId, date, timestamp).
     Monotonic,

@@ -230,16 +230,19 @@ fn ttl_index<'a>(cx: &Ctxt, root: &Root<'a>, index: &Index, out: &mut Vec<Assert
     drop(quiet.check());
 }
 
-/// `multikey_index`: at most one array among a compound index's keys: mongod cannot
-/// index parallel arrays and refuses every document in which two of them are arrays.
+/// `multikey_index`: a compound index's keys may pass through one array (several keys in
+/// the same array, `specs.name` and `specs.value`, are fine), never through arrays on
+/// different branches: mongod cannot index parallel arrays and refuses every document in
+/// which two of them are arrays.
 fn multikey_index(index: &Index, out: &mut Vec<Assertion>) {
     if index.keys.len() < 2 {
         return;
     }
     let test = Branch::ArrayKeys(index.keys.iter().map(|k| k.path.clone()).collect());
     let message = format!(
-        "{MULTIKEY_INDEX}: index `{}` has more than one array field among its keys; MongoDB cannot index parallel \
-         arrays and refuses every document in which two of them hold arrays: give each array field an index of its own",
+        "{MULTIKEY_INDEX}: index `{}` has keys in two different arrays (parallel arrays); MongoDB cannot index parallel \
+         arrays and refuses every document in which two of them hold arrays: keep the keys inside one array \
+         (`items.sku`, `items.qty`) or give each array an index of its own",
         index.name()
     );
     out.push(Assertion::branches(Facts::Root, vec![(test, message)], (index.span, index.span)));

@@ -13,7 +13,7 @@ struct Line {
 #[serde(rename_all = "camelCase")]
 #[mongo(db = "db_order", collection = "t_order", index(keys(tags = 1, "items.sku" = 1)))]
 struct Order {
-    #[mongo(max_items = 10, max_length = 20)]
+    #[mongo(max_items = 10)]
     tags: Vec<String>,
     #[mongo(max_items = 50)]
     items: Vec<Line>,
