@@ -41,7 +41,7 @@ fn count(n: u64) -> Bson {
 /// Applies keywords to a schema. `bsonType` replaces the type's own (keeping `null` when
 /// the field is an `Option`); draft 4's boolean `exclusiveMinimum` goes with `minimum`.
 /// Every other keyword is written as `{keyword: value}`, its name from the contract's table.
-pub fn apply(schema: &mut Document, keywords: &[Keyword], nullable_field: bool) {
+pub fn apply_keywords(schema: &mut Document, keywords: &[Keyword], nullable_field: bool) {
     for keyword in keywords {
         let (spec, value) = keyword.parts();
         let value = match (*keyword, value) {
@@ -123,7 +123,7 @@ pub mod aliases {
 fn field_schema(field: &FieldFacts) -> Document {
     let skips_none = field.flags & SKIPS_NONE != 0;
     let mut schema = (field.schema)();
-    apply(&mut schema, field.keywords, field.flags & NULLABLE != 0 && !skips_none);
+    apply_keywords(&mut schema, field.keywords, field.flags & NULLABLE != 0 && !skips_none);
     if skips_none {
         schema = non_null(schema);
     }
@@ -354,7 +354,7 @@ pub fn object(fields: Option<&[FieldFacts]>, keywords: &[Keyword], deny_unknown:
         members.additional = Some(false.into());
     }
     let mut schema = doc! { "bsonType": "object" };
-    apply(&mut schema, keywords, false);
+    apply_keywords(&mut schema, keywords, false);
     if !members.required.is_empty() {
         schema.insert("required", members.required);
     }
@@ -368,21 +368,21 @@ pub fn object(fields: Option<&[FieldFacts]>, keywords: &[Keyword], deny_unknown:
 
 /// A schema with the type's own keywords (`title`, `description`) added.
 pub fn annotate(mut schema: Document, keywords: &[Keyword]) -> Document {
-    apply(&mut schema, keywords, false);
+    apply_keywords(&mut schema, keywords, false);
     schema
 }
 
 /// The single field of a newtype or `#[serde(transparent)]` struct, with its keywords.
 pub fn transparent(field: &FieldFacts, keywords: &[Keyword]) -> Document {
     let mut schema = field_schema(field);
-    apply(&mut schema, keywords, false);
+    apply_keywords(&mut schema, keywords, false);
     schema
 }
 
 /// A tuple struct or tuple variant: an array of exactly these items.
 pub fn tuple(fields: &[FieldFacts], keywords: &[Keyword]) -> Document {
     let mut schema = tuple_of(fields.iter().map(field_schema).collect());
-    apply(&mut schema, keywords, false);
+    apply_keywords(&mut schema, keywords, false);
     schema
 }
 
@@ -485,7 +485,7 @@ pub fn enumeration(repr: Repr<'_>, variants: &[Variant<'_>], keywords: &[Keyword
         _ if untagged => doc! { "anyOf": branches },
         _ => doc! { "oneOf": branches },
     };
-    apply(&mut schema, keywords, false);
+    apply_keywords(&mut schema, keywords, false);
     schema
 }
 
@@ -522,7 +522,7 @@ fn with_id(mut schema: Document) -> Document {
 /// An enum of unit variants only, written as their names: `{enum: [names]}`.
 pub fn unit_enum(names: &[&str], keywords: &[Keyword]) -> Document {
     let mut schema = doc! { "enum": names };
-    apply(&mut schema, keywords, false);
+    apply_keywords(&mut schema, keywords, false);
     schema
 }
 

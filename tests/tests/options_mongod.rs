@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 
 use mongo_schema::{MongoCollection, MongoSchema};
+use mongo_schema_tests::bson;
 use mongo_schema_tests::bson::{doc, oid::ObjectId, DateTime, Document};
 use mongodb::error::ErrorKind;
 use mongodb::sync::{Client, Database};
