@@ -75,10 +75,46 @@ pub struct Spec {
     pub variant: &'static str,
     /// The value it takes.
     pub arg: Arg,
+    /// The values it constrains: anywhere else mongod ignores it.
+    pub applies: Applies,
+}
+
+/// The kind of value a keyword constrains: mongod ignores `maxItems` on a string, `pattern`
+/// on a number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Applies {
+    /// Any value (`bsonType`, `enum`, `title`, `description`).
+    Any,
+    /// Strings.
+    String,
+    /// Numbers (int, long, double, decimal).
+    Number,
+    /// Arrays.
+    Array,
+    /// Embedded documents.
+    Document,
+}
+
+impl Applies {
+    /// The kind, as a message says it: "a string".
+    pub fn noun(self) -> &'static str {
+        match self {
+            Applies::Any => "any value",
+            Applies::String => "a string",
+            Applies::Number => "a number",
+            Applies::Array => "an array",
+            Applies::Document => "a document",
+        }
+    }
+
+    /// The attribute keys of the keywords that constrain this kind: `min_length, max_length, pattern`.
+    pub fn attrs(self) -> String {
+        KEYWORDS.iter().filter(|spec| spec.applies == self).map(|spec| spec.attr).collect::<Vec<_>>().join(", ")
+    }
 }
 
 macro_rules! keywords {
-    ($($(#[$doc:meta])* $variant:ident($ty:ty: $arg:ident) = $attr:literal => $json:literal,)*) => {
+    ($($(#[$doc:meta])* $variant:ident($ty:ty: $arg:ident) = $attr:literal => $json:literal on $applies:ident,)*) => {
         /// One `$jsonSchema` keyword from a `#[mongo(...)]` attribute or a doc comment. `S`
         /// is the string type, `L` the list of `enum_values` literals.
         #[derive(Debug, Clone, Copy, PartialEq)]
@@ -89,7 +125,7 @@ macro_rules! keywords {
         /// Every keyword, in the order of [`Keyword`]'s variants (the order the derive lists the
         /// keys in its "unknown mongo attribute" message).
         pub const KEYWORDS: &[Spec] = &[
-            $(Spec { attr: $attr, json: $json, variant: stringify!($variant), arg: Arg::$arg },)*
+            $(Spec { attr: $attr, json: $json, variant: stringify!($variant), arg: Arg::$arg, applies: Applies::$applies },)*
         ];
 
         impl<S, L> Keyword<S, L> {
@@ -134,40 +170,41 @@ macro_rules! keywords {
 }
 
 keywords! {
+    // Variant(value type: argument kind) = "attribute key" => "$jsonSchema keyword" on the kind it constrains
     /// `bsonType`: replaces the type's own (keeping `null` for an `Option`).
-    BsonType(S: Str) = "bson_type" => "bsonType",
+    BsonType(S: Str) = "bson_type" => "bsonType" on Any,
     /// `minLength`
-    MinLength(u64: Count) = "min_length" => "minLength",
+    MinLength(u64: Count) = "min_length" => "minLength" on String,
     /// `maxLength`
-    MaxLength(u64: Count) = "max_length" => "maxLength",
+    MaxLength(u64: Count) = "max_length" => "maxLength" on String,
     /// `pattern`: a PCRE regular expression.
-    Pattern(S: Str) = "pattern" => "pattern",
+    Pattern(S: Str) = "pattern" => "pattern" on String,
     /// `minimum`
-    Minimum(Num: Num) = "minimum" => "minimum",
+    Minimum(Num: Num) = "minimum" => "minimum" on Number,
     /// `maximum`
-    Maximum(Num: Num) = "maximum" => "maximum",
+    Maximum(Num: Num) = "maximum" => "maximum" on Number,
     /// `minimum` with draft 4's boolean `exclusiveMinimum: true`.
-    ExclusiveMinimum(Num: Num) = "exclusive_minimum" => "exclusiveMinimum",
+    ExclusiveMinimum(Num: Num) = "exclusive_minimum" => "exclusiveMinimum" on Number,
     /// `maximum` with draft 4's boolean `exclusiveMaximum: true`.
-    ExclusiveMaximum(Num: Num) = "exclusive_maximum" => "exclusiveMaximum",
+    ExclusiveMaximum(Num: Num) = "exclusive_maximum" => "exclusiveMaximum" on Number,
     /// `multipleOf`
-    MultipleOf(Num: Num) = "multiple_of" => "multipleOf",
+    MultipleOf(Num: Num) = "multiple_of" => "multipleOf" on Number,
     /// `minItems`
-    MinItems(u64: Count) = "min_items" => "minItems",
+    MinItems(u64: Count) = "min_items" => "minItems" on Array,
     /// `maxItems`
-    MaxItems(u64: Count) = "max_items" => "maxItems",
+    MaxItems(u64: Count) = "max_items" => "maxItems" on Array,
     /// `uniqueItems`
-    UniqueItems(bool: Bool) = "unique_items" => "uniqueItems",
+    UniqueItems(bool: Bool) = "unique_items" => "uniqueItems" on Array,
     /// `minProperties`
-    MinProperties(u64: Count) = "min_properties" => "minProperties",
+    MinProperties(u64: Count) = "min_properties" => "minProperties" on Document,
     /// `maxProperties`
-    MaxProperties(u64: Count) = "max_properties" => "maxProperties",
+    MaxProperties(u64: Count) = "max_properties" => "maxProperties" on Document,
     /// `enum`
-    Enum(L: Lits) = "enum_values" => "enum",
+    Enum(L: Lits) = "enum_values" => "enum" on Any,
     /// `title`
-    Title(S: Str) = "title" => "title",
+    Title(S: Str) = "title" => "title" on Any,
     /// `description`, by default the doc comment.
-    Description(S: Str) = "description" => "description",
+    Description(S: Str) = "description" => "description" on Any,
 }
 
 /// The row of the `#[mongo(...)]` key `attr`.

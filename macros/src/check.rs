@@ -6,6 +6,7 @@ use crate::ctxt::Ctxt;
 use crate::ir::{Container, Data, Field};
 use mongo_schema_contract::bson::BsonKind;
 use mongo_schema_contract::helpers;
+use mongo_schema_contract::keyword::Applies;
 
 pub fn all(cx: &Ctxt, c: &Container) {
     root_names(cx, c);
@@ -88,25 +89,16 @@ fn keyword_kinds(cx: &Ctxt, field: &Field) {
     }
     let has = kind.alias().unwrap_or("a value of no single type");
     for (span, keyword) in &field.mongo.keywords.list {
-        let attr = keyword.parts().0.attr;
-        let needs: Option<(&str, &str, bool)> = match keyword {
-            Keyword::MinLength(_) | Keyword::MaxLength(_) | Keyword::Pattern(_) => {
-                Some(("a string", "min_length, max_length, pattern", kind == BsonKind::String))
-            }
-            Keyword::Minimum(_)
-            | Keyword::Maximum(_)
-            | Keyword::ExclusiveMinimum(_)
-            | Keyword::ExclusiveMaximum(_)
-            | Keyword::MultipleOf(_) => Some(("a number", "minimum, maximum, multiple_of", is_number(kind))),
-            Keyword::MinItems(_) | Keyword::MaxItems(_) | Keyword::UniqueItems(_) => {
-                Some(("an array", "min_items, max_items, unique_items", kind == BsonKind::Array))
-            }
-            Keyword::MinProperties(_) | Keyword::MaxProperties(_) => {
-                Some(("a document", "min_properties, max_properties", kind == BsonKind::Object))
-            }
-            _ => None,
+        let spec = keyword.parts().0;
+        let fits = match spec.applies {
+            Applies::Any => true,
+            Applies::String => kind == BsonKind::String,
+            Applies::Number => is_number(kind),
+            Applies::Array => kind == BsonKind::Array,
+            Applies::Document => kind == BsonKind::Object,
         };
-        if let Some((needed, own, false)) = needs {
+        if !fits {
+            let (attr, needed, own) = (spec.attr, spec.applies.noun(), spec.applies.attrs());
             cx.syn_error(syn::Error::new(
                 *span,
                 format!(
