@@ -8,7 +8,7 @@
 
 #![forbid(unsafe_code)]
 
-use mongo_schema::migrate::apply::{apply, CommandError, MigrationFile, Server};
+use mongo_schema::migrate::apply::{apply, drift, CommandError, DriftStatus, MigrationFile, Server};
 use mongo_schema::migrate::{migrate, MigrateOptions, Model, Written};
 use mongo_schema_tests::bson::{doc, Document};
 use std::path::{Path, PathBuf};
@@ -237,9 +237,18 @@ fn iot_migration_installs_the_timeseries_collection_index_and_expiry() {
         .unwrap()
         .clone();
     assert_eq!(options.get_document("timeseries").unwrap().get_str("timeField").ok(), Some("timestamp"));
+    // a time-series collection has no validator: drift compares its options instead
+    let status = |models: &[Model]| drift(&mut Driver(client.clone()), models).expect("drift")[0].1.clone();
+    assert_eq!(status(&models), DriftStatus::InSync);
+    let v2_reading = [Model::of::<v2::DeviceReading>("app::DeviceReading")];
+    assert_eq!(
+        status(&v2_reading),
+        DriftStatus::Differs(vec!["expireAfterSeconds: deployed 2592000, code 604800".to_owned()])
+    );
     assert!(index_names(&db, "t_device_reading").contains(&"deviceId_1_timestamp_-1".to_owned()));
     assert!(index_names(&db, "t_session").contains(&"expireTime_1".to_owned()));
     apply(&mut server, &[json(&second)], "db_test_migrate_options_state").expect("the second migration applies");
+    assert_eq!(status(&v2_reading), DriftStatus::InSync, "the second migration changed the expiry");
     let names = index_names(&db, "t_session");
     assert!(names.contains(&"ix_expire_user".to_owned()) && names.contains(&"expireTime_1".to_owned()), "{names:?}");
     // the drop-and-create of `ix_user` runs again: the drop finds the new index, the create rebuilds it

@@ -82,7 +82,7 @@ fn run_drift(server: &mut dyn Server, models: &[Model], out: &mut dyn Write) -> 
             DriftStatus::Missing => writeln!(out, "{}: missing (its migration is not applied)", model.namespace())?,
             DriftStatus::NoValidator => writeln!(out, "{}: deployed without a validator", model.namespace())?,
             DriftStatus::Differs(lines) => {
-                writeln!(out, "{}: deployed validator differs from the code", model.namespace())?;
+                writeln!(out, "{}: deployed collection differs from the code", model.namespace())?;
                 lines.iter().try_for_each(|l| writeln!(out, "  - {l}"))?;
             }
         }

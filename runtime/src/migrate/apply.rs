@@ -292,17 +292,20 @@ fn run_step(server: &mut dyn Server, step: &FileStep) -> Result<(), CommandError
 /// How a deployed collection compares with its model.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DriftStatus {
-    /// Same validator, level and action (numbers compared by value, defaults filled in).
+    /// Same validator, level and action (numbers compared by value, defaults filled in); for a
+    /// time-series collection, which has no validator, the same declared `timeseries`
+    /// options and `expireAfterSeconds`.
     InSync,
     /// The collection does not exist: its migration has not been applied.
     Missing,
-    /// The collection exists without a validator.
+    /// The collection exists without a validator (never said of a time-series collection).
     NoValidator,
     /// Deployed and code differ; one line per difference.
     Differs(Vec<String>),
 }
 
-/// Each model's deployed validator compared with the code's.
+/// Each model's deployed collection compared with the code's: its validator, or a
+/// time-series collection's options.
 pub fn drift(server: &mut dyn Server, models: &[Model]) -> Result<Vec<(Model, DriftStatus)>, CommandError> {
     models.iter().map(|m| Ok((m.clone(), drift_of(server, m)?))).collect()
 }
@@ -318,10 +321,45 @@ fn drift_of(server: &mut dyn Server, model: &Model) -> Result<DriftStatus, Comma
         .and_then(Bson::as_document);
     let Some(info) = first else { return Ok(DriftStatus::Missing) };
     let options = info.get_document("options").cloned().unwrap_or_default();
+    if let Ok(declared) = model.options.create.get_document("timeseries") {
+        // mongod refuses a validator on a time-series collection: compare what the
+        // migration installed there instead
+        return Ok(timeseries_drift(declared, model.options.create.get("expireAfterSeconds"), &options));
+    }
     match options.get_document("validator") {
         Ok(v) if !v.is_empty() => Ok(compare(model, v, &options)),
         _ => Ok(DriftStatus::NoValidator),
     }
+}
+
+/// A time-series collection against its declaration: each declared `timeseries` option
+/// (mongod adds others, such as `bucketMaxSpanSeconds`) and `expireAfterSeconds`.
+fn timeseries_drift(declared: &Document, expiry: Option<&Bson>, deployed: &Document) -> DriftStatus {
+    let deployed_series = deployed.get_document("timeseries").cloned().unwrap_or_default();
+    let mut lines: Vec<String> = declared
+        .iter()
+        .filter(|(key, value)| deployed_series.get(key.as_str()) != Some(*value))
+        .map(|(key, value)| {
+            format!("timeseries.{key}: deployed {}, code {value}", shown(deployed_series.get(key.as_str())))
+        })
+        .collect();
+    let seconds = |value: Option<&Bson>| value.and_then(|v| v.as_i64().or_else(|| v.as_i32().map(i64::from)));
+    if seconds(deployed.get("expireAfterSeconds")) != seconds(expiry) {
+        lines.push(format!(
+            "expireAfterSeconds: deployed {}, code {}",
+            shown(deployed.get("expireAfterSeconds")),
+            shown(expiry)
+        ));
+    }
+    if lines.is_empty() {
+        DriftStatus::InSync
+    } else {
+        DriftStatus::Differs(lines)
+    }
+}
+
+fn shown(value: Option<&Bson>) -> String {
+    value.map_or_else(|| "none".to_owned(), Bson::to_string)
 }
 
 fn compare(model: &Model, deployed: &Document, options: &Document) -> DriftStatus {
