@@ -64,6 +64,23 @@ enum Command {
         /// collection_count: the most collections one database may hold (at most 100).
         #[arg(long, default_value_t = migrate::DEFAULT_MAX_COLLECTIONS as u16, value_parser = clap::value_parser!(u16).range(1..=100))]
         max_collections: u16,
+        /// Write nothing; exit 1 when the models changed without a migration (for CI).
+        #[arg(long)]
+        check: bool,
+        /// Name the migration `NNNN_` (one past the highest) instead of a UTC timestamp.
+        #[arg(long)]
+        numbered: bool,
+    },
+    /// Write an empty data migration (a backfill, a `$rename`) to fill with commands; it
+    /// runs after the migrations written so far, in the same sequence.
+    NewData {
+        /// What it does, for the file name: `backfill_email`.
+        name: String,
+        #[arg(long, default_value = "migrations")]
+        dir: PathBuf,
+        /// Name the migration `NNNN_` (one past the highest) instead of a UTC timestamp.
+        #[arg(long)]
+        numbered: bool,
     },
     /// Dry-run a model's validator over a mongodump `.bson` file or Extended JSON lines.
     Check {
@@ -83,13 +100,22 @@ enum Command {
 }
 
 impl Command {
-    /// `apply` runs migration files and needs no model; every other command reads them.
-    fn is_apply(&self) -> bool {
+    /// `new-data`, `apply`, `status` and `revert` handle migration files and need no model;
+    /// every other command reads them.
+    fn needs_models(&self) -> bool {
         #[cfg(feature = "driver")]
         if let Command::Server(server) = self {
-            return server.is_apply();
+            return server.needs_models();
         }
-        false
+        !matches!(self, Command::NewData { .. })
+    }
+}
+
+fn naming(numbered: bool) -> migrate::Naming {
+    if numbered {
+        migrate::Naming::Sequence
+    } else {
+        migrate::Naming::Timestamp
     }
 }
 
@@ -204,7 +230,7 @@ fn redact_credentials(text: &str) -> String {
 }
 
 fn dispatch(models: &[Model], command: Command, out: &mut dyn Write) -> Result<i32, Exit> {
-    if models.is_empty() && !command.is_apply() {
+    if models.is_empty() && command.needs_models() {
         // without this, `print` prints nothing and `migrate` would write a migration that
         // drops every model from the snapshot
         return Err(Exit(
@@ -217,13 +243,22 @@ fn dispatch(models: &[Model], command: Command, out: &mut dyn Write) -> Result<i
     }
     match command {
         Command::Print { collection, format } => print(&select(models, collection.as_deref())?, format, out),
-        Command::Migrate { dir, direct, validation_level, max_collections } => {
+        Command::Migrate { dir, direct, validation_level, max_collections, check, numbered } => {
             let options = MigrateOptions {
                 direct,
                 level: validation_level.map(Into::into),
                 max_collections: max_collections.into(),
+                naming: naming(numbered),
             };
-            write_migration(models, &dir, &options, out)
+            match check {
+                true => check_migrations(models, &dir, &options, out),
+                false => write_migration(models, &dir, &options, out),
+            }
+        }
+        Command::NewData { name, dir, numbered } => {
+            let path = migrate::new_data_migration(&dir, &name, naming(numbered)).map_err(|e| Exit(2, chain(&e)))?;
+            writeln!(out, "wrote data migration {}: fill its `up` with the commands to run", path.display())?;
+            Ok(0)
         }
         Command::Check { collection, files, ids } => check(&select(models, Some(&collection))?[0], &files, ids, out),
         #[cfg(feature = "driver")]
@@ -375,6 +410,37 @@ fn unbounded_in(schema: &crate::bson::Document, path: String) -> Option<(String,
         }
     }
     None
+}
+
+/// `migrate --check`: exit 1, naming what changed, when `migrate` would write a migration.
+fn check_migrations(models: &[Model], dir: &Path, options: &MigrateOptions, out: &mut dyn Write) -> Result<i32, Exit> {
+    let path = dir.join(migrate::SNAPSHOT_FILE);
+    let snapshot = match std::fs::read_to_string(&path) {
+        Ok(text) => migrate::Snapshot::from_json(&text)
+            .map_err(|e| Exit(2, format!("{}: {}; restore it from version control", path.display(), chain(&e))))?,
+        // no snapshot: every model is new (a wrong --dir shows up here too)
+        Err(e) if e.kind() == io::ErrorKind::NotFound => migrate::Snapshot::default(),
+        Err(e) => return Err(Exit(2, format!("{}: {e}", path.display()))),
+    };
+    let next = match snapshot.next_migration(models, options) {
+        Ok(next) => next,
+        Err(MigrateError::CollectionCount(message)) => return Err(Exit(1, message)),
+        Err(e) => return Err(Exit(2, chain(&e))),
+    };
+    let Some(migration) = next else {
+        writeln!(out, "migrations are current: the models match {}", path.display())?;
+        return Ok(0);
+    };
+    writeln!(out, "the models changed without a migration; `schema migrate --dir {}` would write:", dir.display())?;
+    for step in &migration.up {
+        for comment in &step.comments {
+            writeln!(out, "  {comment}")?;
+        }
+    }
+    for removed in &migration.removed {
+        writeln!(out, "  {}: removed from the code", removed.model.namespace())?;
+    }
+    Ok(1)
 }
 
 fn write_migration(models: &[Model], dir: &Path, options: &MigrateOptions, out: &mut dyn Write) -> Result<i32, Exit> {

@@ -44,7 +44,7 @@ fn unknown_collections_list_the_registered_ones() {
 fn migrate_writes_once_then_reports_no_changes() {
     let dir = tempfile::tempdir().unwrap();
     let dir_arg = dir.path().to_str().unwrap();
-    let (code, out, _) = schema(&v1(), &["migrate", "--dir", dir_arg]);
+    let (code, out, _) = schema(&v1(), &["migrate", "--dir", dir_arg, "--numbered"]);
     assert_eq!(code, 0, "{out}");
     assert!(out.starts_with("wrote migration 0001_create_t_order_and_1_more:\n"), "{out}");
     assert!(dir.path().join("0001_create_t_order_and_1_more.js").exists());

@@ -8,7 +8,7 @@ mod migrate_models;
 use migrate_models::{v1, v3};
 use mongo_schema::bson::{doc, Bson, Document};
 use mongo_schema::migrate::apply::{apply, drift, CommandError, DriftStatus, MigrationFile, Outcome, Server};
-use mongo_schema::migrate::{migrate, pending, MigrateOptions};
+use mongo_schema::migrate::{migrate, pending, MigrateOptions, Naming};
 
 /// Records every command; answers from a script keyed by the command's name and
 /// collection, `{ok: 1}` otherwise.
@@ -40,7 +40,15 @@ impl Server for Fake {
             return Err(CommandError::Refused { code: *code, message: (*message).to_owned() });
         }
         Ok(match name.as_str() {
-            "distinct" => doc! { "values": self.applied.clone(), "ok": 1 },
+            "find" => {
+                // records as versions before checksums wrote them
+                let records: Vec<Document> = self
+                    .applied
+                    .iter()
+                    .map(|m| doc! { "migration": *m, "steps": 1, "appliedAt": mongo_schema::bson::DateTime::now() })
+                    .collect();
+                doc! { "cursor": { "id": 0_i64, "firstBatch": records }, "ok": 1 }
+            }
             "listCollections" => self.list(&command),
             _ => doc! { "ok": 1 },
         })
@@ -71,8 +79,9 @@ impl Fake {
 /// Two migrations: create both collections, then the staged tightening of t_user.
 fn migrations() -> Vec<MigrationFile> {
     let dir = tempfile::tempdir().unwrap();
-    migrate(dir.path(), &v1(), &MigrateOptions::default()).unwrap();
-    migrate(dir.path(), &v3(), &MigrateOptions::default()).unwrap();
+    let numbered = MigrateOptions { naming: Naming::Sequence, ..MigrateOptions::default() };
+    migrate(dir.path(), &v1(), &numbered).unwrap();
+    migrate(dir.path(), &v3(), &numbered).unwrap();
     pending(dir.path()).unwrap().iter().map(|p| MigrationFile::read(p).unwrap()).collect()
 }
 
@@ -88,15 +97,18 @@ fn applies_in_order_and_records_each() {
         fake.commands(),
         [
             "createIndexes t_schema_migration",
-            "distinct t_schema_migration",
+            "find t_schema_migration",
+            "insert t_schema_migration",
             "create t_order",
+            "update t_schema_migration",
             "create t_user",
+            "update t_schema_migration",
             "insert t_schema_migration",
             "collMod t_user",
-            "insert t_schema_migration",
+            "update t_schema_migration",
         ]
     );
-    let record = fake.calls[4].1.get_array("documents").unwrap()[0].as_document().unwrap().clone();
+    let record = fake.calls[2].1.get_array("documents").unwrap()[0].as_document().unwrap().clone();
     assert_eq!(record.get_str("migration").unwrap(), "0001_create_t_order_and_1_more");
     assert!(record.get_object_id("_id").is_ok(), "the standard: ObjectId _id");
 }
@@ -110,7 +122,14 @@ fn existing_collections_fall_back_to_coll_mod() {
     apply(&mut fake, &migrations()[..1], "db_schema").unwrap();
     assert_eq!(
         &fake.commands()[2..],
-        ["create t_order", "create t_user", "collMod t_user", "insert t_schema_migration"]
+        [
+            "insert t_schema_migration",
+            "create t_order",
+            "update t_schema_migration",
+            "create t_user",
+            "collMod t_user",
+            "update t_schema_migration"
+        ]
     );
 }
 
@@ -119,11 +138,11 @@ fn applied_migrations_are_skipped() {
     let mut fake = Fake { applied: vec!["0001_create_t_order_and_1_more"], ..Fake::default() };
     let outcomes = apply(&mut fake, &migrations(), "db_schema").unwrap();
     assert_eq!(outcomes[0], Outcome::AlreadyApplied("0001_create_t_order_and_1_more".into()));
-    assert_eq!(&fake.commands()[2..], ["collMod t_user", "insert t_schema_migration"]);
+    assert_eq!(&fake.commands()[2..], ["insert t_schema_migration", "collMod t_user", "update t_schema_migration"]);
 }
 
 #[test]
-fn the_first_failure_stops_with_the_servers_message_and_is_not_recorded() {
+fn the_first_failure_stops_with_the_servers_message_and_is_not_recorded_as_applied() {
     let fail = vec![("collMod", "t_user", 2, "$jsonSchema keyword 'maxLength' must be a non-negative integer")];
     let mut fake = Fake { fail, ..Fake::default() };
     let err = apply(&mut fake, &migrations(), "db_schema").unwrap_err();
@@ -141,7 +160,7 @@ fn other_errors_on_create_are_not_swallowed_by_the_fallback() {
 
 #[test]
 fn an_unreadable_state_collection_stops_before_any_migration() {
-    let mut fake = Fake { fail: vec![("distinct", "t_schema_migration", 13, "not authorized")], ..Fake::default() };
+    let mut fake = Fake { fail: vec![("find", "t_schema_migration", 13, "not authorized")], ..Fake::default() };
     let err = apply(&mut fake, &migrations(), "db_ops").unwrap_err();
     assert_eq!(chain(&err), "migration (state): db_ops.t_schema_migration: not authorized (code 13)");
     assert_eq!(fake.commands().len(), 2);
@@ -162,7 +181,7 @@ fn a_failed_record_is_reported() {
         }
     }
     let err = apply(&mut WriteError(Fake::default()), &migrations()[..1], "db_schema").unwrap_err();
-    assert!(err.message.starts_with("applied, but recording it in db_schema.t_schema_migration failed"), "{err}");
+    assert!(err.message.starts_with("not started: another run recorded it first"), "{err}");
     assert!(err.message.contains("E11000"), "{err}");
 }
 

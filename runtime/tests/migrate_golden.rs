@@ -7,9 +7,14 @@ mod migrate_models;
 
 use migrate_models::{v1, v2, v3, v3_without_orders};
 use mongo_schema::command::ValidationLevel;
-use mongo_schema::migrate::{migrate, MigrateOptions, Model, Written};
+use mongo_schema::migrate::{migrate, MigrateOptions, Model, Naming, Written};
 use std::path::Path;
 use std::process::Command;
+
+/// `NNNN_` names, so the snapshots do not change with the clock.
+fn numbered() -> MigrateOptions {
+    MigrateOptions { naming: Naming::Sequence, ..MigrateOptions::default() }
+}
 
 fn run(dir: &Path, models: &[Model], options: &MigrateOptions) -> Option<Written> {
     migrate(dir, models, options).expect("migrate")
@@ -39,7 +44,7 @@ fn node_check(path: &Path) {
 #[test]
 fn add_change_tighten_enforce_remove() {
     let dir = tempfile::tempdir().unwrap();
-    let options = MigrateOptions::default();
+    let options = numbered();
     assert_golden("1_add", &run(dir.path(), &v1(), &options).unwrap());
     assert!(run(dir.path(), &v1(), &options).is_none(), "unchanged models write no migration");
     assert_golden("2_change", &run(dir.path(), &v2(), &options).unwrap());
@@ -53,8 +58,8 @@ fn add_change_tighten_enforce_remove() {
 #[test]
 fn direct_tightening_and_moderate_level() {
     let dir = tempfile::tempdir().unwrap();
-    run(dir.path(), &v2(), &MigrateOptions::default()).unwrap();
-    let options = MigrateOptions { direct: true, level: Some(ValidationLevel::Moderate), ..MigrateOptions::default() };
+    run(dir.path(), &v2(), &numbered()).unwrap();
+    let options = MigrateOptions { direct: true, level: Some(ValidationLevel::Moderate), ..numbered() };
     let written = run(dir.path(), &v3(), &options).unwrap();
     assert_golden("direct", &written);
     let names: Vec<_> = written.migration.up.iter().map(|s| s.command.get_str("validationAction").unwrap()).collect();
@@ -65,6 +70,6 @@ fn direct_tightening_and_moderate_level() {
 fn files_are_numbered_after_the_highest_existing_migration() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("0041_hand_written.json"), "{}").unwrap();
-    let written = run(dir.path(), &v1(), &MigrateOptions::default()).unwrap();
+    let written = run(dir.path(), &v1(), &numbered()).unwrap();
     assert_eq!(written.migration.name, "0042_create_t_order_and_1_more");
 }

@@ -11,7 +11,7 @@ use migrate_models::{v1, v3};
 use mongo_schema::bson::{doc, oid::ObjectId, Document};
 use mongo_schema::migrate::apply::{apply, drift, DriftStatus, MigrationFile, Outcome, Server};
 use mongo_schema::migrate::driver::MongoServer;
-use mongo_schema::migrate::{migrate, pending, MigrateOptions, Model};
+use mongo_schema::migrate::{migrate, pending, MigrateOptions, Model, Naming};
 use std::path::Path;
 use std::sync::Mutex;
 
@@ -40,7 +40,11 @@ fn files(dir: &Path) -> Vec<MigrationFile> {
 }
 
 fn write(dir: &Path, models: &[Model]) -> String {
-    migrate(dir, models, &MigrateOptions::default()).unwrap().expect("a migration").migration.name
+    migrate(dir, models, &MigrateOptions { naming: Naming::Sequence, ..MigrateOptions::default() })
+        .unwrap()
+        .expect("a migration")
+        .migration
+        .name
 }
 
 fn insert(server: &mut MongoServer, doc: Document) -> Result<(), String> {

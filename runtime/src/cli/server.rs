@@ -1,27 +1,51 @@
-//! `schema apply` and `schema drift`: the subcommands that talk to a deployment, through
+//! `schema apply`, `status`, `revert` and `drift`: the subcommands that talk to a deployment, through
 //! [`MongoServer`] (feature `driver`), printed for people, with exit codes.
 
 use super::{chain, Exit};
-use crate::migrate::apply::{apply, drift, DriftStatus, MigrationFile, Outcome, Server, DEFAULT_STATE_DB};
+use crate::bson::Bson;
+use crate::migrate::apply::{
+    apply, drift, revert, status, to_apply, DriftStatus, MigrationFile, Outcome, Server, DEFAULT_STATE_DB,
+};
 use crate::migrate::driver::MongoServer;
+use crate::migrate::record::State;
 use crate::migrate::{pending, Model};
-use clap::Subcommand;
+use clap::{Args, Subcommand};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// `apply` and `drift`: commands that talk to a deployment.
+/// The deployment and the migrations: what `apply`, `status` and `revert` share.
+#[derive(Args)]
+pub(crate) struct Target {
+    /// The deployment; its password is never printed (not even by `--help`).
+    #[arg(long, env = "MONGODB_URI", hide_env_values = true)]
+    uri: String,
+    #[arg(long, default_value = "migrations")]
+    dir: PathBuf,
+    /// The database holding t_schema_migration (a user with readWrite on one database: that one).
+    #[arg(long, default_value = DEFAULT_STATE_DB)]
+    state_db: String,
+}
+
+/// `apply`, `status`, `revert` and `drift`: commands that talk to a deployment.
 #[derive(Subcommand)]
 pub(crate) enum ServerCommand {
     /// Run the directory's pending migrations in order, recording each in t_schema_migration.
     Apply {
-        /// The deployment; its password is never printed (not even by `--help`).
-        #[arg(long, env = "MONGODB_URI", hide_env_values = true)]
-        uri: String,
-        #[arg(long, default_value = "migrations")]
-        dir: PathBuf,
-        /// The database holding t_schema_migration.
-        #[arg(long, default_value = DEFAULT_STATE_DB)]
-        state_db: String,
+        #[command(flatten)]
+        target: Target,
+        /// Print what would run and write nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// List the directory's migrations as applied, partly applied, pending or changed.
+    Status {
+        #[command(flatten)]
+        target: Target,
+    },
+    /// Run the down steps of the last applied migration and delete its record.
+    Revert {
+        #[command(flatten)]
+        target: Target,
     },
     /// Compare each deployed validator (listCollections) with the code's.
     Drift {
@@ -32,13 +56,28 @@ pub(crate) enum ServerCommand {
 }
 
 impl ServerCommand {
-    pub(crate) fn is_apply(&self) -> bool {
-        matches!(self, ServerCommand::Apply { .. })
+    pub(crate) fn needs_models(&self) -> bool {
+        matches!(self, ServerCommand::Drift { .. })
     }
 
     pub(crate) fn run(self, models: &[Model], out: &mut dyn Write) -> Result<i32, Exit> {
         match self {
-            ServerCommand::Apply { uri, dir, state_db } => run_apply(&mut connect(&uri)?, &dir, &state_db, out),
+            ServerCommand::Apply { target, dry_run } => {
+                let files = read_dir(&target.dir)?;
+                let server = &mut connect(&target.uri)?;
+                match dry_run {
+                    true => run_dry_run(server, &files, &target.state_db, out),
+                    false => run_apply(server, &files, &target.state_db, out),
+                }
+            }
+            ServerCommand::Status { target } => {
+                let files = read_dir(&target.dir)?;
+                run_status(&mut connect(&target.uri)?, &files, &target.dir, &target.state_db, out)
+            }
+            ServerCommand::Revert { target } => {
+                let files = read_dir(&target.dir)?;
+                run_revert(&mut connect(&target.uri)?, &files, &target.state_db, out)
+            }
             ServerCommand::Drift { uri } => run_drift(&mut connect(&uri)?, models, out),
         }
     }
@@ -48,8 +87,8 @@ fn connect(uri: &str) -> Result<MongoServer, Exit> {
     MongoServer::connect(uri).map_err(|e| Exit(2, format!("cannot connect: {}", chain(&e))))
 }
 
-/// `schema apply` over any server: prints what ran; exit 1 at the first failure.
-fn run_apply(server: &mut dyn Server, dir: &Path, state_db: &str, out: &mut dyn Write) -> Result<i32, Exit> {
+/// The migration files of `dir` in the order they apply; a missing directory is an error.
+pub(crate) fn read_dir(dir: &Path) -> Result<Vec<MigrationFile>, Exit> {
     if !dir.is_dir() {
         // "0 applied" would read as success
         let message = format!(
@@ -59,17 +98,116 @@ fn run_apply(server: &mut dyn Server, dir: &Path, state_db: &str, out: &mut dyn 
         return Err(Exit(2, message));
     }
     let files = pending(dir).map_err(|e| Exit(2, chain(&e)))?;
-    let migrations =
-        files.iter().map(|p| MigrationFile::read(p)).collect::<Result<Vec<_>, _>>().map_err(|e| Exit(2, chain(&e)))?;
-    let outcomes = apply(server, &migrations, state_db).map_err(|e| Exit(1, chain(&e)))?;
+    files.iter().map(|p| MigrationFile::read(p)).collect::<Result<Vec<_>, _>>().map_err(|e| Exit(2, chain(&e)))
+}
+
+/// `schema apply` over any server: prints what ran; exit 1 at the first failure.
+pub(crate) fn run_apply(
+    server: &mut dyn Server,
+    migrations: &[MigrationFile],
+    state_db: &str,
+    out: &mut dyn Write,
+) -> Result<i32, Exit> {
+    let outcomes = apply(server, migrations, state_db).map_err(|e| Exit(1, chain(&e)))?;
+    let mut ran = 0;
     for outcome in &outcomes {
         match outcome {
             Outcome::Applied(name) => writeln!(out, "applied {name}")?,
             Outcome::AlreadyApplied(name) => writeln!(out, "already applied {name}")?,
+            Outcome::Resumed { name, done } => {
+                writeln!(out, "applied {name} (resumed after step {done}, where an earlier run stopped)")?
+            }
+        }
+        ran += usize::from(!matches!(outcome, Outcome::AlreadyApplied(_)));
+    }
+    writeln!(out, "{ran} applied, {} already applied", outcomes.len() - ran)?;
+    Ok(0)
+}
+
+/// `schema apply --dry-run`: each step that would run, read from the record collection
+/// without writing (not even its index).
+pub(crate) fn run_dry_run(
+    server: &mut dyn Server,
+    migrations: &[MigrationFile],
+    state_db: &str,
+    out: &mut dyn Write,
+) -> Result<i32, Exit> {
+    let todo = to_apply(server, migrations, state_db).map_err(|e| Exit(1, chain(&e)))?;
+    for (file, done) in &todo {
+        let steps = file.up.len();
+        match done {
+            0 => writeln!(out, "would apply {} ({steps} steps):", file.name)?,
+            done => writeln!(out, "would resume {} at step {} of {steps}:", file.name, done + 1)?,
+        }
+        for (i, step) in file.up.iter().enumerate().skip(*done) {
+            let (verb, target) = step.command.iter().next().map(|(k, v)| (k.as_str(), v)).unwrap_or(("?", &Bson::Null));
+            let target = target.as_str().map(|t| format!(" {t}")).unwrap_or_default();
+            let fallback = if step.if_namespace_exists.is_some() { " (collMod when it exists)" } else { "" };
+            writeln!(out, "  {}. {}: {verb}{target}{fallback}", i + 1, step.db)?;
+            writeln!(out, "     {}", Bson::Document(step.command.clone()).into_relaxed_extjson())?;
         }
     }
-    let applied = outcomes.iter().filter(|o| matches!(o, Outcome::Applied(_))).count();
-    writeln!(out, "{applied} applied, {} already applied", outcomes.len() - applied)?;
+    writeln!(out, "{} to apply, {} already applied; nothing was written", todo.len(), migrations.len() - todo.len())?;
+    Ok(0)
+}
+
+/// `schema status`: one line per migration; exit 1 when an applied file changed.
+pub(crate) fn run_status(
+    server: &mut dyn Server,
+    migrations: &[MigrationFile],
+    dir: &Path,
+    state_db: &str,
+    out: &mut dyn Write,
+) -> Result<i32, Exit> {
+    let lines = status(server, migrations, state_db).map_err(|e| Exit(2, chain(&e)))?;
+    let mut changed = false;
+    for line in &lines {
+        let name = &line.name;
+        match &line.state {
+            Some(State::Applied { at, verified: true }) => writeln!(out, "applied  {name}  {}", shown_time(at))?,
+            Some(State::Applied { at, verified: false }) => {
+                writeln!(out, "applied  {name}  {} (no checksum: recorded by an older version)", shown_time(at))?
+            }
+            Some(State::Partial { done, steps }) => {
+                writeln!(out, "partial  {name}  {done} of {steps} steps (a run stopped; `schema apply` resumes it)")?
+            }
+            Some(State::Pending) => writeln!(out, "pending  {name}")?,
+            Some(State::Changed(message)) => {
+                changed = true;
+                writeln!(out, "CHANGED  {name}: {message}")?
+            }
+            None => writeln!(out, "missing  {name}: recorded, but no such file in {}", dir.display())?,
+        }
+    }
+    let count = |f: fn(&Option<State>) -> bool| lines.iter().filter(|l| f(&l.state)).count();
+    writeln!(
+        out,
+        "{} applied, {} pending, {} partial",
+        count(|s| matches!(s, Some(State::Applied { .. }))),
+        count(|s| matches!(s, Some(State::Pending))),
+        count(|s| matches!(s, Some(State::Partial { .. })))
+    )?;
+    Ok(i32::from(changed))
+}
+
+fn shown_time(at: &crate::bson::DateTime) -> String {
+    Bson::DateTime(*at).into_relaxed_extjson()["$date"].as_str().map_or_else(|| at.to_string(), str::to_owned)
+}
+
+/// `schema revert`: the last applied migration's down steps, and its record deleted.
+pub(crate) fn run_revert(
+    server: &mut dyn Server,
+    migrations: &[MigrationFile],
+    state_db: &str,
+    out: &mut dyn Write,
+) -> Result<i32, Exit> {
+    match revert(server, migrations, state_db).map_err(|e| Exit(1, chain(&e)))? {
+        Some(name) => writeln!(
+            out,
+            "reverted {name}: its down steps ran and its record is deleted; `schema apply` runs it again"
+        )?,
+        None => writeln!(out, "nothing to revert: no migration of the directory is recorded in {state_db}")?,
+    }
     Ok(0)
 }
 

@@ -1,10 +1,11 @@
-//! `apply` and `drift` over a [`Server`]: the pending migrations run in order and are
-//! recorded, and deployed validators are compared with the code's. The server sits behind
+//! `apply`, `revert` and `drift` over a [`Server`]: the pending migrations run in order and
+//! are recorded (see [`record`](super::record)), the last one is reverted, and deployed
+//! validators are compared with the code's. The server sits behind
 //! a one-method trait so every failure path is tested with a recording fake; the
 //! `driver` feature implements it with the official driver.
 
-use super::{tightenings, Model};
-use crate::bson::{doc, oid::ObjectId, Bson, DateTime, Document};
+use super::{record, tightenings, Model};
+use crate::bson::{doc, Bson, Document};
 use crate::command::{ValidationAction, ValidationLevel};
 use std::error::Error;
 use std::fmt;
@@ -20,6 +21,8 @@ pub const DEFAULT_STATE_DB: &str = "db_schema";
 const NAMESPACE_EXISTS: i32 = 48;
 /// IndexNotFound: `dropIndexes` of an index that is not there.
 const INDEX_NOT_FOUND: i32 = 27;
+/// NamespaceNotFound: `collMod` of a collection that does not exist.
+const NAMESPACE_NOT_FOUND: i32 = 26;
 
 /// A MongoDB deployment, as far as migrations need one.
 pub trait Server {
@@ -87,10 +90,27 @@ pub struct FileStep {
 /// A migration's JSON file, as `apply` runs it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MigrationFile {
-    /// The migration's name (`0002_tighten_t_users`), recorded once it is applied.
+    /// The migration's name (`20261123224048_tighten_t_users`), recorded once it is applied.
     pub name: String,
+    /// Written by `migrate`, or a hand-written data migration.
+    pub kind: MigrationKind,
     /// Its steps, in order.
     pub up: Vec<FileStep>,
+    /// The steps `revert` runs, in order.
+    pub down: Vec<FileStep>,
+    /// `sha256:` and the hex SHA-256 of the file's text (line endings as `\n`): recorded
+    /// when the migration is applied, compared on every later run.
+    pub checksum: String,
+}
+
+/// What wrote a migration file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MigrationKind {
+    /// `schema migrate`, from the models.
+    Schema,
+    /// `"kind": "data"`: hand-written commands (a backfill, a `$rename`), in the same
+    /// sequence; `schema new-data` writes an empty one.
+    Data,
 }
 
 /// Why `apply` stopped: the migration, the step that failed, and the server's error as
@@ -175,23 +195,61 @@ pub enum Outcome {
     Applied(String),
     /// Recorded by an earlier run, so skipped (the migration's name).
     AlreadyApplied(String),
+    /// Started by an earlier run that stopped after `done` steps: finished now from the
+    /// next step and recorded.
+    Resumed {
+        /// The migration's name.
+        name: String,
+        /// The steps the earlier run had completed.
+        done: usize,
+    },
 }
 
 impl MigrationFile {
-    /// Reads a JSON file written by `migrate` (canonical Extended JSON commands).
+    /// Reads a migration JSON file: written by `migrate`, or a data migration. Its
+    /// `migration` must be the file's name without `.json`.
     pub fn read(path: &Path) -> Result<Self, MigrationFileError> {
         let text = std::fs::read_to_string(path)
             .map_err(|source| MigrationFileError::Read { path: path.to_owned(), source })?;
-        Self::parse(&text).map_err(|e| MigrationFileError::InFile { path: path.to_owned(), source: Box::new(e) })
+        let in_file = |e| MigrationFileError::InFile { path: path.to_owned(), source: Box::new(e) };
+        let file = Self::parse(&text).map_err(in_file)?;
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+        if file.name != stem {
+            return Err(in_file(MigrationFileError::Shape(format!(
+                "names the migration {:?}, but the file is {stem}.json: a migration is recorded by its name, so \
+                 rename one to match the other",
+                file.name
+            ))));
+        }
+        Ok(file)
     }
 
     /// Parses the text of a migration JSON file.
     pub fn parse(text: &str) -> Result<Self, MigrationFileError> {
         let value: serde_json::Value = serde_json::from_str(text).map_err(MigrationFileError::Json)?;
         let name = value["migration"].as_str().ok_or_else(|| shape("no `migration` name"))?.to_owned();
+        let kind = match value.get("kind").map(|k| k.as_str()) {
+            None | Some(Some("schema")) => MigrationKind::Schema,
+            Some(Some("data")) => MigrationKind::Data,
+            Some(other) => {
+                return Err(MigrationFileError::Shape(format!(
+                    "`kind` is {}; it is \"data\" for a hand-written data migration, or absent",
+                    other.map_or_else(|| value["kind"].to_string(), |k| format!("{k:?}"))
+                )))
+            }
+        };
         let steps = value["up"].as_array().ok_or_else(|| shape("no `up` array"))?;
         let up = steps.iter().map(file_step).collect::<Result<_, _>>()?;
-        Ok(MigrationFile { name, up })
+        let down = match value.get("down") {
+            None => Vec::new(),
+            Some(steps) => steps
+                .as_array()
+                .ok_or_else(|| shape("`down` is not an array"))?
+                .iter()
+                .map(file_step)
+                .collect::<Result<_, _>>()?,
+        };
+        Ok(MigrationFile { name, kind, up, down, checksum: super::record::checksum(text) })
     }
 }
 
@@ -217,75 +275,147 @@ fn extjson_document(value: &serde_json::Value) -> Result<Document, MigrationFile
     }
 }
 
-/// Runs every migration of `files` (in order) not yet recorded in `state_db`'s
-/// [`STATE_COLLECTION`], recording each once all its steps succeeded; stops at the first
-/// failure with the server's message. Re-running is harmless: applied ones are skipped.
+/// Runs every migration of `files` (in order) not yet applied according to `state_db`'s
+/// [`STATE_COLLECTION`], and records each: started before its first step, its progress
+/// after each step, applied after the last. Stops at the first failure with the server's
+/// message. Re-running is harmless: applied migrations are skipped, and one a run left
+/// unfinished (a failure, a killed process) resumes at the step that did not complete.
+///
+/// Before running anything, every recorded migration's file is checked against the
+/// checksum recorded with it: an applied file that changed is refused.
 pub fn apply(server: &mut dyn Server, files: &[MigrationFile], state_db: &str) -> Result<Vec<Outcome>, ApplyError> {
-    let state_error = |e: CommandError| ApplyError {
-        migration: "(state)".into(),
-        message: format!("{state_db}.{STATE_COLLECTION}"),
-        cause: Some(e),
-    };
-    prepare_state(server, state_db).map_err(state_error)?;
-    let applied = applied(server, state_db).map_err(state_error)?;
+    record::prepare(server, state_db).map_err(state_error(state_db))?;
+    let todo = to_apply(server, files, state_db)?;
     let mut outcomes = Vec::new();
     for file in files {
-        if applied.contains(&file.name) {
+        let Some(&(_, done)) = todo.iter().find(|(f, _)| f.name == file.name) else {
             outcomes.push(Outcome::AlreadyApplied(file.name.clone()));
             continue;
-        }
-        run_migration(server, file, state_db).map_err(|(message, cause)| ApplyError {
-            migration: file.name.clone(),
-            message,
-            cause,
-        })?;
-        outcomes.push(Outcome::Applied(file.name.clone()));
+        };
+        let fail = |(message, cause)| ApplyError { migration: file.name.clone(), message, cause };
+        run_migration(server, file, state_db, done).map_err(fail)?;
+        outcomes.push(match done {
+            0 => Outcome::Applied(file.name.clone()),
+            done => Outcome::Resumed { name: file.name.clone(), done },
+        });
     }
     Ok(outcomes)
 }
 
-/// A unique index on the migration name, so two concurrent runs cannot both record one.
-fn prepare_state(server: &mut dyn Server, state_db: &str) -> Result<(), CommandError> {
-    let index = doc! { "key": { "migration": 1 }, "name": "uk_migration", "unique": true };
-    server.run_command(state_db, doc! { "createIndexes": STATE_COLLECTION, "indexes": [index] }).map(drop)
+/// What [`apply`] would run, read without writing anything: each migration not yet applied
+/// with the number of its steps already done (0, or where an interrupted run stopped).
+/// Fails as `apply` would on a changed file or an empty data migration.
+pub fn to_apply<'a>(
+    server: &mut dyn Server,
+    files: &'a [MigrationFile],
+    state_db: &str,
+) -> Result<Vec<(&'a MigrationFile, usize)>, ApplyError> {
+    let records = record::read_records(server, state_db).map_err(state_error(state_db))?;
+    let mut todo = Vec::new();
+    for file in files {
+        let refuse = |message: String| ApplyError { migration: file.name.clone(), message, cause: None };
+        let record = records.iter().find(|r| r.migration == file.name);
+        if let Some(record) = record {
+            record::verify(record, file).map_err(refuse)?;
+        }
+        match record {
+            Some(record) if record.is_applied() => {}
+            _ if file.kind == MigrationKind::Data && file.up.is_empty() => {
+                return Err(refuse(
+                    "a data migration without steps: write its commands in `up` (see its notes), or delete the file"
+                        .to_owned(),
+                ))
+            }
+            Some(record) => todo.push((file, record.done.min(file.up.len()))),
+            None => todo.push((file, 0)),
+        }
+    }
+    Ok(todo)
 }
 
-/// The names of the migrations already applied.
-fn applied(server: &mut dyn Server, state_db: &str) -> Result<Vec<String>, CommandError> {
-    let reply = server.run_command(state_db, doc! { "distinct": STATE_COLLECTION, "key": "migration" })?;
-    let values = reply
-        .get_array("values")
-        .map_err(|_| CommandError::Reply(format!("distinct reply without values: {reply}")))?;
-    Ok(values.iter().filter_map(Bson::as_str).map(str::to_owned).collect())
+/// Reverts the last applied (or partly applied) migration of `files`: runs its `down`
+/// steps, then deletes its record, so `status` shows it pending and `apply` runs it again.
+/// `Ok(None)` when no migration of `files` is recorded. Refuses a file that changed since
+/// it was applied. Nothing is dropped but what the migration's down steps drop (the indexes
+/// it created); collections and documents never are.
+pub fn revert(server: &mut dyn Server, files: &[MigrationFile], state_db: &str) -> Result<Option<String>, ApplyError> {
+    let records = record::read_records(server, state_db).map_err(state_error(state_db))?;
+    let Some((file, record)) =
+        files.iter().rev().find_map(|f| records.iter().find(|r| r.migration == f.name).map(|r| (f, r)))
+    else {
+        return Ok(None);
+    };
+    let fail = |message: String, cause| ApplyError { migration: file.name.clone(), message, cause };
+    record::verify(record, file).map_err(|m| fail(m, None))?;
+    for (i, step) in file.down.iter().enumerate() {
+        let position = format!("down step {} of {} on {}", i + 1, file.down.len(), step.db);
+        match run_step(server, step) {
+            // the collection a partly applied migration never created: nothing to restore
+            Err(e) if e.code() == Some(NAMESPACE_NOT_FOUND) && step.command.contains_key("collMod") => {}
+            result => result.map_err(|e| fail(position, Some(e)))?,
+        }
+    }
+    record::delete(server, state_db, &file.name).map_err(|m| fail(format!("reverted, but {m}"), None))?;
+    Ok(Some(file.name.clone()))
 }
 
-/// Runs one migration's steps and records it; what failed, with the server's error.
+/// Where each migration of `files` stands on the deployment, then the records whose file is
+/// not in `files`: what `schema status` prints. Reads only.
+pub fn status(
+    server: &mut dyn Server,
+    files: &[MigrationFile],
+    state_db: &str,
+) -> Result<Vec<record::Status>, ApplyError> {
+    let records = record::read_records(server, state_db).map_err(state_error(state_db))?;
+    Ok(record::status_of(&records, files))
+}
+
+fn state_error(state_db: &str) -> impl Fn(CommandError) -> ApplyError + '_ {
+    move |e| ApplyError {
+        migration: "(state)".into(),
+        message: format!("{state_db}.{STATE_COLLECTION}"),
+        cause: Some(e),
+    }
+}
+
+/// Runs one migration's steps from step `done` on, recording each; what failed, with the
+/// server's error.
 fn run_migration(
     server: &mut dyn Server,
     file: &MigrationFile,
     state_db: &str,
+    done: usize,
 ) -> Result<(), (String, Option<CommandError>)> {
-    for (i, step) in file.up.iter().enumerate() {
-        run_step(server, step).map_err(|e| (format!("step {} of {} on {}", i + 1, file.up.len(), step.db), Some(e)))?;
+    if done == 0 {
+        record::start(server, state_db, file).map_err(|m| (format!("not started: {m}"), None))?;
     }
-    let record = doc! { "_id": ObjectId::new(), "migration": &file.name, "steps": file.up.len() as i32, "appliedAt": DateTime::now() };
-    let reply = server.run_command(state_db, doc! { "insert": STATE_COLLECTION, "documents": [record] });
-    let failed = format!("applied, but recording it in {state_db}.{STATE_COLLECTION} failed");
-    match reply {
-        Ok(reply) if !reply.contains_key("writeErrors") => Ok(()),
-        Ok(reply) => Err((format!("{failed}: {reply}"), None)),
-        Err(e) => Err((failed, Some(e))),
+    let steps = file.up.len();
+    for (i, step) in file.up.iter().enumerate().skip(done) {
+        run_step(server, step).map_err(|e| (format!("step {} of {steps} on {}", i + 1, step.db), Some(e)))?;
+        let recorded = record::progress(server, state_db, &file.name, i + 1, i + 1 == steps);
+        recorded.map_err(|m| (format!("step {} of {steps} ran, but recording it failed: {m}", i + 1), None))?;
     }
+    if steps == 0 || done == steps {
+        // nothing left to run: mark it applied
+        record::progress(server, state_db, &file.name, steps, true)
+            .map_err(|m| (format!("recording it as applied failed: {m}"), None))?;
+    }
+    Ok(())
 }
 
 fn run_step(server: &mut dyn Server, step: &FileStep) -> Result<(), CommandError> {
-    match (server.run_command(&step.db, step.command.clone()), &step.if_namespace_exists) {
+    let reply = match (server.run_command(&step.db, step.command.clone()), &step.if_namespace_exists) {
         (Err(e), Some(fallback)) if e.code() == Some(NAMESPACE_EXISTS) => {
-            server.run_command(&step.db, fallback.clone()).map(drop)
+            server.run_command(&step.db, fallback.clone())
         }
         // an index already dropped: re-running a drop-and-create is harmless
-        (Err(e), _) if e.code() == Some(INDEX_NOT_FOUND) && step.command.contains_key("dropIndexes") => Ok(()),
-        (result, _) => result.map(drop),
+        (Err(e), _) if e.code() == Some(INDEX_NOT_FOUND) && step.command.contains_key("dropIndexes") => return Ok(()),
+        (result, _) => result,
+    }?;
+    // a data step's insert, update or delete reports failed writes in an `ok: 1` reply
+    match record::write_error(&reply) {
+        Some(e) => Err(CommandError::Reply(format!("write failed: {e}"))),
+        None => Ok(()),
     }
 }
 

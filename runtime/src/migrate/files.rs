@@ -1,4 +1,10 @@
-//! The migrations directory: numbered files, the snapshot, the next migration written.
+//! The migrations directory: the migration files in the order they apply, the snapshot,
+//! the next migration written, hand-written data migrations.
+//!
+//! A migration's name starts with its version: `YYYYMMDDHHMMSS_` (UTC) for the files this
+//! version writes, so two branches never pick the same name, or `NNNN_` for directories
+//! written before. Files apply in the numeric order of that prefix, then by name, so every
+//! numbered file comes before every timestamped one.
 
 use super::{
     collection_count, diff, plan, Change, Migration, Model, Snapshot, SnapshotError, DEFAULT_MAX_COLLECTIONS,
@@ -20,12 +26,75 @@ pub struct MigrateOptions {
     pub level: Option<ValidationLevel>,
     /// The `collection_count` ceiling per database (at most 100).
     pub max_collections: usize,
+    /// How the next migration's version prefix is chosen.
+    pub naming: Naming,
 }
 
 impl Default for MigrateOptions {
     fn default() -> Self {
-        MigrateOptions { direct: false, level: None, max_collections: DEFAULT_MAX_COLLECTIONS }
+        MigrateOptions {
+            direct: false,
+            level: None,
+            max_collections: DEFAULT_MAX_COLLECTIONS,
+            naming: Naming::Timestamp,
+        }
     }
+}
+
+/// How a new migration's version prefix is chosen. Either way it is above every version
+/// already in the directory, so the new file applies last.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Naming {
+    /// `YYYYMMDDHHMMSS_` of the current UTC time (one past the highest version when that is
+    /// not above it): names written on two branches do not collide.
+    #[default]
+    Timestamp,
+    /// `NNNN_`, one past the highest version: deterministic, for tests and for teams that
+    /// never branch migrations.
+    Sequence,
+}
+
+impl Naming {
+    /// The version after `highest` (0 when there is none).
+    pub(crate) fn next(self, highest: u64) -> u64 {
+        match self {
+            Naming::Sequence => highest + 1,
+            Naming::Timestamp => utc_stamp(std::time::SystemTime::now()).max(highest + 1),
+        }
+    }
+}
+
+/// `name`'s version and the rest: `("20261123224500", "backfill_email")`; `None` when `name`
+/// does not start with at least four digits and `_`.
+pub fn version_of(name: &str) -> Option<(u64, &str)> {
+    let (digits, rest) = name.split_once('_')?;
+    if digits.len() < 4 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((digits.parse().unwrap_or(u64::MAX), rest))
+}
+
+/// The prefix written for `version`: at least four digits (`0001`), a timestamp as is.
+fn prefix(version: u64) -> String {
+    format!("{version:04}")
+}
+
+/// `YYYYMMDDHHMMSS` of `time` in UTC, as a number.
+fn utc_stamp(time: std::time::SystemTime) -> u64 {
+    let secs = time.duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    // days since 1970-01-01 to a civil date (Howard Hinnant's days_from_civil, inverted)
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    let date = (year as u64) * 10_000 + (month as u64) * 100 + day as u64;
+    date * 1_000_000 + (rest / 3600) * 10_000 + (rest % 3600 / 60) * 100 + rest % 60
 }
 
 /// A migration written to disk.
@@ -84,19 +153,21 @@ impl Error for MigrateError {
     }
 }
 
-/// Compares `models` with the snapshot in `dir` and writes the next numbered migration
-/// (`NNNN_<summary>.js`, `.down.js`, `.json`) and the new snapshot. `Ok(None)` when
-/// nothing changed: no empty migration is written.
+/// Compares `models` with the snapshot in `dir` and writes the next migration
+/// (`<version>_<summary>.js`, `.down.js`, `.json`; see [`Naming`]) and the new snapshot.
+/// `Ok(None)` when nothing changed: no empty migration is written.
 pub fn migrate(dir: &Path, models: &[Model], options: &MigrateOptions) -> Result<Option<Written>, MigrateError> {
     let snapshot = read_snapshot(dir)?;
-    let Some((migration, next)) = snapshot.next(|| next_number(dir), models, options)? else { return Ok(None) };
+    let number = || Ok(options.naming.next(highest_version(dir)?));
+    let Some((migration, next)) = snapshot.next(number, models, options)? else { return Ok(None) };
     let files = write_all(dir, &migration, &next)?;
     Ok(Some(Written { migration, files }))
 }
 
 impl Snapshot {
     /// The migration [`migrate`] would write over this snapshot, without reading or writing a
-    /// file: numbered one past [`last_migration`](Snapshot::last_migration), `Ok(None)` when
+    /// file: versioned after [`last_migration`](Snapshot::last_migration) as
+    /// [`MigrateOptions::naming`] says, `Ok(None)` when
     /// `models` match the snapshot. Fails on the `collection_count` rule as `migrate` does.
     ///
     /// A test that the committed migrations are current reads the snapshot and expects `None`.
@@ -118,7 +189,7 @@ impl Snapshot {
     ///
     /// let models = [Model::of::<User>("shop::User")];
     /// let first = Snapshot::default().next_migration(&models, &MigrateOptions::default())?.unwrap();
-    /// assert_eq!(first.name, "0001_create_t_user");
+    /// assert!(first.name.ends_with("_create_t_user"), "a UTC timestamp, then what it does");
     /// assert!(first.up_js().contains("createCollection"));
     /// # Ok::<(), mongo_schema::migrate::MigrateError>(())
     /// ```
@@ -127,21 +198,20 @@ impl Snapshot {
         models: &[Model],
         options: &MigrateOptions,
     ) -> Result<Option<Migration>, MigrateError> {
-        let number = || Ok(self.last_number() + 1);
+        let number = || Ok(options.naming.next(self.last_version()));
         Ok(self.next(number, models, options)?.map(|(migration, _)| migration))
     }
 
-    /// The number of [`last_migration`](Snapshot::last_migration) (`0003_...` is 3); 0 before the first.
-    fn last_number(&self) -> u32 {
-        let digits = self.last_migration.as_deref().and_then(|name| name.split_once('_')).map(|(digits, _)| digits);
-        digits.and_then(|d| d.parse().ok()).unwrap_or(0)
+    /// The version of [`last_migration`](Snapshot::last_migration) (`0003_...` is 3); 0 before the first.
+    fn last_version(&self) -> u64 {
+        self.last_migration.as_deref().and_then(version_of).map_or(0, |(v, _)| v)
     }
 
     /// The migration from this snapshot to `models` and the snapshot it leaves; `number` is
     /// asked for only when something changed.
     fn next(
         &self,
-        number: impl FnOnce() -> Result<u32, MigrateError>,
+        number: impl FnOnce() -> Result<u64, MigrateError>,
         models: &[Model],
         options: &MigrateOptions,
     ) -> Result<Option<(Migration, Snapshot)>, MigrateError> {
@@ -150,7 +220,7 @@ impl Snapshot {
         if changes.is_empty() {
             return Ok(None);
         }
-        let migration = plan(number()?, &changes);
+        let migration = plan(&prefix(number()?), &changes);
         let next = Snapshot { last_migration: Some(migration.name.clone()), entries: updated(self, &changes) };
         Ok(Some((migration, next)))
     }
@@ -165,13 +235,13 @@ fn read_snapshot(dir: &Path) -> Result<Snapshot, MigrateError> {
     }
 }
 
-/// One past the highest `NNNN_` prefix in `dir` (1 in an empty or missing directory).
-fn next_number(dir: &Path) -> Result<u32, MigrateError> {
-    Ok(numbered(dir)?.iter().map(|(n, _)| *n).max().unwrap_or(0) + 1)
+/// The highest version prefix in `dir` (0 in an empty or missing directory).
+fn highest_version(dir: &Path) -> Result<u64, MigrateError> {
+    Ok(numbered(dir)?.iter().map(|(n, _)| *n).max().unwrap_or(0))
 }
 
-/// The files of `dir` whose names start with a migration number, with that number.
-fn numbered(dir: &Path) -> Result<Vec<(u32, PathBuf)>, MigrateError> {
+/// The files of `dir` whose names start with a migration version, with that version.
+fn numbered(dir: &Path) -> Result<Vec<(u64, PathBuf)>, MigrateError> {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(vec![]),
@@ -181,18 +251,17 @@ fn numbered(dir: &Path) -> Result<Vec<(u32, PathBuf)>, MigrateError> {
     for entry in entries {
         let path = entry.map_err(MigrateError::io(dir))?.path();
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-        if let Some((digits, _)) =
-            name.split_once('_').filter(|(d, _)| d.len() >= 4 && d.bytes().all(|b| b.is_ascii_digit()))
-        {
-            found.push((digits.parse().unwrap_or(u32::MAX), path));
+        if let Some((version, _)) = version_of(name) {
+            found.push((version, path));
         }
     }
     Ok(found)
 }
 
-/// The migration JSON files of `dir` in the order they apply.
+/// The migration JSON files of `dir` (generated and data migrations) in the order they
+/// apply: by version, then by name.
 pub fn pending(dir: &Path) -> Result<Vec<PathBuf>, MigrateError> {
-    let mut files: Vec<(u32, PathBuf)> =
+    let mut files: Vec<(u64, PathBuf)> =
         numbered(dir)?.into_iter().filter(|(_, p)| p.extension().is_some_and(|e| e == "json")).collect();
     files.sort();
     Ok(files.into_iter().map(|(_, p)| p).collect())
@@ -224,4 +293,54 @@ fn write_all(dir: &Path, migration: &Migration, snapshot: &Snapshot) -> Result<V
 fn write(path: &Path, text: &str) -> Result<PathBuf, MigrateError> {
     fs::write(path, text).map_err(MigrateError::io(path))?;
     Ok(path.to_owned())
+}
+
+/// Writes an empty data migration `<version>_<name>.json` into `dir`, versioned after every
+/// file there (so it runs after the migrations written so far and before the next one):
+/// the file to fill with the commands of a backfill, a `$rename`, a clean-up. `apply` refuses
+/// it while its `up` is empty.
+pub fn new_data_migration(dir: &Path, name: &str, naming: Naming) -> Result<PathBuf, MigrateError> {
+    let safe: String =
+        name.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' }).take(60).collect();
+    let stem = format!("{}_{safe}", prefix(naming.next(highest_version(dir)?)));
+    let template = serde_json::json!({
+        "migration": stem,
+        "kind": "data",
+        "notes": [
+            "A data migration: `apply` runs each command of `up` in order on its database, records the migration, and refuses the file once it changed after being applied; `revert` runs `down`.",
+            "Each step is {\"db\": \"db_shop\", \"command\": {...}}, a database command in canonical Extended JSON, e.g. {\"update\": \"t_user\", \"updates\": [{\"q\": {\"email\": {\"$exists\": false}}, \"u\": {\"$set\": {\"email\": \"\"}}, \"multi\": true}]}.",
+            "Write steps that can run twice (filter on what they change): a run interrupted during a step runs that step again."
+        ],
+        "up": [],
+        "down": [],
+    });
+    fs::create_dir_all(dir).map_err(MigrateError::io(dir))?;
+    let text = serde_json::to_string_pretty(&template).expect("a JSON value always serialises") + "\n";
+    write(&dir.join(format!("{stem}.json")), &text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, UNIX_EPOCH};
+
+    #[test]
+    fn utc_stamps_are_civil_dates() {
+        assert_eq!(utc_stamp(UNIX_EPOCH), 19700101000000);
+        // 2000-02-29 23:59:59 (a leap day of a century leap year)
+        assert_eq!(utc_stamp(UNIX_EPOCH + Duration::from_secs(951_868_799)), 20000229235959);
+        // 2026-11-23 22:40:48
+        assert_eq!(utc_stamp(UNIX_EPOCH + Duration::from_secs(1_795_473_648)), 20261123224048);
+    }
+
+    #[test]
+    fn versions_order_numbered_files_before_timestamps() {
+        assert_eq!(version_of("0003_alter_t_user"), Some((3, "alter_t_user")));
+        assert_eq!(version_of("20261123224048_backfill"), Some((20261123224048, "backfill")));
+        assert_eq!(version_of("snapshot.json"), None);
+        assert_eq!(version_of("123_short"), None);
+        assert!(Naming::Timestamp.next(3) > 20260000000000);
+        assert_eq!(Naming::Timestamp.next(99990101000000), 99990101000001, "always above the highest");
+        assert_eq!(Naming::Sequence.next(3), 4);
+    }
 }

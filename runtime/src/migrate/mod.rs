@@ -1,6 +1,8 @@
 //! Migrations: the registered models compared with the snapshot the previous run left in
-//! the migrations directory, written as the next numbered mongosh script (plus a down
-//! script) and a JSON file of the same commands for drivers and other runners.
+//! the migrations directory, written as the next timestamped mongosh script (plus a down
+//! script) and a JSON file of the same commands for drivers and other runners; applied,
+//! recorded with checksums, reported and reverted by [`apply`], at application start by
+//! [`Migrator`] (feature `driver`).
 //!
 //! Every step installs a validator (`createCollection`, falling back to `collMod` when the
 //! collection exists); nothing is ever dropped, and re-running a migration is harmless.
@@ -20,9 +22,14 @@ pub mod apply;
 #[cfg(feature = "driver")]
 pub mod driver;
 pub mod dry_run;
+#[cfg(feature = "driver")]
+mod migrator;
+pub mod record;
+#[cfg(feature = "driver")]
+pub use migrator::{Migrator, MigratorError};
 
 use diff::{diff, Change};
-pub use files::{migrate, pending, MigrateError, MigrateOptions, Written};
+pub use files::{migrate, new_data_migration, pending, version_of, MigrateError, MigrateOptions, Naming, Written};
 #[cfg(feature = "cli")]
 pub(crate) use options::create_commands;
 use plan::plan;

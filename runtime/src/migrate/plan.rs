@@ -37,10 +37,10 @@ pub struct Migration {
     pub removed: Vec<Entry>,
 }
 
-/// The migration numbered `number` for `changes` (which must not be empty).
-pub(super) fn plan(number: u32, changes: &[Change]) -> Migration {
+/// The migration versioned `prefix` for `changes` (which must not be empty).
+pub(super) fn plan(prefix: &str, changes: &[Change]) -> Migration {
     let mut migration = Migration {
-        name: format!("{number:04}_{}", summary(changes)),
+        name: format!("{prefix}_{}", summary(changes)),
         notes: vec![],
         up: vec![],
         down: vec![],

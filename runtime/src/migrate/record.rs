@@ -1,0 +1,277 @@
+//! The record collection ([`STATE_COLLECTION`]): one document per migration started,
+//! what `status`, `apply --dry-run`, `apply` and `revert` read and write, and the
+//! checksums that refuse an applied file that changed.
+//!
+//! A record is inserted before a migration's first step (`done: 0`, no `appliedAt`),
+//! `done` is raised after each step, and `appliedAt` set after the last: a run stopped
+//! half way leaves a record the next run resumes from. Records written before checksums
+//! existed (`{migration, steps, appliedAt}`) read as applied, unverified.
+
+use super::apply::{CommandError, FileStep, MigrationFile, Server, STATE_COLLECTION};
+use crate::bson::{doc, oid::ObjectId, Bson, DateTime, Document};
+use sha2::{Digest, Sha256};
+use std::fmt::Write as _;
+
+/// A migration file's checksum: `sha256:` and the hex digest of its text, `\r\n` read as
+/// `\n` (a checkout on Windows does not change it).
+pub fn checksum(text: &str) -> String {
+    let digest = Sha256::digest(text.replace("\r\n", "\n").as_bytes());
+    let mut out = String::from("sha256:");
+    for byte in digest {
+        let _ = write!(out, "{byte:02x}");
+    }
+    out
+}
+
+/// One document of the record collection.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    /// The migration's name.
+    pub migration: String,
+    /// The file's checksum when it was started; `None` for records of older versions.
+    pub checksum: Option<String>,
+    /// The migration's step count.
+    pub steps: usize,
+    /// The steps completed (all of them once applied).
+    pub done: usize,
+    /// When the last step completed; `None` while the migration is unfinished.
+    pub applied_at: Option<DateTime>,
+    /// The steps as they were run, to say what changed in an edited file.
+    pub up: Vec<Document>,
+}
+
+impl Record {
+    fn from_document(doc: &Document) -> Option<Record> {
+        let count = |key: &str| match doc.get(key) {
+            Some(Bson::Int32(n)) => usize::try_from(*n).ok(),
+            Some(Bson::Int64(n)) => usize::try_from(*n).ok(),
+            _ => None,
+        };
+        let steps = count("steps").unwrap_or(0);
+        let applied_at = doc.get_datetime("appliedAt").ok().copied();
+        Some(Record {
+            migration: doc.get_str("migration").ok()?.to_owned(),
+            checksum: doc.get_str("checksum").ok().map(str::to_owned),
+            steps,
+            done: count("done").unwrap_or(if applied_at.is_some() { steps } else { 0 }),
+            applied_at,
+            up: doc
+                .get_array("up")
+                .map(|a| a.iter().filter_map(Bson::as_document).cloned().collect())
+                .unwrap_or_default(),
+        })
+    }
+
+    /// Every step ran.
+    pub fn is_applied(&self) -> bool {
+        self.applied_at.is_some()
+    }
+}
+
+/// Every record of `state_db`, in no particular order; none when the collection does not
+/// exist (reading never creates it).
+pub fn read_records(server: &mut dyn Server, state_db: &str) -> Result<Vec<Record>, CommandError> {
+    let mut reply = server.run_command(state_db, doc! { "find": STATE_COLLECTION, "batchSize": 1000 })?;
+    let mut records = Vec::new();
+    loop {
+        let cursor = reply
+            .get_document("cursor")
+            .map_err(|_| CommandError::Reply(format!("find reply without a cursor: {reply}")))?;
+        let batch = cursor
+            .get_array("firstBatch")
+            .or_else(|_| cursor.get_array("nextBatch"))
+            .map_err(|_| CommandError::Reply(format!("find reply without a batch: {cursor}")))?;
+        records.extend(batch.iter().filter_map(Bson::as_document).filter_map(Record::from_document));
+        let id = cursor.get_i64("id").unwrap_or(0);
+        if id == 0 {
+            return Ok(records);
+        }
+        reply =
+            server.run_command(state_db, doc! { "getMore": id, "collection": STATE_COLLECTION, "batchSize": 1000 })?;
+    }
+}
+
+/// A unique index on the migration name, so two concurrent runs cannot both start one.
+pub(super) fn prepare(server: &mut dyn Server, state_db: &str) -> Result<(), CommandError> {
+    let index = doc! { "key": { "migration": 1 }, "name": "uk_migration", "unique": true };
+    server.run_command(state_db, doc! { "createIndexes": STATE_COLLECTION, "indexes": [index] }).map(drop)
+}
+
+fn step_document(step: &FileStep) -> Document {
+    let mut doc = doc! { "db": &step.db, "command": step.command.clone() };
+    if let Some(fallback) = &step.if_namespace_exists {
+        doc.insert("ifNamespaceExists", fallback.clone());
+    }
+    doc
+}
+
+/// Inserts the record of `file` before its first step.
+pub(super) fn start(server: &mut dyn Server, state_db: &str, file: &MigrationFile) -> Result<(), String> {
+    let record = doc! {
+        "_id": ObjectId::new(),
+        "migration": &file.name,
+        "checksum": &file.checksum,
+        "steps": file.up.len() as i64,
+        "done": 0_i64,
+        "startedAt": DateTime::now(),
+        "up": file.up.iter().map(step_document).map(Bson::Document).collect::<Vec<_>>(),
+    };
+    write(server, state_db, doc! { "insert": STATE_COLLECTION, "documents": [record] }).map_err(|e| {
+        if e.contains("E11000") {
+            format!("another run recorded it first (is a second `apply` running?): {e}")
+        } else {
+            e
+        }
+    })
+}
+
+/// Records that `done` steps of `name` completed, and when all did, that it is applied.
+pub(super) fn progress(
+    server: &mut dyn Server,
+    state_db: &str,
+    name: &str,
+    done: usize,
+    finished: bool,
+) -> Result<(), String> {
+    let mut set = doc! { "done": done as i64 };
+    if finished {
+        set.insert("appliedAt", DateTime::now());
+    }
+    let update = doc! { "q": { "migration": name }, "u": { "$set": set } };
+    write(server, state_db, doc! { "update": STATE_COLLECTION, "updates": [update] })
+}
+
+/// Deletes the record of `name` (after `revert`).
+pub(super) fn delete(server: &mut dyn Server, state_db: &str, name: &str) -> Result<(), String> {
+    let delete = doc! { "q": { "migration": name }, "limit": 1 };
+    write(server, state_db, doc! { "delete": STATE_COLLECTION, "deletes": [delete] })
+}
+
+/// A write on the record collection; its error as one line.
+fn write(server: &mut dyn Server, state_db: &str, command: Document) -> Result<(), String> {
+    match server.run_command(state_db, command) {
+        Ok(reply) => match write_error(&reply) {
+            None => Ok(()),
+            Some(e) => Err(format!("{state_db}.{STATE_COLLECTION}: {e}")),
+        },
+        Err(e) => Err(format!("{state_db}.{STATE_COLLECTION}: {e}")),
+    }
+}
+
+/// The first write error or write concern error of a write command's reply.
+pub(super) fn write_error(reply: &Document) -> Option<String> {
+    let first = reply.get_array("writeErrors").ok().and_then(|e| e.first()).and_then(Bson::as_document);
+    let concern = reply.get_document("writeConcernError").ok();
+    first.or(concern).map(|e| {
+        let message = e.get_str("errmsg").unwrap_or("write error");
+        match e.get("code") {
+            Some(code) => format!("{message} (code {code})"),
+            None => message.to_owned(),
+        }
+    })
+}
+
+/// Refuses a file whose checksum differs from the one recorded when it was applied (or
+/// started): what changed, and how to go on.
+pub(super) fn verify(record: &Record, file: &MigrationFile) -> Result<(), String> {
+    let Some(recorded) = &record.checksum else { return Ok(()) };
+    if *recorded == file.checksum {
+        return Ok(());
+    }
+    let what = if record.is_applied() { "was applied" } else { "was started" };
+    let mut message = format!(
+        "{what} from a file with checksum {recorded}, but the file now has {}: a migration must not change once it ran. ",
+        file.checksum
+    );
+    let now: Vec<Document> = file.up.iter().map(step_document).collect();
+    if record.up.is_empty() {
+        message.push_str("What changed: unknown (the record holds no steps). ");
+    } else if record.up == now {
+        message.push_str(
+            "What changed: only text around the commands (notes, comments, formatting); the commands are the same. ",
+        );
+    } else {
+        let changed: Vec<String> = (0..record.up.len().max(now.len()))
+            .filter(|&i| record.up.get(i) != now.get(i))
+            .map(|i| match (record.up.get(i), now.get(i)) {
+                (Some(_), Some(_)) => format!("step {} differs", i + 1),
+                (Some(_), None) => format!("step {} was removed", i + 1),
+                _ => format!("step {} was added", i + 1),
+            })
+            .collect();
+        let _ = write!(message, "What changed: {}. ", changed.join(", "));
+    }
+    message.push_str(
+        "Restore the file from version control (`git diff` / `git checkout` on it) and put the change in a new \
+         migration (`schema migrate`, or `schema new-data` for a data step); or, to undo this migration on the \
+         deployment, restore the file and run `schema revert`.",
+    );
+    Err(message)
+}
+
+/// Where one migration file stands on a deployment.
+#[derive(Debug, Clone, PartialEq)]
+pub enum State {
+    /// Not recorded: `apply` runs it.
+    Pending,
+    /// Started by a run that stopped after `done` of `steps` steps: `apply` resumes it.
+    Partial {
+        /// Steps completed.
+        done: usize,
+        /// Its steps.
+        steps: usize,
+    },
+    /// Every step ran and the checksum matches (or was not recorded: `verified` false).
+    Applied {
+        /// When its last step completed.
+        at: DateTime,
+        /// A checksum was recorded and matches.
+        verified: bool,
+    },
+    /// Recorded with a checksum the file no longer has: `apply` and `revert` refuse.
+    Changed(String),
+}
+
+/// One line of `status`: a migration file, or a record whose file is gone.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Status {
+    /// The migration's name.
+    pub name: String,
+    /// Where it stands; `None` for a record without a file in the directory.
+    pub state: Option<State>,
+}
+
+/// Each file's state, in the files' order, then the records whose file is not in `files`.
+pub(super) fn status_of(records: &[Record], files: &[MigrationFile]) -> Vec<Status> {
+    let mut lines: Vec<Status> = files
+        .iter()
+        .map(|file| {
+            let state = match records.iter().find(|r| r.migration == file.name) {
+                None => State::Pending,
+                Some(r) => match (verify(r, file), r.applied_at) {
+                    (Err(message), _) => State::Changed(message),
+                    (Ok(()), Some(at)) => State::Applied { at, verified: r.checksum.is_some() },
+                    (Ok(()), None) => State::Partial { done: r.done, steps: r.steps },
+                },
+            };
+            Status { name: file.name.clone(), state: Some(state) }
+        })
+        .collect();
+    let mut orphans: Vec<&Record> = records.iter().filter(|r| !files.iter().any(|f| f.name == r.migration)).collect();
+    orphans.sort_by(|a, b| a.migration.cmp(&b.migration));
+    lines.extend(orphans.into_iter().map(|r| Status { name: r.migration.clone(), state: None }));
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::checksum;
+
+    #[test]
+    fn checksums_ignore_crlf_and_see_every_other_byte() {
+        assert_eq!(checksum("{}\n"), checksum("{}\r\n"));
+        assert_ne!(checksum("{}\n"), checksum("{} \n"));
+        // sha256 of the empty string
+        assert_eq!(checksum(""), "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    }
+}

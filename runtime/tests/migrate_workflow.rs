@@ -1,0 +1,338 @@
+//! The migration workflow over a stateful fake server (no mongod needed): timestamped
+//! names beside numbered ones, data migrations in the sequence, checksums, resumption of a
+//! run that stopped half way, revert, `apply --dry-run` reading only, `migrate --check`.
+//! The same flows run against real deployments in `migrate_workflow_mongod.rs`.
+
+#![forbid(unsafe_code)]
+#![cfg(feature = "cli")]
+
+#[path = "migrate_models/mod.rs"]
+mod migrate_models;
+
+use migrate_models::{v1, v3};
+use mongo_schema::bson::{doc, Bson, Document};
+use mongo_schema::cli::run;
+use mongo_schema::migrate::apply::{
+    apply, revert, status, to_apply, CommandError, MigrationFile, MigrationKind, Outcome, Server,
+};
+use mongo_schema::migrate::record::State;
+use mongo_schema::migrate::{migrate, new_data_migration, pending, version_of, MigrateOptions, Model, Naming};
+use std::path::Path;
+
+/// Keeps t_schema_migration's documents as mongod would (insert, `$set` update, delete,
+/// find); answers every other command `{ok: 1}` and logs it.
+#[derive(Default)]
+struct Fake {
+    records: Vec<Document>,
+    log: Vec<String>,
+    /// Fail the n-th command that is not on the record collection (1-based).
+    fail_at: Option<usize>,
+    others: usize,
+}
+
+impl Server for Fake {
+    fn run_command(&mut self, _db: &str, command: Document) -> Result<Document, CommandError> {
+        let (name, target) =
+            command.iter().next().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned())).unwrap();
+        self.log.push(format!("{name} {target}"));
+        if target != "t_schema_migration" {
+            self.others += 1;
+            if self.fail_at == Some(self.others) {
+                return Err(CommandError::Refused { code: 2, message: "refused for the test".into() });
+            }
+            return Ok(doc! { "ok": 1 });
+        }
+        match name.as_str() {
+            "find" => {
+                let batch: Vec<Bson> = self.records.iter().cloned().map(Bson::Document).collect();
+                return Ok(doc! { "cursor": { "id": 0_i64, "firstBatch": batch }, "ok": 1 });
+            }
+            "insert" => {
+                let docs = command.get_array("documents").unwrap();
+                self.records.extend(docs.iter().map(|d| d.as_document().unwrap().clone()));
+            }
+            "update" => {
+                let update = command.get_array("updates").unwrap()[0].as_document().unwrap();
+                let name = update.get_document("q").unwrap().get_str("migration").unwrap().to_owned();
+                let set = update.get_document("u").unwrap().get_document("$set").unwrap().clone();
+                let record = self.records.iter_mut().find(|r| r.get_str("migration").unwrap() == name).unwrap();
+                record.extend(set);
+            }
+            "delete" => {
+                let delete = command.get_array("deletes").unwrap()[0].as_document().unwrap();
+                let name = delete.get_document("q").unwrap().get_str("migration").unwrap().to_owned();
+                self.records.retain(|r| r.get_str("migration").unwrap() != name);
+            }
+            _ => {}
+        }
+        Ok(doc! { "ok": 1 })
+    }
+}
+
+fn files(dir: &Path) -> Vec<MigrationFile> {
+    pending(dir).unwrap().iter().map(|p| MigrationFile::read(p).unwrap()).collect()
+}
+
+fn schema(models: &[Model], args: &[&str]) -> (i32, String, String) {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = run(models, std::iter::once("schema").chain(args.iter().copied()), &mut out, &mut err);
+    (code, String::from_utf8(out).unwrap(), String::from_utf8(err).unwrap())
+}
+
+/// The backfill a newly required `email` needs, as a data migration's step.
+const BACKFILL: &str = r#"{"db": "db_shop", "command": {"update": "t_user", "updates": [{"q": {"email": {"$exists": false}}, "u": {"$set": {"email": "unknown@example.invalid"}}, "multi": true}]}}"#;
+
+/// Fills the data migration at `path` with `up` steps.
+fn fill(path: &Path, up: &[&str]) {
+    let mut value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    value["up"] = serde_json::Value::Array(up.iter().map(|s| serde_json::from_str(s).unwrap()).collect());
+    std::fs::write(path, serde_json::to_string_pretty(&value).unwrap()).unwrap();
+}
+
+/// v1, a backfill, then v3 (which requires `email`), as `schema` writes them by default.
+fn three_migrations(dir: &Path) -> Vec<MigrationFile> {
+    migrate(dir, &v1(), &MigrateOptions::default()).unwrap().unwrap();
+    let data = new_data_migration(dir, "backfill email", Naming::Timestamp).unwrap();
+    fill(&data, &[BACKFILL]);
+    migrate(dir, &v3(), &MigrateOptions { direct: true, ..MigrateOptions::default() }).unwrap().unwrap();
+    files(dir)
+}
+
+#[test]
+fn new_migrations_are_timestamped_and_apply_after_numbered_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    // a directory written before timestamps: 0001, 0002
+    let numbered = MigrateOptions { naming: Naming::Sequence, ..MigrateOptions::default() };
+    migrate(dir.path(), &v1(), &numbered).unwrap().unwrap();
+    let data = new_data_migration(dir.path(), "backfill email", Naming::Sequence).unwrap();
+    assert_eq!(data.file_name().unwrap(), "0002_backfill_email.json");
+    fill(&data, &[BACKFILL]);
+    // then this version's default: a UTC timestamp, above every existing version
+    let written = migrate(dir.path(), &v3(), &MigrateOptions::default()).unwrap().unwrap();
+    let (version, rest) = version_of(&written.migration.name).unwrap();
+    assert_eq!(rest, "tighten_t_user");
+    assert_eq!(written.migration.name.split('_').next().unwrap().len(), 14, "{}", written.migration.name);
+    assert!(version > 20200101000000, "{version}");
+    let later = new_data_migration(dir.path(), "clean up", Naming::Timestamp).unwrap();
+    let names: Vec<String> = files(dir.path()).into_iter().map(|f| f.name).collect();
+    assert_eq!(names[..2], ["0001_create_t_order_and_1_more", "0002_backfill_email"]);
+    assert_eq!(names[2], written.migration.name);
+    assert_eq!(
+        later.file_stem().unwrap().to_str().unwrap(),
+        names[3],
+        "a second written in the same second still sorts last"
+    );
+    assert!(version_of(&names[3]).unwrap().0 > version);
+}
+
+#[test]
+fn data_migrations_run_in_sequence_and_are_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let migrations = three_migrations(dir.path());
+    assert_eq!(
+        migrations.iter().map(|m| m.kind).collect::<Vec<_>>(),
+        [MigrationKind::Schema, MigrationKind::Data, MigrationKind::Schema]
+    );
+    let mut fake = Fake::default();
+    let outcomes = apply(&mut fake, &migrations, "db_schema").unwrap();
+    assert!(outcomes.iter().all(|o| matches!(o, Outcome::Applied(_))), "{outcomes:?}");
+    let others: Vec<&String> = fake.log.iter().filter(|l| !l.ends_with("t_schema_migration")).collect();
+    assert_eq!(
+        others,
+        ["create t_order", "create t_user", "update t_user", "collMod t_user"],
+        "the backfill before the tightening"
+    );
+    assert_eq!(fake.records.len(), 3);
+    for (record, file) in fake.records.iter().zip(&migrations) {
+        assert_eq!(record.get_str("migration").unwrap(), file.name);
+        assert_eq!(record.get_str("checksum").unwrap(), file.checksum);
+        assert!(record.get_datetime("appliedAt").is_ok());
+    }
+}
+
+#[test]
+fn an_empty_data_migration_is_refused_before_anything_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    migrate(dir.path(), &v1(), &MigrateOptions::default()).unwrap().unwrap();
+    new_data_migration(dir.path(), "backfill", Naming::Timestamp).unwrap();
+    let mut fake = Fake::default();
+    let err = apply(&mut fake, &files(dir.path()), "db_schema").unwrap_err();
+    assert!(
+        err.to_string().ends_with(
+            "a data migration without steps: write its commands in `up` (see its notes), or delete the file"
+        ),
+        "{err}"
+    );
+    assert!(fake.records.is_empty() && fake.others == 0, "{:?}", fake.log);
+}
+
+#[test]
+fn a_changed_applied_file_is_refused_saying_what_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let migrations = three_migrations(dir.path());
+    let mut fake = Fake::default();
+    apply(&mut fake, &migrations, "db_schema").unwrap();
+    let data = pending(dir.path()).unwrap()[1].clone();
+    fill(&data, &[&BACKFILL.replace("unknown@", "nobody@")]);
+    let edited = files(dir.path());
+    let before = fake.log.len();
+    let err = apply(&mut fake, &edited, "db_schema").unwrap_err().to_string();
+    assert!(
+        err.starts_with(&format!("migration {}: was applied from a file with checksum sha256:", edited[1].name)),
+        "{err}"
+    );
+    assert!(err.contains("What changed: step 1 differs."), "{err}");
+    assert!(err.contains("Restore the file from version control"), "{err}");
+    assert_eq!(fake.log[before..], ["createIndexes t_schema_migration", "find t_schema_migration"], "nothing ran");
+    let lines = status(&mut fake, &edited, "db_schema").unwrap();
+    assert!(matches!(&lines[1].state, Some(State::Changed(m)) if *m == err[err.find(": ").unwrap() + 2..]));
+    // the last migration is unchanged and reverts; the changed one does not
+    assert_eq!(revert(&mut fake, &edited, "db_schema").unwrap().as_deref(), Some(edited[2].name.as_str()));
+    let err = revert(&mut fake, &edited, "db_schema").unwrap_err().to_string();
+    assert!(err.contains("What changed: step 1 differs."), "revert refuses the changed file too: {err}");
+    // reformatting alone is still a change, reported as such
+    fill(&data, &[BACKFILL]);
+    let text = std::fs::read_to_string(&data).unwrap();
+    assert_eq!(files(dir.path())[1].checksum, migrations[1].checksum, "restored");
+    std::fs::write(&data, text.replace("\n", "\n ")).unwrap();
+    let err = apply(&mut fake, &files(dir.path()), "db_schema").unwrap_err().to_string();
+    assert!(err.contains("What changed: only text around the commands"), "{err}");
+}
+
+#[test]
+fn a_run_stopped_half_way_resumes_at_the_step_that_did_not_complete() {
+    let dir = tempfile::tempdir().unwrap();
+    let migrations = three_migrations(dir.path());
+    // the second command of the first migration (create t_user) fails
+    let mut fake = Fake { fail_at: Some(2), ..Fake::default() };
+    let err = apply(&mut fake, &migrations, "db_schema").unwrap_err();
+    assert!(err.to_string().ends_with("step 2 of 2 on db_shop"), "{err}");
+    let lines = status(&mut fake, &migrations, "db_schema").unwrap();
+    assert_eq!(lines[0].state, Some(State::Partial { done: 1, steps: 2 }));
+    assert_eq!(lines[1].state, Some(State::Pending));
+    let todo: Vec<(String, usize)> =
+        to_apply(&mut fake, &migrations, "db_schema").unwrap().into_iter().map(|(f, d)| (f.name.clone(), d)).collect();
+    assert_eq!(todo[0], (migrations[0].name.clone(), 1));
+    fake.fail_at = None;
+    fake.log.clear();
+    let outcomes = apply(&mut fake, &migrations, "db_schema").unwrap();
+    assert_eq!(outcomes[0], Outcome::Resumed { name: migrations[0].name.clone(), done: 1 });
+    let others: Vec<&String> = fake.log.iter().filter(|l| !l.ends_with("t_schema_migration")).collect();
+    assert_eq!(others, ["create t_user", "update t_user", "collMod t_user"], "create t_order is not run again");
+    let lines = status(&mut fake, &migrations, "db_schema").unwrap();
+    assert!(lines.iter().all(|l| matches!(l.state, Some(State::Applied { verified: true, .. }))), "{lines:?}");
+}
+
+#[test]
+fn dry_run_reads_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let migrations = three_migrations(dir.path());
+    let mut fake = Fake::default();
+    let todo = to_apply(&mut fake, &migrations, "db_schema").unwrap();
+    assert_eq!(todo.len(), 3);
+    assert_eq!(fake.log, ["find t_schema_migration"], "no index, no record, no step");
+}
+
+#[test]
+fn revert_runs_the_last_down_steps_and_deletes_its_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let migrations = three_migrations(dir.path());
+    let mut fake = Fake::default();
+    apply(&mut fake, &migrations, "db_schema").unwrap();
+    fake.log.clear();
+    assert_eq!(revert(&mut fake, &migrations, "db_schema").unwrap().as_deref(), Some(migrations[2].name.as_str()));
+    assert_eq!(fake.log, ["find t_schema_migration", "collMod t_user", "delete t_schema_migration"]);
+    let lines = status(&mut fake, &migrations, "db_schema").unwrap();
+    assert_eq!(lines[2].state, Some(State::Pending));
+    // the data migration's `down` is empty: reverting it only deletes its record
+    fake.log.clear();
+    assert_eq!(revert(&mut fake, &migrations, "db_schema").unwrap().as_deref(), Some(migrations[1].name.as_str()));
+    assert_eq!(fake.log, ["find t_schema_migration", "delete t_schema_migration"]);
+    revert(&mut fake, &migrations, "db_schema").unwrap();
+    assert_eq!(revert(&mut fake, &migrations, "db_schema").unwrap(), None, "nothing left to revert");
+    assert!(fake.records.is_empty());
+    // and everything applies again
+    let outcomes = apply(&mut fake, &migrations, "db_schema").unwrap();
+    assert!(outcomes.iter().all(|o| matches!(o, Outcome::Applied(_))));
+}
+
+#[test]
+fn a_file_named_differently_from_its_migration_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = new_data_migration(dir.path(), "backfill", Naming::Sequence).unwrap();
+    let copy = dir.path().join("0002_copied.json");
+    std::fs::copy(&path, &copy).unwrap();
+    let err = MigrationFile::read(&copy).unwrap_err();
+    let mut text = err.to_string();
+    let mut cause = std::error::Error::source(&err);
+    while let Some(e) = cause {
+        text = format!("{text}: {e}");
+        cause = e.source();
+    }
+    assert!(text.ends_with("names the migration \"0001_backfill\", but the file is 0002_copied.json: a migration is recorded by its name, so rename one to match the other"), "{text}");
+}
+
+#[test]
+fn migrate_check_exits_1_when_the_models_changed_without_a_migration() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir_arg = dir.path().to_str().unwrap();
+    let (code, out, _) = schema(&v1(), &["migrate", "--dir", dir_arg, "--check"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.starts_with("the models changed without a migration;"), "{out}");
+    assert!(out.contains("db_shop.t_user (app::User): new collection"), "{out}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "--check writes nothing");
+    assert_eq!(schema(&v1(), &["migrate", "--dir", dir_arg]).0, 0);
+    let (code, out, _) = schema(&v1(), &["migrate", "--dir", dir_arg, "--check"]);
+    assert_eq!((code, out.starts_with("migrations are current")), (0, true), "{out}");
+    let (code, out, _) = schema(&v3(), &["migrate", "--dir", dir_arg, "--check"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("db_shop.t_user (app::User) [validator, validationAction error -> warn]: tightened"), "{out}");
+    assert!(out.contains("- email: newly required"), "{out}");
+}
+
+#[test]
+fn new_data_writes_a_documented_template_and_needs_no_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, out, err) = schema(&[], &["new-data", "backfill email", "--dir", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("wrote data migration "), "{out}");
+    let file = &files(dir.path())[0];
+    assert!(file.name.ends_with("_backfill_email"), "{}", file.name);
+    assert_eq!((file.kind, file.up.len(), file.down.len()), (MigrationKind::Data, 0, 0));
+}
+
+#[test]
+fn a_failed_write_in_a_data_step_stops_apply() {
+    struct WriteErrors(Fake);
+    impl Server for WriteErrors {
+        fn run_command(&mut self, db: &str, command: Document) -> Result<Document, CommandError> {
+            let update = command.get_str("update").is_ok_and(|t| t == "t_user");
+            let reply = self.0.run_command(db, command)?;
+            Ok(match update {
+                true => {
+                    doc! { "ok": 1, "n": 0, "writeErrors": [{ "index": 0, "code": 121, "errmsg": "Document failed validation" }] }
+                }
+                false => reply,
+            })
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let migrations = three_migrations(dir.path());
+    let mut server = WriteErrors(Fake::default());
+    let err = apply(&mut server, &migrations, "db_schema").unwrap_err();
+    let mut text = err.to_string();
+    if let Some(cause) = std::error::Error::source(&err) {
+        text = format!("{text}: {cause}");
+    }
+    assert_eq!(
+        text,
+        format!(
+            "migration {}: step 1 of 1 on db_shop: write failed: Document failed validation (code 121)",
+            migrations[1].name
+        )
+    );
+    assert!(
+        !server.0.log.contains(&"collMod t_user".to_owned()),
+        "the tightening does not run after a failed backfill"
+    );
+}
