@@ -21,6 +21,8 @@ pub const DEFAULT_STATE_DB: &str = "db_schema";
 const NAMESPACE_EXISTS: i32 = 48;
 /// IndexNotFound: `dropIndexes` of an index that is not there.
 const INDEX_NOT_FOUND: i32 = 27;
+/// Unauthorized: the user lacks the privilege.
+const UNAUTHORIZED: i32 = 13;
 /// NamespaceNotFound: `collMod` of a collection that does not exist.
 const NAMESPACE_NOT_FOUND: i32 = 26;
 
@@ -391,7 +393,19 @@ fn run_migration(
     }
     let steps = file.up.len();
     for (i, step) in file.up.iter().enumerate().skip(done) {
-        run_step(server, step).map_err(|e| (format!("step {} of {steps} on {}", i + 1, step.db), Some(e)))?;
+        run_step(server, step).map_err(|e| {
+            let hint = match e.code() {
+                Some(UNAUTHORIZED) if step.command.contains_key("collMod") || step.if_namespace_exists.is_some() => {
+                    format!(
+                        " (installing a validator on an existing collection runs collMod, which needs the dbAdmin \
+                         role, or a role with the collMod action, on {}: readWrite is not enough)",
+                        step.db
+                    )
+                }
+                _ => String::new(),
+            };
+            (format!("step {} of {steps} on {}{hint}", i + 1, step.db), Some(e))
+        })?;
         let recorded = record::progress(server, state_db, &file.name, i + 1, i + 1 == steps);
         recorded.map_err(|m| (format!("step {} of {steps} ran, but recording it failed: {m}", i + 1), None))?;
     }
