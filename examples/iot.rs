@@ -8,7 +8,7 @@
 
 use mongo_schema::bson;
 use mongo_schema::bson::DateTime;
-use mongo_schema::migrate::{MigrateOptions, Model, Snapshot};
+use mongo_schema::migrate::{MigrateOptions, Model, Naming, Snapshot};
 use mongo_schema::{render, MongoCollection, MongoSchema};
 use serde::{Deserialize, Serialize};
 
@@ -40,7 +40,7 @@ pub fn output() -> String {
     let json = |doc: Option<bson::Document>| doc.map_or_else(|| "none".to_owned(), |d| render::relaxed_json(&d));
     let model = Model::of::<DeviceReading>("iot::DeviceReading");
     let migration = Snapshot::default()
-        .next_migration(&[model], &MigrateOptions::default())
+        .next_migration(&[model], &MigrateOptions { naming: Naming::Sequence, ..MigrateOptions::default() })
         .expect("one collection passes collection_count")
         .expect("a new collection is a change");
     format!(

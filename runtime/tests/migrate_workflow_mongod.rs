@@ -345,7 +345,7 @@ fn an_interrupted_run_resumes() {
         assert_eq!(users.len(), 3, "{label}: documents are never dropped");
         for user in &users {
             for step in ["step1", "step2", "step3"] {
-                assert_eq!(user.get_bool(step), Ok(true), "{label}: {step} on {user}");
+                assert_eq!(user.get_bool(step).ok(), Some(true), "{label}: {step} on {user}");
             }
         }
         let (_, out) = dep.schema(dir.path(), &["status"]);

@@ -22,7 +22,7 @@ fn printed(output: &Output) -> String {
 
 #[test]
 fn help_hides_the_uri_from_the_environment() {
-    for sub in ["apply", "drift"] {
+    for sub in ["apply", "status", "revert", "drift"] {
         let output = schema(&[sub, "--help"], Some(&format!("mongodb://app:{PASSWORD}@127.0.0.1:9/")));
         assert!(output.status.success());
         let text = printed(&output);
