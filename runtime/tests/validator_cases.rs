@@ -746,6 +746,26 @@ fn err_info_cases() -> Vec<Case> {
             },
             vec![(doc! { "a1": "x", "a2": "y", "ab": "z", "c": 1, "d": 2 }, false), (doc! { "a1": 1, "c": "s" }, true)],
         ),
+        // mongod 6.0 compiles `patternProperties` without PCRE's UTF mode (the name `é` is two
+        // bytes: `^..$` matches it, `^.$` does not) and `pattern` with it (`^.$` matches "é").
+        case(
+            "patternProperties match bytes, pattern matches characters",
+            "[KW] patternProperties / pattern (mongod 6.0.5's PCRE modes)",
+            doc! {
+                "patternProperties": { "^.$": { "bsonType": "int" }, "^..$": { "bsonType": "string" } },
+                "properties": { "str": { "pattern": "^.$" }, "big": { "pattern": "^\\x{100}$" } },
+            },
+            vec![
+                (doc! { "é": "x" }, true),
+                (doc! { "é": 1 }, false),
+                (doc! { "e": 1 }, true),
+                (doc! { "e": "x" }, false),
+                (doc! { "str": "é" }, true),
+                (doc! { "str": "ab" }, false),
+                (doc! { "big": "\u{100}" }, true),
+                (doc! { "big": "A" }, false),
+            ],
+        ),
         // [ERR] at the root only documents can equal an `enum` value: with none, mongod's
         // expression is always false, and says so.
         case(
@@ -761,6 +781,14 @@ pub fn refused() -> Vec<Refused> {
     let r = |name, source, schema, path| Refused { name, source, schema, path };
     vec![
         r("$ref", "[OM] $ref", doc! { "$ref": "#/definitions/x" }, "$ref"),
+        // Byte by byte, a code point past 255 cannot be a character (mongod 6.0.5: "character
+        // value in \x{} or \o{} is too large"); `pattern` (UTF mode) accepts it.
+        r(
+            "patternProperties code point past a byte",
+            "[KW] patternProperties (mongod 6.0.5's PCRE modes)",
+            doc! { "patternProperties": { "\\x{100}": {} } },
+            "patternProperties.\\x{100}",
+        ),
         r("$schema", "[OM] $schema", doc! { "$schema": "http://json-schema.org/draft-04/schema#" }, "$schema"),
         r("default", "[OM] default", doc! { "properties": { "a": {"default": 1} } }, "properties.a.default"),
         r("definitions", "[OM] definitions", doc! { "definitions": {} }, "definitions"),

@@ -7,7 +7,7 @@ use crate::bson::{doc, Bson, Document};
 use super::array::{count_of, Additional};
 use crate::validate::bytes::same;
 use crate::validate::error::SchemaError;
-use crate::validate::pattern::Pattern;
+use crate::validate::pattern::{Dialect, Pattern};
 use crate::validate::report::{spec, Explain};
 use crate::validate::schema::{limit, Ctx, Keywords, Limit, Schema};
 use crate::validate::value::{Doc, FieldIter, Res, Value};
@@ -344,7 +344,9 @@ fn parse_patterns(value: &Bson, ctx: Ctx<'_>) -> Result<Vec<(Pattern, Schema)>, 
                 format!("$jsonSchema keyword 'patternProperties' has property '{source}' which is not an object"),
             )
         })?;
-        let pattern = Pattern::new(source).map_err(|m| ctx.err(&format!("patternProperties.{source}"), m))?;
+        // Byte by byte, as mongod 6.0 compiles `patternProperties` (and worded as it words it).
+        let pattern = Pattern::new(source, Dialect::Bytes)
+            .map_err(|m| ctx.err(&format!("patternProperties.{source}"), format!("Invalid regular expression: {m}")))?;
         out.push((pattern, schema));
     }
     Ok(out)
