@@ -19,6 +19,7 @@ mod tighten;
 pub mod apply;
 #[cfg(feature = "driver")]
 pub mod driver;
+#[cfg(feature = "validator")]
 pub mod dry_run;
 
 use diff::{diff, Change};

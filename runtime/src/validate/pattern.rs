@@ -1090,7 +1090,7 @@ mod tests {
         assert!(Pattern::new("^..$", Dialect::Bytes).unwrap().is_match("é"));
         assert!(one(Dialect::Utf).is_match("é"));
         assert!(!Pattern::new("^..$", Dialect::Utf).unwrap().is_match("é"));
-        let big = Pattern::new("\\x{100}", Dialect::Bytes).err().expect("refused byte by byte");
+        let big = Pattern::new("\\x{100}", Dialect::Bytes).expect_err("refused byte by byte");
         assert!(big.contains("too large"), "{big}");
         assert!(Pattern::new("^\\x{100}$", Dialect::Utf).unwrap().is_match("\u{100}"));
     }
@@ -1100,7 +1100,7 @@ mod tests {
     fn compile_error_offsets_are_the_users() {
         for (source, offset) in [("([", 2), ("ab)", 2), ("a{2,1}", 5), ("(?<n>a)(?<n>b)", 12)] {
             for dialect in [Dialect::Utf, Dialect::Bytes] {
-                let err = Pattern::new(source, dialect).err().expect("refused");
+                let err = Pattern::new(source, dialect).expect_err("refused");
                 assert!(err.ends_with(&format!("(at offset {offset} of the pattern)")), "{source}: {err}");
                 assert!(!err.contains("PCRE2:"), "{err}");
             }
