@@ -572,9 +572,14 @@ impl Allowed {
                         ex.violation(at, "additionalProperties", "property not allowed by additionalProperties: false")
                     });
                 }
+                // Every failing property is explained (for `violations()`); mongod's errInfo
+                // reports the first.
                 Additional::Schema(schema) => {
-                    if failing.is_none() && !schema.matches(value)? {
-                        let details = ex.at(name, |ex| schema.explain(value, ex))?;
+                    if schema.matches(value)? {
+                        continue;
+                    }
+                    let details = ex.at(name, |ex| schema.explain(value, ex))?;
+                    if failing.is_none() {
                         let mut entry = doc! { "operatorName": "additionalProperties" };
                         schema.annotate(&mut entry);
                         entry.insert("reason", "at least one additional property did not match the subschema");
@@ -595,18 +600,20 @@ impl Allowed {
         out.extend(failing);
         let mut pattern_failures = Vec::new();
         for (pattern, schema) in &self.patterns {
+            let mut first = true;
             for field in d.fields() {
                 let (name, value) = field?;
                 if !pattern.is_match(name) || schema.matches(value)? {
                     continue;
                 }
                 let details = ex.at(name, |ex| schema.explain(value, ex))?;
-                let mut entry = doc! { "propertyName": name };
-                schema.annotate(&mut entry);
-                entry.insert("regexMatched", pattern.source());
-                entry.insert("details", details);
-                pattern_failures.push(entry);
-                break;
+                if std::mem::take(&mut first) {
+                    let mut entry = doc! { "propertyName": name };
+                    schema.annotate(&mut entry);
+                    entry.insert("regexMatched", pattern.source());
+                    entry.insert("details", details);
+                    pattern_failures.push(entry);
+                }
             }
         }
         if !pattern_failures.is_empty() {
