@@ -1,7 +1,8 @@
 //! Fuzzes the local `$jsonSchema` validator over (schema, document) bytes: the input is split
 //! at its first byte's offset into a BSON schema and a BSON document. Whatever the bytes,
 //! `Validator::new`, `validate_raw` and `validate` must return, never panic, in bounded time;
-//! `validate_raw`'s own BSON reader must call nothing malformed that bson decodes whole.
+//! `validate_raw`'s own BSON reader must call nothing malformed that bson decodes whole, and
+//! explain a failure with the errInfo `validate` builds from the decoded document.
 
 #![no_main]
 #![forbid(unsafe_code)]
@@ -28,6 +29,12 @@ fuzz_target!(|data: &[u8]| {
     // cannot hold) must get the same verdict on the decoded path.
     let round_trips = RawDocumentBuf::try_from(&doc).is_ok_and(|again| again.as_bytes() == raw.as_bytes());
     if round_trips {
-        assert_eq!(validator.validate(&doc).is_ok(), by_bytes.is_ok());
+        let decoded = validator.validate(&doc);
+        assert_eq!(decoded.is_ok(), by_bytes.is_ok());
+        // ... and the same errInfo, byte for byte (the explaining pass reads either view).
+        let info = |r: &Result<(), ValidationError>| {
+            r.as_ref().err().and_then(ValidationError::failure).map(|f| RawDocumentBuf::try_from(&f.err_info()).ok())
+        };
+        assert_eq!(info(&decoded), info(&by_bytes));
     }
 });

@@ -648,7 +648,7 @@ pub const fn enum_facts(kind: BsonKind, variants: &[SchemaFacts]) -> SchemaFacts
     facts
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "validator"))]
 mod polymorphic_tests {
     use super::*;
     use crate::Validator;

@@ -14,6 +14,7 @@ pub mod migrate;
 pub mod render;
 pub mod schema;
 pub mod serde_helpers;
+#[cfg(feature = "validator")]
 pub mod validate;
 
 #[doc(hidden)]
@@ -45,6 +46,7 @@ pub use command::{registered, MongoCollection, Registration, ValidationAction, V
 #[doc = include_str!("derive.md")]
 pub use mongo_schema_macros::MongoSchema;
 pub use schema::{BsonKind, MongoSchema};
+#[cfg(feature = "validator")]
 pub use validate::{BsonBytes, SchemaError, Validator};
 
 /// The derive and both traits, so `User::validator()` and `User::create_collection_command()`

@@ -62,6 +62,7 @@ pub fn cases() -> Vec<Case> {
     all.extend(array_cases());
     all.extend(object_cases());
     all.extend(logic_cases());
+    all.extend(err_info_cases());
     all
 }
 
@@ -660,10 +661,134 @@ fn logic_cases() -> Vec<Case> {
     ]
 }
 
+/// Schemas whose failures exercise every shape of mongod's `errInfo`: the differential test
+/// (`validator_errinfo.rs`) compares the whole `details` document with mongod 6.0.5's.
+fn err_info_cases() -> Vec<Case> {
+    vec![
+        // [ERR] title and description of each subschema sit beside the entry that reports it.
+        case(
+            "errInfo: annotations at every level",
+            "[ERR] schema annotations",
+            doc! {
+                "description": "root d", "title": "root t",
+                "properties": {
+                    "a": { "description": "ad", "title": "at", "minItems": 3, "items": { "title": "it", "bsonType": "int" } },
+                    "t": { "items": [{ "title": "t0", "bsonType": "int" }, { "description": "t1", "bsonType": "int" }],
+                           "additionalItems": { "title": "ai", "description": "aid", "bsonType": "int" } },
+                    "m": { "title": "mt", "additionalProperties": { "description": "md", "bsonType": "int" } },
+                    "p": { "patternProperties": { "^x": { "title": "px", "bsonType": "int" } } },
+                    "l": { "allOf": [{ "title": "a0", "description": "d0", "bsonType": "string" }],
+                           "anyOf": [{ "description": "y0", "bsonType": "string" }, { "title": "y1", "maxLength": 0 }],
+                           "oneOf": [{ "title": "o0", "minimum": 0 }, { "description": "o1", "maximum": 5 }],
+                           "not": { "title": "n", "bsonType": "int" } },
+                    "d": { "dependencies": { "k": { "title": "dk", "required": ["j"] } } },
+                },
+            },
+            vec![
+                (doc! { "a": [1, "x", "y"] }, false),
+                (doc! { "t": ["a", 2, 3, "c", "d"] }, false),
+                (doc! { "m": { "k": "v", "j": 1, "z": "w" } }, false),
+                (doc! { "p": { "x1": "s", "y": "t", "x2": "u" } }, false),
+                (doc! { "l": 3 }, false),
+                (doc! { "d": { "k": 1 } }, false),
+                (doc! { "a": [1, 2, 3], "t": [1, 2, 3], "m": { "k": 1 } }, true),
+                (doc! { "l": "" }, false),
+            ],
+        ),
+        // [ERR] a required property that is missing is also run through its subschema: the
+        // combinators that fail on a missing value explain it under `properties`.
+        case(
+            "errInfo: missing required properties under combinators",
+            "[ERR] required with nested schemas",
+            doc! {
+                "required": ["a", "b", "c", "d", "e", "f", "g", "h"],
+                "properties": {
+                    "a": { "encrypt": {} },
+                    "b": { "bsonType": "int", "title": "B" },
+                    "c": { "enum": [1] },
+                    "d": { "not": { "minimum": 1 } },
+                    "e": { "allOf": [{ "bsonType": "int" }, { "minimum": 1 }, { "oneOf": [{ "minimum": 1 }, { "maximum": 1 }] }] },
+                    "f": { "anyOf": [{ "bsonType": "int", "title": "F0" }, { "enum": [2] }] },
+                    "g": { "minimum": 1, "description": "G" },
+                    "h": { "bsonType": "object", "required": ["x"], "properties": { "x": { "bsonType": "int" } } },
+                },
+            },
+            vec![(doc! {}, false), (doc! { "b": 1, "c": 1, "e": 1, "f": 1 }, false)],
+        ),
+        // [ERR] with a single stated type mongod drops the other types' keywords; with several
+        // it keeps them.
+        case(
+            "errInfo: a single stated type drops other keywords",
+            "[ERR] type and restriction keywords",
+            doc! { "properties": {
+                "b": { "bsonType": "array", "required": ["n"], "minLength": 3 },
+                "c": { "bsonType": ["array", "string"], "required": ["n"], "minLength": 3 },
+                "n": { "bsonType": "number", "minimum": 5, "maxItems": 0 },
+            } },
+            vec![
+                (doc! { "b": {} }, false),
+                (doc! { "b": "x" }, false),
+                (doc! { "c": {} }, false),
+                (doc! { "c": "x" }, false),
+                (doc! { "n": [1] }, false),
+                (doc! { "n": 1 }, false),
+            ],
+        ),
+        // [ERR] `additionalProperties` comes before `patternProperties`, each pattern reports the
+        // first property it matches that fails its schema, a schema the first failing property.
+        case(
+            "errInfo: allowed properties",
+            "[ERR] additionalProperties and patternProperties",
+            doc! {
+                "properties": { "_id": {} },
+                "patternProperties": { "^a": { "bsonType": "int" }, "b": { "bsonType": "int" } },
+                "additionalProperties": { "bsonType": "string" },
+            },
+            vec![(doc! { "a1": "x", "a2": "y", "ab": "z", "c": 1, "d": 2 }, false), (doc! { "a1": 1, "c": "s" }, true)],
+        ),
+        // mongod 6.0 compiles `patternProperties` without PCRE's UTF mode (the name `é` is two
+        // bytes: `^..$` matches it, `^.$` does not) and `pattern` with it (`^.$` matches "é").
+        case(
+            "patternProperties match bytes, pattern matches characters",
+            "[KW] patternProperties / pattern (mongod 6.0.5's PCRE modes)",
+            doc! {
+                "patternProperties": { "^.$": { "bsonType": "int" }, "^..$": { "bsonType": "string" } },
+                "properties": { "str": { "pattern": "^.$" }, "big": { "pattern": "^\\x{100}$" } },
+            },
+            vec![
+                (doc! { "é": "x" }, true),
+                (doc! { "é": 1 }, false),
+                (doc! { "e": 1 }, true),
+                (doc! { "e": "x" }, false),
+                (doc! { "str": "é" }, true),
+                (doc! { "str": "ab" }, false),
+                (doc! { "big": "\u{100}" }, true),
+                (doc! { "big": "A" }, false),
+            ],
+        ),
+        // [ERR] at the root only documents can equal an `enum` value: with none, mongod's
+        // expression is always false, and says so.
+        case(
+            "errInfo: root enum without documents",
+            "[ERR] root enum",
+            doc! { "enum": [0, "x"] },
+            vec![(doc! {}, false), (doc! { "a": 1 }, false)],
+        ),
+    ]
+}
+
 pub fn refused() -> Vec<Refused> {
     let r = |name, source, schema, path| Refused { name, source, schema, path };
     vec![
         r("$ref", "[OM] $ref", doc! { "$ref": "#/definitions/x" }, "$ref"),
+        // Byte by byte, a code point past 255 cannot be a character (mongod 6.0.5: "character
+        // value in \x{} or \o{} is too large"); `pattern` (UTF mode) accepts it.
+        r(
+            "patternProperties code point past a byte",
+            "[KW] patternProperties (mongod 6.0.5's PCRE modes)",
+            doc! { "patternProperties": { "\\x{100}": {} } },
+            "patternProperties.\\x{100}",
+        ),
         r("$schema", "[OM] $schema", doc! { "$schema": "http://json-schema.org/draft-04/schema#" }, "$schema"),
         r("default", "[OM] default", doc! { "properties": { "a": {"default": 1} } }, "properties.a.default"),
         r("definitions", "[OM] definitions", doc! { "definitions": {} }, "definitions"),

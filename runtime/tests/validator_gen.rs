@@ -131,6 +131,7 @@ fn scalar_keyword() -> BoxedStrategy<(String, Bson)> {
         named("additionalProperties", any::<bool>().prop_map(Bson::Boolean).boxed()),
         named("additionalItems", any::<bool>().prop_map(Bson::Boolean).boxed()),
         named("title", Just(Bson::String("t".into())).boxed()),
+        named("description", Just(Bson::String("d".into())).boxed()),
     ]
     .boxed()
 }

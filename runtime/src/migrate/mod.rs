@@ -21,6 +21,7 @@ mod tighten;
 pub mod apply;
 #[cfg(feature = "driver")]
 pub mod driver;
+#[cfg(feature = "validator")]
 pub mod dry_run;
 #[cfg(feature = "driver")]
 mod migrator;

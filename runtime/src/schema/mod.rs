@@ -1,6 +1,7 @@
 //! The [`MongoSchema`] trait: the `$jsonSchema` of a Rust type, exact to what the driver
 //! writes, and the compile-time facts the modelling rules need.
 
+#[cfg(feature = "validator")]
 mod annotate;
 mod impls;
 pub(crate) mod size;

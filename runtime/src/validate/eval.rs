@@ -1,13 +1,14 @@
 //! Deciding (`matches`, allocation-free) and explaining (`explain`) one subschema against one
 //! value, dispatching to the keyword family the value's type selects.
 
-use crate::bson::{doc, Document};
+use crate::bson::{doc, Bson, Document};
 
 use super::equal::as_num;
 use super::report::Explain;
 use super::schema::{Restriction, Schema};
-use super::types::alias_of;
+use super::types::{alias_of, TypeSet};
 use super::value::{Res, Value, View};
+use crate::bson::spec::ElementType;
 
 impl Schema {
     /// Whether `v` satisfies this subschema.
@@ -58,24 +59,79 @@ impl Schema {
         }
     }
 
-    /// mongod's `errInfo` entries for every keyword `v` breaks, recording violations in `ex`.
-    pub(crate) fn explain<'a, V: Value<'a>>(&self, v: V, ex: &mut Explain<'_>) -> Res<Vec<Document>> {
-        let mut out = Vec::new();
+    /// mongod's `details` for `v` failing this subschema, recording violations in `ex`: the
+    /// array of entries for every keyword `v` breaks, or (for a `never` schema) the one
+    /// always-false entry.
+    pub(crate) fn explain<'a, V: Value<'a>>(&self, v: V, ex: &mut Explain<'_>) -> Res<Bson> {
         if self.never {
             ex.violation(&self.at, "$jsonSchema", "the root schema's type excludes documents");
-            out.push(doc! { "operatorName": "$jsonSchema", "reason": "schema type does not admit documents" });
-            return Ok(out);
+            return Ok(Bson::Document(self.always_false()));
         }
+        let mut out = Vec::new();
         let view = v.view();
-        self.explain_family::<V>(v, &view, ex, &mut out)?;
-        if let Some(e) = &self.encrypt {
+        // mongod's order: string, number and array keywords, `encrypt`, object keywords,
+        // logic keywords, then the type. A value has one family, so only an object puts
+        // `encrypt` before its family's entries.
+        let object = matches!(view, View::Document(_));
+        if let Some(e) = self.encrypt.as_ref().filter(|_| object) {
+            e.explain(&view, &self.at, ex, &mut out);
+        }
+        if self.family_applies(&view) {
+            self.explain_family::<V>(v, &view, ex, &mut out)?;
+        }
+        if let Some(e) = self.encrypt.as_ref().filter(|_| !object) {
             e.explain(&view, &self.at, ex, &mut out);
         }
         if let Some(logic) = &self.logic {
             logic.explain(v, &self.at, ex, &mut out)?;
         }
         self.explain_type(v, ex, &mut out)?;
-        Ok(out)
+        Ok(Bson::Array(out.into_iter().map(Bson::Document).collect()))
+    }
+
+    /// Whether mongod's expression for this subschema fails on a missing value (a required
+    /// property that is absent): a type keyword (or `encrypt`'s binData) and `enum` do, restriction
+    /// keywords do not (they only restrict values of their type), combinators as their clauses
+    /// decide.
+    pub(crate) fn fails_on_missing(&self) -> bool {
+        self.types.is_some() || self.logic.as_ref().is_some_and(|l| l.fails_on_missing())
+    }
+
+    /// mongod's `details` for a missing value failing this subschema: only `encrypt` and the
+    /// combinators explain themselves on a missing value; the other keywords fail silently.
+    pub(crate) fn explain_missing(&self) -> Vec<Document> {
+        let mut out = Vec::new();
+        if self.encrypt.is_some() {
+            out.push(doc! { "operatorName": "encrypt", "reason": "value was not encrypted" });
+        }
+        if let Some(logic) = &self.logic {
+            logic.explain_missing(&mut out);
+        }
+        out
+    }
+
+    /// A `never` schema is mongod's always-false expression, reported with the whole schema.
+    fn always_false(&self) -> Document {
+        let written = self.written.clone().unwrap_or_default();
+        doc! {
+            "operatorName": "$jsonSchema",
+            "specifiedAs": { "$jsonSchema": written },
+            "reason": "expression always evaluates to false",
+        }
+    }
+
+    /// Whether the keywords of `view`'s type family are in mongod's expression at all: with a
+    /// single stated type (one alias, or `encrypt`'s binData) mongod drops the restriction
+    /// keywords of every other type (`makeRestriction`), so they never explain a failure.
+    fn family_applies<D, A>(&self, view: &View<'_, D, A>) -> bool {
+        let Some(types) = self.types.as_ref().filter(|t| t.single) else { return true };
+        let family = match view {
+            View::String(_) => TypeSet::of(ElementType::String),
+            View::Document(_) => TypeSet::of(ElementType::EmbeddedDocument),
+            View::Array(_) => TypeSet::of(ElementType::Array),
+            _ => TypeSet::NUMBERS,
+        };
+        types.set.intersects(family)
     }
 
     fn explain_family<'a, V: Value<'a>>(
@@ -119,12 +175,32 @@ impl Schema {
     }
 }
 
-/// The root entry of `errInfo.details`.
-pub(crate) fn root_details(schema: &Schema, rules: Vec<Document>) -> Document {
-    let mut details = doc! { "operatorName": "$jsonSchema" };
-    if let Some(title) = &schema.title {
-        details.insert("title", title);
+/// The root entry of `errInfo.details`: `{operatorName: "$jsonSchema", title, description,
+/// schemaRulesNotSatisfied}`; a root schema whose type excludes documents is mongod's
+/// always-false expression, which reports the whole schema instead.
+pub(crate) fn root_details(schema: &Schema, rules: Bson) -> Document {
+    if let Bson::Document(always_false) = rules {
+        return always_false;
     }
+    let mut details = doc! { "operatorName": "$jsonSchema" };
+    schema.annotate(&mut details);
     details.insert("schemaRulesNotSatisfied", rules);
     details
+}
+
+impl Schema {
+    /// Appends this subschema's `title` and `description` (in that order, as mongod's
+    /// schema annotations) to an `errInfo` entry; a `never` schema has none (mongod replaces
+    /// it with an expression that carries no annotations).
+    pub(crate) fn annotate(&self, entry: &mut Document) {
+        if self.never {
+            return;
+        }
+        if let Some(title) = &self.title {
+            entry.insert("title", title);
+        }
+        if let Some(description) = &self.description {
+            entry.insert("description", description);
+        }
+    }
 }

@@ -33,27 +33,76 @@
 //! value's 15-digit decimal form, and `additionalProperties: false` counts `_id` like any
 //! other field.
 //!
+//! # The `errInfo`
+//!
+//! [`Failure::err_info`] is the document mongod 6.0 attaches to write error 121, equal to the
+//! server's key for key, in its key order and with its BSON types (only `failingDocumentId`
+//! differs when the document has no `_id`: mongod reports the one it generated). The
+//! differential tests (`runtime/tests/validator_errinfo.rs`, `tests/tests/errinfo_mongod.rs`)
+//! compare whole documents with a mongod 6.0.5 on every conformance case, every bound
+//! violation of the test models and generated schemas and documents. What mongod does, and
+//! this validator with it:
+//!
+//! * Each subschema's entries come in mongod's translation order, whatever order the keywords
+//!   are written in: `pattern`, `maxLength`, `minLength`, `multipleOf`, `maximum`, `minimum`;
+//!   `minItems`, `maxItems`, `uniqueItems`, `items`, `additionalItems`; `encrypt`;
+//!   `properties` (in the order written), `additionalProperties`, `patternProperties`,
+//!   `required` (missing names sorted), `minProperties`, `maxProperties`, `dependencies`;
+//!   `allOf`, `anyOf`, `oneOf`, `not`, `enum`; the type last.
+//! * `title` then `description` of a subschema go beside the entry that reports it: the root
+//!   (`{operatorName: "$jsonSchema", title, description, schemaRulesNotSatisfied}`), a
+//!   property, a clause of `allOf` / `anyOf` / `oneOf`, `items` and `additionalItems` with a
+//!   schema, `additionalProperties` with a schema, a `patternProperties` entry; never for an
+//!   `items` array entry, a `dependencies` schema or `not`.
+//! * `items: {schema}` and `additionalItems: {schema}` report the first failing element
+//!   (`itemIndex` an int); `items: [schemas]` every failing element (`itemIndex` a long);
+//!   `additionalItems: false` the extra elements' values. `additionalProperties: {schema}`
+//!   reports the first failing property (`failingProperty`); each pattern of
+//!   `patternProperties` the first property it matches that fails.
+//! * With a single stated type (one alias, or `encrypt`'s binData), keywords restricting other
+//!   types are dropped and explain nothing; with several types they still apply.
+//! * A required property that is missing is also run through its subschema; when that explains
+//!   something (`encrypt`, or a combinator that fails on a missing value), it is listed under
+//!   `properties` as well as under `required`.
+//! * A root schema whose type excludes documents, or a root `enum` with no document among its
+//!   values, is an expression that is always false: `{operatorName, specifiedAs, reason:
+//!   "expression always evaluates to false"}`.
+//!
+//! Newer servers (6.1+) build this document with the same visitor; the differences known
+//! from their source, not checked here against a running server: they compile both keywords'
+//! regexes with PCRE2 (so error wording and the `patternProperties` dialect below may differ),
+//! and Queryable Encryption's `encrypt` (7.0+) has reasons of its own ("FLE2 encrypted value
+//! has wrong type"). This crate follows 6.0.
+//!
 //! # Differences from mongod 6.0
 //!
-//! * Patterns run on PCRE2 (UTF mode, no flags, unanchored, JIT when available); mongod 6.0
-//!   uses PCRE 8.x. PCRE2 accepts some syntax PCRE 8 refuses (for instance the alternative
-//!   assertion names such as `(*napla:...)`, or `\K` inside lookarounds), so such a pattern
-//!   passes [`Validator::new`] but would be refused by a 6.0 server (6.1+ uses PCRE2 too).
-//!   `\N{U+...}`, the one such escape found by the differential tests, is refused here as
-//!   mongod 6.0 refuses it. Patterns of the form `^...$` made only of
-//!   ASCII literals, escaped punctuation, `\d`, `\w` and ASCII classes, each with an optional
-//!   greedy quantifier (`^[0-9]{5}$`, `^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$`), are
-//!   decided without PCRE2: by a fixed-width comparison when every count is fixed, otherwise by
-//!   a bit-parallel NFA, used only on subjects short enough that PCRE2 could not come near its
-//!   match limit. Unit tests hold both to PCRE2's verdicts (including `$` before a final
-//!   newline), and conformance cases to mongod's.
+//! * Patterns run on PCRE2 10.46 (the copy pcre2-sys vendors, which `build.rs` insists on:
+//!   never a system library of another version unless `PCRE2_SYS_STATIC=0` says so); mongod
+//!   6.0 uses PCRE 8.x. Both are compiled as 6.0 compiles them: no flags, unanchored, JIT
+//!   when available; `pattern` in UTF mode (`^.$` matches "é"), `patternProperties` without
+//!   it, byte by byte (`^.$` does not match the name "é", `^..$` does, and `\x{100}` is
+//!   refused as too large). PCRE2 accepts some syntax PCRE 8 refuses (for instance the
+//!   alternative assertion names such as `(*napla:...)`, or `\K` inside lookarounds), so such
+//!   a pattern passes [`Validator::new`] but would be refused by a 6.0 server (6.1+ uses PCRE2
+//!   too). `\N{U+...}`, the one such escape found by the differential tests, is refused here as
+//!   mongod 6.0 refuses it. A refused pattern's [`SchemaError`] gives PCRE2's reason and where
+//!   in the pattern it is (mongod gives PCRE's reason alone). Patterns of the form `^...$`
+//!   made only of ASCII literals, escaped punctuation, `\d`, `\w` and ASCII classes, each with
+//!   an optional greedy quantifier (`^[0-9]{5}$`, `^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$`),
+//!   are decided without PCRE2: by a fixed-width comparison when every count is fixed,
+//!   otherwise by a bit-parallel NFA, used only on subjects short enough that PCRE2 could not
+//!   come near its match limit. Unit tests hold both to PCRE2's verdicts (including `$` before
+//!   a final newline), and conformance cases to mongod's.
 //! * A match that exceeds [`MATCH_LIMIT`] backtracking steps or [`HEAP_LIMIT_KIB`] of heap
 //!   counts as "no match", which is how mongod's PCRE wrapper reads a limit error; the
 //!   violation's reason says the limit was hit. Steps are counted differently by the JIT and
 //!   by PCRE 8's interpreter, so verdicts on patterns right at the limit may differ.
 //! * Property names containing `.` are matched literally here; mongod treats them as paths.
-//! * The `errInfo` follows the shape mongod 5.0+ returns; its entry order and wording are
-//!   mongod's where this crate knows them, but byte equality with the server is not promised.
+//!
+//! # Cargo feature
+//!
+//! This module is the `validator` feature (on by default; `cli` turns it on). A crate that
+//! only derives schemas can leave it off and compile no C.
 
 mod bytes;
 mod equal;

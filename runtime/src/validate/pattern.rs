@@ -1,5 +1,6 @@
-//! `pattern` and `patternProperties` regexes, compiled with PCRE2 the way mongod compiles them
-//! with PCRE: UTF mode, no flags, unanchored search.
+//! `pattern` and `patternProperties` regexes, compiled with PCRE2 the way mongod 6.0 compiles
+//! them with PCRE: no flags, unanchored search; `pattern` in UTF mode, `patternProperties` byte
+//! by byte (see [`Dialect`]).
 //!
 //! Simple anchored patterns (`^[0-9]{5}$`, `^[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}$`) are
 //! decided without PCRE2, by [`Fast`]: a fixed-width comparison when every count is fixed, a
@@ -28,6 +29,19 @@ pub(crate) struct Pattern {
     regex: Regex,
 }
 
+/// How mongod 6.0 compiles a regex, which differs by keyword.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Dialect {
+    /// `pattern`: PCRE's UTF mode (`.` is one character; `\x{100}` is allowed).
+    Utf,
+    /// `patternProperties`: no UTF mode, so the regex and the field names are bytes (`^.$`
+    /// does not match the name `é`, `^..$` does; `\x{100}` is refused as too large).
+    Bytes,
+}
+
+/// The prefix `Pattern::new` puts before every pattern, which compile errors must not count.
+const LIMITS: &str = "(*LIMIT_MATCH=10000000)(*LIMIT_HEAP=16384)";
+
 /// The outcome of one match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Found {
@@ -38,22 +52,24 @@ pub(crate) enum Found {
 }
 
 impl Pattern {
-    /// Compiles `source`; the limits are set as start-of-pattern items, which PCRE2 lets
-    /// only lower the caller's limits, so a pattern's own `(*LIMIT_MATCH=...)` cannot raise them.
-    pub(crate) fn new(source: &str) -> Result<Pattern, String> {
+    /// Compiles `source` as mongod compiles it for a keyword of `dialect`; the limits are set as
+    /// start-of-pattern items, which PCRE2 lets only lower the caller's limits, so a pattern's
+    /// own `(*LIMIT_MATCH=...)` cannot raise them. The error is PCRE2's reason with its offset
+    /// in `source` (not in the prefixed pattern PCRE2 compiled).
+    pub(crate) fn new(source: &str, dialect: Dialect) -> Result<Pattern, String> {
+        debug_assert_eq!(LIMITS, format!("(*LIMIT_MATCH={MATCH_LIMIT})(*LIMIT_HEAP={HEAP_LIMIT_KIB})"));
         if source.contains('\0') {
             return Err("Regular expression cannot contain an embedded null byte".into());
         }
         if has_named_char_escape(source) {
-            return Err("Regular expression is invalid: PCRE does not support \\L, \\l, \\N{name}, \\U, or \\u".into());
+            return Err("PCRE does not support \\L, \\l, \\N{name}, \\U, or \\u".into());
         }
-        let limited = format!("(*LIMIT_MATCH={MATCH_LIMIT})(*LIMIT_HEAP={HEAP_LIMIT_KIB}){source}");
         let regex = RegexBuilder::new()
-            .utf(true)
+            .utf(dialect == Dialect::Utf)
             .jit_if_available(true)
             .max_jit_stack_size(Some(JIT_STACK))
-            .build(&limited)
-            .map_err(|err| format!("Regular expression is invalid: {err}"))?;
+            .build(&format!("{LIMITS}{source}"))
+            .map_err(|err| compile_error(&err))?;
         Ok(Pattern { source: source.into(), regex, fast: atoms(source).and_then(|atoms| Fast::new(&atoms)) })
     }
 
@@ -61,7 +77,8 @@ impl Pattern {
         &self.source
     }
 
-    /// Searches `subject` (valid UTF-8, as every BSON string decoded here is).
+    /// Searches `subject` (valid UTF-8, as every BSON string decoded here is; in the `Bytes`
+    /// dialect its bytes are the subject).
     #[inline]
     pub(crate) fn find(&self, subject: &str) -> Found {
         match self.fast.as_ref().and_then(|fast| fast.decide(subject.as_bytes())) {
@@ -78,6 +95,19 @@ impl Pattern {
     #[inline]
     pub(crate) fn is_match(&self, subject: &str) -> bool {
         self.find(subject) == Found::Yes
+    }
+}
+
+/// PCRE2's reason for refusing a pattern, with the offset counted in the user's pattern: PCRE2
+/// counts from the start of the `LIMITS` prefix.
+fn compile_error(err: &pcre2::Error) -> String {
+    let text = err.to_string();
+    // `Display` is "PCRE2: error compiling pattern[ at offset N]: reason".
+    let reason = text.split_once(": ").map_or(text.as_str(), |(_, rest)| rest);
+    let reason = reason.split_once(": ").map_or(reason, |(_, reason)| reason);
+    match err.offset() {
+        Some(offset) => format!("{reason} (at offset {} of the pattern)", offset.saturating_sub(LIMITS.len())),
+        None => reason.to_owned(),
     }
 }
 
@@ -665,7 +695,7 @@ mod tests {
     /// Holds `source`'s fast path to PCRE2 on the subjects around `example` and around its
     /// atoms' bounds; returns how many subjects were compared.
     fn assert_fast_as_pcre2(source: &str, example: &str) -> usize {
-        let pattern = Pattern::new(source).unwrap();
+        let pattern = Pattern::new(source, Dialect::Utf).unwrap();
         assert!(pattern.fast.is_some(), "{source} should take the fast path");
         let all = subjects(example).into_iter().chain(count_subjects(&atoms(source).unwrap()));
         let mut compared = 0;
@@ -740,13 +770,13 @@ mod tests {
     fn wide_patterns_match_as_pcre2_does() {
         for (fixed, narrow) in [(61, true), (62, true), (63, false), (100, false), (126, false)] {
             let source = format!("^a{{{fixed}}}[ab]?$");
-            let pattern = Pattern::new(&source).unwrap();
+            let pattern = Pattern::new(&source, Dialect::Utf).unwrap();
             assert_eq!(matches!(pattern.fast, Some(Fast::Narrow(_))), narrow, "{source}");
             assert_eq!(matches!(pattern.fast, Some(Fast::Wide(_))), !narrow, "{source}");
             assert_fast_as_pcre2(&source, &"a".repeat(fixed + 1));
         }
         let mixed = "^[a-z]{30}[0-9]{0,40}x+\\.[A-Z]{3}$";
-        assert!(matches!(Pattern::new(mixed).unwrap().fast, Some(Fast::Wide(_))));
+        assert!(matches!(Pattern::new(mixed, Dialect::Utf).unwrap().fast, Some(Fast::Wide(_))));
         assert_fast_as_pcre2(mixed, &("abcdefghijklmnopqrstuvwxyzabcd".to_owned() + "0123" + "xx.ABC"));
     }
 
@@ -876,7 +906,7 @@ mod tests {
             "^(*ACCEPT)a*$",
         ];
         for source in others {
-            if let Ok(pattern) = Pattern::new(source) {
+            if let Ok(pattern) = Pattern::new(source, Dialect::Utf) {
                 assert!(pattern.fast.is_none(), "{source} should be left to PCRE2");
             }
         }
@@ -904,7 +934,7 @@ mod tests {
     /// Subjects past the bound go to PCRE2, which may hit its limit where the NFA would not.
     #[test]
     fn long_subjects_go_to_pcre2() {
-        let email = Pattern::new("^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\\.[a-zA-Z]{2,}$").unwrap();
+        let email = Pattern::new("^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\\.[a-zA-Z]{2,}$", Dialect::Utf).unwrap();
         for length in 20..=35 {
             let subject = format!("{}@example.com", "u".repeat(length - 12));
             assert_eq!(fast_verdict(&email, &subject), Some(true), "{subject}");
@@ -913,7 +943,7 @@ mod tests {
         assert_eq!(fast_verdict(&email, &long), None);
         assert_eq!(email.find(&long), Found::Yes);
 
-        let hostile = Pattern::new("^a*a*a*a*a*a*a*a*a*a*a*a*b$").unwrap();
+        let hostile = Pattern::new("^a*a*a*a*a*a*a*a*a*a*a*a*b$", Dialect::Utf).unwrap();
         let subject = format!("{}ba", "a".repeat(60));
         assert_eq!(fast_verdict(&hostile, &subject), None);
         assert_eq!(hostile.find(&subject), Found::LimitHit);
@@ -925,7 +955,7 @@ mod tests {
     #[test]
     fn pcre2_finishes_at_the_longest_fast_subject() {
         let source = "^\\w*[ab]{2}$";
-        let pattern = Pattern::new(source).unwrap();
+        let pattern = Pattern::new(source, Dialect::Utf).unwrap();
         let Some(Fast::Narrow(linear)) = &pattern.fast else { panic!("{source} should be narrow") };
         let longest = linear.max_len;
         assert!(longest > 200_000, "{longest}");
@@ -1017,7 +1047,7 @@ mod tests {
             let body: String =
                 (0..atom_count).map(|_| format!("{}{}", rng.pick(&sets), rng.pick(&quantifiers))).collect();
             let source = format!("^{body}$");
-            let pattern = Pattern::new(&source).unwrap();
+            let pattern = Pattern::new(&source, Dialect::Utf).unwrap();
             assert!(pattern.fast.is_some(), "{source} should take the fast path");
             let atoms = atoms(&source).unwrap();
             for round in 0..16 {
@@ -1050,5 +1080,30 @@ mod tests {
         }
         assert!(compared >= 20_000, "{compared} comparisons");
         assert!(matched >= compared / 5, "{matched} of {compared} matched");
+    }
+
+    /// mongod 6.0 matches `patternProperties` byte by byte and `pattern` by characters.
+    #[test]
+    fn dialects_match_bytes_or_characters() {
+        let one = |dialect| Pattern::new("^.$", dialect).unwrap();
+        assert!(!one(Dialect::Bytes).is_match("é"));
+        assert!(Pattern::new("^..$", Dialect::Bytes).unwrap().is_match("é"));
+        assert!(one(Dialect::Utf).is_match("é"));
+        assert!(!Pattern::new("^..$", Dialect::Utf).unwrap().is_match("é"));
+        let big = Pattern::new("\\x{100}", Dialect::Bytes).expect_err("refused byte by byte");
+        assert!(big.contains("too large"), "{big}");
+        assert!(Pattern::new("^\\x{100}$", Dialect::Utf).unwrap().is_match("\u{100}"));
+    }
+
+    /// Compile errors count offsets in the user's pattern, not in the prefixed one PCRE2 saw.
+    #[test]
+    fn compile_error_offsets_are_the_users() {
+        for (source, offset) in [("([", 2), ("ab)", 2), ("a{2,1}", 5), ("(?<n>a)(?<n>b)", 12)] {
+            for dialect in [Dialect::Utf, Dialect::Bytes] {
+                let err = Pattern::new(source, dialect).expect_err("refused");
+                assert!(err.ends_with(&format!("(at offset {offset} of the pattern)")), "{source}: {err}");
+                assert!(!err.contains("PCRE2:"), "{err}");
+            }
+        }
     }
 }

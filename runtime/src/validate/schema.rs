@@ -77,6 +77,8 @@ pub(crate) struct Schema {
     pub(crate) types: Option<Types>,
     pub(crate) title: Option<String>,
     pub(crate) description: Option<String>,
+    /// The schema as written, kept for a `never` schema: mongod reports it whole.
+    pub(crate) written: Option<Document>,
 }
 
 /// What a subschema checks beyond `admits`; every kind but `Rules` is decided inline.
@@ -96,6 +98,8 @@ pub(crate) enum Restriction {
 #[derive(Debug)]
 pub(crate) struct Types {
     pub(crate) set: TypeSet,
+    /// One alias (mongod's `isSingleType`): restriction keywords of other types are dropped.
+    pub(crate) single: bool,
     pub(crate) keyword: &'static str,
     pub(crate) spec: Bson,
 }
@@ -193,6 +197,7 @@ impl Schema {
             restriction,
             title,
             description,
+            written: never.then(|| doc.clone()),
         })
     }
 
@@ -228,7 +233,7 @@ fn parse_types(kw: &Keywords<'_>, ctx: Ctx<'_>) -> Result<Option<Types>, SchemaE
         (Some(_), None, Some(_)) | (None, Some(_), Some(_)) => Err(ctx.err("encrypt", "$jsonSchema keyword 'encrypt' cannot be used in conjunction with 'type' or 'bsonType', 'encrypt' implies type 'bsonType::BinData'")),
         (Some(spec), None, None) => type_set(spec, ctx, "type", Aliases::Json).map(Some),
         (None, Some(spec), None) => type_set(spec, ctx, "bsonType", Aliases::Bson).map(Some),
-        (None, None, Some(_)) => Ok(Some(Types { set: TypeSet::of(crate::bson::spec::ElementType::Binary), keyword: "encrypt", spec: Bson::Null })),
+        (None, None, Some(_)) => Ok(Some(Types { set: TypeSet::of(crate::bson::spec::ElementType::Binary), single: true, keyword: "encrypt", spec: Bson::Null })),
         (None, None, None) => Ok(None),
     }
 }
@@ -260,7 +265,7 @@ pub(crate) fn type_set(spec: &Bson, ctx: Ctx<'_>, keyword: &'static str, table: 
     if seen.is_empty() {
         return Err(ctx.err(keyword, format!("$jsonSchema keyword '{keyword}' must name at least one type")));
     }
-    Ok(Types { set, keyword, spec: spec.clone() })
+    Ok(Types { set, single: seen.len() == 1, keyword, spec: spec.clone() })
 }
 
 fn one_alias(alias: &str, ctx: Ctx<'_>, keyword: &str, table: Aliases) -> Result<TypeSet, SchemaError> {

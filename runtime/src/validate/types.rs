@@ -52,6 +52,10 @@ impl TypeSet {
         self.0 & bit(t) != 0
     }
 
+    pub(crate) fn intersects(self, other: TypeSet) -> bool {
+        self.0 & other.0 != 0
+    }
+
     pub(crate) fn insert(&mut self, other: TypeSet) {
         self.0 |= other.0;
     }

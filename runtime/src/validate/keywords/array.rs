@@ -172,7 +172,9 @@ impl ArrayRules {
             if bound.as_ref().is_some_and(|b| if keyword == "minItems" { count < b.n } else { count > b.n }) {
                 ex.violation(at, keyword, "array did not match specified length");
                 let b = bound.as_ref().map(|b| b.spec.clone()).unwrap_or(Bson::Null);
-                out.push(leaf(keyword, spec(keyword, b), "array did not match specified length", considered()?));
+                let mut detail = leaf(keyword, spec(keyword, b), "array did not match specified length", considered()?);
+                detail.insert("numberOfItems", count_of(count));
+                out.push(detail);
             }
         }
         if let Some(index) = self.unique.then(|| first_duplicate(a)).transpose()?.flatten() {
@@ -182,47 +184,109 @@ impl ArrayRules {
             detail.insert("duplicatedValue", duplicate);
             out.push(detail);
         }
-        self.explain_items(a, at, ex, out)
+        match &self.items {
+            None => {}
+            Some(Items::Each(schema)) => {
+                Self::explain_from(a, 0, schema, "items", ex, out)?;
+            }
+            Some(Items::Tuple(schemas)) => {
+                Self::explain_tuple(a, schemas, ex, out)?;
+                match &self.additional {
+                    Some(Additional::Schema(schema)) => {
+                        Self::explain_from(a, schemas.len(), schema, "additionalItems", ex, out)?;
+                    }
+                    Some(Additional::Deny) => explain_no_more(a, schemas.len(), at, ex, out)?,
+                    Some(Additional::Allow) | None => {}
+                }
+            }
+        }
+        Ok(())
     }
 
-    /// `items` and `additionalItems`: the first failing element, with its nested details.
-    fn explain_items<'a, A: Arr<'a>>(&self, a: A, at: &str, ex: &mut Explain<'_>, out: &mut Vec<Document>) -> Res<()> {
-        for (index, item) in a.items().enumerate() {
+    /// `items: {schema}` or `additionalItems: {schema}`: the first element from `start` on
+    /// that fails the schema, `{operatorName, title, description, reason, itemIndex, details}`.
+    fn explain_from<'a, A: Arr<'a>>(
+        a: A,
+        start: usize,
+        schema: &Schema,
+        keyword: &'static str,
+        ex: &mut Explain<'_>,
+        out: &mut Vec<Document>,
+    ) -> Res<()> {
+        for (index, item) in a.items().enumerate().skip(start) {
             let item = item?;
-            if self.item_ok(index, &item)? {
+            if schema.matches_ref(&item)? {
                 continue;
             }
-            let (keyword, schema) = self.rule_for(index);
-            let details = match schema {
-                Some(schema) => ex.at(&index.to_string(), |ex| schema.explain(item, ex))?,
-                None => {
-                    ex.at(&index.to_string(), |ex| ex.violation(at, keyword, "found additional items"));
-                    Vec::new()
-                }
+            let details = ex.at(&index.to_string(), |ex| schema.explain(item, ex))?;
+            let reason = if keyword == "items" {
+                "At least one item did not match the sub-schema"
+            } else {
+                "At least one additional item did not match the sub-schema"
             };
-            out.push(item_failure(keyword, index, details));
+            let mut entry = doc! { "operatorName": keyword };
+            schema.annotate(&mut entry);
+            entry.insert("reason", reason);
+            entry.insert("itemIndex", count_of(index as u64));
+            entry.insert("details", details);
+            out.push(entry);
             return Ok(());
         }
         Ok(())
     }
 
-    fn rule_for(&self, index: usize) -> (&'static str, Option<&Schema>) {
-        match &self.items {
-            Some(Items::Each(schema)) => ("items", Some(schema)),
-            Some(Items::Tuple(schemas)) if index < schemas.len() => ("items", Some(&schemas[index])),
-            _ => match &self.additional {
-                Some(Additional::Schema(schema)) => ("additionalItems", Some(schema)),
-                _ => ("additionalItems", None),
-            },
+    /// `items: [schemas]`: every element that fails its schema, `{itemIndex, details}` each.
+    fn explain_tuple<'a, A: Arr<'a>>(
+        a: A,
+        schemas: &[Schema],
+        ex: &mut Explain<'_>,
+        out: &mut Vec<Document>,
+    ) -> Res<()> {
+        let mut failures = Vec::new();
+        for ((index, item), schema) in a.items().enumerate().zip(schemas) {
+            let item = item?;
+            if schema.matches_ref(&item)? {
+                continue;
+            }
+            let details = ex.at(&index.to_string(), |ex| schema.explain(item, ex))?;
+            // mongod appends the tuple index as it stores it: a long.
+            failures.push(doc! { "itemIndex": index as i64, "details": details });
         }
+        if !failures.is_empty() {
+            out.push(doc! { "operatorName": "items", "details": failures });
+        }
+        Ok(())
     }
 }
 
-fn item_failure(keyword: &str, index: usize, details: Vec<Document>) -> Document {
-    let reason = if keyword == "items" {
-        "At least one item did not match the sub-schema"
-    } else {
-        "At least one additional item did not match the sub-schema"
-    };
-    doc! { "operatorName": keyword, "reason": reason, "itemIndex": index as i32, "details": details }
+/// `additionalItems: false` after a tuple of `start` schemas: the elements past it.
+fn explain_no_more<'a, A: Arr<'a>>(
+    a: A,
+    start: usize,
+    at: &str,
+    ex: &mut Explain<'_>,
+    out: &mut Vec<Document>,
+) -> Res<()> {
+    let mut extra = Vec::new();
+    for (index, item) in a.items().enumerate().skip(start) {
+        extra.push(item?.to_bson()?);
+        ex.at(&index.to_string(), |ex| ex.violation(at, "additionalItems", "found additional items"));
+    }
+    if !extra.is_empty() {
+        out.push(doc! {
+            "operatorName": "additionalItems",
+            "specifiedAs": { "additionalItems": false },
+            "reason": "found additional items",
+            "additionalItems": extra,
+        });
+    }
+    Ok(())
+}
+
+/// A count or index as mongod's `appendNumber` writes it: an int when it fits, else a long.
+pub(crate) fn count_of(n: u64) -> Bson {
+    match i32::try_from(n) {
+        Ok(n) => Bson::Int32(n),
+        Err(_) => Bson::Int64(n as i64),
+    }
 }

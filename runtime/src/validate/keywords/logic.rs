@@ -2,6 +2,7 @@
 
 use crate::bson::{doc, Bson, Document};
 
+use super::array::count_of;
 use crate::validate::equal::bson_eq;
 use crate::validate::error::SchemaError;
 use crate::validate::report::{leaf, spec, Explain};
@@ -24,6 +25,8 @@ struct Enumeration {
     /// The strings and symbols among `values`: all a string or symbol can equal.
     texts: Vec<Box<str>>,
     spec: Bson,
+    /// At the root with no document among its values: mongod's always-false expression.
+    never: bool,
 }
 
 impl LogicRules {
@@ -158,7 +161,7 @@ fn parse_enum(value: &Bson, ctx: Ctx<'_>) -> Result<Enumeration, SchemaError> {
             _ => None,
         })
         .collect();
-    Ok(Enumeration { values, texts, spec: value.clone() })
+    Ok(Enumeration { never: ctx.top && values.is_empty(), values, texts, spec: value.clone() })
 }
 
 impl LogicRules {
@@ -182,7 +185,12 @@ impl LogicRules {
         if let Some(e) = self.enumeration.as_ref() {
             if !e.contains(v)? {
                 ex.violation(at, "enum", "value was not found in enum");
-                out.push(leaf("enum", spec("enum", e.spec.clone()), "value was not found in enum", v.to_bson()?));
+                let specified = spec("enum", e.spec.clone());
+                out.push(if e.never {
+                    doc! { "operatorName": "enum", "specifiedAs": specified, "reason": "expression always evaluates to false" }
+                } else {
+                    leaf("enum", specified, "value was not found in enum", v.to_bson()?)
+                });
             }
         }
         Ok(())
@@ -192,7 +200,7 @@ impl LogicRules {
         let mut failures = Vec::new();
         for (i, schema) in self.all_of.iter().enumerate() {
             if !schema.matches(v)? {
-                failures.push(doc! { "index": i as i32, "details": schema.explain(v, ex)? });
+                failures.push(clause_failure(i, schema, v, ex)?);
             }
         }
         if !failures.is_empty() {
@@ -232,7 +240,68 @@ impl LogicRules {
 fn explain_each<'a, V: Value<'a>>(schemas: &[Schema], v: V, ex: &mut Explain<'_>) -> Res<Vec<Document>> {
     let mut out = Vec::with_capacity(schemas.len());
     for (i, schema) in schemas.iter().enumerate() {
-        out.push(doc! { "index": i as i32, "details": schema.explain(v, ex)? });
+        out.push(clause_failure(i, schema, v, ex)?);
     }
     Ok(out)
+}
+
+/// One failed clause of `allOf` / `anyOf` / `oneOf`: `{index, title, description, details}`.
+fn clause_failure<'a, V: Value<'a>>(index: usize, schema: &Schema, v: V, ex: &mut Explain<'_>) -> Res<Document> {
+    let mut entry = doc! { "index": count_of(index as u64) };
+    schema.annotate(&mut entry);
+    entry.insert("details", schema.explain(v, ex)?);
+    Ok(entry)
+}
+
+impl LogicRules {
+    /// Whether these keywords fail on a missing value (see `Schema::fails_on_missing`).
+    pub(crate) fn fails_on_missing(&self) -> bool {
+        self.enumeration.is_some()
+            || self.all_of.iter().any(Schema::fails_on_missing)
+            || (!self.any_of.is_empty() && self.any_of.iter().all(Schema::fails_on_missing))
+            || (!self.one_of.is_empty() && self.one_of.iter().filter(|s| !s.fails_on_missing()).count() != 1)
+            || self.not.as_ref().is_some_and(|n| !n.fails_on_missing())
+    }
+
+    /// The entries of the combinators a missing value fails (`enum` fails without one).
+    pub(crate) fn explain_missing(&self, out: &mut Vec<Document>) {
+        let failing = |schemas: &[Schema]| -> Vec<Document> {
+            schemas
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.fails_on_missing())
+                .map(|(i, s)| {
+                    let mut entry = doc! { "index": count_of(i as u64) };
+                    s.annotate(&mut entry);
+                    entry.insert("details", s.explain_missing());
+                    entry
+                })
+                .collect()
+        };
+        let all_of = failing(&self.all_of);
+        if !all_of.is_empty() {
+            out.push(doc! { "operatorName": "allOf", "schemasNotSatisfied": all_of });
+        }
+        if !self.any_of.is_empty() && self.any_of.iter().all(Schema::fails_on_missing) {
+            out.push(doc! { "operatorName": "anyOf", "schemasNotSatisfied": failing(&self.any_of) });
+        }
+        if !self.one_of.is_empty() {
+            let matching: Vec<Bson> = (0..self.one_of.len())
+                .filter(|&i| !self.one_of[i].fails_on_missing())
+                .map(|i| Bson::Int32(i as i32))
+                .collect();
+            match matching.len() {
+                1 => {}
+                0 => out.push(doc! { "operatorName": "oneOf", "schemasNotSatisfied": failing(&self.one_of) }),
+                _ => out.push(doc! {
+                    "operatorName": "oneOf",
+                    "reason": "more than one subschema matched",
+                    "matchingSchemaIndexes": matching,
+                }),
+            }
+        }
+        if self.not.as_ref().is_some_and(|n| !n.fails_on_missing()) {
+            out.push(doc! { "operatorName": "not", "reason": "child expression matched" });
+        }
+    }
 }

@@ -4,10 +4,10 @@
 
 use crate::bson::{doc, Bson, Document};
 
-use super::array::Additional;
+use super::array::{count_of, Additional};
 use crate::validate::bytes::same;
 use crate::validate::error::SchemaError;
-use crate::validate::pattern::Pattern;
+use crate::validate::pattern::{Dialect, Pattern};
 use crate::validate::report::{spec, Explain};
 use crate::validate::schema::{limit, Ctx, Keywords, Limit, Schema};
 use crate::validate::value::{Doc, FieldIter, Res, Value};
@@ -23,6 +23,9 @@ pub(crate) struct ObjectRules {
     /// `required` as written (for `specifiedAs`).
     required: Option<Bson>,
     has_properties: bool,
+    /// The indexes in `named` of the `properties` entries, in the order written (the order
+    /// mongod reports them in).
+    written_order: Vec<usize>,
     allowed: Option<Allowed>,
     min_properties: Option<Limit>,
     max_properties: Option<Limit>,
@@ -41,7 +44,6 @@ struct Named {
 struct Allowed {
     patterns: Vec<(Pattern, Schema)>,
     otherwise: Additional,
-    spec: Option<Bson>,
 }
 
 #[derive(Debug)]
@@ -93,6 +95,11 @@ impl ObjectRules {
         let declared: Vec<Box<str>> = self.named.iter().map(|n| n.name.clone()).collect();
         self.named.sort_by(|a, b| a.name.cmp(&b.name));
         self.lookup = Lookup::new(&self.named, &declared);
+        self.written_order = declared
+            .iter()
+            .filter_map(|name| self.named.iter().position(|n| n.name == *name))
+            .filter(|&i| self.named[i].schema.is_some())
+            .collect();
         self.required_mask =
             self.named.iter().enumerate().filter(|(i, n)| n.required && *i < 64).fold(0, |m, (i, _)| m | 1 << i);
     }
@@ -321,7 +328,7 @@ fn parse_allowed(kw: &Keywords<'_>, ctx: Ctx<'_>) -> Result<Option<Allowed>, Sch
         .map(|v| Additional::parse(v, ctx, "additionalProperties", message))
         .transpose()?
         .unwrap_or(Additional::Allow);
-    Ok(Some(Allowed { patterns, otherwise, spec: additional.cloned() }))
+    Ok(Some(Allowed { patterns, otherwise }))
 }
 
 fn parse_patterns(value: &Bson, ctx: Ctx<'_>) -> Result<Vec<(Pattern, Schema)>, SchemaError> {
@@ -337,7 +344,9 @@ fn parse_patterns(value: &Bson, ctx: Ctx<'_>) -> Result<Vec<(Pattern, Schema)>, 
                 format!("$jsonSchema keyword 'patternProperties' has property '{source}' which is not an object"),
             )
         })?;
-        let pattern = Pattern::new(source).map_err(|m| ctx.err(&format!("patternProperties.{source}"), m))?;
+        // Byte by byte, as mongod 6.0 compiles `patternProperties` (and worded as it words it).
+        let pattern = Pattern::new(source, Dialect::Bytes)
+            .map_err(|m| ctx.err(&format!("patternProperties.{source}"), format!("Invalid regular expression: {m}")))?;
         out.push((pattern, schema));
     }
     Ok(out)
@@ -420,16 +429,27 @@ impl ObjectRules {
 
     fn explain_properties<'a, D: Doc<'a>>(&self, d: D, ex: &mut Explain<'_>, out: &mut Vec<Document>) -> Res<()> {
         let mut failed = Vec::new();
-        for named in &self.named {
-            let (Some(schema), Some(value)) = (&named.schema, d.get(&named.name)?) else { continue };
+        for named in self.written_order.iter().map(|&i| &self.named[i]) {
+            let Some(schema) = &named.schema else { continue };
+            let Some(value) = d.get(&named.name)? else {
+                // A required property that is missing: mongod applies its subschema to the
+                // missing value too, and lists it when that explains anything.
+                let details =
+                    if named.required && schema.fails_on_missing() { schema.explain_missing() } else { Vec::new() };
+                if !details.is_empty() {
+                    let mut entry = doc! { "propertyName": &*named.name };
+                    schema.annotate(&mut entry);
+                    entry.insert("details", details);
+                    failed.push(entry);
+                }
+                continue;
+            };
             if schema.matches(value)? {
                 continue;
             }
             let details = ex.at(&named.name, |ex| schema.explain(value, ex))?;
             let mut entry = doc! { "propertyName": &*named.name };
-            if let Some(description) = &schema.description {
-                entry.insert("description", description);
-            }
+            schema.annotate(&mut entry);
             entry.insert("details", details);
             failed.push(entry);
         }
@@ -472,7 +492,7 @@ impl ObjectRules {
             if broken {
                 let reason = "specified number of properties was not satisfied";
                 ex.violation(at, keyword, reason);
-                out.push(doc! { "operatorName": keyword, "specifiedAs": spec(keyword, b.spec.clone()), "reason": reason, "numberOfProperties": count });
+                out.push(doc! { "operatorName": keyword, "specifiedAs": spec(keyword, b.spec.clone()), "reason": reason, "numberOfProperties": count_of(count as u64) });
             }
         }
         Ok(())
@@ -524,8 +544,10 @@ impl Dependency {
 }
 
 impl Allowed {
-    /// `additionalProperties: false` lists the extra names; a schema or a pattern lists
-    /// the failing properties with their details.
+    /// mongod's `$_internalSchemaAllowedProperties`: first `additionalProperties` (`false`:
+    /// every additional name; a schema: the first additional property failing it), then, for
+    /// each pattern in turn, the first property whose name it matches and whose value fails its
+    /// schema.
     fn explain<'a, D: Doc<'a>>(
         &self,
         rules: &ObjectRules,
@@ -534,23 +556,12 @@ impl Allowed {
         ex: &mut Explain<'_>,
         out: &mut Vec<Document>,
     ) -> Res<()> {
-        let (mut extra, mut pattern_failures, mut schema_failures) = (Vec::new(), Vec::new(), Vec::new());
+        let mut extra = Vec::new();
+        let mut failing: Option<Document> = None;
         for field in d.fields() {
             let (name, value) = field?;
             let listed = rules.find(name).is_some_and(|i| rules.named[i].schema.is_some());
-            let mut matched = false;
-            for (pattern, schema) in &self.patterns {
-                if !pattern.is_match(name) {
-                    continue;
-                }
-                matched = true;
-                if !schema.matches(value)? {
-                    let details = ex.at(name, |ex| schema.explain(value, ex))?;
-                    pattern_failures
-                        .push(doc! { "propertyName": name, "regexMatched": pattern.source(), "details": details });
-                }
-            }
-            if matched || listed {
+            if listed || self.patterns.iter().any(|(pattern, _)| pattern.is_match(name)) {
                 continue;
             }
             match &self.otherwise {
@@ -561,25 +572,52 @@ impl Allowed {
                         ex.violation(at, "additionalProperties", "property not allowed by additionalProperties: false")
                     });
                 }
+                // Every failing property is explained (for `violations()`); mongod's errInfo
+                // reports the first.
                 Additional::Schema(schema) => {
-                    if !schema.matches(value)? {
-                        let details = ex.at(name, |ex| schema.explain(value, ex))?;
-                        schema_failures.push(doc! { "propertyName": name, "details": details });
+                    if schema.matches(value)? {
+                        continue;
                     }
+                    let details = ex.at(name, |ex| schema.explain(value, ex))?;
+                    if failing.is_none() {
+                        let mut entry = doc! { "operatorName": "additionalProperties" };
+                        schema.annotate(&mut entry);
+                        entry.insert("reason", "at least one additional property did not match the subschema");
+                        entry.insert("failingProperty", name);
+                        entry.insert("details", details);
+                        failing = Some(entry);
+                    }
+                }
+            }
+        }
+        if !extra.is_empty() {
+            out.push(doc! {
+                "operatorName": "additionalProperties",
+                "specifiedAs": { "additionalProperties": false },
+                "additionalProperties": extra,
+            });
+        }
+        out.extend(failing);
+        let mut pattern_failures = Vec::new();
+        for (pattern, schema) in &self.patterns {
+            let mut first = true;
+            for field in d.fields() {
+                let (name, value) = field?;
+                if !pattern.is_match(name) || schema.matches(value)? {
+                    continue;
+                }
+                let details = ex.at(name, |ex| schema.explain(value, ex))?;
+                if std::mem::take(&mut first) {
+                    let mut entry = doc! { "propertyName": name };
+                    schema.annotate(&mut entry);
+                    entry.insert("regexMatched", pattern.source());
+                    entry.insert("details", details);
+                    pattern_failures.push(entry);
                 }
             }
         }
         if !pattern_failures.is_empty() {
             out.push(doc! { "operatorName": "patternProperties", "details": pattern_failures });
-        }
-        if !extra.is_empty() {
-            let spec = spec("additionalProperties", self.spec.clone().unwrap_or(Bson::Boolean(false)));
-            out.push(
-                doc! { "operatorName": "additionalProperties", "specifiedAs": spec, "additionalProperties": extra },
-            );
-        }
-        if !schema_failures.is_empty() {
-            out.push(doc! { "operatorName": "additionalProperties", "propertiesNotSatisfied": schema_failures });
         }
         Ok(())
     }

@@ -4,7 +4,7 @@
 use crate::bson::{Bson, Document};
 
 use crate::validate::error::SchemaError;
-use crate::validate::pattern::{Found, Pattern};
+use crate::validate::pattern::{Dialect, Found, Pattern};
 use crate::validate::report::{leaf, spec, Explain};
 use crate::validate::schema::{limit, Ctx, Keywords, Limit};
 
@@ -66,13 +66,15 @@ impl StringRules {
     }
 }
 
-/// `pattern`: a string, compiled as PCRE (UTF mode, no flags); at the root mongod never
+/// `pattern`: a string, compiled as PCRE (UTF mode, no flags; mongod's wording of errors); at the root mongod never
 /// compiles it, so a broken regex is accepted there.
 fn parse_pattern(kw: &Keywords<'_>, ctx: Ctx<'_>) -> Result<Option<Pattern>, SchemaError> {
     match kw.get("pattern") {
         None => Ok(None),
         Some(Bson::String(_)) if ctx.top => Ok(None),
-        Some(Bson::String(source)) => Pattern::new(source).map(Some).map_err(|m| ctx.err("pattern", m)),
+        Some(Bson::String(source)) => Pattern::new(source, Dialect::Utf)
+            .map(Some)
+            .map_err(|m| ctx.err("pattern", format!("Regular expression is invalid: {m}"))),
         Some(_) => Err(ctx.err("pattern", "$jsonSchema keyword 'pattern' must be a string")),
     }
 }
