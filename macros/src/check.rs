@@ -283,7 +283,9 @@ mod tests {
             run(parse_quote! { struct A { #[mongo(max_items = 3, items(max_length = 3))] tags: Option<Vec<String>> } });
         assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(
-            needs_facts(parse_quote! { struct A { #[mongo(max_items = 3, items(max_length = 3))] tags: Vec<String> } }),
+            needs_facts(
+                parse_quote! { struct A { #[mongo(max_items = 3, items(max_length = 3))] tags: Option<Vec<String>> } }
+            ),
             [false]
         );
         // an alias, an alias of items, a generic parameter: the facts decide

@@ -25,7 +25,12 @@ pub fn all<'a>(cx: &Ctxt, c: &'a Container<'a>) -> Vec<Assertion<'a>> {
     for (index, site) in Site::all(c).into_iter().enumerate() {
         let mut checks = types::checks(&site) | bounds::checks(cx, &site);
         if let Some(kind) = site.field.known_kind() {
-            types::decide(cx, &site, kind, checks);
+            types::decide(cx, &site, kind, false, checks);
+            continue;
+        }
+        // `Option<i64>`, `Vec<String>`: the syntax shows every fact the rules ask
+        if let Some((kind, growable)) = site.field.plain_kind() {
+            types::decide(cx, &site, Some(kind), growable, checks);
             continue;
         }
         if crate::check::kinds(site.field).needs_facts {
