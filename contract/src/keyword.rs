@@ -97,7 +97,7 @@ pub enum Applies {
 
 impl Applies {
     /// The kind, as a message says it: "a string".
-    pub fn noun(self) -> &'static str {
+    pub const fn noun(self) -> &'static str {
         match self {
             Applies::Any => "any value",
             Applies::String => "a string",
@@ -111,6 +111,104 @@ impl Applies {
     pub fn attrs(self) -> String {
         KEYWORDS.iter().filter(|spec| spec.applies == self).map(|spec| spec.attr).collect::<Vec<_>>().join(", ")
     }
+
+    /// A value of `kind` is constrained by the keywords of this kind (numbers: `int`,
+    /// `long`, `double`, `decimal`). `Any` and `Mixed` (a value of no single kind) fit
+    /// everything: nothing is known to be wrong.
+    pub const fn fits(self, kind: BsonKind) -> bool {
+        if matches!(kind, BsonKind::Any | BsonKind::Mixed) {
+            return true;
+        }
+        match self {
+            Applies::Any => true,
+            Applies::String => matches!(kind, BsonKind::String),
+            Applies::Number => matches!(kind, BsonKind::Int | BsonKind::Long | BsonKind::Double | BsonKind::Decimal),
+            Applies::Array => matches!(kind, BsonKind::Array),
+            Applies::Document => matches!(kind, BsonKind::Object),
+        }
+    }
+
+    const fn same(self, other: Applies) -> bool {
+        self as u8 == other as u8
+    }
+}
+
+/// `value` fits a field of `kind`: an `enum_values` literal the type can hold (an `int`
+/// holds integers in i32's range, a whole float compares equal to an integer).
+pub const fn holds<S>(kind: BsonKind, value: &Lit<S>) -> bool {
+    if matches!(kind, BsonKind::Any | BsonKind::Mixed) {
+        return true;
+    }
+    let number = Applies::Number.fits(kind);
+    match value {
+        Lit::Str(_) => matches!(kind, BsonKind::String),
+        Lit::Bool(_) => matches!(kind, BsonKind::Bool),
+        Lit::Int(i) => match kind {
+            BsonKind::Int => *i >= i32::MIN as i64 && *i <= i32::MAX as i64,
+            _ => number,
+        },
+        Lit::Float(f) => match kind {
+            BsonKind::Double | BsonKind::Decimal => true,
+            // a whole number also compares equal to an integer
+            BsonKind::Int | BsonKind::Long => *f == (*f as i64) as f64,
+            _ => false,
+        },
+    }
+}
+
+/// The message of a keyword set on a value of a kind it does not constrain
+/// (`max_length` on an `int`): `item` when it is set in `items(...)`. One text for the
+/// derive's own check and the const check that reads a field's facts.
+pub const fn wrong_kind(spec: &Spec, has: BsonKind, item: bool) -> crate::rules::ConstMessage {
+    let mut m = crate::rules::ConstMessage::new().str("`").str(spec.attr).str("` applies to ").str(spec.applies.noun());
+    m = m.str(if item { ", and the items of this field are `" } else { ", and this field's schema is `" });
+    m = m.str(match has.alias() {
+        Some(alias) => alias,
+        None => "a value of no single type",
+    });
+    m = m
+        .str("`: mongod would ignore it; remove it (the keywords that apply to ")
+        .str(spec.applies.noun())
+        .str(" are ");
+    let mut i = 0;
+    let mut first = true;
+    while i < KEYWORDS.len() {
+        if KEYWORDS[i].applies.same(spec.applies) {
+            if !first {
+                m = m.str(", ");
+            }
+            m = m.str(KEYWORDS[i].attr);
+            first = false;
+        }
+        i += 1;
+    }
+    m = m.str(")");
+    if !item && matches!(has, BsonKind::Array | BsonKind::Object) {
+        m = m
+            .str("; to constrain each item of an array or value of a map, set it in `items(...)`: `#[mongo(items(")
+            .str(spec.attr)
+            .str(" = ...))]`");
+    }
+    m
+}
+
+/// The message of an `enum_values` literal a value of `has` cannot hold.
+pub const fn unheld(value: &Lit<&str>, has: BsonKind, item: bool) -> crate::rules::ConstMessage {
+    let mut m = crate::rules::ConstMessage::new().str("`enum_values` lists ");
+    m = match value {
+        Lit::Str(s) => m.str("the string \"").str(s).str("\""),
+        Lit::Bool(true) => m.str("`true`"),
+        Lit::Bool(false) => m.str("`false`"),
+        Lit::Int(i) if *i < 0 => m.str("the integer `-").number(i.unsigned_abs()).str("`"),
+        Lit::Int(i) => m.str("the integer `").number(*i as u64).str("`"),
+        Lit::Float(_) => m.str("a float"),
+    };
+    m = m.str(if item { ", which the items of this field (`" } else { ", which this field's type (`" });
+    m.str(match has.alias() {
+        Some(alias) => alias,
+        None => "a value of no single type",
+    })
+    .str("`) cannot hold: no document could store it; list values of that type")
 }
 
 macro_rules! keywords {
@@ -129,8 +227,9 @@ macro_rules! keywords {
         ];
 
         impl<S, L> Keyword<S, L> {
-            /// The keyword's row in [`KEYWORDS`] and its value.
-            pub fn parts(&self) -> (&'static Spec, Value<'_, S, L>) {
+            /// The keyword's row in [`KEYWORDS`] and its value (a `const fn`: the derive's
+            /// const checks read a field's keywords from its table).
+            pub const fn parts(&self) -> (&'static Spec, Value<'_, S, L>) {
                 let mut i = 0;
                 $(
                     if let Keyword::$variant(value) = self {
@@ -138,7 +237,8 @@ macro_rules! keywords {
                     }
                     i += 1;
                 )*
-                unreachable!("every variant has a row: {i}")
+                let _ = i;
+                unreachable!()
             }
 
             /// The keyword of `spec` with `value`; `None` when the value is not of the
@@ -206,6 +306,8 @@ keywords! {
     /// `description`, by default the doc comment.
     Description(S: Str) = "description" => "description" on Any,
 }
+
+use crate::bson::BsonKind;
 
 /// The row of the `#[mongo(...)]` key `attr`.
 pub fn by_attr(attr: &str) -> Option<&'static Spec> {

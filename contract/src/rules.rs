@@ -238,6 +238,10 @@ pub mod check {
     pub const MAP: u32 = 1 << 6;
     /// The field is flattened: its documents do not add a level.
     pub const FLATTEN: u32 = 1 << 7;
+    /// The field's keywords (and those of its `items(...)`) need a kind its type's syntax
+    /// does not show (an alias, a path, a generic parameter): they are checked against its
+    /// facts.
+    pub const KEYWORDS: u32 = 1 << 8;
 }
 
 #[cfg(test)]

@@ -1,12 +1,14 @@
 //! Checks on the shape of a model that the schema depends on. The modelling rules of the
 //! standard live in `rules/`.
 
+use crate::attr::mongo::Keywords;
 use crate::attr::mongo::{Keyword, Lit};
 use crate::ctxt::Ctxt;
 use crate::ir::{Container, Data, Field};
+use mongo_schema_contract::bson;
 use mongo_schema_contract::bson::BsonKind;
 use mongo_schema_contract::helpers;
-use mongo_schema_contract::keyword::Applies;
+use mongo_schema_contract::keyword::{self, Applies};
 
 pub fn all(cx: &Ctxt, c: &Container) {
     root_names(cx, c);
@@ -70,6 +72,15 @@ fn helper_without_type(cx: &Ctxt, field: &Field) {
 /// A helper on a variant writes its whole content: not supported, a field helper is.
 fn variant_helpers(cx: &Ctxt, c: &Container) {
     let Data::Enum(variants) = &c.data else { return };
+    for variant in variants.iter().filter(|v| !v.mongo.items.is_empty()) {
+        cx.syn_error(syn::Error::new(
+            variant.mongo.items[0].span,
+            format!(
+                "variant `{}`: `items(...)` constrains a field's items; put it on the variant's field",
+                variant.name
+            ),
+        ));
+    }
     for variant in variants.iter().filter(|v| v.serde.with.is_some()) {
         cx.error_spanned_by(
             &variant.serde.with,
@@ -80,111 +91,225 @@ fn variant_helpers(cx: &Ctxt, c: &Container) {
 
 /// A keyword of a kind the field's schema is not (`max_items` on a string, `pattern` on
 /// a number) is written into the schema and enforces nothing; an `enum_values` the type
-/// cannot hold rejects every document. Checked where syntax decides the field's BSON type
-/// (a primitive, `bson_type`, a known serde helper).
+/// cannot hold rejects every document. Decided here where the type's syntax shows the
+/// kind (a primitive, `Vec<T>`, a map, `bson_type`, a known serde helper), at the field
+/// and at each level of `items(...)`; where it does not (an alias, a path, a generic
+/// parameter), [`Kinds::needs_facts`] asks the field's const check to read its facts.
 fn keyword_kinds(cx: &Ctxt, field: &Field) {
-    let Some(kind) = field.known_kind().flatten().or_else(|| container_kind(field)) else { return };
-    if matches!(kind, BsonKind::Any | BsonKind::Mixed) {
-        return;
+    for error in kinds(field).errors {
+        cx.syn_error(error);
     }
-    let has = kind.alias().unwrap_or("a value of no single type");
-    for (span, keyword) in &field.mongo.keywords.list {
-        let spec = keyword.parts().0;
-        let fits = match spec.applies {
-            Applies::Any => true,
-            Applies::String => kind == BsonKind::String,
-            Applies::Number => is_number(kind),
-            Applies::Array => kind == BsonKind::Array,
-            Applies::Document => kind == BsonKind::Object,
+}
+
+/// What the syntax decides about a field's keywords.
+pub struct Kinds {
+    pub errors: Vec<syn::Error>,
+    /// Some keyword (of the field or of its first `items(...)` level) needs a kind the
+    /// syntax does not show: the const check reads it from the field's facts.
+    pub needs_facts: bool,
+}
+
+pub fn kinds(field: &Field) -> Kinds {
+    let mut out = Kinds { errors: Vec::new(), needs_facts: false };
+    let (kind, mut item) = match field.known_kind() {
+        // `bson_type` or a helper: the items' own type is not known
+        Some(kind) => (Some(kind.unwrap_or(BsonKind::Any)), None),
+        None => match syntax(&field.original.ty) {
+            Some((kind, item)) => (Some(kind), item),
+            None => (None, None),
+        },
+    };
+    match kind {
+        Some(kind) => level(&mut out.errors, &field.mongo.keywords, kind, false),
+        None => out.needs_facts = needs_kind(&field.mongo.keywords),
+    }
+    // the kind of the value whose items the next level constrains
+    let mut container = kind;
+    for (depth, items) in field.mongo.items.iter().enumerate() {
+        let nested = || {
+            syn::Error::new(
+                items.span,
+                "a nested `items(...)` is checked through the type as written: spell the containers out \
+                 (`Vec<Vec<String>>`, `HashMap<String, Vec<String>>`) rather than an alias or generic parameter",
+            )
         };
-        if !fits {
-            let (attr, needed, own) = (spec.attr, spec.applies.noun(), spec.applies.attrs());
-            cx.syn_error(syn::Error::new(
-                *span,
-                format!(
-                    "`{attr}` applies to {needed}, and this field's schema is `{has}`: mongod would ignore it; \
-                     remove it (the keywords that apply to {needed} are {own}){}",
-                    if matches!(kind, BsonKind::Array | BsonKind::Object) {
-                        "; to bound each item or value, give it a newtype whose field carries the keyword"
-                    } else {
-                        ""
-                    }
-                ),
-            ));
-        }
-        if let Keyword::Enum(values) = keyword {
-            if let Some(value) = values.iter().find(|v| !holds(kind, v)) {
-                cx.syn_error(syn::Error::new(
-                    *span,
+        match container {
+            // the const check asks the facts whether the field is an array or a map, and
+            // what its items are
+            None if depth == 0 => {
+                out.needs_facts = true;
+                continue;
+            }
+            None => {
+                out.errors.push(nested());
+                return out;
+            }
+            Some(BsonKind::Array | BsonKind::Object) => {}
+            Some(BsonKind::Any | BsonKind::Mixed) => return out,
+            Some(kind) => {
+                out.errors.push(syn::Error::new(
+                    items.span,
                     format!(
-                        "`enum_values` lists {}, which this field's type (`{has}`) cannot hold: no document could \
-                         store it; list values of that type",
-                        describe(value)
+                        "`items(...)` constrains the items of an array or the values of a map, and {} `{}`: set \
+                         the keywords on the {} itself",
+                        if depth == 0 {
+                            "this field's schema is"
+                        } else {
+                            "the values the enclosing `items(...)` constrains are"
+                        },
+                        kind.alias().unwrap_or("a value of no single type"),
+                        if depth == 0 { "field" } else { "enclosing `items(...)`" },
                     ),
                 ));
+                return out;
+            }
+        }
+        match item.and_then(syntax) {
+            Some((kind, next)) => {
+                level(&mut out.errors, &items.keywords, kind, true);
+                container = Some(kind);
+                item = next;
+            }
+            // the items of a `bson_type = "array"` field: the derive cannot see them
+            None if item.is_none() => return out,
+            // `Vec<Alias>`: the const check reads the items' kind from the field's facts
+            None if depth == 0 => {
+                out.needs_facts |= needs_kind(&items.keywords);
+                container = None;
+                item = None;
+            }
+            None => {
+                container = None;
+                item = None;
+            }
+        }
+    }
+    out
+}
+
+/// Some keyword of `keywords` constrains a particular kind (or lists values).
+fn needs_kind(keywords: &Keywords) -> bool {
+    keywords.list.iter().any(|(_, k)| k.parts().0.applies != Applies::Any || matches!(k, Keyword::Enum(_)))
+}
+
+/// The keywords of one level checked against the kind of its values.
+fn level(errors: &mut Vec<syn::Error>, keywords: &Keywords, kind: BsonKind, item: bool) {
+    for (span, keyword) in &keywords.list {
+        let spec = keyword.parts().0;
+        if !spec.applies.fits(kind) {
+            errors.push(syn::Error::new(*span, keyword::wrong_kind(spec, kind, item).as_str()));
+        }
+        if let Keyword::Enum(values) = keyword {
+            if let Some(value) = values.iter().find(|v| !keyword::holds(kind, v)) {
+                errors.push(syn::Error::new(*span, keyword::unheld(&borrowed(value), kind, item).as_str()));
             }
         }
     }
 }
 
-/// `array` for a field whose type is, by its syntax, a std sequence or set (`Vec<T>`,
-/// `Option<Vec<T>>`, ...), `object` for a std map: a keyword for the items
-/// (`max_length` on a `Vec<String>`) would land on the container itself.
-fn container_kind(field: &Field) -> Option<BsonKind> {
-    if field.serde.with.is_some() || field.mongo.keywords.bson_type().is_some() {
+fn borrowed(lit: &Lit) -> keyword::Lit<&str> {
+    match lit {
+        Lit::Str(s) => keyword::Lit::Str(s.as_str()),
+        Lit::Int(i) => keyword::Lit::Int(*i),
+        Lit::Float(f) => keyword::Lit::Float(*f),
+        Lit::Bool(b) => keyword::Lit::Bool(*b),
+    }
+}
+
+/// The BSON kind the syntax of `ty` shows, and for an array or map the type of its items
+/// (values): `Vec<T>`, sets, `[T; N]`, `HashMap<String, V>`, a primitive, through
+/// `Option` and `Box`. `None` for any other type (an alias, a path, a generic parameter).
+fn syntax(ty: &syn::Type) -> Option<(BsonKind, Option<&syn::Type>)> {
+    match ty {
+        syn::Type::Array(a) => return Some((BsonKind::Array, Some(&a.elem))),
+        syn::Type::Slice(s) => return Some((BsonKind::Array, Some(&s.elem))),
+        syn::Type::Paren(p) => return syntax(&p.elem),
+        syn::Type::Group(g) => return syntax(&g.elem),
+        _ => {}
+    }
+    let syn::Type::Path(p) = ty else { return None };
+    if p.qself.is_some() {
         return None;
     }
-    let mut ty = &field.original.ty;
-    loop {
-        let syn::Type::Path(p) = ty else { return None };
-        if p.qself.is_some() {
-            return None;
+    let last = p.path.segments.last()?;
+    let name = last.ident.to_string();
+    let args: Vec<&syn::Type> = match &last.arguments {
+        syn::PathArguments::None if p.path.segments.len() == 1 && p.path.leading_colon.is_none() => {
+            return bson::primitive(&name).map(|kind| (kind, None))
         }
-        let last = p.path.segments.last()?;
-        let syn::PathArguments::AngleBracketed(args) = &last.arguments else { return None };
-        let name = last.ident.to_string();
-        match name.as_str() {
-            "Option" => match args.args.first() {
-                Some(syn::GenericArgument::Type(inner)) if args.args.len() == 1 => ty = inner,
-                _ => return None,
-            },
-            "Vec" | "VecDeque" | "LinkedList" | "HashSet" | "BTreeSet" if args.args.len() == 1 => {
-                return Some(BsonKind::Array)
-            }
-            "HashMap" | "BTreeMap" if args.args.len() == 2 => return Some(BsonKind::Object),
-            _ => return None,
-        }
+        syn::PathArguments::AngleBracketed(args) => args
+            .args
+            .iter()
+            .filter_map(|arg| match arg {
+                syn::GenericArgument::Type(ty) => Some(ty),
+                _ => None,
+            })
+            .collect(),
+        _ => return None,
+    };
+    match (name.as_str(), args.as_slice()) {
+        ("Option" | "Box", [inner]) => syntax(inner),
+        ("Vec" | "VecDeque" | "LinkedList" | "HashSet" | "BTreeSet", [item, ..]) => Some((BsonKind::Array, Some(item))),
+        ("HashMap" | "BTreeMap", [_, value, ..]) => Some((BsonKind::Object, Some(value))),
+        _ => None,
     }
 }
 
-/// The kinds `$jsonSchema`'s numeric keywords apply to: `int`, `long`, `double`, `decimal`.
-fn is_number(kind: BsonKind) -> bool {
-    kind.is_number() || kind == BsonKind::Decimal
-}
+#[cfg(test)]
+mod tests {
+    use crate::rules::run;
+    use mongo_schema_contract::rules::check;
+    use syn::parse_quote;
 
-/// A value of `kind` can be `lit`.
-fn holds(kind: BsonKind, lit: &Lit) -> bool {
-    match lit {
-        Lit::Str(_) => kind == BsonKind::String,
-        Lit::Bool(_) => kind == BsonKind::Bool,
-        Lit::Int(i) => match kind {
-            BsonKind::Int => i32::try_from(*i).is_ok(),
-            _ => is_number(kind),
-        },
-        Lit::Float(f) => match kind {
-            BsonKind::Double | BsonKind::Decimal => true,
-            // a whole number also compares equal to an integer
-            BsonKind::Int | BsonKind::Long => f.fract() == 0.0,
-            _ => false,
-        },
+    fn needs_facts(input: syn::DeriveInput) -> Vec<bool> {
+        run(input)
+            .1
+            .iter()
+            .map(|a| {
+                let bits: u32 = a
+                    .split(' ')
+                    .nth(2)
+                    .and_then(|b| u32::from_str_radix(b.trim_start_matches("0b"), 2).ok())
+                    .unwrap_or(0);
+                bits & check::KEYWORDS != 0
+            })
+            .collect()
     }
-}
 
-fn describe(lit: &Lit) -> String {
-    match lit {
-        Lit::Str(s) => format!("the string {s:?}"),
-        Lit::Bool(b) => format!("`{b}`"),
-        Lit::Int(i) => format!("the integer `{i}`"),
-        Lit::Float(f) => format!("the number `{f}`"),
+    #[test]
+    fn syntax_decides_where_it_shows_the_kind_and_leaves_the_rest_to_the_facts() {
+        // shown by syntax: decided here, no const keyword check
+        let (errors, _) =
+            run(parse_quote! { struct A { #[mongo(max_items = 3, items(max_length = 3))] tags: Option<Vec<String>> } });
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(
+            needs_facts(
+                parse_quote! { struct A { #[mongo(max_items = 3, items(max_length = 3))] tags: Option<Vec<String>> } }
+            ),
+            [false]
+        );
+        // an alias, an alias of items, a generic parameter: the facts decide
+        assert_eq!(needs_facts(parse_quote! { struct A { #[mongo(max_length = 3)] sku: Sku } }), [true]);
+        assert_eq!(
+            needs_facts(parse_quote! { struct A { #[mongo(max_items = 3, items(max_length = 3))] tags: Vec<Sku> } }),
+            [true]
+        );
+        assert_eq!(needs_facts(parse_quote! { struct A<T> { #[mongo(max_length = 3)] value: T } }), [true]);
+        // keywords of any kind and no keywords: nothing to check
+        assert_eq!(needs_facts(parse_quote! { struct A { #[mongo(title = "t")] sku: Sku } }), [false]);
+        // wrong kinds shown by syntax, at each level
+        let (errors, _) = run(
+            parse_quote! { struct A { #[mongo(max_items = 3, items(max_items = 2, items(minimum = 1)))] grid: Vec<Vec<String>> } },
+        );
+        assert!(
+            errors[0].starts_with("`minimum` applies to a number, and the items of this field are `string`"),
+            "{errors:?}"
+        );
+        let (errors, _) = run(parse_quote! { struct A { #[mongo(items(items(max_length = 1)))] grid: Vec<Cells> } });
+        assert!(errors[0].starts_with("a nested `items(...)` is checked through the type as written"), "{errors:?}");
+        // `bson_type = "array"`: the items are not known, nothing is refused
+        let (errors, _) =
+            run(parse_quote! { struct A { #[mongo(bson_type = "array", items(minimum = 1))] raw_list: Raw } });
+        assert!(errors.is_empty(), "{errors:?}");
     }
 }

@@ -9,6 +9,7 @@ use crate::rules::{Assertion, Branch, Facts, Test};
 use mongo_schema_contract::bson::BsonKind;
 use mongo_schema_contract::fields::{NULLABLE, REQUIRED, SKIPS_NONE};
 use mongo_schema_contract::keyword::{Num, Value};
+use mongo_schema_contract::rules::check;
 use mongo_schema_contract::size;
 use proc_macro2::{Delimiter, Group, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
@@ -421,7 +422,14 @@ impl ToTokens for Field<'_> {
         let keywords: Vec<&Keyword> =
             self.mongo.keywords.list.iter().map(|(_, k)| k).filter(|k| !matches!(k, Keyword::BsonType(_))).collect();
         let keywords = (!keywords.is_empty()).then(|| keywords_tokens(keywords));
-        let own = quote!(name: #name, ident: #ident, #flags #flatten);
+        let items = (!self.mongo.items.is_empty()).then(|| {
+            let levels = self.mongo.items.iter().map(|level| {
+                let keywords = keywords_tokens(level.keywords.list.iter().map(|(_, k)| k));
+                quote!(&[#keywords])
+            });
+            quote!(items: &[#(#levels),*],)
+        });
+        let own = quote!(name: #name, ident: #ident, #flags #flatten #items);
         tokens.extend(match self.field_type() {
             FieldType::Trait(ty) => {
                 let base = quote_spanned!(ty.span()=> <#ty as _p::MongoSchema>::FIELD);
@@ -517,6 +525,14 @@ fn assertion(c: &Container, a: &Assertion, own: &TokenStream, fields: Option<&To
             let fields = respan(fields.clone(), a.span.0);
             let ceiling = crate::policy::current().policy.max_depth;
             spanned(a.span, quote!(_p::rules::assert_field_at), quote!(#fields, #index, #checks, #max_depth, #ceiling))
+        }
+        (Test::Field(checks, max_depth, _), _) if checks & check::KEYWORDS != 0 => {
+            // the keywords are in the field's own facts: a one-field table (a variant's or
+            // tuple field, rare)
+            let Facts::Field(field) = &a.facts else { return quote!(()) };
+            let ceiling = crate::policy::current().policy.max_depth;
+            let table = quote!(::core::option::Option::Some(&[#field]));
+            spanned(a.span, quote!(_p::rules::assert_field_at), quote!(#table, 0, #checks, #max_depth, #ceiling))
         }
         (Test::Field(checks, max_depth, _), _) => {
             let ceiling = crate::policy::current().policy.max_depth;

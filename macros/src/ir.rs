@@ -185,6 +185,29 @@ impl<'a> Field<'a> {
         }
     }
 
+    /// For a field of a primitive in an `Option`, or of a `Vec`, `VecDeque`, `LinkedList`
+    /// or set of primitives (by syntax, with no `bson_type` or helper): the primitive's
+    /// kind and whether it is a growable array. Such a value has no nesting, needs no
+    /// helper and is no map, so the rules are decided in the macro, sparing the field a
+    /// const check. `None` for every other type.
+    pub fn plain_kind(&self) -> Option<(BsonKind, bool)> {
+        if !matches!(self.field_type(), FieldType::Trait(_)) || self.serde.flatten {
+            return None;
+        }
+        let (name, inner) = single_argument(&self.original.ty)?;
+        let growable = match name.as_str() {
+            "Option" => false,
+            "Vec" | "VecDeque" | "LinkedList" | "HashSet" | "BTreeSet" => true,
+            _ => return None,
+        };
+        let syn::Type::Path(p) = inner else { return None };
+        let [segment] = p.path.segments.iter().collect::<Vec<_>>()[..] else { return None };
+        if p.qself.is_some() || p.path.leading_colon.is_some() || !segment.arguments.is_none() {
+            return None;
+        }
+        bson::primitive(&segment.ident.to_string()).map(|kind| (kind, growable))
+    }
+
     /// Written by serde at all.
     pub fn is_written(&self) -> bool {
         !self.serde.skip_serializing
@@ -197,6 +220,20 @@ impl<'a> Field<'a> {
             syn::Type::Path(p) => p.path.segments.last().is_some_and(|s| s.ident == "Option"),
             _ => false,
         }
+    }
+}
+
+/// `Name<T>` (by its last path segment) with one type argument: `("Name", T)`.
+fn single_argument(ty: &syn::Type) -> Option<(String, &syn::Type)> {
+    let syn::Type::Path(p) = ty else { return None };
+    if p.qself.is_some() {
+        return None;
+    }
+    let last = p.path.segments.last()?;
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else { return None };
+    match args.args.iter().collect::<Vec<_>>()[..] {
+        [syn::GenericArgument::Type(inner)] => Some((last.ident.to_string(), inner)),
+        _ => None,
     }
 }
 

@@ -24,6 +24,8 @@ const VALID: &[&str] = &[
     "#[serde(tag = \"kind\", deny_unknown_fields)] #[mongo(db = \"db_x\", collection = \"t_x\", index(keys(kind = 1, width = -1)))] enum X { A { #[serde(rename = \"_id\")] id: bson::oid::ObjectId, width: i32 }, B, C(Inner) }",
     "#[mongo(db = \"db_x\", collection = \"t_x\")] struct X { title: String, #[serde(flatten)] body: Body, #[serde(flatten)] other: Other }",
     "#[mongo(db = \"db_x\", collection = \"t_x\", capped(size = 4096, max = 10), index(keys(expire_time = 1), ttl = 5))] struct X { expire_time: bson::DateTime }",
+    "struct X { #[mongo(max_items = 3, items(max_length = 3, pattern = \"^a$\", enum_values = [\"a\"]))] tags: Vec<String>, #[mongo(max_properties = 2, items(minimum = 1))] labels: HashMap<String, Alias>, #[mongo(max_items = 2, items(max_items = 2, items(max_length = 1)))] grid: Option<Vec<[String; 2]>> }",
+    "struct X<T> { #[mongo(items(max_length = 3), max_length = 2)] value: T, #[mongo(bson_type = \"array\", items(minimum = 0))] raw_items: Raw }",
 ];
 
 /// Inputs that must yield compile errors, not panics.
@@ -59,6 +61,14 @@ const INVALID: &[&str] = &[
     "#[mongo(allow(a::b, reason = \"x\"))] struct A;",
     "#[mongo(allow(system_db, reason = 5))] struct A;",
     "struct A { #[mongo(max_items = -1)] a: Vec<i32> }",
+    "struct A { #[mongo(items)] a: Vec<i32> }",
+    "struct A { #[mongo(items())] a: Vec<i32> }",
+    "struct A { #[mongo(items = 3)] a: Vec<i32> }",
+    "struct A { #[mongo(items(max_length = 3), items(max_length = 4))] a: Vec<String> }",
+    "struct A { #[mongo(items(items(items(max_length = 3))))] a: Vec<Alias> }",
+    "struct A { #[mongo(items(bson_type = \"int\", unknown))] a: Vec<i32> }",
+    "struct A { #[mongo(items(max_length = 3))] a: i32 }",
+    "enum A { #[mongo(items(max_length = 3))] B { b: Vec<String> } }",
     "struct A { #[mongo(max_items = 1, max_items = 2)] a: Vec<i32> }",
     "struct A { #[mongo(pattern = \"(\")] a: String }",
     "struct A { #[mongo(minimum = -)] a: i32 }",

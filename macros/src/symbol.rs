@@ -14,6 +14,9 @@ pub const MAX_DEPTH: &str = "max_depth";
 pub const FIELD_CASE: &str = "field_case";
 pub const MAX_ITEMS_LIMIT: &str = "max_items_limit";
 
+// #[mongo(items(...))] on a field: keywords of the items of an array or values of a map
+pub const ITEMS: &str = "items";
+
 // collection options on a root, and their keys
 pub const TIMESERIES: &str = "timeseries";
 pub const TIME_FIELD: &str = "time_field";

@@ -84,6 +84,7 @@ pub const ALIAS_FIELD: FieldFacts = FieldFacts {
     schema: Document::new,
     flags: REQUIRED,
     keywords: &[],
+    items: &[],
 };
 
 /// `pub const {Kind}: SchemaFacts` for each listed `BsonKind` variant, and the list.
@@ -124,10 +125,52 @@ fn field_schema(field: &FieldFacts) -> Document {
     let skips_none = field.flags & SKIPS_NONE != 0;
     let mut schema = (field.schema)();
     apply_keywords(&mut schema, field.keywords, field.flags & NULLABLE != 0 && !skips_none);
+    apply_items(&mut schema, field.items);
     if skips_none {
         schema = non_null(schema);
     }
     schema
+}
+
+/// Applies `levels[0]` to the items of an array schema (every item schema of a tuple) or
+/// the values of a map schema, `levels[1]` to theirs, and so on; through the non-null
+/// branch of an `anyOf` (an `Option` of a type with no `bsonType`). A schema with no item
+/// schema yet (`bson_type = "array"`) gets one.
+fn apply_items(schema: &mut Document, levels: &[&[Keyword]]) {
+    let Some((keywords, rest)) = levels.split_first() else { return };
+    let apply = |sub: &mut Document| {
+        apply_keywords(sub, keywords, false);
+        apply_items(sub, rest);
+    };
+    if let Ok(branches) = schema.get_array_mut("anyOf") {
+        let null = doc! { "bsonType": "null" };
+        for branch in branches.iter_mut() {
+            match branch {
+                Bson::Document(branch) if *branch != null => apply_items(branch, levels),
+                _ => {}
+            }
+        }
+        return;
+    }
+    let kinds: Vec<&str> = match schema.get("bsonType") {
+        Some(Bson::String(alias)) => vec![alias.as_str()],
+        Some(Bson::Array(aliases)) => aliases.iter().filter_map(Bson::as_str).collect(),
+        _ => Vec::new(),
+    };
+    let key = match (schema.contains_key("items"), schema.contains_key("additionalProperties")) {
+        (true, _) => "items",
+        (false, true) => "additionalProperties",
+        _ if kinds.contains(&"array") => "items",
+        _ if kinds.contains(&"object") => "additionalProperties",
+        // the derive refuses `items(...)` on anything else
+        _ => return,
+    };
+    match schema.entry(key.to_owned()).or_insert_with(|| Document::new().into()) {
+        Bson::Document(sub) => apply(sub),
+        Bson::Array(subs) => subs.iter_mut().filter_map(Bson::as_document_mut).for_each(apply),
+        // `additionalProperties: false`
+        _ => {}
+    }
 }
 
 /// Undoes [`nullable`] for a field whose `None` is skipped rather than written.
@@ -578,10 +621,18 @@ pub const fn object_facts(fields: Option<&[FieldFacts]>) -> SchemaFacts {
             }
             k += 1;
         }
+        // the items' strings, bounded by `items(max_length = ..)` or a fixed-width pattern
+        let item_max_size = match (facts.item_kind, field.items.first()) {
+            (BsonKind::String, Some(items)) => match string_bound(items) {
+                Some(bytes) => Some(4 + bytes + 1),
+                None => facts.item_max_size,
+            },
+            _ => facts.item_max_size,
+        };
         let value = match (facts.kind, facts.shape, string_bytes) {
             _ if field.flatten => facts.max_size,
             (BsonKind::String, Shape::Scalar, Some(bytes)) => Some(4 + bytes + 1),
-            (_, Shape::Array | Shape::Set, _) => size::array(max_items, facts.item_max_size),
+            (_, Shape::Array | Shape::Set, _) => size::array(max_items, item_max_size),
             _ => facts.max_size,
         };
         match value {
@@ -595,6 +646,27 @@ pub const fn object_facts(fields: Option<&[FieldFacts]>) -> SchemaFacts {
     facts.shape = Shape::Document;
     facts.depth = depth + 1;
     facts
+}
+
+/// The greatest UTF-8 bytes of a string these keywords admit: 4 a code point of
+/// `max_length`, or what a fixed-width `pattern` admits, whichever is smaller.
+const fn string_bound(keywords: &[Keyword]) -> Option<u64> {
+    let (mut bytes, mut k) = (None::<u64>, 0);
+    while k < keywords.len() {
+        let bound = match keywords[k] {
+            Keyword::MaxLength(n) => Some(4 * n),
+            Keyword::Pattern(pattern) => size::pattern_max_bytes(pattern),
+            _ => None,
+        };
+        if let Some(bound) = bound {
+            bytes = match bytes {
+                Some(old) if old < bound => Some(old),
+                _ => Some(bound),
+            };
+        }
+        k += 1;
+    }
+    bytes
 }
 
 /// Facts of a tuple (struct or variant) from its elements' facts.
@@ -752,8 +824,10 @@ pub mod rules {
     }
 
     use mongo_schema_contract::helpers::{self, bytes_eq, str_eq};
+    use mongo_schema_contract::keyword;
     pub use mongo_schema_contract::rules::check;
     use mongo_schema_contract::rules::messages::*;
+    use mongo_schema_contract::rules::ConstMessage;
 
     const fn has(checks: u32, bit: u32) -> bool {
         checks & bit != 0
@@ -822,7 +896,9 @@ pub mod rules {
         }
     }
 
-    /// [`assert_field`] for the field at `index` of a struct's `FIELDS`.
+    /// [`assert_field`] for the field at `index` of a struct's `FIELDS` (or of a one-field
+    /// table the derive writes for a variant's field), and with `check::KEYWORDS` its
+    /// keywords against its facts.
     #[track_caller]
     pub const fn assert_field_at(
         fields: Option<&[FieldFacts]>,
@@ -833,6 +909,63 @@ pub mod rules {
     ) {
         if let Some(fields) = fields {
             assert_field(fields[index].facts, checks, max_depth, ceiling);
+            if has(checks, check::KEYWORDS) {
+                assert_keywords(&fields[index]);
+            }
+        }
+    }
+
+    /// The field's keywords constrain the kind its facts say it has, and its first
+    /// `items(...)` level the kind of its items (values): the derive asks this where the
+    /// type's syntax does not show the kind (an alias, a path, a generic parameter).
+    #[track_caller]
+    const fn assert_keywords(field: &FieldFacts) {
+        let facts = field.facts;
+        assert_level(field.keywords, facts.kind, false);
+        if field.items.is_empty() {
+            return;
+        }
+        let item = match facts.shape {
+            Shape::Array | Shape::Set | Shape::FixedArray | Shape::Map => facts.item_kind,
+            // `bson_type = "array"`: items of no known kind
+            Shape::Scalar if matches!(facts.kind, BsonKind::Array | BsonKind::Object) => BsonKind::Any,
+            _ if matches!(facts.kind, BsonKind::Any | BsonKind::Mixed) => BsonKind::Any,
+            _ => {
+                let message = ConstMessage::new()
+                    .str("`items(...)` constrains the items of an array or the values of a map, and this field's schema is `")
+                    .str(alias(facts.kind))
+                    .str("`: set the keywords on the field itself");
+                fail(message.as_str())
+            }
+        };
+        assert_level(field.items[0], item, true);
+    }
+
+    #[track_caller]
+    const fn assert_level(keywords: &[super::Keyword], kind: BsonKind, item: bool) {
+        let mut i = 0;
+        while i < keywords.len() {
+            let (spec, _) = keywords[i].parts();
+            if !spec.applies.fits(kind) {
+                fail(keyword::wrong_kind(spec, kind, item).as_str());
+            }
+            if let super::Keyword::Enum(values) = keywords[i] {
+                let mut v = 0;
+                while v < values.len() {
+                    if !keyword::holds(kind, &values[v]) {
+                        fail(keyword::unheld(&values[v], kind, item).as_str());
+                    }
+                    v += 1;
+                }
+            }
+            i += 1;
+        }
+    }
+
+    const fn alias(kind: BsonKind) -> &'static str {
+        match kind.alias() {
+            Some(alias) => alias,
+            None => "a value of no single type",
         }
     }
 

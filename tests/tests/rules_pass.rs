@@ -485,3 +485,49 @@ fn a_newtype_bounds_each_item() {
     assert!(validator.validate_raw(&bson::serialize_to_raw_document_buf(&ok).unwrap()).is_ok());
     assert!(validator.validate_raw(&bson::serialize_to_raw_document_buf(&long).unwrap()).is_err());
 }
+
+/// `items(...)`: the items' string bound bounds the document, exactly as the encoder
+/// writes the widest items; keywords through an alias and a generic parameter pass when
+/// the kind fits.
+type Sku = String;
+
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct Described<T> {
+    #[mongo(max_length = 40)]
+    text: T,
+}
+
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(db = "db_shop", collection = "t_shop_listing")]
+struct Listing {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[mongo(max_length = 20, pattern = "^[A-Z0-9-]+$")]
+    sku: Sku,
+    #[mongo(max_items = 6, items(max_length = 10))]
+    keywords: Vec<String>,
+    #[mongo(max_items = 4, items(max_length = 3))]
+    codes: Vec<Sku>,
+    summary: Described<String>,
+}
+
+#[test]
+fn item_bounds_bound_the_document() {
+    let bound = Listing::MAX_DOCUMENT_SIZE.expect("every string of Listing is bounded, items included");
+    let wide = |n: usize| "\u{1F600}".repeat(n);
+    let largest = Listing {
+        id: ObjectId::new(),
+        sku: "A".repeat(20),
+        keywords: (0..6).map(|_| wide(10)).collect(),
+        codes: (0..4).map(|_| wide(3)).collect(),
+        summary: Described { text: wide(40) },
+    };
+    let encoded = bson::serialize_to_vec(&largest).unwrap();
+    // a pattern of `[A-Z0-9-]` is not fixed-width: `sku` is bounded by its 20 code points
+    assert_eq!(bound, encoded.len() as u64 + 3 * 20, "4 bytes a code point of `sku`, 1 written");
+    let schema = Listing::json_schema();
+    let codes = schema.get_document("properties").unwrap().get_document("codes").unwrap();
+    assert_eq!(codes.get_document("items").unwrap().get_i32("maxLength").unwrap(), 3);
+}

@@ -402,7 +402,70 @@ fn unknown(meta: &ParseNestedMeta, valid: &str) -> syn::Error {
 }
 
 /// The keys a field accepts besides the keywords.
-const FIELD_KEYS: &str = "money, date, auto_increment, allow(rule_id, reason = \"...\")";
+const FIELD_KEYS: &str = "items(...), money, date, auto_increment, allow(rule_id, reason = \"...\")";
+
+/// The keywords of one level of `items(...)`: the items of an array, or the values of a
+/// map, one level further down at each nested `items(...)`.
+pub struct Items {
+    /// The `items` key, for errors about the whole level.
+    pub span: Span,
+    pub keywords: Keywords,
+}
+
+/// `items(max_length = 30, pattern = "...", items(...))`: keywords of the field's items
+/// (or its values, for a map), pushed as `levels[depth]`; a nested `items(...)` is the next
+/// level down (the items of `Vec<Vec<String>>`'s inner vectors). `bson_type` is refused:
+/// the derive cannot see the items' own type to keep their facts true.
+fn items(cx: &Ctxt, meta: &ParseNestedMeta, depth: usize, levels: &mut Vec<Items>) -> syn::Result<()> {
+    if levels.len() > depth {
+        return Err(meta.error("duplicate attribute `items`: list every keyword of the items in one `items(...)`"));
+    }
+    let empty = |fork: syn::parse::ParseStream| -> syn::Result<bool> {
+        let content;
+        syn::parenthesized!(content in fork);
+        Ok(content.is_empty())
+    };
+    if empty(&meta.input.fork()).unwrap_or(false) {
+        return Err(
+            meta.error("`items(...)` sets nothing: list the keywords of the items, e.g. `items(max_length = 30)`")
+        );
+    }
+    levels.push(Items { span: meta.path.span(), keywords: Keywords::default() });
+    let mut inner = Keywords::default();
+    let mut result = Ok(());
+    meta.parse_nested_meta(|nested| {
+        if nested.path.is_ident(ITEMS) {
+            if let Err(error) = items(cx, &nested, depth + 1, levels) {
+                result = Err(error);
+            }
+            return Ok(());
+        }
+        if nested.path.is_ident("bson_type") {
+            return Err(nested.error(
+                "`bson_type` cannot be set on the items: give the items a type that has the BSON type (a newtype \
+                 with `#[mongo(bson_type = \"...\")]` on its field)",
+            ));
+        }
+        if !inner.parse(cx, &nested)? {
+            let keywords: Vec<&str> =
+                keyword::KEYWORDS.iter().filter(|spec| spec.attr != "bson_type").map(|spec| spec.attr).collect();
+            return Err(nested.error(format!(
+                "unknown key `{}` in `items(...)`; expected one of: {}, items(...)",
+                key(&nested),
+                keywords.join(", ")
+            )));
+        }
+        Ok(())
+    })?;
+    if inner.list.is_empty() && levels.len() == depth + 1 {
+        return Err(
+            meta.error("`items(...)` sets nothing: list the keywords of the items, e.g. `items(max_length = 30)`")
+        );
+    }
+    inner.check_bounds(cx);
+    levels[depth].keywords = inner;
+    result
+}
 
 /// Every key a field accepts, for the "unknown mongo attribute" message.
 fn field_keys() -> String {
@@ -430,6 +493,8 @@ pub struct Field {
     /// An integer the application increments (`monotonic_shard_key`).
     pub auto_increment: bool,
     pub allow: Vec<Waiver>,
+    /// `items(...)`: the keywords of the items (or map values), one entry a level.
+    pub items: Vec<Items>,
 }
 
 impl Field {
@@ -439,9 +504,13 @@ impl Field {
         let mut date = BoolAttr::none(cx, DATE);
         let mut auto_increment = BoolAttr::none(cx, AUTO_INCREMENT);
         let mut allow = Vec::new();
+        let mut levels = Vec::new();
         each_key(cx, attrs, |meta| {
             let path = &meta.path;
-            if path.is_ident(MONEY) {
+            if path.is_ident(ITEMS) {
+                // #[mongo(items(max_length = 30, pattern = "^[a-z]+$"))]
+                items(cx, meta, 0, &mut levels)?;
+            } else if path.is_ident(MONEY) {
                 // #[mongo(money)]
                 if flag(meta)? {
                     money.set_true(path);
@@ -465,7 +534,14 @@ impl Field {
             Ok(())
         });
         keywords.check_bounds(cx);
-        Field { keywords, money: money.get(), date: date.get(), auto_increment: auto_increment.get(), allow }
+        Field {
+            keywords,
+            money: money.get(),
+            date: date.get(),
+            auto_increment: auto_increment.get(),
+            allow,
+            items: levels,
+        }
     }
 }
 

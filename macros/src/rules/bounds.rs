@@ -152,11 +152,28 @@ mod tests {
 
     #[test]
     fn unbounded_arrays_are_left_to_the_const_check_bounded_ones_are_not() {
-        let (_, assertions) = run(parse_quote! { struct A { tags: Vec<String> } });
+        let (_, assertions) = run(parse_quote! { struct A { tags: Vec<Tag> } });
         assert_eq!(assertions, [format!("tags: field {:#b} depth 5", check::SILENT | check::ARRAY | check::MAP)]);
-        let (_, assertions) =
-            run(parse_quote! { struct A { #[mongo(max_items = 10, max_properties = 5)] tags: Tags } });
-        assert_eq!(assertions, [format!("tags: field {:#b} depth 5", check::SILENT)]);
+        let (_, assertions) = run(parse_quote! { struct A { #[mongo(max_items = 10)] tags: Tags } });
+        // `Tags` may not be an array: its facts decide whether `max_items` applies
+        assert_eq!(assertions, [format!("tags: field {:#b} depth 5", check::SILENT | check::MAP | check::KEYWORDS)]);
+        let (_, assertions) = run(parse_quote! { struct A { #[mongo(max_items = 10)] tags: Vec<Tag> } });
+        assert_eq!(assertions, [format!("tags: field {:#b} depth 5", check::SILENT | check::MAP)]);
+    }
+
+    #[test]
+    fn arrays_of_primitives_are_decided_in_the_macro() {
+        let (errors, assertions) = run(
+            parse_quote! { struct A { tags: Vec<String>, #[mongo(max_items = 3)] codes: Vec<i32>, note: Option<String> } },
+        );
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].starts_with("unbounded_array:"), "{errors:?}");
+        assert!(assertions.is_empty(), "{assertions:?}");
+        let (errors, _) =
+            run(parse_quote! { struct A { #[mongo(allow(unbounded_array, reason = "r"))] tags: Vec<String> } });
+        assert!(errors.is_empty(), "{errors:?}");
+        let (errors, _) = run(parse_quote! { struct A { total_amount: Option<f64>, create_time: Option<String> } });
+        assert!(errors[0].starts_with("money_double:") && errors[1].starts_with("string_date:"), "{errors:?}");
     }
 
     #[test]

@@ -23,10 +23,18 @@ pub fn all<'a>(cx: &Ctxt, c: &'a Container<'a>) -> Vec<Assertion<'a>> {
     // a struct's sites are its written fields in order: their index in its `FIELDS` table
     let table = c.has_fields_table();
     for (index, site) in Site::all(c).into_iter().enumerate() {
-        let checks = types::checks(&site) | bounds::checks(cx, &site);
+        let mut checks = types::checks(&site) | bounds::checks(cx, &site);
         if let Some(kind) = site.field.known_kind() {
-            types::decide(cx, &site, kind, checks);
+            types::decide(cx, &site, kind, false, checks);
             continue;
+        }
+        // `Option<i64>`, `Vec<String>`: the syntax shows every fact the rules ask
+        if let Some((kind, growable)) = site.field.plain_kind() {
+            types::decide(cx, &site, Some(kind), growable, checks);
+            continue;
+        }
+        if crate::check::kinds(site.field).needs_facts {
+            checks |= mongo_schema_contract::rules::check::KEYWORDS;
         }
         let max_depth = bounds::depth_limit(c, &site);
         if checks & !mongo_schema_contract::rules::check::FLATTEN != 0 || max_depth > 0 {

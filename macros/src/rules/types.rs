@@ -58,14 +58,19 @@ fn numeric_status(site: &Site) -> bool {
 }
 
 /// The type rules of a field whose BSON type is known, decided here rather than by a
-/// const check (a scalar has no nesting, bound or helper to check).
-/// `kind`: `None` for an alias of no single kind (`number`, `undefined`, ...).
-pub fn decide(cx: &Ctxt, site: &Site, kind: Option<BsonKind>, checks: u32) {
+/// const check: a scalar, an `Option` of a primitive, or (`growable`) a `Vec` or set of
+/// primitives, which have no nesting or helper to check. In the order of the runtime's
+/// `rules::field`, so the first failing rule is the one the const check would report.
+/// `kind`: the value's or the items' kind, `None` for an alias of no single kind
+/// (`number`, `undefined`, ...).
+pub fn decide(cx: &Ctxt, site: &Site, kind: Option<BsonKind>, growable: bool, checks: u32) {
+    let increasing = !growable && matches!(kind, Some(BsonKind::ObjectId | BsonKind::Int | BsonKind::Long));
     let verdicts = [
         (check::MONEY, kind == Some(BsonKind::Double), messages::MONEY_DOUBLE),
         (check::DATE, kind == Some(BsonKind::String), messages::STRING_DATE),
-        (check::ID, !matches!(kind, Some(BsonKind::ObjectId | BsonKind::Int | BsonKind::Long)), messages::RANDOM_ID),
+        (check::ID, !increasing, messages::RANDOM_ID),
         (check::STATUS, kind.is_some_and(BsonKind::is_number), messages::NUMERIC_STATUS),
+        (check::ARRAY, growable, messages::UNBOUNDED_ARRAY),
     ];
     if let Some((_, _, message)) = verdicts.iter().find(|(bit, fails, _)| *fails && checks & bit != 0) {
         site.error(cx, message);

@@ -115,6 +115,9 @@ pub struct FieldFacts {
     /// The field's own `$jsonSchema` keywords (`max_length`, `pattern`, ...), applied
     /// over its type's schema.
     pub keywords: &'static [Keyword],
+    /// The keywords of `#[mongo(items(...))]`, one list a level: the items of an array (the
+    /// values of a map), then theirs for a nested `items(...)`.
+    pub items: &'static [&'static [Keyword]],
 }
 
 /// A Rust type with a MongoDB `$jsonSchema`, exact to the BSON the official driver writes
@@ -156,6 +159,7 @@ pub trait MongoSchema {
         schema: Self::json_schema,
         flags: mongo_schema_contract::fields::REQUIRED,
         keywords: &[],
+        items: &[],
     };
 
     /// `{"$jsonSchema": <json_schema()>}`, ready for `createCollection`'s `validator`.
