@@ -117,6 +117,15 @@ pub(crate) fn run_apply(
             Outcome::Resumed { name, done } => {
                 writeln!(out, "applied {name} (resumed after step {done}, where an earlier run stopped)")?
             }
+            Outcome::Deferred { name, deferred } => writeln!(out, "applied {name}{}", deferred_note(deferred))?,
+            Outcome::RanDeferred { name, steps } => {
+                let steps: Vec<String> = steps.iter().map(|i| (i + 1).to_string()).collect();
+                writeln!(
+                    out,
+                    "applied {name}: its sharding steps {} (deferred until now: no mongos before)",
+                    steps.join(", ")
+                )?
+            }
         }
         ran += usize::from(!matches!(outcome, Outcome::AlreadyApplied(_)));
     }
@@ -164,9 +173,9 @@ pub(crate) fn run_status(
     for line in &lines {
         let name = &line.name;
         match &line.state {
-            Some(State::Applied { at, verified: true }) => writeln!(out, "applied  {name}  {}", shown_time(at))?,
-            Some(State::Applied { at, verified: false }) => {
-                writeln!(out, "applied  {name}  {} (no checksum: recorded by an older version)", shown_time(at))?
+            Some(State::Applied { at, verified, deferred }) => {
+                let unverified = if *verified { "" } else { " (no checksum: recorded by an older version)" };
+                writeln!(out, "applied  {name}  {}{unverified}{}", shown_time(at), deferred_note(deferred))?
             }
             Some(State::Partial { done, steps }) => {
                 writeln!(out, "partial  {name}  {done} of {steps} steps (a run stopped; `schema apply` resumes it)")?
@@ -188,6 +197,21 @@ pub(crate) fn run_status(
         count(|s| matches!(s, Some(State::Partial { .. })))
     )?;
     Ok(i32::from(changed))
+}
+
+/// ` (steps 3, 5 wait for a sharded cluster: ...)`, or nothing.
+fn deferred_note(deferred: &[usize]) -> String {
+    if deferred.is_empty() {
+        return String::new();
+    }
+    let steps: Vec<String> = deferred.iter().map(|i| (i + 1).to_string()).collect();
+    format!(
+        " ({} {} {} for a sharded cluster: not run here, where there is no mongos; `schema apply` through mongos runs {})",
+        if deferred.len() == 1 { "step" } else { "steps" },
+        steps.join(", "),
+        if deferred.len() == 1 { "waits" } else { "wait" },
+        if deferred.len() == 1 { "it" } else { "them" },
+    )
 }
 
 fn shown_time(at: &crate::bson::DateTime) -> String {

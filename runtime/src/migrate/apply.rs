@@ -205,6 +205,23 @@ pub enum Outcome {
         /// The steps the earlier run had completed.
         done: usize,
     },
+    /// Run and recorded now, except its sharding steps: the deployment has no mongos (a
+    /// replica set or a standalone), where `shardCollection` does not exist. They are
+    /// recorded as deferred; an `apply` through mongos runs them.
+    Deferred {
+        /// The migration's name.
+        name: String,
+        /// The steps skipped (0-based).
+        deferred: Vec<usize>,
+    },
+    /// Applied by an earlier run without mongos; its deferred sharding steps ran now,
+    /// through mongos.
+    RanDeferred {
+        /// The migration's name.
+        name: String,
+        /// The steps run (0-based).
+        steps: Vec<usize>,
+    },
 }
 
 impl MigrationFile {
@@ -287,18 +304,28 @@ fn extjson_document(value: &serde_json::Value) -> Result<Document, MigrationFile
 /// checksum recorded with it: an applied file that changed is refused.
 pub fn apply(server: &mut dyn Server, files: &[MigrationFile], state_db: &str) -> Result<Vec<Outcome>, ApplyError> {
     record::prepare(server, state_db).map_err(state_error(state_db))?;
-    let todo = to_apply(server, files, state_db)?;
+    let (todo, waiting) = runs(server, files, state_db)?;
+    let mut deployment = Deployment::default();
     let mut outcomes = Vec::new();
     for file in files {
+        let fail = |(message, cause)| ApplyError { migration: file.name.clone(), message, cause };
+        if let Some((_, deferred)) = waiting.iter().find(|(f, _)| f.name == file.name) {
+            let steps = run_deferred(server, &mut deployment, file, state_db, deferred).map_err(fail)?;
+            outcomes.push(match steps.is_empty() {
+                true => Outcome::AlreadyApplied(file.name.clone()),
+                false => Outcome::RanDeferred { name: file.name.clone(), steps },
+            });
+            continue;
+        }
         let Some(&(_, done)) = todo.iter().find(|(f, _)| f.name == file.name) else {
             outcomes.push(Outcome::AlreadyApplied(file.name.clone()));
             continue;
         };
-        let fail = |(message, cause)| ApplyError { migration: file.name.clone(), message, cause };
-        run_migration(server, file, state_db, done).map_err(fail)?;
-        outcomes.push(match done {
-            0 => Outcome::Applied(file.name.clone()),
-            done => Outcome::Resumed { name: file.name.clone(), done },
+        let deferred = run_migration(server, &mut deployment, file, state_db, done).map_err(fail)?;
+        outcomes.push(match (done, deferred.is_empty()) {
+            (_, false) => Outcome::Deferred { name: file.name.clone(), deferred },
+            (0, true) => Outcome::Applied(file.name.clone()),
+            (done, true) => Outcome::Resumed { name: file.name.clone(), done },
         });
     }
     Ok(outcomes)
@@ -312,8 +339,17 @@ pub fn to_apply<'a>(
     files: &'a [MigrationFile],
     state_db: &str,
 ) -> Result<Vec<(&'a MigrationFile, usize)>, ApplyError> {
+    runs(server, files, state_db).map(|(todo, _)| todo)
+}
+
+/// Migrations to run (with the steps already done), and applied ones whose sharding
+/// steps were deferred (with those steps).
+type Runs<'a> = (Vec<(&'a MigrationFile, usize)>, Vec<(&'a MigrationFile, Vec<usize>)>);
+
+fn runs<'a>(server: &mut dyn Server, files: &'a [MigrationFile], state_db: &str) -> Result<Runs<'a>, ApplyError> {
     let records = record::read_records(server, state_db).map_err(state_error(state_db))?;
     let mut todo = Vec::new();
+    let mut waiting = Vec::new();
     for file in files {
         let refuse = |message: String| ApplyError { migration: file.name.clone(), message, cause: None };
         let record = records.iter().find(|r| r.migration == file.name);
@@ -321,6 +357,9 @@ pub fn to_apply<'a>(
             record::verify(record, file).map_err(refuse)?;
         }
         match record {
+            Some(record) if record.is_applied() && !record.deferred.is_empty() => {
+                waiting.push((file, record.deferred.clone()))
+            }
             Some(record) if record.is_applied() => {}
             _ if file.kind == MigrationKind::Data && file.up.is_empty() => {
                 return Err(refuse(
@@ -332,7 +371,33 @@ pub fn to_apply<'a>(
             None => todo.push((file, 0)),
         }
     }
-    Ok(todo)
+    Ok((todo, waiting))
+}
+
+/// What kind of deployment `apply` talks to, asked once (`hello`) and only when a step
+/// needs to know.
+#[derive(Default)]
+struct Deployment {
+    mongos: Option<bool>,
+}
+
+impl Deployment {
+    /// mongos answers `hello` with `msg: "isdbgrid"`; a replica set member or a standalone
+    /// mongod does not.
+    fn is_mongos(&mut self, server: &mut dyn Server) -> Result<bool, CommandError> {
+        if let Some(mongos) = self.mongos {
+            return Ok(mongos);
+        }
+        let hello = server.run_command("admin", doc! { "hello": 1 })?;
+        let mongos = hello.get_str("msg").is_ok_and(|msg| msg == "isdbgrid");
+        self.mongos = Some(mongos);
+        Ok(mongos)
+    }
+}
+
+/// A step only a sharded cluster can run (through mongos): `shardCollection`.
+pub fn needs_sharded_cluster(step: &FileStep) -> bool {
+    step.command.contains_key("shardCollection")
 }
 
 /// Reverts the last applied (or partly applied) migration of `files`: runs its `down`
@@ -384,28 +449,29 @@ fn state_error(state_db: &str) -> impl Fn(CommandError) -> ApplyError + '_ {
 /// server's error.
 fn run_migration(
     server: &mut dyn Server,
+    deployment: &mut Deployment,
     file: &MigrationFile,
     state_db: &str,
     done: usize,
-) -> Result<(), (String, Option<CommandError>)> {
+) -> Result<Vec<usize>, (String, Option<CommandError>)> {
     if done == 0 {
         record::start(server, state_db, file).map_err(|m| (format!("not started: {m}"), None))?;
     }
     let steps = file.up.len();
+    let mut deferred = Vec::new();
     for (i, step) in file.up.iter().enumerate().skip(done) {
-        run_step(server, step).map_err(|e| {
-            let hint = match e.code() {
-                Some(UNAUTHORIZED) if step.command.contains_key("collMod") || step.if_namespace_exists.is_some() => {
-                    format!(
-                        " (installing a validator on an existing collection runs collMod, which needs the dbAdmin \
-                         role, or a role with the collMod action, on {}: readWrite is not enough)",
-                        step.db
-                    )
-                }
-                _ => String::new(),
-            };
-            (format!("step {} of {steps} on {}{hint}", i + 1, step.db), Some(e))
-        })?;
+        let position = || format!("step {} of {steps} on {}", i + 1, step.db);
+        let here = !needs_sharded_cluster(step)
+            || deployment
+                .is_mongos(server)
+                .map_err(|e| (format!("{} (asking the deployment `hello`)", position()), Some(e)))?;
+        if here {
+            run_step(server, step).map_err(|e| (format!("{}{}", position(), unauthorized_hint(step, &e)), Some(e)))?;
+        } else {
+            record::defer(server, state_db, &file.name, i, true)
+                .map_err(|m| (format!("{}: recording it as deferred failed: {m}", position()), None))?;
+            deferred.push(i);
+        }
         let recorded = record::progress(server, state_db, &file.name, i + 1, i + 1 == steps);
         recorded.map_err(|m| (format!("step {} of {steps} ran, but recording it failed: {m}", i + 1), None))?;
     }
@@ -414,7 +480,47 @@ fn run_migration(
         record::progress(server, state_db, &file.name, steps, true)
             .map_err(|m| (format!("recording it as applied failed: {m}"), None))?;
     }
-    Ok(())
+    Ok(deferred)
+}
+
+/// The deferred sharding steps of an applied migration, run when the deployment is a
+/// sharded cluster; none (and nothing sent but `hello`) elsewhere.
+fn run_deferred(
+    server: &mut dyn Server,
+    deployment: &mut Deployment,
+    file: &MigrationFile,
+    state_db: &str,
+    deferred: &[usize],
+) -> Result<Vec<usize>, (String, Option<CommandError>)> {
+    let mongos = deployment.is_mongos(server).map_err(|e| ("asking the deployment `hello`".to_owned(), Some(e)))?;
+    if !mongos {
+        return Ok(Vec::new());
+    }
+    let mut ran = Vec::new();
+    for &i in deferred {
+        let Some(step) = file.up.get(i) else { continue };
+        let position = format!("deferred step {} of {} on {}", i + 1, file.up.len(), step.db);
+        run_step(server, step).map_err(|e| (format!("{position}{}", unauthorized_hint(step, &e)), Some(e)))?;
+        record::defer(server, state_db, &file.name, i, false)
+            .map_err(|m| (format!("{position} ran, but recording it failed: {m}"), None))?;
+        ran.push(i);
+    }
+    Ok(ran)
+}
+
+/// What role a refused step needs, where readWrite is the usual cause.
+fn unauthorized_hint(step: &FileStep, e: &CommandError) -> String {
+    match e.code() {
+        Some(UNAUTHORIZED) if step.command.contains_key("collMod") || step.if_namespace_exists.is_some() => format!(
+            " (installing a validator on an existing collection runs collMod, which needs the dbAdmin \
+             role, or a role with the collMod action, on {}: readWrite is not enough)",
+            step.db
+        ),
+        Some(UNAUTHORIZED) if needs_sharded_cluster(step) => " (shardCollection needs the clusterManager role, \
+             or enableSharding on the database: an application's readWrite user cannot shard)"
+            .to_owned(),
+        _ => String::new(),
+    }
 }
 
 fn run_step(server: &mut dyn Server, step: &FileStep) -> Result<(), CommandError> {

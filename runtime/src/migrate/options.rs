@@ -180,7 +180,7 @@ fn shard_step(before: Option<&Model>, after: &Model, notes: &mut Vec<String>) ->
         None if key.is_empty() => None,
         None => {
             let comments = vec![
-                format!("{}: shard on {key}; runs through mongos (a replica set without mongos refuses it)", after.namespace()),
+                format!("{}: shard on {key}; needs a sharded cluster: through mongos it runs, elsewhere (a replica set, a standalone) it is skipped as pending and runs when applied through mongos", after.namespace()),
                 "harmless to re-run with the same key; a non-empty collection needs an index that starts with the key first".to_owned(),
             ];
             let command = doc! { "shardCollection": after.namespace(), "key": key.clone() };

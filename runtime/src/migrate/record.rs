@@ -38,6 +38,9 @@ pub struct Record {
     pub applied_at: Option<DateTime>,
     /// The steps as they were run, to say what changed in an edited file.
     pub up: Vec<Document>,
+    /// Steps (0-based) that need a sharded cluster and were skipped on a deployment without
+    /// mongos: a later `apply` through mongos runs them.
+    pub deferred: Vec<usize>,
 }
 
 impl Record {
@@ -58,6 +61,18 @@ impl Record {
             up: doc
                 .get_array("up")
                 .map(|a| a.iter().filter_map(Bson::as_document).cloned().collect())
+                .unwrap_or_default(),
+            deferred: doc
+                .get_array("deferred")
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|b| match b {
+                            Bson::Int32(n) => usize::try_from(*n).ok(),
+                            Bson::Int64(n) => usize::try_from(*n).ok(),
+                            _ => None,
+                        })
+                        .collect()
+                })
                 .unwrap_or_default(),
         })
     }
@@ -138,6 +153,23 @@ pub(super) fn progress(
         set.insert("appliedAt", DateTime::now());
     }
     let update = doc! { "q": { "migration": name }, "u": { "$set": set } };
+    write(server, state_db, doc! { "update": STATE_COLLECTION, "updates": [update] })
+}
+
+/// Records that step `index` of `name` was skipped because it needs a sharded cluster
+/// (`deferred: true`), or that it ran through mongos since (`false`).
+pub(super) fn defer(
+    server: &mut dyn Server,
+    state_db: &str,
+    name: &str,
+    index: usize,
+    deferred: bool,
+) -> Result<(), String> {
+    let change = match deferred {
+        true => doc! { "$addToSet": { "deferred": index as i64 } },
+        false => doc! { "$pull": { "deferred": index as i64 } },
+    };
+    let update = doc! { "q": { "migration": name }, "u": change };
     write(server, state_db, doc! { "update": STATE_COLLECTION, "updates": [update] })
 }
 
@@ -227,6 +259,9 @@ pub enum State {
         at: DateTime,
         /// A checksum was recorded and matches.
         verified: bool,
+        /// Steps (0-based) waiting for a sharded cluster: skipped where there is no mongos,
+        /// run by the next `apply` through mongos.
+        deferred: Vec<usize>,
     },
     /// Recorded with a checksum the file no longer has: `apply` and `revert` refuse.
     Changed(String),
@@ -250,7 +285,9 @@ pub(super) fn status_of(records: &[Record], files: &[MigrationFile]) -> Vec<Stat
                 None => State::Pending,
                 Some(r) => match (verify(r, file), r.applied_at) {
                     (Err(message), _) => State::Changed(message),
-                    (Ok(()), Some(at)) => State::Applied { at, verified: r.checksum.is_some() },
+                    (Ok(()), Some(at)) => {
+                        State::Applied { at, verified: r.checksum.is_some(), deferred: r.deferred.clone() }
+                    }
                     (Ok(()), None) => State::Partial { done: r.done, steps: r.steps },
                 },
             };

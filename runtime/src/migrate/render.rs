@@ -10,8 +10,14 @@ use serde_json::{json, Value};
 /// Defined in every script (a function declaration, so scripts can share one mongosh
 /// session): runs a command, runs the fallback on NamespaceExists (48), takes
 /// IndexNotFound (27) from `dropIndexes` as already done (so re-running a drop-and-create
-/// is harmless), throws with the server's message on failure so mongosh exits non-zero.
+/// is harmless), skips `shardCollection` with a note where the deployment has no mongos
+/// (a replica set or a standalone: the script then runs again through mongos once the
+/// cluster exists), throws with the server's message on failure so mongosh exits non-zero.
 const PRELUDE: &str = r#"function mongoSchemaStep(dbName, command, ifNamespaceExists) {
+  if ("shardCollection" in command && db.hello().msg !== "isdbgrid") {
+    print("pending: shardCollection " + command.shardCollection + " needs a sharded cluster (no mongos here); run this script again through mongos");
+    return { ok: 1, pending: true };
+  }
   let reply;
   try {
     reply = db.getSiblingDB(dbName).runCommand(command);
