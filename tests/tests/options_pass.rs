@@ -120,6 +120,38 @@ struct ChatMessage {
     seq: i64,
 }
 
+/// `collection_options`: unique indexes of a sharded collection led by the shard key's
+/// fields, or by `_id`, which `shardCollection` accepts.
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(
+    db = "db_shop",
+    collection = "t_customer",
+    shard_key(tenantId = 1, region = 1),
+    index(keys(tenantId = 1, region = 1, email = 1), unique),
+    index(keys(_id = 1, tenantId = 1), unique, name = "ux_id_tenant")
+)]
+struct Customer {
+    #[mongo(max_length = 64)]
+    tenant_id: String,
+    #[mongo(max_length = 16)]
+    region: String,
+    #[mongo(max_length = 254)]
+    email: String,
+}
+
+#[test]
+fn unique_indexes_led_by_the_shard_key_or_id_are_created() {
+    let indexes = Customer::create_indexes_command().expect("indexes");
+    let names: Vec<&str> = indexes
+        .get_array("indexes")
+        .unwrap()
+        .iter()
+        .map(|i| i.as_document().unwrap().get_str("name").unwrap())
+        .collect();
+    assert_eq!(names, ["tenantId_1_region_1_email_1", "ux_id_tenant"]);
+}
+
 /// `monotonic_shard_key` waived, with a reason, on the field.
 #[derive(Serialize, Deserialize, MongoSchema)]
 #[serde(rename_all = "camelCase")]

@@ -363,10 +363,53 @@ fn collection_options(cx: &Ctxt, c: &Container) {
     if let (Some(ts), Some(shard)) = (&o.timeseries, &o.shard_key) {
         timeseries_shard_key(cx, ts, shard);
     }
+    if let Some(shard) = &o.shard_key {
+        unique_index_shard_key(cx, &o.indexes, shard);
+    }
     for index in &o.indexes {
         if index.unique && index.keys.iter().any(|k| k.kind == KeyKind::Hashed) {
             cx.syn_error(syn::Error::new(index.span, format!("{rule}: a hashed index cannot be unique; mongod refuses it: index the field with `1` for uniqueness")));
         }
+    }
+}
+
+/// Each shard enforces a unique index on its own documents only, so `shardCollection`
+/// refuses a collection with a unique index whose keys do not start with the shard key's
+/// fields, in order (an index led by `_id` is exempt); creating one on a sharded
+/// collection fails the same way.
+fn unique_index_shard_key(cx: &Ctxt, indexes: &[Index], shard: &ShardKey) {
+    let rule = COLLECTION_OPTIONS;
+    for index in indexes.iter().filter(|i| i.unique) {
+        let led_by_id = index.keys.first().is_some_and(|k| k.path == "_id");
+        let prefixed =
+            shard.keys.len() <= index.keys.len() && shard.keys.iter().zip(&index.keys).all(|(s, i)| s.path == i.path);
+        if led_by_id || prefixed {
+            continue;
+        }
+        let shard_fields: Vec<&str> = shard.keys.iter().map(|k| k.path.as_str()).collect();
+        let index_fields: Vec<&str> = index.keys.iter().map(|k| k.path.as_str()).collect();
+        let lead: Vec<String> = shard.keys.iter().map(|k| format!("{} = 1", k.path)).collect();
+        let rest: Vec<String> = index
+            .keys
+            .iter()
+            .filter(|k| !shard_fields.contains(&k.path.as_str()))
+            .map(|k| match k.kind.suffix() {
+                number @ ("1" | "-1") => format!("{} = {number}", k.path),
+                named => format!("{} = \"{named}\"", k.path),
+            })
+            .collect();
+        cx.syn_error(syn::Error::new(
+            index.span,
+            format!(
+                "{rule}: a unique index of a sharded collection must start with the shard key's fields ({}): each shard \
+                 can only enforce uniqueness among its own documents, so mongod refuses `shardCollection` while this \
+                 index on ({}) exists; lead it with the shard key (`index(keys({}), unique)`), or drop `unique` and \
+                 check uniqueness in the application",
+                shard_fields.join(", "),
+                index_fields.join(", "),
+                lead.into_iter().chain(rest).collect::<Vec<_>>().join(", "),
+            ),
+        ));
     }
 }
 
