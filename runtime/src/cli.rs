@@ -469,9 +469,8 @@ fn write_migration(models: &[Model], dir: &Path, options: &MigrateOptions, out: 
 }
 
 fn check(model: &Model, files: &[PathBuf], ids: usize, out: &mut dyn Write) -> Result<i32, Exit> {
-    let schema =
-        model.validator.get_document("$jsonSchema").map_err(|e| Exit(2, format!("{}: {e}", model.namespace())))?;
-    let validator = Validator::new(schema)
+    let schema = checked_schema(model)?;
+    let validator = Validator::new(&schema)
         .map_err(|e| Exit(2, format!("{}: the validator does not compile: {e}", model.namespace())))?;
     let mut report = DryRunReport::new(ids);
     for path in files {
@@ -482,6 +481,23 @@ fn check(model: &Model, files: &[PathBuf], ids: usize, out: &mut dyn Write) -> R
     }
     write!(out, "{}", report.render(&model.namespace()))?;
     Ok(i32::from(report.failed > 0))
+}
+
+/// What `check` holds documents to: the validator migrations install, or for a time-series
+/// collection (which mongod lets have no validator, so this local check is the only one)
+/// the type's own `$jsonSchema`, found by its registration.
+fn checked_schema(model: &Model) -> Result<crate::bson::Document, Exit> {
+    if let Ok(schema) = model.validator.get_document("$jsonSchema") {
+        return Ok(schema.clone());
+    }
+    let registered = crate::registered().into_iter().find(|r| r.db == model.db && r.collection == model.collection);
+    match registered {
+        Some(r) if model.options.is_timeseries() => Ok((r.json_schema)()),
+        _ => Err(Exit(
+            2,
+            format!("{}: the model has no `$jsonSchema` validator to check documents against", model.namespace()),
+        )),
+    }
 }
 
 fn check_file(validator: &Validator, path: &Path, report: &mut DryRunReport) -> Result<(), String> {

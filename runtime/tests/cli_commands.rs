@@ -217,3 +217,38 @@ fn print_shows_each_roots_worst_case_size_or_what_leaves_it_unbounded() {
         "address.street: a string with neither `max_length` nor a fixed-width `pattern`"
     );
 }
+
+/// Readings of a time-series collection, which takes no server validator.
+#[derive(serde::Serialize, serde::Deserialize, mongo_schema::MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(
+    db = "db_iot",
+    collection = "t_reading",
+    timeseries(time_field = "timestamp", meta_field = "deviceId", granularity = "seconds")
+)]
+struct Reading {
+    timestamp: bson::DateTime,
+    #[mongo(max_length = 32)]
+    device_id: String,
+    #[mongo(minimum = -50.0, maximum = 150.0)]
+    celsius: f64,
+}
+
+#[test]
+fn check_holds_time_series_documents_to_the_types_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines = dir.path().join("t_reading.jsonl");
+    let reading =
+        |celsius: f64| doc! { "timestamp": bson::DateTime::from_millis(0), "deviceId": "s-1", "celsius": celsius };
+    let text: String = [reading(21.5), reading(900.0), doc! { "deviceId": "s-2", "celsius": 3.0 }]
+        .into_iter()
+        .map(|d| format!("{}\n", bson::Bson::Document(d).into_canonical_extjson()))
+        .collect();
+    std::fs::write(&lines, text).unwrap();
+    let models = [Model::of::<Reading>("app::Reading")];
+    assert!(models[0].validator.is_empty(), "a time-series collection installs no validator");
+    let (code, out, err) = schema(&models, &["check", "--collection", "t_reading", lines.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.starts_with("db_iot.t_reading: 3 documents checked, 2 fail the validator"), "{out}");
+    assert!(out.contains("celsius  maximum") && out.contains("timestamp  required"), "{out}");
+}
