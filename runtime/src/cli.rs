@@ -65,13 +65,14 @@ enum Command {
         #[arg(long, default_value_t = migrate::DEFAULT_MAX_COLLECTIONS as u16, value_parser = clap::value_parser!(u16).range(1..=100))]
         max_collections: u16,
     },
-    /// Dry-run a model's validator over mongodump BSON, Extended JSON lines or a JSON array.
+    /// Dry-run a model's validator over mongodump BSON or archives, Extended JSON lines or JSON arrays.
     Check {
         /// The model's collection: `t_users` or `db_user_center.t_users`.
         #[arg(long)]
         collection: String,
-        /// Inputs, `-` for standard input: mongodump `.bson`, Extended JSON lines (canonical or
-        /// relaxed) or `mongoexport --jsonArray`, each plain or gzip; told apart by content.
+        /// Inputs, `-` for standard input: mongodump `.bson` or `--archive`, Extended JSON lines
+        /// (canonical or relaxed) or `mongoexport --jsonArray`, each plain or gzip; told apart
+        /// by content.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Example `_id`s shown per failure group.
@@ -408,7 +409,7 @@ fn check(model: &Model, files: &[PathBuf], ids: usize, out: &mut dyn Write) -> R
         .map_err(|e| Exit(2, format!("{}: the validator does not compile: {e}", model.namespace())))?;
     let mut report = DryRunReport::new(ids);
     for path in files {
-        if let Err(message) = check_file(&validator, path, &mut report) {
+        if let Err(message) = check_file(&validator, &model.namespace(), path, &mut report) {
             // What was read before the error still counts; a report of nothing read says nothing.
             if report.documents > 0 {
                 write!(out, "{}", report.render(&model.namespace()))?;
@@ -422,7 +423,8 @@ fn check(model: &Model, files: &[PathBuf], ids: usize, out: &mut dyn Write) -> R
 }
 
 /// Checks one input (`-`: standard input) of any format [`dump::from_reader`] tells apart.
-fn check_file(validator: &Validator, path: &Path, report: &mut DryRunReport) -> Result<(), String> {
+/// From a `mongodump --archive`, only `namespace`'s documents are read.
+fn check_file(validator: &Validator, namespace: &str, path: &Path, report: &mut DryRunReport) -> Result<(), String> {
     let name = if path == Path::new("-") { "standard input".to_owned() } else { path.display().to_string() };
     let in_file = |e: &dyn Error| format!("{name}: {}", chain(e));
     let (input, len): (Box<dyn Read>, u64) = if path == Path::new("-") {
@@ -433,13 +435,13 @@ fn check_file(validator: &Validator, path: &Path, report: &mut DryRunReport) -> 
         (Box::new(file), len)
     };
     let bar = progress(len);
-    let mut docs = dump::from_reader(bar.wrap_read(input)).map_err(|e| in_file(&e))?;
+    let mut docs = dump::from_reader(bar.wrap_read(input)).map_err(|e| in_file(&e))?.only_namespace(namespace);
     let result = dry_run(validator, &mut docs, report);
     bar.finish_and_clear();
     result.map_err(|e| in_file(&e))?;
     if docs.documents() == 0 {
         return Err(format!(
-            "{name}: empty: no documents (expected mongodump BSON, Extended JSON lines or a JSON array, plain or gzip)"
+            "{name}: empty: no documents (expected mongodump BSON or --archive, Extended JSON lines or a JSON array, plain or gzip)"
         ));
     }
     Ok(())

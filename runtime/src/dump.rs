@@ -1,7 +1,7 @@
 //! Streaming readers of existing data: mongodump `.bson` files (BSON documents one after
-//! another, nothing between them), Extended JSON lines (mongoexport's default output, canonical
-//! or relaxed) and one JSON array of documents (`mongoexport --jsonArray`), each plain or
-//! gzip-compressed (`mongodump --gzip`), told apart by their first bytes, never by the name.
+//! another, nothing between them) and `--archive` files, Extended JSON lines (mongoexport's
+//! default output, canonical or relaxed) and one JSON array of documents (`mongoexport
+//! --jsonArray`), each plain or gzip-compressed (`mongodump --gzip`), told apart by their first bytes, never by the name.
 //! One document is held at a time, so memory stays flat however large the file.
 //!
 //! A truncated or corrupt file ends the stream with a [`DumpError`] that names the byte
@@ -30,6 +30,30 @@ pub enum DumpFormat {
     JsonLines,
     /// One JSON array of Extended JSON documents (`mongoexport --jsonArray`).
     JsonArray,
+    /// `mongodump --archive`: a prelude (magic number, header, one metadata document per
+    /// collection, terminator), then segments of several collections interleaved, each a
+    /// namespace header, documents and a terminator, and one EOF header per collection.
+    Archive,
+}
+
+/// The first four bytes of a `mongodump --archive` (0x8199e26d, little-endian).
+pub const ARCHIVE_MAGIC: [u8; 4] = [0x6d, 0xe2, 0x99, 0x81];
+/// Ends the archive's prelude and each of its segments (an int32 of -1).
+const TERMINATOR: [u8; 4] = [0xff; 4];
+
+/// Where a [`DumpFormat::Archive`] reader is in the archive.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum ArchiveState {
+    Magic,
+    Header,
+    /// Collection metadata documents until the terminator.
+    Prelude,
+    /// Between segments: a namespace header or the end.
+    Between,
+    /// After an EOF header: its terminator.
+    EofTerminator,
+    /// In a segment: documents until the terminator; `true` when its collection is read.
+    Segment(bool),
 }
 
 /// Where a [`DumpFormat::JsonArray`] reader is in the array.
@@ -112,6 +136,11 @@ pub struct DumpReader<R> {
     documents: u64,
     gzip: bool,
     array: ArrayState,
+    archive: ArchiveState,
+    /// The archive's collection read (`db.collection`); `None`: every collection.
+    namespace: Option<String>,
+    /// The collections an archive names, in order.
+    archive_namespaces: Vec<String>,
 }
 
 /// The bytes a reader hands on: a file, standard input, or either through gunzip.
@@ -146,6 +175,7 @@ pub fn sniff(head: &[u8]) -> DumpFormat {
     let first = head.iter().find(|b| !b.is_ascii_whitespace());
     let prefix = &head[..head.len().min(4)];
     match first {
+        _ if prefix == ARCHIVE_MAGIC => DumpFormat::Archive,
         Some(b'{') if !prefix.contains(&0) => DumpFormat::JsonLines,
         Some(b'[') if !prefix.contains(&0) => DumpFormat::JsonArray,
         // Only blanks: blank lines (a BSON length prefix of blanks is far past 16 MiB).
@@ -189,7 +219,106 @@ impl<R: BufRead> DumpReader<R> {
             documents: 0,
             gzip: false,
             array: ArrayState::Open,
+            archive: ArchiveState::Magic,
+            namespace: None,
+            archive_namespaces: Vec::new(),
         }
+    }
+
+    /// Reads only the documents of `namespace` (`db.collection`) from an archive; an archive
+    /// without that collection ends in an error listing the ones it has. Other formats hold
+    /// one collection and ignore this.
+    pub fn only_namespace(mut self, namespace: &str) -> Self {
+        self.namespace = Some(namespace.to_owned());
+        self
+    }
+
+    fn next_archive(&mut self) -> Option<Result<RawDocumentBuf, Bad>> {
+        loop {
+            self.start = self.offset;
+            let mut prefix = [0u8; 4];
+            let got = match read_full(&mut self.input, &mut prefix) {
+                Ok(n) => n,
+                Err(e) => return Some(Err(Bad::by("read error")(e))),
+            };
+            let expected = match &self.archive {
+                ArchiveState::Magic => "the archive's magic number",
+                ArchiveState::Header => "the archive's header document",
+                ArchiveState::Prelude => "a collection metadata document or the prelude's terminator",
+                ArchiveState::Between => "a namespace header or the end of the archive",
+                ArchiveState::EofTerminator => "the terminator after an EOF header",
+                ArchiveState::Segment(_) => "a document or the segment's terminator",
+            };
+            if got == 0 && self.archive == ArchiveState::Between {
+                return self.archive_end();
+            }
+            if got < 4 {
+                return Some(Err(Bad::new(format!("truncated: the archive ends where {expected} was expected"))));
+            }
+            let terminator = prefix == TERMINATOR;
+            match self.archive.clone() {
+                ArchiveState::Magic => {
+                    self.offset += 4;
+                    if prefix != ARCHIVE_MAGIC {
+                        return Some(Err(Bad::new(format!("corrupt archive: expected {expected}"))));
+                    }
+                    self.archive = ArchiveState::Header;
+                }
+                ArchiveState::EofTerminator | ArchiveState::Segment(_) | ArchiveState::Prelude if terminator => {
+                    self.offset += 4;
+                    self.archive = ArchiveState::Between;
+                }
+                ArchiveState::EofTerminator => {
+                    return Some(Err(Bad::new(format!("corrupt archive: expected {expected}"))));
+                }
+                ArchiveState::Between if terminator => {
+                    return Some(Err(Bad::new(format!("corrupt archive: expected {expected}, found a terminator"))));
+                }
+                state => {
+                    let doc = match self.bson_body(prefix) {
+                        Ok(doc) => doc,
+                        Err(bad) => return Some(Err(bad)),
+                    };
+                    match state {
+                        ArchiveState::Header => self.archive = ArchiveState::Prelude,
+                        ArchiveState::Prelude | ArchiveState::Between => {
+                            let name = |key: &str| doc.get_str(key).ok().map(str::to_owned);
+                            let (Some(db), Some(collection)) = (name("db"), name("collection")) else {
+                                let what = if state == ArchiveState::Prelude { "metadata" } else { "namespace header" };
+                                return Some(Err(Bad::new(format!(
+                                    "corrupt archive: a {what} document without string fields db and collection"
+                                ))));
+                            };
+                            let namespace = format!("{db}.{collection}");
+                            if state == ArchiveState::Prelude {
+                                self.archive_namespaces.push(namespace);
+                            } else if doc.get_bool("EOF").unwrap_or(false) {
+                                self.archive = ArchiveState::EofTerminator;
+                            } else {
+                                let wanted = self.namespace.as_deref().is_none_or(|n| n == namespace);
+                                if !self.archive_namespaces.contains(&namespace) {
+                                    self.archive_namespaces.push(namespace);
+                                }
+                                self.archive = ArchiveState::Segment(wanted);
+                            }
+                        }
+                        ArchiveState::Segment(true) => return Some(Ok(doc)),
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+
+    /// The end of an archive: an error when the collection asked for is not in it.
+    fn archive_end(&mut self) -> Option<Result<RawDocumentBuf, Bad>> {
+        let wanted = self.namespace.as_deref()?;
+        if self.archive_namespaces.iter().any(|n| n == wanted) {
+            return None;
+        }
+        let held =
+            if self.archive_namespaces.is_empty() { "none".to_owned() } else { self.archive_namespaces.join(", ") };
+        Some(Err(Bad::new(format!("the archive holds no collection {wanted}; it holds: {held}"))))
     }
 
     /// Documents read so far.
@@ -405,6 +534,7 @@ impl<R: BufRead> Iterator for DumpReader<R> {
             DumpFormat::Bson => self.next_bson(),
             DumpFormat::JsonLines => self.next_json(),
             DumpFormat::JsonArray => self.next_array(),
+            DumpFormat::Archive => self.next_archive(),
         };
         let item = item?;
         self.failed = item.is_err();

@@ -208,3 +208,116 @@ fn a_malformed_array_in_the_cli_names_file_and_offset_after_the_partial_report()
         "{err}"
     );
 }
+
+/// One `mongodump --archive` segment or header: the BSON bytes of `docs`, then the terminator
+/// when `terminated`.
+fn segment(docs: &[bson::Document], terminated: bool) -> Vec<u8> {
+    let mut bytes = bson_bytes(docs);
+    if terminated {
+        bytes.extend_from_slice(&[0xff; 4]);
+    }
+    bytes
+}
+
+fn namespace_header(collection: &str, eof: bool) -> bson::Document {
+    doc! { "db": "db_shop", "collection": collection, "EOF": eof, "CRC": 0_i64 }
+}
+
+/// An archive laid out as mongodump writes it (the format's documented grammar): magic, header,
+/// collection metadata, terminator, then the two collections' segments interleaved, each
+/// collection closed by an EOF header.
+fn archive(users: &[bson::Document]) -> Vec<u8> {
+    let header =
+        doc! { "concurrent_collections": 4, "version": "0.1", "server_version": "6.0.5", "tool_version": "100.7.0" };
+    let metadata = |c: &str| doc! { "db": "db_shop", "collection": c, "metadata": "{\"indexes\":[]}", "size": 0 };
+    let order = doc! { "_id": ObjectId::from_bytes([9; 12]), "total": 1 };
+    [
+        dump::ARCHIVE_MAGIC.to_vec(),
+        segment(&[header, metadata("t_order"), metadata("t_user")], true),
+        segment(&[namespace_header("t_user", false), users[0].clone()], true),
+        segment(&[namespace_header("t_order", false), order], true),
+        segment(&[namespace_header("t_user", false)], false),
+        segment(&users[1..], true),
+        segment(&[namespace_header("t_order", true)], true),
+        segment(&[namespace_header("t_user", true)], true),
+    ]
+    .concat()
+}
+
+#[test]
+fn an_archive_yields_one_collections_documents_across_its_segments_plain_or_gzip() {
+    let docs = users();
+    let expected: Vec<ObjectId> = docs.iter().map(|d| d.get_object_id("_id").unwrap()).collect();
+    for compressed in [false, true] {
+        let bytes = if compressed { gzip(&archive(&docs)) } else { archive(&docs) };
+        let mut reader = dump::from_reader(Cursor::new(bytes)).unwrap().only_namespace("db_shop.t_user");
+        assert_eq!((reader.format(), reader.gzip()), (DumpFormat::Archive, compressed));
+        let read: Vec<RawDocumentBuf> = (&mut reader).map(Result::unwrap).collect();
+        assert_eq!(ids(&read), expected);
+    }
+    // Without a collection named, every collection's documents, in archive order.
+    let (_, _, all, err) = read(archive(&docs));
+    assert_eq!((all.len(), err), (4, None));
+    // A collection the archive does not hold.
+    let err = dump::from_reader(Cursor::new(archive(&docs)))
+        .unwrap()
+        .only_namespace("db_shop.t_nope")
+        .find_map(Result::err)
+        .unwrap();
+    assert_eq!(
+        err.message,
+        "the archive holds no collection db_shop.t_nope; it holds: db_shop.t_order, db_shop.t_user"
+    );
+}
+
+#[test]
+fn malformed_archives_name_the_offset_and_what_was_expected() {
+    let docs = users();
+    let whole = archive(&docs);
+    // Cut right after the prelude's terminator + the first namespace header.
+    let prelude = whole.windows(4).position(|w| w == [0xff; 4]).unwrap() + 4;
+    let header_len = bson_bytes(&[namespace_header("t_user", false)]).len();
+    for (bytes, offset, message) in [
+        (
+            whole[..prelude - 2].to_vec(),
+            prelude as u64 - 4,
+            "truncated: the archive ends where a collection metadata document or the prelude's terminator was expected"
+                .to_owned(),
+        ),
+        (
+            whole[..prelude + header_len].to_vec(),
+            (prelude + header_len) as u64,
+            "truncated: the archive ends where a document or the segment's terminator was expected".to_owned(),
+        ),
+        (
+            [&whole[..prelude], &[0xff; 4][..]].concat(),
+            prelude as u64,
+            "corrupt archive: expected a namespace header or the end of the archive, found a terminator".to_owned(),
+        ),
+        (
+            [&whole[..prelude], &segment(&[doc! { "db": "db_shop" }], true)[..]].concat(),
+            prelude as u64,
+            "corrupt archive: a namespace header document without string fields db and collection".to_owned(),
+        ),
+        (
+            [&whole[..prelude], &segment(&[namespace_header("t_user", true), docs[0].clone()], false)[..]].concat(),
+            (prelude + header_len) as u64,
+            "corrupt archive: expected the terminator after an EOF header".to_owned(),
+        ),
+    ] {
+        let err = dump::from_reader(Cursor::new(bytes)).unwrap().find_map(Result::err).unwrap();
+        assert_eq!((err.offset, err.message.as_str()), (offset, message.as_str()));
+    }
+}
+
+#[test]
+fn check_reads_the_models_collection_from_an_archive() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, bytes) in [("dump.archive", archive(&users())), ("dump.archive.gz", gzip(&archive(&users())))] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let (code, out, err) = schema(&[path.to_str().unwrap()]);
+        assert_eq!(code, 1, "{name}: {err}");
+        assert!(out.starts_with("db_shop.t_user: 3 documents checked, 1 fail the validator\n"), "{name}: {out}");
+    }
+}
