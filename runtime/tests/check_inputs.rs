@@ -321,3 +321,44 @@ fn check_reads_the_models_collection_from_an_archive() {
         assert!(out.starts_with("db_shop.t_user: 3 documents checked, 1 fail the validator\n"), "{name}: {out}");
     }
 }
+
+/// A model with 64-bit counters, as mongoexport's relaxed output shows them: small values as
+/// plain numbers, which read back as int.
+mod counters {
+    use mongo_schema::bson::oid::ObjectId;
+    use mongo_schema::MongoSchema;
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Serialize, Deserialize, MongoSchema)]
+    #[serde(rename_all = "camelCase")]
+    #[mongo(db = "db_shop", collection = "t_counter")]
+    pub struct Counter {
+        #[serde(rename = "_id")]
+        pub id: ObjectId,
+        pub login_count: i64,
+        pub bytes_sent: u64,
+    }
+}
+
+#[test]
+fn relaxed_exports_of_valid_longs_pass_end_to_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t_counter.json");
+    let docs: Vec<bson::Document> = (0..30_u8)
+        .map(|i| doc! { "_id": ObjectId::from_bytes([i; 12]), "loginCount": i64::from(i) * 7, "bytesSent": 1_i64 << (i + 20) })
+        .collect();
+    let text = relaxed_lines(&docs);
+    assert!(text.contains("\"loginCount\":7,"), "small longs are plain numbers in relaxed output: {text}");
+    std::fs::write(&path, text).unwrap();
+    let models = [mongo_schema::migrate::Model::of::<counters::Counter>("app::Counter")];
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code =
+        run(&models, ["schema", "check", "--collection", "t_counter", path.to_str().unwrap()], &mut out, &mut err);
+    let out = String::from_utf8(out).unwrap();
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "db_shop.t_counter: 30 documents checked, 0 fail the validator\n"),
+        "{}",
+        String::from_utf8_lossy(&err)
+    );
+}
