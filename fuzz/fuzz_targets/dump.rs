@@ -1,4 +1,4 @@
-//! Fuzzes the dump reader (mongodump `.bson` and Extended JSON lines) over arbitrary bytes:
+//! Fuzzes the dump readers (mongodump `.bson` and `--archive`, Extended JSON lines, a JSON array) over arbitrary bytes:
 //! it must never panic, read only forward within the input, return each BSON document as
 //! the exact bytes it was stored as, and end right after the first error, whose offset lies
 //! within the input.
@@ -10,7 +10,7 @@ use libfuzzer_sys::fuzz_target;
 use mongo_schema::dump::{DumpFormat, DumpReader};
 
 fuzz_target!(|data: &[u8]| {
-    for format in [DumpFormat::Bson, DumpFormat::JsonLines] {
+    for format in [DumpFormat::Bson, DumpFormat::JsonLines, DumpFormat::JsonArray, DumpFormat::Archive] {
         let mut reader = DumpReader::new(data, format);
         let mut start = 0u64;
         while let Some(item) = reader.next() {

@@ -13,7 +13,7 @@
 //! file, models changed without a migration under `--check`), 2 a usage, file or
 //! connection error.
 
-use crate::dump::{self, DumpReader};
+use crate::dump;
 use crate::migrate::dry_run::{dry_run, DryRunReport};
 use crate::migrate::{self, MigrateError, MigrateOptions, Model};
 use crate::render::{js_line_comment, mongosh_create_collection, mongosh_run_command};
@@ -23,7 +23,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use std::error::Error;
 use std::ffi::OsString;
-use std::io::{self, BufReader, Read, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 #[cfg(feature = "driver")]
@@ -84,12 +84,14 @@ enum Command {
         #[arg(long)]
         numbered: bool,
     },
-    /// Dry-run a model's validator over a mongodump `.bson` file or Extended JSON lines.
+    /// Dry-run a model's validator over mongodump BSON or archives, Extended JSON lines or JSON arrays.
     Check {
         /// The model's collection: `t_users` or `db_user_center.t_users`.
         #[arg(long)]
         collection: String,
-        /// `.bson` (mongodump) or `.json`/`.jsonl` (Extended JSON, one document per line).
+        /// Inputs, `-` for standard input: mongodump `.bson` or `--archive`, Extended JSON lines
+        /// (canonical or relaxed) or `mongoexport --jsonArray`, each plain or gzip; told apart
+        /// by content.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Example `_id`s shown per failure group.
@@ -474,8 +476,12 @@ fn check(model: &Model, files: &[PathBuf], ids: usize, out: &mut dyn Write) -> R
         .map_err(|e| Exit(2, format!("{}: the validator does not compile: {e}", model.namespace())))?;
     let mut report = DryRunReport::new(ids);
     for path in files {
-        if let Err(message) = check_file(&validator, path, &mut report) {
-            write!(out, "{}", report.render(&model.namespace()))?;
+        if let Err(message) = check_file(&validator, &model.namespace(), path, &mut report) {
+            // What was read before the error still counts; a report of nothing read says nothing.
+            if report.documents > 0 {
+                write!(out, "{}", report.render(&model.namespace()))?;
+                writeln!(out, "(incomplete: stopped at the error in {})", path.display())?;
+            }
             return Err(Exit(2, message));
         }
     }
@@ -500,15 +506,29 @@ fn checked_schema(model: &Model) -> Result<crate::bson::Document, Exit> {
     }
 }
 
-fn check_file(validator: &Validator, path: &Path, report: &mut DryRunReport) -> Result<(), String> {
-    let in_file = |e: &dyn Error| format!("{}: {}", path.display(), chain(e));
-    let file = std::fs::File::open(path).map_err(|e| in_file(&e))?;
-    let bar = progress(file.metadata().map(|m| m.len()).unwrap_or(0));
-    let docs: DumpReader<BufReader<Box<dyn Read>>> =
-        dump::from_reader(path, Box::new(bar.wrap_read(file)) as Box<dyn Read>).map_err(|e| in_file(&e))?;
-    let result = dry_run(validator, docs, report);
+/// Checks one input (`-`: standard input) of any format [`dump::from_reader`] tells apart.
+/// From a `mongodump --archive`, only `namespace`'s documents are read.
+fn check_file(validator: &Validator, namespace: &str, path: &Path, report: &mut DryRunReport) -> Result<(), String> {
+    let name = if path == Path::new("-") { "standard input".to_owned() } else { path.display().to_string() };
+    let in_file = |e: &dyn Error| format!("{name}: {}", chain(e));
+    let (input, len): (Box<dyn Read>, u64) = if path == Path::new("-") {
+        (Box::new(std::io::stdin()), 0)
+    } else {
+        let file = std::fs::File::open(path).map_err(|e| in_file(&e))?;
+        let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+        (Box::new(file), len)
+    };
+    let bar = progress(len);
+    let mut docs = dump::from_reader(bar.wrap_read(input)).map_err(|e| in_file(&e))?.only_namespace(namespace);
+    let result = dry_run(validator, &mut docs, report);
     bar.finish_and_clear();
-    result.map_err(|e| in_file(&e))
+    result.map_err(|e| in_file(&e))?;
+    if docs.documents() == 0 {
+        return Err(format!(
+            "{name}: empty: no documents (expected mongodump BSON or --archive, Extended JSON lines or a JSON array, plain or gzip)"
+        ));
+    }
+    Ok(())
 }
 
 fn progress(len: u64) -> ProgressBar {

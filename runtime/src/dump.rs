@@ -1,5 +1,7 @@
 //! Streaming readers of existing data: mongodump `.bson` files (BSON documents one after
-//! another, nothing between them) and Extended JSON lines (mongoexport's default output).
+//! another, nothing between them) and `--archive` files, Extended JSON lines (mongoexport's
+//! default output, canonical or relaxed) and one JSON array of documents (`mongoexport
+//! --jsonArray`), each plain or gzip-compressed (`mongodump --gzip`), told apart by their first bytes, never by the name.
 //! One document is held at a time, so memory stays flat however large the file.
 //!
 //! A truncated or corrupt file ends the stream with a [`DumpError`] that names the byte
@@ -24,8 +26,47 @@ pub const MAX_LINE: usize = 8 * MAX_DOCUMENT_SIZE;
 pub enum DumpFormat {
     /// Concatenated BSON documents (mongodump `.bson`).
     Bson,
-    /// One Extended JSON document per line (mongoexport, `.json`/`.jsonl`/`.ndjson`).
+    /// One Extended JSON document per line (mongoexport's default).
     JsonLines,
+    /// One JSON array of Extended JSON documents (`mongoexport --jsonArray`).
+    JsonArray,
+    /// `mongodump --archive`: a prelude (magic number, header, one metadata document per
+    /// collection, terminator), then segments of several collections interleaved, each a
+    /// namespace header, documents and a terminator, and one EOF header per collection.
+    Archive,
+}
+
+/// The first four bytes of a `mongodump --archive` (0x8199e26d, little-endian).
+pub const ARCHIVE_MAGIC: [u8; 4] = [0x6d, 0xe2, 0x99, 0x81];
+/// Ends the archive's prelude and each of its segments (an int32 of -1).
+const TERMINATOR: [u8; 4] = [0xff; 4];
+
+/// Where a [`DumpFormat::Archive`] reader is in the archive.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum ArchiveState {
+    Magic,
+    Header,
+    /// Collection metadata documents until the terminator.
+    Prelude,
+    /// Between segments: a namespace header or the end.
+    Between,
+    /// After an EOF header: its terminator.
+    EofTerminator,
+    /// In a segment: documents until the terminator; `true` when its collection is read.
+    Segment(bool),
+}
+
+/// Where a [`DumpFormat::JsonArray`] reader is in the array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ArrayState {
+    /// Before the `[`.
+    Open,
+    /// After the `[`: a document or `]`.
+    First,
+    /// After a document: `,` or `]`.
+    Next,
+    /// After the `]`: only blanks until the end.
+    Closed,
 }
 
 /// Why reading stopped: the byte offset where the bad document starts, and what is wrong;
@@ -36,12 +77,15 @@ pub struct DumpError {
     pub offset: u64,
     /// What is wrong: `truncated: ...`, `corrupt document`, `not JSON`, ...
     pub message: String,
+    /// The input is gzip-compressed: [`offset`](Self::offset) counts decompressed bytes.
+    pub gzip: bool,
     cause: Option<Arc<dyn Error + Send + Sync>>,
 }
 
 impl fmt::Display for DumpError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "at byte offset {}: {}", self.offset, self.message)
+        let of = if self.gzip { " of the decompressed data" } else { "" };
+        write!(f, "at byte offset {}{of}: {}", self.offset, self.message)
     }
 }
 
@@ -49,7 +93,7 @@ impl fmt::Display for DumpError {
 impl PartialEq for DumpError {
     fn eq(&self, other: &Self) -> bool {
         let cause = |e: &DumpError| e.cause.as_ref().map(|c| c.to_string());
-        (self.offset, &self.message, cause(self)) == (other.offset, &other.message, cause(other))
+        (self.offset, self.gzip, &self.message, cause(self)) == (other.offset, other.gzip, &other.message, cause(other))
     }
 }
 
@@ -88,45 +132,290 @@ pub struct DumpReader<R> {
     /// Where the document being read starts.
     start: u64,
     failed: bool,
+    /// Documents read so far.
+    documents: u64,
+    gzip: bool,
+    array: ArrayState,
+    archive: ArchiveState,
+    /// The archive's collection read (`db.collection`); `None`: every collection.
+    namespace: Option<String>,
+    /// The collections an archive names, in order.
+    archive_namespaces: Vec<String>,
 }
 
-/// Opens `path`, choosing the format from the extension (`.bson`; `.json`, `.jsonl`,
-/// `.ndjson`) or else from the first bytes.
-pub fn open(path: &Path) -> io::Result<DumpReader<BufReader<File>>> {
-    from_reader(path, File::open(path)?)
+/// The bytes a reader hands on: a file, standard input, or either through gunzip.
+pub type Input = BufReader<Box<dyn Read>>;
+
+/// Opens `path` (`-`: standard input) and tells its format from its first bytes.
+pub fn open(path: &Path) -> io::Result<DumpReader<Input>> {
+    if path == Path::new("-") {
+        return from_reader(io::stdin());
+    }
+    from_reader(File::open(path)?)
 }
 
-/// [`open`] over any reader of `path`'s bytes (e.g. one that reports progress).
-pub fn from_reader<R: Read>(path: &Path, reader: R) -> io::Result<DumpReader<BufReader<R>>> {
-    let mut input = BufReader::with_capacity(1 << 20, reader);
-    let by_name = match path.extension().and_then(|e| e.to_str()) {
-        Some("bson") => Some(DumpFormat::Bson),
-        Some("json" | "jsonl" | "ndjson") => Some(DumpFormat::JsonLines),
-        _ => None,
-    };
-    let format = match by_name {
-        Some(format) => format,
-        None => sniff(input.fill_buf()?),
-    };
-    Ok(DumpReader::new(input, format))
+/// [`open`] over any reader of a dump's bytes (e.g. one that reports progress): gzip
+/// (magic `1f 8b`, mongodump `--gzip`) is decompressed, then [`sniff`] picks the format.
+pub fn from_reader<R: Read + 'static>(reader: R) -> io::Result<DumpReader<Input>> {
+    let mut input: Input = BufReader::with_capacity(1 << 20, Box::new(reader));
+    let gzip = input.fill_buf()?.starts_with(&[0x1f, 0x8b]);
+    if gzip {
+        input = BufReader::with_capacity(1 << 20, Box::new(flate2::read::MultiGzDecoder::new(input)));
+    }
+    let format = sniff(input.fill_buf()?);
+    let mut reader = DumpReader::new(input, format);
+    reader.gzip = gzip;
+    Ok(reader)
 }
 
-/// JSON text starts with `{` (after blanks) and has no NUL byte; a BSON document's
-/// 4-byte length prefix always holds a NUL below 16 MiB.
+/// JSON text starts with `{` (lines) or `[` (an array) after blanks and has no NUL byte
+/// (`head` is the first buffer of the input: up to 1 MiB);
+/// a BSON document's 4-byte length prefix always holds a NUL below 16 MiB.
 pub fn sniff(head: &[u8]) -> DumpFormat {
     let first = head.iter().find(|b| !b.is_ascii_whitespace());
     let prefix = &head[..head.len().min(4)];
-    if first == Some(&b'{') && !prefix.contains(&0) {
-        DumpFormat::JsonLines
+    match first {
+        _ if prefix == ARCHIVE_MAGIC => DumpFormat::Archive,
+        Some(b'{') if !prefix.contains(&0) => DumpFormat::JsonLines,
+        Some(b'[') if !prefix.contains(&0) => DumpFormat::JsonArray,
+        // Only blanks: blank lines (a BSON length prefix of blanks is far past 16 MiB).
+        None if !head.is_empty() => DumpFormat::JsonLines,
+        _ => DumpFormat::Bson,
+    }
+}
+
+/// Counts the bytes serde_json pulls through it.
+struct Counted<'a, R> {
+    inner: &'a mut R,
+    count: u64,
+}
+
+impl<R: Read> Read for Counted<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count += n as u64;
+        Ok(n)
+    }
+}
+
+/// A byte for people: `'x'`, or its value when it does not print.
+fn shown(byte: u8) -> String {
+    if byte.is_ascii_graphic() {
+        format!("'{}'", byte as char)
     } else {
-        DumpFormat::Bson
+        format!("byte 0x{byte:02x}")
     }
 }
 
 impl<R: BufRead> DumpReader<R> {
     /// Reads `input` as `format`, from its first byte (offsets count from there).
     pub fn new(input: R, format: DumpFormat) -> Self {
-        DumpReader { input, format, offset: 0, start: 0, failed: false }
+        DumpReader {
+            input,
+            format,
+            offset: 0,
+            start: 0,
+            failed: false,
+            documents: 0,
+            gzip: false,
+            array: ArrayState::Open,
+            archive: ArchiveState::Magic,
+            namespace: None,
+            archive_namespaces: Vec::new(),
+        }
+    }
+
+    /// Reads only the documents of `namespace` (`db.collection`) from an archive; an archive
+    /// without that collection ends in an error listing the ones it has. Other formats hold
+    /// one collection and ignore this.
+    pub fn only_namespace(mut self, namespace: &str) -> Self {
+        self.namespace = Some(namespace.to_owned());
+        self
+    }
+
+    fn next_archive(&mut self) -> Option<Result<RawDocumentBuf, Bad>> {
+        loop {
+            self.start = self.offset;
+            let mut prefix = [0u8; 4];
+            let got = match read_full(&mut self.input, &mut prefix) {
+                Ok(n) => n,
+                Err(e) => return Some(Err(Bad::by("read error")(e))),
+            };
+            let expected = match &self.archive {
+                ArchiveState::Magic => "the archive's magic number",
+                ArchiveState::Header => "the archive's header document",
+                ArchiveState::Prelude => "a collection metadata document or the prelude's terminator",
+                ArchiveState::Between => "a namespace header or the end of the archive",
+                ArchiveState::EofTerminator => "the terminator after an EOF header",
+                ArchiveState::Segment(_) => "a document or the segment's terminator",
+            };
+            if got == 0 && self.archive == ArchiveState::Between {
+                return self.archive_end();
+            }
+            if got < 4 {
+                return Some(Err(Bad::new(format!("truncated: the archive ends where {expected} was expected"))));
+            }
+            let terminator = prefix == TERMINATOR;
+            match self.archive.clone() {
+                ArchiveState::Magic => {
+                    self.offset += 4;
+                    if prefix != ARCHIVE_MAGIC {
+                        return Some(Err(Bad::new(format!("corrupt archive: expected {expected}"))));
+                    }
+                    self.archive = ArchiveState::Header;
+                }
+                ArchiveState::EofTerminator | ArchiveState::Segment(_) | ArchiveState::Prelude if terminator => {
+                    self.offset += 4;
+                    self.archive = ArchiveState::Between;
+                }
+                ArchiveState::EofTerminator => {
+                    return Some(Err(Bad::new(format!("corrupt archive: expected {expected}"))));
+                }
+                ArchiveState::Between if terminator => {
+                    return Some(Err(Bad::new(format!("corrupt archive: expected {expected}, found a terminator"))));
+                }
+                state => {
+                    let doc = match self.bson_body(prefix) {
+                        Ok(doc) => doc,
+                        Err(bad) => return Some(Err(bad)),
+                    };
+                    match state {
+                        ArchiveState::Header => self.archive = ArchiveState::Prelude,
+                        ArchiveState::Prelude | ArchiveState::Between => {
+                            let name = |key: &str| doc.get_str(key).ok().map(str::to_owned);
+                            let (Some(db), Some(collection)) = (name("db"), name("collection")) else {
+                                let what = if state == ArchiveState::Prelude { "metadata" } else { "namespace header" };
+                                return Some(Err(Bad::new(format!(
+                                    "corrupt archive: a {what} document without string fields db and collection"
+                                ))));
+                            };
+                            let namespace = format!("{db}.{collection}");
+                            if state == ArchiveState::Prelude {
+                                self.archive_namespaces.push(namespace);
+                            } else if doc.get_bool("EOF").unwrap_or(false) {
+                                self.archive = ArchiveState::EofTerminator;
+                            } else {
+                                let wanted = self.namespace.as_deref().is_none_or(|n| n == namespace);
+                                if !self.archive_namespaces.contains(&namespace) {
+                                    self.archive_namespaces.push(namespace);
+                                }
+                                self.archive = ArchiveState::Segment(wanted);
+                            }
+                        }
+                        ArchiveState::Segment(true) => return Some(Ok(doc)),
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+
+    /// The end of an archive: an error when the collection asked for is not in it.
+    fn archive_end(&mut self) -> Option<Result<RawDocumentBuf, Bad>> {
+        let wanted = self.namespace.as_deref()?;
+        if self.archive_namespaces.iter().any(|n| n == wanted) {
+            return None;
+        }
+        let held =
+            if self.archive_namespaces.is_empty() { "none".to_owned() } else { self.archive_namespaces.join(", ") };
+        Some(Err(Bad::new(format!("the archive holds no collection {wanted}; it holds: {held}"))))
+    }
+
+    /// Documents read so far.
+    pub fn documents(&self) -> u64 {
+        self.documents
+    }
+
+    /// The format read.
+    pub fn format(&self) -> DumpFormat {
+        self.format
+    }
+
+    /// The input is gzip-compressed ([`offset`](Self::offset) counts decompressed bytes).
+    pub fn gzip(&self) -> bool {
+        self.gzip
+    }
+
+    /// Skips blanks; the next byte, not consumed, or `None` at the end.
+    fn peek_past_blanks(&mut self) -> io::Result<Option<u8>> {
+        loop {
+            let buf = match self.input.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if buf.is_empty() {
+                return Ok(None);
+            }
+            let blanks = buf.iter().take_while(|b| b.is_ascii_whitespace()).count();
+            if blanks < buf.len() {
+                let next = buf[blanks];
+                self.input.consume(blanks);
+                self.offset += blanks as u64;
+                return Ok(Some(next));
+            }
+            let all = buf.len();
+            self.input.consume(all);
+            self.offset += all as u64;
+        }
+    }
+
+    /// The next document of a `[doc, doc, ...]` array: a small state machine around
+    /// serde_json, which parses one element at a time straight from the input.
+    fn next_array(&mut self) -> Option<Result<RawDocumentBuf, Bad>> {
+        loop {
+            self.start = self.offset;
+            let next = match self.peek_past_blanks() {
+                Ok(next) => next,
+                Err(e) => return Some(Err(Bad::by("read error")(e))),
+            };
+            self.start = self.offset;
+            let expected = match (self.array, next) {
+                (ArrayState::Closed, None) => return None,
+                (ArrayState::Open, Some(b'[')) => {
+                    self.consume_one();
+                    self.array = ArrayState::First;
+                    continue;
+                }
+                (ArrayState::First | ArrayState::Next, Some(b']')) => {
+                    self.consume_one();
+                    self.array = ArrayState::Closed;
+                    continue;
+                }
+                (ArrayState::Next, Some(b',')) => {
+                    self.consume_one();
+                    self.array = ArrayState::First;
+                    continue;
+                }
+                (ArrayState::First, Some(_)) => {
+                    self.array = ArrayState::Next;
+                    return Some(self.array_element());
+                }
+                (ArrayState::Open, _) => "'[' opening a JSON array",
+                (ArrayState::First, None) => "a document or ']'",
+                (ArrayState::Next, _) => "',' or ']' after a document of the array",
+                (ArrayState::Closed, Some(_)) => "the end of the input after the array's closing ']'",
+            };
+            let found = next.map_or_else(|| "the end of the input".to_owned(), shown);
+            return Some(Err(Bad::new(format!("expected {expected}, found {found}"))));
+        }
+    }
+
+    fn consume_one(&mut self) {
+        self.input.consume(1);
+        self.offset += 1;
+    }
+
+    fn array_element(&mut self) -> Result<RawDocumentBuf, Bad> {
+        let mut counted = Counted { inner: &mut self.input, count: 0 };
+        let parsed = {
+            use serde::Deserialize as _;
+            let mut de = serde_json::Deserializer::from_reader(&mut counted);
+            serde_json::Value::deserialize(&mut de)
+        };
+        self.offset += counted.count;
+        let value = parsed.map_err(Bad::by("not JSON"))?;
+        json_value(value, "an array element")
     }
 
     /// Bytes consumed so far.
@@ -223,9 +512,13 @@ fn nested(value: RawBsonRef<'_>) -> Result<(), crate::compat::RawError> {
 
 fn json_document(line: &[u8]) -> Result<RawDocumentBuf, Bad> {
     let value: serde_json::Value = serde_json::from_slice(line).map_err(Bad::by("not JSON"))?;
+    json_value(value, "a line")
+}
+
+fn json_value(value: serde_json::Value, what: &str) -> Result<RawDocumentBuf, Bad> {
     match Bson::try_from(value) {
         Ok(Bson::Document(doc)) => RawDocumentBuf::try_from(&doc).map_err(Bad::by("cannot encode as BSON")),
-        Ok(other) => Err(Bad::new(format!("a line holds {:?}, not a document", other.element_type()))),
+        Ok(other) => Err(Bad::new(format!("{what} holds {:?}, not a document", other.element_type()))),
         Err(e) => Err(Bad::by("not Extended JSON")(e)),
     }
 }
@@ -240,8 +533,17 @@ impl<R: BufRead> Iterator for DumpReader<R> {
         let item = match self.format {
             DumpFormat::Bson => self.next_bson(),
             DumpFormat::JsonLines => self.next_json(),
-        }?;
+            DumpFormat::JsonArray => self.next_array(),
+            DumpFormat::Archive => self.next_archive(),
+        };
+        let item = item?;
         self.failed = item.is_err();
-        Some(item.map_err(|bad| DumpError { offset: self.start, message: bad.message, cause: bad.cause }))
+        self.documents += u64::from(item.is_ok());
+        Some(item.map_err(|bad| DumpError {
+            offset: self.start,
+            gzip: self.gzip,
+            message: bad.message,
+            cause: bad.cause,
+        }))
     }
 }
