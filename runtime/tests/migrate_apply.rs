@@ -146,7 +146,7 @@ fn the_first_failure_stops_with_the_servers_message_and_is_not_recorded_as_appli
     let fail = vec![("collMod", "t_user", 2, "$jsonSchema keyword 'maxLength' must be a non-negative integer")];
     let mut fake = Fake { fail, ..Fake::default() };
     let err = apply(&mut fake, &migrations(), "db_schema").unwrap_err();
-    assert_eq!(chain(&err), "migration 0002_tighten_t_user: step 1 of 1 on db_shop: $jsonSchema keyword 'maxLength' must be a non-negative integer (code 2)");
+    assert_eq!(chain(&err), "migration 0002_tighten_t_user: step 1 of 1 (collMod db_shop.t_user): $jsonSchema keyword 'maxLength' must be a non-negative integer (code 2)");
     assert_eq!(fake.commands().last().unwrap(), "collMod t_user", "nothing runs or is recorded after the failure");
 }
 

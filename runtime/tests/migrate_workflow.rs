@@ -206,7 +206,7 @@ fn a_run_stopped_half_way_resumes_at_the_step_that_did_not_complete() {
     // the second command of the first migration (create t_user) fails
     let mut fake = Fake { fail_at: Some(2), ..Fake::default() };
     let err = apply(&mut fake, &migrations, "db_schema").unwrap_err();
-    assert!(err.to_string().ends_with("step 2 of 2 on db_shop"), "{err}");
+    assert!(err.to_string().ends_with("step 2 of 2 (create db_shop.t_user)"), "{err}");
     let lines = status(&mut fake, &migrations, "db_schema").unwrap();
     assert_eq!(lines[0].state, Some(State::Partial { done: 1, steps: 2 }));
     assert_eq!(lines[1].state, Some(State::Pending));
@@ -327,7 +327,7 @@ fn a_failed_write_in_a_data_step_stops_apply() {
     assert_eq!(
         text,
         format!(
-            "migration {}: step 1 of 1 on db_shop: write failed: Document failed validation (code 121)",
+            "migration {}: step 1 of 1 (update db_shop.t_user): write failed: Document failed validation (code 121)",
             migrations[1].name
         )
     );

@@ -129,7 +129,7 @@ struct ChatMessage {
     collection = "t_customer",
     shard_key(tenantId = 1, region = 1),
     index(keys(tenantId = 1, region = 1, email = 1), unique),
-    index(keys(_id = 1, tenantId = 1), unique, name = "ux_id_tenant")
+    index(keys(_id = 1, email = -1), unique, name = "ux_id_email")
 )]
 struct Customer {
     #[mongo(max_length = 64)]
@@ -149,7 +149,7 @@ fn unique_indexes_led_by_the_shard_key_or_id_are_created() {
         .iter()
         .map(|i| i.as_document().unwrap().get_str("name").unwrap())
         .collect();
-    assert_eq!(names, ["tenantId_1_region_1_email_1", "ux_id_tenant"]);
+    assert_eq!(names, ["tenantId_1_region_1_email_1", "ux_id_email"]);
 }
 
 /// `monotonic_shard_key` waived, with a reason, on the field.

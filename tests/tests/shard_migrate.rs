@@ -98,6 +98,8 @@ impl Server for AsMongos {
 
 fn collections(client: &mongodb::sync::Client) -> Vec<String> {
     let mut names = client.database("db_app").list_collection_names().run().expect("listCollections");
+    // this test's own: other tests use db_app on the same servers
+    names.retain(|n| n.starts_with("t_shard_") || n == "t_schema_migration");
     names.sort();
     names
 }

@@ -23,6 +23,8 @@ const NAMESPACE_EXISTS: i32 = 48;
 const INDEX_NOT_FOUND: i32 = 27;
 /// Unauthorized: the user lacks the privilege.
 const UNAUTHORIZED: i32 = 13;
+/// CannotConvertIndexToUnique: `collMod` to `unique: true` while duplicates exist.
+const CANNOT_CONVERT_INDEX_TO_UNIQUE: i32 = 359;
 /// NamespaceNotFound: `collMod` of a collection that does not exist.
 const NAMESPACE_NOT_FOUND: i32 = 26;
 
@@ -460,13 +462,13 @@ fn run_migration(
     let steps = file.up.len();
     let mut deferred = Vec::new();
     for (i, step) in file.up.iter().enumerate().skip(done) {
-        let position = || format!("step {} of {steps} on {}", i + 1, step.db);
+        let position = || format!("step {} of {steps} ({})", i + 1, describe(step));
         let here = !needs_sharded_cluster(step)
             || deployment
                 .is_mongos(server)
                 .map_err(|e| (format!("{} (asking the deployment `hello`)", position()), Some(e)))?;
         if here {
-            run_step(server, step).map_err(|e| (format!("{}{}", position(), unauthorized_hint(step, &e)), Some(e)))?;
+            run_step(server, step).map_err(|e| (format!("{}{}", position(), hint(step, &e)), Some(e)))?;
         } else {
             record::defer(server, state_db, &file.name, i, true)
                 .map_err(|m| (format!("{}: recording it as deferred failed: {m}", position()), None))?;
@@ -499,8 +501,8 @@ fn run_deferred(
     let mut ran = Vec::new();
     for &i in deferred {
         let Some(step) = file.up.get(i) else { continue };
-        let position = format!("deferred step {} of {} on {}", i + 1, file.up.len(), step.db);
-        run_step(server, step).map_err(|e| (format!("{position}{}", unauthorized_hint(step, &e)), Some(e)))?;
+        let position = format!("deferred step {} of {} ({})", i + 1, file.up.len(), describe(step));
+        run_step(server, step).map_err(|e| (format!("{position}{}", hint(step, &e)), Some(e)))?;
         record::defer(server, state_db, &file.name, i, false)
             .map_err(|m| (format!("{position} ran, but recording it failed: {m}"), None))?;
         ran.push(i);
@@ -508,9 +510,31 @@ fn run_deferred(
     Ok(ran)
 }
 
-/// What role a refused step needs, where readWrite is the usual cause.
-fn unauthorized_hint(step: &FileStep, e: &CommandError) -> String {
+/// `collMod db_app.t_session index ix_email`: what a step runs on what.
+fn describe(step: &FileStep) -> String {
+    let Some((verb, target)) = step.command.iter().next() else { return format!("an empty command on {}", step.db) };
+    let target = match target.as_str() {
+        Some(collection) if verb != "shardCollection" => format!("{}.{collection}", step.db),
+        Some(namespace) => namespace.to_owned(),
+        None => step.db.clone(),
+    };
+    let index = match step.command.get("index") {
+        Some(Bson::String(name)) => format!(" index {name}"),
+        Some(Bson::Document(spec)) => spec.get_str("name").map(|n| format!(" index {n}")).unwrap_or_default(),
+        Some(Bson::Array(names)) => format!(" indexes {}", Bson::Array(names.clone())),
+        _ => String::new(),
+    };
+    format!("{verb} {target}{index}")
+}
+
+/// What to do about a refused step, where the cause is a usual one: a missing role, or
+/// duplicates that keep an index from becoming unique.
+fn hint(step: &FileStep, e: &CommandError) -> String {
     match e.code() {
+        Some(CANNOT_CONVERT_INDEX_TO_UNIQUE) => " (documents share a key of this index: find them with an \
+             aggregation grouping on the index's keys, remove or change the duplicates, then run apply again, \
+             which resumes here; meanwhile the index refuses new duplicates: prepareUnique)"
+            .to_owned(),
         Some(UNAUTHORIZED) if step.command.contains_key("collMod") || step.if_namespace_exists.is_some() => format!(
             " (installing a validator on an existing collection runs collMod, which needs the dbAdmin \
              role, or a role with the collMod action, on {}: readWrite is not enough)",

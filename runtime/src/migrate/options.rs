@@ -1,6 +1,7 @@
 //! Steps for collection options: time-series and capped creation, indexes (created
-//! idempotently; a changed definition drops and re-creates that index only) and the
-//! shard key (`shardCollection`, through mongos).
+//! idempotently; a changed definition changed in place where mongod can, otherwise built
+//! before the old one is dropped where the keys allow, each step saying what it does to the
+//! live collection) and the shard key (`shardCollection`, through mongos).
 
 use super::{Model, Step};
 use crate::bson::{doc, Bson, Document};
@@ -75,13 +76,9 @@ pub(super) fn down_steps(before: Option<&Model>, after: &Model) -> Vec<Step> {
         steps.push(step(after, vec![line], doc! { "dropIndexes": &after.collection, "index": created }));
     }
     for spec in old {
-        if after.options.indexes.iter().any(|s| name(s) == name(spec) && s != spec) {
-            steps.extend(recreate(
-                before.unwrap_or(after),
-                &name(spec),
-                spec.clone(),
-                "restored to its previous definition",
-            ));
+        if let Some(current) = after.options.indexes.iter().find(|s| name(s) == name(spec) && *s != spec) {
+            let m = before.unwrap_or(after);
+            steps.extend(change_steps(m, &name(spec), current, spec, "restored to its previous definition"));
         }
     }
     steps.reverse();
@@ -141,8 +138,8 @@ fn index_steps(before: &[Document], after: &Model, notes: &mut Vec<String>) -> V
     }
     for spec in &after.options.indexes {
         let n = name(spec);
-        if find(before, &n).is_some_and(|old| &old != spec) {
-            steps.extend(recreate(after, &n, spec.clone(), "changed"));
+        if let Some(old) = find(before, &n).filter(|old| old != spec) {
+            steps.extend(change_steps(after, &n, &old, spec, "changed"));
         }
     }
     for gone in before.iter().filter(|s| find(&after.options.indexes, &name(s)).is_none()) {
@@ -152,17 +149,117 @@ fn index_steps(before: &[Document], after: &Model, notes: &mut Vec<String>) -> V
     steps
 }
 
-/// Drop-and-create of one index whose definition changed: mongod cannot modify an index
-/// in place. Re-running is harmless: a missing index is not an error of this drop.
-fn recreate(m: &Model, name: &str, spec: Document, why: &str) -> [Step; 2] {
+/// Options `collMod` changes in place on mongod 6.0 (`{collMod, index: {name, option}}`).
+const IN_PLACE: [&str; 2] = ["expireAfterSeconds", "hidden"];
+/// The suffix of the temporary index that enforces a new definition while the old index
+/// of the same name is replaced.
+const INTERIM: &str = "__mongo_schema_interim";
+
+/// Steps that take index `name` from definition `from` to `to` on a live collection, each
+/// commented with what it does there, keeping the index's guarantees wherever mongod allows:
+/// - only the TTL or `hidden` changed: one `collMod`, nothing rebuilt;
+/// - a non-unique index becomes unique (nothing else changed): `collMod` with
+///   `prepareUnique` (new duplicates refused from then on), then `unique: true`, which fails,
+///   listing them, while duplicates exist; the index keeps serving queries throughout;
+/// - the keys of a unique index changed: the new definition is built first under an interim name (with a
+///   filter every document matches, which mongod needs to hold it beside the final one), so
+///   it holds while the old index is dropped and rebuilt under its name; then the interim is
+///   dropped;
+/// - anything else (same keys, other options): mongod cannot hold two indexes on the same keys
+///   that differ so, so the old index is dropped, then re-created, and the comment says what
+///   is not enforced in between.
+///
+/// Re-running is harmless: a drop of an index already gone counts as done, and creating an
+/// identical index is a no-op.
+fn change_steps(m: &Model, name: &str, from: &Document, to: &Document, why: &str) -> Vec<Step> {
     let ns = m.namespace();
-    let drop = format!("{ns}: index `{name}` {why}: dropped and re-created (this index only); queries that used it scan the collection until it is rebuilt");
-    [
+    let without = |d: &Document, keys: &[&str]| {
+        let mut d = d.clone();
+        for k in keys {
+            d.remove(*k);
+        }
+        d
+    };
+    if without(from, &IN_PLACE) == without(to, &IN_PLACE) {
+        let mut index = doc! { "name": name };
+        for option in IN_PLACE {
+            match (from.get(option), to.get(option)) {
+                (a, Some(b)) if a != Some(b) => index.insert(option, b.clone()),
+                (Some(_), None) if option == "hidden" => index.insert(option, false),
+                _ => None,
+            };
+        }
+        if from.contains_key("expireAfterSeconds") && !to.contains_key("expireAfterSeconds") {
+            // mongod cannot take the TTL off an index in place
+            return recreate(m, name, from, to, why);
+        }
+        let line = format!("{ns}: index `{name}` {why}: changed in place ({index}); nothing is rebuilt or dropped");
+        return vec![step(m, vec![line], doc! { "collMod": &m.collection, "index": index })];
+    }
+    let becomes_unique = !from.get_bool("unique").unwrap_or(false) && to.get_bool("unique").unwrap_or(false);
+    if becomes_unique && without(from, &["unique"]) == without(to, &["unique"]) {
+        return vec![
+            step(
+                m,
+                vec![format!("{ns}: index `{name}` {why}: becomes unique in place; first, new duplicate keys are refused (prepareUnique)")],
+                doc! { "collMod": &m.collection, "index": { "name": name, "prepareUnique": true } },
+            ),
+            step(
+                m,
+                vec![format!("{ns}: index `{name}`: converted to unique; fails, listing them, while duplicates exist: remove them and run again")],
+                doc! { "collMod": &m.collection, "index": { "name": name, "unique": true } },
+            ),
+        ];
+    }
+    if from.get("key") != to.get("key") && to.get_bool("unique").unwrap_or(false) {
+        let interim = format!("{name}{INTERIM}");
+        let mut interim_spec = to.clone();
+        interim_spec.insert("name", interim.clone());
+        // mongod holds two indexes on the same keys only when their filters differ: this one
+        // covers every document (all have an `_id`), so it enforces what the new one will
+        let every = doc! { "_id": { "$exists": true } };
+        let filter = match to.get_document("partialFilterExpression") {
+            Ok(own) => doc! { "$and": [own.clone(), every] },
+            Err(_) => every,
+        };
+        interim_spec.insert("partialFilterExpression", filter);
+        let mut steps = vec![step(
+            m,
+            vec![format!("{ns}: index `{name}` {why}: its new definition is built first as `{interim}` (a background build; the collection stays writable), so it holds while `{name}` is replaced")],
+            doc! { "createIndexes": &m.collection, "indexes": [interim_spec] },
+        )];
+        steps.extend(recreate(m, name, from, to, why));
+        steps.push(step(
+            m,
+            vec![format!("{ns}: drop the interim index `{interim}`: `{name}` has its new definition")],
+            doc! { "dropIndexes": &m.collection, "index": interim },
+        ));
+        return steps;
+    }
+    recreate(m, name, from, to, why)
+}
+
+/// Drop-and-create of one index: mongod cannot modify this change in place. Re-running is
+/// harmless: a missing index is not an error of this drop.
+fn recreate(m: &Model, name: &str, from: &Document, to: &Document, why: &str) -> Vec<Step> {
+    let ns = m.namespace();
+    let mut lost = vec!["queries that use it scan the collection"];
+    if from.get_bool("unique").unwrap_or(false) {
+        lost.push("its uniqueness is not enforced");
+    }
+    if from.contains_key("expireAfterSeconds") {
+        lost.push("no document expires through it");
+    }
+    let drop = format!(
+        "{ns}: index `{name}` {why}: DROPPED, then re-created (this index only); until the re-created index is built, {}",
+        lost.join(", ")
+    );
+    vec![
         step(m, vec![drop], doc! { "dropIndexes": &m.collection, "index": name }),
         step(
             m,
-            vec![format!("{ns}: index `{name}` re-created: {spec}")],
-            doc! { "createIndexes": &m.collection, "indexes": [spec] },
+            vec![format!("{ns}: index `{name}` re-created: {to}")],
+            doc! { "createIndexes": &m.collection, "indexes": [to.clone()] },
         ),
     ]
 }

@@ -60,12 +60,7 @@ impl Migration {
 /// The mongosh script that applies the migration: `mongosh "$URI" <name>.js`.
 fn up_js(migration: &Migration) -> String {
     let mut lines = header(migration, "applies", &format!("Undo: mongosh \"$URI\" {}.down.js", migration.name));
-    lines.push(js_line_comment(
-        "Harmless to re-run: createCollection falls back to collMod, and nothing is ever dropped.",
-    ));
-    if migration.up.iter().any(|s| s.command.contains_key("dropIndexes")) {
-        lines.push(js_line_comment("Indexes whose definition changed are dropped and re-created, each on its own; no collection or document is dropped."));
-    }
+    lines.extend(drops(&migration.up));
     notes(&mut lines, &migration.notes);
     steps(&mut lines, &migration.up);
     removed(&mut lines, &migration.removed);
@@ -77,10 +72,41 @@ fn down_js(migration: &Migration) -> String {
     let mut lines = header(
         migration,
         "reverts",
-        "Restores the validators as they were before; collections and documents are kept.",
+        "Restores the validators and indexes as they were before; collections and documents are kept.",
     );
+    lines.extend(drops(&migration.down));
     steps(&mut lines, &migration.down);
     footer(lines, migration)
+}
+
+/// What a script drops, said at its top: nothing, or each index it drops (collections and
+/// documents never are), and that re-running is harmless.
+fn drops(steps: &[Step]) -> Vec<String> {
+    let dropped: Vec<String> = steps
+        .iter()
+        .filter_map(|s| {
+            let index = match s.command.get("index")? {
+                Bson::String(name) => name.clone(),
+                Bson::Array(names) => names.iter().filter_map(Bson::as_str).collect::<Vec<_>>().join(", "),
+                other => other.to_string(),
+            };
+            s.command.contains_key("dropIndexes").then(|| format!("{index} of {}.{}", s.db, s.collection))
+        })
+        .collect();
+    if dropped.is_empty() {
+        return vec![js_line_comment(
+            "Harmless to re-run: createCollection falls back to collMod. Nothing is dropped.",
+        )];
+    }
+    vec![
+        js_line_comment(&format!(
+            "Drops indexes (each step below says why and what is not enforced meanwhile): {}. No collection or document is dropped.",
+            dropped.join("; ")
+        )),
+        js_line_comment(
+            "Harmless to re-run: createCollection falls back to collMod, and a drop of an index already gone counts as done.",
+        ),
+    ]
 }
 
 fn header(migration: &Migration, verb: &str, second: &str) -> Vec<String> {
