@@ -50,6 +50,9 @@ impl Server for Fake {
                 doc! { "cursor": { "id": 0_i64, "firstBatch": records }, "ok": 1 }
             }
             "listCollections" => self.list(&command),
+            "listIndexes" => {
+                doc! { "cursor": { "id": 0_i64, "firstBatch": [{ "v": 2, "key": { "_id": 1 }, "name": "_id_" }] }, "ok": 1 }
+            }
             _ => doc! { "ok": 1 },
         })
     }

@@ -10,7 +10,7 @@
 // `#[mongo(...)]` as a repeated attribute; the indexes here are distinct
 #![allow(clippy::duplicated_attributes)]
 
-use mongo_schema::migrate::apply::{apply, revert, CommandError, MigrationFile, Server};
+use mongo_schema::migrate::apply::{apply, drift, revert, CommandError, DriftStatus, MigrationFile, Server};
 use mongo_schema::migrate::{migrate, MigrateOptions, Model, Naming, Written};
 use mongo_schema_tests::bson::{doc, Bson, Document};
 use std::path::{Path, PathBuf};
@@ -193,6 +193,40 @@ fn indexes_change_keeping_their_guarantees(uri: &str, label: &str) {
     );
     assert!(!after.iter().any(|(n, _)| n.contains("interim")), "{label}: the interim index is gone: {after:?}");
 
+    // drift sees indexes: in sync with the code that installed them, and every difference
+    // against the previous code or after a hand-made change
+    let status = |server: &mut Driver, m: Model| drift(server, &[m]).expect("drift").remove(0).1;
+    assert_eq!(status(&mut server, Model::of::<v2::Session>("app::Session")), DriftStatus::InSync, "{label}");
+    match status(&mut server, Model::of::<v1::Session>("app::Session")) {
+        DriftStatus::Differs(lines) => {
+            for name in ["ix_expire", "ix_email", "ix_user", "ix_device"] {
+                assert!(
+                    lines.iter().any(|l| l.starts_with(&format!("index `{name}`: deployed"))),
+                    "{label}: {lines:?}"
+                );
+            }
+        }
+        other => panic!("{label}: {other:?}"),
+    }
+    db.run_command(doc! { "dropIndexes": "t_ix_session", "index": "ix_email" }).run().expect("drop by hand");
+    db.run_command(
+        doc! { "createIndexes": "t_ix_session", "indexes": [{ "key": { "email": -1 }, "name": "ix_by_hand" }] },
+    )
+    .run()
+    .expect("an index made by hand");
+    match status(&mut server, Model::of::<v2::Session>("app::Session")) {
+        DriftStatus::Differs(lines) => {
+            assert!(lines[0].starts_with("index `ix_email`: not deployed"), "{label}: {lines:?}");
+            assert!(lines[1].starts_with("index `ix_by_hand`: deployed {"), "{label}: {lines:?}");
+            assert_eq!(lines.len(), 2, "{label}: {lines:?}");
+        }
+        other => panic!("{label}: {other:?}"),
+    }
+    db.run_command(doc! { "dropIndexes": "t_ix_session", "index": "ix_by_hand" }).run().expect("drop by hand");
+    db.run_command(doc! { "createIndexes": "t_ix_session", "indexes": [{ "key": { "email": 1 }, "name": "ix_email", "unique": true }] })
+        .run()
+        .expect("restore ix_email");
+
     // revert: every previous definition back
     revert(&mut server, &files, "db_app").expect("revert the second migration");
     let back = indexes(&client);
@@ -218,4 +252,46 @@ fn indexes_change_keeping_their_guarantees_on_a_standalone() {
 #[test]
 fn indexes_change_keeping_their_guarantees_on_a_replica_set() {
     on("MONGODB_URI_REPLSET");
+}
+
+mod capped {
+    use mongo_schema::MongoSchema;
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Serialize, Deserialize, MongoSchema)]
+    #[mongo(db = "db_app", collection = "t_ix_recent", capped(size = 1000, max = 10))]
+    pub struct Recent {
+        #[mongo(max_length = 200)]
+        pub message: String,
+    }
+
+    #[derive(Serialize, Deserialize, MongoSchema)]
+    #[mongo(db = "db_app", collection = "t_ix_recent", capped(size = 1000, max = 20))]
+    pub struct MoreRecent {
+        #[mongo(max_length = 200)]
+        pub message: String,
+    }
+}
+
+#[test]
+fn drift_compares_capped_options() {
+    let Ok(uri) = std::env::var("MONGODB_URI") else {
+        mongo_schema_tests::skipped("index_change_mongod::drift_compares_capped_options");
+        return;
+    };
+    let client = mongodb::sync::Client::with_uri_str(&uri).expect("client");
+    client.database("db_app").collection::<Document>("t_ix_recent").drop().run().expect("drop");
+    client.database("db_app_capped_state").drop().run().expect("drop state");
+    let dir = scratch("capped");
+    let migration = json(&generate(&dir, Model::of::<capped::Recent>("app::Recent")));
+    let mut server = Driver(client.clone());
+    apply(&mut server, &[migration], "db_app_capped_state").expect("apply");
+    let status = |m: Model| drift(&mut Driver(client.clone()), &[m]).expect("drift").remove(0).1;
+    // mongod rounds the size up to 1024 bytes: still in sync
+    assert_eq!(status(Model::of::<capped::Recent>("app::Recent")), DriftStatus::InSync);
+    assert_eq!(
+        status(Model::of::<capped::MoreRecent>("app::MoreRecent")),
+        DriftStatus::Differs(vec!["max: deployed 10, code 20".to_owned()])
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -574,12 +574,14 @@ pub enum DriftStatus {
     Missing,
     /// The collection exists without a validator (never said of a time-series collection).
     NoValidator,
-    /// Deployed and code differ; one line per difference.
+    /// Deployed and code differ (the validator, level or action, time-series or capped
+    /// options, an index missing, different, or deployed without being declared); one line
+    /// per difference.
     Differs(Vec<String>),
 }
 
-/// Each model's deployed collection compared with the code's: its validator, or a
-/// time-series collection's options.
+/// Each model's deployed collection compared with the code's: its validator, level and
+/// action (or a time-series collection's options), capped options and indexes.
 pub fn drift(server: &mut dyn Server, models: &[Model]) -> Result<Vec<(Model, DriftStatus)>, CommandError> {
     models.iter().map(|m| Ok((m.clone(), drift_of(server, m)?))).collect()
 }
@@ -595,15 +597,105 @@ fn drift_of(server: &mut dyn Server, model: &Model) -> Result<DriftStatus, Comma
         .and_then(Bson::as_document);
     let Some(info) = first else { return Ok(DriftStatus::Missing) };
     let options = info.get_document("options").cloned().unwrap_or_default();
-    if let Ok(declared) = model.options.create.get_document("timeseries") {
+    let status = if let Ok(declared) = model.options.create.get_document("timeseries") {
         // mongod refuses a validator on a time-series collection: compare what the
         // migration installed there instead
-        return Ok(timeseries_drift(declared, model.options.create.get("expireAfterSeconds"), &options));
+        timeseries_drift(declared, model.options.create.get("expireAfterSeconds"), &options)
+    } else {
+        match options.get_document("validator") {
+            Ok(v) if !v.is_empty() => compare(model, v, &options),
+            _ => DriftStatus::NoValidator,
+        }
+    };
+    let mut lines = capped_drift(&model.options.create, &options);
+    lines.extend(index_drift(&model.options.indexes, &list_indexes(server, model)?));
+    Ok(match (status, lines.is_empty()) {
+        (status, true) => status,
+        (DriftStatus::Differs(mut first), false) => {
+            first.extend(lines);
+            DriftStatus::Differs(first)
+        }
+        (DriftStatus::NoValidator, false) => {
+            lines.insert(0, "validator: none deployed".to_owned());
+            DriftStatus::Differs(lines)
+        }
+        (_, false) => DriftStatus::Differs(lines),
+    })
+}
+
+/// `capped`, `size` and `max` as declared against the deployed collection's (mongod rounds
+/// `size` up to a multiple of 256 bytes).
+fn capped_drift(declared: &Document, deployed: &Document) -> Vec<String> {
+    let number = |d: &Document, key: &str| {
+        d.get(key).and_then(|v| match normalised_value(v) {
+            Bson::Int64(n) => Some(n),
+            _ => None,
+        })
+    };
+    let capped = |d: &Document| d.get_bool("capped").unwrap_or(false);
+    let mut lines = Vec::new();
+    if capped(declared) != capped(deployed) {
+        lines.push(format!("capped: deployed {}, code {}", capped(deployed), capped(declared)));
+        return lines;
     }
-    match options.get_document("validator") {
-        Ok(v) if !v.is_empty() => Ok(compare(model, v, &options)),
-        _ => Ok(DriftStatus::NoValidator),
+    if !capped(declared) {
+        return lines;
     }
+    let rounded = number(declared, "size").map(|n| (n + 255) / 256 * 256);
+    if rounded != number(deployed, "size") && number(declared, "size") != number(deployed, "size") {
+        lines.push(format!("size: deployed {}, code {}", shown(deployed.get("size")), shown(declared.get("size"))));
+    }
+    if number(declared, "max") != number(deployed, "max") {
+        lines.push(format!("max: deployed {}, code {}", shown(deployed.get("max")), shown(declared.get("max"))));
+    }
+    lines
+}
+
+/// The options of an index migrations install, compared between code and deployment
+/// (mongod's own additions such as `v` are left out).
+const INDEX_OPTIONS: [&str; 7] =
+    ["key", "unique", "expireAfterSeconds", "partialFilterExpression", "sparse", "hidden", "collation"];
+
+/// The deployed collection's indexes (`listIndexes`).
+fn list_indexes(server: &mut dyn Server, model: &Model) -> Result<Vec<Document>, CommandError> {
+    let reply = server.run_command(&model.db, doc! { "listIndexes": &model.collection })?;
+    let batch = reply
+        .get_document("cursor")
+        .and_then(|c| c.get_array("firstBatch"))
+        .map_err(|_| CommandError::Reply(format!("listIndexes reply without a cursor: {reply}")))?;
+    Ok(batch.iter().filter_map(Bson::as_document).cloned().collect())
+}
+
+/// Each declared index against the deployed one of its name: missing, or which options
+/// differ; then deployed indexes the code does not declare (migrations never drop those).
+fn index_drift(declared: &[Document], deployed: &[Document]) -> Vec<String> {
+    let name = |d: &Document| d.get_str("name").unwrap_or_default().to_owned();
+    let significant = |d: &Document| -> Document {
+        INDEX_OPTIONS
+            .iter()
+            .filter_map(|k| d.get(*k).map(|v| ((*k).to_owned(), normalised_value(v))))
+            .filter(|(k, v)| !(matches!(k.as_str(), "unique" | "sparse" | "hidden") && *v == Bson::Boolean(false)))
+            .collect()
+    };
+    let mut lines = Vec::new();
+    for spec in declared {
+        let n = name(spec);
+        match deployed.iter().find(|d| name(d) == n) {
+            None => lines.push(format!("index `{n}`: not deployed (code {})", significant(spec))),
+            Some(found) if significant(found) != significant(spec) => {
+                lines.push(format!("index `{n}`: deployed {}, code {}", significant(found), significant(spec)))
+            }
+            Some(_) => {}
+        }
+    }
+    for extra in deployed.iter().filter(|d| name(d) != "_id_" && !declared.iter().any(|s| name(s) == name(d))) {
+        lines.push(format!(
+            "index `{}`: deployed {}, not declared in the code (migrations keep removed indexes: drop it by hand once no query needs it)",
+            name(extra),
+            significant(extra)
+        ));
+    }
+    lines
 }
 
 /// A time-series collection against its declaration: each declared `timeseries` option
