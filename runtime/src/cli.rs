@@ -307,8 +307,33 @@ fn print_js(model: &Model) -> String {
         js_line_comment("or, when the collection exists, install the validator:"),
         mongosh_run_command(&model.db, &coll_mod),
     ]
+    .into_iter()
+    .chain(
+        option_commands(model)
+            .into_iter()
+            .flat_map(|(db, comment, command)| [js_line_comment(&comment), mongosh_run_command(&db, &command)]),
+    )
+    .collect::<Vec<_>>()
     .join("\n")
         + "\n"
+}
+
+/// What else a migration installs for `model`: its indexes, and its shard key (through
+/// mongos); as (database, comment, command).
+fn option_commands(model: &Model) -> Vec<(String, String, crate::bson::Document)> {
+    let mut commands = Vec::new();
+    if !model.options.indexes.is_empty() {
+        let command =
+            crate::bson::doc! { "createIndexes": &model.collection, "indexes": model.options.indexes.clone() };
+        commands.push((model.db.clone(), "its indexes:".to_owned(), command));
+    }
+    if !model.options.shard_key.is_empty() {
+        let command =
+            crate::bson::doc! { "shardCollection": model.namespace(), "key": model.options.shard_key.clone() };
+        let comment = "its shard key (through mongos, on a sharded cluster):".to_owned();
+        commands.push(("admin".to_owned(), comment, command));
+    }
+    commands
 }
 
 fn print_json(models: &[Model]) -> String {
@@ -319,7 +344,12 @@ fn print_json(models: &[Model]) -> String {
             Some(bytes) => json!({ "worstCaseBytes": bytes }),
             None => json!({ "unboundedBy": unbounded_by(m).map(|(path, why)| format!("{path}: {why}")) }),
         };
-        json!({ "db": m.db, "collection": m.collection, "rustType": m.rust_type, "documentSize": size, "createCollection": relaxed(create), "collMod": relaxed(coll_mod) })
+        let mut item = json!({ "db": m.db, "collection": m.collection, "rustType": m.rust_type, "documentSize": size, "createCollection": relaxed(create), "collMod": relaxed(coll_mod) });
+        for (_, _, command) in option_commands(m) {
+            let key = command.keys().next().cloned().unwrap_or_default();
+            item[key] = relaxed(command);
+        }
+        item
     }).collect();
     serde_json::to_string_pretty(&items).expect("a JSON value always serialises")
 }

@@ -252,3 +252,29 @@ fn check_holds_time_series_documents_to_the_types_schema() {
     assert!(out.starts_with("db_iot.t_reading: 3 documents checked, 2 fail the validator"), "{out}");
     assert!(out.contains("celsius  maximum") && out.contains("timestamp  required"), "{out}");
 }
+
+/// Sessions with an index and a shard key.
+#[derive(serde::Serialize, serde::Deserialize, mongo_schema::MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(db = "db_auth", collection = "t_session", index(keys(userId = 1), unique), shard_key(userId = "hashed"))]
+struct Session {
+    user_id: i64,
+}
+
+#[test]
+fn print_shows_indexes_and_the_shard_key() {
+    let models = [Model::of::<Session>("app::Session")];
+    let (code, js, _) = schema(&models, &["print"]);
+    assert_eq!(code, 0);
+    assert!(js.contains("// its indexes:\ndb.getSiblingDB(\"db_auth\").runCommand("), "{js}");
+    assert!(js.contains("\"createIndexes\": \"t_session\""), "{js}");
+    assert!(
+        js.contains("db.getSiblingDB(\"admin\").runCommand(")
+            && js.contains("\"shardCollection\": \"db_auth.t_session\""),
+        "{js}"
+    );
+    let (_, json, _) = schema(&models, &["print", "--format", "json"]);
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(value[0]["createIndexes"]["indexes"][0]["name"], "userId_1");
+    assert_eq!(value[0]["shardCollection"]["key"]["userId"], "hashed");
+}

@@ -1,8 +1,8 @@
 //! A migration: the commands that take the deployment from the snapshot to the models,
 //! and the commands that take it back.
 
-use super::{options, Change, Entry};
-use crate::bson::{doc, Document};
+use super::{options, Change, Entry, Model};
+use crate::bson::{doc, Bson, Document};
 use crate::command::{coll_mod, ValidationAction, ValidationLevel};
 
 /// One command on one database, with what to run instead when the collection exists.
@@ -168,10 +168,67 @@ fn notes(change: &Change) -> Vec<String> {
             e.model.namespace()
         ));
     }
+    if let Change::Alter { before, after, .. } = change {
+        notes.extend(renames(&before.model, &after.model));
+    }
     if let Change::Removed { before } = change {
         notes.push(format!("{}: no longer in the code; its collection, documents and validator are left as they are (migrations never drop)", namespace(before)));
     }
     notes
+}
+
+/// A field that disappears while one with the same schema appears, at the same level, looks
+/// like a rename: the documents still hold the old name, which the new validator does not
+/// know. Said as a note with the `$rename` data migration that would carry the values over
+/// (never run unasked: `schema new-data` takes it).
+fn renames(before: &Model, after: &Model) -> Vec<String> {
+    let schema = |m: &Model| m.validator.get_document("$jsonSchema").ok().cloned();
+    let (Some(old), Some(new)) = (schema(before), schema(after)) else { return Vec::new() };
+    let mut notes = Vec::new();
+    rename_notes(after, "", &old, &new, &mut notes);
+    notes
+}
+
+fn rename_notes(m: &Model, path: &str, old: &Document, new: &Document, notes: &mut Vec<String>) {
+    let (Ok(old_props), Ok(new_props)) = (old.get_document("properties"), new.get_document("properties")) else {
+        return;
+    };
+    let plain = |schema: &Bson| match schema {
+        Bson::Document(d) => {
+            let mut d = d.clone();
+            d.remove("description");
+            d.remove("title");
+            Bson::Document(d)
+        }
+        other => other.clone(),
+    };
+    let at = |name: &str| if path.is_empty() { name.to_owned() } else { format!("{path}.{name}") };
+    for (gone, schema) in old_props.iter().filter(|(k, _)| !new_props.contains_key(k.as_str())) {
+        let same: Vec<&String> = new_props
+            .iter()
+            .filter(|(k, s)| !old_props.contains_key(k.as_str()) && plain(s) == plain(schema))
+            .map(|(k, _)| k)
+            .collect();
+        if let [renamed] = same[..] {
+            let (from, to) = (at(gone), at(renamed));
+            notes.push(format!(
+                "{}: `{from}` is gone and `{to}` appeared with the same schema: it looks like a rename. The stored \
+                 documents still say `{from}`; if it is one, carry the values over before this migration with a data \
+                 migration (`schema new-data rename_{}`) whose step is {{\"db\": \"{}\", \"command\": {{\"update\": \"{}\", \
+                 \"updates\": [{{\"q\": {{\"{from}\": {{\"$exists\": true}}}}, \"u\": {{\"$rename\": {{\"{from}\": \"{to}\"}}}}, \
+                 \"multi\": true}}]}}}} (nothing runs it unasked)",
+                m.namespace(),
+                to.replace('.', "_"),
+                m.db,
+                m.collection
+            ));
+        }
+    }
+    for (name, schema) in new_props {
+        if let (Some(Bson::Document(o)), Bson::Document(n)) = (old_props.get(name), schema) {
+            rename_notes(m, &at(name), o, n, notes);
+        }
+    }
 }
 
 fn staged_note(entry: &Entry) -> String {
