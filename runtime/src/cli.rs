@@ -15,6 +15,7 @@
 
 use crate::dump;
 use crate::migrate::dry_run::{dry_run, DryRunReport};
+use crate::migrate::live_check::LiveCheck;
 use crate::migrate::{self, MigrateError, MigrateOptions, Model};
 use crate::render::{js_line_comment, mongosh_create_collection, mongosh_run_command};
 use crate::{ValidationLevel, Validator};
@@ -84,7 +85,8 @@ enum Command {
         #[arg(long)]
         numbered: bool,
     },
-    /// Dry-run a model's validator over mongodump BSON or archives, Extended JSON lines or JSON arrays.
+    /// Dry-run a model's validator over mongodump BSON or archives, Extended JSON lines or JSON
+    /// arrays, or over the live collection (`--uri`).
     Check {
         /// The model's collection: `t_users` or `db_user_center.t_users`.
         #[arg(long)]
@@ -92,11 +94,27 @@ enum Command {
         /// Inputs, `-` for standard input: mongodump `.bson` or `--archive`, Extended JSON lines
         /// (canonical or relaxed) or `mongoexport --jsonArray`, each plain or gzip; told apart
         /// by content.
-        #[arg(required = true)]
+        #[arg(required_unless_present = "uri", conflicts_with = "uri")]
         files: Vec<PathBuf>,
         /// Example `_id`s shown per failure group.
         #[arg(long, default_value_t = 3)]
         ids: usize,
+        /// Check the collection on this deployment instead of files: the server selects the
+        /// documents the validator refuses, and only those travel. Never read from
+        /// MONGODB_URI, so a file check never turns into a live one; the password is never
+        /// printed.
+        #[arg(long, hide_env_values = true)]
+        uri: Option<String>,
+        /// With `--uri`: check a random `$sample` of this many documents, not the whole collection.
+        #[arg(long)]
+        sample: Option<u64>,
+        /// With `--uri`: fetch and explain at most this many failing documents (all are counted).
+        #[arg(long)]
+        limit: Option<u64>,
+        /// With `--uri`: the members to read from; by default a secondary where there is one,
+        /// so a dry run does not load the primary.
+        #[arg(long, value_enum, default_value_t = ReadFrom::SecondaryPreferred)]
+        read_preference: ReadFrom,
     },
     #[cfg(feature = "driver")]
     #[command(flatten)]
@@ -129,6 +147,17 @@ enum Format {
     Js,
     /// A JSON array of `{db, collection, rustType, createCollection, collMod}` (relaxed Extended JSON).
     Json,
+}
+
+/// A read preference mode, as the connection string spells it.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+#[value(rename_all = "camelCase")]
+enum ReadFrom {
+    Primary,
+    PrimaryPreferred,
+    Secondary,
+    SecondaryPreferred,
+    Nearest,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -264,7 +293,20 @@ fn dispatch(models: &[Model], command: Command, out: &mut dyn Write) -> Result<i
             writeln!(out, "wrote data migration {}: fill its `up` with the commands to run", path.display())?;
             Ok(0)
         }
-        Command::Check { collection, files, ids } => check(&select(models, Some(&collection))?[0], &files, ids, out),
+        Command::Check { collection, files, ids, uri, sample, limit, read_preference } => {
+            let model = &select(models, Some(&collection))?[0];
+            match uri {
+                // clap's `requires` is not enforced beside arguments with defaults
+                None if sample.is_some() || limit.is_some() => {
+                    Err(Exit(2, "--sample and --limit select on the server: they need --uri".to_owned()))
+                }
+                None => check(model, &files, ids, out),
+                Some(uri) => {
+                    let options = LiveCheck { sample, limit, ids };
+                    check_live(model, &uri, read_preference, &options, out)
+                }
+            }
+        }
         #[cfg(feature = "driver")]
         Command::Server(command) => command.run(models, out),
     }
@@ -517,6 +559,22 @@ fn check(model: &Model, files: &[PathBuf], ids: usize, out: &mut dyn Write) -> R
     }
     write!(out, "{}", report.render(&model.namespace()))?;
     Ok(i32::from(report.failed > 0))
+}
+
+#[cfg(feature = "driver")]
+fn check_live(model: &Model, uri: &str, from: ReadFrom, options: &LiveCheck, out: &mut dyn Write) -> Result<i32, Exit> {
+    let schema = checked_schema(model)?;
+    let validator = Validator::new(&schema)
+        .map_err(|e| Exit(2, format!("{}: the validator does not compile: {e}", model.namespace())))?;
+    server::check_live(model, &schema, &validator, uri, from, options, out)
+}
+
+#[cfg(not(feature = "driver"))]
+fn check_live(_: &Model, _: &str, _: ReadFrom, _: &LiveCheck, _: &mut dyn Write) -> Result<i32, Exit> {
+    Err(Exit(
+        2,
+        "`check --uri` talks to a deployment: build the binary with mongo-schema's `driver` feature".to_owned(),
+    ))
 }
 
 /// What `check` holds documents to: the validator migrations install, or for a time-series

@@ -5,7 +5,7 @@
 //! `driver` feature implements it with the official driver.
 
 use super::{record, tightenings, Model};
-use crate::bson::{doc, Bson, Document};
+use crate::bson::{doc, Bson, Document, RawDocumentBuf};
 use crate::command::{ValidationAction, ValidationLevel};
 use std::error::Error;
 use std::fmt;
@@ -28,10 +28,59 @@ const CANNOT_CONVERT_INDEX_TO_UNIQUE: i32 = 359;
 /// NamespaceNotFound: `collMod` of a collection that does not exist.
 const NAMESPACE_NOT_FOUND: i32 = 26;
 
-/// A MongoDB deployment, as far as migrations need one.
+/// A MongoDB deployment, as far as migrations and `schema check --uri` need one.
 pub trait Server {
     /// Runs `command` on database `db`: the reply, or the server's error.
     fn run_command(&mut self, db: &str, command: Document) -> Result<Document, CommandError>;
+
+    /// Runs `command`, which opens a cursor (`aggregate`, `find`), and hands `each` every
+    /// document of every batch in order, as the server's bytes, until the cursor is exhausted
+    /// or `each` returns `false` (the cursor is then killed). This default drives `getMore`
+    /// through [`run_command`](Server::run_command), which must then run every command in
+    /// one session and on one server (mongod refuses a `getMore` from another session, code
+    /// 50738); the driver's implementation (`MongoServer`, feature `driver`)
+    /// uses the driver's cursor, which does.
+    fn cursor(
+        &mut self,
+        db: &str,
+        command: Document,
+        each: &mut dyn FnMut(RawDocumentBuf) -> bool,
+    ) -> Result<(), CommandError> {
+        let mut reply = self.run_command(db, command)?;
+        let mut batch_key = "firstBatch";
+        loop {
+            let cursor = reply.get_document("cursor").map_err(|_| reply_error("no `cursor` in the reply", &reply))?;
+            let id = cursor.get_i64("id").map_err(|_| reply_error("no cursor `id` in the reply", &reply))?;
+            let ns = cursor.get_str("ns").unwrap_or_default().to_owned();
+            let batch = cursor.get_array(batch_key).map_err(|_| reply_error("no batch in the reply", &reply))?;
+            for document in batch {
+                let Bson::Document(document) = document else {
+                    return Err(reply_error("a batch holds a value that is not a document", &reply));
+                };
+                let mut bytes = Vec::new();
+                document.to_writer(&mut bytes).map_err(|e| CommandError::Reply(e.to_string()))?;
+                let raw = RawDocumentBuf::from_bytes(bytes).map_err(|e| CommandError::Reply(e.to_string()))?;
+                if !each(raw) {
+                    if id != 0 {
+                        let collection = ns.split_once('.').map_or(ns.as_str(), |(_, c)| c);
+                        // the cursor would time out anyway: a failure to kill it changes nothing
+                        let _ = self.run_command(db, doc! { "killCursors": collection, "cursors": [id] });
+                    }
+                    return Ok(());
+                }
+            }
+            if id == 0 {
+                return Ok(());
+            }
+            let collection = ns.split_once('.').map_or(ns.as_str(), |(_, c)| c).to_owned();
+            reply = self.run_command(db, doc! { "getMore": id, "collection": collection })?;
+            batch_key = "nextBatch";
+        }
+    }
+}
+
+fn reply_error(what: &str, reply: &Document) -> CommandError {
+    CommandError::Reply(format!("{what}: {reply}"))
 }
 
 /// A command that failed: refused by the server, answered oddly, or never sent.

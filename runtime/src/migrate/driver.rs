@@ -1,20 +1,34 @@
 //! The official driver (sync API) behind [`Server`]. Feature `driver`.
 
 use super::apply::{CommandError, Server};
-use crate::bson::Document;
+use crate::bson::{Document, RawDocumentBuf};
+use mongodb::action::Action;
 use mongodb::error::ErrorKind;
+use mongodb::options::{ReadPreference, SelectionCriteria};
 use mongodb::sync::Client;
 use std::sync::Arc;
 
 /// A deployment reached through `mongodb::sync::Client`.
 pub struct MongoServer {
     client: Client,
+    read_preference: Option<ReadPreference>,
 }
 
 impl MongoServer {
     /// A client for `uri` (`mongodb://...`); the connection opens on the first command.
+    /// Commands go to the primary.
     pub fn connect(uri: &str) -> Result<Self, CommandError> {
-        Client::with_uri_str(uri).map(|client| MongoServer { client }).map_err(command_error)
+        Client::with_uri_str(uri).map(|client| MongoServer { client, read_preference: None }).map_err(command_error)
+    }
+
+    /// Every command, cursors' `getMore`s included, goes where `read_preference` says (for
+    /// reads that should spare the primary: `SecondaryPreferred`).
+    pub fn reading_from(self, read_preference: ReadPreference) -> Self {
+        MongoServer { read_preference: Some(read_preference), ..self }
+    }
+
+    fn selection(&self) -> Option<SelectionCriteria> {
+        self.read_preference.clone().map(SelectionCriteria::ReadPreference)
     }
 }
 
@@ -23,15 +37,51 @@ impl Server for MongoServer {
     /// bson major (`mongodb::bson`, the user's choice) and ours (`crate::bson`) may differ,
     /// and BSON bytes are the same in both.
     fn run_command(&mut self, db: &str, command: Document) -> Result<Document, CommandError> {
-        let mut bytes = Vec::new();
-        command.to_writer(&mut bytes).map_err(|e| CommandError::Driver(Arc::new(e)))?;
-        let command =
-            mongodb::bson::RawDocumentBuf::from_bytes(bytes).map_err(|e| CommandError::Driver(Arc::new(e)))?;
-        let reply = self.client.database(db).run_raw_command(command).run().map_err(command_error)?;
+        let command = to_driver(&command)?;
+        let reply = self
+            .client
+            .database(db)
+            .run_raw_command(command)
+            .optional(self.selection(), |run, selection| run.selection_criteria(selection))
+            .run()
+            .map_err(command_error)?;
         let mut bytes = Vec::new();
         reply.to_writer(&mut bytes).map_err(|e| CommandError::Reply(e.to_string()))?;
         Document::from_reader(&mut &bytes[..]).map_err(|e| CommandError::Reply(e.to_string()))
     }
+
+    /// The driver's cursor: every `getMore` goes to the server that opened it, whatever the
+    /// read preference; documents arrive as the server's bytes.
+    fn cursor(
+        &mut self,
+        db: &str,
+        command: Document,
+        each: &mut dyn FnMut(RawDocumentBuf) -> bool,
+    ) -> Result<(), CommandError> {
+        let command = to_driver(&command)?;
+        let mut cursor = self
+            .client
+            .database(db)
+            .run_raw_cursor_command(command)
+            .optional(self.selection(), |run, selection| run.selection_criteria(selection))
+            .run()
+            .map_err(command_error)?;
+        // dropping the cursor early kills it on the server
+        while cursor.advance().map_err(command_error)? {
+            let raw = RawDocumentBuf::from_bytes(cursor.current().as_bytes().to_vec())
+                .map_err(|e| CommandError::Reply(e.to_string()))?;
+            if !each(raw) {
+                break;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn to_driver(command: &Document) -> Result<mongodb::bson::RawDocumentBuf, CommandError> {
+    let mut bytes = Vec::new();
+    command.to_writer(&mut bytes).map_err(|e| CommandError::Driver(Arc::new(e)))?;
+    mongodb::bson::RawDocumentBuf::from_bytes(bytes).map_err(|e| CommandError::Driver(Arc::new(e)))
 }
 
 /// The server's code and message when it refused the command; the driver's error otherwise.

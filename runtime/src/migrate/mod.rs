@@ -23,6 +23,8 @@ pub mod apply;
 pub mod driver;
 #[cfg(feature = "validator")]
 pub mod dry_run;
+#[cfg(feature = "validator")]
+pub mod live_check;
 #[cfg(feature = "driver")]
 mod migrator;
 pub mod record;
