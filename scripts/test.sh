@@ -7,6 +7,13 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+# A fresh machine may have little disk: a one-off run keeps no incremental caches, and the
+# test builds keep line tables (backtraces name file and line) but no full debug info, for
+# the workspace and the downstream crates alike. Together they are most of a target
+# directory (measured in docs/BENCHMARKS.md, "Disk of the test command").
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
+export CARGO_PROFILE_DEV_DEBUG="${CARGO_PROFILE_DEV_DEBUG:-line-tables-only}"
+
 # fmt, clippy (warnings denied) and the declared rust-version: the maintainer checks.
 scripts/lint.sh
 
@@ -23,8 +30,10 @@ scripts/with-mongod.sh cargo test --workspace \
 
 # A user's crate per major, outside the workspace (downstream/), each built as is and with
 # mongo-schema's `driver` feature, which must change nothing in the user's code; one target
-# directory for the four builds.
+# directory for the four builds, which keep no debug info at all (their dependencies, the
+# driver's among them, have no `[profile]` of the workspace's to trim theirs).
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}/downstream"
+export CARGO_PROFILE_DEV_DEBUG=0
 scripts/with-mongod.sh bash -c '
   set -euo pipefail
   for crate in downstream/bson2 downstream/bson3; do
