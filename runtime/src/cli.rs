@@ -27,6 +27,8 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 #[cfg(feature = "driver")]
+mod review;
+#[cfg(feature = "driver")]
 mod server;
 
 /// Inputs at least this large get a progress bar (on a terminal).
@@ -101,6 +103,10 @@ enum Command {
     #[cfg(feature = "driver")]
     #[command(flatten)]
     Server(server::ServerCommand),
+    /// Run the standard's launch checklists (data modelling, connection and security)
+    /// against a deployment; exit 1 on any failed item. Reads only.
+    #[cfg(feature = "driver")]
+    Review(review::ReviewArgs),
 }
 
 impl Command {
@@ -110,6 +116,12 @@ impl Command {
         #[cfg(feature = "driver")]
         if let Command::Server(server) = self {
             return server.needs_models();
+        }
+        #[cfg(feature = "driver")]
+        if let Command::Review(_) = self {
+            // a deployment without models can still be reviewed: the data items then
+            // judge what they find
+            return false;
         }
         !matches!(self, Command::NewData { .. })
     }
@@ -267,6 +279,8 @@ fn dispatch(models: &[Model], command: Command, out: &mut dyn Write) -> Result<i
         Command::Check { collection, files, ids } => check(&select(models, Some(&collection))?[0], &files, ids, out),
         #[cfg(feature = "driver")]
         Command::Server(command) => command.run(models, out),
+        #[cfg(feature = "driver")]
+        Command::Review(args) => args.run(models, out),
     }
 }
 
