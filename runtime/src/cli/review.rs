@@ -2,10 +2,8 @@
 //! `driver`), printed as a table per item or as JSON for CI; exit 1 on any fail.
 
 use super::{chain, Exit};
-use crate::migrate::apply::Server;
-use crate::migrate::driver::MongoServer;
 use crate::migrate::Model;
-use crate::review::{review, Options, Report};
+use crate::review::{review_uri, Options, Report};
 use clap::{Args, ValueEnum};
 use std::io::Write;
 use std::path::PathBuf;
@@ -75,14 +73,7 @@ impl ReviewArgs {
             latency_ms: self.latency_ms,
             source: self.source,
         };
-        let connect = |uri: &str| MongoServer::connect(uri).map_err(|e| Exit(2, format!("cannot connect: {}", chain(&e))));
-        let mut server = connect(&self.uri)?;
-        let mut anonymous = match without_credentials(&self.uri) {
-            Some(uri) => Some(connect(&uri)?),
-            None => None,
-        };
-        let report = review(&mut server, anonymous.as_mut().map(|a| a as &mut dyn Server), models, &options)
-            .map_err(|e| Exit(2, chain(&e)))?;
+        let report = review_uri(models, &options).map_err(|e| Exit(2, format!("cannot review: {}", chain(&e))))?;
         print(&report, self.format, out)
     }
 }
@@ -96,40 +87,4 @@ fn print(report: &Report, format: ReviewFormat, out: &mut dyn Write) -> Result<i
         }
     }
     Ok(i32::from(report.failed()))
-}
-
-/// `uri` without its user and password (and the options that only make sense with them),
-/// to ask whether the deployment lets anyone in; `None` when it has no credentials.
-pub(crate) fn without_credentials(uri: &str) -> Option<String> {
-    let scheme_end = uri.find("://")? + 3;
-    let authority_end = uri[scheme_end..].find(['/', '?']).map_or(uri.len(), |e| e + scheme_end);
-    let at = uri[scheme_end..authority_end].rfind('@')? + scheme_end;
-    let (head, tail) = (&uri[..scheme_end], &uri[at + 1..]);
-    let (base, query) = tail.split_once('?').unwrap_or((tail, ""));
-    let kept: Vec<&str> = query
-        .split('&')
-        .filter(|o| {
-            let key = o.split('=').next().unwrap_or_default().to_ascii_lowercase();
-            !o.is_empty() && !key.starts_with("auth")
-        })
-        .collect();
-    Some(match kept.is_empty() {
-        true => format!("{head}{base}"),
-        false => format!("{head}{base}?{}", kept.join("&")),
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::without_credentials;
-
-    #[test]
-    fn the_anonymous_probe_drops_user_password_and_auth_options() {
-        assert_eq!(
-            without_credentials("mongodb://app:p@ss@h1:1,h2/db_app?authSource=admin&replicaSet=rs0&authMechanism=SCRAM-SHA-256"),
-            Some("mongodb://h1:1,h2/db_app?replicaSet=rs0".to_owned())
-        );
-        assert_eq!(without_credentials("mongodb+srv://u:p@c.example.net/?authSource=admin"), Some("mongodb+srv://c.example.net/".to_owned()));
-        assert_eq!(without_credentials("mongodb://h1/?replicaSet=rs0"), None);
-    }
 }

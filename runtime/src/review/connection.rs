@@ -117,7 +117,8 @@ fn auth_enforced(server: &mut dyn Server, anonymous: Option<&mut dyn Server>) ->
 // Spec 1.1: no single point. A seed list of every member (or SRV) lets the driver find
 // the new primary after a failover.
 fn hosts_item(uri: &UriFacts, topology: &Topology) -> Item {
-    let mut item = Item::new(CONNECTION, "uri_hosts", "Spec 1: high-availability address (several hosts or mongodb+srv://)");
+    let mut item =
+        Item::new(CONNECTION, "uri_hosts", "Spec 1: high-availability address (several hosts or mongodb+srv://)");
     let hosts = uri.hosts.join(", ");
     item.evidence.push(format!("the deployment is {}", topology.describe()));
     if uri.direct_connection == Some(true) {
@@ -186,7 +187,10 @@ fn retries_item(uri: &UriFacts) -> Item {
         match value {
             Some(true) => item.note(Status::Pass, format!("{name}=true")),
             Some(false) => item.note(Status::Fail, format!("{name}=false: an election fails the operation")),
-            None => item.note(Status::Warn, format!("{name} not in the URI (current drivers default to true; older ones and other tools do not)")),
+            None => item.note(
+                Status::Warn,
+                format!("{name} not in the URI (current drivers default to true; older ones and other tools do not)"),
+            ),
         }
     }
     item.fix("append `retryWrites=true&retryReads=true`")
@@ -198,10 +202,18 @@ fn write_concern_item(uri: &UriFacts) -> Item {
     let mut item = Item::new(CONNECTION, "write_concern", "Spec 1: w=majority for core business");
     match uri.w.as_deref() {
         Some("majority") => item.note(Status::Pass, "w=majority"),
-        Some(w) => item.note(Status::Fail, format!("w={w}: a write acknowledged by fewer than a majority can be rolled back after a failover")),
-        None => item.note(Status::Warn, "w not in the URI: the server's default applies (majority since MongoDB 5.0, but 1 with an arbiter)"),
+        Some(w) => item.note(
+            Status::Fail,
+            format!("w={w}: a write acknowledged by fewer than a majority can be rolled back after a failover"),
+        ),
+        None => item.note(
+            Status::Warn,
+            "w not in the URI: the server's default applies (majority since MongoDB 5.0, but 1 with an arbiter)",
+        ),
     }
-    item.fix("append `w=majority` (a service that is not core business may keep a weaker concern and accept this warning)")
+    item.fix(
+        "append `w=majority` (a service that is not core business may keep a weaker concern and accept this warning)",
+    )
 }
 
 // Spec 2: long-lived pooled connections; a server cannot see how applications use theirs.
@@ -229,13 +241,21 @@ fn mongos_count(server: &mut dyn Server, options: &Options) -> Result<(u32, Stri
 }
 
 /// How the applications' pools reach the deployment, and the evidence for it.
-fn access(server: &mut dyn Server, uri: &UriFacts, topology: &Topology, options: &Options) -> Result<(Access, String), String> {
+fn access(
+    server: &mut dyn Server,
+    uri: &UriFacts,
+    topology: &Topology,
+    options: &Options,
+) -> Result<(Access, String), String> {
     if *topology != Topology::Mongos || uri.load_balanced == Some(true) {
         return Ok((Access::Single, "A × P: one pool per application toward the primary".to_owned()));
     }
     if uri.srv {
         let (m, from) = mongos_count(server, options)?;
-        return Ok((Access::PerMongos(m.max(1)), format!("A × P × M: SRV gives each application a pool per mongos; M = {m} ({from})")));
+        return Ok((
+            Access::PerMongos(m.max(1)),
+            format!("A × P × M: SRV gives each application a pool per mongos; M = {m} ({from})"),
+        ));
     }
     match uri.hosts.len() {
         1 => Ok((Access::Single, "A × P: one address in front of mongos (a load balancer) gets one pool".to_owned())),
@@ -249,14 +269,21 @@ fn connection_limit(server: &mut dyn Server, options: &Options) -> Result<(u64, 
     if let Some(limit) = options.connection_limit {
         return Ok((limit, "--connection-limit".to_owned()));
     }
-    let reply = server.run_command("admin", doc! { "serverStatus": 1, "repl": 0, "metrics": 0, "locks": 0 }).map_err(|e| e.to_string())?;
+    let command = doc! { "serverStatus": 1, "repl": 0, "metrics": 0, "locks": 0 };
+    let reply = server.run_command("admin", command).map_err(|e| match e.code() {
+        Some(13) => "this user may not run serverStatus (it needs clusterMonitor)".to_owned(),
+        _ => format!("serverStatus: {e}"),
+    })?;
     let connections = reply.get_document("connections").map_err(|e| e.to_string())?;
     let n = |k: &str| match connections.get(k) {
         Some(Bson::Int32(n)) => *n as u64,
         Some(Bson::Int64(n)) => *n as u64,
         _ => 0,
     };
-    Ok((n("current") + n("available"), format!("serverStatus: {} current + {} available", n("current"), n("available"))))
+    Ok((
+        n("current") + n("available"),
+        format!("serverStatus: {} current + {} available", n("current"), n("available")),
+    ))
 }
 
 // Spec 3: the theoretical total (A × P, or A × P × M through SRV or every mongos) stays
@@ -286,10 +313,14 @@ fn pool_item(server: &mut dyn Server, uri: &UriFacts, topology: &Topology, optio
     };
     if let (Some(access), Some(qps), Some(latency)) = (access, options.peak_qps, options.latency_ms) {
         let recommended = uri::recommended_pool(qps, latency, access);
-        let line = format!("recommended maxPoolSize ≈ {recommended} ({qps} QPS × {} s × 1.5{})", latency / 1000.0, match access {
-            Access::PerMongos(m) => format!(" ÷ {m} mongos"),
-            Access::Single => String::new(),
-        });
+        let line = format!(
+            "recommended maxPoolSize ≈ {recommended} ({qps} QPS × {} s × 1.5{})",
+            latency / 1000.0,
+            match access {
+                Access::PerMongos(m) => format!(" ÷ {m} mongos"),
+                Access::Single => String::new(),
+            }
+        );
         item.note(if u64::from(pool) < recommended { Status::Warn } else { Status::Pass }, line);
     }
     let Some(apps) = options.apps else {
@@ -309,7 +340,7 @@ fn pool_item(server: &mut dyn Server, uri: &UriFacts, topology: &Topology, optio
         }
         Err(e) => item.note(
             Status::NotCheckable,
-            format!("{total} connections at most; the limit is not readable here (serverStatus: {e}): pass --connection-limit N"),
+            format!("{total} connections at most; the limit is not readable here ({e}): pass --connection-limit N"),
         ),
     }
     item.fix("lower maxPoolSize (peak QPS × response time in seconds × 1.5, divided by M through SRV or every mongos) or the number of applications, so the total stays under 80% of the limit")
@@ -317,7 +348,8 @@ fn pool_item(server: &mut dyn Server, uri: &UriFacts, topology: &Topology, optio
 
 // Spec 4: read preference by the decision table; a recommendation, so at most a warning.
 fn read_preference_item(uri: &UriFacts) -> Item {
-    let mut item = Item::new(CONNECTION, "read_preference", "Spec 4: read preference fits the business (recommendation)");
+    let mut item =
+        Item::new(CONNECTION, "read_preference", "Spec 4: read preference fits the business (recommendation)");
     let (status, line) = match uri.read_preference {
         None | Some("primary") => (Status::Pass, "primary: strong consistency (balances, an order's status after placing it); read-heavy reporting would spare the primary with secondaryPreferred"),
         Some("primaryPreferred") => (Status::Pass, "primaryPreferred: strong consistency, falls back to a secondary while there is no primary"),
@@ -334,7 +366,10 @@ fn auth_item(auth_on: &Result<bool, String>) -> Item {
     let mut item = Item::new(CONNECTION, "auth", "Spec 5: authentication enabled");
     match auth_on {
         Ok(true) => item.note(Status::Pass, "a client without credentials is refused (listDatabases: Unauthorized)"),
-        Ok(false) => item.note(Status::Fail, "a client without credentials listed the databases: the deployment runs without authentication"),
+        Ok(false) => item.note(
+            Status::Fail,
+            "a client without credentials listed the databases: the deployment runs without authentication",
+        ),
         Err(e) => item.note(Status::NotCheckable, format!("the probe without credentials failed otherwise: {e}")),
     }
     item.fix("start mongod with `--auth` (security.authorization: enabled), create one user per application with readWrite on its database")
@@ -350,14 +385,17 @@ fn excessive(role: &str, db: &str) -> Option<String> {
             Some(format!("{role}@{db}: on a system database"))
         }
         "read" | "readWrite" => None,
-        _ => Some(format!("{role}@{db}: a custom role (check that its actions are only reads and writes on business collections)")),
+        _ => Some(format!(
+            "{role}@{db}: a custom role (check that its actions are only reads and writes on business collections)"
+        )),
     }
 }
 
 // Self-check, least privilege: the application's user has readWrite on its own databases,
 // never root, `*AnyDatabase` or an administrative role.
 fn privileges_item(auth_info: &Document, auth_on: &Result<bool, String>) -> Item {
-    let mut item = Item::new(CONNECTION, "least_privilege", "Spec 5: least privilege (readWrite on its own databases only)");
+    let mut item =
+        Item::new(CONNECTION, "least_privilege", "Spec 5: least privilege (readWrite on its own databases only)");
     let users: Vec<String> = pairs(auth_info, "authenticatedUsers", "user");
     let roles: Vec<(String, String)> = auth_info
         .get_array("authenticatedUserRoles")
@@ -412,7 +450,9 @@ fn password_item(uri: &UriFacts) -> Item {
     let user = uri.user.as_deref().unwrap_or("?");
     match weaknesses.is_empty() {
         true => item.note(Status::Pass, format!("user `{user}`: password present (not shown), meets the rule")),
-        false => item.note(Status::Fail, format!("user `{user}`: password present (not shown): {}", weaknesses.join(", "))),
+        false => {
+            item.note(Status::Fail, format!("user `{user}`: password present (not shown): {}", weaknesses.join(", ")))
+        }
     }
     item.fix("set a password of 12 characters or more with upper- and lowercase letters, digits and symbols (`db.changeUserPassword`), kept in an environment variable or a KMS")
 }
@@ -478,7 +518,12 @@ fn tls_item(uri: &UriFacts) -> Item {
 fn source_item(options: &Options) -> Item {
     let title = "Spec 5: no hard-coded credentials in the sources";
     let Some(dir) = &options.source else {
-        return Item::not_checkable(CONNECTION, "hardcoded_credentials", title, "pass --source DIR to scan the application's sources and config files");
+        return Item::not_checkable(
+            CONNECTION,
+            "hardcoded_credentials",
+            title,
+            "pass --source DIR to scan the application's sources and config files",
+        );
     };
     let mut item = Item::new(CONNECTION, "hardcoded_credentials", title);
     match source::scan_source(dir) {
@@ -487,7 +532,14 @@ fn source_item(options: &Options) -> Item {
                 item.note(Status::Fail, finding.to_string());
             }
             if scan.findings.is_empty() {
-                item.note(Status::Pass, format!("{} files under {} scanned: no connection string with a password", scan.files, dir.display()));
+                item.note(
+                    Status::Pass,
+                    format!(
+                        "{} files under {} scanned: no connection string with a password",
+                        scan.files,
+                        dir.display()
+                    ),
+                );
             }
         }
         Err(e) => item.note(Status::NotCheckable, format!("{}: {e}", dir.display())),

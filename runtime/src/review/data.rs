@@ -2,7 +2,6 @@
 //! collection, flattened into (path, BSON type) rows by the server, so no document
 //! leaves the deployment; listings for validators and counts.
 
-use super::connection::Topology;
 use super::{Item, List, Options, Status};
 use crate::bson::{doc, Bson, Document};
 use crate::migrate::apply::{CommandError, Server};
@@ -76,16 +75,10 @@ struct Survey {
     samples: Vec<(Collection, Result<Sample, String>)>,
 }
 
-pub(super) fn review_data(
-    server: &mut dyn Server,
-    models: &[Model],
-    options: &Options,
-    topology: &Topology,
-) -> Vec<Item> {
+pub(super) fn review_data(server: &mut dyn Server, models: &[Model], options: &Options) -> Vec<Item> {
     let survey = survey(server, models, options);
-    let _ = topology;
     vec![
-        naming_item(&survey, models),
+        naming_item(&survey, models, &options.collections),
         size_item(&survey),
         depth_item(&survey, options.max_depth),
         array_item(&survey, models),
@@ -154,9 +147,10 @@ fn default_database(uri: &str) -> Option<String> {
 fn list_collections(server: &mut dyn Server, db: &str) -> Result<Vec<Collection>, CommandError> {
     let command = doc! { "listCollections": 1, "authorizedCollections": true, "cursor": { "batchSize": 100_000 } };
     let reply = server.run_command(db, command)?;
-    let batch = reply.get_document("cursor").and_then(|c| c.get_array("firstBatch")).map_err(|e| {
-        CommandError::Reply(format!("listCollections on {db}: {e}"))
-    })?;
+    let batch = reply
+        .get_document("cursor")
+        .and_then(|c| c.get_array("firstBatch"))
+        .map_err(|e| CommandError::Reply(format!("listCollections on {db}: {e}")))?;
     Ok(batch
         .iter()
         .filter_map(Bson::as_document)
@@ -203,11 +197,11 @@ pub(super) fn sample_pipeline(size: u32) -> Vec<Document> {
           "then": { "$map": { "input": "$$this.v", "as": "e", "in": element_of("$$this") } } },
     ], "default": [] } };
     let summary = doc! { "p": "$$n.p", "k": "$$n.k", "d": "$$n.d", "t": { "$type": "$$n.v" },
-        "n": { "$cond": [{ "$isArray": "$$n.v" }, { "$size": "$$n.v" }, Bson::Null] } };
+    "n": { "$cond": [{ "$isArray": "$$n.v" }, { "$size": "$$n.v" }, Bson::Null] } };
     let mut pipeline = vec![
         doc! { "$sample": { "size": i64::from(size) } },
         doc! { "$project": { "_id": 1, "s": { "$bsonSize": "$$ROOT" }, "nodes": [],
-            "frontier": { "$map": { "input": { "$objectToArray": "$$ROOT" }, "as": "kv", "in": root } } } },
+        "frontier": { "$map": { "input": { "$objectToArray": "$$ROOT" }, "as": "kv", "in": root } } } },
     ];
     for _ in 0..EXPANSION_ROUNDS {
         pipeline.push(doc! { "$set": {
@@ -272,7 +266,8 @@ fn read_sample(facet: &Document) -> Sample {
     let mut sample = Sample::default();
     let first = |key: &str| facet.get_array(key).ok().and_then(|a| a.first()).and_then(Bson::as_document).cloned();
     if let Some(sizes) = first("sizes") {
-        sample.sizes = sizes.get_array("sizes").map(|a| a.iter().filter_map(|s| number(Some(s))).collect()).unwrap_or_default();
+        sample.sizes =
+            sizes.get_array("sizes").map(|a| a.iter().filter_map(|s| number(Some(s))).collect()).unwrap_or_default();
         sample.sizes.sort_unstable();
         sample.largest = pair(sizes.get("largest"), "s");
         sample.deeper = number(sizes.get("deeper")).unwrap_or(0);
@@ -455,13 +450,17 @@ fn sampled<'a>(survey: &'a Survey, item: &mut Item) -> Vec<(&'a Collection, &'a 
 
 // 1. Names of databases, collections and the fields found in the data follow the naming
 // rules: mixed styles cost teams hours of empty query results.
-fn naming_item(survey: &Survey, models: &[Model]) -> Item {
+fn naming_item(survey: &Survey, models: &[Model], only: &[String]) -> Item {
     let mut item = Item::new(List::Data, "naming", "1. naming of databases, collections and fields");
     let mut names = 0;
     for (db, collections) in &survey.databases {
+        let in_scope = |c: &&Collection| !c.name.starts_with("system.") && selected(c, only);
+        if !only.is_empty() && !collections.iter().flatten().any(|c| in_scope(&c)) {
+            continue;
+        }
         if db == "admin" {
             // business data never lives in a system database
-            for c in collections.iter().flatten().filter(|c| !c.name.starts_with("system.")) {
+            for c in collections.iter().flatten().filter(in_scope) {
                 let message = naming::check_system_db(db).err().map(|e| e.to_string()).unwrap_or_default();
                 item.note(Status::Fail, format!("{}: {message}", c.namespace()));
             }
@@ -473,7 +472,7 @@ fn naming_item(survey: &Survey, models: &[Model]) -> Item {
         if let Err(e) = naming::check_db_name(db) {
             item.note(Status::Fail, format!("database {db}: {e}"));
         }
-        for c in collections.iter().flatten().filter(|c| !c.name.starts_with("system.")) {
+        for c in collections.iter().flatten().filter(in_scope) {
             names += 1;
             if let Err(e) = naming::check_collection_name(&c.name) {
                 item.note(Status::Fail, format!("{}: {e}", c.namespace()));
@@ -492,11 +491,13 @@ fn naming_item(survey: &Survey, models: &[Model]) -> Item {
             }
             fields += 1;
             if let Err(e) = naming::check_field_name(key) {
-                item.note(Status::Fail, format!("{} field `{}`: {e}", collection.namespace(), row.path));
+                // the rule's fix is this item's fix: the first clause says what is wrong
+                let what = e.message.split("; ").next().unwrap_or_default();
+                item.note(Status::Fail, format!("{} `{}`: {}: {what}", collection.namespace(), row.path, e.rule));
             }
             if at.undeclared {
                 let line = format!(
-                    "{} field `{}`: in {} sampled documents but not in the model (e.g. _id {})",
+                    "{} `{}`: in {} sampled documents but not in the model (e.g. _id {})",
                     collection.namespace(),
                     row.path,
                     row.docs,
@@ -510,7 +511,10 @@ fn naming_item(survey: &Survey, models: &[Model]) -> Item {
         }
     }
     if item.status == Status::Pass {
-        item.note(Status::Pass, format!("{names} database and collection names and {fields} field paths follow the rules"));
+        item.note(
+            Status::Pass,
+            format!("{names} database and collection names and {fields} field paths follow the rules"),
+        );
     }
     item.fix("rename to `db_` + snake case for databases, `t_` + module_entity for collections, one of camelCase or snake_case for fields, spelled out; move business data out of system databases; fields the model lacks are either old data to migrate (`schema new-data`) or fields to add to the model")
 }
@@ -518,7 +522,8 @@ fn naming_item(survey: &Survey, models: &[Model]) -> Item {
 // 2. Documents stay within 100 KB (recommended), 1 MB (the checklist's line for core
 // documents) and far from the 16 MiB limit that blocks writes.
 fn size_item(survey: &Survey) -> Item {
-    let mut item = Item::new(List::Data, "document_size", "2. document size (100 KB recommended, 1 MB line, 16 MiB limit)");
+    let mut item =
+        Item::new(List::Data, "document_size", "2. document size (100 KB recommended, 1 MB line, 16 MiB limit)");
     for (collection, sample) in sampled(survey, &mut item) {
         let Some((largest, id)) = &sample.largest else {
             item.note(Status::Pass, format!("{}: empty", collection.namespace()));
@@ -576,16 +581,17 @@ fn array_item(survey: &Survey, models: &[Model]) -> Item {
         let mut longest_line: Option<(i64, String)> = None;
         for row in sample.rows.iter().filter(|r| r.bson_type == "array") {
             let Some((len, id)) = &row.longest else { continue };
-            let declared = schema.as_ref().and_then(|s| {
-                schema_at(s, &row.path).schemas.iter().filter_map(|s| number(s.get("maxItems"))).max()
-            });
+            let declared = schema
+                .as_ref()
+                .and_then(|s| schema_at(s, &row.path).schemas.iter().filter_map(|s| number(s.get("maxItems"))).max());
             let where_ = format!("{} `{}`: {len} items (_id {})", collection.namespace(), row.path, show_id(id));
             if *len > MAX_ARRAY_ITEMS {
                 item.note(Status::Fail, format!("{where_}, more than {MAX_ARRAY_ITEMS}"));
             } else if let Some(max) = declared.filter(|max| len > max) {
                 item.note(Status::Fail, format!("{where_}, more than the model's max_items {max}"));
             } else if longest_line.as_ref().is_none_or(|(l, _)| len > l) {
-                let bound = declared.map(|m| format!("max_items {m}")).unwrap_or_else(|| format!("limit {MAX_ARRAY_ITEMS}"));
+                let bound =
+                    declared.map(|m| format!("max_items {m}")).unwrap_or_else(|| format!("limit {MAX_ARRAY_ITEMS}"));
                 longest_line = Some((*len, format!("{where_} longest, {bound}")));
             }
         }
@@ -601,7 +607,8 @@ fn array_item(survey: &Survey, models: &[Model]) -> Item {
 // strings (the standard's `age`) breaks parsing and queries; dates are dates, money
 // Decimal128.
 fn type_item(survey: &Survey, models: &[Model]) -> Item {
-    let mut item = Item::new(List::Data, "type_drift", "5. data types (one type per field; dates as date, money as decimal)");
+    let mut item =
+        Item::new(List::Data, "type_drift", "5. data types (one type per field; dates as date, money as decimal)");
     for (collection, sample) in sampled(survey, &mut item) {
         let schema = model_of(models, collection).and_then(root_schema);
         let mut by_path: BTreeMap<&str, Vec<&PathRow>> = BTreeMap::new();
@@ -611,14 +618,19 @@ fn type_item(survey: &Survey, models: &[Model]) -> Item {
         let mut checked = 0;
         for (path, rows) in by_path {
             checked += 1;
-            let found = |r: &PathRow| format!("{} ({} docs, e.g. _id {})", r.bson_type, r.docs, show_id(&r.example));
+            let found = |r: &PathRow| {
+                format!("{} in {} sampled documents (e.g. _id {})", r.bson_type, r.docs, show_id(&r.example))
+            };
             let ns = collection.namespace();
             let allowed = schema.as_ref().and_then(|s| allowed_types(&schema_at(s, path).schemas));
             if let Some(allowed) = &allowed {
                 for row in rows.iter().filter(|r| !allowed.contains(&r.bson_type)) {
                     let row: &PathRow = row;
                     let allowed: Vec<&str> = allowed.iter().map(String::as_str).collect();
-                    item.note(Status::Fail, format!("{ns} `{path}`: {} where the model allows {}", found(row), allowed.join(", ")));
+                    item.note(
+                        Status::Fail,
+                        format!("{ns} `{path}`: {} where the model allows {}", found(row), allowed.join(", ")),
+                    );
                 }
             }
             let types: Vec<&&PathRow> = rows.iter().filter(|r| r.bson_type != "null").collect();
@@ -660,7 +672,10 @@ fn validator_item(survey: &Survey, models: &[Model], options: &Options) -> Item 
         }
         let ns = model.namespace();
         if !survey.databases.contains_key(&model.db) {
-            item.note(Status::Fail, format!("{ns}: its database is not on the deployment (or not visible to this user)"));
+            item.note(
+                Status::Fail,
+                format!("{ns}: its database is not on the deployment (or not visible to this user)"),
+            );
             continue;
         }
         let Some(collection) = deployed.get(&ns) else {
@@ -668,7 +683,10 @@ fn validator_item(survey: &Survey, models: &[Model], options: &Options) -> Item 
             continue;
         };
         if model.options.is_timeseries() {
-            item.note(Status::Pass, format!("{ns}: time-series (mongod takes no validator there; `schema check` validates before writing)"));
+            item.note(
+                Status::Pass,
+                format!("{ns}: time-series (mongod takes no validator there; `schema check` validates before writing)"),
+            );
             continue;
         }
         let validator = collection.options.get_document("validator").ok().filter(|v| !v.is_empty());
@@ -694,7 +712,10 @@ fn validator_item(survey: &Survey, models: &[Model], options: &Options) -> Item 
         }
         let has_validator = collection.options.get_document("validator").is_ok_and(|v| !v.is_empty());
         let what = if has_validator { "has a validator" } else { "no validator" };
-        item.note(Status::Warn, format!("{ns}: not registered by any model of this binary ({what}, {})", collection.kind));
+        item.note(
+            Status::Warn,
+            format!("{ns}: not registered by any model of this binary ({what}, {})", collection.kind),
+        );
     }
     if models.is_empty() {
         item.note(Status::Warn, "no model is registered in this binary: only the deployed validators were listed");
@@ -705,7 +726,8 @@ fn validator_item(survey: &Survey, models: &[Model], options: &Options) -> Item 
 // 7. At most 100 collections per database and 5000 per instance: each collection's
 // metadata costs memory, file handles, startup and backup time.
 fn count_item(survey: &Survey) -> Item {
-    let mut item = Item::new(List::Data, "collection_count", "7. collections per database (≤ 100) and per instance (≤ 5000)");
+    let mut item =
+        Item::new(List::Data, "collection_count", "7. collections per database (≤ 100) and per instance (≤ 5000)");
     let mut total = 0;
     let mut counted = 0;
     for (db, collections) in &survey.databases {
@@ -755,7 +777,8 @@ mod tests {
             "contact": { "anyOf": [{ "bsonType": "null" }, { "bsonType": "object", "properties": { "phone": { "bsonType": "string" } } }] },
             "status": { "enum": ["paid", "open"] },
         } };
-        let types = |path: &str| allowed_types(&schema_at(&schema, path).schemas).map(|t| t.into_iter().collect::<Vec<_>>());
+        let types =
+            |path: &str| allowed_types(&schema_at(&schema, path).schemas).map(|t| t.into_iter().collect::<Vec<_>>());
         assert_eq!(types("age"), Some(vec!["int".to_owned()]));
         assert_eq!(types("tags.[]"), Some(vec!["string".to_owned()]));
         assert_eq!(types("scores.math").map(|t| t.len()), Some(4));

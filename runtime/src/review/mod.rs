@@ -200,12 +200,50 @@ pub fn review(
         .run_command("admin", crate::bson::doc! { "hello": 1 })
         .map_err(|error| ReviewError::Command { command: "hello", error })?;
     let topology = connection::Topology::of(&hello);
-    let mut items = data::review_data(server, models, options, &topology);
+    let mut items = data::review_data(server, models, options);
     items.extend(connection::review_connection(server, anonymous, &uri, &topology, options));
     Ok(Report { items })
 }
 
+/// Connects with `options.uri` (and, when it carries credentials, once more without
+/// them) through the official driver, then runs [`review`].
+pub fn review_uri(models: &[Model], options: &Options) -> Result<Report, ReviewError> {
+    use crate::migrate::driver::MongoServer;
+    let connect =
+        |uri: &str| MongoServer::connect(uri).map_err(|error| ReviewError::Command { command: "connect", error });
+    let mut server = connect(&options.uri)?;
+    let mut anonymous = match anonymous_uri(&options.uri) {
+        Some(uri) => Some(connect(&uri)?),
+        None => None,
+    };
+    review(&mut server, anonymous.as_mut().map(|a| a as &mut dyn Server), models, options)
+}
+
+/// `uri` without its user and password (and the `auth*` options that only make sense
+/// with them), to ask whether the deployment lets anyone in; `None` when it has no
+/// credentials.
+pub fn anonymous_uri(uri: &str) -> Option<String> {
+    let scheme_end = uri.find("://")? + 3;
+    let authority_end = uri[scheme_end..].find(['/', '?']).map_or(uri.len(), |e| e + scheme_end);
+    let at = uri[scheme_end..authority_end].rfind('@')? + scheme_end;
+    let (head, tail) = (&uri[..scheme_end], &uri[at + 1..]);
+    let (base, query) = tail.split_once('?').unwrap_or((tail, ""));
+    let kept: Vec<&str> = query
+        .split('&')
+        .filter(|o| !o.is_empty() && !o.split('=').next().unwrap_or_default().to_ascii_lowercase().starts_with("auth"))
+        .collect();
+    Some(match kept.is_empty() {
+        true => format!("{head}{base}"),
+        false => format!("{head}{base}?{}", kept.join("&")),
+    })
+}
+
 impl Report {
+    /// The item with this id (`auth`, `document_size`).
+    pub fn item(&self, id: &str) -> Option<&Item> {
+        self.items.iter().find(|i| i.id == id)
+    }
+
     /// Exit code: 1 when any item fails.
     pub fn failed(&self) -> bool {
         self.items.iter().any(|i| i.status == Status::Fail)
@@ -263,5 +301,25 @@ impl Report {
             "summary": { "pass": self.count(Status::Pass), "warn": self.count(Status::Warn),
                          "fail": self.count(Status::Fail), "notCheckable": self.count(Status::NotCheckable) },
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::anonymous_uri;
+
+    #[test]
+    fn the_anonymous_probe_drops_user_password_and_auth_options() {
+        assert_eq!(
+            anonymous_uri(
+                "mongodb://app:p@ss@h1:1,h2/db_app?authSource=admin&replicaSet=rs0&authMechanism=SCRAM-SHA-256"
+            ),
+            Some("mongodb://h1:1,h2/db_app?replicaSet=rs0".to_owned())
+        );
+        assert_eq!(
+            anonymous_uri("mongodb+srv://u:p@c.example.net/?authSource=admin"),
+            Some("mongodb+srv://c.example.net/".to_owned())
+        );
+        assert_eq!(anonymous_uri("mongodb://h1/?replicaSet=rs0"), None);
     }
 }

@@ -66,9 +66,11 @@ fn walk(dir: &Path, scan: &mut Scan) -> io::Result<()> {
             let Ok(text) = std::fs::read_to_string(&path) else { continue };
             scan.files += 1;
             for (i, line) in text.lines().enumerate() {
-                scan.findings.extend(
-                    credentials_in(line).into_iter().map(|redacted| SourceFinding { path: path.clone(), line: i + 1, redacted }),
-                );
+                scan.findings.extend(credentials_in(line).into_iter().map(|redacted| SourceFinding {
+                    path: path.clone(),
+                    line: i + 1,
+                    redacted,
+                }));
             }
         }
     }
@@ -79,11 +81,13 @@ fn walk(dir: &Path, scan: &mut Scan) -> io::Result<()> {
 pub fn credentials_in(line: &str) -> Vec<String> {
     let mut found = Vec::new();
     let mut rest = line;
-    while let Some(start) = ["mongodb://", "mongodb+srv://"].iter().filter_map(|s| rest.find(s).map(|i| (i, s.len()))).min() {
+    while let Some(start) =
+        ["mongodb://", "mongodb+srv://"].iter().filter_map(|s| rest.find(s).map(|i| (i, s.len()))).min()
+    {
         let (at, scheme_len) = start;
         let uri = &rest[at..];
         let authority_end = uri[scheme_len..]
-            .find(|c: char| c == '/' || c == '?' || c.is_whitespace() || "\"'`)>,;".contains(c))
+            .find(|c: char| c == '/' || c == '?' || c.is_whitespace() || "\"'`)>;".contains(c))
             .map_or(uri.len(), |e| e + scheme_len);
         let authority = &uri[scheme_len..authority_end];
         if let Some((userinfo, hosts)) = authority.rsplit_once('@') {
@@ -115,7 +119,10 @@ mod tests {
             credentials_in(r#"let uri = "mongodb://app:S3cret-pw@10.0.0.1:27017,10.0.0.2/db_app?authSource=admin";"#),
             ["mongodb://app:****@10.0.0.1:27017,10.0.0.2"]
         );
-        assert_eq!(credentials_in("MONGODB_URI=mongodb+srv://svc:hunter2@cluster.example.net"), ["mongodb+srv://svc:****@cluster.example.net"]);
+        assert_eq!(
+            credentials_in("MONGODB_URI=mongodb+srv://svc:hunter2@cluster.example.net"),
+            ["mongodb+srv://svc:****@cluster.example.net"]
+        );
         assert_eq!(
             credentials_in("a: mongodb://u:p%40ss@h/x b: 'mongodb://v:w@k'"),
             ["mongodb://u:****@h", "mongodb://v:****@k"]

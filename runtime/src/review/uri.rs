@@ -252,13 +252,27 @@ mod tests {
     #[test]
     fn passwords_are_judged_by_the_standard_rule() {
         assert_eq!(password_weaknesses("Abcdefgh1!xy"), Vec::<&str>::new());
-        assert_eq!(password_weaknesses("admin123"), ["fewer than 12 characters", "no uppercase letter", "no special symbol"]);
+        assert_eq!(
+            password_weaknesses("admin123"),
+            ["fewer than 12 characters", "no uppercase letter", "no special symbol"]
+        );
         assert_eq!(password_weaknesses("ABCDEFGHIJKL"), ["no lowercase letter", "no digit", "no special symbol"]);
     }
 
     #[test]
     fn private_ranges() {
-        for private in ["10.1.0.40", "172.16.0.1", "172.31.255.255", "192.168.1.1", "127.0.0.1", "169.254.1.1", "::1", "fd00::1", "fe80::1", "::ffff:10.0.0.1"] {
+        for private in [
+            "10.1.0.40",
+            "172.16.0.1",
+            "172.31.255.255",
+            "192.168.1.1",
+            "127.0.0.1",
+            "169.254.1.1",
+            "::1",
+            "fd00::1",
+            "fe80::1",
+            "::ffff:10.0.0.1",
+        ] {
             assert!(is_private_ip(private.parse().unwrap()), "{private}");
         }
         for public in ["8.8.8.8", "172.32.0.1", "172.15.255.255", "100.64.0.1", "2001:db8::1", "::ffff:8.8.8.8"] {
