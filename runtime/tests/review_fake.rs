@@ -217,9 +217,12 @@ fn the_review_only_reads_and_every_aggregation_is_bounded() {
             "{name}"
         );
         if name == "aggregate" {
-            assert_eq!(command.get_i64("maxTimeMS"), Ok(30_000));
+            assert_eq!(command.get_i64("maxTimeMS").unwrap(), 30_000);
             let pipeline = command.get_array("pipeline").unwrap();
-            assert_eq!(pipeline[0].as_document().unwrap().get_document("$sample").unwrap().get_i64("size"), Ok(250));
+            assert_eq!(
+                pipeline[0].as_document().unwrap().get_document("$sample").unwrap().get_i64("size").unwrap(),
+                250
+            );
             let text = Bson::Array(pipeline.clone()).into_relaxed_extjson().to_string();
             assert!(!text.contains("$out") && !text.contains("$merge"), "{text}");
         }

@@ -40,7 +40,7 @@ pub(super) enum Topology {
 
 impl Topology {
     pub(super) fn of(hello: &Document) -> Self {
-        if hello.get_str("msg") == Ok("isdbgrid") {
+        if hello.get_str("msg").is_ok_and(|m| m == "isdbgrid") {
             return Topology::Mongos;
         }
         match hello.get_str("setName") {

@@ -119,14 +119,14 @@ pub fn password_weaknesses(password: &str) -> Vec<&'static str> {
     if password.chars().count() < 12 {
         missing.push("fewer than 12 characters");
     }
-    let classes: [(fn(&char) -> bool, &str); 4] = [
-        (char::is_ascii_uppercase, "no uppercase letter"),
-        (char::is_ascii_lowercase, "no lowercase letter"),
-        (char::is_ascii_digit, "no digit"),
-        (|c: &char| !c.is_alphanumeric(), "no special symbol"),
-    ];
-    for (has, phrase) in classes {
-        if !password.chars().any(|c| has(&c)) {
+    let has = |class: fn(&char) -> bool| password.chars().any(|c| class(&c));
+    for (present, phrase) in [
+        (has(char::is_ascii_uppercase), "no uppercase letter"),
+        (has(char::is_ascii_lowercase), "no lowercase letter"),
+        (has(char::is_ascii_digit), "no digit"),
+        (has(|c| !c.is_alphanumeric()), "no special symbol"),
+    ] {
+        if !present {
             missing.push(phrase);
         }
     }
