@@ -113,7 +113,7 @@ fn fields_missing_from_the_model_are_named() {
     seed(&uri, c, vec![doc! { "_id": 1_i64, "userName": "ann", "age": 3, "tags": [], "nickName": "an" }]);
     let report = review(&uri, &[model(c)], &[c], |_| {});
     assert_eq!(status(&report, "naming"), Status::Warn);
-    assert!(evidence(&report, "naming").contains("`nickName`: in 1 sampled documents but not in the model"));
+    assert!(evidence(&report, "naming").contains("`nickName`: in 1 sampled document but not in the model"));
 }
 
 #[test]
@@ -194,11 +194,11 @@ fn type_drift_fails_mixed_types_and_types_the_model_refuses() {
     assert_eq!(status(&report, "type_drift"), Status::Pass);
     let report = review(&uri, &[], &["t_review_types_age"], |_| {});
     assert_eq!(status(&report, "type_drift"), Status::Fail);
-    assert!(evidence(&report, "type_drift").contains("`age`: 2 types: int in 1 sampled documents (e.g. _id 1); string"));
+    assert!(evidence(&report, "type_drift").contains("`age`: 2 types: int in 1 sampled document (e.g. _id 1); string"));
     let report = review(&uri, &[model("t_review_types_model")], &["t_review_types_model"], |_| {});
     assert_eq!(status(&report, "type_drift"), Status::Fail);
     assert!(evidence(&report, "type_drift")
-        .contains("`age`: string in 1 sampled documents (e.g. _id 2) where the model allows int, long"));
+        .contains("`age`: string in 1 sampled document (e.g. _id 2) where the model allows int, long"));
     let report = review(&uri, &[], &["t_review_types_money"], |_| {});
     let text = evidence(&report, "type_drift");
     assert!(
@@ -256,7 +256,7 @@ fn collection_count_fails_over_100_in_a_database() {
     assert!(evidence(&report, "collection_count").contains("db_review_many: 101 collections (limit 100)"));
     let few =
         report.item("collection_count").unwrap().evidence.iter().find(|l| l.starts_with("db_review_few:")).cloned();
-    assert_eq!(few.as_deref(), Some("db_review_few: 1 collections (limit 100)"));
+    assert_eq!(few.as_deref(), Some("db_review_few: 1 collection (limit 100)"));
     server.run_command("db_review_many", doc! { "dropDatabase": 1 }).unwrap();
     let report = review_uri(&[], &options("db_review_few.t_one")).unwrap();
     assert!(!evidence(&report, "collection_count").contains("db_review_many"));

@@ -425,6 +425,11 @@ fn percentile(sorted: &[i64], p: usize) -> i64 {
     sorted[rank - 1]
 }
 
+/// `1 sampled document`, `3 sampled documents`.
+fn documents(n: i64) -> String {
+    format!("{n} sampled document{}", if n == 1 { "" } else { "s" })
+}
+
 fn kib(bytes: i64) -> String {
     match bytes {
         b if b >= 1024 * 1024 => format!("{:.1} MiB", b as f64 / (1024.0 * 1024.0)),
@@ -497,10 +502,10 @@ fn naming_item(survey: &Survey, models: &[Model], only: &[String]) -> Item {
             }
             if at.undeclared {
                 let line = format!(
-                    "{} `{}`: in {} sampled documents but not in the model (e.g. _id {})",
+                    "{} `{}`: in {} but not in the model (e.g. _id {})",
                     collection.namespace(),
                     row.path,
-                    row.docs,
+                    documents(row.docs),
                     show_id(&row.example)
                 );
                 item.note(Status::Warn, line);
@@ -618,9 +623,8 @@ fn type_item(survey: &Survey, models: &[Model]) -> Item {
         let mut checked = 0;
         for (path, rows) in by_path {
             checked += 1;
-            let found = |r: &PathRow| {
-                format!("{} in {} sampled documents (e.g. _id {})", r.bson_type, r.docs, show_id(&r.example))
-            };
+            let found =
+                |r: &PathRow| format!("{} in {} (e.g. _id {})", r.bson_type, documents(r.docs), show_id(&r.example));
             let ns = collection.namespace();
             let allowed = schema.as_ref().and_then(|s| allowed_types(&schema_at(s, path).schemas));
             if let Some(allowed) = &allowed {
@@ -740,7 +744,10 @@ fn count_item(survey: &Survey) -> Item {
                 total += n;
                 counted += 1;
                 let status = if n > MAX_COLLECTIONS_PER_DB { Status::Fail } else { Status::Pass };
-                item.note(status, format!("{db}: {n} collections (limit {MAX_COLLECTIONS_PER_DB})"));
+                item.note(
+                    status,
+                    format!("{db}: {n} collection{} (limit {MAX_COLLECTIONS_PER_DB})", if n == 1 { "" } else { "s" }),
+                );
             }
             Err(e) => item.note(Status::NotCheckable, format!("{db}: not listed: {e}")),
         }

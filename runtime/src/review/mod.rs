@@ -21,6 +21,9 @@ use std::path::PathBuf;
 
 pub use source::{scan_source, SourceFinding};
 
+/// Evidence lines shown per item in the table; JSON has them all.
+const SHOWN_EVIDENCE: usize = 30;
+
 /// How one checklist item came out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Status {
@@ -178,6 +181,7 @@ impl fmt::Display for ReviewError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ReviewError::Uri(message) => write!(f, "the connection string does not parse: {message}"),
+            ReviewError::Command { command: "connect", error } => write!(f, "cannot connect: {error}"),
             ReviewError::Command { command, error } => write!(f, "`{command}` failed: {error}"),
         }
     }
@@ -209,6 +213,7 @@ pub fn review(
 /// them) through the official driver, then runs [`review`].
 pub fn review_uri(models: &[Model], options: &Options) -> Result<Report, ReviewError> {
     use crate::migrate::driver::MongoServer;
+    uri::UriFacts::parse(&options.uri).map_err(ReviewError::Uri)?;
     let connect =
         |uri: &str| MongoServer::connect(uri).map_err(|error| ReviewError::Command { command: "connect", error });
     let mut server = connect(&options.uri)?;
@@ -274,8 +279,11 @@ impl Report {
             });
             for item in self.items.iter().filter(|i| i.list == list) {
                 text.push_str(&format!("{:<18} {} ({})\n", format!("[{}]", item.status.name()), item.title, item.id));
-                for line in &item.evidence {
+                for line in item.evidence.iter().take(SHOWN_EVIDENCE) {
                     text.push_str(&format!("    {line}\n"));
+                }
+                if let Some(more) = item.evidence.len().checked_sub(SHOWN_EVIDENCE).filter(|n| *n > 0) {
+                    text.push_str(&format!("    ... and {more} more (`--format json` lists every one)\n"));
                 }
                 if !item.fix.is_empty() {
                     text.push_str(&format!("    fix: {}\n", item.fix));
