@@ -62,11 +62,16 @@ impl Topology {
         match self {
             Topology::Mongos => "a sharded cluster (mongos)".to_owned(),
             Topology::ReplicaSet { name, members } => {
-                format!("replica set `{name}` of {} data-bearing members ({})", members.len(), members.join(", "))
+                format!("replica set `{name}` of {} ({})", members_of(members.len()), members.join(", "))
             }
             Topology::Standalone => "a standalone mongod".to_owned(),
         }
     }
+}
+
+/// `1 data-bearing member`, `3 data-bearing members`.
+fn members_of(n: usize) -> String {
+    format!("{n} data-bearing member{}", if n == 1 { "" } else { "s" })
 }
 
 pub(super) fn review_connection(
@@ -135,7 +140,7 @@ fn hosts_item(uri: &UriFacts, topology: &Topology) -> Item {
         ),
         Topology::Mongos => item.note(Status::Pass, format!("{} mongos addresses: {hosts}", uri.hosts.len())),
         Topology::ReplicaSet { members, .. } if uri.hosts.len() == 1 => {
-            item.note(Status::Fail, format!("one host ({hosts}) for {} members: if it is down, no client starts", members.len()))
+            item.note(Status::Fail, format!("one host ({hosts}) for {}: if it is down, no client starts", members_of(members.len())))
         }
         Topology::ReplicaSet { members, .. } => {
             let missing: Vec<&String> = members.iter().filter(|m| !uri.hosts.contains(m)).collect();

@@ -103,7 +103,9 @@ fn survey(server: &mut dyn Server, models: &[Model], options: &Options) -> Surve
         if is_system_db(&collection.db) || !selected(collection, &options.collections) {
             continue;
         }
-        if collection.kind == "view" || collection.name.starts_with("system.") {
+        // views hold no documents; `system.*` and the migration records are not business data
+        let tool = collection.name == crate::migrate::apply::STATE_COLLECTION;
+        if collection.kind == "view" || collection.name.starts_with("system.") || tool {
             continue;
         }
         let sample = sample(server, collection, options).map_err(|e| e.to_string());
@@ -589,7 +591,8 @@ fn array_item(survey: &Survey, models: &[Model]) -> Item {
             let declared = schema
                 .as_ref()
                 .and_then(|s| schema_at(s, &row.path).schemas.iter().filter_map(|s| number(s.get("maxItems"))).max());
-            let where_ = format!("{} `{}`: {len} items (_id {})", collection.namespace(), row.path, show_id(id));
+            let items = if *len == 1 { "item" } else { "items" };
+            let where_ = format!("{} `{}`: {len} {items} (_id {})", collection.namespace(), row.path, show_id(id));
             if *len > MAX_ARRAY_ITEMS {
                 item.note(Status::Fail, format!("{where_}, more than {MAX_ARRAY_ITEMS}"));
             } else if let Some(max) = declared.filter(|max| len > max) {
@@ -645,7 +648,8 @@ fn type_item(survey: &Survey, models: &[Model]) -> Item {
                 item.note(status, format!("{ns} `{path}`: {} types: {}", types.len(), list.join("; ")));
             }
             let key = rows.first().and_then(|r| r.key.as_deref()).unwrap_or_default();
-            for row in &rows {
+            // the model's types already judged this path; names judge the rest
+            for row in rows.iter().filter(|_| allowed.is_none()) {
                 let row: &PathRow = row;
                 if naming::is_money_name(key) && row.bson_type == "double" {
                     item.note(Status::Fail, format!("{ns} `{path}`: money stored as double, {}", found(row)));
@@ -655,7 +659,9 @@ fn type_item(survey: &Survey, models: &[Model]) -> Item {
                 }
             }
         }
-        if item.evidence.iter().all(|l| !l.starts_with(&collection.namespace())) {
+        if sample.rows.is_empty() {
+            item.note(Status::Pass, format!("{}: empty", collection.namespace()));
+        } else if item.evidence.iter().all(|l| !l.starts_with(&collection.namespace())) {
             item.note(Status::Pass, format!("{}: {checked} field paths, one type each", collection.namespace()));
         }
     }
@@ -712,6 +718,10 @@ fn validator_item(survey: &Survey, models: &[Model], options: &Options) -> Item 
     for (ns, collection) in &deployed {
         let system = is_system_db(&collection.db) || collection.name.starts_with("system.");
         if system || model_of(models, collection).is_some() || !selected(collection, &options.collections) {
+            continue;
+        }
+        if collection.name == crate::migrate::apply::STATE_COLLECTION {
+            item.evidence.push(format!("{ns}: the migration records `schema apply` keeps"));
             continue;
         }
         let has_validator = collection.options.get_document("validator").is_ok_and(|v| !v.is_empty());
