@@ -153,7 +153,7 @@ fn list_collections(server: &mut dyn Server, db: &str) -> Result<Vec<Collection>
         .get_document("cursor")
         .and_then(|c| c.get_array("firstBatch"))
         .map_err(|e| CommandError::Reply(format!("listCollections on {db}: {e}")))?;
-    Ok(batch
+    let mut collections: Vec<Collection> = batch
         .iter()
         .filter_map(Bson::as_document)
         .filter_map(|c| {
@@ -164,7 +164,10 @@ fn list_collections(server: &mut dyn Server, db: &str) -> Result<Vec<Collection>
                 options: c.get_document("options").cloned().unwrap_or_default(),
             })
         })
-        .collect())
+        .collect();
+    // listCollections has no order: the report's lines follow the names
+    collections.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(collections)
 }
 
 /// The sampling pipeline: `$sample`, then each document's fields expanded level by level
@@ -624,6 +627,7 @@ fn type_item(survey: &Survey, models: &[Model]) -> Item {
             by_path.entry(&row.path).or_default().push(row);
         }
         let mut checked = 0;
+        let before = item.evidence.len();
         for (path, rows) in by_path {
             checked += 1;
             let found =
@@ -661,7 +665,7 @@ fn type_item(survey: &Survey, models: &[Model]) -> Item {
         }
         if sample.rows.is_empty() {
             item.note(Status::Pass, format!("{}: empty", collection.namespace()));
-        } else if item.evidence.iter().all(|l| !l.starts_with(&collection.namespace())) {
+        } else if item.evidence.len() == before {
             item.note(Status::Pass, format!("{}: {checked} field paths, one type each", collection.namespace()));
         }
     }
