@@ -298,6 +298,22 @@ fn the_application_user_passes_authentication_and_least_privilege_and_root_fails
     assert_eq!(status(&report, "auth"), Status::Pass);
     assert_eq!(status(&report, "least_privilege"), Status::Fail);
     assert!(evidence(&report, "least_privilege").contains("root@admin: an administrative role"));
+    assert!(!report.render_text().contains("mongo-schema-test"));
+
+    // a user whose password meets the standard's rule (set-up as root)
+    let strong = "Str0ng-Passw0rd!";
+    let create =
+        doc! { "createUser": "review_strong", "pwd": strong, "roles": [{ "role": "readWrite", "db": "db_app" }] };
+    match MongoServer::connect(&root).unwrap().run_command("admin", create) {
+        Err(e) if e.code() == Some(51003) => {} // created by an earlier run
+        result => drop(result.expect("createUser")),
+    }
+    let strong_uri = app.replacen("app:mongo-schema-test@", &format!("review_strong:{strong}@"), 1);
+    let report = review(&strong_uri, &[], &["t_review_none"], |_| {});
+    assert_eq!(status(&report, "password_strength"), Status::Pass);
+    assert_eq!(status(&report, "least_privilege"), Status::Pass);
+    let text = report.render_text() + &report.to_json().to_string();
+    assert!(text.contains("user `review_strong`: password present (not shown)") && !text.contains(strong), "{text}");
 }
 
 #[test]
@@ -308,6 +324,12 @@ fn the_replica_set_needs_its_name_in_the_uri() {
     assert!(evidence(&report, "replica_set").contains("replicaSet=rs0, the set's name"));
     // one member listed for a set of one: still a single point
     assert_eq!(status(&report, "uri_hosts"), Status::Fail);
+    // two seeds (the one member by address and by name): no single address to lose
+    let port = with.split(':').nth(2).and_then(|p| p.split('/').next()).unwrap();
+    let seeds = format!("mongodb://127.0.0.1:{port},localhost:{port}/?replicaSet=rs0");
+    let report = review(&seeds, &[], &["t_review_none"], |_| {});
+    assert_eq!(status(&report, "uri_hosts"), Status::Pass);
+    assert!(evidence(&report, "uri_hosts").contains(&format!("2 hosts: 127.0.0.1:{port}, localhost:{port}")));
     let without = with.split('?').next().unwrap().to_owned();
     let report = review(&without, &[], &["t_review_none"], |_| {});
     assert_eq!(status(&report, "replica_set"), Status::Fail);
