@@ -551,3 +551,29 @@ fn source_item(options: &Options) -> Item {
     }
     item.fix("read the URI from an environment variable (`MONGODB_URI`) or a secrets manager (KMS); rotate any password that was committed")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hello_tells_mongos_replica_sets_and_standalone_servers_apart() {
+        assert_eq!(Topology::of(&doc! { "msg": "isdbgrid", "isWritablePrimary": true }), Topology::Mongos);
+        let set = doc! { "setName": "rs0", "hosts": ["a:1", "b:1"], "passives": ["c:1"], "arbiters": ["d:1"] };
+        let members = ["a:1", "b:1", "c:1"].map(str::to_owned).to_vec();
+        assert_eq!(Topology::of(&set), Topology::ReplicaSet { name: "rs0".to_owned(), members });
+        assert_eq!(Topology::of(&doc! { "isWritablePrimary": true }), Topology::Standalone);
+    }
+
+    #[test]
+    fn least_privilege_allows_reads_and_writes_on_business_databases_only() {
+        assert_eq!(excessive("readWrite", "db_app"), None);
+        assert_eq!(excessive("read", "db_report"), None);
+        for (role, db) in
+            [("root", "admin"), ("dbAdminAnyDatabase", "admin"), ("dbOwner", "db_app"), ("readWrite", "admin")]
+        {
+            assert!(excessive(role, db).is_some_and(|why| !why.contains("custom role")), "{role}@{db}");
+        }
+        assert!(excessive("shopReporter", "db_app").is_some_and(|why| why.contains("custom role")));
+    }
+}

@@ -505,7 +505,8 @@ fn naming_item(survey: &Survey, models: &[Model], only: &[String]) -> Item {
                 let what = e.message.split("; ").next().unwrap_or_default();
                 item.note(Status::Fail, format!("{} `{}`: {}: {what}", collection.namespace(), row.path, e.rule));
             }
-            if at.undeclared {
+            // mongod gives every document an `_id`, declared or not
+            if at.undeclared && row.path != "_id" {
                 let line = format!(
                     "{} `{}`: in {} but not in the model (e.g. _id {})",
                     collection.namespace(),
@@ -685,12 +686,17 @@ fn validator_item(survey: &Survey, models: &[Model], options: &Options) -> Item 
             continue;
         }
         let ns = model.namespace();
-        if !survey.databases.contains_key(&model.db) {
-            item.note(
-                Status::Fail,
-                format!("{ns}: its database is not on the deployment (or not visible to this user)"),
-            );
-            continue;
+        match survey.databases.get(&model.db) {
+            None => {
+                let line = format!("{ns}: its database is not on the deployment (or not visible to this user)");
+                item.note(Status::Fail, line);
+                continue;
+            }
+            Some(Err(e)) => {
+                item.note(Status::NotCheckable, format!("{ns}: its database's collections could not be listed: {e}"));
+                continue;
+            }
+            Some(Ok(_)) => {}
         }
         let Some(collection) = deployed.get(&ns) else {
             item.note(Status::Fail, format!("{ns}: missing: the collection does not exist"));
