@@ -8,10 +8,10 @@
 //! ```
 //!
 //! `print`, `migrate` (`--check`), `new-data` and `check` need the `cli` feature; `apply`
-//! (`--dry-run`), `status`, `revert` and `drift` the `driver` feature. Exit codes: 0 done,
-//! 1 a finding (failing documents, drift, a rule, a failed migration, a changed migration
-//! file, models changed without a migration under `--check`), 2 a usage, file or
-//! connection error.
+//! (`--dry-run`), `status`, `revert`, `drift` and `review` the `driver` feature. Exit codes:
+//! 0 done, 1 a finding (failing documents, drift, a rule, a failed migration, a changed
+//! migration file, models changed without a migration under `--check`, a failed review
+//! item), 2 a usage, file or connection error.
 
 use crate::dump;
 use crate::migrate::dry_run::{dry_run, DryRunReport};

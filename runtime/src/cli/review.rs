@@ -22,16 +22,16 @@ pub(crate) struct ReviewArgs {
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     sample: u32,
     /// `maxTimeMS` of each sampling aggregation.
-    #[arg(long, default_value_t = 30_000)]
+    #[arg(long, default_value_t = 30_000, value_parser = clap::value_parser!(u32).range(1..))]
     max_time_ms: u32,
     /// The nesting limit (the standard's 5; a crate's lower `max_depth`).
-    #[arg(long, default_value_t = mongo_schema_contract::rules::DEFAULT_MAX_DEPTH)]
+    #[arg(long, default_value_t = mongo_schema_contract::rules::DEFAULT_MAX_DEPTH, value_parser = clap::value_parser!(u32).range(1..))]
     max_depth: u32,
     /// Application instances connecting with this URI (A in A × P × M).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     apps: Option<u32>,
-    /// mongos nodes behind an SRV name, when config.mongos is not readable (M).
-    #[arg(long)]
+    /// mongos nodes behind an SRV name (M), when config.mongos is not readable.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     mongos: Option<u32>,
     /// The instance's connection limit, when serverStatus is not readable.
     #[arg(long)]
