@@ -462,6 +462,18 @@ fn sampled<'a>(survey: &'a Survey, item: &mut Item) -> Vec<(&'a Collection, &'a 
 // rules: mixed styles cost teams hours of empty query results.
 fn naming_item(survey: &Survey, models: &[Model], only: &[String]) -> Item {
     let mut item = Item::new(List::Data, "naming", "1. naming of databases, collections and fields");
+    let names = namespace_names(survey, only, &mut item);
+    let fields = field_names(survey, models, &mut item);
+    if item.status == Status::Pass {
+        let line = format!("{names} database and collection names and {fields} field paths follow the rules");
+        item.note(Status::Pass, line);
+    }
+    item.fix("rename to `db_` + snake case for databases, `t_` + module_entity for collections, one of camelCase or snake_case for fields, spelled out; move business data out of system databases; fields the model lacks are either old data to migrate (`schema new-data`) or fields to add to the model")
+}
+
+/// The databases and collections (those `only` selects) against the naming rules, and
+/// business collections in `admin`; how many names were checked.
+fn namespace_names(survey: &Survey, only: &[String], item: &mut Item) -> usize {
     let mut names = 0;
     for (db, collections) in &survey.databases {
         let in_scope = |c: &&Collection| !c.name.starts_with("system.") && selected(c, only);
@@ -489,8 +501,15 @@ fn naming_item(survey: &Survey, models: &[Model], only: &[String]) -> Item {
             }
         }
     }
+    names
+}
+
+/// The field names found in the samples (not a map's keys, which are data) against the
+/// naming rules, and the fields a model does not declare; how many paths were checked.
+fn field_names(survey: &Survey, models: &[Model], item: &mut Item) -> usize {
     let mut fields = 0;
-    for (collection, sample) in sampled(survey, &mut item) {
+    for (collection, sample) in sampled(survey, item) {
+        let ns = collection.namespace();
         let schema = model_of(models, collection).and_then(root_schema);
         let mut seen = BTreeSet::new();
         for row in &sample.rows {
@@ -503,31 +522,19 @@ fn naming_item(survey: &Survey, models: &[Model], only: &[String]) -> Item {
             if let Err(e) = naming::check_field_name(key) {
                 // the rule's fix is this item's fix: the first clause says what is wrong
                 let what = e.message.split("; ").next().unwrap_or_default();
-                item.note(Status::Fail, format!("{} `{}`: {}: {what}", collection.namespace(), row.path, e.rule));
+                item.note(Status::Fail, format!("{ns} `{}`: {}: {what}", row.path, e.rule));
             }
             // mongod gives every document an `_id`, declared or not
             if at.undeclared && row.path != "_id" {
-                let line = format!(
-                    "{} `{}`: in {} but not in the model (e.g. _id {})",
-                    collection.namespace(),
-                    row.path,
-                    documents(row.docs),
-                    show_id(&row.example)
-                );
-                item.note(Status::Warn, line);
+                let (docs, id) = (documents(row.docs), show_id(&row.example));
+                item.note(Status::Warn, format!("{ns} `{}`: in {docs} but not in the model (e.g. _id {id})", row.path));
             }
         }
         if sample.truncated {
-            item.note(Status::Warn, format!("{}: more than {MAX_PATH_ROWS} distinct field paths in the sample (data written as field names?); only the first were checked", collection.namespace()));
+            item.note(Status::Warn, format!("{ns}: more than {MAX_PATH_ROWS} distinct field paths in the sample (data written as field names?); only the first were checked"));
         }
     }
-    if item.status == Status::Pass {
-        item.note(
-            Status::Pass,
-            format!("{names} database and collection names and {fields} field paths follow the rules"),
-        );
-    }
-    item.fix("rename to `db_` + snake case for databases, `t_` + module_entity for collections, one of camelCase or snake_case for fields, spelled out; move business data out of system databases; fields the model lacks are either old data to migrate (`schema new-data`) or fields to add to the model")
+    fields
 }
 
 // 2. Documents stay within 100 KB (recommended), 1 MB (the checklist's line for core
@@ -622,55 +629,59 @@ fn type_item(survey: &Survey, models: &[Model]) -> Item {
     let mut item =
         Item::new(List::Data, "type_drift", "5. data types (one type per field; dates as date, money as decimal)");
     for (collection, sample) in sampled(survey, &mut item) {
+        let ns = collection.namespace();
         let schema = model_of(models, collection).and_then(root_schema);
         let mut by_path: BTreeMap<&str, Vec<&PathRow>> = BTreeMap::new();
         for row in &sample.rows {
             by_path.entry(&row.path).or_default().push(row);
         }
-        let mut checked = 0;
-        let before = item.evidence.len();
-        for (path, rows) in by_path {
-            checked += 1;
-            let found =
-                |r: &PathRow| format!("{} in {} (e.g. _id {})", r.bson_type, documents(r.docs), show_id(&r.example));
-            let ns = collection.namespace();
+        let mut findings = Vec::new();
+        for (path, rows) in &by_path {
             let allowed = schema.as_ref().and_then(|s| allowed_types(&schema_at(s, path).schemas));
-            if let Some(allowed) = &allowed {
-                for row in rows.iter().filter(|r| !allowed.contains(&r.bson_type)) {
-                    let row: &PathRow = row;
-                    let allowed: Vec<&str> = allowed.iter().map(String::as_str).collect();
-                    item.note(
-                        Status::Fail,
-                        format!("{ns} `{path}`: {} where the model allows {}", found(row), allowed.join(", ")),
-                    );
-                }
-            }
-            let types: Vec<&&PathRow> = rows.iter().filter(|r| r.bson_type != "null").collect();
-            let integers = types.iter().all(|r| r.bson_type == "int" || r.bson_type == "long");
-            if types.len() > 1 && allowed.is_none() {
-                let status = if integers { Status::Warn } else { Status::Fail };
-                let list: Vec<String> = types.iter().map(|r| found(r)).collect();
-                item.note(status, format!("{ns} `{path}`: {} types: {}", types.len(), list.join("; ")));
-            }
-            let key = rows.first().and_then(|r| r.key.as_deref()).unwrap_or_default();
-            // the model's types already judged this path; names judge the rest
-            for row in rows.iter().filter(|_| allowed.is_none()) {
-                let row: &PathRow = row;
-                if naming::is_money_name(key) && row.bson_type == "double" {
-                    item.note(Status::Fail, format!("{ns} `{path}`: money stored as double, {}", found(row)));
-                }
-                if naming::is_date_name(key) && row.bson_type == "string" {
-                    item.note(Status::Fail, format!("{ns} `{path}`: a date stored as string, {}", found(row)));
-                }
-            }
+            findings.extend(path_types(path, rows, allowed.as_ref()));
         }
-        if sample.rows.is_empty() {
-            item.note(Status::Pass, format!("{}: empty", collection.namespace()));
-        } else if item.evidence.len() == before {
-            item.note(Status::Pass, format!("{}: {checked} field paths, one type each", collection.namespace()));
+        for (status, line) in &findings {
+            item.note(*status, format!("{ns} {line}"));
+        }
+        match (sample.rows.is_empty(), findings.is_empty()) {
+            (true, _) => item.note(Status::Pass, format!("{ns}: empty")),
+            (false, true) => item.note(Status::Pass, format!("{ns}: {} field paths, one type each", by_path.len())),
+            (false, false) => {}
         }
     }
     item.fix("convert the stray values with an update pipeline (`$convert`, `$toDate`, `$toDecimal`) in a data migration (`schema new-data`), then install the validator so the database refuses them")
+}
+
+/// What one path's types break: types its model refuses; without a model, more than one
+/// type (int and long together only warn), money in doubles and dates in strings.
+fn path_types(path: &str, rows: &[&PathRow], allowed: Option<&BTreeSet<String>>) -> Vec<(Status, String)> {
+    let found = |r: &PathRow| format!("{} in {} (e.g. _id {})", r.bson_type, documents(r.docs), show_id(&r.example));
+    if let Some(allowed) = allowed {
+        let names: Vec<&str> = allowed.iter().map(String::as_str).collect();
+        return rows
+            .iter()
+            .filter(|r| !allowed.contains(&r.bson_type))
+            .map(|r| (Status::Fail, format!("`{path}`: {} where the model allows {}", found(r), names.join(", "))))
+            .collect();
+    }
+    let mut findings = Vec::new();
+    let types: Vec<&PathRow> = rows.iter().copied().filter(|r| r.bson_type != "null").collect();
+    if types.len() > 1 {
+        let integers = types.iter().all(|r| r.bson_type == "int" || r.bson_type == "long");
+        let list: Vec<String> = types.iter().map(|r| found(r)).collect();
+        let status = if integers { Status::Warn } else { Status::Fail };
+        findings.push((status, format!("`{path}`: {} types: {}", types.len(), list.join("; "))));
+    }
+    let key = rows.first().and_then(|r| r.key.as_deref()).unwrap_or_default();
+    for row in rows {
+        if naming::is_money_name(key) && row.bson_type == "double" {
+            findings.push((Status::Fail, format!("`{path}`: money stored as double, {}", found(row))));
+        }
+        if naming::is_date_name(key) && row.bson_type == "string" {
+            findings.push((Status::Fail, format!("`{path}`: a date stored as string, {}", found(row))));
+        }
+    }
+    findings
 }
 
 // 6. Every registered collection has its validator, with the level and action its model
