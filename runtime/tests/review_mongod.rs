@@ -420,3 +420,23 @@ fn the_command_prints_a_table_or_json_and_exits_1_on_a_failure() {
         "{text}"
     );
 }
+
+#[test]
+fn data_written_as_field_names_never_hides_a_long_array_or_a_deep_path() {
+    let Some(uri) = uri("MONGODB_URI", "data written as field names") else { return };
+    // 6000 keys (more paths than a sample keeps), beside a long array and a deep path
+    let scores: Document = (0..6000).map(|i| (format!("user{i:05}"), Bson::Int32(i))).collect();
+    let deep = doc! { "a1": { "a2": { "a3": { "a4": { "a5": { "a6": 1 } } } } } };
+    seed(
+        &uri,
+        "t_review_flood",
+        vec![doc! { "_id": 1, "scores": scores, "zLog": (0..1500).collect::<Vec<i32>>(), "zDeep": deep }],
+    );
+    let report = review(&uri, &[], &["t_review_flood"], |_| {});
+    assert_eq!(status(&report, "arrays"), Status::Fail);
+    assert!(evidence(&report, "arrays").contains("`zLog`: 1500 items (_id 1), more than 1000"));
+    assert_eq!(status(&report, "nesting_depth"), Status::Fail);
+    assert!(evidence(&report, "nesting_depth").contains("deepest 7 levels at `zDeep.a1.a2.a3.a4.a5.a6`"));
+    assert!(evidence(&report, "naming").contains("more than 5000 distinct field paths"));
+    assert_eq!(status(&report, "type_drift"), Status::Warn);
+}

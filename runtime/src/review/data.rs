@@ -227,7 +227,10 @@ pub(super) fn sample_pipeline(size: u32) -> Vec<Document> {
                 "example": { "$first": "$_id.i" },
                 "longest": { "$max": { "n": "$n", "i": "$_id.i" } },
                 "deepest": { "$max": { "d": "$d", "i": "$_id.i" } } } },
-            { "$sort": { "_id.p": 1, "_id.t": 1 } },
+            // when a collection has more paths than are kept (data written as field
+            // names), arrays and the deepest paths are kept first: items 3 and 4 need them
+            { "$set": { "rank": { "$cond": [{ "$eq": ["$_id.t", "array"] }, 0, 1] } } },
+            { "$sort": { "rank": 1, "deepest.d": -1, "_id.p": 1, "_id.t": 1 } },
             { "$limit": MAX_PATH_ROWS + 1 },
         ],
     } });
@@ -292,6 +295,7 @@ fn read_sample(facet: &Document) -> Sample {
     }
     sample.truncated = sample.rows.len() > MAX_PATH_ROWS as usize;
     sample.rows.truncate(MAX_PATH_ROWS as usize);
+    sample.rows.sort_by(|a, b| (&a.path, &a.bson_type).cmp(&(&b.path, &b.bson_type)));
     sample
 }
 
@@ -531,7 +535,7 @@ fn field_names(survey: &Survey, models: &[Model], item: &mut Item) -> usize {
             }
         }
         if sample.truncated {
-            item.note(Status::Warn, format!("{ns}: more than {MAX_PATH_ROWS} distinct field paths in the sample (data written as field names?); only the first were checked"));
+            item.note(Status::Warn, format!("{ns}: more than {MAX_PATH_ROWS} distinct field paths in the sample (data written as field names?); the names of arrays and the deepest paths were checked, the rest not"));
         }
     }
     fields
@@ -614,9 +618,13 @@ fn array_item(survey: &Survey, models: &[Model]) -> Item {
                 longest_line = Some((*len, format!("{where_} longest, {bound}")));
             }
         }
+        let has_arrays = sample.rows.iter().any(|r| r.bson_type == "array");
         match longest_line {
             Some((_, line)) => item.note(Status::Pass, line),
-            None => item.note(Status::Pass, format!("{}: no arrays in the sample", collection.namespace())),
+            None if !has_arrays => {
+                item.note(Status::Pass, format!("{}: no arrays in the sample", collection.namespace()))
+            }
+            None => {}
         }
     }
     item.fix("keep the last N with `$push` + `$each` + `$slice: -N`, move the items to a collection of their own (one document per item, or a bucket per period), or a time-series collection; declare the bound with `#[mongo(max_items = N)]`")
@@ -643,9 +651,15 @@ fn type_item(survey: &Survey, models: &[Model]) -> Item {
         for (status, line) in &findings {
             item.note(*status, format!("{ns} {line}"));
         }
+        if sample.truncated {
+            item.note(Status::Warn, format!("{ns}: more than {MAX_PATH_ROWS} distinct field paths in the sample; only arrays and the deepest were kept, the rest unchecked"));
+        }
         match (sample.rows.is_empty(), findings.is_empty()) {
             (true, _) => item.note(Status::Pass, format!("{ns}: empty")),
-            (false, true) => item.note(Status::Pass, format!("{ns}: {} field paths, one type each", by_path.len())),
+            (false, true) if !sample.truncated => {
+                item.note(Status::Pass, format!("{ns}: {} field paths, one type each", by_path.len()))
+            }
+            (false, true) => {}
             (false, false) => {}
         }
     }
