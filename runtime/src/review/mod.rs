@@ -224,19 +224,22 @@ pub fn review_uri(models: &[Model], options: &Options) -> Result<Report, ReviewE
     review(&mut server, anonymous.as_mut().map(|a| a as &mut dyn Server), models, options)
 }
 
-/// `uri` without its user and password (and the `auth*` options that only make sense
-/// with them), to ask whether the deployment lets anyone in; `None` when it has no
-/// credentials.
+/// `uri` without its user and password and the `auth*` options, to ask whether the
+/// deployment lets anyone in; `None` when the URI authenticates neither with a user nor
+/// with an `authMechanism` (X.509 names no user in the URI).
 pub fn anonymous_uri(uri: &str) -> Option<String> {
     let scheme_end = uri.find("://")? + 3;
     let authority_end = uri[scheme_end..].find(['/', '?']).map_or(uri.len(), |e| e + scheme_end);
-    let at = uri[scheme_end..authority_end].rfind('@')? + scheme_end;
-    let (head, tail) = (&uri[..scheme_end], &uri[at + 1..]);
+    let at = uri[scheme_end..authority_end].rfind('@').map(|at| at + scheme_end);
+    let tail = at.map_or(&uri[scheme_end..], |at| &uri[at + 1..]);
     let (base, query) = tail.split_once('?').unwrap_or((tail, ""));
-    let kept: Vec<&str> = query
-        .split('&')
-        .filter(|o| !o.is_empty() && !o.split('=').next().unwrap_or_default().to_ascii_lowercase().starts_with("auth"))
-        .collect();
+    let is_auth = |o: &&str| o.split('=').next().unwrap_or_default().to_ascii_lowercase().starts_with("auth");
+    let mechanism = query.split('&').any(|o| o.to_ascii_lowercase().starts_with("authmechanism="));
+    if at.is_none() && !mechanism {
+        return None;
+    }
+    let kept: Vec<&str> = query.split('&').filter(|o| !o.is_empty() && !is_auth(o)).collect();
+    let head = &uri[..scheme_end];
     Some(match kept.is_empty() {
         true => format!("{head}{base}"),
         false => format!("{head}{base}?{}", kept.join("&")),
@@ -329,5 +332,11 @@ mod tests {
             Some("mongodb+srv://c.example.net/".to_owned())
         );
         assert_eq!(anonymous_uri("mongodb://h1/?replicaSet=rs0"), None);
+        assert_eq!(anonymous_uri("mongodb://h1"), None);
+        // X.509: the certificate names the user; the probe keeps TLS, drops the mechanism
+        assert_eq!(
+            anonymous_uri("mongodb://h1/?tls=true&authMechanism=MONGODB-X509&tlsCertificateKeyFile=/c.pem"),
+            Some("mongodb://h1/?tls=true&tlsCertificateKeyFile=/c.pem".to_owned())
+        );
     }
 }
