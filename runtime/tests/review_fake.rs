@@ -19,6 +19,8 @@ struct Fake {
     mongos: Option<Vec<&'static str>>,
     /// serverStatus's current + available, or refused.
     connections: Option<(i32, i32)>,
+    /// serverStatus's `connections.totalCreated` and `uptime` (seconds).
+    created: (i64, i64),
     roles: Vec<(&'static str, &'static str)>,
     /// Whether a client without credentials is refused.
     auth: bool,
@@ -32,6 +34,7 @@ impl Fake {
             databases: vec![("db_shop".to_owned(), vec!["t_order".to_owned()])],
             mongos: Some(vec!["mongos-a:27017", "mongos-b:27017", "mongos-c:27017"]),
             connections: Some((10, 2990)),
+            created: (500, 86_400),
             roles: vec![("readWrite", "db_shop")],
             auth: true,
             log: Vec::new(),
@@ -76,9 +79,8 @@ impl Server for Fake {
                 None => Err(refused(13)),
             },
             "serverStatus" => match self.connections {
-                Some((current, available)) => {
-                    Ok(doc! { "connections": { "current": current, "available": available } })
-                }
+                Some((current, available)) => Ok(doc! { "uptime": self.created.1 as f64,
+                "connections": { "current": current, "available": available, "totalCreated": self.created.0 } }),
                 None => Err(refused(13)),
             },
             other => panic!("the review sent `{other}`, which it never should"),
@@ -227,4 +229,23 @@ fn the_review_only_reads_and_every_aggregation_is_bounded() {
             assert!(!text.contains("$out") && !text.contains("$merge"), "{text}");
         }
     }
+}
+
+#[test]
+fn connection_churn_betrays_connecting_per_request() {
+    // 360,000 connections in an hour: 100 a second
+    let mut fake = Fake { created: (360_000, 3_600), ..Fake::mongos() };
+    let report = run(&mut fake, "mongodb://10.0.0.40:27017/", |_| {});
+    assert_eq!(status(&report, "connection_pool_reuse"), Status::Warn);
+    assert!(evidence(&report, "connection_pool_reuse")
+        .contains("360000 connections opened in 3600 s since start (100.00 per second)"));
+    // a pooled day: 500 connections in a day
+    let mut fake = Fake::mongos();
+    let report = run(&mut fake, "mongodb://10.0.0.40:27017/", |_| {});
+    assert_eq!(status(&report, "connection_pool_reuse"), Status::NotCheckable);
+    assert!(evidence(&report, "connection_pool_reuse").contains("no sign of connecting per request"));
+    // without serverStatus: the reason
+    let mut fake = Fake { connections: None, ..Fake::mongos() };
+    let report = run(&mut fake, "mongodb://10.0.0.40:27017/", |_| {});
+    assert!(evidence(&report, "connection_pool_reuse").contains("this user may not run serverStatus"));
 }

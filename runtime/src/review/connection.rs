@@ -84,14 +84,15 @@ pub(super) fn review_connection(
     let status = server.run_command("admin", doc! { "connectionStatus": 1, "showPrivileges": true });
     let auth_info = status.as_ref().ok().and_then(|s| s.get_document("authInfo").ok()).cloned().unwrap_or_default();
     let auth_on = auth_enforced(server, anonymous);
+    let server_status = server_status(server);
     vec![
         hosts_item(uri, topology),
         auth_source_item(uri),
         replica_set_item(uri, topology),
         retries_item(uri),
         write_concern_item(uri),
-        pooling_item(),
-        pool_item(server, uri, topology, options),
+        pooling_item(&server_status),
+        pool_item(server, &server_status, uri, topology, options),
         read_preference_item(uri),
         auth_item(&auth_on),
         privileges_item(&auth_info, &auth_on),
@@ -221,14 +222,46 @@ fn write_concern_item(uri: &UriFacts) -> Item {
     )
 }
 
-// Spec 2: long-lived pooled connections; a server cannot see how applications use theirs.
-fn pooling_item() -> Item {
-    Item::not_checkable(
-        CONNECTION,
-        "connection_pool_reuse",
-        "Spec 2: connection pools (long-lived connections), no short connections",
-        "whether an application reuses one client or opens a connection per request is in its code; create one client at startup and share it (PHP-FPM and serverless: put a pooling proxy in front)",
-    )
+/// Connections opened per second since start above which short-lived connections are
+/// likely: a pooled application opens its pool once, one that connects per request opens
+/// one per request (the standard's PHP story: thousands a second at peak).
+const CHURN_PER_SECOND: f64 = 10.0;
+
+// Spec 2: long-lived pooled connections. An application's code is not visible, but the
+// server counts the connections it has opened since it started.
+fn pooling_item(status: &Result<Document, String>) -> Item {
+    let title = "Spec 2: connection pools (long-lived connections), no short connections";
+    let mut item = Item::new(CONNECTION, "connection_pool_reuse", title);
+    let code = "whether each application creates one client at startup and shares it is in its code";
+    let Ok(connections) = status.as_ref().map(|s| (s.get_document("connections").ok().cloned(), count(s, "uptime")))
+    else {
+        item.note(
+            Status::NotCheckable,
+            format!(
+                "{code}; the connection counters are not readable either ({})",
+                status.as_ref().err().map_or("", String::as_str)
+            ),
+        );
+        return item.fix("create one client per application at startup and share it (PHP-FPM and serverless: put a pooling proxy in front)");
+    };
+    let (Some(connections), uptime) = connections else {
+        item.note(Status::NotCheckable, format!("{code}; serverStatus has no connection counters here"));
+        return item;
+    };
+    let created = count(&connections, "totalCreated");
+    let rate = created as f64 / uptime.max(1) as f64;
+    let line = format!(
+        "{created} connections opened in {uptime} s since start ({rate:.2} per second), {} open now",
+        count(&connections, "current")
+    );
+    match rate > CHURN_PER_SECOND {
+        true => item.note(
+            Status::Warn,
+            format!("{line}: more than {CHURN_PER_SECOND} a second, as connecting per request does"),
+        ),
+        false => item.note(Status::NotCheckable, format!("{line}: no sign of connecting per request; {code}")),
+    }
+    item.fix("create one client per application at startup and share it (PHP-FPM and serverless: put a pooling proxy in front)")
 }
 
 /// The mongos count: `--mongos`, else mongos that pinged `config.mongos` in the last 10 minutes.
@@ -270,30 +303,43 @@ fn access(
 
 /// The instance's connection limit: `--connection-limit`, else serverStatus's current +
 /// available.
-fn connection_limit(server: &mut dyn Server, options: &Options) -> Result<(u64, String), String> {
+fn connection_limit(status: &Result<Document, String>, options: &Options) -> Result<(u64, String), String> {
     if let Some(limit) = options.connection_limit {
         return Ok((limit, "--connection-limit".to_owned()));
     }
+    let connections = status.as_ref().map_err(Clone::clone)?.get_document("connections").map_err(|e| e.to_string())?;
+    let (current, available) = (count(connections, "current"), count(connections, "available"));
+    Ok((current + available, format!("serverStatus: {current} current + {available} available")))
+}
+
+/// `serverStatus` (only the sections the review reads), or why it is not readable.
+fn server_status(server: &mut dyn Server) -> Result<Document, String> {
     let command = doc! { "serverStatus": 1, "repl": 0, "metrics": 0, "locks": 0 };
-    let reply = server.run_command("admin", command).map_err(|e| match e.code() {
+    server.run_command("admin", command).map_err(|e| match e.code() {
         Some(13) => "this user may not run serverStatus (it needs clusterMonitor)".to_owned(),
         _ => format!("serverStatus: {e}"),
-    })?;
-    let connections = reply.get_document("connections").map_err(|e| e.to_string())?;
-    let n = |k: &str| match connections.get(k) {
+    })
+}
+
+/// A counter of a `serverStatus` section (Int32, Int64 or Double).
+fn count(section: &Document, key: &str) -> u64 {
+    match section.get(key) {
         Some(Bson::Int32(n)) => *n as u64,
         Some(Bson::Int64(n)) => *n as u64,
+        Some(Bson::Double(n)) => *n as u64,
         _ => 0,
-    };
-    Ok((
-        n("current") + n("available"),
-        format!("serverStatus: {} current + {} available", n("current"), n("available")),
-    ))
+    }
 }
 
 // Spec 3: the theoretical total (A × P, or A × P × M through SRV or every mongos) stays
 // under 80% of the connection limit, leaving room for reconnections after a failover.
-fn pool_item(server: &mut dyn Server, uri: &UriFacts, topology: &Topology, options: &Options) -> Item {
+fn pool_item(
+    server: &mut dyn Server,
+    status: &Result<Document, String>,
+    uri: &UriFacts,
+    topology: &Topology,
+    options: &Options,
+) -> Item {
     let title = "Spec 3: pool size: total connections under 80% of the limit";
     let mut item = Item::new(CONNECTION, "pool_size", title);
     let pool = match uri.max_pool_size {
@@ -334,7 +380,7 @@ fn pool_item(server: &mut dyn Server, uri: &UriFacts, topology: &Topology, optio
     };
     let Some(access) = access else { return item.fix("pass --mongos M") };
     let total = uri::total_connections(apps, pool, access);
-    match connection_limit(server, options) {
+    match connection_limit(status, options) {
         Ok((limit, from)) => {
             let budget = uri::connection_budget(limit);
             let status = if total > budget { Status::Fail } else { Status::Pass };
