@@ -19,7 +19,7 @@ use serde_json::json;
 use std::fmt;
 use std::path::PathBuf;
 
-pub use source::{scan_source, SourceFinding};
+pub use source::{scan_source, Scan, SourceFinding};
 
 /// Evidence lines shown per item in the table; JSON has them all.
 const SHOWN_EVIDENCE: usize = 30;
