@@ -160,8 +160,9 @@ fn a_load_balancer_gets_one_pool_and_every_mongos_in_the_uri_one_each() {
         .contains("4000 connections at most (20 applications × 200) against 80% of 3000 = 2400"));
     assert_eq!(status(&report, "pool_size"), Status::Fail);
     assert_eq!(status(&report, "uri_hosts"), Status::Warn, "one address in front of mongos: an LB, or a single point");
-    let report = run(&mut fake, "mongodb://10.0.0.40:27017/?maxPoolSize=100", |o| o.apps = Some(20));
+    let report = run(&mut fake, "mongodb://10.0.0.40:27017/?maxPoolSize=100&loadBalanced=true", |o| o.apps = Some(20));
     assert_eq!(status(&report, "pool_size"), Status::Pass);
+    assert_eq!(status(&report, "uri_hosts"), Status::Pass, "declared a load balancer");
     let uri = "mongodb://10.0.0.100:27017,10.0.0.100:27018,10.0.0.100:27019/?maxPoolSize=50";
     let report = run(&mut fake, uri, |o| o.apps = Some(20));
     assert!(evidence(&report, "pool_size").contains("3000 connections at most (20 applications × 50 × 3 mongos)"));

@@ -135,6 +135,9 @@ fn hosts_item(uri: &UriFacts, topology: &Topology) -> Item {
         Topology::Standalone => {
             item.note(Status::Fail, format!("{hosts}: a standalone server has no failover at all"))
         }
+        Topology::Mongos if uri.load_balanced == Some(true) => {
+            item.note(Status::Pass, format!("{hosts}: loadBalanced=true, a load balancer in front of mongos"))
+        }
         Topology::Mongos if uri.hosts.len() == 1 => item.note(
             Status::Warn,
             format!("{hosts}: one mongos address: fine when it is a load balancer's VIP, a single point when it is one mongos"),
