@@ -235,7 +235,7 @@ const CHURN_PER_SECOND: f64 = 10.0;
 fn pooling_item(status: &Result<Document, String>) -> Item {
     let title = "Spec 2: connection pools (long-lived connections), no short connections";
     let mut item = Item::new(CONNECTION, "connection_pool_reuse", title);
-    let code = "whether each application creates one client at startup and shares it is in its code";
+    let code = "whether each application creates one client at startup and shares it (PHP-FPM, serverless: through a pooling proxy) is in its code";
     let Ok(connections) = status.as_ref().map(|s| (s.get_document("connections").ok().cloned(), count(s, "uptime")))
     else {
         item.note(

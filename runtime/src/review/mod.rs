@@ -95,8 +95,10 @@ impl Item {
         self.evidence.push(line.into());
     }
 
+    /// The fix, shown when the item warns or fails (a "not checkable" item's evidence says
+    /// what would make it checkable).
     fn fix(mut self, fix: impl Into<String>) -> Self {
-        if self.status != Status::Pass {
+        if matches!(self.status, Status::Warn | Status::Fail) {
             self.fix = fix.into();
         }
         self
