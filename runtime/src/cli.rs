@@ -8,10 +8,10 @@
 //! ```
 //!
 //! `print`, `migrate` (`--check`), `new-data` and `check` need the `cli` feature; `apply`
-//! (`--dry-run`), `status`, `revert` and `drift` the `driver` feature. Exit codes: 0 done,
-//! 1 a finding (failing documents, drift, a rule, a failed migration, a changed migration
-//! file, models changed without a migration under `--check`), 2 a usage, file or
-//! connection error.
+//! (`--dry-run`), `status`, `revert`, `drift` and `review` the `driver` feature. Exit codes:
+//! 0 done, 1 a finding (failing documents, drift, a rule, a failed migration, a changed
+//! migration file, models changed without a migration under `--check`, a failed review
+//! item), 2 a usage, file or connection error.
 
 use crate::dump;
 use crate::migrate::dry_run::{dry_run, DryRunReport};
@@ -27,6 +27,8 @@ use std::ffi::OsString;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
+#[cfg(feature = "driver")]
+mod review;
 #[cfg(feature = "driver")]
 mod server;
 
@@ -119,6 +121,10 @@ enum Command {
     #[cfg(feature = "driver")]
     #[command(flatten)]
     Server(server::ServerCommand),
+    /// Run the standard's launch checklists (data modelling, connection and security)
+    /// against a deployment; exit 1 on any failed item. Reads only.
+    #[cfg(feature = "driver")]
+    Review(review::ReviewArgs),
 }
 
 impl Command {
@@ -128,6 +134,12 @@ impl Command {
         #[cfg(feature = "driver")]
         if let Command::Server(server) = self {
             return server.needs_models();
+        }
+        #[cfg(feature = "driver")]
+        if let Command::Review(_) = self {
+            // a deployment without models can still be reviewed: the data items then
+            // judge what they find
+            return false;
         }
         !matches!(self, Command::NewData { .. })
     }
@@ -309,6 +321,8 @@ fn dispatch(models: &[Model], command: Command, out: &mut dyn Write) -> Result<i
         }
         #[cfg(feature = "driver")]
         Command::Server(command) => command.run(models, out),
+        #[cfg(feature = "driver")]
+        Command::Review(args) => args.run(models, out),
     }
 }
 

@@ -12,6 +12,8 @@ pub mod command;
 pub mod dump;
 pub mod migrate;
 pub mod render;
+#[cfg(feature = "driver")]
+pub mod review;
 pub mod schema;
 pub mod serde_helpers;
 #[cfg(feature = "validator")]

@@ -22,7 +22,7 @@ fn printed(output: &Output) -> String {
 
 #[test]
 fn help_hides_the_uri_from_the_environment() {
-    for sub in ["apply", "status", "revert", "drift"] {
+    for sub in ["apply", "status", "revert", "drift", "review"] {
         let output = schema(&[sub, "--help"], Some(&format!("mongodb://app:{PASSWORD}@127.0.0.1:9/")));
         assert!(output.status.success());
         let text = printed(&output);
@@ -38,6 +38,10 @@ fn errors_redact_the_password() {
     assert_eq!(output.status.code(), Some(2));
     let text = printed(&output);
     assert!(text.starts_with("schema: cannot connect") && !text.contains(PASSWORD), "{text}");
+    let output = schema(&["review", "--uri", &uri], None);
+    assert_eq!(output.status.code(), Some(2));
+    let text = printed(&output);
+    assert!(text.starts_with("schema: cannot review") && !text.contains(PASSWORD), "{text}");
     // a usage error quoting the value
     let output = schema(&["apply", "--uri", &uri, "--no-such-flag"], None);
     assert_eq!(output.status.code(), Some(2));

@@ -1,0 +1,252 @@
+//! `schema review` over a recording fake of the server: the paths no deployment here can
+//! show. mongos is not available in this test environment, so the sharded cluster (mongos
+//! counted from `config.mongos`, SRV, a load balancer, every mongos in the URI), public
+//! addresses and the 5000-collection instance limit are answered by the fake, and the
+//! review's commands are checked to be reads with timeouts.
+
+#![forbid(unsafe_code)]
+#![cfg(feature = "driver")]
+
+use mongo_schema::bson::{doc, Bson, Document};
+use mongo_schema::migrate::apply::{CommandError, Server};
+use mongo_schema::review::{review, Options, Report, Status};
+
+/// Answers by command name; records every command.
+struct Fake {
+    hello: Document,
+    /// `(database, collections)` listed.
+    databases: Vec<(String, Vec<String>)>,
+    mongos: Option<Vec<&'static str>>,
+    /// serverStatus's current + available, or refused.
+    connections: Option<(i32, i32)>,
+    /// serverStatus's `connections.totalCreated` and `uptime` (seconds).
+    created: (i64, i64),
+    roles: Vec<(&'static str, &'static str)>,
+    /// Whether a client without credentials is refused.
+    auth: bool,
+    log: Vec<(String, Document)>,
+}
+
+impl Fake {
+    fn mongos() -> Self {
+        Fake {
+            hello: doc! { "isWritablePrimary": true, "msg": "isdbgrid" },
+            databases: vec![("db_shop".to_owned(), vec!["t_order".to_owned()])],
+            mongos: Some(vec!["mongos-a:27017", "mongos-b:27017", "mongos-c:27017"]),
+            connections: Some((10, 2990)),
+            created: (500, 86_400),
+            roles: vec![("readWrite", "db_shop")],
+            auth: true,
+            log: Vec::new(),
+        }
+    }
+}
+
+fn refused(code: i32) -> CommandError {
+    CommandError::Refused { code, message: "not authorized".to_owned() }
+}
+
+fn cursor(batch: Vec<Document>) -> Document {
+    doc! { "cursor": { "id": 0_i64, "firstBatch": batch }, "ok": 1 }
+}
+
+impl Server for Fake {
+    fn run_command(&mut self, db: &str, command: Document) -> Result<Document, CommandError> {
+        self.log.push((db.to_owned(), command.clone()));
+        let name = command.keys().next().cloned().unwrap_or_default();
+        match name.as_str() {
+            "hello" => Ok(self.hello.clone()),
+            "connectionStatus" => {
+                let roles: Vec<Document> =
+                    self.roles.iter().map(|(role, db)| doc! { "role": *role, "db": *db }).collect();
+                Ok(
+                    doc! { "authInfo": { "authenticatedUsers": [{ "user": "app", "db": "admin" }], "authenticatedUserRoles": roles } },
+                )
+            }
+            "listDatabases" if command.get_bool("authorizedDatabases").is_err() && self.auth => Err(refused(13)),
+            "listDatabases" => {
+                let dbs: Vec<Document> = self.databases.iter().map(|(name, _)| doc! { "name": name }).collect();
+                Ok(doc! { "databases": dbs })
+            }
+            "listCollections" => {
+                let names =
+                    self.databases.iter().find(|(name, _)| name == db).map(|(_, c)| c.clone()).unwrap_or_default();
+                Ok(cursor(names.iter().map(|n| doc! { "name": n, "type": "collection", "options": {} }).collect()))
+            }
+            "aggregate" => Ok(cursor(vec![doc! { "sizes": [], "paths": [] }])),
+            "find" => match &self.mongos {
+                Some(names) => Ok(cursor(names.iter().map(|n| doc! { "_id": *n }).collect())),
+                None => Err(refused(13)),
+            },
+            "serverStatus" => match self.connections {
+                Some((current, available)) => Ok(doc! { "uptime": self.created.1 as f64,
+                "connections": { "current": current, "available": available, "totalCreated": self.created.0 } }),
+                None => Err(refused(13)),
+            },
+            other => panic!("the review sent `{other}`, which it never should"),
+        }
+    }
+}
+
+fn run(fake: &mut Fake, uri: &str, tweak: impl FnOnce(&mut Options)) -> Report {
+    let mut options = Options { uri: uri.to_owned(), ..Options::default() };
+    tweak(&mut options);
+    review(fake, None, &[], &options).expect("the review runs")
+}
+
+fn evidence(report: &Report, id: &str) -> String {
+    report.item(id).unwrap().evidence.join("\n")
+}
+
+fn status(report: &Report, id: &str) -> Status {
+    let item = report.item(id).unwrap();
+    eprintln!("{id}: {:?} {:#?}", item.status, item.evidence);
+    item.status
+}
+
+#[test]
+fn srv_counts_a_pool_per_mongos_from_config_mongos() {
+    let mut fake = Fake::mongos();
+    let uri = "mongodb+srv://app:Str0ng-Passw0rd!@cluster.example.net/?authSource=admin&maxPoolSize=100";
+    // 10 applications × 100 × 3 mongos = 3000 > 80% of 3000
+    let report = run(&mut fake, uri, |o| o.apps = Some(10));
+    assert_eq!(status(&report, "pool_size"), Status::Fail);
+    let text = evidence(&report, "pool_size");
+    assert!(
+        text.contains(
+            "M = 3 (config.mongos, pinged in the last 10 minutes: mongos-a:27017, mongos-b:27017, mongos-c:27017)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("3000 connections at most (10 applications × 100 × 3 mongos) against 80% of 3000 = 2400"),
+        "{text}"
+    );
+    // 6 applications: 1800
+    let report = run(&mut fake, uri, |o| {
+        o.apps = Some(6);
+        o.peak_qps = Some(1000.0);
+        o.latency_ms = Some(20.0);
+    });
+    assert_eq!(status(&report, "pool_size"), Status::Pass);
+    assert!(
+        evidence(&report, "pool_size").contains("recommended maxPoolSize ≈ 10 (1000 QPS × 0.02 s × 1.5 ÷ 3 mongos)")
+    );
+    assert_eq!(status(&report, "uri_hosts"), Status::Pass);
+    assert_eq!(status(&report, "tls"), Status::Pass, "SRV turns TLS on");
+    assert_eq!(status(&report, "password_strength"), Status::Pass);
+    assert_eq!(status(&report, "replica_set"), Status::Pass, "mongos: no replicaSet");
+}
+
+#[test]
+fn srv_without_access_to_config_mongos_asks_for_the_count() {
+    let mut fake = Fake { mongos: None, ..Fake::mongos() };
+    let uri = "mongodb+srv://cluster.example.net/?maxPoolSize=100";
+    let report = run(&mut fake, uri, |o| o.apps = Some(10));
+    assert_eq!(status(&report, "pool_size"), Status::NotCheckable);
+    assert!(evidence(&report, "pool_size").contains("pass --mongos M"));
+    let report = run(&mut fake, uri, |o| {
+        o.apps = Some(10);
+        o.mongos = Some(2);
+    });
+    assert_eq!(status(&report, "pool_size"), Status::Pass, "10 × 100 × 2 = 2000 ≤ 2400");
+}
+
+#[test]
+fn a_load_balancer_gets_one_pool_and_every_mongos_in_the_uri_one_each() {
+    let mut fake = Fake::mongos();
+    let report = run(&mut fake, "mongodb://10.0.0.40:27017/?maxPoolSize=200", |o| o.apps = Some(20));
+    assert!(evidence(&report, "pool_size")
+        .contains("4000 connections at most (20 applications × 200) against 80% of 3000 = 2400"));
+    assert_eq!(status(&report, "pool_size"), Status::Fail);
+    assert_eq!(status(&report, "uri_hosts"), Status::Warn, "one address in front of mongos: an LB, or a single point");
+    let report = run(&mut fake, "mongodb://10.0.0.40:27017/?maxPoolSize=100&loadBalanced=true", |o| o.apps = Some(20));
+    assert_eq!(status(&report, "pool_size"), Status::Pass);
+    assert_eq!(status(&report, "uri_hosts"), Status::Pass, "declared a load balancer");
+    let uri = "mongodb://10.0.0.100:27017,10.0.0.100:27018,10.0.0.100:27019/?maxPoolSize=50";
+    let report = run(&mut fake, uri, |o| o.apps = Some(20));
+    assert!(evidence(&report, "pool_size").contains("3000 connections at most (20 applications × 50 × 3 mongos)"));
+    assert_eq!(status(&report, "uri_hosts"), Status::Pass);
+}
+
+#[test]
+fn a_public_address_without_tls_fails_and_with_tls_passes() {
+    let mut fake = Fake::mongos();
+    let report = run(&mut fake, "mongodb://203.0.113.7:27017/", |_| {});
+    assert_eq!(status(&report, "tls"), Status::Fail);
+    assert!(evidence(&report, "tls").contains("TLS off toward 203.0.113.7:27017, a public address"));
+    assert_eq!(status(&report, "network_exposure"), Status::Warn);
+    let report = run(&mut fake, "mongodb://203.0.113.7:27017/?tls=true", |_| {});
+    assert_eq!(status(&report, "tls"), Status::Pass);
+}
+
+#[test]
+fn more_than_5000_collections_on_the_instance_fail() {
+    let databases: Vec<(String, Vec<String>)> =
+        (0..51).map(|d| (format!("db_part_{d:02}"), (0..100).map(|c| format!("t_item_{c:03}")).collect())).collect();
+    let mut fake = Fake { databases, ..Fake::mongos() };
+    let report =
+        run(&mut fake, "mongodb://10.0.0.40:27017/", |o| o.collections = vec!["db_part_00.t_item_000".to_owned()]);
+    assert_eq!(status(&report, "collection_count"), Status::Fail);
+    assert!(evidence(&report, "collection_count")
+        .contains("instance: 5100 business collections in 51 databases (limit 5000)"));
+    // one aggregation: only the selected collection is sampled
+    assert_eq!(fake.log.iter().filter(|(_, c)| c.contains_key("aggregate")).count(), 1);
+}
+
+#[test]
+fn custom_and_any_database_roles() {
+    let mut fake = Fake { roles: vec![("readWriteAnyDatabase", "admin")], ..Fake::mongos() };
+    let report = run(&mut fake, "mongodb://10.0.0.40:27017/", |_| {});
+    assert_eq!(status(&report, "least_privilege"), Status::Fail);
+    let mut fake = Fake { roles: vec![("readWrite", "db_shop"), ("shopReporter", "db_shop")], ..Fake::mongos() };
+    let report = run(&mut fake, "mongodb://10.0.0.40:27017/", |_| {});
+    assert_eq!(status(&report, "least_privilege"), Status::Warn);
+    let mut fake = Fake { roles: vec![("readWrite", "admin")], ..Fake::mongos() };
+    let report = run(&mut fake, "mongodb://10.0.0.40:27017/", |_| {});
+    assert_eq!(status(&report, "least_privilege"), Status::Fail);
+}
+
+#[test]
+fn the_review_only_reads_and_every_aggregation_is_bounded() {
+    let mut fake = Fake::mongos();
+    let report = run(&mut fake, "mongodb://10.0.0.40:27017/", |o| o.sample = 250);
+    assert!(!report.items.is_empty());
+    for (_, command) in &fake.log {
+        let name = command.keys().next().unwrap().as_str();
+        assert!(
+            ["hello", "connectionStatus", "listDatabases", "listCollections", "aggregate", "find", "serverStatus"]
+                .contains(&name),
+            "{name}"
+        );
+        if name == "aggregate" {
+            assert_eq!(command.get_i64("maxTimeMS").unwrap(), 30_000);
+            let pipeline = command.get_array("pipeline").unwrap();
+            assert_eq!(
+                pipeline[0].as_document().unwrap().get_document("$sample").unwrap().get_i64("size").unwrap(),
+                250
+            );
+            let text = Bson::Array(pipeline.clone()).into_relaxed_extjson().to_string();
+            assert!(!text.contains("$out") && !text.contains("$merge"), "{text}");
+        }
+    }
+}
+
+#[test]
+fn connection_churn_betrays_connecting_per_request() {
+    // 360,000 connections in an hour: 100 a second
+    let mut fake = Fake { created: (360_000, 3_600), ..Fake::mongos() };
+    let report = run(&mut fake, "mongodb://10.0.0.40:27017/", |_| {});
+    assert_eq!(status(&report, "connection_pool_reuse"), Status::Warn);
+    assert!(evidence(&report, "connection_pool_reuse")
+        .contains("360000 connections opened in 3600 s since start (100.00 per second)"));
+    // a pooled day: 500 connections in a day
+    let mut fake = Fake::mongos();
+    let report = run(&mut fake, "mongodb://10.0.0.40:27017/", |_| {});
+    assert_eq!(status(&report, "connection_pool_reuse"), Status::NotCheckable);
+    assert!(evidence(&report, "connection_pool_reuse").contains("no sign of connecting per request"));
+    // without serverStatus: the reason
+    let mut fake = Fake { connections: None, ..Fake::mongos() };
+    let report = run(&mut fake, "mongodb://10.0.0.40:27017/", |_| {});
+    assert!(evidence(&report, "connection_pool_reuse").contains("this user may not run serverStatus"));
+}
