@@ -50,6 +50,11 @@ fn users() -> Vec<Document> {
         .collect()
 }
 
+/// Drops what a test seeded: other tests list these databases' collections.
+fn remove(uri: &str, db: &str, collection: &str) {
+    let _ = MongoServer::connect(uri).expect("connect").run_command(db, doc! { "drop": collection });
+}
+
 /// Seeds `db.collection` (no validator: legacy data) with `users()`, as an admin would.
 fn seed(uri: &str, db: &str, collection: &str) {
     let mut server = MongoServer::connect(uri).expect("connect");
@@ -112,6 +117,7 @@ fn the_live_check_prints_the_dump_checks_groups() {
             schema(&models, &["check", "--uri", &uri, "--collection", "t_live_user", "--read-preference", "primary"]);
         assert_eq!(code, 1);
         assert_eq!(out.lines().skip(1).map(str::to_owned).collect::<Vec<_>>(), from_dump, "{variable}");
+        remove(&uri, "db_shop", "t_live_user");
     }
 }
 
@@ -145,6 +151,7 @@ fn limit_and_sample_say_what_they_counted() {
         (0, Some("db_shop.t_live_limit: 14 documents checked, 0 fail the validator")),
         "{out}"
     );
+    remove(&uri, "db_shop", "t_live_limit");
 }
 
 /// A read-only user of `db_app` checks `db_app` and is refused elsewhere, with the server's
@@ -169,6 +176,8 @@ fn a_read_only_user_checks_what_it_may_read() {
     assert_eq!((code, out.as_str()), (2, ""));
     assert!(err.starts_with("schema: db_shop.t_live_user: ") && err.contains("not authorized"), "{err}");
     assert!(err.contains("(code 13)") && !err.contains("mongo-schema-test"), "{err}");
+    remove(&root, "db_app", "t_live_user");
+    remove(&root, "db_shop", "t_live_user");
 }
 
 #[test]

@@ -135,6 +135,7 @@ fn the_servers_selection_and_the_local_verdicts_agree_document_for_document() {
             from_dump.failed,
             from_dump.documents
         );
+        collection.drop().run().expect("drop");
     }
 }
 
@@ -168,4 +169,5 @@ fn a_limit_explains_fewer_documents_and_still_counts_them_all() {
     let sample = live_check(&mut server, root.db, &name, &schema, &validator, &sampled).expect("live check");
     assert_eq!((sample.explained, sample.failed_at_least), (2, true));
     assert_eq!(sample.report.documents, all.report.documents, "a sample larger than the collection is all of it");
+    collection.drop().run().expect("drop");
 }
