@@ -13,24 +13,20 @@
 //! file, models changed without a migration under `--check`), 2 a usage, file or
 //! connection error.
 
-use crate::dump;
-use crate::migrate::dry_run::{dry_run, DryRunReport};
 use crate::migrate::{self, MigrateError, MigrateOptions, Model};
 use crate::render::{js_line_comment, mongosh_create_collection, mongosh_run_command};
-use crate::{ValidationLevel, Validator};
+use crate::ValidationLevel;
 use clap::{Parser, Subcommand, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use std::error::Error;
 use std::ffi::OsString;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+mod check;
+mod fix;
 #[cfg(feature = "driver")]
 mod server;
-
-/// Inputs at least this large get a progress bar (on a terminal).
-const PROGRESS_FROM: u64 = 64 * 1024 * 1024;
 
 #[derive(Parser)]
 #[command(
@@ -84,20 +80,9 @@ enum Command {
         #[arg(long)]
         numbered: bool,
     },
-    /// Dry-run a model's validator over mongodump BSON or archives, Extended JSON lines or JSON arrays.
-    Check {
-        /// The model's collection: `t_users` or `db_user_center.t_users`.
-        #[arg(long)]
-        collection: String,
-        /// Inputs, `-` for standard input: mongodump `.bson` or `--archive`, Extended JSON lines
-        /// (canonical or relaxed) or `mongoexport --jsonArray`, each plain or gzip; told apart
-        /// by content.
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-        /// Example `_id`s shown per failure group.
-        #[arg(long, default_value_t = 3)]
-        ids: usize,
-    },
+    /// Dry-run the models' validators over mongodump directories, BSON or archives,
+    /// Extended JSON lines or JSON arrays, on every core.
+    Check(check::CheckArgs),
     #[cfg(feature = "driver")]
     #[command(flatten)]
     Server(server::ServerCommand),
@@ -264,7 +249,7 @@ fn dispatch(models: &[Model], command: Command, out: &mut dyn Write) -> Result<i
             writeln!(out, "wrote data migration {}: fill its `up` with the commands to run", path.display())?;
             Ok(0)
         }
-        Command::Check { collection, files, ids } => check(&select(models, Some(&collection))?[0], &files, ids, out),
+        Command::Check(args) => check::run(models, args, out),
         #[cfg(feature = "driver")]
         Command::Server(command) => command.run(models, out),
     }
@@ -498,76 +483,6 @@ fn write_migration(models: &[Model], dir: &Path, options: &MigrateOptions, out: 
         writeln!(out, "note: {note}")?;
     }
     Ok(0)
-}
-
-fn check(model: &Model, files: &[PathBuf], ids: usize, out: &mut dyn Write) -> Result<i32, Exit> {
-    let schema = checked_schema(model)?;
-    let validator = Validator::new(&schema)
-        .map_err(|e| Exit(2, format!("{}: the validator does not compile: {e}", model.namespace())))?;
-    let mut report = DryRunReport::new(ids);
-    for path in files {
-        if let Err(message) = check_file(&validator, &model.namespace(), path, &mut report) {
-            // What was read before the error still counts; a report of nothing read says nothing.
-            if report.documents > 0 {
-                write!(out, "{}", report.render(&model.namespace()))?;
-                writeln!(out, "(incomplete: stopped at the error in {})", path.display())?;
-            }
-            return Err(Exit(2, message));
-        }
-    }
-    write!(out, "{}", report.render(&model.namespace()))?;
-    Ok(i32::from(report.failed > 0))
-}
-
-/// What `check` holds documents to: the validator migrations install, or for a time-series
-/// collection (which mongod lets have no validator, so this local check is the only one)
-/// the type's own `$jsonSchema`, found by its registration.
-fn checked_schema(model: &Model) -> Result<crate::bson::Document, Exit> {
-    if let Ok(schema) = model.validator.get_document("$jsonSchema") {
-        return Ok(schema.clone());
-    }
-    let registered = crate::registered().into_iter().find(|r| r.db == model.db && r.collection == model.collection);
-    match registered {
-        Some(r) if model.options.is_timeseries() => Ok((r.json_schema)()),
-        _ => Err(Exit(
-            2,
-            format!("{}: the model has no `$jsonSchema` validator to check documents against", model.namespace()),
-        )),
-    }
-}
-
-/// Checks one input (`-`: standard input) of any format [`dump::from_reader`] tells apart.
-/// From a `mongodump --archive`, only `namespace`'s documents are read.
-fn check_file(validator: &Validator, namespace: &str, path: &Path, report: &mut DryRunReport) -> Result<(), String> {
-    let name = if path == Path::new("-") { "standard input".to_owned() } else { path.display().to_string() };
-    let in_file = |e: &dyn Error| format!("{name}: {}", chain(e));
-    let (input, len): (Box<dyn Read>, u64) = if path == Path::new("-") {
-        (Box::new(std::io::stdin()), 0)
-    } else {
-        let file = std::fs::File::open(path).map_err(|e| in_file(&e))?;
-        let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-        (Box::new(file), len)
-    };
-    let bar = progress(len);
-    let mut docs = dump::from_reader(bar.wrap_read(input)).map_err(|e| in_file(&e))?.only_namespace(namespace);
-    let result = dry_run(validator, &mut docs, report);
-    bar.finish_and_clear();
-    result.map_err(|e| in_file(&e))?;
-    if docs.documents() == 0 {
-        return Err(format!(
-            "{name}: empty: no documents (expected mongodump BSON or --archive, Extended JSON lines or a JSON array, plain or gzip)"
-        ));
-    }
-    Ok(())
-}
-
-fn progress(len: u64) -> ProgressBar {
-    if len < PROGRESS_FROM {
-        return ProgressBar::hidden();
-    }
-    let style = ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}")
-        .unwrap_or_else(|_| ProgressStyle::default_bar());
-    ProgressBar::new(len).with_style(style)
 }
 
 #[cfg(test)]

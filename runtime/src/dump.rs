@@ -233,7 +233,7 @@ impl<R: BufRead> DumpReader<R> {
         self
     }
 
-    fn next_archive(&mut self) -> Option<Result<RawDocumentBuf, Bad>> {
+    fn next_archive(&mut self) -> Option<Result<Body, Bad>> {
         loop {
             self.start = self.offset;
             let mut prefix = [0u8; 4];
@@ -274,8 +274,13 @@ impl<R: BufRead> DumpReader<R> {
                 ArchiveState::Between if terminator => {
                     return Some(Err(Bad::new(format!("corrupt archive: expected {expected}, found a terminator"))));
                 }
+                ArchiveState::Segment(wanted) => match self.bson_bytes(prefix) {
+                    Ok(bytes) if wanted => return Some(Ok(Body::Bson(bytes))),
+                    Ok(_) => {}
+                    Err(bad) => return Some(Err(bad)),
+                },
                 state => {
-                    let doc = match self.bson_body(prefix) {
+                    let doc = match self.bson_bytes(prefix).and_then(decode_bson) {
                         Ok(doc) => doc,
                         Err(bad) => return Some(Err(bad)),
                     };
@@ -302,7 +307,6 @@ impl<R: BufRead> DumpReader<R> {
                                 self.archive = ArchiveState::Segment(wanted);
                             }
                         }
-                        ArchiveState::Segment(true) => return Some(Ok(doc)),
                         _ => {}
                     }
                 }
@@ -311,7 +315,7 @@ impl<R: BufRead> DumpReader<R> {
     }
 
     /// The end of an archive: an error when the collection asked for is not in it.
-    fn archive_end(&mut self) -> Option<Result<RawDocumentBuf, Bad>> {
+    fn archive_end(&mut self) -> Option<Result<Body, Bad>> {
         let wanted = self.namespace.as_deref()?;
         if self.archive_namespaces.iter().any(|n| n == wanted) {
             return None;
@@ -362,7 +366,7 @@ impl<R: BufRead> DumpReader<R> {
 
     /// The next document of a `[doc, doc, ...]` array: a small state machine around
     /// serde_json, which parses one element at a time straight from the input.
-    fn next_array(&mut self) -> Option<Result<RawDocumentBuf, Bad>> {
+    fn next_array(&mut self) -> Option<Result<Body, Bad>> {
         loop {
             self.start = self.offset;
             let next = match self.peek_past_blanks() {
@@ -389,7 +393,7 @@ impl<R: BufRead> DumpReader<R> {
                 }
                 (ArrayState::First, Some(_)) => {
                     self.array = ArrayState::Next;
-                    return Some(self.array_element());
+                    return Some(self.array_element().map(Body::Doc));
                 }
                 (ArrayState::Open, _) => "'[' opening a JSON array",
                 (ArrayState::First, None) => "a document or ']'",
@@ -423,7 +427,7 @@ impl<R: BufRead> DumpReader<R> {
         self.offset
     }
 
-    fn next_bson(&mut self) -> Option<Result<RawDocumentBuf, Bad>> {
+    fn next_bson(&mut self) -> Option<Result<Body, Bad>> {
         self.start = self.offset;
         let mut prefix = [0u8; 4];
         let got = match read_full(&mut self.input, &mut prefix) {
@@ -436,10 +440,11 @@ impl<R: BufRead> DumpReader<R> {
                 "truncated: the file ends {got} byte(s) into a document's length prefix"
             ))));
         }
-        Some(self.bson_body(prefix))
+        Some(self.bson_bytes(prefix).map(Body::Bson))
     }
 
-    fn bson_body(&mut self, prefix: [u8; 4]) -> Result<RawDocumentBuf, Bad> {
+    /// The bytes of the document whose length prefix is `prefix`, not yet checked.
+    fn bson_bytes(&mut self, prefix: [u8; 4]) -> Result<Vec<u8>, Bad> {
         let declared = i32::from_le_bytes(prefix);
         let len = usize::try_from(declared).ok().filter(|n| (5..=MAX_DOCUMENT_SIZE).contains(n));
         let len = len.ok_or_else(|| Bad::new(format!("corrupt: document length {declared} is outside 5..={MAX_DOCUMENT_SIZE}; not a BSON dump, or damaged here")))?;
@@ -453,12 +458,10 @@ impl<R: BufRead> DumpReader<R> {
                 got + 4
             )));
         }
-        let doc = RawDocumentBuf::from_bytes(bytes).map_err(Bad::by("corrupt document"))?;
-        well_formed(&doc).map_err(Bad::by("corrupt document"))?;
-        Ok(doc)
+        Ok(bytes)
     }
 
-    fn next_json(&mut self) -> Option<Result<RawDocumentBuf, Bad>> {
+    fn next_json(&mut self) -> Option<Result<Body, Bad>> {
         loop {
             self.start = self.offset;
             let mut line = Vec::new();
@@ -474,7 +477,7 @@ impl<R: BufRead> DumpReader<R> {
             if line.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
-            return Some(json_document(&line));
+            return Some(Ok(Body::Line(line)));
         }
     }
 }
@@ -491,6 +494,13 @@ fn read_full(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
         }
     }
     Ok(got)
+}
+
+/// A BSON document's bytes, checked: framing, then every element, nested ones included.
+fn decode_bson(bytes: Vec<u8>) -> Result<RawDocumentBuf, Bad> {
+    let doc = RawDocumentBuf::from_bytes(bytes).map_err(Bad::by("corrupt document"))?;
+    well_formed(&doc).map_err(Bad::by("corrupt document"))?;
+    Ok(doc)
 }
 
 /// Walks every element, embedded documents and arrays included, so damage inside a
@@ -523,10 +533,10 @@ fn json_value(value: serde_json::Value, what: &str) -> Result<RawDocumentBuf, Ba
     }
 }
 
-impl<R: BufRead> Iterator for DumpReader<R> {
-    type Item = Result<RawDocumentBuf, DumpError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
+impl<R: BufRead> DumpReader<R> {
+    /// The next document as read, not yet decoded (see [`Frame`]); `None` at the end and
+    /// after an error.
+    pub fn next_frame(&mut self) -> Option<Result<Frame, DumpError>> {
         if self.failed {
             return None;
         }
@@ -539,11 +549,81 @@ impl<R: BufRead> Iterator for DumpReader<R> {
         let item = item?;
         self.failed = item.is_err();
         self.documents += u64::from(item.is_ok());
-        Some(item.map_err(|bad| DumpError {
-            offset: self.start,
-            gzip: self.gzip,
-            message: bad.message,
-            cause: bad.cause,
-        }))
+        let (offset, gzip) = (self.start, self.gzip);
+        Some(match item {
+            Ok(body) => Ok(Frame { offset, gzip, body }),
+            Err(bad) => Err(bad.at(offset, gzip)),
+        })
+    }
+}
+
+impl Bad {
+    fn at(self, offset: u64, gzip: bool) -> DumpError {
+        DumpError { offset, gzip, message: self.message, cause: self.cause }
+    }
+}
+
+/// One document as the reader cut it from the input, before the work that can run on
+/// any thread: checking a BSON document's elements, parsing an Extended JSON line.
+/// [`DumpReader::next_frame`] hands them out in input order; [`Frame::decode`] finishes
+/// them, so a reader thread can feed several validating threads.
+#[derive(Debug, Clone)]
+pub struct Frame {
+    offset: u64,
+    gzip: bool,
+    body: Body,
+}
+
+#[derive(Debug, Clone)]
+enum Body {
+    /// BSON bytes, length prefix checked, elements not yet.
+    Bson(Vec<u8>),
+    /// One line of Extended JSON.
+    Line(Vec<u8>),
+    /// Already decoded (the elements of a JSON array are parsed to find their end).
+    Doc(RawDocumentBuf),
+}
+
+impl Frame {
+    /// Where the document starts, in bytes from the start of the (decompressed) input.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// The bytes the document took in the input (a JSON array's element: its BSON size).
+    pub fn len(&self) -> usize {
+        match &self.body {
+            Body::Bson(bytes) | Body::Line(bytes) => bytes.len(),
+            Body::Doc(doc) => doc.as_bytes().len(),
+        }
+    }
+
+    /// Never true: a frame holds one document of at least 5 bytes or one non-blank line.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The document, or what is wrong with it (at its offset).
+    pub fn decode(self) -> Result<RawDocumentBuf, DumpError> {
+        let decoded = match self.body {
+            Body::Bson(bytes) => decode_bson(bytes),
+            Body::Line(line) => json_document(&line),
+            Body::Doc(doc) => Ok(doc),
+        };
+        decoded.map_err(|bad| bad.at(self.offset, self.gzip))
+    }
+}
+
+impl<R: BufRead> Iterator for DumpReader<R> {
+    type Item = Result<RawDocumentBuf, DumpError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let decoded = self.next_frame()?.and_then(Frame::decode);
+        if decoded.is_err() && !self.failed {
+            // the frame was counted when read: it is not a document after all
+            self.failed = true;
+            self.documents -= 1;
+        }
+        Some(decoded)
     }
 }

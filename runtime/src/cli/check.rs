@@ -1,0 +1,583 @@
+//! `schema check`: the models' validators dry-run over dumps and exports, on every core.
+//!
+//! Inputs are files of one collection (`--collection` names its model) or mongodump
+//! directories (`dump/<db>/<collection>.bson[.gz]`, matched to the registered models by
+//! name). One thread reads and cuts documents ([`DumpReader::next_frame`]) into batches
+//! on a bounded queue; `--jobs` threads decode and validate them; the batch reports are
+//! merged in input order, so the report is the one a single thread makes, byte for byte.
+
+use super::fix::{suggest, Fix};
+use super::{chain, select, Exit};
+use crate::bson::Document;
+use crate::dump::{self, DumpError, DumpReader, Frame};
+use crate::migrate::dry_run::DryRunReport;
+use crate::migrate::Model;
+use crate::Validator;
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::io::{self, BufRead, IsTerminal, Read, Write};
+use std::num::NonZeroUsize;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Mutex};
+use std::time::Instant;
+
+/// Documents per batch handed to a validating thread (fewer when they are large).
+const BATCH_DOCUMENTS: usize = 512;
+/// Bytes per batch: bounds the memory of the queue, whatever the documents' size.
+const BATCH_BYTES: usize = 1 << 20;
+
+#[derive(Args)]
+pub(crate) struct CheckArgs {
+    /// The model's collection: `t_users` or `db_user_center.t_users`. Needed for files;
+    /// with mongodump directories, checks only that collection.
+    #[arg(long)]
+    collection: Option<String>,
+    /// Inputs, `-` for standard input: mongodump `.bson` or `--archive`, Extended JSON lines
+    /// (canonical or relaxed) or `mongoexport --jsonArray`, each plain or gzip, told apart
+    /// by content; or a mongodump output directory (`dump/` or `dump/<db>/`), whose
+    /// `<db>/<collection>.bson[.gz]` files are checked against the models of those names.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Example `_id`s shown per failure group.
+    #[arg(long, default_value_t = 3)]
+    ids: usize,
+    /// Threads validating documents (default: one per core); with 1, a single thread
+    /// reads and validates.
+    #[arg(long)]
+    jobs: Option<NonZeroUsize>,
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    format: CheckFormat,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum CheckFormat {
+    /// A table per collection, with a fix per failure group.
+    Text,
+    /// One JSON object: per collection its groups (path, keyword, Rust field, count,
+    /// example `_id`s, fix) and the totals, for CI.
+    Json,
+}
+
+/// One model and the inputs holding its documents.
+struct Target {
+    model: Model,
+    inputs: Vec<PathBuf>,
+}
+
+/// What the inputs hold: the models to check, and what the dump directories say besides.
+#[derive(Default)]
+struct Plan {
+    targets: Vec<Target>,
+    /// Dumped collections no model is registered for: (namespace, file).
+    unmodelled: Vec<(String, PathBuf)>,
+    /// Models with no file in any dump directory (when a directory was given).
+    undumped: Vec<String>,
+}
+
+/// A checked collection: its report, and the input that stopped it, if one did.
+struct Checked<'a> {
+    model: &'a Model,
+    schema: Document,
+    inputs: &'a [PathBuf],
+    report: DryRunReport,
+    stopped_in: Option<&'a Path>,
+}
+
+pub(crate) fn run(models: &[Model], args: CheckArgs, out: &mut dyn Write) -> Result<i32, Exit> {
+    let plan = plan(models, &args)?;
+    let jobs =
+        args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, NonZeroUsize::get), NonZeroUsize::get);
+    let mut checked = Vec::new();
+    let mut error = None;
+    for target in &plan.targets {
+        let schema = checked_schema(&target.model)?;
+        let validator = validator(&target.model, &schema)?;
+        let mut done = Checked {
+            model: &target.model,
+            schema,
+            inputs: &target.inputs,
+            report: DryRunReport::new(args.ids),
+            stopped_in: None,
+        };
+        for path in &target.inputs {
+            if let Err(message) = check_file(&validator, &target.model.namespace(), path, jobs, &mut done.report) {
+                done.stopped_in = Some(path);
+                error = Some(message);
+                break;
+            }
+        }
+        checked.push(done);
+        if error.is_some() {
+            break;
+        }
+    }
+    // What was read before an error still counts; a report of nothing read says nothing.
+    if error.is_some() && checked.last().is_some_and(|c| c.report.documents == 0) {
+        checked.pop();
+    }
+    match args.format {
+        CheckFormat::Text if error.is_some() && checked.is_empty() => {}
+        CheckFormat::Text => write!(out, "{}", text(&checked, &plan))?,
+        CheckFormat::Json => writeln!(out, "{}", json_report(&checked, &plan, error.as_deref()))?,
+    }
+    match error {
+        Some(message) => Err(Exit(2, message)),
+        None => Ok(i32::from(checked.iter().any(|c| c.report.failed > 0))),
+    }
+}
+
+/// The models and their inputs: files go to `--collection`'s model, dump directories'
+/// files to the models of their names.
+fn plan(models: &[Model], args: &CheckArgs) -> Result<Plan, Exit> {
+    let chosen = args.collection.as_deref().map(|name| select(models, Some(name))).transpose()?.map(|m| m[0].clone());
+    let mut inputs: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
+    let mut plan = Plan::default();
+    let mut any_dir = false;
+    for path in &args.files {
+        if path != Path::new("-") && path.is_dir() {
+            any_dir = true;
+            for (namespace, file) in dump_directory(path)? {
+                match models.iter().find(|m| m.namespace() == namespace) {
+                    Some(m) if chosen.as_ref().is_none_or(|c| c.namespace() == m.namespace()) => {
+                        inputs.entry(namespace).or_default().push(file)
+                    }
+                    Some(_) => {}
+                    None if chosen.is_none() => plan.unmodelled.push((namespace, file)),
+                    None => {}
+                }
+            }
+            continue;
+        }
+        let Some(model) = &chosen else {
+            return Err(Exit(
+                2,
+                format!(
+                    "{}: a file holds one collection: name its model with --collection (a mongodump directory needs none)",
+                    path.display()
+                ),
+            ));
+        };
+        inputs.entry(model.namespace()).or_default().push(path.clone());
+    }
+    let expected: Vec<&Model> = match &chosen {
+        Some(c) => models.iter().filter(|m| m.namespace() == c.namespace()).collect(),
+        None => models.iter().collect(),
+    };
+    for model in expected {
+        match inputs.remove(&model.namespace()) {
+            Some(files) => plan.targets.push(Target { model: model.clone(), inputs: files }),
+            None if any_dir => plan.undumped.push(model.namespace()),
+            None => {}
+        }
+    }
+    if plan.targets.is_empty() {
+        let dumped: Vec<&str> = plan.unmodelled.iter().map(|(n, _)| n.as_str()).collect();
+        let wanted = match &chosen {
+            Some(c) => {
+                format!("no file for {} (expected <dir>/{}/{}.bson or .bson.gz)", c.namespace(), c.db, c.collection)
+            }
+            None => format!(
+                "no dumped collection has a registered model; dumped: {}; registered: {}",
+                if dumped.is_empty() { "none".to_owned() } else { dumped.join(", ") },
+                models.iter().map(Model::namespace).collect::<Vec<_>>().join(", ")
+            ),
+        };
+        let dirs: Vec<String> = args.files.iter().map(|p| p.display().to_string()).collect();
+        return Err(Exit(2, format!("{}: {wanted}", dirs.join(", "))));
+    }
+    Ok(plan)
+}
+
+/// The collections of a mongodump output directory: `DIR/<db>/<collection>.bson[.gz]`, or
+/// `DIR/<collection>.bson[.gz]` when DIR is one database's directory (named for it), as
+/// (`db.collection`, file), sorted. `.metadata.json` and other files are not documents.
+fn dump_directory(dir: &Path) -> Result<Vec<(String, PathBuf)>, Exit> {
+    let in_dir = |e: io::Error, at: &Path| Exit(2, format!("{}: {e}", at.display()));
+    let mut own = collections_in(dir).map_err(|e| in_dir(e, dir))?;
+    let mut found = Vec::new();
+    if !own.is_empty() {
+        let db = dir.canonicalize().ok().and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()));
+        let db = db
+            .ok_or_else(|| Exit(2, format!("{}: cannot tell the database from the directory's name", dir.display())))?;
+        found.extend(own.drain(..).map(|(c, f)| (format!("{db}.{c}"), f)));
+    } else {
+        let mut dbs: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map_err(|e| in_dir(e, dir))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_dir())
+            .collect();
+        dbs.sort();
+        for db_dir in dbs {
+            let db = db_dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            for (c, f) in collections_in(&db_dir).map_err(|e| in_dir(e, &db_dir))? {
+                found.push((format!("{db}.{c}"), f));
+            }
+        }
+    }
+    if found.is_empty() {
+        return Err(Exit(
+            2,
+            format!(
+                "{}: not a mongodump directory: no <db>/<collection>.bson or .bson.gz files in it or its subdirectories",
+                dir.display()
+            ),
+        ));
+    }
+    let mut seen: BTreeMap<&str, &Path> = BTreeMap::new();
+    for (namespace, file) in &found {
+        if let Some(other) = seen.insert(namespace, file) {
+            return Err(Exit(
+                2,
+                format!(
+                    "{} and {} both dump {namespace}: keep one (checking both would count every document twice)",
+                    other.display(),
+                    file.display()
+                ),
+            ));
+        }
+    }
+    Ok(found)
+}
+
+/// The `<collection>.bson` and `<collection>.bson.gz` files of one directory, sorted.
+fn collections_in(dir: &Path) -> io::Result<Vec<(String, PathBuf)>> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else { continue };
+        let collection = name.strip_suffix(".bson.gz").or_else(|| name.strip_suffix(".bson"));
+        if let Some(collection) = collection.filter(|c| !c.is_empty()) {
+            if path.is_file() {
+                found.push((collection.to_owned(), path.clone()));
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// What `check` holds documents to: the validator migrations install, or for a time-series
+/// collection (which mongod lets have no validator, so this local check is the only one)
+/// the type's own `$jsonSchema`, found by its registration.
+fn checked_schema(model: &Model) -> Result<Document, Exit> {
+    if let Ok(schema) = model.validator.get_document("$jsonSchema") {
+        return Ok(schema.clone());
+    }
+    let registered = crate::registered().into_iter().find(|r| r.db == model.db && r.collection == model.collection);
+    match registered {
+        Some(r) if model.options.is_timeseries() => Ok((r.json_schema)()),
+        _ => Err(Exit(
+            2,
+            format!("{}: the model has no `$jsonSchema` validator to check documents against", model.namespace()),
+        )),
+    }
+}
+
+/// The validator of `schema`, naming the Rust field behind each path when a registered
+/// type has exactly this schema.
+fn validator(model: &Model, schema: &Document) -> Result<Validator, Exit> {
+    let registered = crate::registered()
+        .into_iter()
+        .find(|r| r.db == model.db && r.collection == model.collection && (r.json_schema)() == *schema);
+    let compiled = match registered {
+        Some(r) => Validator::annotated(schema, r.name, r.fields),
+        None => Validator::new(schema),
+    };
+    compiled.map_err(|e| Exit(2, format!("{}: the validator does not compile: {e}", model.namespace())))
+}
+
+/// Checks one input (`-`: standard input) of any format [`dump::from_reader`] tells apart,
+/// on `jobs` threads. From a `mongodump --archive`, only `namespace`'s documents are read.
+fn check_file(
+    validator: &Validator,
+    namespace: &str,
+    path: &Path,
+    jobs: usize,
+    report: &mut DryRunReport,
+) -> Result<(), String> {
+    let name = if path == Path::new("-") { "standard input".to_owned() } else { path.display().to_string() };
+    let in_file = |e: &dyn std::error::Error| format!("{name}: {}", chain(e));
+    let (input, len): (Box<dyn Read>, Option<u64>) = if path == Path::new("-") {
+        (Box::new(io::stdin()), None)
+    } else {
+        let file = std::fs::File::open(path).map_err(|e| in_file(&e))?;
+        let len = file.metadata().map(|m| m.len()).ok();
+        (Box::new(file), len)
+    };
+    let progress = Progress::new(len, report);
+    let mut docs = dump::from_reader(progress.bar.wrap_read(input)).map_err(|e| in_file(&e))?.only_namespace(namespace);
+    let result = match jobs {
+        0 | 1 => sequential(&mut docs, validator, report, &progress),
+        _ => parallel(&mut docs, validator, jobs, report, &progress),
+    };
+    progress.bar.finish_and_clear();
+    result.map_err(|e| in_file(&e))?;
+    if docs.documents() == 0 {
+        return Err(format!(
+            "{name}: empty: no documents (expected mongodump BSON or --archive, Extended JSON lines or a JSON array, plain or gzip)"
+        ));
+    }
+    Ok(())
+}
+
+/// One thread reads, decodes and validates.
+fn sequential<R: BufRead>(
+    docs: &mut DumpReader<R>,
+    validator: &Validator,
+    report: &mut DryRunReport,
+    progress: &Progress,
+) -> Result<(), DumpError> {
+    while let Some(frame) = docs.next_frame() {
+        report.add(validator, &frame?.decode()?);
+        if report.documents % BATCH_DOCUMENTS as u64 == 0 {
+            progress.show(report);
+        }
+    }
+    Ok(())
+}
+
+/// A batch's report, and the error that ended it early (a document that does not decode).
+type Done = (u64, DryRunReport, Option<DumpError>);
+
+/// This thread reads and cuts documents into numbered batches on a bounded queue; `jobs`
+/// threads decode and validate them; one thread merges their reports in batch order.
+fn parallel<R: BufRead>(
+    docs: &mut DumpReader<R>,
+    validator: &Validator,
+    jobs: usize,
+    report: &mut DryRunReport,
+    progress: &Progress,
+) -> Result<(), DumpError> {
+    let ids = report.ids_per_group();
+    let stop = AtomicBool::new(false);
+    let (work, queue) = mpsc::sync_channel::<(u64, Vec<Frame>)>(2 * jobs);
+    let queue = Mutex::new(queue);
+    let (done, results) = mpsc::channel::<Done>();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            let (done, queue, stop) = (done.clone(), &queue, &stop);
+            scope.spawn(move || loop {
+                let next = queue.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).recv();
+                let Ok((seq, frames)) = next else { return };
+                let mut part = DryRunReport::new(ids);
+                let mut error = None;
+                for frame in frames {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    match frame.decode() {
+                        Ok(doc) => part.add(validator, &doc),
+                        Err(e) => {
+                            error = Some(e);
+                            break;
+                        }
+                    }
+                }
+                if done.send((seq, part, error)).is_err() {
+                    return;
+                }
+            });
+        }
+        drop(done);
+        let stop = &stop;
+        let merged = scope.spawn(move || {
+            let mut pending: BTreeMap<u64, (DryRunReport, Option<DumpError>)> = BTreeMap::new();
+            let mut next = 0;
+            let mut failed = None;
+            for (seq, part, error) in results {
+                pending.insert(seq, (part, error));
+                while let Some((part, error)) = pending.remove(&next) {
+                    next += 1;
+                    if failed.is_some() {
+                        continue;
+                    }
+                    report.merge(part);
+                    progress.show(report);
+                    if error.is_some() {
+                        failed = error;
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+            failed
+        });
+        let read = read_batches(docs, &work, stop);
+        drop(work);
+        let failed = merged.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        // the first error in input order: a batch's comes before any the reader met later
+        match failed {
+            Some(e) => Err(e),
+            None => read,
+        }
+    })
+}
+
+/// Sends the input's documents in batches until the end, an error (after sending the
+/// documents before it) or `stop`.
+fn read_batches<R: BufRead>(
+    docs: &mut DumpReader<R>,
+    work: &mpsc::SyncSender<(u64, Vec<Frame>)>,
+    stop: &AtomicBool,
+) -> Result<(), DumpError> {
+    let mut seq = 0;
+    let mut batch = Vec::with_capacity(BATCH_DOCUMENTS);
+    let mut bytes = 0;
+    let mut send = |batch: &mut Vec<Frame>, bytes: &mut usize| {
+        let full = std::mem::replace(batch, Vec::with_capacity(BATCH_DOCUMENTS));
+        *bytes = 0;
+        // every worker gone means the merge stopped: nothing more is wanted
+        let sent = work.send((seq, full)).is_ok();
+        seq += 1;
+        sent
+    };
+    while !stop.load(Ordering::Relaxed) {
+        match docs.next_frame() {
+            Some(Ok(frame)) => {
+                bytes += frame.len();
+                batch.push(frame);
+                if (batch.len() >= BATCH_DOCUMENTS || bytes >= BATCH_BYTES) && !send(&mut batch, &mut bytes) {
+                    return Ok(());
+                }
+            }
+            Some(Err(e)) => {
+                send(&mut batch, &mut bytes);
+                return Err(e);
+            }
+            None => break,
+        }
+    }
+    if !batch.is_empty() {
+        send(&mut batch, &mut bytes);
+    }
+    Ok(())
+}
+
+/// Documents, bytes, rate and failures so far, on standard error when it is a terminal.
+struct Progress {
+    bar: ProgressBar,
+    started: Instant,
+    /// The report's counts when the input started (the report spans all inputs).
+    before: u64,
+}
+
+impl Progress {
+    fn new(len: Option<u64>, report: &DryRunReport) -> Self {
+        let bar = if !io::stderr().is_terminal() {
+            ProgressBar::hidden()
+        } else if let Some(len) = len {
+            let style = ProgressStyle::with_template("{bar:30} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}  {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar());
+            ProgressBar::new(len).with_style(style)
+        } else {
+            let style = ProgressStyle::with_template("{spinner} {bytes} {bytes_per_sec}  {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner());
+            ProgressBar::new_spinner().with_style(style)
+        };
+        Progress { bar, started: Instant::now(), before: report.documents }
+    }
+
+    fn show(&self, report: &DryRunReport) {
+        if self.bar.is_hidden() {
+            return;
+        }
+        let documents = report.documents - self.before;
+        let rate = documents as f64 / self.started.elapsed().as_secs_f64().max(1e-3);
+        self.bar.set_message(format!("{documents} documents ({rate:.0}/s), {} failing", report.failed));
+    }
+}
+
+/// The fix of every group of a report, most frequent first.
+fn fixes(checked: &Checked<'_>) -> Vec<Fix> {
+    let m = checked.model;
+    checked
+        .report
+        .sorted_groups()
+        .into_iter()
+        .map(|((path, keyword), group)| suggest(&m.db, &m.collection, &checked.schema, path, keyword, group))
+        .collect()
+}
+
+fn text(checked: &[Checked<'_>], plan: &Plan) -> String {
+    let mut out = String::new();
+    for c in checked {
+        let table = c.report.render(&c.model.namespace());
+        let mut lines = table.lines();
+        out.extend(lines.next().map(|l| format!("{l}\n")));
+        for (line, fix) in lines.zip(fixes(c)) {
+            out.push_str(line);
+            out.push('\n');
+            match fix {
+                Fix::Update { mongosh, note } => {
+                    out.push_str(&format!("              fix ({note}):\n                {mongosh}\n"))
+                }
+                Fix::Human(why) => out.push_str(&format!("              needs a person: {why}\n")),
+            }
+        }
+        if let Some(path) = c.stopped_in {
+            out.push_str(&format!("(incomplete: stopped at the error in {})\n", path.display()));
+        }
+    }
+    for (namespace, file) in &plan.unmodelled {
+        out.push_str(&format!("no model for the dumped collection {namespace} ({}): not checked\n", file.display()));
+    }
+    for namespace in &plan.undumped {
+        out.push_str(&format!("no dump of the model's collection {namespace}: not checked\n"));
+    }
+    out
+}
+
+fn json_report(checked: &[Checked<'_>], plan: &Plan, error: Option<&str>) -> String {
+    let collections: Vec<Value> = checked
+        .iter()
+        .map(|c| {
+            let groups: Vec<Value> = c
+                .report
+                .sorted_groups()
+                .into_iter()
+                .zip(fixes(c))
+                .map(|(((path, keyword), group), fix)| {
+                    let ids: Vec<Value> =
+                        group.ids.iter().map(|id| serde_json::from_str(id).unwrap_or_else(|_| json!(id))).collect();
+                    let fix = match fix {
+                        Fix::Update { mongosh, note } => json!({ "mongosh": mongosh, "note": note }),
+                        Fix::Human(why) => json!({ "human": why }),
+                    };
+                    json!({
+                        "path": path,
+                        "keyword": keyword,
+                        "field": group.field,
+                        "documents": group.documents,
+                        "ids": ids,
+                        "fix": fix,
+                    })
+                })
+                .collect();
+            json!({
+                "namespace": c.model.namespace(),
+                "rustType": c.model.rust_type,
+                "inputs": c.inputs.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+                "documents": c.report.documents,
+                "failed": c.report.failed,
+                "groups": groups,
+                "incomplete": c.stopped_in.map(|p| p.display().to_string()),
+            })
+        })
+        .collect();
+    let mut report = json!({
+        "collections": collections,
+        "unmodelled": plan.unmodelled.iter().map(|(n, f)| json!({ "namespace": n, "file": f.display().to_string() })).collect::<Vec<_>>(),
+        "undumped": plan.undumped,
+        "totals": {
+            "collections": checked.len(),
+            "documents": checked.iter().map(|c| c.report.documents).sum::<u64>(),
+            "failed": checked.iter().map(|c| c.report.failed).sum::<u64>(),
+        },
+    });
+    if let Some(error) = error {
+        report["error"] = json!(error);
+    }
+    serde_json::to_string_pretty(&report).expect("a JSON value always serialises")
+}
