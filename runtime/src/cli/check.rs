@@ -173,6 +173,8 @@ fn plan(models: &[Model], args: &CheckArgs) -> Result<Plan, Exit> {
             None => {}
         }
     }
+    plan.targets.sort_by_key(|t| t.model.namespace());
+    plan.undumped.sort();
     if plan.targets.is_empty() {
         let dumped: Vec<&str> = plan.unmodelled.iter().map(|(n, _)| n.as_str()).collect();
         let wanted = match &chosen {

@@ -19,12 +19,13 @@ pub(crate) enum Fix {
 
 /// The conversions a pipeline update can make without losing what a value says: the
 /// target `bsonType`, the name `$convert` gives it, and the types it converts from.
+/// Where a schema allows several, the first listed here is the target: the widest.
 const CONVERSIONS: &[(&str, &str, &[&str])] = &[
     ("date", "date", &["string", "long", "double", "decimal", "timestamp"]),
+    ("decimal", "decimal", &["int", "long", "double", "string"]),
+    ("double", "double", &["int", "long", "string"]),
     ("long", "long", &["int", "double", "decimal", "string"]),
     ("int", "int", &["long", "double", "decimal", "string"]),
-    ("double", "double", &["int", "long", "string"]),
-    ("decimal", "decimal", &["int", "long", "double", "string"]),
     ("string", "string", &["int", "long", "double", "decimal", "objectId"]),
     ("objectId", "objectId", &["string"]),
 ];
@@ -67,9 +68,7 @@ fn convert(path: &str, sub: Option<&Document>, group: &Group, target: impl Fn(Do
         _ => Vec::new(),
     };
     let found: Vec<&str> = group.found.iter().map(String::as_str).collect();
-    let Some((to, name, from)) =
-        expected.iter().find_map(|t| CONVERSIONS.iter().find(|(target, ..)| target == t)).copied()
-    else {
+    let Some(&(to, name, from)) = CONVERSIONS.iter().find(|(target, ..)| expected.contains(target)) else {
         return Fix::Human(format!(
             "found {} where the model wants {}: no conversion turns one into the other; a person must decide",
             list(&found),
