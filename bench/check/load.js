@@ -8,7 +8,8 @@
 const fs = require('fs');
 
 const [uri, file, schemaFile, modules, runsArg] = process.argv.slice(2);
-const { MongoClient, BSON, EJSON } = require(`${modules}/mongodb`);
+const { MongoClient, BSON } = require(`${modules}/mongodb`);
+const { EJSON } = BSON;
 
 const seconds = (start) => Number(process.hrtime.bigint() - start) / 1e9;
 

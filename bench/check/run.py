@@ -172,14 +172,16 @@ def target_dir():
 
 
 def timed(cmd):
-    """(stdout, wall seconds, peak RSS in KB, exit code) of cmd under /usr/bin/time -v."""
+    """(stdout, wall seconds, CPU seconds, peak RSS in KB, exit code) of cmd under /usr/bin/time -v."""
     proc = subprocess.run(["/usr/bin/time", "-v"] + cmd, capture_output=True, text=True)
+    user = re.search(r"User time \(seconds\): ([\d.]+)", proc.stderr)
+    system = re.search(r"System time \(seconds\): ([\d.]+)", proc.stderr)
     wall = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)", proc.stderr)
     rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr)
-    if not wall or not rss:
+    if not wall or not rss or not user or not system:
         sys.exit(f"no timing from /usr/bin/time: {proc.stderr}")
     seconds = int(wall.group(1) or 0) * 3600 + int(wall.group(2)) * 60 + float(wall.group(3))
-    return proc.stdout, seconds, int(rss.group(1)), proc.returncode
+    return proc.stdout, seconds, float(user.group(1)) + float(system.group(1)), int(rss.group(1)), proc.returncode
 
 
 def main():
@@ -219,13 +221,14 @@ def main():
         reports = set()
         for r in range(args.runs):
             for jobs in (1, 2):
-                out, wall, rss, code = timed([schema_bin, "check", "--collection", "t_order", "--jobs", str(jobs),
+                out, wall, cpu, rss, code = timed([schema_bin, "check", "--collection", "t_order", "--jobs", str(jobs),
                                               "--format", "json", dump])
                 if code not in (0, 1):
                     sys.exit(f"check failed ({code}): {out}")
                 reports.add(out)
-                runs[jobs].append((wall, rss))
-                print(f"  run {r + 1}, --jobs {jobs}: {wall:.2f} s, peak RSS {rss / 1024:.1f} MB", flush=True)
+                runs[jobs].append((wall, cpu, rss))
+                print(f"  run {r + 1}, --jobs {jobs}: {wall:.2f} s wall, {cpu:.2f} s CPU, peak RSS {rss / 1024:.1f} MB",
+                      flush=True)
         if len(reports) != 1:
             sys.exit("the reports of --jobs 1 and 2 differ")
         report = json.loads(reports.pop())
@@ -237,13 +240,15 @@ def main():
 
         rows = []
         best = {}
+        cpu = {}
         for jobs in (1, 2):
-            wall = min(w for w, _ in runs[jobs])
-            median = statistics.median(w for w, _ in runs[jobs])
-            rss = max(r for _, r in runs[jobs])
+            wall = min(w for w, _, _ in runs[jobs])
+            median = statistics.median(w for w, _, _ in runs[jobs])
+            cpu[jobs] = statistics.median(c for _, c, _ in runs[jobs])
+            rss = max(r for _, _, r in runs[jobs])
             best[jobs] = wall
             rows.append((f"schema check --jobs {jobs}", wall, median, data["bytes"] / 1e6 / wall,
-                         data["documents"] / wall, f"{rss / 1024:.1f} MB"))
+                         data["documents"] / wall, f"{cpu[jobs]:.2f} s", f"{rss / 1024:.1f} MB"))
 
         mongod = None
         uri = os.environ.get("MONGODB_URI")
@@ -263,17 +268,18 @@ def main():
                 sys.exit(f"mongod counts {mongod['counts']} failing documents, the check {failed}")
             wall = min(mongod["times"])
             rows.append(("mongod countDocuments($nor $jsonSchema)", wall, statistics.median(mongod["times"]),
-                         data["bytes"] / 1e6 / wall, data["documents"] / wall, "(server)"))
+                         data["bytes"] / 1e6 / wall, data["documents"] / wall, "(server)", "(server)"))
         else:
             print("MONGODB_URI unset: mongod not measured (run under scripts/with-mongod.sh)")
 
         print()
-        print("| what | best wall | median wall | MB/s | documents/s | peak RSS |")
-        print("|---|---:|---:|---:|---:|---:|")
-        for what, wall, median, mbs, dps, rss in rows:
-            print(f"| {what} | {wall:.2f} s | {median:.2f} s | {mbs:.0f} | {dps:,.0f} | {rss} |")
+        print("| what | best wall | median wall | MB/s (best) | documents/s (best) | median CPU | peak RSS |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
+        for what, wall, median, mbs, dps, cpu_s, rss in rows:
+            print(f"| {what} | {wall:.2f} s | {median:.2f} s | {mbs:.0f} | {dps:,.0f} | {cpu_s} | {rss} |")
         print()
-        print(f"2 threads over 1: {best[1] / best[2]:.2f}x")
+        print(f"2 threads over 1: {best[1] / best[2]:.2f}x (best wall); CPU of 2 threads over 1: "
+              f"{cpu[2] / cpu[1]:.2f} (1.00: no work added by the split)")
         if mongod:
             print(f"check --jobs 1 over mongod: {min(mongod['times']) / best[1]:.2f}x faster")
             print(f"check --jobs 2 over mongod: {min(mongod['times']) / best[2]:.2f}x faster")

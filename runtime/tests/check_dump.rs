@@ -65,6 +65,7 @@ fn write_dump(root: &Path) {
     write("db_check/t_account.metadata.json", br#"{"indexes":[],"uuid":"00","collectionName":"t_account"}"#.to_vec());
     write("db_check/t_audit.bson", bson_bytes([doc! { "_id": 1, "what": "login" }]));
     write("db_check/t_audit.metadata.json", b"{}".to_vec());
+    write("admin/system.version.bson", bson_bytes([doc! { "_id": "featureCompatibilityVersion", "version": "6.0" }]));
     write(
         "db_shop/t_user.bson.gz",
         gzip(&bson_bytes([user(1, Some("a@example.com")), user(2, None), user(3, Some("c@example.com"))])),

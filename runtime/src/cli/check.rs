@@ -195,7 +195,8 @@ fn plan(models: &[Model], args: &CheckArgs) -> Result<Plan, Exit> {
 
 /// The collections of a mongodump output directory: `DIR/<db>/<collection>.bson[.gz]`, or
 /// `DIR/<collection>.bson[.gz]` when DIR is one database's directory (named for it), as
-/// (`db.collection`, file), sorted. `.metadata.json` and other files are not documents.
+/// (`db.collection`, file), sorted. `.metadata.json` and other files are not documents,
+/// and the server's `system.*` collections are left out.
 fn dump_directory(dir: &Path) -> Result<Vec<(String, PathBuf)>, Exit> {
     let in_dir = |e: io::Error, at: &Path| Exit(2, format!("{}: {e}", at.display()));
     let mut own = collections_in(dir).map_err(|e| in_dir(e, dir))?;
@@ -251,7 +252,8 @@ fn collections_in(dir: &Path) -> io::Result<Vec<(String, PathBuf)>> {
         let path = entry?.path();
         let Some(name) = path.file_name().and_then(|n| n.to_str()) else { continue };
         let collection = name.strip_suffix(".bson.gz").or_else(|| name.strip_suffix(".bson"));
-        if let Some(collection) = collection.filter(|c| !c.is_empty()) {
+        // `system.*` collections (users, roles, views) are the server's, never a model's
+        if let Some(collection) = collection.filter(|c| !c.is_empty() && !c.starts_with("system.")) {
             if path.is_file() {
                 found.push((collection.to_owned(), path.clone()));
             }
