@@ -336,7 +336,7 @@ fn sequential<R: BufRead>(
 ) -> Result<(), DumpError> {
     while let Some(frame) = docs.next_frame() {
         report.add(validator, &frame?.decode()?);
-        if report.documents % BATCH_DOCUMENTS as u64 == 0 {
+        if report.documents.is_multiple_of(BATCH_DOCUMENTS as u64) {
             progress.show(report);
         }
     }
