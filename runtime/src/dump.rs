@@ -8,6 +8,7 @@
 //! offset of the document at fault; nothing panics, whatever the bytes.
 
 use crate::bson::{Bson, RawBsonRef, RawDocument, RawDocumentBuf};
+use std::borrow::Cow;
 use std::error::Error;
 use std::fmt;
 use std::fs::File;
@@ -233,7 +234,7 @@ impl<R: BufRead> DumpReader<R> {
         self
     }
 
-    fn next_archive(&mut self) -> Option<Result<Body, Bad>> {
+    fn next_archive(&mut self, out: &mut Vec<u8>) -> Option<Result<Kind, Bad>> {
         loop {
             self.start = self.offset;
             let mut prefix = [0u8; 4];
@@ -274,11 +275,12 @@ impl<R: BufRead> DumpReader<R> {
                 ArchiveState::Between if terminator => {
                     return Some(Err(Bad::new(format!("corrupt archive: expected {expected}, found a terminator"))));
                 }
-                ArchiveState::Segment(wanted) => match self.bson_bytes(prefix) {
-                    Ok(bytes) if wanted => return Some(Ok(Body::Bson(bytes))),
-                    Ok(_) => {}
-                    Err(bad) => return Some(Err(bad)),
-                },
+                ArchiveState::Segment(true) => return Some(self.bson_into(prefix, out).map(|()| Kind::Bson)),
+                ArchiveState::Segment(false) => {
+                    if let Err(bad) = self.bson_bytes(prefix) {
+                        return Some(Err(bad));
+                    }
+                }
                 state => {
                     let doc = match self.bson_bytes(prefix).and_then(decode_bson) {
                         Ok(doc) => doc,
@@ -315,7 +317,7 @@ impl<R: BufRead> DumpReader<R> {
     }
 
     /// The end of an archive: an error when the collection asked for is not in it.
-    fn archive_end(&mut self) -> Option<Result<Body, Bad>> {
+    fn archive_end(&mut self) -> Option<Result<Kind, Bad>> {
         let wanted = self.namespace.as_deref()?;
         if self.archive_namespaces.iter().any(|n| n == wanted) {
             return None;
@@ -366,7 +368,7 @@ impl<R: BufRead> DumpReader<R> {
 
     /// The next document of a `[doc, doc, ...]` array: a small state machine around
     /// serde_json, which parses one element at a time straight from the input.
-    fn next_array(&mut self) -> Option<Result<Body, Bad>> {
+    fn next_array(&mut self, out: &mut Vec<u8>) -> Option<Result<Kind, Bad>> {
         loop {
             self.start = self.offset;
             let next = match self.peek_past_blanks() {
@@ -393,7 +395,10 @@ impl<R: BufRead> DumpReader<R> {
                 }
                 (ArrayState::First, Some(_)) => {
                     self.array = ArrayState::Next;
-                    return Some(self.array_element().map(Body::Doc));
+                    return Some(self.array_element().map(|doc| {
+                        out.extend_from_slice(doc.as_bytes());
+                        Kind::Checked
+                    }));
                 }
                 (ArrayState::Open, _) => "'[' opening a JSON array",
                 (ArrayState::First, None) => "a document or ']'",
@@ -427,7 +432,7 @@ impl<R: BufRead> DumpReader<R> {
         self.offset
     }
 
-    fn next_bson(&mut self) -> Option<Result<Body, Bad>> {
+    fn next_bson(&mut self, out: &mut Vec<u8>) -> Option<Result<Kind, Bad>> {
         self.start = self.offset;
         let mut prefix = [0u8; 4];
         let got = match read_full(&mut self.input, &mut prefix) {
@@ -440,32 +445,48 @@ impl<R: BufRead> DumpReader<R> {
                 "truncated: the file ends {got} byte(s) into a document's length prefix"
             ))));
         }
-        Some(self.bson_bytes(prefix).map(Body::Bson))
+        Some(self.bson_into(prefix, out).map(|()| Kind::Bson))
     }
 
-    /// The bytes of the document whose length prefix is `prefix`, not yet checked.
-    fn bson_bytes(&mut self, prefix: [u8; 4]) -> Result<Vec<u8>, Bad> {
-        let declared = i32::from_le_bytes(prefix);
-        let len = usize::try_from(declared).ok().filter(|n| (5..=MAX_DOCUMENT_SIZE).contains(n));
-        let len = len.ok_or_else(|| Bad::new(format!("corrupt: document length {declared} is outside 5..={MAX_DOCUMENT_SIZE}; not a BSON dump, or damaged here")))?;
-        let mut bytes = vec![0u8; len];
-        bytes[..4].copy_from_slice(&prefix);
-        let got = read_full(&mut self.input, &mut bytes[4..]).map_err(Bad::by("read error"))?;
+    /// Appends to `out` the document whose length prefix is `prefix`, not yet checked;
+    /// `out` is left as it was on an error.
+    fn bson_into(&mut self, prefix: [u8; 4], out: &mut Vec<u8>) -> Result<(), Bad> {
+        let len = document_length(prefix)?;
+        let start = out.len();
+        out.resize(start + len, 0);
+        out[start..start + 4].copy_from_slice(&prefix);
+        let read = read_full(&mut self.input, &mut out[start + 4..]);
+        let got = match read {
+            Ok(got) => got,
+            Err(e) => {
+                out.truncate(start);
+                return Err(Bad::by("read error")(e));
+            }
+        };
         self.offset += 4 + got as u64;
         if got < len - 4 {
+            out.truncate(start);
             return Err(Bad::new(format!(
                 "truncated: the document declares {len} bytes, the file ends after {}",
                 got + 4
             )));
         }
+        Ok(())
+    }
+
+    /// The bytes of the document whose length prefix is `prefix`, not yet checked.
+    fn bson_bytes(&mut self, prefix: [u8; 4]) -> Result<Vec<u8>, Bad> {
+        let mut bytes = Vec::new();
+        self.bson_into(prefix, &mut bytes)?;
         Ok(bytes)
     }
 
-    fn next_json(&mut self) -> Option<Result<Body, Bad>> {
+    fn next_json(&mut self, out: &mut Vec<u8>) -> Option<Result<Kind, Bad>> {
+        let start = out.len();
         loop {
             self.start = self.offset;
-            let mut line = Vec::new();
-            let got = match (&mut self.input).take(MAX_LINE as u64 + 1).read_until(b'\n', &mut line) {
+            out.truncate(start);
+            let got = match (&mut self.input).take(MAX_LINE as u64 + 1).read_until(b'\n', out) {
                 Ok(0) => return None,
                 Ok(n) => n,
                 Err(e) => return Some(Err(Bad::by("read error")(e))),
@@ -474,10 +495,10 @@ impl<R: BufRead> DumpReader<R> {
             if got > MAX_LINE {
                 return Some(Err(Bad::new(format!("line longer than {MAX_LINE} bytes: not Extended JSON lines"))));
             }
-            if line.iter().all(u8::is_ascii_whitespace) {
+            if out[start..].iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
-            return Some(Ok(Body::Line(line)));
+            return Some(Ok(Kind::Line));
         }
     }
 }
@@ -496,10 +517,28 @@ fn read_full(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
     Ok(got)
 }
 
+/// The length a BSON document's prefix declares, when a document can have it.
+fn document_length(prefix: [u8; 4]) -> Result<usize, Bad> {
+    let declared = i32::from_le_bytes(prefix);
+    let len = usize::try_from(declared).ok().filter(|n| (5..=MAX_DOCUMENT_SIZE).contains(n));
+    len.ok_or_else(|| {
+        Bad::new(format!(
+            "corrupt: document length {declared} is outside 5..={MAX_DOCUMENT_SIZE}; not a BSON dump, or damaged here"
+        ))
+    })
+}
+
 /// A BSON document's bytes, checked: framing, then every element, nested ones included.
 fn decode_bson(bytes: Vec<u8>) -> Result<RawDocumentBuf, Bad> {
     let doc = RawDocumentBuf::from_bytes(bytes).map_err(Bad::by("corrupt document"))?;
     well_formed(&doc).map_err(Bad::by("corrupt document"))?;
+    Ok(doc)
+}
+
+/// [`decode_bson`] in place.
+fn check_bson(bytes: &[u8]) -> Result<&RawDocument, Bad> {
+    let doc = RawDocument::from_bytes(bytes).map_err(Bad::by("corrupt document"))?;
+    well_formed(doc).map_err(Bad::by("corrupt document"))?;
     Ok(doc)
 }
 
@@ -534,26 +573,45 @@ fn json_value(value: serde_json::Value, what: &str) -> Result<RawDocumentBuf, Ba
 }
 
 impl<R: BufRead> DumpReader<R> {
-    /// The next document as read, not yet decoded (see [`Frame`]); `None` at the end and
-    /// after an error.
-    pub fn next_frame(&mut self) -> Option<Result<Frame, DumpError>> {
+    /// Appends the next document's bytes to `out`, as read: not yet decoded. `None` at
+    /// the end and after an error; on an error `out` is as it was.
+    fn next_item(&mut self, out: &mut Vec<u8>) -> Option<Result<Kind, DumpError>> {
         if self.failed {
             return None;
         }
         let item = match self.format {
-            DumpFormat::Bson => self.next_bson(),
-            DumpFormat::JsonLines => self.next_json(),
-            DumpFormat::JsonArray => self.next_array(),
-            DumpFormat::Archive => self.next_archive(),
-        };
-        let item = item?;
+            DumpFormat::Bson => self.next_bson(out),
+            DumpFormat::JsonLines => self.next_json(out),
+            DumpFormat::JsonArray => self.next_array(out),
+            DumpFormat::Archive => self.next_archive(out),
+        }?;
         self.failed = item.is_err();
         self.documents += u64::from(item.is_ok());
-        let (offset, gzip) = (self.start, self.gzip);
-        Some(match item {
-            Ok(body) => Ok(Frame { offset, gzip, body }),
-            Err(bad) => Err(bad.at(offset, gzip)),
-        })
+        Some(item.map_err(|bad| bad.at(self.start, self.gzip)))
+    }
+
+    /// The next document as read, not yet decoded (see [`Frame`]); `None` at the end and
+    /// after an error.
+    pub fn next_frame(&mut self) -> Option<Result<Frame, DumpError>> {
+        let mut bytes = Vec::new();
+        let kind = self.next_item(&mut bytes)?;
+        Some(kind.map(|kind| Frame { offset: self.start, gzip: self.gzip, kind, bytes }))
+    }
+
+    /// Appends documents to `batch`, as read (not yet decoded), until it holds
+    /// `max_documents` or `max_bytes`, or the input ends (nothing is appended then). On an
+    /// error, the documents before it stay in the batch.
+    pub fn fill(&mut self, batch: &mut Batch, max_documents: usize, max_bytes: usize) -> Result<(), DumpError> {
+        batch.gzip = self.gzip;
+        while batch.items.len() < max_documents && batch.bytes.len() < max_bytes {
+            let start = batch.bytes.len();
+            match self.next_item(&mut batch.bytes) {
+                None => break,
+                Some(Ok(kind)) => batch.items.push(Item { offset: self.start, start, end: batch.bytes.len(), kind }),
+                Some(Err(e)) => return Err(e),
+            }
+        }
+        Ok(())
     }
 }
 
@@ -563,25 +621,27 @@ impl Bad {
     }
 }
 
+/// What a document's bytes are, as read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// BSON, length prefix checked, elements not yet.
+    Bson,
+    /// One line of Extended JSON.
+    Line,
+    /// BSON already checked (a JSON array's element, parsed to find its end).
+    Checked,
+}
+
 /// One document as the reader cut it from the input, before the work that can run on
 /// any thread: checking a BSON document's elements, parsing an Extended JSON line.
 /// [`DumpReader::next_frame`] hands them out in input order; [`Frame::decode`] finishes
-/// them, so a reader thread can feed several validating threads.
+/// them.
 #[derive(Debug, Clone)]
 pub struct Frame {
     offset: u64,
     gzip: bool,
-    body: Body,
-}
-
-#[derive(Debug, Clone)]
-enum Body {
-    /// BSON bytes, length prefix checked, elements not yet.
-    Bson(Vec<u8>),
-    /// One line of Extended JSON.
-    Line(Vec<u8>),
-    /// Already decoded (the elements of a JSON array are parsed to find their end).
-    Doc(RawDocumentBuf),
+    kind: Kind,
+    bytes: Vec<u8>,
 }
 
 impl Frame {
@@ -590,27 +650,72 @@ impl Frame {
         self.offset
     }
 
-    /// The bytes the document took in the input (a JSON array's element: its BSON size).
-    pub fn len(&self) -> usize {
-        match &self.body {
-            Body::Bson(bytes) | Body::Line(bytes) => bytes.len(),
-            Body::Doc(doc) => doc.as_bytes().len(),
-        }
-    }
-
-    /// Never true: a frame holds one document of at least 5 bytes or one non-blank line.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// The document, or what is wrong with it (at its offset).
     pub fn decode(self) -> Result<RawDocumentBuf, DumpError> {
-        let decoded = match self.body {
-            Body::Bson(bytes) => decode_bson(bytes),
-            Body::Line(line) => json_document(&line),
-            Body::Doc(doc) => Ok(doc),
+        let decoded = match self.kind {
+            Kind::Bson => decode_bson(self.bytes),
+            Kind::Line => json_document(&self.bytes),
+            Kind::Checked => RawDocumentBuf::from_bytes(self.bytes).map_err(Bad::by("corrupt document")),
         };
         decoded.map_err(|bad| bad.at(self.offset, self.gzip))
+    }
+}
+
+/// Documents as the reader cut them from the input ([`DumpReader::fill`]), in one buffer:
+/// what one thread reads and another decodes and validates ([`Batch::decode`]). Cleared,
+/// it keeps its memory for the next batch.
+#[derive(Debug, Default)]
+pub struct Batch {
+    bytes: Vec<u8>,
+    items: Vec<Item>,
+    gzip: bool,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Item {
+    offset: u64,
+    start: usize,
+    end: usize,
+    kind: Kind,
+}
+
+impl Batch {
+    /// An empty batch.
+    pub fn new() -> Self {
+        Batch::default()
+    }
+
+    /// Documents in the batch.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// No document in the batch.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Empties the batch, keeping its memory.
+    pub fn clear(&mut self) {
+        self.bytes.clear();
+        self.items.clear();
+    }
+
+    /// Document `i` (in input order), checked or parsed, or what is wrong with it (at its
+    /// offset). A BSON document is borrowed from the batch; a JSON line's is built.
+    ///
+    /// # Panics
+    ///
+    /// When `i` is not below [`len`](Self::len).
+    pub fn decode(&self, i: usize) -> Result<Cow<'_, RawDocument>, DumpError> {
+        let item = self.items[i];
+        let bytes = &self.bytes[item.start..item.end];
+        let decoded = match item.kind {
+            Kind::Bson => check_bson(bytes).map(Cow::Borrowed),
+            Kind::Line => json_document(bytes).map(Cow::Owned),
+            Kind::Checked => RawDocument::from_bytes(bytes).map(Cow::Borrowed).map_err(Bad::by("corrupt document")),
+        };
+        decoded.map_err(|bad| bad.at(item.offset, self.gzip))
     }
 }
 

@@ -9,7 +9,7 @@
 use super::fix::{suggest, Fix};
 use super::{chain, select, Exit};
 use crate::bson::Document;
-use crate::dump::{self, DumpError, DumpReader, Frame};
+use crate::dump::{self, Batch, DumpError, DumpReader};
 use crate::migrate::dry_run::DryRunReport;
 use crate::migrate::Model;
 use crate::Validator;
@@ -327,27 +327,55 @@ fn check_file(
     Ok(())
 }
 
-/// One thread reads, decodes and validates.
+/// One thread reads, decodes and validates, a batch at a time.
 fn sequential<R: BufRead>(
     docs: &mut DumpReader<R>,
     validator: &Validator,
     report: &mut DryRunReport,
     progress: &Progress,
 ) -> Result<(), DumpError> {
-    while let Some(frame) = docs.next_frame() {
-        report.add(validator, &frame?.decode()?);
-        if report.documents.is_multiple_of(BATCH_DOCUMENTS as u64) {
-            progress.show(report);
+    let mut batch = Batch::new();
+    loop {
+        batch.clear();
+        let read = docs.fill(&mut batch, BATCH_DOCUMENTS, BATCH_BYTES);
+        // the batch's documents come before a read error, so does an error among them
+        if let Some(e) = validate(&batch, validator, report, None) {
+            return Err(e);
+        }
+        progress.show(report);
+        read?;
+        if batch.is_empty() {
+            return Ok(());
         }
     }
-    Ok(())
+}
+
+/// Validates a batch's documents into `report`, in order, until one does not decode (its
+/// error is returned) or `stop` is set.
+fn validate(
+    batch: &Batch,
+    validator: &Validator,
+    report: &mut DryRunReport,
+    stop: Option<&AtomicBool>,
+) -> Option<DumpError> {
+    for i in 0..batch.len() {
+        if stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+            return None;
+        }
+        match batch.decode(i) {
+            Ok(doc) => report.add(validator, &doc),
+            Err(e) => return Some(e),
+        }
+    }
+    None
 }
 
 /// A batch's report, and the error that ended it early (a document that does not decode).
 type Done = (u64, DryRunReport, Option<DumpError>);
 
 /// This thread reads and cuts documents into numbered batches on a bounded queue; `jobs`
-/// threads decode and validate them; one thread merges their reports in batch order.
+/// threads decode and validate them and hand the emptied batches back for reuse; one
+/// thread merges their reports in batch order.
 fn parallel<R: BufRead>(
     docs: &mut DumpReader<R>,
     validator: &Validator,
@@ -357,35 +385,26 @@ fn parallel<R: BufRead>(
 ) -> Result<(), DumpError> {
     let ids = report.ids_per_group();
     let stop = AtomicBool::new(false);
-    let (work, queue) = mpsc::sync_channel::<(u64, Vec<Frame>)>(2 * jobs);
+    let (work, queue) = mpsc::sync_channel::<(u64, Batch)>(2 * jobs);
     let queue = Mutex::new(queue);
+    let (spare, spares) = mpsc::channel::<Batch>();
     let (done, results) = mpsc::channel::<Done>();
     std::thread::scope(|scope| {
         for _ in 0..jobs {
-            let (done, queue, stop) = (done.clone(), &queue, &stop);
+            let (done, spare, queue, stop) = (done.clone(), spare.clone(), &queue, &stop);
             scope.spawn(move || loop {
                 let next = queue.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).recv();
-                let Ok((seq, frames)) = next else { return };
+                let Ok((seq, mut batch)) = next else { return };
                 let mut part = DryRunReport::new(ids);
-                let mut error = None;
-                for frame in frames {
-                    if stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    match frame.decode() {
-                        Ok(doc) => part.add(validator, &doc),
-                        Err(e) => {
-                            error = Some(e);
-                            break;
-                        }
-                    }
-                }
+                let error = validate(&batch, validator, &mut part, Some(stop));
                 if done.send((seq, part, error)).is_err() {
                     return;
                 }
+                batch.clear();
+                let _ = spare.send(batch);
             });
         }
-        drop(done);
+        drop((done, spare));
         let stop = &stop;
         let merged = scope.spawn(move || {
             let mut pending: BTreeMap<u64, (DryRunReport, Option<DumpError>)> = BTreeMap::new();
@@ -408,7 +427,7 @@ fn parallel<R: BufRead>(
             }
             failed
         });
-        let read = read_batches(docs, &work, stop);
+        let read = read_batches(docs, &work, &spares, stop);
         drop(work);
         let failed = merged.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         // the first error in input order: a batch's comes before any the reader met later
@@ -419,42 +438,27 @@ fn parallel<R: BufRead>(
     })
 }
 
-/// Sends the input's documents in batches until the end, an error (after sending the
-/// documents before it) or `stop`.
+/// Sends the input's documents in numbered batches until the end, an error (after
+/// sending the documents before it) or `stop`.
 fn read_batches<R: BufRead>(
     docs: &mut DumpReader<R>,
-    work: &mpsc::SyncSender<(u64, Vec<Frame>)>,
+    work: &mpsc::SyncSender<(u64, Batch)>,
+    spares: &mpsc::Receiver<Batch>,
     stop: &AtomicBool,
 ) -> Result<(), DumpError> {
     let mut seq = 0;
-    let mut batch = Vec::with_capacity(BATCH_DOCUMENTS);
-    let mut bytes = 0;
-    let mut send = |batch: &mut Vec<Frame>, bytes: &mut usize| {
-        let full = std::mem::replace(batch, Vec::with_capacity(BATCH_DOCUMENTS));
-        *bytes = 0;
-        // every worker gone means the merge stopped: nothing more is wanted
-        let sent = work.send((seq, full)).is_ok();
-        seq += 1;
-        sent
-    };
     while !stop.load(Ordering::Relaxed) {
-        match docs.next_frame() {
-            Some(Ok(frame)) => {
-                bytes += frame.len();
-                batch.push(frame);
-                if (batch.len() >= BATCH_DOCUMENTS || bytes >= BATCH_BYTES) && !send(&mut batch, &mut bytes) {
-                    return Ok(());
-                }
-            }
-            Some(Err(e)) => {
-                send(&mut batch, &mut bytes);
-                return Err(e);
-            }
-            None => break,
+        let mut batch = spares.try_recv().unwrap_or_default();
+        let read = docs.fill(&mut batch, BATCH_DOCUMENTS, BATCH_BYTES);
+        if batch.is_empty() {
+            return read;
         }
-    }
-    if !batch.is_empty() {
-        send(&mut batch, &mut bytes);
+        // every worker gone means the merge stopped: nothing more is wanted
+        if work.send((seq, batch)).is_err() {
+            return Ok(());
+        }
+        seq += 1;
+        read?;
     }
     Ok(())
 }

@@ -50,7 +50,7 @@ impl DryRunReport {
     }
 
     /// Validates one document and counts the outcome.
-    pub fn add(&mut self, validator: &Validator, doc: &RawDocumentBuf) {
+    pub fn add(&mut self, validator: &Validator, doc: &RawDocument) {
         self.documents += 1;
         let Err(error) = validator.validate_raw(doc) else { return };
         self.failed += 1;
