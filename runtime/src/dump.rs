@@ -144,8 +144,9 @@ pub struct DumpReader<R> {
     archive_namespaces: Vec<String>,
 }
 
-/// The bytes a reader hands on: a file, standard input, or either through gunzip.
-pub type Input = BufReader<Box<dyn Read>>;
+/// The bytes a reader hands on: a file, standard input, or either through gunzip. `Send`,
+/// so that the threads checking documents can take turns reading.
+pub type Input = BufReader<Box<dyn Read + Send>>;
 
 /// Opens `path` (`-`: standard input) and tells its format from its first bytes.
 pub fn open(path: &Path) -> io::Result<DumpReader<Input>> {
@@ -157,7 +158,7 @@ pub fn open(path: &Path) -> io::Result<DumpReader<Input>> {
 
 /// [`open`] over any reader of a dump's bytes (e.g. one that reports progress): gzip
 /// (magic `1f 8b`, mongodump `--gzip`) is decompressed, then [`sniff`] picks the format.
-pub fn from_reader<R: Read + 'static>(reader: R) -> io::Result<DumpReader<Input>> {
+pub fn from_reader<R: Read + Send + 'static>(reader: R) -> io::Result<DumpReader<Input>> {
     let mut input: Input = BufReader::with_capacity(1 << 20, Box::new(reader));
     let gzip = input.fill_buf()?.starts_with(&[0x1f, 0x8b]);
     if gzip {

@@ -2,9 +2,10 @@
 //!
 //! Inputs are files of one collection (`--collection` names its model) or mongodump
 //! directories (`dump/<db>/<collection>.bson[.gz]`, matched to the registered models by
-//! name). One thread reads and cuts documents ([`DumpReader::next_frame`]) into batches
-//! on a bounded queue; `--jobs` threads decode and validate them; the batch reports are
-//! merged in input order, so the report is the one a single thread makes, byte for byte.
+//! name). `--jobs` threads take turns reading a batch of documents from the input
+//! ([`DumpReader::fill`]: cut, not yet decoded) and decode and validate it while the others
+//! read; the batch reports are merged in input order, so the report is the one a single
+//! thread makes, byte for byte.
 
 use super::fix::{suggest, Fix};
 use super::{chain, select, Exit};
@@ -304,7 +305,7 @@ fn check_file(
 ) -> Result<(), String> {
     let name = if path == Path::new("-") { "standard input".to_owned() } else { path.display().to_string() };
     let in_file = |e: &dyn std::error::Error| format!("{name}: {}", chain(e));
-    let (input, len): (Box<dyn Read>, Option<u64>) = if path == Path::new("-") {
+    let (input, len): (Box<dyn Read + Send>, Option<u64>) = if path == Path::new("-") {
         (Box::new(io::stdin()), None)
     } else {
         let file = std::fs::File::open(path).map_err(|e| in_file(&e))?;
@@ -373,10 +374,21 @@ fn validate(
 /// A batch's report, and the error that ended it early (a document that does not decode).
 type Done = (u64, DryRunReport, Option<DumpError>);
 
-/// This thread reads and cuts documents into numbered batches on a bounded queue; `jobs`
-/// threads decode and validate them and hand the emptied batches back for reuse; one
-/// thread merges their reports in batch order.
-fn parallel<R: BufRead>(
+/// The input, shared by the threads that take turns reading it.
+struct Shared<'a, R> {
+    docs: &'a mut DumpReader<R>,
+    /// The number of the next batch read.
+    next: u64,
+    /// Reading is over: the input ended, or failed with `error`.
+    over: bool,
+    error: Option<DumpError>,
+}
+
+/// `jobs` threads take turns reading a batch of documents (numbered in input order) and
+/// validate it while the others read theirs, so each batch is checked where it was read,
+/// still in that core's cache; one thread merges their reports in batch order. Memory:
+/// one batch per thread.
+fn parallel<R: BufRead + Send>(
     docs: &mut DumpReader<R>,
     validator: &Validator,
     jobs: usize,
@@ -385,82 +397,69 @@ fn parallel<R: BufRead>(
 ) -> Result<(), DumpError> {
     let ids = report.ids_per_group();
     let stop = AtomicBool::new(false);
-    let (work, queue) = mpsc::sync_channel::<(u64, Batch)>(2 * jobs);
-    let queue = Mutex::new(queue);
-    let (spare, spares) = mpsc::channel::<Batch>();
+    let shared = Mutex::new(Shared { docs, next: 0, over: false, error: None });
     let (done, results) = mpsc::channel::<Done>();
-    std::thread::scope(|scope| {
+    let failed = std::thread::scope(|scope| {
         for _ in 0..jobs {
-            let (done, spare, queue, stop) = (done.clone(), spare.clone(), &queue, &stop);
-            scope.spawn(move || loop {
-                let next = queue.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).recv();
-                let Ok((seq, mut batch)) = next else { return };
-                let mut part = DryRunReport::new(ids);
-                let error = validate(&batch, validator, &mut part, Some(stop));
-                if done.send((seq, part, error)).is_err() {
-                    return;
+            let (done, shared, stop) = (done.clone(), &shared, &stop);
+            scope.spawn(move || {
+                let mut batch = Batch::new();
+                while !stop.load(Ordering::Relaxed) {
+                    let Some(seq) = read_batch(shared, &mut batch) else { return };
+                    let mut part = DryRunReport::new(ids);
+                    let error = validate(&batch, validator, &mut part, Some(stop));
+                    if done.send((seq, part, error)).is_err() {
+                        return;
+                    }
                 }
-                batch.clear();
-                let _ = spare.send(batch);
             });
         }
-        drop((done, spare));
-        let stop = &stop;
-        let merged = scope.spawn(move || {
-            let mut pending: BTreeMap<u64, (DryRunReport, Option<DumpError>)> = BTreeMap::new();
-            let mut next = 0;
-            let mut failed = None;
-            for (seq, part, error) in results {
-                pending.insert(seq, (part, error));
-                while let Some((part, error)) = pending.remove(&next) {
-                    next += 1;
-                    if failed.is_some() {
-                        continue;
-                    }
-                    report.merge(part);
-                    progress.show(report);
-                    if error.is_some() {
-                        failed = error;
-                        stop.store(true, Ordering::Relaxed);
-                    }
+        drop(done);
+        let mut pending: BTreeMap<u64, (DryRunReport, Option<DumpError>)> = BTreeMap::new();
+        let mut next = 0;
+        let mut failed = None;
+        for (seq, part, error) in results {
+            pending.insert(seq, (part, error));
+            while let Some((part, error)) = pending.remove(&next) {
+                next += 1;
+                if failed.is_some() {
+                    continue;
+                }
+                report.merge(part);
+                progress.show(report);
+                if error.is_some() {
+                    failed = error;
+                    stop.store(true, Ordering::Relaxed);
                 }
             }
-            failed
-        });
-        let read = read_batches(docs, &work, &spares, stop);
-        drop(work);
-        let failed = merged.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        // the first error in input order: a batch's comes before any the reader met later
-        match failed {
-            Some(e) => Err(e),
-            None => read,
         }
-    })
+        failed
+    });
+    // the first error in input order: a batch's comes before any the reader met later
+    let read_error = shared.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()).error;
+    match failed.or(read_error) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }
 
-/// Sends the input's documents in numbered batches until the end, an error (after
-/// sending the documents before it) or `stop`.
-fn read_batches<R: BufRead>(
-    docs: &mut DumpReader<R>,
-    work: &mpsc::SyncSender<(u64, Batch)>,
-    spares: &mpsc::Receiver<Batch>,
-    stop: &AtomicBool,
-) -> Result<(), DumpError> {
-    let mut seq = 0;
-    while !stop.load(Ordering::Relaxed) {
-        let mut batch = spares.try_recv().unwrap_or_default();
-        let read = docs.fill(&mut batch, BATCH_DOCUMENTS, BATCH_BYTES);
-        if batch.is_empty() {
-            return read;
-        }
-        // every worker gone means the merge stopped: nothing more is wanted
-        if work.send((seq, batch)).is_err() {
-            return Ok(());
-        }
-        seq += 1;
-        read?;
+/// Reads the next batch into `batch`; its number, or `None` when reading is over.
+fn read_batch<R: BufRead>(shared: &Mutex<Shared<'_, R>>, batch: &mut Batch) -> Option<u64> {
+    let mut shared = shared.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if shared.over {
+        return None;
     }
-    Ok(())
+    batch.clear();
+    if let Err(e) = shared.docs.fill(batch, BATCH_DOCUMENTS, BATCH_BYTES) {
+        shared.over = true;
+        shared.error = Some(e);
+    }
+    if batch.is_empty() {
+        shared.over = true;
+        return None;
+    }
+    shared.next += 1;
+    Some(shared.next - 1)
 }
 
 /// Documents, bytes, rate and failures so far, on standard error when it is a terminal.
