@@ -13,6 +13,7 @@ use flate2::write::GzEncoder;
 use flate2::Compression;
 use mongo_schema::bson::{self, doc, oid::ObjectId, Document};
 use mongo_schema::cli::run;
+use mongo_schema::dump::{self, DumpError};
 use mongo_schema::migrate::Model;
 use std::io::Write;
 use std::path::Path;
@@ -243,4 +244,72 @@ fn the_json_report_says_what_the_text_says() {
     insta::assert_snapshot!(shown);
     let report: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(report["totals"], serde_json::json!({ "collections": 2, "documents": 43, "failed": 15 }));
+}
+
+/// What the iterator reads, as (document bytes or error) in order.
+fn by_iterator(bytes: &[u8]) -> Vec<Result<Vec<u8>, DumpError>> {
+    let reader = dump::from_reader(std::io::Cursor::new(bytes.to_vec())).unwrap();
+    reader.map(|r| r.map(|d| d.as_bytes().to_vec())).collect()
+}
+
+/// What batches of at most `size` documents hold, decoded, in order.
+fn by_batches(bytes: &[u8], size: usize) -> Vec<Result<Vec<u8>, DumpError>> {
+    let mut reader = dump::from_reader(std::io::Cursor::new(bytes.to_vec())).unwrap();
+    let mut batch = dump::Batch::new();
+    let mut out = Vec::new();
+    loop {
+        batch.clear();
+        let read = reader.fill(&mut batch, size, usize::MAX);
+        for i in 0..batch.len() {
+            match batch.decode(i) {
+                Ok(doc) => out.push(Ok(doc.as_bytes().to_vec())),
+                Err(e) => return [out, vec![Err(e)]].concat(),
+            }
+        }
+        if let Err(e) = read {
+            out.push(Err(e));
+            return out;
+        }
+        if batch.is_empty() {
+            return out;
+        }
+    }
+}
+
+#[test]
+fn batches_hold_what_the_iterator_reads_errors_included() {
+    let docs: Vec<Document> = (0..7).map(account).collect();
+    let bson = bson_bytes(docs.iter().cloned());
+    let lines: String =
+        docs.iter().map(|d| format!("{}\n\n", bson::Bson::Document(d.clone()).into_relaxed_extjson())).collect();
+    let items: Vec<String> =
+        docs.iter().map(|d| bson::Bson::Document(d.clone()).into_canonical_extjson().to_string()).collect();
+    let array = format!("[{}]", items.join(",\n"));
+    let mut corrupt_inside = bson.clone();
+    let third = bson_bytes(docs[..2].iter().cloned()).len();
+    corrupt_inside[third + 4] = 0x77;
+    // the third line is not JSON
+    let mut bad_lines: Vec<&str> = lines.split_inclusive('\n').collect();
+    bad_lines[4] = "{\"_id\" 1}\n";
+    let bad_line = bad_lines.concat();
+    // (input, documents read before the error, if one)
+    for (bytes, error_after) in [
+        (bson.clone(), None),
+        (gzip(&bson), None),
+        (lines.clone().into_bytes(), None),
+        (array.into_bytes(), None),
+        (bson[..bson.len() - 3].to_vec(), Some(6)),
+        (corrupt_inside, Some(2)),
+        (bad_line.into_bytes(), Some(2)),
+    ] {
+        let expected = by_iterator(&bytes);
+        let read = expected.iter().filter(|r| r.is_ok()).count();
+        match error_after {
+            None => assert_eq!((read, expected.len()), (7, 7)),
+            Some(n) => assert_eq!((read, expected.len(), expected[n].is_err()), (n, n + 1, true)),
+        }
+        for size in [1, 2, 3, 100] {
+            assert_eq!(by_batches(&bytes, size), expected, "batches of {size}");
+        }
+    }
 }
