@@ -312,7 +312,7 @@ fn check_file(
         let len = file.metadata().map(|m| m.len()).ok();
         (Box::new(file), len)
     };
-    let progress = Progress::new(len, report);
+    let progress = Progress::new(namespace, len, report);
     let mut docs = dump::from_reader(progress.bar.wrap_read(input)).map_err(|e| in_file(&e))?.only_namespace(namespace);
     let result = match jobs {
         0 | 1 => sequential(&mut docs, validator, report, &progress),
@@ -468,10 +468,11 @@ struct Progress {
     started: Instant,
     /// The report's counts when the input started (the report spans all inputs).
     before: u64,
+    namespace: String,
 }
 
 impl Progress {
-    fn new(len: Option<u64>, report: &DryRunReport) -> Self {
+    fn new(namespace: &str, len: Option<u64>, report: &DryRunReport) -> Self {
         let bar = if !io::stderr().is_terminal() {
             ProgressBar::hidden()
         } else if let Some(len) = len {
@@ -483,7 +484,7 @@ impl Progress {
                 .unwrap_or_else(|_| ProgressStyle::default_spinner());
             ProgressBar::new_spinner().with_style(style)
         };
-        Progress { bar, started: Instant::now(), before: report.documents }
+        Progress { bar, started: Instant::now(), before: report.documents, namespace: namespace.to_owned() }
     }
 
     fn show(&self, report: &DryRunReport) {
@@ -492,7 +493,8 @@ impl Progress {
         }
         let documents = report.documents - self.before;
         let rate = documents as f64 / self.started.elapsed().as_secs_f64().max(1e-3);
-        self.bar.set_message(format!("{documents} documents ({rate:.0}/s), {} failing", report.failed));
+        let namespace = &self.namespace;
+        self.bar.set_message(format!("{namespace}: {documents} documents ({rate:.0}/s), {} failing", report.failed));
     }
 }
 
