@@ -137,7 +137,9 @@ impl From<Level> for ValidationLevel {
 /// exits with its code.
 pub fn main() -> ! {
     let models = migrate::registered_models();
-    let code = run(&models, std::env::args_os(), &mut io::stdout().lock(), &mut io::stderr().lock());
+    // Standard error stays unlocked: `check`'s progress bar draws on it from whichever
+    // thread is reading, and a lock held here would stop that thread for good.
+    let code = run(&models, std::env::args_os(), &mut io::stdout().lock(), &mut io::stderr());
     let _ = io::stdout().flush();
     std::process::exit(code)
 }
