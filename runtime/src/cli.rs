@@ -13,27 +13,22 @@
 //! migration file, models changed without a migration under `--check`, a failed review
 //! item), 2 a usage, file or connection error.
 
-use crate::dump;
-use crate::migrate::dry_run::{dry_run, DryRunReport};
-use crate::migrate::live_check::LiveCheck;
 use crate::migrate::{self, MigrateError, MigrateOptions, Model};
 use crate::render::{js_line_comment, mongosh_create_collection, mongosh_run_command};
-use crate::{ValidationLevel, Validator};
+use crate::ValidationLevel;
 use clap::{Parser, Subcommand, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use std::error::Error;
 use std::ffi::OsString;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+mod check;
+mod fix;
 #[cfg(feature = "driver")]
 mod review;
 #[cfg(feature = "driver")]
 mod server;
-
-/// Inputs at least this large get a progress bar (on a terminal).
-const PROGRESS_FROM: u64 = 64 * 1024 * 1024;
 
 #[derive(Parser)]
 #[command(
@@ -87,37 +82,9 @@ enum Command {
         #[arg(long)]
         numbered: bool,
     },
-    /// Dry-run a model's validator over mongodump BSON or archives, Extended JSON lines or JSON
-    /// arrays, or over the live collection (`--uri`).
-    Check {
-        /// The model's collection: `t_users` or `db_user_center.t_users`.
-        #[arg(long)]
-        collection: String,
-        /// Inputs, `-` for standard input: mongodump `.bson` or `--archive`, Extended JSON lines
-        /// (canonical or relaxed) or `mongoexport --jsonArray`, each plain or gzip; told apart
-        /// by content.
-        #[arg(required_unless_present = "uri", conflicts_with = "uri")]
-        files: Vec<PathBuf>,
-        /// Example `_id`s shown per failure group.
-        #[arg(long, default_value_t = 3)]
-        ids: usize,
-        /// Check the collection on this deployment instead of files: the server selects the
-        /// documents the validator refuses, and only those travel. Never read from
-        /// MONGODB_URI, so a file check never turns into a live one; the password is never
-        /// printed.
-        #[arg(long, hide_env_values = true)]
-        uri: Option<String>,
-        /// With `--uri`: check a random `$sample` of this many documents, not the whole collection.
-        #[arg(long)]
-        sample: Option<u64>,
-        /// With `--uri`: fetch and explain at most this many failing documents (all are counted).
-        #[arg(long)]
-        limit: Option<u64>,
-        /// With `--uri`: the members to read from; by default a secondary where there is one,
-        /// so a dry run does not load the primary.
-        #[arg(long, value_enum, default_value_t = ReadFrom::SecondaryPreferred)]
-        read_preference: ReadFrom,
-    },
+    /// Dry-run the models' validators over mongodump directories, BSON or archives,
+    /// Extended JSON lines or JSON arrays, on every core.
+    Check(check::CheckArgs),
     #[cfg(feature = "driver")]
     #[command(flatten)]
     Server(server::ServerCommand),
@@ -161,17 +128,6 @@ enum Format {
     Json,
 }
 
-/// A read preference mode, as the connection string spells it.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-#[value(rename_all = "camelCase")]
-enum ReadFrom {
-    Primary,
-    PrimaryPreferred,
-    Secondary,
-    SecondaryPreferred,
-    Nearest,
-}
-
 #[derive(Clone, Copy, ValueEnum)]
 enum Level {
     Strict,
@@ -193,7 +149,9 @@ impl From<Level> for ValidationLevel {
 /// exits with its code.
 pub fn main() -> ! {
     let models = migrate::registered_models();
-    let code = run(&models, std::env::args_os(), &mut io::stdout().lock(), &mut io::stderr().lock());
+    // Standard error stays unlocked: `check`'s progress bar draws on it from whichever
+    // thread is reading, and a lock held here would stop that thread for good.
+    let code = run(&models, std::env::args_os(), &mut io::stdout().lock(), &mut io::stderr());
     let _ = io::stdout().flush();
     std::process::exit(code)
 }
@@ -305,20 +263,7 @@ fn dispatch(models: &[Model], command: Command, out: &mut dyn Write) -> Result<i
             writeln!(out, "wrote data migration {}: fill its `up` with the commands to run", path.display())?;
             Ok(0)
         }
-        Command::Check { collection, files, ids, uri, sample, limit, read_preference } => {
-            let model = &select(models, Some(&collection))?[0];
-            match uri {
-                // clap's `requires` is not enforced beside arguments with defaults
-                None if sample.is_some() || limit.is_some() => {
-                    Err(Exit(2, "--sample and --limit select on the server: they need --uri".to_owned()))
-                }
-                None => check(model, &files, ids, out),
-                Some(uri) => {
-                    let options = LiveCheck { sample, limit, ids };
-                    check_live(model, &uri, read_preference, &options, out)
-                }
-            }
-        }
+        Command::Check(args) => check::run(models, args, out),
         #[cfg(feature = "driver")]
         Command::Server(command) => command.run(models, out),
         #[cfg(feature = "driver")]
@@ -554,92 +499,6 @@ fn write_migration(models: &[Model], dir: &Path, options: &MigrateOptions, out: 
         writeln!(out, "note: {note}")?;
     }
     Ok(0)
-}
-
-fn check(model: &Model, files: &[PathBuf], ids: usize, out: &mut dyn Write) -> Result<i32, Exit> {
-    let schema = checked_schema(model)?;
-    let validator = Validator::new(&schema)
-        .map_err(|e| Exit(2, format!("{}: the validator does not compile: {e}", model.namespace())))?;
-    let mut report = DryRunReport::new(ids);
-    for path in files {
-        if let Err(message) = check_file(&validator, &model.namespace(), path, &mut report) {
-            // What was read before the error still counts; a report of nothing read says nothing.
-            if report.documents > 0 {
-                write!(out, "{}", report.render(&model.namespace()))?;
-                writeln!(out, "(incomplete: stopped at the error in {})", path.display())?;
-            }
-            return Err(Exit(2, message));
-        }
-    }
-    write!(out, "{}", report.render(&model.namespace()))?;
-    Ok(i32::from(report.failed > 0))
-}
-
-#[cfg(feature = "driver")]
-fn check_live(model: &Model, uri: &str, from: ReadFrom, options: &LiveCheck, out: &mut dyn Write) -> Result<i32, Exit> {
-    let schema = checked_schema(model)?;
-    let validator = Validator::new(&schema)
-        .map_err(|e| Exit(2, format!("{}: the validator does not compile: {e}", model.namespace())))?;
-    server::check_live(model, &schema, &validator, uri, from, options, out)
-}
-
-#[cfg(not(feature = "driver"))]
-fn check_live(_: &Model, _: &str, _: ReadFrom, _: &LiveCheck, _: &mut dyn Write) -> Result<i32, Exit> {
-    Err(Exit(
-        2,
-        "`check --uri` talks to a deployment: build the binary with mongo-schema's `driver` feature".to_owned(),
-    ))
-}
-
-/// What `check` holds documents to: the validator migrations install, or for a time-series
-/// collection (which mongod lets have no validator, so this local check is the only one)
-/// the type's own `$jsonSchema`, found by its registration.
-fn checked_schema(model: &Model) -> Result<crate::bson::Document, Exit> {
-    if let Ok(schema) = model.validator.get_document("$jsonSchema") {
-        return Ok(schema.clone());
-    }
-    let registered = crate::registered().into_iter().find(|r| r.db == model.db && r.collection == model.collection);
-    match registered {
-        Some(r) if model.options.is_timeseries() => Ok((r.json_schema)()),
-        _ => Err(Exit(
-            2,
-            format!("{}: the model has no `$jsonSchema` validator to check documents against", model.namespace()),
-        )),
-    }
-}
-
-/// Checks one input (`-`: standard input) of any format [`dump::from_reader`] tells apart.
-/// From a `mongodump --archive`, only `namespace`'s documents are read.
-fn check_file(validator: &Validator, namespace: &str, path: &Path, report: &mut DryRunReport) -> Result<(), String> {
-    let name = if path == Path::new("-") { "standard input".to_owned() } else { path.display().to_string() };
-    let in_file = |e: &dyn Error| format!("{name}: {}", chain(e));
-    let (input, len): (Box<dyn Read>, u64) = if path == Path::new("-") {
-        (Box::new(std::io::stdin()), 0)
-    } else {
-        let file = std::fs::File::open(path).map_err(|e| in_file(&e))?;
-        let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-        (Box::new(file), len)
-    };
-    let bar = progress(len);
-    let mut docs = dump::from_reader(bar.wrap_read(input)).map_err(|e| in_file(&e))?.only_namespace(namespace);
-    let result = dry_run(validator, &mut docs, report);
-    bar.finish_and_clear();
-    result.map_err(|e| in_file(&e))?;
-    if docs.documents() == 0 {
-        return Err(format!(
-            "{name}: empty: no documents (expected mongodump BSON or --archive, Extended JSON lines or a JSON array, plain or gzip)"
-        ));
-    }
-    Ok(())
-}
-
-fn progress(len: u64) -> ProgressBar {
-    if len < PROGRESS_FROM {
-        return ProgressBar::hidden();
-    }
-    let style = ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}")
-        .unwrap_or_else(|_| ProgressStyle::default_bar());
-    ProgressBar::new(len).with_style(style)
 }
 
 #[cfg(test)]

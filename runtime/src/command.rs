@@ -276,6 +276,11 @@ pub struct Registration {
     pub indexes: &'static [Index],
     /// The declared shard key (empty: not sharded).
     pub shard_key: &'static [(&'static str, IndexKey)],
+    /// The type's name (`MongoSchema::NAME`), for reports naming its fields.
+    pub name: &'static str,
+    /// The type's fields (`MongoSchema::FIELDS`), for reports naming the Rust field
+    /// behind a document path.
+    pub fields: Option<&'static [crate::schema::FieldFacts]>,
 }
 
 impl Registration {
@@ -292,6 +297,8 @@ impl Registration {
             capped: T::CAPPED,
             indexes: T::INDEXES,
             shard_key: T::SHARD_KEY,
+            name: T::NAME,
+            fields: T::FIELDS,
         }
     }
 

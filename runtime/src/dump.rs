@@ -8,6 +8,7 @@
 //! offset of the document at fault; nothing panics, whatever the bytes.
 
 use crate::bson::{Bson, RawBsonRef, RawDocument, RawDocumentBuf};
+use std::borrow::Cow;
 use std::error::Error;
 use std::fmt;
 use std::fs::File;
@@ -143,8 +144,9 @@ pub struct DumpReader<R> {
     archive_namespaces: Vec<String>,
 }
 
-/// The bytes a reader hands on: a file, standard input, or either through gunzip.
-pub type Input = BufReader<Box<dyn Read>>;
+/// The bytes a reader hands on: a file, standard input, or either through gunzip. `Send`,
+/// so that the threads checking documents can take turns reading.
+pub type Input = BufReader<Box<dyn Read + Send>>;
 
 /// Opens `path` (`-`: standard input) and tells its format from its first bytes.
 pub fn open(path: &Path) -> io::Result<DumpReader<Input>> {
@@ -156,7 +158,7 @@ pub fn open(path: &Path) -> io::Result<DumpReader<Input>> {
 
 /// [`open`] over any reader of a dump's bytes (e.g. one that reports progress): gzip
 /// (magic `1f 8b`, mongodump `--gzip`) is decompressed, then [`sniff`] picks the format.
-pub fn from_reader<R: Read + 'static>(reader: R) -> io::Result<DumpReader<Input>> {
+pub fn from_reader<R: Read + Send + 'static>(reader: R) -> io::Result<DumpReader<Input>> {
     let mut input: Input = BufReader::with_capacity(1 << 20, Box::new(reader));
     let gzip = input.fill_buf()?.starts_with(&[0x1f, 0x8b]);
     if gzip {
@@ -233,7 +235,7 @@ impl<R: BufRead> DumpReader<R> {
         self
     }
 
-    fn next_archive(&mut self) -> Option<Result<RawDocumentBuf, Bad>> {
+    fn next_archive(&mut self, out: &mut Vec<u8>) -> Option<Result<Kind, Bad>> {
         loop {
             self.start = self.offset;
             let mut prefix = [0u8; 4];
@@ -274,8 +276,14 @@ impl<R: BufRead> DumpReader<R> {
                 ArchiveState::Between if terminator => {
                     return Some(Err(Bad::new(format!("corrupt archive: expected {expected}, found a terminator"))));
                 }
+                ArchiveState::Segment(true) => return Some(self.bson_into(prefix, out).map(|()| Kind::Bson)),
+                ArchiveState::Segment(false) => {
+                    if let Err(bad) = self.bson_bytes(prefix) {
+                        return Some(Err(bad));
+                    }
+                }
                 state => {
-                    let doc = match self.bson_body(prefix) {
+                    let doc = match self.bson_bytes(prefix).and_then(decode_bson) {
                         Ok(doc) => doc,
                         Err(bad) => return Some(Err(bad)),
                     };
@@ -302,7 +310,6 @@ impl<R: BufRead> DumpReader<R> {
                                 self.archive = ArchiveState::Segment(wanted);
                             }
                         }
-                        ArchiveState::Segment(true) => return Some(Ok(doc)),
                         _ => {}
                     }
                 }
@@ -311,7 +318,7 @@ impl<R: BufRead> DumpReader<R> {
     }
 
     /// The end of an archive: an error when the collection asked for is not in it.
-    fn archive_end(&mut self) -> Option<Result<RawDocumentBuf, Bad>> {
+    fn archive_end(&mut self) -> Option<Result<Kind, Bad>> {
         let wanted = self.namespace.as_deref()?;
         if self.archive_namespaces.iter().any(|n| n == wanted) {
             return None;
@@ -362,7 +369,7 @@ impl<R: BufRead> DumpReader<R> {
 
     /// The next document of a `[doc, doc, ...]` array: a small state machine around
     /// serde_json, which parses one element at a time straight from the input.
-    fn next_array(&mut self) -> Option<Result<RawDocumentBuf, Bad>> {
+    fn next_array(&mut self, out: &mut Vec<u8>) -> Option<Result<Kind, Bad>> {
         loop {
             self.start = self.offset;
             let next = match self.peek_past_blanks() {
@@ -389,7 +396,10 @@ impl<R: BufRead> DumpReader<R> {
                 }
                 (ArrayState::First, Some(_)) => {
                     self.array = ArrayState::Next;
-                    return Some(self.array_element());
+                    return Some(self.array_element().map(|doc| {
+                        out.extend_from_slice(doc.as_bytes());
+                        Kind::Checked
+                    }));
                 }
                 (ArrayState::Open, _) => "'[' opening a JSON array",
                 (ArrayState::First, None) => "a document or ']'",
@@ -423,7 +433,7 @@ impl<R: BufRead> DumpReader<R> {
         self.offset
     }
 
-    fn next_bson(&mut self) -> Option<Result<RawDocumentBuf, Bad>> {
+    fn next_bson(&mut self, out: &mut Vec<u8>) -> Option<Result<Kind, Bad>> {
         self.start = self.offset;
         let mut prefix = [0u8; 4];
         let got = match read_full(&mut self.input, &mut prefix) {
@@ -436,33 +446,48 @@ impl<R: BufRead> DumpReader<R> {
                 "truncated: the file ends {got} byte(s) into a document's length prefix"
             ))));
         }
-        Some(self.bson_body(prefix))
+        Some(self.bson_into(prefix, out).map(|()| Kind::Bson))
     }
 
-    fn bson_body(&mut self, prefix: [u8; 4]) -> Result<RawDocumentBuf, Bad> {
-        let declared = i32::from_le_bytes(prefix);
-        let len = usize::try_from(declared).ok().filter(|n| (5..=MAX_DOCUMENT_SIZE).contains(n));
-        let len = len.ok_or_else(|| Bad::new(format!("corrupt: document length {declared} is outside 5..={MAX_DOCUMENT_SIZE}; not a BSON dump, or damaged here")))?;
-        let mut bytes = vec![0u8; len];
-        bytes[..4].copy_from_slice(&prefix);
-        let got = read_full(&mut self.input, &mut bytes[4..]).map_err(Bad::by("read error"))?;
+    /// Appends to `out` the document whose length prefix is `prefix`, not yet checked;
+    /// `out` is left as it was on an error.
+    fn bson_into(&mut self, prefix: [u8; 4], out: &mut Vec<u8>) -> Result<(), Bad> {
+        let len = document_length(prefix)?;
+        let start = out.len();
+        out.resize(start + len, 0);
+        out[start..start + 4].copy_from_slice(&prefix);
+        let read = read_full(&mut self.input, &mut out[start + 4..]);
+        let got = match read {
+            Ok(got) => got,
+            Err(e) => {
+                out.truncate(start);
+                return Err(Bad::by("read error")(e));
+            }
+        };
         self.offset += 4 + got as u64;
         if got < len - 4 {
+            out.truncate(start);
             return Err(Bad::new(format!(
                 "truncated: the document declares {len} bytes, the file ends after {}",
                 got + 4
             )));
         }
-        let doc = RawDocumentBuf::from_bytes(bytes).map_err(Bad::by("corrupt document"))?;
-        well_formed(&doc).map_err(Bad::by("corrupt document"))?;
-        Ok(doc)
+        Ok(())
     }
 
-    fn next_json(&mut self) -> Option<Result<RawDocumentBuf, Bad>> {
+    /// The bytes of the document whose length prefix is `prefix`, not yet checked.
+    fn bson_bytes(&mut self, prefix: [u8; 4]) -> Result<Vec<u8>, Bad> {
+        let mut bytes = Vec::new();
+        self.bson_into(prefix, &mut bytes)?;
+        Ok(bytes)
+    }
+
+    fn next_json(&mut self, out: &mut Vec<u8>) -> Option<Result<Kind, Bad>> {
+        let start = out.len();
         loop {
             self.start = self.offset;
-            let mut line = Vec::new();
-            let got = match (&mut self.input).take(MAX_LINE as u64 + 1).read_until(b'\n', &mut line) {
+            out.truncate(start);
+            let got = match (&mut self.input).take(MAX_LINE as u64 + 1).read_until(b'\n', out) {
                 Ok(0) => return None,
                 Ok(n) => n,
                 Err(e) => return Some(Err(Bad::by("read error")(e))),
@@ -471,10 +496,10 @@ impl<R: BufRead> DumpReader<R> {
             if got > MAX_LINE {
                 return Some(Err(Bad::new(format!("line longer than {MAX_LINE} bytes: not Extended JSON lines"))));
             }
-            if line.iter().all(u8::is_ascii_whitespace) {
+            if out[start..].iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
-            return Some(json_document(&line));
+            return Some(Ok(Kind::Line));
         }
     }
 }
@@ -491,6 +516,31 @@ fn read_full(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
         }
     }
     Ok(got)
+}
+
+/// The length a BSON document's prefix declares, when a document can have it.
+fn document_length(prefix: [u8; 4]) -> Result<usize, Bad> {
+    let declared = i32::from_le_bytes(prefix);
+    let len = usize::try_from(declared).ok().filter(|n| (5..=MAX_DOCUMENT_SIZE).contains(n));
+    len.ok_or_else(|| {
+        Bad::new(format!(
+            "corrupt: document length {declared} is outside 5..={MAX_DOCUMENT_SIZE}; not a BSON dump, or damaged here"
+        ))
+    })
+}
+
+/// A BSON document's bytes, checked: framing, then every element, nested ones included.
+fn decode_bson(bytes: Vec<u8>) -> Result<RawDocumentBuf, Bad> {
+    let doc = RawDocumentBuf::from_bytes(bytes).map_err(Bad::by("corrupt document"))?;
+    well_formed(&doc).map_err(Bad::by("corrupt document"))?;
+    Ok(doc)
+}
+
+/// [`decode_bson`] in place.
+fn check_bson(bytes: &[u8]) -> Result<&RawDocument, Bad> {
+    let doc = RawDocument::from_bytes(bytes).map_err(Bad::by("corrupt document"))?;
+    well_formed(doc).map_err(Bad::by("corrupt document"))?;
+    Ok(doc)
 }
 
 /// Walks every element, embedded documents and arrays included, so damage inside a
@@ -523,27 +573,163 @@ fn json_value(value: serde_json::Value, what: &str) -> Result<RawDocumentBuf, Ba
     }
 }
 
-impl<R: BufRead> Iterator for DumpReader<R> {
-    type Item = Result<RawDocumentBuf, DumpError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
+impl<R: BufRead> DumpReader<R> {
+    /// Appends the next document's bytes to `out`, as read: not yet decoded. `None` at
+    /// the end and after an error; on an error `out` is as it was.
+    fn next_item(&mut self, out: &mut Vec<u8>) -> Option<Result<Kind, DumpError>> {
         if self.failed {
             return None;
         }
         let item = match self.format {
-            DumpFormat::Bson => self.next_bson(),
-            DumpFormat::JsonLines => self.next_json(),
-            DumpFormat::JsonArray => self.next_array(),
-            DumpFormat::Archive => self.next_archive(),
-        };
-        let item = item?;
+            DumpFormat::Bson => self.next_bson(out),
+            DumpFormat::JsonLines => self.next_json(out),
+            DumpFormat::JsonArray => self.next_array(out),
+            DumpFormat::Archive => self.next_archive(out),
+        }?;
         self.failed = item.is_err();
         self.documents += u64::from(item.is_ok());
-        Some(item.map_err(|bad| DumpError {
-            offset: self.start,
-            gzip: self.gzip,
-            message: bad.message,
-            cause: bad.cause,
-        }))
+        Some(item.map_err(|bad| bad.at(self.start, self.gzip)))
+    }
+
+    /// The next document as read, not yet decoded (see [`Frame`]); `None` at the end and
+    /// after an error.
+    pub fn next_frame(&mut self) -> Option<Result<Frame, DumpError>> {
+        let mut bytes = Vec::new();
+        let kind = self.next_item(&mut bytes)?;
+        Some(kind.map(|kind| Frame { offset: self.start, gzip: self.gzip, kind, bytes }))
+    }
+
+    /// Appends documents to `batch`, as read (not yet decoded), until it holds
+    /// `max_documents` or `max_bytes`, or the input ends (nothing is appended then). On an
+    /// error, the documents before it stay in the batch.
+    pub fn fill(&mut self, batch: &mut Batch, max_documents: usize, max_bytes: usize) -> Result<(), DumpError> {
+        batch.gzip = self.gzip;
+        while batch.items.len() < max_documents && batch.bytes.len() < max_bytes {
+            let start = batch.bytes.len();
+            match self.next_item(&mut batch.bytes) {
+                None => break,
+                Some(Ok(kind)) => batch.items.push(Item { offset: self.start, start, end: batch.bytes.len(), kind }),
+                Some(Err(e)) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Bad {
+    fn at(self, offset: u64, gzip: bool) -> DumpError {
+        DumpError { offset, gzip, message: self.message, cause: self.cause }
+    }
+}
+
+/// What a document's bytes are, as read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// BSON, length prefix checked, elements not yet.
+    Bson,
+    /// One line of Extended JSON.
+    Line,
+    /// BSON already checked (a JSON array's element, parsed to find its end).
+    Checked,
+}
+
+/// One document as the reader cut it from the input, before the work that can run on
+/// any thread: checking a BSON document's elements, parsing an Extended JSON line.
+/// [`DumpReader::next_frame`] hands them out in input order; [`Frame::decode`] finishes
+/// them.
+#[derive(Debug, Clone)]
+pub struct Frame {
+    offset: u64,
+    gzip: bool,
+    kind: Kind,
+    bytes: Vec<u8>,
+}
+
+impl Frame {
+    /// Where the document starts, in bytes from the start of the (decompressed) input.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// The document, or what is wrong with it (at its offset).
+    pub fn decode(self) -> Result<RawDocumentBuf, DumpError> {
+        let decoded = match self.kind {
+            Kind::Bson => decode_bson(self.bytes),
+            Kind::Line => json_document(&self.bytes),
+            Kind::Checked => RawDocumentBuf::from_bytes(self.bytes).map_err(Bad::by("corrupt document")),
+        };
+        decoded.map_err(|bad| bad.at(self.offset, self.gzip))
+    }
+}
+
+/// Documents as the reader cut them from the input ([`DumpReader::fill`]), in one buffer:
+/// what one thread reads and another decodes and validates ([`Batch::decode`]). Cleared,
+/// it keeps its memory for the next batch.
+#[derive(Debug, Default)]
+pub struct Batch {
+    bytes: Vec<u8>,
+    items: Vec<Item>,
+    gzip: bool,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Item {
+    offset: u64,
+    start: usize,
+    end: usize,
+    kind: Kind,
+}
+
+impl Batch {
+    /// An empty batch.
+    pub fn new() -> Self {
+        Batch::default()
+    }
+
+    /// Documents in the batch.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// No document in the batch.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Empties the batch, keeping its memory.
+    pub fn clear(&mut self) {
+        self.bytes.clear();
+        self.items.clear();
+    }
+
+    /// Document `i` (in input order), checked or parsed, or what is wrong with it (at its
+    /// offset). A BSON document is borrowed from the batch; a JSON line's is built.
+    ///
+    /// # Panics
+    ///
+    /// When `i` is not below [`len`](Self::len).
+    pub fn decode(&self, i: usize) -> Result<Cow<'_, RawDocument>, DumpError> {
+        let item = self.items[i];
+        let bytes = &self.bytes[item.start..item.end];
+        let decoded = match item.kind {
+            Kind::Bson => check_bson(bytes).map(Cow::Borrowed),
+            Kind::Line => json_document(bytes).map(Cow::Owned),
+            Kind::Checked => RawDocument::from_bytes(bytes).map(Cow::Borrowed).map_err(Bad::by("corrupt document")),
+        };
+        decoded.map_err(|bad| bad.at(item.offset, self.gzip))
+    }
+}
+
+impl<R: BufRead> Iterator for DumpReader<R> {
+    type Item = Result<RawDocumentBuf, DumpError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let decoded = self.next_frame()?.and_then(Frame::decode);
+        if decoded.is_err() && !self.failed {
+            // the frame was counted when read: it is not a document after all
+            self.failed = true;
+            self.documents -= 1;
+        }
+        Some(decoded)
     }
 }

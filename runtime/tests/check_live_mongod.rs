@@ -129,7 +129,20 @@ fn limit_and_sample_say_what_they_counted() {
     let (code, out, _) = schema(&models, &["check", "--uri", &uri, "--collection", "t_live_limit", "--limit", "5"]);
     assert_eq!(code, 1);
     assert!(out.contains("\ndb_shop.t_live_limit: 40 documents checked, 26 fail the validator\n"), "{out}");
-    assert!(out.ends_with("note: the groups explain the first 5 failing documents (--limit 5)\n"), "{out}");
+    assert!(out.ends_with("note: the groups explain the first 5 failing documents (--limit)\n"), "{out}");
+
+    // the same as JSON for CI: the dump check's object, with what the server did
+    let args = ["check", "--uri", &uri, "--collection", "t_live_limit", "--limit", "5", "--format", "json"];
+    let (code, out, _) = schema(&models, &args);
+    assert_eq!(code, 1);
+    let report: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let collection = &report["collections"][0];
+    assert_eq!((collection["documents"].as_u64(), collection["failed"].as_u64()), (Some(40), Some(26)), "{out}");
+    assert_eq!(collection["server"]["explained"].as_u64(), Some(5), "{out}");
+    assert_eq!(collection["server"]["readPreference"], "secondaryPreferred", "{out}");
+    let grouped: u64 =
+        collection["groups"].as_array().unwrap().iter().map(|g| g["documents"].as_u64().unwrap()).max().unwrap();
+    assert!(grouped <= 5, "{out}");
 
     let (code, out, _) =
         schema(&models, &["check", "--uri", &uri, "--collection", "t_live_limit", "--sample", "10", "--limit", "1"]);

@@ -113,11 +113,25 @@ fn check_groups_failures_by_path_and_keyword() {
     let mut lines = out.lines();
     assert_eq!(lines.next(), Some("db_shop.t_user: 4 documents checked, 3 fail the validator"));
     let first = lines.next().unwrap();
-    assert!(first.contains(" 2  email  required  e.g. _id {\"$oid\":\"020202020202020202020202\"}, {\"$oid\":\"040404040404040404040404\"}"), "{out}");
+    assert!(first.contains(" 2  email  required  e.g. _id {\"$oid\":\"020202020202020202020202\"}, {\"$oid\":\"040404040404040404040404\"}  (User::email)"), "{out}");
+    // each group says what would fix it: here nothing mechanical
     assert!(
-        lines.next().unwrap().contains(" 1  userName  minLength  e.g. _id {\"$oid\":\"030303030303030303030303\"}"),
+        lines
+            .next()
+            .unwrap()
+            .trim()
+            .starts_with("needs a person: `email` is missing and the model accepts neither null"),
         "{out}"
     );
+    assert!(
+        lines
+            .next()
+            .unwrap()
+            .contains(" 1  userName  minLength  e.g. _id {\"$oid\":\"030303030303030303030303\"}  (User::user_name)"),
+        "{out}"
+    );
+    assert!(lines.next().unwrap().trim().starts_with("needs a person: strings outside the length bounds"), "{out}");
+    assert_eq!(lines.next(), None, "{out}");
 }
 
 #[test]

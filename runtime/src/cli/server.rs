@@ -1,18 +1,18 @@
 //! `schema apply`, `status`, `revert` and `drift`: the subcommands that talk to a deployment, through
 //! [`MongoServer`] (feature `driver`), printed for people, with exit codes.
 
+use super::check::ReadFrom;
 use super::{chain, Exit};
 use crate::bson::Bson;
 use crate::migrate::apply::{
     apply, drift, revert, status, to_apply, DriftStatus, MigrationFile, Outcome, Server, DEFAULT_STATE_DB,
 };
 use crate::migrate::driver::MongoServer;
-use crate::migrate::live_check::{live_check, LiveCheck, LiveReport};
 use crate::migrate::record::State;
 use crate::migrate::{pending, Model};
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Subcommand};
 use mongodb::options::ReadPreference;
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The deployment and the migrations: what `apply`, `status` and `revert` share.
@@ -85,7 +85,7 @@ impl ServerCommand {
     }
 }
 
-fn connect(uri: &str) -> Result<MongoServer, Exit> {
+pub(crate) fn connect(uri: &str) -> Result<MongoServer, Exit> {
     MongoServer::connect(uri).map_err(|e| Exit(2, format!("cannot connect: {}", chain(&e))))
 }
 
@@ -254,61 +254,8 @@ fn run_drift(server: &mut dyn Server, models: &[Model], out: &mut dyn Write) -> 
     Ok(i32::from(report.iter().any(|(_, s)| *s != DriftStatus::InSync)))
 }
 
-/// `schema check --uri`: the server selects what the model's `$jsonSchema` refuses, the
-/// local validator explains it; exit 1 when a document fails.
-pub(crate) fn check_live(
-    model: &Model,
-    schema: &crate::bson::Document,
-    validator: &crate::Validator,
-    uri: &str,
-    from: super::ReadFrom,
-    options: &LiveCheck,
-    out: &mut dyn Write,
-) -> Result<i32, Exit> {
-    let server = &mut connect(uri)?.reading_from(read_preference(from));
-    let found = live_check(server, &model.db, &model.collection, schema, validator, options)
-        .map_err(|e| Exit(2, format!("{}: {}", model.namespace(), chain(&e))))?;
-    write_live_report(&model.namespace(), from, &found, options, out)?;
-    Ok(i32::from(found.report.failed > 0))
-}
-
-/// The dump check's table, with what the server counted and what it did not.
-pub(crate) fn write_live_report(
-    namespace: &str,
-    from: super::ReadFrom,
-    found: &LiveReport,
-    options: &LiveCheck,
-    out: &mut dyn Write,
-) -> io::Result<()> {
-    let LiveReport { report, sampled, explained, failed_at_least, admitted_locally } = found;
-    let scope = match sampled {
-        true => "a random $sample",
-        false => "the collection's count",
-    };
-    let from = from.to_possible_value().map(|v| v.get_name().to_owned()).unwrap_or_default();
-    writeln!(out, "{namespace}: checked on the server (read preference {from}, {scope})")?;
-    let table = report.render(namespace);
-    match failed_at_least {
-        // "N fail" would claim a total nobody counted
-        true => out.write_all(table.replacen(" fail the validator", " or more fail the validator", 1).as_bytes())?,
-        false => out.write_all(table.as_bytes())?,
-    }
-    if let Some(limit) = options.limit.filter(|_| *explained < report.failed || *failed_at_least) {
-        writeln!(out, "note: the groups explain the first {explained} failing documents (--limit {limit})")?;
-    }
-    if !admitted_locally.is_empty() {
-        writeln!(
-            out,
-            "warning: the server refuses {} documents the local validator admits (e.g. _id {}): a mongo-schema bug, please report it",
-            admitted_locally.len(),
-            admitted_locally.iter().take(options.ids.max(1)).cloned().collect::<Vec<_>>().join(", ")
-        )?;
-    }
-    Ok(())
-}
-
-fn read_preference(from: super::ReadFrom) -> ReadPreference {
-    use super::ReadFrom;
+/// The driver's read preference for `--read-preference`.
+pub(crate) fn read_preference(from: ReadFrom) -> ReadPreference {
     match from {
         ReadFrom::Primary => ReadPreference::Primary,
         ReadFrom::PrimaryPreferred => ReadPreference::PrimaryPreferred { options: None },

@@ -2,10 +2,10 @@
 //! by document path and keyword with a few `_id`s each, so a tightening can be judged
 //! before it is enforced.
 
-use crate::bson::{Bson, RawDocumentBuf};
+use crate::bson::{Bson, RawBsonRef, RawDocument, RawDocumentBuf};
 use crate::dump::DumpError;
-use crate::validate::{ValidationError, Validator};
-use std::collections::BTreeMap;
+use crate::validate::{alias_of, join, ValidationError, Validator, Violation};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 /// Documents failing one keyword at one path (array indices folded into `$[]`).
@@ -13,8 +13,16 @@ use std::fmt::Write as _;
 pub struct Group {
     /// Failing documents.
     pub documents: u64,
-    /// The first few failing `_id`s, as relaxed Extended JSON.
+    /// The first few failing `_id`s, in input order, as relaxed Extended JSON.
     pub ids: Vec<String>,
+    /// The Rust field behind the path (`User::email`), when the validator is annotated
+    /// (see [`Validator::for_type`]).
+    pub field: Option<String>,
+    /// The subschema holding the failed keyword (dotted, as in
+    /// [`Violation::schema_path`]); for `required`, the missing field's own subschema.
+    pub schema_path: String,
+    /// For `bsonType` / `type` failures: the BSON types found at the path (`string`, `int`).
+    pub found: BTreeSet<String>,
 }
 
 /// What a dry run found. Its size grows with the distinct (path, keyword) pairs, never with
@@ -36,44 +44,123 @@ impl DryRunReport {
         DryRunReport { ids_per_group, ..DryRunReport::default() }
     }
 
+    /// Example `_id`s kept per group.
+    pub fn ids_per_group(&self) -> usize {
+        self.ids_per_group
+    }
+
     /// Validates one document and counts the outcome.
-    pub fn add(&mut self, validator: &Validator, doc: &RawDocumentBuf) {
+    pub fn add(&mut self, validator: &Validator, doc: &RawDocument) {
         self.documents += 1;
         let Err(error) = validator.validate_raw(doc) else { return };
         self.failed += 1;
         let id = doc.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok());
-        for key in keys(&error) {
+        for (key, seen) in keys(validator, doc, &error) {
             let group = self.groups.entry(key).or_default();
+            if group.documents == 0 {
+                group.field = seen.field;
+                group.schema_path = seen.schema_path;
+            }
             group.documents += 1;
+            group.found.extend(seen.found);
             if group.ids.len() < self.ids_per_group {
                 group.ids.push(id.as_ref().map_or_else(|| "(no _id)".to_owned(), shown_id));
             }
         }
     }
 
+    /// Adds the report of the documents that follow this report's in the input: the
+    /// result is the report of both runs made as one, whatever the split.
+    pub fn merge(&mut self, later: DryRunReport) {
+        self.documents += later.documents;
+        self.failed += later.failed;
+        for (key, group) in later.groups {
+            let mine = self.groups.entry(key).or_default();
+            if mine.documents == 0 {
+                mine.field = group.field;
+                mine.schema_path = group.schema_path;
+            }
+            mine.documents += group.documents;
+            mine.found.extend(group.found);
+            let room = self.ids_per_group.saturating_sub(mine.ids.len());
+            mine.ids.extend(group.ids.into_iter().take(room));
+        }
+    }
+
+    /// The groups, most frequent first (then by path and keyword).
+    pub fn sorted_groups(&self) -> Vec<(&(String, String), &Group)> {
+        let mut groups: Vec<_> = self.groups.iter().collect();
+        groups.sort_by(|a, b| b.1.documents.cmp(&a.1.documents).then(a.0.cmp(b.0)));
+        groups
+    }
+
     /// A table for people: one line per group, most frequent first.
     pub fn render(&self, collection: &str) -> String {
         let mut out =
             format!("{collection}: {} documents checked, {} fail the validator\n", self.documents, self.failed);
-        let mut groups: Vec<_> = self.groups.iter().collect();
-        groups.sort_by(|a, b| b.1.documents.cmp(&a.1.documents).then(a.0.cmp(b.0)));
-        for ((path, keyword), group) in groups {
-            let _ = writeln!(out, "  {:>10}  {path}  {keyword}  e.g. _id {}", group.documents, group.ids.join(", "));
+        for ((path, keyword), group) in self.sorted_groups() {
+            let field = group.field.as_ref().map(|f| format!("  ({f})")).unwrap_or_default();
+            let _ =
+                writeln!(out, "  {:>10}  {path}  {keyword}  e.g. _id {}{field}", group.documents, group.ids.join(", "));
         }
         out
     }
 }
 
-/// The distinct (path, keyword) pairs of one failure.
-fn keys(error: &ValidationError) -> Vec<(String, String)> {
+/// What one document shows of a group besides its key.
+struct Seen {
+    field: Option<String>,
+    schema_path: String,
+    found: Option<String>,
+}
+
+/// The distinct (path, keyword) pairs of one failure, each with what it shows.
+fn keys(validator: &Validator, doc: &RawDocument, error: &ValidationError) -> Vec<((String, String), Seen)> {
     let Some(failure) = error.failure() else {
-        return vec![("(document)".to_owned(), format!("malformed BSON: {error}"))];
+        let seen = Seen { field: None, schema_path: String::new(), found: None };
+        return vec![(("(document)".to_owned(), format!("malformed BSON: {error}")), seen)];
     };
-    let mut keys: Vec<(String, String)> =
-        failure.violations().iter().map(|v| (group_path(&v.path), v.keyword.to_owned())).collect();
-    keys.sort();
-    keys.dedup();
+    let mut keys: Vec<((String, String), Seen)> = Vec::new();
+    for v in failure.violations() {
+        let key = (group_path(&v.path), v.keyword.to_owned());
+        if keys.iter().any(|(k, _)| *k == key) {
+            continue;
+        }
+        keys.push((key, seen(validator, doc, v)));
+    }
     keys
+}
+
+fn seen(validator: &Validator, doc: &RawDocument, v: &Violation) -> Seen {
+    let (schema_path, note) = match v.keyword {
+        // the missing field's own subschema and Rust field, not its parent's
+        "required" => {
+            let name = v.path.rsplit('.').next().unwrap_or_default();
+            let own = join(&v.schema_path, &format!("properties.{name}"));
+            let note = validator.note(&own).map(str::to_owned);
+            (own, note)
+        }
+        _ => (v.schema_path.clone(), v.note.clone()),
+    };
+    let found = match v.keyword {
+        "bsonType" | "type" => value_at(doc, &v.path).map(|value| alias_of(value.element_type()).to_owned()),
+        _ => None,
+    };
+    Seen { field: note, schema_path, found }
+}
+
+/// The value at a dotted document path (array elements by index).
+fn value_at<'a>(doc: &'a RawDocument, path: &str) -> Option<RawBsonRef<'a>> {
+    let mut segments = path.split('.');
+    let mut value = doc.get(segments.next()?).ok()??;
+    for segment in segments {
+        value = match value {
+            RawBsonRef::Document(d) => d.get(segment).ok()??,
+            RawBsonRef::Array(a) => a.get(segment.parse().ok()?).ok()??,
+            _ => return None,
+        };
+    }
+    Some(value)
 }
 
 /// `items.3.price` -> `items.$[].price`: one group for every element of an array.

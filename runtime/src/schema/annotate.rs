@@ -37,10 +37,19 @@ impl Validator {
     /// # Ok::<(), mongo_schema::SchemaError>(())
     /// ```
     pub fn for_type<T: MongoSchema + ?Sized>() -> Result<Validator, SchemaError> {
-        let schema = T::json_schema();
-        let mut validator = Validator::new(&schema)?;
-        let at = Site { owner: T::NAME, fields: T::FIELDS };
-        annotate(&mut validator, &schema, "", &at, T::NAME);
+        Validator::annotated(&T::json_schema(), T::NAME, T::FIELDS)
+    }
+
+    /// The validator of `schema`, the `$jsonSchema` of the type `name` whose fields are
+    /// `fields` (`MongoSchema::NAME` and `MongoSchema::FIELDS`), annotated as by
+    /// [`Validator::for_type`].
+    pub(crate) fn annotated(
+        schema: &Document,
+        name: &'static str,
+        fields: Option<&'static [FieldFacts]>,
+    ) -> Result<Validator, SchemaError> {
+        let mut validator = Validator::new(schema)?;
+        annotate(&mut validator, schema, "", &Site { owner: name, fields }, name);
         Ok(validator)
     }
 }

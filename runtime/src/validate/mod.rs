@@ -129,6 +129,7 @@ pub use value::Malformed;
 use report::Explain;
 pub(crate) use schema::join;
 use schema::{Ctx, Schema};
+pub(crate) use types::alias_of;
 use value::{Doc, Value};
 use walk::Bytes;
 
@@ -166,6 +167,11 @@ impl Validator {
     pub fn annotate(&mut self, schema_path: impl Into<String>, note: impl Into<String>) -> &mut Self {
         self.notes.insert(schema_path.into(), note.into());
         self
+    }
+
+    /// The annotation of the subschema at `schema_path`, if any.
+    pub(crate) fn note(&self, schema_path: &str) -> Option<&str> {
+        self.notes.get(schema_path).map(String::as_str)
     }
 
     /// Validates a decoded document.
