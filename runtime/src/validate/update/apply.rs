@@ -1,0 +1,520 @@
+//! The update tree applied to a document, level by level, as mongod's `UpdateObjectNode` and
+//! `UpdateArrayNode` apply it; replacement documents; the fields an upsert starts from.
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::bson::{oid::ObjectId, Bson, Document};
+
+use super::format::{document, element};
+use super::matcher;
+use super::ops::{Leaf, Op};
+use super::tree::{identifiers, index, operators, Key, Node};
+use super::{Apply, UpdateError};
+
+fn bad(message: impl Into<String>) -> UpdateError {
+    UpdateError::refused(2, "BadValue", message)
+}
+
+/// The updated copy of `current`.
+pub(crate) fn run(current: &Document, tree: &Node, ctx: &mut Apply) -> Result<Document, UpdateError> {
+    let mut sources = Vec::new();
+    collect_renames(tree, current, ctx, &mut sources)?;
+    let mut doc = current.clone();
+    if let Node::Object { children, positional } = tree {
+        let mut container = Container::Doc(&mut doc);
+        apply_children(&mut container, "", children, positional.as_deref(), "", ctx, false)?;
+    }
+    for source in sources {
+        remove_path(&mut doc, &source);
+    }
+    Ok(doc)
+}
+
+/// Finds each `$rename` source in `current`, refusing one under an array as mongod does.
+fn collect_renames(node: &Node, current: &Document, ctx: &mut Apply, sources: &mut Vec<String>) -> Result<(), UpdateError> {
+    match node {
+        Node::Leaf(Leaf { op: Op::Rename { from }, path }) => {
+            if let Some(value) = lookup_for_rename(current, from)? {
+                ctx.renamed.insert(path.clone(), value);
+                sources.push(from.clone());
+            }
+        }
+        Node::Leaf(_) => {}
+        Node::Object { children, positional } => {
+            for child in children.values().chain(positional.as_deref()) {
+                collect_renames(child, current, ctx, sources)?;
+            }
+        }
+        Node::Array { children } => {
+            for child in children.values() {
+                collect_renames(child, current, ctx, sources)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The value `$rename` moves, found as mongod's `findLongestPrefix` finds it: a path through
+/// a scalar, or through an array by a name that is not an index, is refused (28); one that
+/// reaches its end through an array is refused as a source under an array (2).
+fn lookup_for_rename(current: &Document, from: &str) -> Result<Option<Bson>, UpdateError> {
+    let parts: Vec<&str> = from.split('.').collect();
+    let root = Bson::Document(current.clone());
+    let (mut value, mut name) = (&root, "");
+    let mut through_array = None;
+    for part in &parts {
+        let next = match value {
+            Bson::Document(d) => d.get(*part),
+            Bson::Array(items) => {
+                through_array.get_or_insert((name, value));
+                match index(part) {
+                    Some(i) => items.get(i),
+                    None => return Err(cannot_traverse(part, from, name, value)),
+                }
+            }
+            scalar => return Err(cannot_traverse(part, from, name, scalar)),
+        };
+        match next {
+            Some(v) => {
+                value = v;
+                name = part;
+            }
+            None => return Ok(None),
+        }
+    }
+    if let Some((array_name, array)) = through_array {
+        return Err(bad(format!(
+            "The source field cannot be an array element, '{from}' in doc with {} has an array field called '{array_name}'",
+            element(array_name, array)
+        )));
+    }
+    Ok(Some(value.clone()))
+}
+
+fn cannot_traverse(part: &str, path: &str, name: &str, value: &Bson) -> UpdateError {
+    UpdateError::refused(
+        28,
+        "PathNotViable",
+        format!("Cannot use the part ({part}) of ({path}) to traverse the element ({{{}}})", element(name, value)),
+    )
+}
+
+fn remove_path(doc: &mut Document, path: &str) {
+    match path.split_once('.') {
+        None => {
+            doc.remove(path);
+        }
+        Some((first, rest)) => {
+            if let Some(Bson::Document(d)) = doc.get_mut(first) {
+                remove_path(d, rest);
+            }
+        }
+    }
+}
+
+/// A document or an array whose children an object node updates.
+enum Container<'a> {
+    Doc(&'a mut Document),
+    Arr(&'a mut Vec<Bson>),
+}
+
+fn join(prefix: &str, key: &str) -> String {
+    if prefix.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{prefix}.{key}")
+    }
+}
+
+/// Applies an object node's children (with the positional child under the name of the
+/// matched position) to `container`, the value named `name` at `prefix`.
+fn apply_children(
+    container: &mut Container<'_>,
+    name: &str,
+    children: &BTreeMap<Key, Node>,
+    positional: Option<&Node>,
+    prefix: &str,
+    ctx: &Apply,
+    in_array: bool,
+) -> Result<(), UpdateError> {
+    let mut ordered: Vec<(Key, &Node)> = children.iter().map(|(k, n)| (k.clone(), n)).collect();
+    if let Some(node) = positional {
+        let matched = positional_match(ctx)?;
+        let key = Key(matched.to_string());
+        if children.contains_key(&key) {
+            return Err(UpdateError::refused(
+                40,
+                "ConflictingUpdateOperators",
+                format!("Update created a conflict at '{}'", join(prefix, &key.0)),
+            ));
+        }
+        ordered.push((key, node));
+        ordered.sort_by(|a, b| a.0.cmp(&b.0));
+    }
+    for (key, node) in ordered {
+        let path = join(prefix, &key.0);
+        match container {
+            Container::Doc(d) => match d.get_mut(&key.0) {
+                Some(value) => {
+                    if apply_existing(value, node, &key.0, &path, ctx, in_array)? {
+                        d.remove(&key.0);
+                    }
+                }
+                None => {
+                    if let Some(value) = create(node, &path, ctx, in_array)? {
+                        d.insert(key.0.clone(), value);
+                    }
+                }
+            },
+            Container::Arr(items) => match index(&key.0) {
+                Some(i) if i < items.len() => {
+                    if apply_existing(&mut items[i], node, &key.0, &path, ctx, true)? {
+                        items[i] = Bson::Null;
+                    }
+                }
+                Some(i) => {
+                    if let Some(value) = create(node, &path, ctx, true)? {
+                        items.resize(i, Bson::Null);
+                        items.push(value);
+                    }
+                }
+                None if creates(node, ctx) => {
+                    return Err(not_viable(&key.0, name, &Bson::Array(items.clone())));
+                }
+                None => {}
+            },
+        }
+    }
+    Ok(())
+}
+
+/// The position `$` stands for; mongod refuses an update that uses `$` where the filter
+/// matched no array element, whatever the rest of the path holds.
+fn positional_match(ctx: &Apply) -> Result<usize, UpdateError> {
+    ctx.matched.ok_or_else(|| bad("The positional operator did not find the match needed from the query."))
+}
+
+fn not_viable(field: &str, name: &str, value: &Bson) -> UpdateError {
+    UpdateError::refused(
+        28,
+        "PathNotViable",
+        format!("Cannot create field '{field}' in element {{{}}}", element(name, value)),
+    )
+}
+
+/// Applies `node` to the existing `value`; `Ok(true)` when the value is to be removed.
+fn apply_existing(
+    value: &mut Bson,
+    node: &Node,
+    name: &str,
+    path: &str,
+    ctx: &Apply,
+    in_array: bool,
+) -> Result<bool, UpdateError> {
+    match node {
+        Node::Leaf(leaf) => {
+            rename_target_check(leaf, in_array)?;
+            leaf.apply(value, ctx)
+        }
+        Node::Object { children, positional } => {
+            if positional.is_some() {
+                positional_match(ctx)?;
+            }
+            match value {
+                Bson::Document(d) => {
+                    apply_children(&mut Container::Doc(d), name, children, positional.as_deref(), path, ctx, in_array)?
+                }
+                Bson::Array(items) => {
+                    apply_children(&mut Container::Arr(items), name, children, positional.as_deref(), path, ctx, true)?
+                }
+                scalar => {
+                    let first = children.iter().find(|(_, child)| creates(child, ctx)).map(|(k, _)| k.0.as_str());
+                    let first = first.or(positional.as_deref().filter(|p| creates(p, ctx)).map(|_| "$"));
+                    if let Some(field) = first {
+                        return Err(not_viable(field, name, scalar));
+                    }
+                }
+            }
+            Ok(false)
+        }
+        Node::Array { children } => {
+            let Bson::Array(items) = value else {
+                return Err(bad(format!("Cannot apply array updates to non-array element {}", element(name, value))));
+            };
+            apply_each(items, children, path, ctx)?;
+            Ok(false)
+        }
+    }
+}
+
+/// `$[]` and `$[<id>]`: each child on every element its filter matches (decided on the
+/// elements before any is updated).
+fn apply_each(items: &mut [Bson], children: &BTreeMap<String, Node>, path: &str, ctx: &Apply) -> Result<(), UpdateError> {
+    let mut chosen = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        for (id, child) in children {
+            if id.is_empty() || filter_matches(id, item, ctx)? {
+                chosen.push((i, child));
+            }
+        }
+    }
+    for (i, child) in chosen {
+        let name = i.to_string();
+        if apply_existing(&mut items[i], child, &name, &join(path, &name), ctx, true)? {
+            items[i] = Bson::Null;
+        }
+    }
+    Ok(())
+}
+
+fn filter_matches(id: &str, item: &Bson, ctx: &Apply) -> Result<bool, UpdateError> {
+    let Some(filter) = ctx.filters.get(id) else { return Ok(false) };
+    let mut wrapped = Document::new();
+    wrapped.insert(id, item.clone());
+    Ok(matcher::matches(&wrapped, filter)?.0)
+}
+
+fn rename_target_check(leaf: &Leaf, in_array: bool) -> Result<(), UpdateError> {
+    if in_array && matches!(leaf.op, Op::Rename { .. }) {
+        return Err(bad(format!("The destination field cannot be an array element, '{}' in doc has an array field", leaf.path)));
+    }
+    Ok(())
+}
+
+/// The value `node` creates where nothing is; `None` when it creates nothing.
+fn create(node: &Node, path: &str, ctx: &Apply, in_array: bool) -> Result<Option<Bson>, UpdateError> {
+    match node {
+        Node::Leaf(leaf) => {
+            if leaf.create(ctx)?.is_some() {
+                rename_target_check(leaf, in_array)?;
+            }
+            leaf.create(ctx)
+        }
+        Node::Object { children, positional } => {
+            let mut d = Document::new();
+            let name = path.rsplit('.').next().unwrap_or(path);
+            apply_children(&mut Container::Doc(&mut d), name, children, positional.as_deref(), path, ctx, in_array)?;
+            Ok(if d.is_empty() { None } else { Some(Bson::Document(d)) })
+        }
+        Node::Array { .. } => {
+            Err(bad(format!("The path '{path}' must exist in the document in order to apply array updates.")))
+        }
+    }
+}
+
+/// Whether a path that cannot be reached (through a scalar, or an array by a name that is not
+/// an index) is an error for `node`: for every operator but `$unset`, a `$setOnInsert` that
+/// does not insert and a `$rename` with nothing to move.
+fn creates(node: &Node, ctx: &Apply) -> bool {
+    match node {
+        Node::Leaf(leaf) => match &leaf.op {
+            Op::Unset | Op::Placeholder => false,
+            Op::SetOnInsert(_) => ctx.inserting,
+            Op::Rename { .. } => ctx.renamed.contains_key(&leaf.path),
+            _ => true,
+        },
+        Node::Object { children, positional } => {
+            children.values().any(|c| creates(c, ctx)) || positional.as_deref().is_some_and(|p| creates(p, ctx))
+        }
+        Node::Array { .. } => true,
+    }
+}
+
+/// A replacement document: its fields, with `_id` first (the current one when it has none).
+pub(crate) fn replace(current: &Document, replacement: &Document) -> Result<Document, UpdateError> {
+    if let Some(name) = replacement.keys().find(|k| k.starts_with('$')) {
+        return Err(dollar_field(name));
+    }
+    let mut doc = Document::new();
+    if let Some(id) = replacement.get("_id").or_else(|| current.get("_id")) {
+        doc.insert("_id", id.clone());
+    }
+    for (k, v) in replacement {
+        if k != "_id" {
+            doc.insert(k.clone(), v.clone());
+        }
+    }
+    Ok(doc)
+}
+
+fn dollar_field(name: &str) -> UpdateError {
+    UpdateError::refused(
+        52,
+        "DollarPrefixedFieldName",
+        format!(
+            "The dollar ($) prefixed field '{name}' in '{name}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith."
+        ),
+    )
+}
+
+/// The checks mongod makes on every updated document: `_id` unchanged (an update) or first
+/// (an insert), no top-level `$` names.
+pub(crate) fn finish(current: &Document, doc: &mut Document, inserting: bool) -> Result<(), UpdateError> {
+    // An upsert's `_id` from the filter is as immutable as a stored document's.
+    let same = match (current.get("_id"), doc.get("_id")) {
+        (Some(a), Some(b)) => super::order::identical(a, b),
+        (None, _) => inserting,
+        (Some(_), None) => false,
+    };
+    if !same {
+        return Err(UpdateError::refused(
+            66,
+            "ImmutableField",
+            "Performing an update on the path '_id' would modify the immutable field '_id'",
+        ));
+    }
+    if inserting {
+        let id = doc.remove("_id").unwrap_or_else(|| Bson::ObjectId(ObjectId::new()));
+        let mut first = Document::new();
+        first.insert("_id", id);
+        first.extend(std::mem::take(doc));
+        *doc = first;
+    }
+    if let Some(name) = doc.keys().find(|k| k.starts_with('$')) {
+        return Err(dollar_field(name));
+    }
+    if let Some(id @ (Bson::Array(_) | Bson::RegularExpression(_) | Bson::Undefined)) = doc.get("_id") {
+        return Err(UpdateError::refused(
+            53,
+            "InvalidIdField",
+            format!("The '_id' value cannot be of type {}", super::format::type_name(id)),
+        ));
+    }
+    Ok(())
+}
+
+/// The `arrayFilters`, by identifier, checked as mongod checks them against the update.
+pub(crate) fn array_filters(filters: &[Document], update: &Document) -> Result<HashMap<String, Document>, UpdateError> {
+    let mut out = HashMap::new();
+    for filter in filters {
+        let mut id: Option<&str> = None;
+        for key in filter.keys() {
+            let top = key.split('.').next().unwrap_or(key);
+            if top.starts_with('$') {
+                return Err(UpdateError::Unsupported(format!("an array filter with {top}")));
+            }
+            match id {
+                Some(seen) if seen != top => {
+                    return Err(UpdateError::refused(
+                        9,
+                        "FailedToParse",
+                        format!("Error parsing array filter :: caused by :: Expected a single top-level field name, found '{seen}' and '{top}'"),
+                    ))
+                }
+                _ => id = Some(top),
+            }
+        }
+        let Some(id) = id else {
+            return Err(UpdateError::refused(9, "FailedToParse", "Cannot use an expression without a top-level field name in arrayFilters"));
+        };
+        let valid = id.starts_with(|c: char| c.is_ascii_lowercase()) && id.chars().all(|c| c.is_ascii_alphanumeric());
+        if !valid {
+            return Err(bad(format!(
+                "Error parsing array filter :: caused by :: The top-level field name must be an alphanumeric string beginning with a lowercase letter, found '{id}'"
+            )));
+        }
+        if out.insert(id.to_owned(), filter.clone()).is_some() {
+            return Err(UpdateError::refused(
+                9,
+                "FailedToParse",
+                format!("Found multiple array filters with the same top-level field name {id}"),
+            ));
+        }
+    }
+    let mut used = Vec::new();
+    for (operator, fields) in operators(update)? {
+        for (path, _) in fields {
+            if operator == "$rename" {
+                continue;
+            }
+            for id in identifiers(path) {
+                if !out.contains_key(id) {
+                    return Err(bad(format!("No array filter found for identifier '{id}' in path '{path}'")));
+                }
+                used.push(id.to_owned());
+            }
+        }
+    }
+    for id in out.keys() {
+        if !used.contains(id) {
+            return Err(UpdateError::refused(
+                9,
+                "FailedToParse",
+                format!("The array filter for identifier '{id}' was not used in the update {}", document(update)),
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// The document an upsert starts from: the filter's equality conditions (`{a: 1}`,
+/// `{a: {$eq: 1}}`, inside `$and`), dotted paths as embedded documents.
+pub(crate) fn upsert_base(filter: &Document) -> Result<Document, UpdateError> {
+    let mut equalities = Vec::new();
+    equalities_of(filter, &mut equalities);
+    let mut doc = Document::new();
+    let mut paths: Vec<&str> = Vec::new();
+    for (path, value) in &equalities {
+        for seen in &paths {
+            let nested = |a: &str, b: &str| b.strip_prefix(a).is_some_and(|r| r.starts_with('.'));
+            if seen == path {
+                return Err(UpdateError::refused(
+                    54,
+                    "NotSingleValueField",
+                    format!("cannot infer query fields to set, path '{path}' is matched twice"),
+                ));
+            }
+            if nested(seen, path) || nested(path, seen) {
+                return Err(UpdateError::refused(
+                    54,
+                    "NotSingleValueField",
+                    format!("cannot infer query fields to set, both paths '{seen}' and '{path}' are matched"),
+                ));
+            }
+        }
+        paths.push(path);
+        set_path(&mut doc, path, (*value).clone());
+    }
+    Ok(doc)
+}
+
+fn equalities_of<'a>(filter: &'a Document, out: &mut Vec<(&'a str, &'a Bson)>) {
+    for (key, condition) in filter {
+        if key == "$and" {
+            if let Bson::Array(clauses) = condition {
+                for clause in clauses.iter().filter_map(Bson::as_document) {
+                    equalities_of(clause, out);
+                }
+            }
+            continue;
+        }
+        if key.starts_with('$') {
+            continue;
+        }
+        match condition {
+            Bson::Document(ops) if ops.keys().next().is_some_and(|k| k.starts_with('$')) => {
+                if let Some(value) = ops.get("$eq") {
+                    out.push((key, value));
+                }
+            }
+            Bson::RegularExpression(_) => {}
+            value => out.push((key, value)),
+        }
+    }
+}
+
+fn set_path(doc: &mut Document, path: &str, value: Bson) {
+    match path.split_once('.') {
+        None => {
+            doc.insert(path, value);
+        }
+        Some((first, rest)) => {
+            if !matches!(doc.get(first), Some(Bson::Document(_))) {
+                doc.insert(first, Document::new());
+            }
+            if let Some(Bson::Document(d)) = doc.get_mut(first) {
+                set_path(d, rest, value);
+            }
+        }
+    }
+}

@@ -1,0 +1,256 @@
+//! The part of mongod's query language updates lean on: the filter that decides the position
+//! `$` stands for (and the fields an upsert starts from), `$pull` conditions and
+//! `arrayFilters`. Comparisons, `$in`/`$nin`, `$exists`, `$size`, `$elemMatch`, `$not`,
+//! `$and`/`$or`/`$nor`, with mongod's array semantics (a predicate on a path holds when it
+//! holds for the array or any of its elements). Anything else is reported as unsupported.
+
+use std::cmp::Ordering;
+
+use crate::bson::{Bson, Document};
+
+use super::order::{compare, rank};
+use super::UpdateError;
+
+/// Whether `doc` matches `filter`; `Some(index)` in the second place is the position in the
+/// first array the match went through (what `$` stands for).
+pub(crate) fn matches(doc: &Document, filter: &Document) -> Result<(bool, Option<usize>), UpdateError> {
+    let mut position = None;
+    let ok = doc_matches(doc, filter, &mut position)?;
+    Ok((ok, if ok { position } else { None }))
+}
+
+fn doc_matches(doc: &Document, filter: &Document, position: &mut Option<usize>) -> Result<bool, UpdateError> {
+    for (key, condition) in filter {
+        let ok = match key.as_str() {
+            "$and" => clauses(condition, key)?.iter().try_fold(true, |all, c| {
+                Ok::<bool, UpdateError>(all && doc_matches(doc, c, position)?)
+            })?,
+            "$or" => any_clause(doc, condition, key, position)?,
+            "$nor" => !any_clause(doc, condition, key, &mut None)?,
+            name if name.starts_with('$') => return Err(unsupported(name)),
+            path => path_matches(doc, path, condition, position)?,
+        };
+        if !ok {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+fn any_clause(doc: &Document, value: &Bson, key: &str, position: &mut Option<usize>) -> Result<bool, UpdateError> {
+    for clause in clauses(value, key)? {
+        if doc_matches(doc, clause, position)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+fn clauses<'a>(value: &'a Bson, key: &str) -> Result<Vec<&'a Document>, UpdateError> {
+    let bad = || UpdateError::refused(2, "BadValue", format!("{key} must be an array of objects"));
+    let Bson::Array(items) = value else { return Err(bad()) };
+    if items.is_empty() {
+        return Err(UpdateError::refused(2, "BadValue", format!("{key}/$or/$nor must be a nonempty array")));
+    }
+    items.iter().map(|c| c.as_document().ok_or_else(bad)).collect()
+}
+
+fn unsupported(what: &str) -> UpdateError {
+    UpdateError::Unsupported(format!("the query operator {what} is not modelled by check_update"))
+}
+
+/// Whether the value at `path` in `doc` satisfies `condition` (an operator object or a value
+/// to equal).
+pub(crate) fn path_matches(
+    doc: &Document,
+    path: &str,
+    condition: &Bson,
+    position: &mut Option<usize>,
+) -> Result<bool, UpdateError> {
+    let predicate = Predicate::parse(condition)?;
+    let parts: Vec<&str> = path.split('.').collect();
+    Ok(walk(Some(&Bson::Document(doc.clone())), &parts, &predicate, position))
+}
+
+/// Whether `value` itself (an array element, for `$pull` and arrayFilters) satisfies an
+/// operator object such as `{$gte: 5}`.
+pub(crate) fn value_matches(value: &Bson, condition: &Bson) -> Result<bool, UpdateError> {
+    let predicate = Predicate::parse(condition)?;
+    Ok(predicate.test_with_elements(Some(value), &mut None))
+}
+
+fn walk(value: Option<&Bson>, parts: &[&str], predicate: &Predicate, position: &mut Option<usize>) -> bool {
+    let Some((first, rest)) = parts.split_first() else {
+        return predicate.test_with_elements(value, position);
+    };
+    match value {
+        Some(Bson::Document(d)) => walk(d.get(*first), rest, predicate, position),
+        Some(Bson::Array(items)) => {
+            if let Ok(index) = first.parse::<usize>() {
+                if walk(items.get(index), rest, predicate, position) {
+                    return true;
+                }
+            }
+            let mut missing_everywhere = true;
+            for (i, item) in items.iter().enumerate() {
+                if let Bson::Document(d) = item {
+                    if d.contains_key(*first) {
+                        missing_everywhere = false;
+                    }
+                    if walk(d.get(*first), rest, predicate, &mut None) {
+                        position.get_or_insert(i);
+                        return true;
+                    }
+                }
+            }
+            missing_everywhere && first.parse::<usize>().is_err() && predicate.test(None)
+        }
+        _ => predicate.test(None),
+    }
+}
+
+/// One condition on a value.
+enum Predicate {
+    All(Vec<Predicate>),
+    Eq(Bson),
+    Ne(Bson),
+    Cmp(Ordering, bool, Bson),
+    In(Vec<Bson>),
+    Nin(Vec<Bson>),
+    Exists(bool),
+    Size(usize),
+    ElemMatch(Document),
+    Not(Box<Predicate>),
+}
+
+impl Predicate {
+    fn parse(condition: &Bson) -> Result<Predicate, UpdateError> {
+        match condition {
+            Bson::Document(ops) if ops.keys().next().is_some_and(|k| k.starts_with('$')) => {
+                ops.iter().map(|(op, arg)| Predicate::operator(op, arg)).collect::<Result<_, _>>().map(Predicate::All)
+            }
+            Bson::RegularExpression(_) => Err(unsupported("regex")),
+            value => Ok(Predicate::Eq(value.clone())),
+        }
+    }
+
+    fn operator(op: &str, arg: &Bson) -> Result<Predicate, UpdateError> {
+        let list = |arg: &Bson| match arg {
+            Bson::Array(items) if items.iter().all(|i| !matches!(i, Bson::RegularExpression(_))) => Ok(items.clone()),
+            Bson::Array(_) => Err(unsupported("regex in $in")),
+            _ => Err(UpdateError::refused(2, "BadValue", format!("{op} needs an array"))),
+        };
+        Ok(match op {
+            "$eq" => Predicate::Eq(arg.clone()),
+            "$ne" => Predicate::Ne(arg.clone()),
+            "$gt" => Predicate::Cmp(Ordering::Greater, false, arg.clone()),
+            "$gte" => Predicate::Cmp(Ordering::Greater, true, arg.clone()),
+            "$lt" => Predicate::Cmp(Ordering::Less, false, arg.clone()),
+            "$lte" => Predicate::Cmp(Ordering::Less, true, arg.clone()),
+            "$in" => Predicate::In(list(arg)?),
+            "$nin" => Predicate::Nin(list(arg)?),
+            "$exists" => Predicate::Exists(truthy(arg)),
+            "$size" => match arg {
+                Bson::Int32(n) if *n >= 0 => Predicate::Size(*n as usize),
+                Bson::Int64(n) if *n >= 0 => Predicate::Size(*n as usize),
+                _ => return Err(unsupported("$size with a value other than a non-negative integer")),
+            },
+            "$elemMatch" => match arg {
+                Bson::Document(d) => Predicate::ElemMatch(d.clone()),
+                _ => return Err(UpdateError::refused(2, "BadValue", "$elemMatch needs an Object")),
+            },
+            "$not" => match arg {
+                Bson::Document(_) => Predicate::Not(Box::new(Predicate::parse(arg)?)),
+                _ => return Err(unsupported("$not with a regex")),
+            },
+            other => return Err(unsupported(other)),
+        })
+    }
+
+    /// The predicate on the value or, for an array, on any of its elements (what a path
+    /// condition means in mongod); negations hold only when no element breaks them.
+    /// `position` gets the index of the element that matched, when one did.
+    fn test_with_elements(&self, value: Option<&Bson>, position: &mut Option<usize>) -> bool {
+        match self {
+            Predicate::All(all) => all.iter().all(|p| p.test_with_elements(value, position)),
+            Predicate::Ne(v) => !Predicate::Eq(v.clone()).test_with_elements(value, &mut None),
+            Predicate::Nin(vs) => !Predicate::In(vs.clone()).test_with_elements(value, &mut None),
+            Predicate::Not(p) => !p.test_with_elements(value, &mut None),
+            Predicate::Exists(_) | Predicate::Size(_) => self.test(value),
+            Predicate::ElemMatch(query) => match value {
+                Some(Bson::Array(items)) => match items.iter().position(|item| elem_match(item, query)) {
+                    Some(i) => {
+                        position.get_or_insert(i);
+                        true
+                    }
+                    None => false,
+                },
+                _ => false,
+            },
+            _ => {
+                if self.test(value) {
+                    return true;
+                }
+                let Some(Bson::Array(items)) = value else { return false };
+                match items.iter().position(|item| self.test(Some(item))) {
+                    Some(i) => {
+                        position.get_or_insert(i);
+                        true
+                    }
+                    None => false,
+                }
+            }
+        }
+    }
+
+    fn test(&self, value: Option<&Bson>) -> bool {
+        match self {
+            Predicate::All(all) => all.iter().all(|p| p.test(value)),
+            Predicate::Eq(expected) => equals(value, expected),
+            Predicate::Ne(expected) => !equals(value, expected),
+            Predicate::Cmp(side, inclusive, bound) => value.is_some_and(|v| ordered(v, bound, *side, *inclusive)),
+            Predicate::In(list) => list.iter().any(|expected| equals(value, expected)),
+            Predicate::Nin(list) => !list.iter().any(|expected| equals(value, expected)),
+            Predicate::Exists(wanted) => value.is_some() == *wanted,
+            Predicate::Size(n) => matches!(value, Some(Bson::Array(items)) if items.len() == *n),
+            Predicate::ElemMatch(query) => matches!(value, Some(Bson::Array(items)) if items.iter().any(|item| elem_match(item, query))),
+            Predicate::Not(p) => !p.test(value),
+        }
+    }
+}
+
+fn elem_match(item: &Bson, query: &Document) -> bool {
+    if query.keys().next().is_some_and(|k| k.starts_with('$') && !matches!(k.as_str(), "$and" | "$or" | "$nor")) {
+        return Predicate::parse(&Bson::Document(query.clone())).is_ok_and(|p| p.test(Some(item)));
+    }
+    matches!(item, Bson::Document(d) if doc_matches(d, query, &mut None).unwrap_or(false))
+}
+
+fn truthy(value: &Bson) -> bool {
+    !matches!(value, Bson::Boolean(false) | Bson::Null | Bson::Undefined)
+        && !matches!(value, Bson::Int32(0) | Bson::Int64(0))
+        && !matches!(value, Bson::Double(d) if *d == 0.0)
+}
+
+/// Query equality: `null` also matches a missing value and `undefined`.
+fn equals(value: Option<&Bson>, expected: &Bson) -> bool {
+    match (value, expected) {
+        (None | Some(Bson::Null | Bson::Undefined), Bson::Null) => true,
+        (None, _) => false,
+        (Some(v), e) => compare(v, e) == Ordering::Equal,
+    }
+}
+
+/// `$gt`-style comparisons hold only between values of the same type bracket (`MinKey` and
+/// `MaxKey` bounds compare with everything).
+fn ordered(value: &Bson, bound: &Bson, side: Ordering, inclusive: bool) -> bool {
+    let brackets = rank(value) == rank(bound) || matches!(bound, Bson::MinKey | Bson::MaxKey);
+    if !brackets {
+        return false;
+    }
+    if matches!(bound, Bson::Null) {
+        return inclusive && matches!(value, Bson::Null);
+    }
+    let by = compare(value, bound);
+    by == side || (inclusive && by == Ordering::Equal)
+}
