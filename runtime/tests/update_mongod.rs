@@ -238,8 +238,8 @@ fn operator_fields() -> BoxedStrategy<(String, Bson)> {
 /// an unknown operator.
 fn update() -> BoxedStrategy<Document> {
     prop_oneof![
-        8 => operator_fields().prop_map(|op| std::iter::once(op).collect::<Document>()),
-        6 => prop::collection::vec(operator_fields(), 2..4).prop_map(|ops| ops.into_iter().collect::<Document>()),
+        20 => operator_fields().prop_map(|op| std::iter::once(op).collect::<Document>()),
+        8 => prop::collection::vec(operator_fields(), 2..4).prop_map(|ops| ops.into_iter().collect::<Document>()),
         1 => small_doc().prop_map(|d| d.as_document().cloned().unwrap_or_default()),
         1 => Just(doc! { "$foo": { "a": 1 } }),
         1 => Just(doc! { "$set": 1 }),
@@ -257,7 +257,7 @@ struct Case {
 }
 
 fn case() -> BoxedStrategy<Case> {
-    let filter_extra = prop::option::weighted(0.4, prop::sample::select(vec![
+    let filter_extra = prop::option::weighted(0.25, prop::sample::select(vec![
         doc! { "arr": 1 },
         doc! { "arr": "x" },
         doc! { "arr": { "$gte": 2 } },
@@ -266,14 +266,15 @@ fn case() -> BoxedStrategy<Case> {
         doc! { "n": { "$exists": true } },
         doc! { "a": 1, "d.x": 2 },
     ]));
-    let array_filter = prop::option::weighted(0.3, prop::sample::select(vec![
+    let array_filter = prop::option::weighted(0.9, prop::sample::select(vec![
         doc! { "e": { "$gte": 2 } },
         doc! { "e.k": 1 },
         doc! { "e": "x" },
         doc! { "e": { "$in": [1, "ab"] } },
     ]));
-    (start(), update(), filter_extra, array_filter, prop::bool::weighted(0.15), prop::bool::weighted(0.7))
-        .prop_map(|(start, update, extra, array_filter, upsert, extra_positional)| {
+    let flags = (prop::bool::weighted(0.15), prop::bool::weighted(0.8), prop::bool::weighted(0.05));
+    (start(), update(), filter_extra, array_filter, flags)
+        .prop_map(|(start, update, extra, array_filter, (upsert, extra_positional, unused_filter))| {
             let mut filter = doc! { "_id": if upsert { 2 } else { 1 } };
             if let Some(extra) = extra {
                 filter.extend(extra);
@@ -281,9 +282,8 @@ fn case() -> BoxedStrategy<Case> {
             // Mostly the filter the update needs; sometimes one it does not use (refused).
             let uses_filter = format!("{update:?}").contains("$[e]");
             let array_filters = match array_filter {
-                Some(f) => vec![f],
-                None if uses_filter => vec![doc! { "e": { "$gte": 2 } }],
-                None => Vec::new(),
+                Some(f) if uses_filter || unused_filter => vec![f],
+                _ => Vec::new(),
             };
             // Mostly a filter that gives `$` a position when the update uses it.
             let positional = format!("{update:?}").contains("arr.$\"") || format!("{update:?}").contains("arr.$.");

@@ -26,17 +26,22 @@ pub(crate) fn run(current: &Document, tree: &Node, ctx: &mut Apply) -> Result<Do
     }
     for source in sources {
         remove_path(&mut doc, &source);
+        ctx.modified.set(true);
     }
     Ok(doc)
 }
 
-/// Finds each `$rename` source in `current`, refusing one under an array as mongod does.
+/// Finds each `$rename` source in `current` (or why mongod refuses it).
 fn collect_renames(node: &Node, current: &Document, ctx: &mut Apply, sources: &mut Vec<String>) -> Result<(), UpdateError> {
     match node {
         Node::Leaf(Leaf { op: Op::Rename { from }, path }) => {
-            if let Some(value) = lookup_for_rename(current, from)? {
-                ctx.renamed.insert(path.clone(), value);
+            // An error finding the source is mongod's only when it reaches the destination.
+            let found = lookup_for_rename(current, from);
+            if matches!(found, Ok(Some(_))) {
                 sources.push(from.clone());
+            }
+            if !matches!(found, Ok(None)) {
+                ctx.renamed.insert(path.clone(), found.map(Option::unwrap_or_default));
             }
         }
         Node::Leaf(_) => {}
@@ -153,29 +158,40 @@ fn apply_children(
     }
     for (key, node) in ordered {
         let path = join(prefix, &key.0);
+        if path == "_id" {
+            if let Container::Doc(d) = container {
+                apply_to_id(d, node, ctx)?;
+                continue;
+            }
+        }
         match container {
             Container::Doc(d) => match d.get_mut(&key.0) {
                 Some(value) => {
                     if apply_existing(value, node, &key.0, &path, ctx, in_array)? {
                         d.remove(&key.0);
+                        ctx.modified.set(true);
                     }
                 }
                 None => {
                     if let Some(value) = create(node, &path, ctx, in_array)? {
                         d.insert(key.0.clone(), value);
+                        ctx.modified.set(true);
                     }
                 }
             },
             Container::Arr(items) => match index(&key.0) {
                 Some(i) if i < items.len() => {
                     if apply_existing(&mut items[i], node, &key.0, &path, ctx, true)? {
+                        // `$unset` of an element nulls it, a change even when it was null.
                         items[i] = Bson::Null;
+                        ctx.modified.set(true);
                     }
                 }
                 Some(i) => {
                     if let Some(value) = create(node, &path, ctx, true)? {
                         items.resize(i, Bson::Null);
                         items.push(value);
+                        ctx.modified.set(true);
                     }
                 }
                 None if creates(node, ctx) => {
@@ -184,6 +200,38 @@ fn apply_children(
                 None => {}
             },
         }
+    }
+    Ok(())
+}
+
+/// Applies `node` to `_id`, which no update may change (mongod checks it as soon as the
+/// operator on `_id` has run, before the operators on later paths).
+fn apply_to_id(doc: &mut Document, node: &Node, ctx: &Apply) -> Result<(), UpdateError> {
+    let before = doc.get("_id").cloned();
+    match doc.get_mut("_id") {
+        Some(value) => {
+            if apply_existing(value, node, "_id", "_id", ctx, false)? {
+                doc.remove("_id");
+            }
+        }
+        None => {
+            if let Some(value) = create(node, "_id", ctx, false)? {
+                doc.insert("_id", value);
+                ctx.modified.set(true);
+            }
+        }
+    }
+    let unchanged = match (&before, doc.get("_id")) {
+        (Some(a), Some(b)) => super::order::identical(a, b),
+        (None, _) => true,
+        (Some(_), None) => false,
+    };
+    if !unchanged {
+        return Err(UpdateError::refused(
+            66,
+            "ImmutableField",
+            "Performing an update on the path '_id' would modify the immutable field '_id'",
+        ));
     }
     Ok(())
 }
@@ -213,7 +261,7 @@ fn apply_existing(
 ) -> Result<bool, UpdateError> {
     match node {
         Node::Leaf(leaf) => {
-            rename_target_check(leaf, in_array)?;
+            rename_target_check(leaf, ctx, in_array)?;
             leaf.apply(value, ctx)
         }
         Node::Object { children, positional } => {
@@ -262,6 +310,7 @@ fn apply_each(items: &mut [Bson], children: &BTreeMap<String, Node>, path: &str,
         let name = i.to_string();
         if apply_existing(&mut items[i], child, &name, &join(path, &name), ctx, true)? {
             items[i] = Bson::Null;
+            ctx.modified.set(true);
         }
     }
     Ok(())
@@ -274,8 +323,8 @@ fn filter_matches(id: &str, item: &Bson, ctx: &Apply) -> Result<bool, UpdateErro
     Ok(matcher::matches(&wrapped, filter)?.0)
 }
 
-fn rename_target_check(leaf: &Leaf, in_array: bool) -> Result<(), UpdateError> {
-    if in_array && matches!(leaf.op, Op::Rename { .. }) {
+fn rename_target_check(leaf: &Leaf, ctx: &Apply, in_array: bool) -> Result<(), UpdateError> {
+    if in_array && matches!(leaf.op, Op::Rename { .. }) && matches!(ctx.renamed.get(&leaf.path), Some(Ok(_))) {
         return Err(bad(format!("The destination field cannot be an array element, '{}' in doc has an array field", leaf.path)));
     }
     Ok(())
@@ -285,9 +334,7 @@ fn rename_target_check(leaf: &Leaf, in_array: bool) -> Result<(), UpdateError> {
 fn create(node: &Node, path: &str, ctx: &Apply, in_array: bool) -> Result<Option<Bson>, UpdateError> {
     match node {
         Node::Leaf(leaf) => {
-            if leaf.create(ctx)?.is_some() {
-                rename_target_check(leaf, in_array)?;
-            }
+            rename_target_check(leaf, ctx, in_array)?;
             leaf.create(ctx)
         }
         Node::Object { children, positional } => {
@@ -308,9 +355,10 @@ fn create(node: &Node, path: &str, ctx: &Apply, in_array: bool) -> Result<Option
 fn creates(node: &Node, ctx: &Apply) -> bool {
     match node {
         Node::Leaf(leaf) => match &leaf.op {
-            Op::Unset | Op::Placeholder => false,
+            Op::Unset => false,
             Op::SetOnInsert(_) => ctx.inserting,
             Op::Rename { .. } => ctx.renamed.contains_key(&leaf.path),
+            Op::Placeholder => false,
             _ => true,
         },
         Node::Object { children, positional } => {
@@ -383,8 +431,8 @@ pub(crate) fn finish(current: &Document, doc: &mut Document, inserting: bool) ->
     Ok(())
 }
 
-/// The `arrayFilters`, by identifier, checked as mongod checks them against the update.
-pub(crate) fn array_filters(filters: &[Document], update: &Document) -> Result<HashMap<String, Document>, UpdateError> {
+/// The `arrayFilters`, by identifier, checked as mongod checks them before the update.
+pub(crate) fn array_filters(filters: &[Document]) -> Result<HashMap<String, Document>, UpdateError> {
     let mut out = HashMap::new();
     for filter in filters {
         let mut id: Option<&str> = None;
@@ -421,17 +469,17 @@ pub(crate) fn array_filters(filters: &[Document], update: &Document) -> Result<H
             ));
         }
     }
+    Ok(out)
+}
+
+/// Every array filter must be used by the update (mongod refuses one that is not).
+pub(crate) fn all_filters_used(filters: &HashMap<String, Document>, update: &Document) -> Result<(), UpdateError> {
+    let out = filters;
     let mut used = Vec::new();
     for (operator, fields) in operators(update)? {
         for (path, _) in fields {
-            if operator == "$rename" {
-                continue;
-            }
-            for id in identifiers(path) {
-                if !out.contains_key(id) {
-                    return Err(bad(format!("No array filter found for identifier '{id}' in path '{path}'")));
-                }
-                used.push(id.to_owned());
+            if operator != "$rename" {
+                used.extend(identifiers(path).into_iter().map(str::to_owned));
             }
         }
     }
@@ -444,7 +492,7 @@ pub(crate) fn array_filters(filters: &[Document], update: &Document) -> Result<H
             ));
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// The document an upsert starts from: the filter's equality conditions (`{a: 1}`,

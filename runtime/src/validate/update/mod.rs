@@ -53,6 +53,7 @@ mod ops;
 mod order;
 mod tree;
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -157,7 +158,10 @@ pub(crate) struct Apply {
     id: Option<Bson>,
     now_millis: i64,
     /// `$rename` destinations with the source values they receive.
-    renamed: HashMap<String, Bson>,
+    /// (The source's value, or why mongod refuses to move it.)
+    renamed: HashMap<String, Result<Bson, UpdateError>>,
+    /// Whether any operator changed anything (mongod's no-op detection, per operator).
+    modified: Cell<bool>,
 }
 
 impl Apply {
@@ -191,8 +195,9 @@ impl Validator {
         if !matched {
             return Err(UpdateError::NotMatched);
         }
-        let updated = parsed.apply(current, matched_at, false)?;
-        if bytes_equal(&updated, current) {
+        let (updated, modified) = parsed.apply(current, matched_at, false)?;
+        if !modified {
+            // mongod writes nothing, so validates nothing.
             return Ok(updated);
         }
         self.checked(updated)
@@ -203,7 +208,7 @@ impl Validator {
     pub fn check_upsert(&self, update: &Document, options: &UpdateOptions) -> Result<Document, UpdateError> {
         let parsed = Parsed::new(update, options)?;
         let start = apply::upsert_base(&options.filter)?;
-        let updated = parsed.apply(&start, None, true)?;
+        let (updated, _) = parsed.apply(&start, None, true)?;
         self.checked(updated)
     }
 
@@ -231,15 +236,21 @@ impl<'u> Parsed<'u> {
         if update.keys().next().is_none_or(|k| !k.starts_with('$')) {
             return Ok(Parsed::Replacement(update));
         }
-        let tree = tree::parse(update)?;
-        let filters = apply::array_filters(&options.array_filters, update)?;
+        let filters = apply::array_filters(&options.array_filters)?;
+        let tree = tree::parse(update, &filters)?;
+        apply::all_filters_used(&filters, update)?;
         Ok(Parsed::Operators { tree, filters })
     }
 
-    /// The update applied to `current`; `inserting` for an upsert's insert.
-    fn apply(&self, current: &Document, matched: Option<usize>, inserting: bool) -> Result<Document, UpdateError> {
-        let mut doc = match self {
-            Parsed::Replacement(replacement) => apply::replace(current, replacement)?,
+    /// The update applied to `current` (`inserting` for an upsert's insert), and whether it
+    /// changed anything.
+    fn apply(&self, current: &Document, matched: Option<usize>, inserting: bool) -> Result<(Document, bool), UpdateError> {
+        let (mut doc, modified) = match self {
+            Parsed::Replacement(replacement) => {
+                let doc = apply::replace(current, replacement)?;
+                let modified = !bytes_equal(&doc, current);
+                (doc, modified)
+            }
             Parsed::Operators { tree, filters } => {
                 let mut ctx = Apply {
                     matched,
@@ -248,12 +259,13 @@ impl<'u> Parsed<'u> {
                     id: current.get("_id").cloned(),
                     now_millis: now_millis(),
                     renamed: HashMap::new(),
+                    modified: Cell::new(false),
                 };
-                apply::run(current, tree, &mut ctx)?
+                (apply::run(current, tree, &mut ctx)?, ctx.modified.get())
             }
         };
         apply::finish(current, &mut doc, inserting)?;
-        Ok(doc)
+        Ok((doc, modified))
     }
 }
 

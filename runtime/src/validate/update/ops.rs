@@ -8,7 +8,7 @@ use crate::bson::{Bson, DateTime, Timestamp};
 use super::arith::{self, ArithError};
 use super::format::{element, type_name, value_text};
 use super::matcher;
-use super::order::{compare, same};
+use super::order::{compare, identical, same};
 use super::{Apply, UpdateError};
 
 /// An operator with its operand, at its path.
@@ -132,46 +132,56 @@ impl Leaf {
         Ok(to.clone())
     }
 
-    /// Applies the operator to the value at its path. `Ok(true)` asks the caller to remove
-    /// the value (`$unset`).
+    /// Applies the operator to the value at its path, noting in `ctx` whether it changed
+    /// anything (mongod writes, and validates, only then). `Ok(true)` asks the caller to
+    /// remove the value (`$unset`).
     pub(crate) fn apply(&self, value: &mut Bson, ctx: &Apply) -> Result<bool, UpdateError> {
-        match &self.op {
+        let changed = match &self.op {
             Op::Unset => return Ok(true),
-            Op::Set(v) => *value = v.clone(),
-            Op::SetOnInsert(v) if ctx.inserting => *value = v.clone(),
-            Op::SetOnInsert(_) | Op::Placeholder => {}
-            Op::Inc(v) => *value = self.arithmetic(arith::Op::Add, value, v, ctx)?,
-            Op::Mul(v) => *value = self.arithmetic(arith::Op::Mul, value, v, ctx)?,
-            Op::Min(v) if compare(v, value) == Ordering::Less => *value = v.clone(),
-            Op::Max(v) if compare(v, value) == Ordering::Greater => *value = v.clone(),
-            Op::Min(_) | Op::Max(_) => {}
-            Op::CurrentDate { timestamp } => *value = ctx.now(*timestamp),
-            Op::Rename { .. } => {
-                if let Some(v) = ctx.renamed.get(&self.path) {
-                    *value = v.clone();
-                }
+            Op::Set(v) => replace(value, v),
+            Op::SetOnInsert(v) if ctx.inserting => replace(value, v),
+            Op::SetOnInsert(_) | Op::Placeholder => false,
+            Op::Inc(v) => replace(value, &self.arithmetic(arith::Op::Add, value, v, ctx)?),
+            Op::Mul(v) => replace(value, &self.arithmetic(arith::Op::Mul, value, v, ctx)?),
+            Op::Min(v) => compare(v, value) == Ordering::Less && replace(value, v),
+            Op::Max(v) => compare(v, value) == Ordering::Greater && replace(value, v),
+            Op::CurrentDate { timestamp } => {
+                *value = ctx.now(*timestamp);
+                true
             }
+            Op::Rename { .. } => match ctx.renamed.get(&self.path) {
+                Some(Ok(v)) => {
+                    *value = v.clone();
+                    true
+                }
+                Some(Err(e)) => return Err(e.clone()),
+                None => false,
+            },
             Op::Push(push) => push.apply(self.array(value, ctx, "$push")?),
             Op::AddToSet(values) => {
                 let items = self.array(value, ctx, "$addToSet")?;
+                let before = items.len();
                 for v in values {
                     if !items.iter().any(|item| same(item, v)) {
                         items.push(v.clone());
                     }
                 }
+                items.len() != before
             }
             Op::Pop { front } => {
                 let items = self.array(value, ctx, "$pop")?;
-                if !items.is_empty() {
-                    if *front {
+                match (items.is_empty(), front) {
+                    (true, _) => false,
+                    (false, true) => {
                         items.remove(0);
-                    } else {
-                        items.pop();
+                        true
                     }
+                    (false, false) => items.pop().is_some(),
                 }
             }
             Op::Pull(condition) => {
                 let items = self.array(value, ctx, "$pull")?;
+                let before = items.len();
                 let mut kept = Vec::with_capacity(items.len());
                 for item in items.drain(..) {
                     if !pulls(condition, &item)? {
@@ -179,11 +189,17 @@ impl Leaf {
                     }
                 }
                 *items = kept;
+                items.len() != before
             }
             Op::PullAll(values) => {
                 let items = self.array(value, ctx, "$pullAll")?;
+                let before = items.len();
                 items.retain(|item| !values.iter().any(|v| same(item, v)));
+                items.len() != before
             }
+        };
+        if changed {
+            ctx.modified.set(true);
         }
         Ok(false)
     }
@@ -200,7 +216,7 @@ impl Leaf {
             Op::CurrentDate { timestamp } => ctx.now(*timestamp),
             Op::Push(push) => {
                 let mut items = Vec::new();
-                push.apply(&mut items);
+                let _ = push.apply(&mut items);
                 Bson::Array(items)
             }
             Op::AddToSet(values) => {
@@ -213,7 +229,8 @@ impl Leaf {
                 Bson::Array(items)
             }
             Op::Rename { .. } => match ctx.renamed.get(&self.path) {
-                Some(v) => v.clone(),
+                Some(Ok(v)) => v.clone(),
+                Some(Err(e)) => return Err(e.clone()),
                 None => return Ok(None),
             },
             Op::SetOnInsert(_) | Op::Unset | Op::Pop { .. } | Op::Pull(_) | Op::PullAll(_) | Op::Placeholder => {
@@ -283,6 +300,15 @@ impl Apply {
             Bson::DateTime(DateTime::from_millis(self.now_millis))
         }
     }
+}
+
+/// Sets `value` to `new` unless it already is that (same type, same bytes).
+fn replace(value: &mut Bson, new: &Bson) -> bool {
+    if identical(value, new) {
+        return false;
+    }
+    *value = new.clone();
+    true
 }
 
 fn current_date(path: &str, arg: &Bson) -> Result<bool, UpdateError> {
@@ -407,8 +433,10 @@ impl Push {
         Ok(push)
     }
 
-    /// `$position` (insert), then `$sort`, then `$slice`, as mongod orders them.
-    fn apply(&self, items: &mut Vec<Bson>) {
+    /// `$position` (insert), then `$sort`, then `$slice`, as mongod orders them; whether
+    /// mongod counts it as a change (any value pushed, any `$sort`, any element sliced off).
+    fn apply(&self, items: &mut Vec<Bson>) -> bool {
+        let mut changed = !self.values.is_empty() || self.sort.is_some();
         let len = items.len() as i64;
         let at = match self.position {
             None => len,
@@ -420,15 +448,20 @@ impl Push {
             items.sort_by(|a, b| sort.compare(a, b));
         }
         match self.slice {
-            Some(n) if n >= 0 => items.truncate(n as usize),
+            Some(n) if n >= 0 => {
+                changed |= items.len() > n as usize;
+                items.truncate(n as usize);
+            }
             Some(n) => {
                 let keep = n.unsigned_abs() as usize;
                 if items.len() > keep {
                     items.drain(..items.len() - keep);
+                    changed = true;
                 }
             }
             None => {}
         }
+        changed
     }
 }
 

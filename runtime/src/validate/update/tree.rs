@@ -4,7 +4,7 @@
 
 use std::cmp::Ordering;
 use std::collections::btree_map::Entry;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::bson::{Bson, Document};
 
@@ -243,8 +243,8 @@ const KNOWN: &[&str] = &[
     "$pullAll",
 ];
 
-/// Builds the tree of a whole update document.
-pub(crate) fn parse(update: &Document) -> Result<Node, UpdateError> {
+/// Builds the tree of a whole update document; each `$[<id>]` must have its array filter.
+pub(crate) fn parse(update: &Document, filters: &HashMap<String, Document>) -> Result<Node, UpdateError> {
     let mut root = Node::Object { children: BTreeMap::new(), positional: None };
     for (operator, fields) in operators(update)? {
         for (path, arg) in fields {
@@ -257,6 +257,15 @@ pub(crate) fn parse(update: &Document) -> Result<Node, UpdateError> {
             }
             let leaf = Leaf::parse(operator, path, arg)?;
             insert(&mut root, path, leaf)?;
+            for id in identifiers(path) {
+                if !filters.contains_key(id) {
+                    return Err(UpdateError::refused(
+                        2,
+                        "BadValue",
+                        format!("No array filter found for identifier '{id}' in path '{path}'"),
+                    ));
+                }
+            }
         }
     }
     Ok(root)
