@@ -32,7 +32,12 @@ pub(crate) fn run(current: &Document, tree: &Node, ctx: &mut Apply) -> Result<Do
 }
 
 /// Finds each `$rename` source in `current` (or why mongod refuses it).
-fn collect_renames(node: &Node, current: &Document, ctx: &mut Apply, sources: &mut Vec<String>) -> Result<(), UpdateError> {
+fn collect_renames(
+    node: &Node,
+    current: &Document,
+    ctx: &mut Apply,
+    sources: &mut Vec<String>,
+) -> Result<(), UpdateError> {
     match node {
         Node::Leaf(Leaf { op: Op::Rename { from }, path }) => {
             // An error finding the source is mongod's only when it reaches the destination.
@@ -195,6 +200,9 @@ fn apply_children(
                     }
                 }
                 None if creates(node, ctx) => {
+                    if let Node::Leaf(leaf) = node {
+                        rename_target_check(leaf, ctx, true)?;
+                    }
                     return Err(not_viable(&key.0, name, &Bson::Array(items.clone())));
                 }
                 None => {}
@@ -297,7 +305,12 @@ fn apply_existing(
 
 /// `$[]` and `$[<id>]`: each child on every element its filter matches (decided on the
 /// elements before any is updated).
-fn apply_each(items: &mut [Bson], children: &BTreeMap<String, Node>, path: &str, ctx: &Apply) -> Result<(), UpdateError> {
+fn apply_each(
+    items: &mut [Bson],
+    children: &BTreeMap<String, Node>,
+    path: &str,
+    ctx: &Apply,
+) -> Result<(), UpdateError> {
     let mut chosen = Vec::new();
     for (i, item) in items.iter().enumerate() {
         for (id, child) in children {
@@ -325,7 +338,10 @@ fn filter_matches(id: &str, item: &Bson, ctx: &Apply) -> Result<bool, UpdateErro
 
 fn rename_target_check(leaf: &Leaf, ctx: &Apply, in_array: bool) -> Result<(), UpdateError> {
     if in_array && matches!(leaf.op, Op::Rename { .. }) && matches!(ctx.renamed.get(&leaf.path), Some(Ok(_))) {
-        return Err(bad(format!("The destination field cannot be an array element, '{}' in doc has an array field", leaf.path)));
+        return Err(bad(format!(
+            "The destination field cannot be an array element, '{}' in doc has an array field",
+            leaf.path
+        )));
     }
     Ok(())
 }
@@ -453,7 +469,11 @@ pub(crate) fn array_filters(filters: &[Document]) -> Result<HashMap<String, Docu
             }
         }
         let Some(id) = id else {
-            return Err(UpdateError::refused(9, "FailedToParse", "Cannot use an expression without a top-level field name in arrayFilters"));
+            return Err(UpdateError::refused(
+                9,
+                "FailedToParse",
+                "Cannot use an expression without a top-level field name in arrayFilters",
+            ));
         };
         let valid = id.starts_with(|c: char| c.is_ascii_lowercase()) && id.chars().all(|c| c.is_ascii_alphanumeric());
         if !valid {

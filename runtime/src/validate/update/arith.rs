@@ -4,7 +4,7 @@
 
 use crate::bson::{Bson, Decimal128};
 
-use super::super::number::Dec;
+use super::super::number::{compare, BsonNumber, Dec};
 
 #[derive(Clone, Copy)]
 pub(crate) enum Op {
@@ -34,6 +34,21 @@ pub(crate) fn apply(op: Op, a: &Bson, b: &Bson) -> Result<Bson, ArithError> {
         (Bson::Decimal128(_), _) | (_, Bson::Decimal128(_)) => decimal(op, to_dec(a), to_dec(b)),
         (Bson::Double(_), _) | (_, Bson::Double(_)) => Ok(Bson::Double(float(op, to_f64(a), to_f64(b)))),
         _ => Ok(Bson::Int64(int64(op, to_i64(a), to_i64(b)).ok_or(ArithError::Overflow)?)),
+    }
+}
+
+/// mongod's `SafeNum::isIdentical`: the same type and the same value (`-0.0` is `0.0`,
+/// decimal `1.0` is `1.00`, NaN is never identical), so the stored value stays as it was.
+pub(crate) fn identical(a: &Bson, b: &Bson) -> bool {
+    match (a, b) {
+        (Bson::Int32(x), Bson::Int32(y)) => x == y,
+        (Bson::Int64(x), Bson::Int64(y)) => x == y,
+        (Bson::Double(x), Bson::Double(y)) => x == y,
+        (Bson::Decimal128(x), Bson::Decimal128(y)) => {
+            let (x, y) = (Dec::from_bytes(x.bytes()), Dec::from_bytes(y.bytes()));
+            compare(BsonNumber::Decimal(x), BsonNumber::Decimal(y)) == Some(std::cmp::Ordering::Equal)
+        }
+        _ => false,
     }
 }
 
@@ -88,6 +103,8 @@ fn to_dec(value: &Bson) -> Dec {
     match value {
         Bson::Int32(v) => Dec::from_i64(i64::from(*v)),
         Bson::Int64(v) => Dec::from_i64(*v),
+        // A zero double converts to a zero with exponent 0 (its 34-digit form is 0E-33).
+        Bson::Double(v) if *v == 0.0 => Dec::Finite { neg: v.is_sign_negative(), coef: 0, exp: 0 },
         Bson::Double(v) => Dec::from_f64(*v, 15),
         Bson::Decimal128(d) => Dec::from_bytes(d.bytes()),
         _ => Dec::NaN,

@@ -22,9 +22,9 @@ pub(crate) fn matches(doc: &Document, filter: &Document) -> Result<(bool, Option
 fn doc_matches(doc: &Document, filter: &Document, position: &mut Option<usize>) -> Result<bool, UpdateError> {
     for (key, condition) in filter {
         let ok = match key.as_str() {
-            "$and" => clauses(condition, key)?.iter().try_fold(true, |all, c| {
-                Ok::<bool, UpdateError>(all && doc_matches(doc, c, position)?)
-            })?,
+            "$and" => clauses(condition, key)?
+                .iter()
+                .try_fold(true, |all, c| Ok::<bool, UpdateError>(all && doc_matches(doc, c, position)?))?,
             "$or" => any_clause(doc, condition, key, position)?,
             "$nor" => !any_clause(doc, condition, key, &mut None)?,
             name if name.starts_with('$') => return Err(unsupported(name)),
@@ -176,7 +176,7 @@ impl Predicate {
             Predicate::Ne(v) => !Predicate::Eq(v.clone()).test_with_elements(value, &mut None),
             Predicate::Nin(vs) => !Predicate::In(vs.clone()).test_with_elements(value, &mut None),
             Predicate::Not(p) => !p.test_with_elements(value, &mut None),
-            Predicate::Exists(_) | Predicate::Size(_) => self.test(value),
+            Predicate::Size(_) => self.test(value),
             Predicate::ElemMatch(query) => match value {
                 Some(Bson::Array(items)) => match items.iter().position(|item| elem_match(item, query)) {
                     Some(i) => {
@@ -187,18 +187,16 @@ impl Predicate {
                 },
                 _ => false,
             },
+            // mongod tries an array's elements first (the first match is the position `$`
+            // stands for), then the array itself.
             _ => {
-                if self.test(value) {
-                    return true;
-                }
-                let Some(Bson::Array(items)) = value else { return false };
-                match items.iter().position(|item| self.test(Some(item))) {
-                    Some(i) => {
+                if let Some(Bson::Array(items)) = value {
+                    if let Some(i) = items.iter().position(|item| self.test(Some(item))) {
                         position.get_or_insert(i);
-                        true
+                        return true;
                     }
-                    None => false,
                 }
+                self.test(value)
             }
         }
     }
@@ -213,7 +211,9 @@ impl Predicate {
             Predicate::Nin(list) => !list.iter().any(|expected| equals(value, expected)),
             Predicate::Exists(wanted) => value.is_some() == *wanted,
             Predicate::Size(n) => matches!(value, Some(Bson::Array(items)) if items.len() == *n),
-            Predicate::ElemMatch(query) => matches!(value, Some(Bson::Array(items)) if items.iter().any(|item| elem_match(item, query))),
+            Predicate::ElemMatch(query) => {
+                matches!(value, Some(Bson::Array(items)) if items.iter().any(|item| elem_match(item, query)))
+            }
             Predicate::Not(p) => !p.test(value),
         }
     }

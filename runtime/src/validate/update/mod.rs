@@ -215,7 +215,9 @@ impl Validator {
     fn checked(&self, document: Document) -> Result<Document, UpdateError> {
         match self.validate(&document) {
             Ok(()) => Ok(document),
-            Err(ValidationError::Invalid(failure)) => Err(UpdateError::Invalid { document: Box::new(document), failure }),
+            Err(ValidationError::Invalid(failure)) => {
+                Err(UpdateError::Invalid { document: Box::new(document), failure })
+            }
             Err(ValidationError::Malformed(m)) => Err(UpdateError::Unsupported(m.0)),
         }
     }
@@ -244,7 +246,12 @@ impl<'u> Parsed<'u> {
 
     /// The update applied to `current` (`inserting` for an upsert's insert), and whether it
     /// changed anything.
-    fn apply(&self, current: &Document, matched: Option<usize>, inserting: bool) -> Result<(Document, bool), UpdateError> {
+    fn apply(
+        &self,
+        current: &Document,
+        matched: Option<usize>,
+        inserting: bool,
+    ) -> Result<(Document, bool), UpdateError> {
         let (mut doc, modified) = match self {
             Parsed::Replacement(replacement) => {
                 let doc = apply::replace(current, replacement)?;

@@ -28,14 +28,20 @@ pub(crate) enum Op {
     Mul(Bson),
     Min(Bson),
     Max(Bson),
-    CurrentDate { timestamp: bool },
+    CurrentDate {
+        timestamp: bool,
+    },
     Push(Push),
     AddToSet(Vec<Bson>),
-    Pop { front: bool },
+    Pop {
+        front: bool,
+    },
     Pull(Bson),
     PullAll(Vec<Bson>),
     /// The destination of a `$rename`, whose value comes from `from`.
-    Rename { from: String },
+    Rename {
+        from: String,
+    },
     /// The source of a `$rename`: holds its path against conflicts, removed after the rest.
     Placeholder,
 }
@@ -141,8 +147,8 @@ impl Leaf {
             Op::Set(v) => replace(value, v),
             Op::SetOnInsert(v) if ctx.inserting => replace(value, v),
             Op::SetOnInsert(_) | Op::Placeholder => false,
-            Op::Inc(v) => replace(value, &self.arithmetic(arith::Op::Add, value, v, ctx)?),
-            Op::Mul(v) => replace(value, &self.arithmetic(arith::Op::Mul, value, v, ctx)?),
+            Op::Inc(v) => self.compute(value, arith::Op::Add, v, ctx)?,
+            Op::Mul(v) => self.compute(value, arith::Op::Mul, v, ctx)?,
             Op::Min(v) => compare(v, value) == Ordering::Less && replace(value, v),
             Op::Max(v) => compare(v, value) == Ordering::Greater && replace(value, v),
             Op::CurrentDate { timestamp } => {
@@ -239,6 +245,16 @@ impl Leaf {
         }))
     }
 
+    /// `$inc`/`$mul` on an existing value; a result mongod deems identical leaves it alone.
+    fn compute(&self, value: &mut Bson, op: arith::Op, operand: &Bson, ctx: &Apply) -> Result<bool, UpdateError> {
+        let result = self.arithmetic(op, value, operand, ctx)?;
+        if arith::identical(&result, value) {
+            return Ok(false);
+        }
+        *value = result;
+        Ok(true)
+    }
+
     fn arithmetic(&self, op: arith::Op, current: &Bson, operand: &Bson, ctx: &Apply) -> Result<Bson, UpdateError> {
         let name = match op {
             arith::Op::Add => "$inc",
@@ -275,10 +291,9 @@ impl Leaf {
         }
         let (field, kind) = (self.field(), type_name(value));
         Err(match operator {
-            "$push" => bad(format!(
-                "The field '{field}' must be an array but is of type {kind} in document {}",
-                ctx.id_text()
-            )),
+            "$push" => {
+                bad(format!("The field '{field}' must be an array but is of type {kind} in document {}", ctx.id_text()))
+            }
             "$addToSet" => bad(format!(
                 "Cannot apply $addToSet to non-array field. Field named '{field}' has non-array type {kind}"
             )),
@@ -367,7 +382,11 @@ fn pop(path: &str, arg: &Bson) -> Result<bool, UpdateError> {
         }
     };
     if number != 1.0 && number != -1.0 {
-        return Err(UpdateError::refused(9, "FailedToParse", format!("$pop expects 1 or -1, found: {}", value_text(arg))));
+        return Err(UpdateError::refused(
+            9,
+            "FailedToParse",
+            format!("$pop expects 1 or -1, found: {}", value_text(arg)),
+        ));
     }
     Ok(number < 0.0)
 }

@@ -42,9 +42,14 @@ pub(crate) fn index(name: &str) -> Option<usize> {
 #[derive(Debug)]
 pub(crate) enum Node {
     /// Named children, and the child `$` stands for.
-    Object { children: BTreeMap<Key, Node>, positional: Option<Box<Node>> },
+    Object {
+        children: BTreeMap<Key, Node>,
+        positional: Option<Box<Node>>,
+    },
     /// Children of `$[]` (identifier `""`) and `$[<id>]`, by identifier.
-    Array { children: BTreeMap<String, Node> },
+    Array {
+        children: BTreeMap<String, Node>,
+    },
     Leaf(Leaf),
 }
 
@@ -86,13 +91,13 @@ pub(crate) fn check_path(path: &str) -> Result<Vec<&str>, UpdateError> {
                 format!("Cannot have positional (i.e. '$') element in the first component in path '{path}'"),
             ))
         }
-        Part::Each(_) => {
-            return Err(UpdateError::refused(
-                2,
-                "BadValue",
-                format!("Cannot have array filter identifier (i.e. '$[<id>]') element in the first component in path '{path}'"),
-            ))
-        }
+        Part::Each(_) => return Err(UpdateError::refused(
+            2,
+            "BadValue",
+            format!(
+                "Cannot have array filter identifier (i.e. '$[<id>]') element in the first component in path '{path}'"
+            ),
+        )),
         Part::Field(_) => {}
     }
     if parts.iter().filter(|p| **p == "$").count() > 1 {
