@@ -47,7 +47,7 @@ pub use command::{registered, MongoCollection, Registration, ValidationAction, V
 pub use mongo_schema_macros::MongoSchema;
 pub use schema::{BsonKind, MongoSchema};
 #[cfg(feature = "validator")]
-pub use validate::{BsonBytes, SchemaError, Validator};
+pub use validate::{check_update_static, BsonBytes, SchemaError, Validator};
 
 /// The derive and both traits, so `User::validator()` and `User::create_collection_command()`
 /// resolve with one import: `use mongo_schema::prelude::*;`.

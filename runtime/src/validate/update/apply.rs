@@ -311,17 +311,33 @@ fn apply_each(
     path: &str,
     ctx: &Apply,
 ) -> Result<(), UpdateError> {
-    let mut chosen = Vec::new();
-    for (i, item) in items.iter().enumerate() {
+    let mut chosen: Vec<Vec<&Node>> = Vec::new();
+    for item in items.iter() {
+        let mut matching = Vec::new();
         for (id, child) in children {
             if id.is_empty() || filter_matches(id, item, ctx)? {
-                chosen.push((i, child));
+                matching.push(child);
             }
         }
+        chosen.push(matching);
     }
-    for (i, child) in chosen {
+    for (i, matching) in chosen.into_iter().enumerate() {
         let name = i.to_string();
-        if apply_existing(&mut items[i], child, &name, &join(path, &name), ctx, true)? {
+        let at = join(path, &name);
+        let merged;
+        let child = match matching.as_slice() {
+            [] => continue,
+            [one] => *one,
+            [first, rest @ ..] => {
+                let mut acc = (*first).clone();
+                for next in rest {
+                    acc = super::tree::merge(&acc, next, &at)?;
+                }
+                merged = acc;
+                &merged
+            }
+        };
+        if apply_existing(&mut items[i], child, &name, &at, ctx, true)? {
             items[i] = Bson::Null;
             ctx.modified.set(true);
         }

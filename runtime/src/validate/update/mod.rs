@@ -48,6 +48,7 @@
 mod apply;
 mod arith;
 mod format;
+mod lint;
 mod matcher;
 mod ops;
 mod order;
@@ -58,6 +59,8 @@ use std::collections::HashMap;
 use std::fmt;
 
 use crate::bson::{Bson, Document};
+
+pub use lint::{check_update_static, lint_update, Finding};
 
 use super::report::{Failure, ValidationError};
 use super::Validator;

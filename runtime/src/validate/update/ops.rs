@@ -12,14 +12,14 @@ use super::order::{compare, identical, same};
 use super::{Apply, UpdateError};
 
 /// An operator with its operand, at its path.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Leaf {
     pub(crate) op: Op,
     /// The path as written in the update.
     pub(crate) path: String,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) enum Op {
     Set(Bson),
     SetOnInsert(Bson),
@@ -47,7 +47,7 @@ pub(crate) enum Op {
 }
 
 /// `$push` with its modifiers.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Push {
     values: Vec<Bson>,
     slice: Option<i64>,
@@ -55,7 +55,7 @@ pub(crate) struct Push {
     position: Option<i64>,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 enum Sort {
     Whole(bool),
     Fields(Vec<(String, bool)>),

@@ -39,7 +39,7 @@ pub(crate) fn index(name: &str) -> Option<usize> {
 }
 
 /// One level of the update tree.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) enum Node {
     /// Named children, and the child `$` stands for.
     Object {
@@ -91,13 +91,15 @@ pub(crate) fn check_path(path: &str) -> Result<Vec<&str>, UpdateError> {
                 format!("Cannot have positional (i.e. '$') element in the first component in path '{path}'"),
             ))
         }
-        Part::Each(_) => return Err(UpdateError::refused(
-            2,
-            "BadValue",
-            format!(
+        Part::Each(_) => {
+            return Err(UpdateError::refused(
+                2,
+                "BadValue",
+                format!(
                 "Cannot have array filter identifier (i.e. '$[<id>]') element in the first component in path '{path}'"
             ),
-        )),
+            ))
+        }
         Part::Field(_) => {}
     }
     if parts.iter().filter(|p| **p == "$").count() > 1 {
@@ -185,6 +187,42 @@ fn insert_at(
         return Err(conflict(i));
     }
     insert_at(child, parts, i + 1, leaf, conflict)
+}
+
+/// Two children of `$[]`/`$[<id>]` that both apply to one element, merged as mongod merges
+/// them; where both update the same path, mongod's error 40 names it.
+pub(crate) fn merge(a: &Node, b: &Node, path: &str) -> Result<Node, UpdateError> {
+    let conflict =
+        || UpdateError::refused(40, "ConflictingUpdateOperators", format!("Update created a conflict at '{path}'"));
+    match (a, b) {
+        (Node::Object { children: x, positional: p }, Node::Object { children: y, positional: q }) => {
+            let mut children = x.clone();
+            for (key, node) in y {
+                let merged = match x.get(key) {
+                    Some(existing) => merge(existing, node, &format!("{path}.{}", key.0))?,
+                    None => node.clone(),
+                };
+                children.insert(key.clone(), merged);
+            }
+            let positional = match (p, q) {
+                (Some(p), Some(q)) => Some(Box::new(merge(p, q, &format!("{path}.$"))?)),
+                (p, q) => p.clone().or_else(|| q.clone()),
+            };
+            Ok(Node::Object { children, positional })
+        }
+        (Node::Array { children: x }, Node::Array { children: y }) => {
+            let mut children = x.clone();
+            for (id, node) in y {
+                let merged = match x.get(id) {
+                    Some(existing) => merge(existing, node, &format!("{path}.$[{id}]"))?,
+                    None => node.clone(),
+                };
+                children.insert(id.clone(), merged);
+            }
+            Ok(Node::Array { children })
+        }
+        _ => Err(conflict()),
+    }
 }
 
 /// An empty node of the kind `next` (the component below it) needs.

@@ -1,0 +1,210 @@
+//! `Validator::check_update` on cases whose answers were read from mongod 6.0.5 (the
+//! generated differential test, `update_mongod.rs`, covers the rest against a live server),
+//! and the static lint (`check_update_static`) over a derived model.
+
+#![forbid(unsafe_code)]
+
+use mongo_schema::bson::{doc, Bson, Decimal128, Document};
+use mongo_schema::validate::{UpdateError, UpdateOptions};
+use mongo_schema::{check_update_static, MongoSchema, Validator};
+use serde::{Deserialize, Serialize};
+
+fn open() -> Validator {
+    Validator::new(&doc! { "bsonType": "object" }).expect("schema")
+}
+
+fn code(result: Result<Document, UpdateError>) -> Option<i32> {
+    result.err().and_then(|e| e.code())
+}
+
+fn dec(s: &str) -> Bson {
+    Bson::Decimal128(s.parse::<Decimal128>().unwrap())
+}
+
+#[test]
+fn new_fields_follow_path_order_and_existing_ones_keep_their_place() {
+    let current = doc! { "_id": 1, "z": 1, "a": { "y": 1 } };
+    let update = doc! { "$set": { "b": 1, "a.x": 1, "B": 1 }, "$inc": { "A": 1 } };
+    let updated = open().check_update(&current, &update).unwrap();
+    let order: Vec<&str> = updated.keys().map(String::as_str).collect();
+    assert_eq!(order, ["_id", "z", "a", "A", "B", "b"]);
+    assert_eq!(updated.get_document("a").unwrap(), &doc! { "y": 1, "x": 1 });
+}
+
+#[test]
+fn numbers_promote_as_mongod_promotes_them() {
+    let v = open();
+    let updated = v.check_update(&doc! { "_id": 1, "a": i32::MAX }, &doc! { "$inc": { "a": 1 } }).unwrap();
+    assert_eq!(updated.get("a"), Some(&Bson::Int64(2_147_483_648)));
+    let updated = v.check_update(&doc! { "_id": 1, "a": 70000 }, &doc! { "$mul": { "a": 70000 } }).unwrap();
+    assert_eq!(updated.get("a"), Some(&Bson::Int64(4_900_000_000)));
+    assert_eq!(code(v.check_update(&doc! { "_id": 1, "a": i64::MAX }, &doc! { "$inc": { "a": 1 } })), Some(2));
+    let current = doc! { "_id": 1, "a": 2, "b": dec("1.5"), "c": 0.1 };
+    let updated = v.check_update(&current, &doc! { "$inc": { "a": 0.1, "b": 0.1, "c": dec("1") } }).unwrap();
+    assert_eq!(updated.get("a"), Some(&Bson::Double(2.0 + 0.1)));
+    assert_eq!(updated.get("b"), Some(&dec("1.600000000000000")));
+    assert_eq!(updated.get("c"), Some(&dec("1.100000000000000")));
+    // `$mul` on a missing field: zero of the operand's type; `$inc`: the operand itself.
+    let updated = v
+        .check_update(&doc! { "_id": 1 }, &doc! { "$mul": { "l": 5_i64, "c": dec("2.50") }, "$inc": { "d": -0.0 } })
+        .unwrap();
+    assert_eq!(updated.get("l"), Some(&Bson::Int64(0)));
+    assert_eq!(updated.get("c"), Some(&dec("0.00")));
+    assert!(matches!(updated.get("d"), Some(Bson::Double(d)) if d.is_sign_negative()));
+}
+
+#[test]
+fn paths_pad_arrays_and_refuse_what_mongod_refuses() {
+    let v = open();
+    let updated = v.check_update(&doc! { "_id": 1, "a": [1] }, &doc! { "$set": { "a.3": 1 } }).unwrap();
+    assert_eq!(updated.get_array("a").unwrap(), &vec![Bson::Int32(1), Bson::Null, Bson::Null, Bson::Int32(1)]);
+    let updated = v.check_update(&doc! { "_id": 1, "a": [1] }, &doc! { "$unset": { "a.0": "" } }).unwrap();
+    assert_eq!(updated.get_array("a").unwrap(), &vec![Bson::Null]);
+    let cases = [
+        (doc! { "_id": 1, "a": "x" }, doc! { "$inc": { "a": 1 } }, 14),
+        (doc! { "_id": 1, "a": 1 }, doc! { "$inc": { "a": "x" } }, 14),
+        (doc! { "_id": 1, "a": 1 }, doc! { "$set": { "a.b": 1 }, "$inc": { "a": 1 } }, 40),
+        (doc! { "_id": 1, "a": 1 }, doc! { "$set": { "a.b": 1 } }, 28),
+        (doc! { "_id": 1, "a": [1] }, doc! { "$set": { "a.b": 1 } }, 28),
+        (doc! { "_id": 1, "a": 1 }, doc! { "$pull": { "a.x": 1 } }, 28),
+        (doc! { "_id": 1, "a": 1 }, doc! { "$foo": { "a": 1 } }, 9),
+        (doc! { "_id": 1, "a": 1 }, doc! { "$set": 1 }, 9),
+        (doc! { "_id": 1, "a": 1 }, doc! { "$set": { "_id": 2 } }, 66),
+        (doc! { "_id": 1, "a": 1 }, doc! { "$set": { "a..b": 1 } }, 56),
+        (doc! { "_id": 1, "a": 1 }, doc! { "$set": { "b.$": 1 } }, 2),
+    ];
+    for (current, update, expected) in cases {
+        assert_eq!(code(v.check_update(&current, &update)), Some(expected), "{update}");
+    }
+    // `$unset` through a scalar, and `$setOnInsert` outside an insert, change nothing.
+    let current = doc! { "_id": 1, "n": 1 };
+    assert_eq!(v.check_update(&current, &doc! { "$unset": { "n.x": 1 } }).unwrap(), current);
+    assert_eq!(v.check_update(&current, &doc! { "$setOnInsert": { "n.x": 1 } }).unwrap(), current);
+}
+
+#[test]
+fn array_operators_positional_paths_and_upserts() {
+    let v = open();
+    let current = doc! { "_id": 1, "arr": [3, 1, 2], "docs": [{ "k": 1 }, { "k": 5 }] };
+    let push = doc! { "$push": { "arr": { "$each": [0, 9], "$position": 1, "$sort": -1, "$slice": 3 } } };
+    assert_eq!(
+        v.check_update(&current, &push).unwrap().get_array("arr").unwrap(),
+        &vec![Bson::Int32(9), Bson::Int32(3), Bson::Int32(2)]
+    );
+    let pull = doc! { "$pull": { "docs": { "k": { "$gte": 2 } }, "arr": { "$lt": 3 } } };
+    let updated = v.check_update(&current, &pull).unwrap();
+    assert_eq!(updated.get_array("arr").unwrap(), &vec![Bson::Int32(3)]);
+    assert_eq!(updated.get_array("docs").unwrap(), &vec![Bson::Document(doc! { "k": 1 })]);
+
+    let options =
+        UpdateOptions { filter: doc! { "_id": 1, "docs.k": 5 }, array_filters: vec![doc! { "e": { "$lt": 3 } }] };
+    let update = doc! { "$set": { "docs.$.seen": true }, "$inc": { "arr.$[e]": 10, "arr.$[]": 1 } };
+    assert_eq!(code(v.check_update_with(&current, &update, &options)), Some(40), "$[e] and $[] on one element");
+    // Children of `$[]` and `$[<id>]` on one element are merged, their fields in path order.
+    let docs = doc! { "_id": 1, "arr": [{ "a": 1 }, { "a": 2 }] };
+    let options_a = UpdateOptions { filter: doc! {}, array_filters: vec![doc! { "e.a": 2 }] };
+    let update = doc! { "$set": { "arr.$[e].b": 10, "arr.$[].c": 1 } };
+    let updated = v.check_update_with(&docs, &update, &options_a).unwrap();
+    assert_eq!(updated.get_array("arr").unwrap()[1], Bson::Document(doc! { "a": 2, "b": 10, "c": 1 }));
+    let update = doc! { "$set": { "docs.$.seen": true }, "$inc": { "arr.$[e]": 10 } };
+    let updated = v.check_update_with(&current, &update, &options).unwrap();
+    assert_eq!(updated.get_array("arr").unwrap(), &vec![Bson::Int32(3), Bson::Int32(11), Bson::Int32(12)]);
+    assert_eq!(updated.get_array("docs").unwrap()[1], Bson::Document(doc! { "k": 5, "seen": true }));
+
+    let options = UpdateOptions { filter: doc! { "_id": 7, "name": "x" }, array_filters: Vec::new() };
+    let inserted = v.check_upsert(&doc! { "$setOnInsert": { "created": 1 }, "$set": { "n": 2 } }, &options).unwrap();
+    assert_eq!(inserted, doc! { "_id": 7, "name": "x", "created": 1, "n": 2 });
+}
+
+#[test]
+fn validation_failures_carry_mongods_err_info_and_no_ops_are_not_validated() {
+    let schema = doc! { "bsonType": "object", "properties": { "n": { "bsonType": "int", "maximum": 10 } } };
+    let v = Validator::new(&schema).unwrap();
+    let err = v.check_update(&doc! { "_id": 1, "n": 9 }, &doc! { "$inc": { "n": 2 } }).unwrap_err();
+    let UpdateError::Invalid { document, failure } = &err else { panic!("{err}") };
+    assert_eq!(**document, doc! { "_id": 1, "n": 11 });
+    assert_eq!(failure.err_info().get("failingDocumentId"), Some(&Bson::Int32(1)));
+    assert_eq!(failure.violations()[0].keyword, "maximum");
+    assert!(err.to_string().contains("maximum"), "{err}");
+    // mongod writes nothing for a no-op, so an invalid stored document passes through it.
+    let stored = doc! { "_id": 1, "n": 50 };
+    assert_eq!(v.check_update(&stored, &doc! { "$set": { "n": 50 } }).unwrap(), stored);
+    assert_eq!(code(v.check_update(&stored, &doc! { "$set": { "m": 1 } })), Some(121));
+}
+
+/// A model as applications have them, for the static lint.
+#[derive(Debug, Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(db = "db_shop", collection = "t_orders")]
+struct Order {
+    #[mongo(min_length = 1, max_length = 32)]
+    order_no: String,
+    #[mongo(max_items = 5)]
+    items: Vec<Item>,
+    #[mongo(minimum = 0, maximum = 1000)]
+    points: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    visits: Option<i64>,
+    address: Address,
+}
+
+#[derive(Debug, Serialize, Deserialize, MongoSchema)]
+struct Item {
+    sku: String,
+    #[mongo(minimum = 1)]
+    quantity: i32,
+}
+
+#[derive(Debug, Serialize, Deserialize, MongoSchema)]
+struct Address {
+    city: String,
+}
+
+fn findings(update: Document) -> Vec<(String, String)> {
+    check_update_static::<Order>(&update).into_iter().map(|f| (f.path.clone(), f.to_string())).collect()
+}
+
+#[test]
+fn the_static_lint_passes_updates_that_keep_the_rules() {
+    let good = [
+        doc! { "$set": { "orderNo": "A-1", "address.city": "Oslo", "note": "fragile" } },
+        doc! { "$inc": { "points": 5, "visits": 1_i64 } },
+        doc! { "$push": { "items": { "$each": [{ "sku": "x", "quantity": 2 }], "$slice": -5 } } },
+        doc! { "$set": { "items.$.quantity": 3 } },
+        doc! { "$set": { "items.$[i].sku": "y" } },
+        doc! { "$unset": { "note": "" } },
+        doc! { "$pull": { "items": { "sku": "x" } } },
+    ];
+    for update in good {
+        assert_eq!(findings(update.clone()), Vec::<(String, String)>::new(), "{update}");
+    }
+}
+
+#[test]
+fn the_static_lint_finds_what_an_update_can_break() {
+    let cases: [(Document, &str, &str); 12] = [
+        (doc! { "$set": { "adress.city": "Oslo" } }, "adress.city", "did you mean `address`"),
+        (doc! { "$set": { "address.cty": "Oslo" } }, "address.cty", "did you mean `city`"),
+        (doc! { "$push": { "items": { "sku": "x", "quantity": 1 } } }, "items", "$slice: -5"),
+        (doc! { "$push": { "items": { "$each": [], "$slice": -50 } } }, "items", "keeps more than maxItems"),
+        (doc! { "$inc": { "visits": dec("1") } }, "visits", "leaves a decimal"),
+        (doc! { "$inc": { "points": 1.5 } }, "points", "leaves a double"),
+        (doc! { "$set": { "note": null } }, "note", "`bsonType`"),
+        (doc! { "$set": { "points": 5000_i64 } }, "points", "`maximum`"),
+        (doc! { "$set": { "items.0.quantity": 0 } }, "items.0.quantity", "`minimum`"),
+        (doc! { "$unset": { "orderNo": "" } }, "orderNo", "removes a required field"),
+        (doc! { "$rename": { "orderNo": "number" } }, "orderNo", "moves a required field"),
+        (doc! { "$currentDate": { "note": true } }, "note", "the current date breaks `bsonType`"),
+    ];
+    for (update, path, words) in cases {
+        let found = findings(update.clone());
+        assert!(
+            found.iter().any(|(p, message)| p == path && message.contains(words)),
+            "{update}: expected `{words}` at {path}, found {found:?}"
+        );
+    }
+    let refused = findings(doc! { "$set": { "points": 1_i64 }, "$inc": { "points": 1_i64 } });
+    assert!(refused.iter().any(|(_, m)| m.contains("40 ConflictingUpdateOperators")), "{refused:?}");
+}
