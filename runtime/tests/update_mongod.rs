@@ -1,10 +1,10 @@
 //! `Validator::check_update` against a real mongod: generated documents and updates (every
 //! operator `check_update` models, their modifiers, positional `$`, `$[]`, `$[<id>]` with
 //! `arrayFilters`, upserts, replacement documents, and updates mongod refuses) are applied by
-//! mongod (the `update` command, on a collection whose validator is `SCHEMA`; the starting
+//! mongod (the `update` command, on a collection whose validator is `schema()`; the starting
 //! document inserted past the validator) and locally. Both must end with the same document,
-//! byte for byte (field order and BSON types), or the same error code, and for 121 the same
-//! `errInfo`. Needs `MONGODB_URI` (see `scripts/with-mongod.sh`); without it the test says it
+//! byte for byte (field order and BSON types), or the same error: the same code, the same
+//! message word for word, and for 121 the same `errInfo`. Needs `MONGODB_URI` (see `scripts/with-mongod.sh`); without it the test says it
 //! was skipped and passes.
 //!
 //! `UPDATE_CASES=N` sets the number of cases (default 600, a few seconds), `UPDATE_SEED=N` replays a run (a
@@ -322,7 +322,8 @@ fn case() -> BoxedStrategy<Case> {
 enum Outcome {
     Stored(Document),
     NotMatched,
-    Error(i32, Option<Document>),
+    /// mongod's code, its `errInfo` (121) and its message.
+    Error(i32, Option<Document>, String),
 }
 
 fn server(db: &Database, case: &Case) -> Outcome {
@@ -338,13 +339,17 @@ fn server(db: &Database, case: &Case) -> Outcome {
     let reply = match db.run_command(doc! { "update": COLLECTION, "updates": [statement] }).run() {
         Ok(reply) => reply,
         Err(e) => match e.kind.as_ref() {
-            ErrorKind::Command(c) => return Outcome::Error(c.code, None),
+            ErrorKind::Command(c) => return Outcome::Error(c.code, None, c.message.clone()),
             other => panic!("unexpected error {other:?}"),
         },
     };
     if let Ok(errors) = reply.get_array("writeErrors") {
         let error = errors[0].as_document().expect("a write error");
-        return Outcome::Error(error.get_i32("code").expect("code"), error.get_document("errInfo").ok().cloned());
+        return Outcome::Error(
+            error.get_i32("code").expect("code"),
+            error.get_document("errInfo").ok().cloned(),
+            error.get_str("errmsg").unwrap_or_default().to_owned(),
+        );
     }
     if reply.get_i32("n").ok() == Some(0) {
         return Outcome::NotMatched;
@@ -365,8 +370,10 @@ fn local(validator: &Validator, case: &Case) -> Option<Outcome> {
         Ok(d) => Outcome::Stored(d),
         Err(UpdateError::NotMatched) => Outcome::NotMatched,
         Err(UpdateError::Unsupported(_)) => return None,
-        Err(e @ UpdateError::Invalid { .. }) => Outcome::Error(121, Some(e.failure().expect("invalid").err_info())),
-        Err(e) => Outcome::Error(e.code().expect("refused"), None),
+        Err(e @ UpdateError::Invalid { .. }) => {
+            Outcome::Error(121, Some(e.failure().expect("invalid").err_info()), "Document failed validation".to_owned())
+        }
+        Err(UpdateError::Refused { code, message, .. }) => Outcome::Error(code, None, message),
     })
 }
 
@@ -397,7 +404,7 @@ fn same(server: &Outcome, local: &Outcome, since: i64) -> bool {
             s.as_document().map(bytes) == l.as_document().map(bytes)
         }
         (Outcome::NotMatched, Outcome::NotMatched) => true,
-        (Outcome::Error(a, x), Outcome::Error(b, y)) => {
+        (Outcome::Error(a, x, _), Outcome::Error(b, y, _)) => {
             let settled = |info: &Option<Document>| {
                 info.as_ref().map(|i| {
                     let mut v = Bson::Document(i.clone());
@@ -419,12 +426,10 @@ fn show(outcome: &Outcome) -> String {
     match outcome {
         Outcome::Stored(d) => json(Bson::Document(d.clone())),
         Outcome::NotMatched => "no document matched".to_owned(),
-        Outcome::Error(code, info) => {
-            format!(
-                "error {code}{}",
-                info.as_ref().map(|i| format!(" {}", json(Bson::Document(i.clone())))).unwrap_or_default()
-            )
-        }
+        Outcome::Error(code, info, message) => format!(
+            "error {code} {message}{}",
+            info.as_ref().map(|i| format!(" {}", json(Bson::Document(i.clone())))).unwrap_or_default()
+        ),
     }
 }
 
@@ -499,6 +504,7 @@ fn updates_apply_as_mongod_applies_them() {
     let (mut wrong, mut unmodelled, mut errors, mut stored) = (Vec::new(), 0, 0, 0);
     let mut codes = std::collections::BTreeMap::<i32, usize>::new();
     let mut applied = std::collections::BTreeSet::new();
+    let mut worded = Vec::new();
     for i in 0..cases {
         let case = strategy.new_tree(&mut runner).expect("a case").current();
         let server = server(&db, &case);
@@ -506,16 +512,26 @@ fn updates_apply_as_mongod_applies_them() {
             unmodelled += 1;
             continue;
         };
-        if matches!(server, Outcome::Stored(_) | Outcome::Error(121, _)) {
+        if matches!(server, Outcome::Stored(_) | Outcome::Error(121, ..)) {
             applied.extend(features(&case));
         }
         match &server {
             Outcome::Stored(_) => stored += 1,
-            Outcome::Error(code, _) => {
+            Outcome::Error(code, _, _) => {
                 errors += 1;
                 *codes.entry(*code).or_default() += 1;
             }
             Outcome::NotMatched => {}
+        }
+        // Messages must read as mongod's, word for word (but for the clock `$currentDate` reads).
+        if let (Outcome::Error(a, _, m), Outcome::Error(b, _, n)) = (&server, &local) {
+            if a == b && m != n && !case.update.contains_key("$currentDate") {
+                worded.push(format!(
+                    "{a} {} on {}\n  mongod {m}\n  local  {n}",
+                    json(Bson::Document(case.update.clone())),
+                    json(Bson::Document(case.start.clone()))
+                ));
+            }
         }
         if !same(&server, &local, since) {
             wrong.push(format!(
@@ -532,8 +548,15 @@ fn updates_apply_as_mongod_applies_them() {
     }
     let _ = writeln!(
         std::io::stderr(),
-        "update_mongod: {cases} cases (seed {seed}): {stored} stored, {errors} refused (by code: {codes:?}), {unmodelled} not modelled, {} different",
-        wrong.len()
+        "update_mongod: {cases} cases (seed {seed}): {stored} stored, {errors} refused (by code: {codes:?}), {unmodelled} not modelled, {} different, {} worded differently",
+        wrong.len(),
+        worded.len()
+    );
+    assert!(
+        worded.is_empty(),
+        "{} of {cases} errors are worded unlike mongod's (UPDATE_SEED={seed} replays them):\n{}",
+        worded.len(),
+        worded.join("\n")
     );
     assert!(
         wrong.is_empty(),

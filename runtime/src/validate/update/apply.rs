@@ -22,7 +22,7 @@ pub(crate) fn run(current: &Document, tree: &Node, ctx: &mut Apply) -> Result<Do
     let mut doc = current.clone();
     if let Node::Object { children, positional } = tree {
         let mut container = Container::Doc(&mut doc);
-        apply_children(&mut container, "", children, positional.as_deref(), "", ctx, false)?;
+        apply_children(&mut container, "", children, positional.as_deref(), "", ctx, None)?;
     }
     for source in sources {
         remove_path(&mut doc, &source);
@@ -41,7 +41,10 @@ fn collect_renames(
     match node {
         Node::Leaf(Leaf { op: Op::Rename { from }, path }) => {
             // An error finding the source is mongod's only when it reaches the destination.
-            let found = lookup_for_rename(current, from);
+            let mut found = lookup_for_rename(current, from, &ctx.id_element());
+            if matches!(found, Ok(Some(_))) && (from == "_id" || from.starts_with("_id.")) {
+                found = Err(immutable_id());
+            }
             if matches!(found, Ok(Some(_))) {
                 sources.push(from.clone());
             }
@@ -67,7 +70,7 @@ fn collect_renames(
 /// The value `$rename` moves, found as mongod's `findLongestPrefix` finds it: a path through
 /// a scalar, or through an array by a name that is not an index, is refused (28); one that
 /// reaches its end through an array is refused as a source under an array (2).
-fn lookup_for_rename(current: &Document, from: &str) -> Result<Option<Bson>, UpdateError> {
+fn lookup_for_rename(current: &Document, from: &str, id: &str) -> Result<Option<Bson>, UpdateError> {
     let parts: Vec<&str> = from.split('.').collect();
     let root = Bson::Document(current.clone());
     let (mut value, mut name) = (&root, "");
@@ -79,10 +82,10 @@ fn lookup_for_rename(current: &Document, from: &str) -> Result<Option<Bson>, Upd
                 through_array.get_or_insert((name, value));
                 match index(part) {
                     Some(i) => items.get(i),
-                    None => return Err(cannot_traverse(part, from, name, value)),
+                    None => return Err(cannot_traverse(name, from, value)),
                 }
             }
-            scalar => return Err(cannot_traverse(part, from, name, scalar)),
+            scalar => return Err(cannot_traverse(name, from, scalar)),
         };
         match next {
             Some(v) => {
@@ -92,20 +95,19 @@ fn lookup_for_rename(current: &Document, from: &str) -> Result<Option<Bson>, Upd
             None => return Ok(None),
         }
     }
-    if let Some((array_name, array)) = through_array {
+    if let Some((array_name, _)) = through_array {
         return Err(bad(format!(
-            "The source field cannot be an array element, '{from}' in doc with {} has an array field called '{array_name}'",
-            element(array_name, array)
+            "The source field cannot be an array element, '{from}' in doc with {id} has an array field called '{array_name}'"
         )));
     }
     Ok(Some(value.clone()))
 }
 
-fn cannot_traverse(part: &str, path: &str, name: &str, value: &Bson) -> UpdateError {
+fn cannot_traverse(name: &str, path: &str, value: &Bson) -> UpdateError {
     UpdateError::refused(
         28,
         "PathNotViable",
-        format!("Cannot use the part ({part}) of ({path}) to traverse the element ({{{}}})", element(name, value)),
+        format!("cannot use the part ({name} of {path}) to traverse the element ({{{}}})", element(name, value)),
     )
 }
 
@@ -145,7 +147,7 @@ fn apply_children(
     positional: Option<&Node>,
     prefix: &str,
     ctx: &Apply,
-    in_array: bool,
+    in_array: Option<&str>,
 ) -> Result<(), UpdateError> {
     let mut ordered: Vec<(Key, &Node)> = children.iter().map(|(k, n)| (k.clone(), n)).collect();
     if let Some(node) = positional {
@@ -186,24 +188,25 @@ fn apply_children(
             },
             Container::Arr(items) => match index(&key.0) {
                 Some(i) if i < items.len() => {
-                    if apply_existing(&mut items[i], node, &key.0, &path, ctx, true)? {
+                    if apply_existing(&mut items[i], node, &key.0, &path, ctx, in_array.or(Some(name)))? {
                         // `$unset` of an element nulls it, a change even when it was null.
                         items[i] = Bson::Null;
                         ctx.modified.set(true);
                     }
                 }
                 Some(i) => {
-                    if let Some(value) = create(node, &path, ctx, true)? {
+                    if let Some(value) = create(node, &path, ctx, in_array.or(Some(name)))? {
                         items.resize(i, Bson::Null);
                         items.push(value);
                         ctx.modified.set(true);
                     }
                 }
                 None if creates(node, ctx) => {
+                    rename_error(node, ctx)?;
                     if let Node::Leaf(leaf) = node {
-                        rename_target_check(leaf, ctx, true)?;
+                        rename_target_check(leaf, ctx, in_array.or(Some(name)))?;
                     }
-                    return Err(not_viable(&key.0, name, &Bson::Array(items.clone())));
+                    return Err(not_viable(node, &key.0, &path, name, &Bson::Array(items.clone())));
                 }
                 None => {}
             },
@@ -218,12 +221,12 @@ fn apply_to_id(doc: &mut Document, node: &Node, ctx: &Apply) -> Result<(), Updat
     let before = doc.get("_id").cloned();
     match doc.get_mut("_id") {
         Some(value) => {
-            if apply_existing(value, node, "_id", "_id", ctx, false)? {
+            if apply_existing(value, node, "_id", "_id", ctx, None)? {
                 doc.remove("_id");
             }
         }
         None => {
-            if let Some(value) = create(node, "_id", ctx, false)? {
+            if let Some(value) = create(node, "_id", ctx, None)? {
                 doc.insert("_id", value);
                 ctx.modified.set(true);
             }
@@ -235,13 +238,17 @@ fn apply_to_id(doc: &mut Document, node: &Node, ctx: &Apply) -> Result<(), Updat
         (Some(_), None) => false,
     };
     if !unchanged {
-        return Err(UpdateError::refused(
-            66,
-            "ImmutableField",
-            "Performing an update on the path '_id' would modify the immutable field '_id'",
-        ));
+        return Err(immutable_id());
     }
     Ok(())
+}
+
+fn immutable_id() -> UpdateError {
+    UpdateError::refused(
+        66,
+        "ImmutableField",
+        "Performing an update on the path '_id' would modify the immutable field '_id'",
+    )
 }
 
 /// The position `$` stands for; mongod refuses an update that uses `$` where the filter
@@ -250,12 +257,37 @@ fn positional_match(ctx: &Apply) -> Result<usize, UpdateError> {
     ctx.matched.ok_or_else(|| bad("The positional operator did not find the match needed from the query."))
 }
 
-fn not_viable(field: &str, name: &str, value: &Bson) -> UpdateError {
-    UpdateError::refused(
-        28,
-        "PathNotViable",
-        format!("Cannot create field '{field}' in element {{{}}}", element(name, value)),
-    )
+/// mongod's error for a path through a value that is neither a document nor (by index) an
+/// array: worded by the operators that look the path up (`$pop`, `$pull`, `$pullAll`) as
+/// "Cannot use the part", by the others as "Cannot create field".
+fn not_viable(node: &Node, field: &str, path: &str, name: &str, value: &Bson) -> UpdateError {
+    let leaf = first_leaf(node);
+    let message = match leaf.map(|l| &l.op) {
+        Some(Op::Pop { .. } | Op::Pull(_) | Op::PullAll(_)) => format!(
+            "Cannot use the part ({field}) of ({}) to traverse the element ({{{}}})",
+            if matches!(node, Node::Leaf(_)) { path } else { leaf.map_or(path, |l| l.path.as_str()) },
+            element(name, value)
+        ),
+        _ => format!("Cannot create field '{field}' in element {{{}}}", element(name, value)),
+    };
+    UpdateError::refused(28, "PathNotViable", message)
+}
+
+/// A `$rename` whose source mongod refuses reports that before its destination's path.
+fn rename_error(node: &Node, ctx: &Apply) -> Result<(), UpdateError> {
+    match first_leaf(node).and_then(|leaf| ctx.renamed.get(&leaf.path).filter(|_| matches!(leaf.op, Op::Rename { .. })))
+    {
+        Some(Err(e)) => Err(e.clone()),
+        _ => Ok(()),
+    }
+}
+
+fn first_leaf(node: &Node) -> Option<&Leaf> {
+    match node {
+        Node::Leaf(leaf) => Some(leaf),
+        Node::Object { children, positional } => children.values().chain(positional.as_deref()).find_map(first_leaf),
+        Node::Array { children } => children.values().find_map(first_leaf),
+    }
 }
 
 /// Applies `node` to the existing `value`; `Ok(true)` when the value is to be removed.
@@ -265,11 +297,12 @@ fn apply_existing(
     name: &str,
     path: &str,
     ctx: &Apply,
-    in_array: bool,
+    in_array: Option<&str>,
 ) -> Result<bool, UpdateError> {
     match node {
         Node::Leaf(leaf) => {
             rename_target_check(leaf, ctx, in_array)?;
+            *ctx.at.borrow_mut() = (name.to_owned(), path.to_owned());
             leaf.apply(value, ctx)
         }
         Node::Object { children, positional } => {
@@ -280,14 +313,21 @@ fn apply_existing(
                 Bson::Document(d) => {
                     apply_children(&mut Container::Doc(d), name, children, positional.as_deref(), path, ctx, in_array)?
                 }
-                Bson::Array(items) => {
-                    apply_children(&mut Container::Arr(items), name, children, positional.as_deref(), path, ctx, true)?
-                }
+                Bson::Array(items) => apply_children(
+                    &mut Container::Arr(items),
+                    name,
+                    children,
+                    positional.as_deref(),
+                    path,
+                    ctx,
+                    in_array.or(Some(name)),
+                )?,
                 scalar => {
-                    let first = children.iter().find(|(_, child)| creates(child, ctx)).map(|(k, _)| k.0.as_str());
-                    let first = first.or(positional.as_deref().filter(|p| creates(p, ctx)).map(|_| "$"));
-                    if let Some(field) = first {
-                        return Err(not_viable(field, name, scalar));
+                    let first = children.iter().find(|(_, child)| creates(child, ctx)).map(|(k, c)| (k.0.as_str(), c));
+                    let first = first.or(positional.as_deref().filter(|p| creates(p, ctx)).map(|p| ("$", p)));
+                    if let Some((field, child)) = first {
+                        rename_error(child, ctx)?;
+                        return Err(not_viable(child, field, &join(path, field), name, scalar));
                     }
                 }
             }
@@ -337,7 +377,7 @@ fn apply_each(
                 &merged
             }
         };
-        if apply_existing(&mut items[i], child, &name, &at, ctx, true)? {
+        if apply_existing(&mut items[i], child, &name, &at, ctx, Some(path))? {
             items[i] = Bson::Null;
             ctx.modified.set(true);
         }
@@ -352,18 +392,22 @@ fn filter_matches(id: &str, item: &Bson, ctx: &Apply) -> Result<bool, UpdateErro
     Ok(matcher::matches(&wrapped, filter)?.0)
 }
 
-fn rename_target_check(leaf: &Leaf, ctx: &Apply, in_array: bool) -> Result<(), UpdateError> {
-    if in_array && matches!(leaf.op, Op::Rename { .. }) && matches!(ctx.renamed.get(&leaf.path), Some(Ok(_))) {
+/// `$rename` into an array element is refused (once there is something to move); `in_array`
+/// names the first array on the destination's path.
+fn rename_target_check(leaf: &Leaf, ctx: &Apply, in_array: Option<&str>) -> Result<(), UpdateError> {
+    let Some(array) = in_array else { return Ok(()) };
+    if matches!(leaf.op, Op::Rename { .. }) && matches!(ctx.renamed.get(&leaf.path), Some(Ok(_))) {
         return Err(bad(format!(
-            "The destination field cannot be an array element, '{}' in doc has an array field",
-            leaf.path
+            "The destination field cannot be an array element, '{}' in doc with {} has an array field called '{array}'",
+            leaf.path,
+            ctx.id_element()
         )));
     }
     Ok(())
 }
 
 /// The value `node` creates where nothing is; `None` when it creates nothing.
-fn create(node: &Node, path: &str, ctx: &Apply, in_array: bool) -> Result<Option<Bson>, UpdateError> {
+fn create(node: &Node, path: &str, ctx: &Apply, in_array: Option<&str>) -> Result<Option<Bson>, UpdateError> {
     match node {
         Node::Leaf(leaf) => {
             rename_target_check(leaf, ctx, in_array)?;

@@ -10,8 +10,7 @@ pub(crate) fn element(name: &str, value: &Bson) -> String {
 
 pub(crate) fn value_text(value: &Bson) -> String {
     match value {
-        Bson::Double(d) if d.is_finite() && d.fract() == 0.0 && d.abs() < 1e15 => format!("{d:.1}"),
-        Bson::Double(d) => format!("{d}"),
+        Bson::Double(d) => double(*d),
         Bson::String(s) => format!("\"{s}\""),
         Bson::Document(d) => document(d),
         Bson::Array(items) if items.is_empty() => "[]".to_owned(),
@@ -26,9 +25,49 @@ pub(crate) fn value_text(value: &Bson) -> String {
         Bson::Undefined => "undefined".to_owned(),
         Bson::ObjectId(o) => format!("ObjectId('{o}')"),
         Bson::DateTime(d) => format!("new Date({})", d.timestamp_millis()),
-        Bson::Decimal128(d) => format!("NumberDecimal(\"{d}\")"),
+        Bson::Decimal128(d) => d.to_string(),
         other => other.to_string(),
     }
+}
+
+/// A double as mongod's `appendDoubleNice` writes it: C's `%.16g`, then `.0` unless the text
+/// has a `.`, an `E` or an `N` (so `1e+308.0`, as the server has it).
+fn double(d: f64) -> String {
+    if d.is_nan() {
+        return "nan.0".to_owned();
+    }
+    if d.is_infinite() {
+        return if d > 0.0 { "inf.0".to_owned() } else { "-inf.0".to_owned() };
+    }
+    let mut text = g16(d);
+    if !text.contains(['.', 'E', 'N']) {
+        text.push_str(".0");
+    }
+    text
+}
+
+/// C's `%.16g`.
+fn g16(d: f64) -> String {
+    if d == 0.0 {
+        return if d.is_sign_negative() { "-0".to_owned() } else { "0".to_owned() };
+    }
+    let scientific = format!("{d:.15e}");
+    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
+    let exponent: i32 = exponent.parse().unwrap_or(0);
+    if (-4..16).contains(&exponent) {
+        let decimals = (15 - exponent).max(0) as usize;
+        return trim_zeros(format!("{d:.decimals$}"));
+    }
+    let mantissa = trim_zeros(mantissa.to_owned());
+    let sign = if exponent < 0 { '-' } else { '+' };
+    format!("{mantissa}e{sign}{:02}", exponent.abs())
+}
+
+fn trim_zeros(text: String) -> String {
+    if !text.contains('.') {
+        return text;
+    }
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
 pub(crate) fn document(d: &Document) -> String {

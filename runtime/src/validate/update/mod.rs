@@ -54,7 +54,7 @@ mod ops;
 mod order;
 mod tree;
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::fmt;
 
@@ -165,14 +165,19 @@ pub(crate) struct Apply {
     renamed: HashMap<String, Result<Bson, UpdateError>>,
     /// Whether any operator changed anything (mongod's no-op detection, per operator).
     modified: Cell<bool>,
+    /// The name and path (positions resolved) of the value an operator is applied to, as
+    /// mongod's messages name it.
+    at: RefCell<(String, String)>,
 }
 
 impl Apply {
     fn id_text(&self) -> String {
-        match &self.id {
-            Some(id) => format!("{{{}}}", format::element("_id", id)),
-            None => "{}".to_owned(),
-        }
+        format!("{{{}}}", self.id_element())
+    }
+
+    /// `_id: 1`, as mongod's messages name the document.
+    fn id_element(&self) -> String {
+        self.id.as_ref().map(|id| format::element("_id", id)).unwrap_or_default()
     }
 }
 
@@ -270,6 +275,7 @@ impl<'u> Parsed<'u> {
                     now_millis: now_millis(),
                     renamed: HashMap::new(),
                     modified: Cell::new(false),
+                    at: RefCell::new((String::new(), String::new())),
                 };
                 (apply::run(current, tree, &mut ctx)?, ctx.modified.get())
             }

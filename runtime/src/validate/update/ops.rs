@@ -70,11 +70,6 @@ impl Leaf {
         Leaf { op, path: path.to_owned() }
     }
 
-    /// The last component of the path, as messages name the field.
-    fn field(&self) -> &str {
-        self.path.rsplit('.').next().unwrap_or(&self.path)
-    }
-
     /// Parses one `path: operand` of `operator`, refusing what mongod refuses.
     pub(crate) fn parse(operator: &str, path: &str, arg: &Bson) -> Result<Leaf, UpdateError> {
         let op = match operator {
@@ -93,7 +88,7 @@ impl Leaf {
             "$mul" => Op::Mul(arg.clone()),
             "$min" => Op::Min(arg.clone()),
             "$max" => Op::Max(arg.clone()),
-            "$currentDate" => Op::CurrentDate { timestamp: current_date(path, arg)? },
+            "$currentDate" => Op::CurrentDate { timestamp: current_date(arg)? },
             "$push" => Op::Push(Push::parse(arg)?),
             "$addToSet" => Op::AddToSet(add_to_set(arg)?),
             "$pop" => Op::Pop { front: pop(path, arg)? },
@@ -119,12 +114,6 @@ impl Leaf {
         };
         super::tree::check_path(path)?;
         super::tree::check_path(to)?;
-        if super::tree::is_dynamic(path) {
-            return Err(bad(format!("The source field for $rename may not be dynamic: {path}")));
-        }
-        if super::tree::is_dynamic(to) {
-            return Err(bad(format!("The destination field for $rename may not be dynamic: {to}")));
-        }
         if path == to {
             return Err(bad(format!("The source and target field for $rename must differ: {}", element(path, arg))));
         }
@@ -134,6 +123,12 @@ impl Leaf {
                 "The source and target field for $rename must not be on the same path: {}",
                 element(path, arg)
             )));
+        }
+        if super::tree::is_dynamic(path) {
+            return Err(bad(format!("The source field for $rename may not be dynamic: {path}")));
+        }
+        if super::tree::is_dynamic(to) {
+            return Err(bad(format!("The destination field for $rename may not be dynamic: {to}")));
         }
         Ok(to.clone())
     }
@@ -267,14 +262,15 @@ impl Leaf {
                 format!(
                     "Cannot apply {name} to a value of non-numeric type. {} has the field '{}' of non-numeric type {}",
                     ctx.id_text(),
-                    self.field(),
+                    ctx.at.borrow().0,
                     type_name(current)
                 ),
             ));
         }
         arith::apply(op, current, operand).map_err(|e| match e {
             ArithError::Overflow => bad(format!(
-                "Failed to apply {name} operations to current value ((NumberLong){}) for document {}",
+                "Failed to apply {name} operations to current value (({}){}) for document {}",
+                if matches!(current, Bson::Int32(_)) { "NumberInt" } else { "NumberLong" },
                 value_text(current),
                 ctx.id_text()
             )),
@@ -289,10 +285,11 @@ impl Leaf {
         if let Bson::Array(items) = value {
             return Ok(items);
         }
-        let (field, kind) = (self.field(), type_name(value));
+        let at = ctx.at.borrow();
+        let (field, path, kind) = (&at.0, &at.1, type_name(value));
         Err(match operator {
             "$push" => {
-                bad(format!("The field '{field}' must be an array but is of type {kind} in document {}", ctx.id_text()))
+                bad(format!("The field '{path}' must be an array but is of type {kind} in document {}", ctx.id_text()))
             }
             "$addToSet" => bad(format!(
                 "Cannot apply $addToSet to non-array field. Field named '{field}' has non-array type {kind}"
@@ -300,7 +297,7 @@ impl Leaf {
             "$pop" => UpdateError::refused(
                 14,
                 "TypeMismatch",
-                format!("Path '{}' contains an element of non-array type '{kind}'", self.path),
+                format!("Path '{path}' contains an element of non-array type '{kind}'"),
             ),
             _ => bad("Cannot apply $pull to a non-array value"),
         })
@@ -326,7 +323,7 @@ fn replace(value: &mut Bson, new: &Bson) -> bool {
     true
 }
 
-fn current_date(path: &str, arg: &Bson) -> Result<bool, UpdateError> {
+fn current_date(arg: &Bson) -> Result<bool, UpdateError> {
     match arg {
         Bson::Boolean(_) => Ok(false),
         Bson::Document(d) => {
@@ -345,7 +342,7 @@ fn current_date(path: &str, arg: &Bson) -> Result<bool, UpdateError> {
         }
         other => Err(bad(format!(
             "{} is not valid type for $currentDate. Please use a boolean ('true') or a $type expression ({{$type: 'timestamp/date'}}).",
-            element(path, other)
+            type_name(other)
         ))),
     }
 }

@@ -286,6 +286,18 @@ const KNOWN: &[&str] = &[
     "$pullAll",
 ];
 
+/// Every `$[<id>]` of `path` must have its array filter.
+fn has_filters(path: &str, filters: &HashMap<String, Document>) -> Result<(), UpdateError> {
+    match identifiers(path).into_iter().find(|id| !filters.contains_key(*id)) {
+        Some(id) => Err(UpdateError::refused(
+            2,
+            "BadValue",
+            format!("No array filter found for identifier '{id}' in path '{path}'"),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Builds the tree of a whole update document; each `$[<id>]` must have its array filter.
 pub(crate) fn parse(update: &Document, filters: &HashMap<String, Document>) -> Result<Node, UpdateError> {
     let mut root = Node::Object { children: BTreeMap::new(), positional: None };
@@ -294,21 +306,14 @@ pub(crate) fn parse(update: &Document, filters: &HashMap<String, Document>) -> R
             if operator == "$rename" {
                 // The source holds its place in the tree before the operand is checked.
                 insert(&mut root, path, Leaf::new(Op::Placeholder, path))?;
+                has_filters(path, filters)?;
                 let to = Leaf::rename(path, arg)?;
                 insert(&mut root, &to, Leaf::new(Op::Rename { from: path.clone() }, &to))?;
                 continue;
             }
             let leaf = Leaf::parse(operator, path, arg)?;
             insert(&mut root, path, leaf)?;
-            for id in identifiers(path) {
-                if !filters.contains_key(id) {
-                    return Err(UpdateError::refused(
-                        2,
-                        "BadValue",
-                        format!("No array filter found for identifier '{id}' in path '{path}'"),
-                    ));
-                }
-            }
+            has_filters(path, filters)?;
         }
     }
     Ok(root)
