@@ -186,31 +186,43 @@ fn apply_children(
                     }
                 }
             },
-            Container::Arr(items) => match index(&key.0) {
-                Some(i) if i < items.len() => {
-                    if apply_existing(&mut items[i], node, &key.0, &path, ctx, in_array.or(Some(name)))? {
-                        // `$unset` of an element nulls it, a change even when it was null.
-                        items[i] = Bson::Null;
-                        ctx.modified.set(true);
-                    }
-                }
-                Some(i) => {
-                    if let Some(value) = create(node, &path, ctx, in_array.or(Some(name)))? {
-                        items.resize(i, Bson::Null);
-                        items.push(value);
-                        ctx.modified.set(true);
-                    }
-                }
-                None if creates(node, ctx) => {
-                    rename_error(node, ctx)?;
-                    if let Node::Leaf(leaf) = node {
-                        rename_target_check(leaf, ctx, in_array.or(Some(name)))?;
-                    }
-                    return Err(not_viable(node, &key.0, &path, name, &Bson::Array(items.clone())));
-                }
-                None => {}
-            },
+            Container::Arr(items) => apply_element(items, &key.0, node, name, &path, ctx, in_array.or(Some(name)))?,
         }
+    }
+    Ok(())
+}
+
+/// Applies `node` to the element `key` of the array `name` (creating it past the end,
+/// padding with nulls); a key that is not an index is a path mongod cannot follow.
+fn apply_element(
+    items: &mut Vec<Bson>,
+    key: &str,
+    node: &Node,
+    name: &str,
+    path: &str,
+    ctx: &Apply,
+    in_array: Option<&str>,
+) -> Result<(), UpdateError> {
+    let Some(i) = index(key) else {
+        if !creates(node, ctx) {
+            return Ok(());
+        }
+        rename_error(node, ctx)?;
+        if let Node::Leaf(leaf) = node {
+            rename_target_check(leaf, ctx, in_array)?;
+        }
+        return Err(not_viable(node, key, path, name, &Bson::Array(items.clone())));
+    };
+    if i < items.len() {
+        if apply_existing(&mut items[i], node, key, path, ctx, in_array)? {
+            // `$unset` of an element nulls it, a change even when it was null.
+            items[i] = Bson::Null;
+            ctx.modified.set(true);
+        }
+    } else if let Some(value) = create(node, path, ctx, in_array)? {
+        items.resize(i, Bson::Null);
+        items.push(value);
+        ctx.modified.set(true);
     }
     Ok(())
 }
