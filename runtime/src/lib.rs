@@ -45,9 +45,11 @@ pub(crate) mod compat;
 pub use command::{registered, MongoCollection, Registration, ValidationAction, ValidationLevel};
 #[doc = include_str!("derive.md")]
 pub use mongo_schema_macros::MongoSchema;
+#[cfg(feature = "validator")]
+pub use schema::check_update_static;
 pub use schema::{BsonKind, MongoSchema};
 #[cfg(feature = "validator")]
-pub use validate::{check_update_static, BsonBytes, SchemaError, Validator};
+pub use validate::{BsonBytes, SchemaError, Validator};
 
 /// The derive and both traits, so `User::validator()` and `User::create_collection_command()`
 /// resolve with one import: `use mongo_schema::prelude::*;`.

@@ -1,5 +1,6 @@
 //! What an update can do wrong to *some* document of a schema, found without any document:
-//! [`check_update_static`] for a derived model, [`lint_update`] for a `$jsonSchema`.
+//! [`lint_update`] for a `$jsonSchema`, and
+//! [`check_update_static`](crate::check_update_static) for a derived model.
 //!
 //! ```
 //! use mongo_schema::bson::doc;
@@ -22,7 +23,6 @@
 use std::fmt;
 
 use crate::bson::{doc, Bson, DateTime, Document, Timestamp};
-use crate::MongoSchema;
 
 use super::super::Validator;
 use super::format::{type_name, value_text};
@@ -47,12 +47,6 @@ impl fmt::Display for Finding {
             (op, path) => write!(f, "{op} `{path}`: {}", self.message),
         }
     }
-}
-
-/// [`lint_update`] against `T`'s schema: call it in your tests over every update your code
-/// builds, and assert that it finds nothing.
-pub fn check_update_static<T: MongoSchema>(update: &Document) -> Vec<Finding> {
-    lint_update(&T::json_schema(), update)
 }
 
 /// Everything `update` can do wrong to some document valid under `schema` (a `$jsonSchema`):

@@ -60,7 +60,7 @@ use std::fmt;
 
 use crate::bson::{Bson, Document};
 
-pub use lint::{check_update_static, lint_update, Finding};
+pub use lint::{lint_update, Finding};
 
 use super::report::{Failure, ValidationError};
 use super::Validator;
