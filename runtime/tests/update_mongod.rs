@@ -25,7 +25,10 @@ use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
-const COLLECTION: &str = "updates";
+/// One collection per test process, so two runs against one server never meet.
+fn collection_name() -> String {
+    format!("updates_{}", std::process::id())
+}
 
 fn schema() -> Document {
     doc! {
@@ -327,16 +330,17 @@ enum Outcome {
 }
 
 fn server(db: &Database, case: &Case) -> Outcome {
-    let collection = db.collection::<Document>(COLLECTION);
+    let name = collection_name();
+    let collection = db.collection::<Document>(&name);
     collection.delete_many(doc! {}).run().expect("delete");
-    db.run_command(doc! { "insert": COLLECTION, "documents": [case.start.clone()], "bypassDocumentValidation": true })
+    db.run_command(doc! { "insert": &name, "documents": [case.start.clone()], "bypassDocumentValidation": true })
         .run()
         .expect("insert the starting document");
     let mut statement = doc! { "q": case.filter.clone(), "u": case.update.clone(), "upsert": case.upsert };
     if !case.array_filters.is_empty() {
         statement.insert("arrayFilters", case.array_filters.clone());
     }
-    let reply = match db.run_command(doc! { "update": COLLECTION, "updates": [statement] }).run() {
+    let reply = match db.run_command(doc! { "update": &name, "updates": [statement] }).run() {
         Ok(reply) => reply,
         Err(e) => match e.kind.as_ref() {
             ErrorKind::Command(c) => return Outcome::Error(c.code, None, c.message.clone()),
@@ -486,8 +490,9 @@ fn features(case: &Case) -> Vec<&'static str> {
 #[test]
 fn updates_apply_as_mongod_applies_them() {
     let Some(db) = database("updates_apply_as_mongod_applies_them") else { return };
-    let _ = db.collection::<Document>(COLLECTION).drop().run();
-    db.run_command(doc! { "create": COLLECTION, "validator": { "$jsonSchema": schema() } }).run().expect("create");
+    let name = collection_name();
+    let _ = db.collection::<Document>(&name).drop().run();
+    db.run_command(doc! { "create": &name, "validator": { "$jsonSchema": schema() } }).run().expect("create");
     let validator = Validator::new(&schema()).expect("the schema compiles");
 
     let cases: usize = std::env::var("UPDATE_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(600);
@@ -546,6 +551,7 @@ fn updates_apply_as_mongod_applies_them() {
             ));
         }
     }
+    let _ = db.collection::<Document>(&name).drop().run();
     let _ = writeln!(
         std::io::stderr(),
         "update_mongod: {cases} cases (seed {seed}): {stored} stored, {errors} refused (by code: {codes:?}), {unmodelled} not modelled, {} different, {} worded differently",

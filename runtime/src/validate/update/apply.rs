@@ -1,6 +1,7 @@
 //! The update tree applied to a document, level by level, as mongod's `UpdateObjectNode` and
 //! `UpdateArrayNode` apply it; replacement documents; the fields an upsert starts from.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
 use crate::bson::{oid::ObjectId, Bson, Document};
@@ -17,16 +18,19 @@ fn bad(message: impl Into<String>) -> UpdateError {
 
 /// The updated copy of `current`.
 pub(crate) fn run(current: &Document, tree: &Node, ctx: &mut Apply) -> Result<Document, UpdateError> {
-    let mut sources = Vec::new();
-    collect_renames(tree, current, ctx, &mut sources)?;
     let mut doc = current.clone();
-    if let Node::Object { children, positional } = tree {
-        let mut container = Container::Doc(&mut doc);
-        apply_children(&mut container, "", children, positional.as_deref(), "", ctx, None)?;
-    }
-    for source in sources {
-        remove_path(&mut doc, &source);
-        ctx.modified.set(true);
+    let Node::Object { children, .. } = tree else { return Ok(doc) };
+    for (key, child) in children {
+        // mongod reads a `$rename` source when it reaches the destination: after the fields
+        // before it were updated (at this level; deeper, in the order of the whole tree).
+        let mut sources = Vec::new();
+        collect_renames(child, &doc, current, ctx, &mut sources)?;
+        let one = vec![(key.clone(), Cow::Borrowed(child))];
+        apply_ordered(&mut Container::Doc(&mut doc), "", one, "", ctx, None)?;
+        for source in sources {
+            remove_path(&mut doc, &source);
+            ctx.modified.set(true);
+        }
     }
     Ok(doc)
 }
@@ -35,15 +39,16 @@ pub(crate) fn run(current: &Document, tree: &Node, ctx: &mut Apply) -> Result<Do
 fn collect_renames(
     node: &Node,
     current: &Document,
+    original: &Document,
     ctx: &mut Apply,
     sources: &mut Vec<String>,
 ) -> Result<(), UpdateError> {
     match node {
         Node::Leaf(Leaf { op: Op::Rename { from }, path }) => {
             // An error finding the source is mongod's only when it reaches the destination.
-            let mut found = lookup_for_rename(current, from, &ctx.id_element());
+            let found = lookup_for_rename(current, original, from, &ctx.id_element());
             if matches!(found, Ok(Some(_))) && (from == "_id" || from.starts_with("_id.")) {
-                found = Err(immutable_id());
+                ctx.id_renamed.push(path.clone());
             }
             if matches!(found, Ok(Some(_))) {
                 sources.push(from.clone());
@@ -55,12 +60,12 @@ fn collect_renames(
         Node::Leaf(_) => {}
         Node::Object { children, positional } => {
             for child in children.values().chain(positional.as_deref()) {
-                collect_renames(child, current, ctx, sources)?;
+                collect_renames(child, current, original, ctx, sources)?;
             }
         }
         Node::Array { children } => {
             for child in children.values() {
-                collect_renames(child, current, ctx, sources)?;
+                collect_renames(child, current, original, ctx, sources)?;
             }
         }
     }
@@ -70,32 +75,41 @@ fn collect_renames(
 /// The value `$rename` moves, found as mongod's `findLongestPrefix` finds it: a path through
 /// a scalar, or through an array by a name that is not an index, is refused (28); one that
 /// reaches its end through an array is refused as a source under an array (2).
-fn lookup_for_rename(current: &Document, from: &str, id: &str) -> Result<Option<Bson>, UpdateError> {
+fn lookup_for_rename(
+    current: &Document,
+    original: &Document,
+    from: &str,
+    id: &str,
+) -> Result<Option<Bson>, UpdateError> {
     let parts: Vec<&str> = from.split('.').collect();
-    let root = Bson::Document(current.clone());
-    let (mut value, mut name) = (&root, "");
+    let Some(mut value) = current.get(parts[0]) else { return Ok(None) };
+    // The part that reached `value`, the name mongod shows for it, and the same place in the
+    // document before the update (mongod shows an element this update created by no name).
+    let (mut part_name, mut shown) = (parts[0], parts[0]);
+    let mut before = original.get(parts[0]);
     let mut through_array = None;
-    for part in &parts {
+    for part in &parts[1..] {
         let next = match value {
             Bson::Document(d) => d.get(*part),
             Bson::Array(items) => {
-                through_array.get_or_insert((name, value));
+                through_array.get_or_insert(shown);
                 match index(part) {
                     Some(i) => items.get(i),
-                    None => return Err(cannot_traverse(name, from, value)),
+                    None => return Err(cannot_traverse(part_name, from, shown, value)),
                 }
             }
-            scalar => return Err(cannot_traverse(name, from, scalar)),
+            scalar => return Err(cannot_traverse(part_name, from, shown, scalar)),
         };
-        match next {
-            Some(v) => {
-                value = v;
-                name = part;
-            }
-            None => return Ok(None),
-        }
+        let Some(next) = next else { return Ok(None) };
+        before = match before {
+            Some(Bson::Document(d)) => d.get(*part),
+            Some(Bson::Array(items)) => index(part).and_then(|i| items.get(i)),
+            _ => None,
+        };
+        shown = if matches!(value, Bson::Array(_)) && before.is_none() { "" } else { part };
+        (value, part_name) = (next, part);
     }
-    if let Some((array_name, _)) = through_array {
+    if let Some(array_name) = through_array {
         return Err(bad(format!(
             "The source field cannot be an array element, '{from}' in doc with {id} has an array field called '{array_name}'"
         )));
@@ -103,11 +117,11 @@ fn lookup_for_rename(current: &Document, from: &str, id: &str) -> Result<Option<
     Ok(Some(value.clone()))
 }
 
-fn cannot_traverse(name: &str, path: &str, value: &Bson) -> UpdateError {
+fn cannot_traverse(part: &str, path: &str, shown: &str, value: &Bson) -> UpdateError {
     UpdateError::refused(
         28,
         "PathNotViable",
-        format!("cannot use the part ({name} of {path}) to traverse the element ({{{}}})", element(name, value)),
+        format!("cannot use the part ({part} of {path}) to traverse the element ({{{}}})", element(shown, value)),
     )
 }
 
@@ -149,21 +163,33 @@ fn apply_children(
     ctx: &Apply,
     in_array: Option<&str>,
 ) -> Result<(), UpdateError> {
-    let mut ordered: Vec<(Key, &Node)> = children.iter().map(|(k, n)| (k.clone(), n)).collect();
+    let mut ordered: Vec<(Key, Cow<'_, Node>)> = children.iter().map(|(k, n)| (k.clone(), Cow::Borrowed(n))).collect();
     if let Some(node) = positional {
-        let matched = positional_match(ctx)?;
-        let key = Key(matched.to_string());
-        if children.contains_key(&key) {
-            return Err(UpdateError::refused(
-                40,
-                "ConflictingUpdateOperators",
-                format!("Update created a conflict at '{}'", join(prefix, &key.0)),
-            ));
+        let key = Key(positional_match(ctx)?.to_string());
+        match ordered.iter_mut().find(|(k, _)| *k == key) {
+            // The position is also named outright: mongod merges the two, and refuses
+            // where both update one path.
+            Some((_, named)) => *named = Cow::Owned(super::tree::merge(named, node, &join(prefix, &key.0))?),
+            None => {
+                ordered.push((key, Cow::Borrowed(node)));
+                ordered.sort_by(|a, b| a.0.cmp(&b.0));
+            }
         }
-        ordered.push((key, node));
-        ordered.sort_by(|a, b| a.0.cmp(&b.0));
     }
+    apply_ordered(container, name, ordered, prefix, ctx, in_array)
+}
+
+/// Applies `ordered` (children in mongod's order) to `container`.
+fn apply_ordered(
+    container: &mut Container<'_>,
+    name: &str,
+    ordered: Vec<(Key, Cow<'_, Node>)>,
+    prefix: &str,
+    ctx: &Apply,
+    in_array: Option<&str>,
+) -> Result<(), UpdateError> {
     for (key, node) in ordered {
+        let node: &Node = &node;
         let path = join(prefix, &key.0);
         if path == "_id" {
             if let Container::Doc(d) = container {
@@ -255,7 +281,7 @@ fn apply_to_id(doc: &mut Document, node: &Node, ctx: &Apply) -> Result<(), Updat
     Ok(())
 }
 
-fn immutable_id() -> UpdateError {
+pub(crate) fn immutable_id() -> UpdateError {
     UpdateError::refused(
         66,
         "ImmutableField",

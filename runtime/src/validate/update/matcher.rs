@@ -69,7 +69,8 @@ pub(crate) fn path_matches(
 ) -> Result<bool, UpdateError> {
     let predicate = Predicate::parse(condition)?;
     let parts: Vec<&str> = path.split('.').collect();
-    Ok(walk(Some(&Bson::Document(doc.clone())), &parts, &predicate, position))
+    // The root is a document: its first component is a plain field lookup.
+    Ok(walk(doc.get(parts[0]), &parts[1..], &predicate, position))
 }
 
 /// Whether `value` itself (an array element, for `$pull` and arrayFilters) satisfies an

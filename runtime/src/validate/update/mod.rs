@@ -163,6 +163,8 @@ pub(crate) struct Apply {
     /// `$rename` destinations with the source values they receive.
     /// (The source's value, or why mongod refuses to move it.)
     renamed: HashMap<String, Result<Bson, UpdateError>>,
+    /// `$rename` destinations whose source is `_id` (refused once the value is set).
+    id_renamed: Vec<String>,
     /// Whether any operator changed anything (mongod's no-op detection, per operator).
     modified: Cell<bool>,
     /// The name and path (positions resolved) of the value an operator is applied to, as
@@ -274,6 +276,7 @@ impl<'u> Parsed<'u> {
                     id: current.get("_id").cloned(),
                     now_millis: now_millis(),
                     renamed: HashMap::new(),
+                    id_renamed: Vec::new(),
                     modified: Cell::new(false),
                     at: RefCell::new((String::new(), String::new())),
                 };

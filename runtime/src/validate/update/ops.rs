@@ -151,6 +151,7 @@ impl Leaf {
                 true
             }
             Op::Rename { .. } => match ctx.renamed.get(&self.path) {
+                Some(Ok(_)) if ctx.id_renamed.contains(&self.path) => return Err(super::apply::immutable_id()),
                 Some(Ok(v)) => {
                     *value = v.clone();
                     true
@@ -230,6 +231,7 @@ impl Leaf {
                 Bson::Array(items)
             }
             Op::Rename { .. } => match ctx.renamed.get(&self.path) {
+                Some(Ok(_)) if ctx.id_renamed.contains(&self.path) => return Err(super::apply::immutable_id()),
                 Some(Ok(v)) => v.clone(),
                 Some(Err(e)) => return Err(e.clone()),
                 None => return Ok(None),
