@@ -176,6 +176,7 @@ fn the_static_lint_passes_updates_that_keep_the_rules() {
         doc! { "$set": { "items.$[i].sku": "y" } },
         doc! { "$unset": { "note": "" } },
         doc! { "$pull": { "items": { "sku": "x" } } },
+        doc! { "$setOnInsert": { "_id": 7 } },
     ];
     for update in good {
         assert_eq!(findings(update.clone()), Vec::<(String, String)>::new(), "{update}");
@@ -184,7 +185,7 @@ fn the_static_lint_passes_updates_that_keep_the_rules() {
 
 #[test]
 fn the_static_lint_finds_what_an_update_can_break() {
-    let cases: [(Document, &str, &str); 12] = [
+    let cases: [(Document, &str, &str); 15] = [
         (doc! { "$set": { "adress.city": "Oslo" } }, "adress.city", "did you mean `address`"),
         (doc! { "$set": { "address.cty": "Oslo" } }, "address.cty", "did you mean `city`"),
         (doc! { "$push": { "items": { "sku": "x", "quantity": 1 } } }, "items", "$slice: -5"),
@@ -197,6 +198,13 @@ fn the_static_lint_finds_what_an_update_can_break() {
         (doc! { "$unset": { "orderNo": "" } }, "orderNo", "removes a required field"),
         (doc! { "$rename": { "orderNo": "number" } }, "orderNo", "moves a required field"),
         (doc! { "$currentDate": { "note": true } }, "note", "the current date breaks `bsonType`"),
+        (doc! { "$pop": { "orderNo": 1 } }, "orderNo", "$pop needs an array"),
+        (
+            doc! { "$inc": { "items.0.quantity": 1 } },
+            "items.0.quantity",
+            "holding only `quantity`, without its required sku",
+        ),
+        (doc! { "$set": { "items.2.sku": "x" } }, "items.2.sku", "pads it with nulls"),
     ];
     for (update, path, words) in cases {
         let found = findings(update.clone());
@@ -207,4 +215,80 @@ fn the_static_lint_finds_what_an_update_can_break() {
     }
     let refused = findings(doc! { "$set": { "points": 1_i64 }, "$inc": { "points": 1_i64 } });
     assert!(refused.iter().any(|(_, m)| m.contains("40 ConflictingUpdateOperators")), "{refused:?}");
+}
+
+/// The lint's promise, checked with `check_update` (itself held to mongod): an update the lint
+/// passes never makes a valid document invalid. Generated valid `Order` documents and
+/// `$set` / `$unset` / `$rename` / `$push` / `$inc` updates whose outcome does not depend on
+/// the stored values' size (no `$push` into a full array is generated without `$slice`).
+#[test]
+fn an_update_the_lint_passes_keeps_valid_documents_valid() {
+    use proptest::prelude::*;
+
+    let validator = Validator::for_type::<Order>().unwrap();
+    let item = (prop::sample::select(vec!["a", "b"]), 1..5i32).prop_map(|(sku, q)| doc! { "sku": sku, "quantity": q });
+    let order = (
+        prop::sample::select(vec!["A-1", "B-22"]),
+        prop::collection::vec(item, 0..3),
+        prop_oneof![(0..1000i64).prop_map(Bson::Int64), (0..1000i32).prop_map(Bson::Int32)],
+        prop::option::of(0..9i64),
+    )
+        .prop_map(|(no, items, points, visits)| {
+            let mut d =
+                doc! { "_id": 1, "orderNo": no, "items": items, "points": points, "address": { "city": "Oslo" } };
+            if let Some(v) = visits {
+                d.insert("visits", v);
+            }
+            d
+        });
+    let value = prop::sample::select(vec![
+        Bson::Int32(3),
+        Bson::Int64(5000),
+        Bson::Double(1.5),
+        Bson::String("x".into()),
+        Bson::String(String::new()),
+        Bson::Null,
+        Bson::Document(doc! { "sku": "c", "quantity": 0 }),
+        Bson::Document(doc! { "sku": "c", "quantity": 2 }),
+        Bson::Document(doc! { "city": "Rome" }),
+    ]);
+    let path = prop::sample::select(vec![
+        "orderNo",
+        "points",
+        "visits",
+        "note",
+        "items",
+        "items.0",
+        "items.0.quantity",
+        "items.$[].sku",
+        "address",
+        "address.city",
+        "adress",
+    ]);
+    let operator = prop::sample::select(vec!["$set", "$unset", "$rename", "$push", "$inc"]);
+    let update = (operator, path, value).prop_map(|(op, path, value)| match op {
+        "$rename" => doc! { op: { path: "renamed" } },
+        "$push" => doc! { op: { path: { "$each": [value], "$slice": -5 } } },
+        "$inc" => doc! { op: { path: Bson::Int32(1) } },
+        _ => doc! { op: { path: value } },
+    });
+    let mut runner = proptest::test_runner::TestRunner::new(proptest::test_runner::Config {
+        cases: 400,
+        failure_persistence: None,
+        ..Default::default()
+    });
+    runner
+        .run(&(order, update), |(current, update)| {
+            prop_assert!(validator.validate(&current).is_ok(), "generated an invalid order {current}");
+            let found = check_update_static::<Order>(&update);
+            let applied = validator.check_update(&current, &update);
+            if found.is_empty() {
+                prop_assert!(
+                    !matches!(applied, Err(UpdateError::Invalid { .. } | UpdateError::Refused { .. })),
+                    "the lint passed {update}, but on {current} it gives {applied:?}"
+                );
+            }
+            Ok(())
+        })
+        .unwrap();
 }

@@ -119,6 +119,11 @@ enum At<'s> {
 }
 
 fn resolve<'s>(schema: &'s Document, path: &str) -> At<'s> {
+    // `_id` is every document's, whether the schema lists it or not.
+    let undeclared_id = |s: &Document| s.get_document("properties").is_ok_and(|p| !p.contains_key("_id"));
+    if (path == "_id" || path.starts_with("_id.")) && undeclared_id(schema) {
+        return At::Any;
+    }
     let mut current = schema;
     let mut required = false;
     for (i, part) in path.split('.').enumerate() {
@@ -167,6 +172,9 @@ fn lint_one(schema: &Document, operator: &str, path: &str, arg: &Bson, out: &mut
             return;
         }
     };
+    if CREATING.contains(&operator) {
+        creation_hazards(schema, path, out);
+    }
     match operator {
         "$set" | "$setOnInsert" | "$min" | "$max" => {
             out.extend(
@@ -208,7 +216,69 @@ fn lint_one(schema: &Document, operator: &str, path: &str, arg: &Bson, out: &mut
             }
         }
         "$push" | "$addToSet" => array_growth(sub, operator, path, arg, out),
+        "$pop" | "$pull" | "$pullAll" if admitted(sub).is_some_and(|types| !types.contains(&"array")) => out.push(
+            format!("{operator} needs an array, and the field admits none (mongod refuses it on a stored value)"),
+        ),
         _ => {}
+    }
+}
+
+/// The operators that create their path where it is missing.
+const CREATING: &[&str] =
+    &["$set", "$setOnInsert", "$inc", "$mul", "$min", "$max", "$currentDate", "$push", "$addToSet"];
+
+/// What creating `path` can build where part of it is missing: mongod creates each missing
+/// level as a document holding only the next name (so a document missing its other required
+/// fields, or a document where the schema wants an array), and pads an array with nulls up
+/// to an index past its end.
+fn creation_hazards(schema: &Document, path: &str, out: &mut Vec<String>) {
+    let parts: Vec<&str> = path.split('.').collect();
+    let mut current = schema;
+    for (i, part) in parts[..parts.len() - 1].iter().enumerate() {
+        let prefix = parts[..=i].join(".");
+        let next = parts[i + 1];
+        let (sub, may_be_missing) = match (index(part), *part == "$" || part.starts_with("$[")) {
+            (_, true) => match current.get_document("items") {
+                Ok(items) => (items, false),
+                Err(_) => return,
+            },
+            (Some(position), false) => match current.get_document("items") {
+                Ok(items) => {
+                    if position > 0 && admitted(items).is_some_and(|t| !t.contains(&"null")) {
+                        out.push(format!(
+                            "on an array shorter than {position}, `{prefix}` pads it with nulls, which its items refuse"
+                        ));
+                    }
+                    (items, true)
+                }
+                Err(_) => return,
+            },
+            (None, false) => {
+                let required = current.get_array("required").is_ok_and(|r| r.iter().any(|n| n.as_str() == Some(part)));
+                match current.get_document("properties").and_then(|p| p.get_document(part)) {
+                    Ok(sub) => (sub, !required),
+                    Err(_) => return,
+                }
+            }
+        };
+        if may_be_missing {
+            if index(next).is_some() && admitted(sub).is_some_and(|t| t.contains(&"array") && !t.contains(&"object")) {
+                out.push(format!(
+                    "where `{prefix}` is missing, mongod creates it as a document {{\"{next}\": ...}}, not the array the schema wants"
+                ));
+            }
+            let others: Vec<&str> = sub
+                .get_array("required")
+                .map(|r| r.iter().filter_map(Bson::as_str).filter(|n| *n != next).collect())
+                .unwrap_or_default();
+            if !others.is_empty() {
+                out.push(format!(
+                    "where `{prefix}` is missing, mongod creates it holding only `{next}`, without its required {}: set the whole `{prefix}` instead",
+                    others.join(", ")
+                ));
+            }
+        }
+        current = sub;
     }
 }
 
