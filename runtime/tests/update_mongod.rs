@@ -87,6 +87,7 @@ fn small_doc() -> BoxedStrategy<Bson> {
 fn value() -> BoxedStrategy<Bson> {
     prop_oneof![
         5 => scalar(),
+        1 => prop::collection::vec(prop::collection::vec(scalar(), 0..3).prop_map(Bson::Array), 1..3).prop_map(Bson::Array),
         2 => prop::collection::vec(prop_oneof![3 => scalar(), 1 => small_doc()], 0..5).prop_map(Bson::Array),
         2 => small_doc(),
     ]
@@ -129,7 +130,8 @@ fn start() -> BoxedStrategy<Document> {
 
 fn path() -> BoxedStrategy<String> {
     let common = vec!["a", "n", "s", "arr", "d", "z", "d.x", "d.y", "arr.0", "arr.1", "arr.4"];
-    let arrays = vec!["arr.$[]", "arr.$[e]", "arr.$", "arr.$[].k", "arr.$[e].k", "arr.$.k", "arr.0.k"];
+    let arrays =
+        vec!["arr.$[]", "arr.$[e]", "arr.$", "arr.$[].k", "arr.$[e].k", "arr.$.k", "arr.0.k", "arr.$[].y", "arr.$[].0"];
     let odd = vec!["_id", "d.x.q", "n.x", "arr.k", "y.z", "10", "9"];
     prop_oneof![
         8 => prop::sample::select(common),
@@ -203,12 +205,21 @@ fn operand(operator: &'static str) -> BoxedStrategy<Bson> {
         }
         "$pull" => prop_oneof![
             2 => scalar(),
-            1 => prop::sample::select(vec![
+            2 => prop::sample::select(vec![
                 Bson::Document(doc! { "$gte": 2 }),
                 Bson::Document(doc! { "$in": ["x", 1, null] }),
+                Bson::Document(doc! { "$nin": ["x", 1] }),
+                Bson::Document(doc! { "$ne": null }),
+                Bson::Document(doc! { "$not": { "$lt": 2 } }),
+                Bson::Document(doc! { "$size": 0 }),
+                Bson::Document(doc! { "$elemMatch": { "$gt": 0 } }),
                 Bson::Document(doc! { "k": 1 }),
                 Bson::Document(doc! { "k": { "$exists": true } }),
+                Bson::Document(doc! { "k": null }),
+                Bson::Document(doc! { "$or": [{ "k": 1 }, { "x": "hello" }] }),
+                Bson::Document(doc! { "k": { "$lte": "x" }, "y": { "$exists": false } }),
                 Bson::Document(doc! {}),
+                Bson::Array(vec![Bson::Int32(1), Bson::String("x".into())]),
             ]),
         ]
         .boxed(),
@@ -275,8 +286,14 @@ struct Case {
 
 fn case() -> BoxedStrategy<Case> {
     let filter_extra = prop::option::weighted(
-        0.25,
+        0.3,
         prop::sample::select(vec![
+            doc! { "$or": [{ "arr": 1 }, { "arr.k": { "$gt": 0 } }] },
+            doc! { "$and": [{ "a": 1 }, { "s": "x" }] },
+            doc! { "arr": { "$in": [1, "x", null] } },
+            doc! { "arr": { "$elemMatch": { "$gte": 1 } } },
+            doc! { "arr.0": { "$exists": true } },
+            doc! { "n": { "$eq": 3 }, "d.x": { "$eq": 7 } },
             doc! { "arr": 1 },
             doc! { "arr": "x" },
             doc! { "arr": { "$gte": 2 } },

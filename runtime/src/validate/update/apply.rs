@@ -573,6 +573,7 @@ pub(crate) fn array_filters(filters: &[Document]) -> Result<HashMap<String, Docu
                 "Cannot use an expression without a top-level field name in arrayFilters",
             ));
         };
+        matcher::check_query(filter)?;
         let valid = id.starts_with(|c: char| c.is_ascii_lowercase()) && id.chars().all(|c| c.is_ascii_alphanumeric());
         if !valid {
             return Err(bad(format!(
@@ -618,6 +619,9 @@ pub(crate) fn all_filters_used(filters: &HashMap<String, Document>, update: &Doc
 pub(crate) fn upsert_base(filter: &Document) -> Result<Document, UpdateError> {
     let mut equalities = Vec::new();
     equalities_of(filter, &mut equalities);
+    // mongod adds them in path order, not the filter's.
+    let parts = |path: &str| path.split('.').map(|p| Key(p.to_owned())).collect::<Vec<_>>();
+    equalities.sort_by(|a, b| parts(a.0).cmp(&parts(b.0)));
     let mut doc = Document::new();
     let mut paths: Vec<&str> = Vec::new();
     for (path, value) in &equalities {

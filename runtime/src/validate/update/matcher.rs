@@ -55,6 +55,87 @@ fn clauses<'a>(value: &'a Bson, key: &str) -> Result<Vec<&'a Document>, UpdateEr
     items.iter().map(|c| c.as_document().ok_or_else(bad)).collect()
 }
 
+/// The operators that follow a path (`{a: {$gt: 1}}`), as mongod's
+/// `parsePathAcceptingKeyword` knows them; `$not` is not one of them at the top of a query.
+pub(crate) const PATH_OPERATORS: &[&str] = &[
+    "$eq",
+    "$lt",
+    "$lte",
+    "$gte",
+    "$gt",
+    "$in",
+    "$ne",
+    "$size",
+    "$all",
+    "$nin",
+    "$exists",
+    "$mod",
+    "$type",
+    "$regex",
+    "$options",
+    "$elemMatch",
+    "$near",
+    "$nearSphere",
+    "$geoWithin",
+    "$geoIntersects",
+    "$within",
+    "$geoNear",
+    "$bitsAllSet",
+    "$bitsAllClear",
+    "$bitsAnySet",
+    "$bitsAnyClear",
+    "$not",
+];
+
+/// The operators a query may have at its top besides field names.
+const TOP_OPERATORS: &[&str] = &[
+    "$and",
+    "$or",
+    "$nor",
+    "$expr",
+    "$where",
+    "$comment",
+    "$text",
+    "$jsonSchema",
+    "$alwaysTrue",
+    "$alwaysFalse",
+    "$sampleRate",
+];
+
+/// Whether `{name: ...}` opens a condition on a value rather than a query on a document.
+pub(crate) fn is_path_operator(name: &str) -> bool {
+    name != "$not" && PATH_OPERATORS.contains(&name)
+}
+
+/// Parses a query as mongod does before running it: an unknown operator is refused in
+/// mongod's words; one this crate does not evaluate is reported as unsupported.
+pub(crate) fn check_query(query: &Document) -> Result<(), UpdateError> {
+    for (key, condition) in query {
+        match key.as_str() {
+            "$and" | "$or" | "$nor" => {
+                for clause in clauses(condition, key)? {
+                    check_query(clause)?;
+                }
+            }
+            top if TOP_OPERATORS.contains(&top) => return Err(unsupported(top)),
+            unknown if unknown.starts_with('$') => {
+                return Err(UpdateError::refused(
+                    2,
+                    "BadValue",
+                    format!("unknown top level operator: {unknown}. If you are trying to negate an entire expression, use $nor."),
+                ))
+            }
+            _ => check_condition(condition)?,
+        }
+    }
+    Ok(())
+}
+
+/// Parses a condition on a value (`{$gte: 2}`, or a value to equal).
+pub(crate) fn check_condition(condition: &Bson) -> Result<(), UpdateError> {
+    Predicate::parse(condition).map(|_| ())
+}
+
 fn unsupported(what: &str) -> UpdateError {
     UpdateError::Unsupported(format!("the query operator {what} is not modelled by check_update"))
 }
@@ -157,14 +238,21 @@ impl Predicate {
                 _ => return Err(unsupported("$size with a value other than a non-negative integer")),
             },
             "$elemMatch" => match arg {
-                Bson::Document(d) => Predicate::ElemMatch(d.clone()),
+                Bson::Document(d) => {
+                    match d.keys().next() {
+                        Some(k) if is_path_operator(k) || k == "$not" => check_condition(arg)?,
+                        _ => check_query(d)?,
+                    }
+                    Predicate::ElemMatch(d.clone())
+                }
                 _ => return Err(UpdateError::refused(2, "BadValue", "$elemMatch needs an Object")),
             },
             "$not" => match arg {
                 Bson::Document(_) => Predicate::Not(Box::new(Predicate::parse(arg)?)),
                 _ => return Err(unsupported("$not with a regex")),
             },
-            other => return Err(unsupported(other)),
+            known if PATH_OPERATORS.contains(&known) => return Err(unsupported(known)),
+            unknown => return Err(UpdateError::refused(2, "BadValue", format!("unknown operator: {unknown}"))),
         })
     }
 

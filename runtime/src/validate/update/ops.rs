@@ -92,7 +92,10 @@ impl Leaf {
             "$push" => Op::Push(Push::parse(arg)?),
             "$addToSet" => Op::AddToSet(add_to_set(arg)?),
             "$pop" => Op::Pop { front: pop(path, arg)? },
-            "$pull" => Op::Pull(arg.clone()),
+            "$pull" => {
+                check_pull(arg)?;
+                Op::Pull(arg.clone())
+            }
             "$pullAll" => match arg {
                 Bson::Array(items) => Op::PullAll(items.clone()),
                 other => {
@@ -403,9 +406,19 @@ fn pulls(condition: &Bson, item: &Bson) -> Result<bool, UpdateError> {
     }
 }
 
-/// Operators that follow a path in a query (`{a: {$gt: 1}}`), as opposed to `$and` and kin.
+/// Operators that follow a path in a query (`{a: {$gt: 1}}`), as opposed to a query.
 fn path_operator(name: &str) -> bool {
-    name.starts_with('$') && !matches!(name, "$and" | "$or" | "$nor" | "$expr" | "$where" | "$comment" | "$text")
+    matcher::is_path_operator(name)
+}
+
+/// mongod parses a `$pull` condition with the update: a query on document elements, or a
+/// condition on any element.
+fn check_pull(condition: &Bson) -> Result<(), UpdateError> {
+    match condition {
+        Bson::Document(query) if !query.keys().next().is_some_and(|k| path_operator(k)) => matcher::check_query(query),
+        Bson::Document(_) | Bson::RegularExpression(_) => matcher::check_condition(condition),
+        _ => Ok(()),
+    }
 }
 
 impl Push {
