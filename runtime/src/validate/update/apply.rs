@@ -621,7 +621,7 @@ pub(crate) fn upsert_base(filter: &Document) -> Result<Document, UpdateError> {
     equalities_of(filter, &mut equalities);
     // mongod adds them in path order, not the filter's.
     let parts = |path: &str| path.split('.').map(|p| Key(p.to_owned())).collect::<Vec<_>>();
-    equalities.sort_by(|a, b| parts(a.0).cmp(&parts(b.0)));
+    equalities.sort_by_key(|a| parts(a.0));
     let mut doc = Document::new();
     let mut paths: Vec<&str> = Vec::new();
     for (path, value) in &equalities {
