@@ -20,30 +20,49 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! # Semantics (mongod 6.0, held to the server by `tests/tests/update_mongod.rs`)
+//! # Semantics (mongod 6.0, held to the server by `runtime/tests/update_mongod.rs`)
 //!
+//! The differential test applies generated documents and updates with mongod 6.0.5 and here,
+//! and requires the same bytes or the same error (code, message word for word, `errInfo`).
+//! What it established:
+//!
+//! * mongod parses the whole update (operators, paths, operands, `$pull` conditions, array
+//!   filters) before it looks at a document, so a malformed update is refused even when the
+//!   filter matches nothing; its errors come in the order of the update document.
 //! * All paths of all operators form one tree, applied in the order of names (byte by byte,
 //!   names made of digits by their value), whatever order the update lists them in: new
 //!   fields are appended in that order, an existing field keeps its place. Two paths where
-//!   one is the other or runs through it are refused (40, ConflictingUpdateOperators).
-//! * A missing path is created with embedded documents; an index past an array's end pads it
-//!   with nulls; a path through a value that is neither is refused (28, PathNotViable) by the
-//!   operators that would create something, and ignored by `$unset`, `$pop`, `$pull`,
-//!   `$pullAll`. `$unset` of an array element sets it to null.
+//!   one is the other or runs through it are refused (40, ConflictingUpdateOperators); so
+//!   are `$` and `$[]` under one array, and two array-filter children that update one path
+//!   of the same element ("Update created a conflict at ...").
+//! * A missing path is created with embedded documents (an index creates a field named by
+//!   it); an index past an array's end pads it with nulls; a path through a value that is
+//!   neither a document nor (by index) an array is refused (28, PathNotViable), except by
+//!   `$unset` and a `$setOnInsert` that does not insert. `$unset` of an array element sets it
+//!   to null.
 //! * `$inc`/`$mul`: int32 results that overflow become int64, int64 overflow is refused (2),
-//!   an int with a double gives a double, anything with a decimal a decimal; `$mul` on a
-//!   missing field sets zero of the operand's type.
+//!   an int with a double gives a double, anything with a decimal a decimal (a double
+//!   widened to 15 digits first); `$inc` on a missing field sets the operand, `$mul` sets
+//!   zero of the operand's type; a result equal to the stored value (`-0.0` and `0.0`,
+//!   decimal `1.0` and `1.00`) leaves the stored one.
 //! * `$min`/`$max`, `$sort`, `$addToSet`, `$pullAll` and `$pull` compare values in mongod's
-//!   order across types (numbers by value, then strings, documents, arrays...).
-//! * An update that changes nothing is not validated (mongod does not write it); an upsert's
-//!   insert always is. Changing `_id` is refused (66, ImmutableField).
+//!   order across types (numbers by value, then strings, documents, arrays...); `$sort` is
+//!   stable, `$position` inserts before `$sort`, `$slice` comes last.
+//! * The position `$` stands for is the first array element the filter matched through
+//!   (elements are tried before the array itself). `$rename` reads its source when the
+//!   destination is reached, after the fields ordered before it were updated.
+//! * Only an update that changed something is validated (mongod's per-operator no-op
+//!   detection: `$unset` of an array element always counts, `$push` with a `$sort` always
+//!   counts); an upsert's insert always is. `_id` may not change (66, ImmutableField),
+//!   checked when its operator runs. An upsert starts from the filter's equality fields in
+//!   path order.
 //! * An update document without operators replaces the document (keeping its `_id`).
 //!
 //! Not modelled, reported as [`UpdateError::Unsupported`] rather than guessed: query
-//! operators beyond comparisons, `$in`/`$nin`, `$exists`, `$size`, `$elemMatch`, `$not` and
-//! the logical ones (in the filter, `$pull` conditions and `arrayFilters`), regexes there,
-//! decimal results that need more than 128-bit exact arithmetic, pipeline updates. Collations
-//! are not modelled (strings compare by bytes, as without one).
+//! operators other than comparisons, `$in`/`$nin`, `$ne`, `$exists`, `$size`, `$elemMatch`,
+//! `$not` and `$and`/`$or`/`$nor` (in the filter, `$pull` conditions and `arrayFilters`),
+//! regexes there, decimal results that need more than 128-bit exact arithmetic, pipeline
+//! updates. Collations are not modelled (strings compare by bytes, as without one).
 
 mod apply;
 mod arith;
