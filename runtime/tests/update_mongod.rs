@@ -314,7 +314,7 @@ fn case() -> BoxedStrategy<Case> {
     );
     let flags = (prop::bool::weighted(0.15), prop::bool::weighted(0.8), prop::bool::weighted(0.05));
     (start(), update(), filter_extra, array_filter, flags)
-        .prop_map(|(start, update, extra, array_filter, (upsert, extra_positional, unused_filter))| {
+        .prop_map(|(mut start, update, extra, array_filter, (upsert, extra_positional, unused_filter))| {
             let mut filter = doc! { "_id": if upsert { 2 } else { 1 } };
             if let Some(extra) = extra {
                 filter.extend(extra);
@@ -329,6 +329,9 @@ fn case() -> BoxedStrategy<Case> {
             let positional = format!("{update:?}").contains("arr.$\"") || format!("{update:?}").contains("arr.$.");
             if positional && !filter.keys().any(|k| k.starts_with("arr")) && extra_positional {
                 filter.insert("arr", doc! { "$exists": true });
+                if !matches!(start.get("arr"), Some(Bson::Array(items)) if !items.is_empty()) {
+                    start.insert("arr", vec![Bson::Int32(1), Bson::Document(doc! { "k": 1 })]);
+                }
             }
             Case { start, update, filter, array_filters, upsert }
         })

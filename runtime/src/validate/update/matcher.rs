@@ -169,7 +169,8 @@ fn walk(value: Option<&Bson>, parts: &[&str], predicate: &Predicate, position: &
         Some(Bson::Document(d)) => walk(d.get(*first), rest, predicate, position),
         Some(Bson::Array(items)) => {
             if let Ok(index) = first.parse::<usize>() {
-                if walk(items.get(index), rest, predicate, position) {
+                // Reached by its index, an element gives `$` no position (nor do arrays inside it).
+                if walk(items.get(index), rest, predicate, &mut None) {
                     return true;
                 }
             }
