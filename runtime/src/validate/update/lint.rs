@@ -59,7 +59,9 @@ impl fmt::Display for Finding {
 /// wider one) on an array with `maxItems`; `$unset` or `$rename` of a required field.
 ///
 /// Not reported: what depends on the stored values (an `$inc` past `maximum`, an int32
-/// counter overflowing into a long, `$pull` below `minItems`).
+/// counter overflowing into a long, `$pull` below `minItems`), and anything under a schema
+/// this lint does not look into (`anyOf`/`oneOf`/`allOf`/`not`, as internally tagged enums
+/// have, `patternProperties`, tuple `items`): paths there pass unchecked.
 pub fn lint_update(schema: &Document, update: &Document) -> Vec<Finding> {
     let mut findings = Vec::new();
     let whole = |message: String| Finding { operator: String::new(), path: String::new(), message };

@@ -232,8 +232,9 @@ impl Validator {
         self.checked(updated)
     }
 
-    /// An upsert that matched nothing: the document mongod inserts (the filter's equality
-    /// fields, then the update applied with `$setOnInsert`), validated.
+    /// An upsert that matched nothing: the document mongod inserts (the equality fields of
+    /// [`UpdateOptions::filter`] in path order, then the update applied with `$setOnInsert`;
+    /// `_id` first, a new ObjectId when neither gives one), validated.
     pub fn check_upsert(&self, update: &Document, options: &UpdateOptions) -> Result<Document, UpdateError> {
         let parsed = Parsed::new(update, options)?;
         let start = apply::upsert_base(&options.filter)?;
