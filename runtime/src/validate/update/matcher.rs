@@ -202,6 +202,8 @@ enum Predicate {
     Nin(Vec<Bson>),
     Exists(bool),
     Size(usize),
+    /// `$type`: BSON type codes (`number` stands for the four numeric ones).
+    Type(Vec<i32>),
     ElemMatch(Document),
     Not(Box<Predicate>),
 }
@@ -233,6 +235,7 @@ impl Predicate {
             "$in" => Predicate::In(list(arg)?),
             "$nin" => Predicate::Nin(list(arg)?),
             "$exists" => Predicate::Exists(truthy(arg)),
+            "$type" => Predicate::Type(type_codes(arg)?),
             "$size" => match arg {
                 Bson::Int32(n) if *n >= 0 => Predicate::Size(*n as usize),
                 Bson::Int64(n) if *n >= 0 => Predicate::Size(*n as usize),
@@ -300,12 +303,65 @@ impl Predicate {
             Predicate::In(list) => list.iter().any(|expected| equals(value, expected)),
             Predicate::Nin(list) => !list.iter().any(|expected| equals(value, expected)),
             Predicate::Exists(wanted) => value.is_some() == *wanted,
+            Predicate::Type(codes) => value.is_some_and(|v| codes.contains(&type_code(v))),
             Predicate::Size(n) => matches!(value, Some(Bson::Array(items)) if items.len() == *n),
             Predicate::ElemMatch(query) => {
                 matches!(value, Some(Bson::Array(items)) if items.iter().any(|item| elem_match(item, query)))
             }
             Predicate::Not(p) => !p.test(value),
         }
+    }
+}
+
+/// mongod's code for a value's BSON type (`minKey` is -1).
+fn type_code(value: &Bson) -> i32 {
+    match value {
+        Bson::MinKey => -1,
+        other => other.element_type() as i32,
+    }
+}
+
+/// The codes `$type` names: numbers, aliases, or an array of them.
+fn type_codes(arg: &Bson) -> Result<Vec<i32>, UpdateError> {
+    const ALIASES: &[(&str, i32)] = &[
+        ("double", 1),
+        ("string", 2),
+        ("object", 3),
+        ("array", 4),
+        ("binData", 5),
+        ("undefined", 6),
+        ("objectId", 7),
+        ("bool", 8),
+        ("date", 9),
+        ("null", 10),
+        ("regex", 11),
+        ("dbPointer", 12),
+        ("javascript", 13),
+        ("symbol", 14),
+        ("javascriptWithScope", 15),
+        ("int", 16),
+        ("timestamp", 17),
+        ("long", 18),
+        ("decimal", 19),
+        ("minKey", -1),
+        ("maxKey", 127),
+    ];
+    let one = |v: &Bson| -> Result<Vec<i32>, UpdateError> {
+        match v {
+            Bson::String(alias) if alias == "number" => Ok(vec![1, 16, 18, 19]),
+            Bson::String(alias) => match ALIASES.iter().find(|(name, _)| name == alias) {
+                Some((_, code)) => Ok(vec![*code]),
+                None => Err(UpdateError::refused(2, "BadValue", format!("Unknown type name alias: {alias}"))),
+            },
+            Bson::Int32(code) => Ok(vec![*code]),
+            Bson::Int64(code) => Ok(vec![*code as i32]),
+            Bson::Double(code) if code.fract() == 0.0 => Ok(vec![*code as i32]),
+            _ => Err(unsupported("$type with an operand other than type names and codes")),
+        }
+    };
+    match arg {
+        Bson::Array(items) => items.iter().map(one).collect::<Result<Vec<_>, _>>().map(|v| v.concat()),
+        single => one(single),
     }
 }
 

@@ -59,8 +59,8 @@
 //! * An update document without operators replaces the document (keeping its `_id`).
 //!
 //! Not modelled, reported as [`UpdateError::Unsupported`] rather than guessed: query
-//! operators other than comparisons, `$in`/`$nin`, `$ne`, `$exists`, `$size`, `$elemMatch`,
-//! `$not` and `$and`/`$or`/`$nor` (in the filter, `$pull` conditions and `arrayFilters`),
+//! operators other than comparisons, `$in`/`$nin`, `$ne`, `$exists`, `$type`, `$size`,
+//! `$elemMatch`, `$not` and `$and`/`$or`/`$nor` (in the filter, `$pull` conditions and `arrayFilters`),
 //! regexes there, decimal results that need more than 128-bit exact arithmetic, pipeline
 //! updates. Collations are not modelled (strings compare by bytes, as without one).
 
