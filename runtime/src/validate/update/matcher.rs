@@ -25,7 +25,8 @@ fn doc_matches(doc: &Document, filter: &Document, position: &mut Option<usize>) 
             "$and" => clauses(condition, key)?
                 .iter()
                 .try_fold(true, |all, c| Ok::<bool, UpdateError>(all && doc_matches(doc, c, position)?))?,
-            "$or" => any_clause(doc, condition, key, position)?,
+            // mongod keeps no position from inside `$or`.
+            "$or" => any_clause(doc, condition, key, &mut None)?,
             "$nor" => !any_clause(doc, condition, key, &mut None)?,
             name if name.starts_with('$') => return Err(unsupported(name)),
             path => path_matches(doc, path, condition, position)?,
