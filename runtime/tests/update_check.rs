@@ -111,11 +111,15 @@ fn array_operators_positional_paths_and_upserts() {
     assert_eq!(updated.get_array("arr").unwrap(), &vec![Bson::Int32(3), Bson::Int32(11), Bson::Int32(12)]);
     assert_eq!(updated.get_array("docs").unwrap()[1], Bson::Document(doc! { "k": 5, "seen": true }));
 
-    // mongod keeps no position from inside `$or`, nor from an element named by its index.
-    for filter in [doc! { "$or": [{ "docs.k": 5 }] }, doc! { "docs.1.k": 5 }] {
+    // mongod keeps no position from inside an `$or` of several clauses, nor from an element
+    // named by its index; a one-clause `$or` is the clause.
+    for filter in [doc! { "$or": [{ "docs.k": 5 }, { "zz": 1 }] }, doc! { "docs.1.k": 5 }] {
         let options = UpdateOptions { filter, array_filters: Vec::new() };
         assert_eq!(code(v.check_update_with(&current, &doc! { "$set": { "docs.$.seen": true } }, &options)), Some(2));
     }
+    let options = UpdateOptions { filter: doc! { "$or": [{ "docs.k": 5 }] }, array_filters: Vec::new() };
+    let updated = v.check_update_with(&current, &doc! { "$set": { "docs.$.seen": true } }, &options).unwrap();
+    assert_eq!(updated.get_array("docs").unwrap()[1], Bson::Document(doc! { "k": 5, "seen": true }));
 
     let options = UpdateOptions { filter: doc! { "_id": 7, "name": "x" }, array_filters: Vec::new() };
     let inserted = v.check_upsert(&doc! { "$setOnInsert": { "created": 1 }, "$set": { "n": 2 } }, &options).unwrap();

@@ -292,6 +292,7 @@ fn case() -> BoxedStrategy<Case> {
         0.3,
         prop::sample::select(vec![
             doc! { "$or": [{ "arr": 1 }, { "arr.k": { "$gt": 0 } }] },
+            doc! { "$or": [{ "arr": { "$gte": 1 } }] },
             doc! { "$and": [{ "a": 1 }, { "s": "x" }] },
             doc! { "arr": { "$in": [1, "x", null] } },
             doc! { "arr": { "$elemMatch": { "$gte": 1 } } },

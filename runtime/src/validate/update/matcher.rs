@@ -25,7 +25,9 @@ fn doc_matches(doc: &Document, filter: &Document, position: &mut Option<usize>) 
             "$and" => clauses(condition, key)?
                 .iter()
                 .try_fold(true, |all, c| Ok::<bool, UpdateError>(all && doc_matches(doc, c, position)?))?,
-            // mongod keeps no position from inside `$or`.
+            // mongod keeps no position from inside `$or`, unless it has one clause (which it
+            // reads as the clause itself).
+            "$or" if matches!(condition, Bson::Array(c) if c.len() == 1) => any_clause(doc, condition, key, position)?,
             "$or" => any_clause(doc, condition, key, &mut None)?,
             "$nor" => !any_clause(doc, condition, key, &mut None)?,
             name if name.starts_with('$') => return Err(unsupported(name)),
