@@ -11,12 +11,80 @@ use crate::bson::{Bson, Document};
 use super::order::{compare, rank};
 use super::UpdateError;
 
-/// Whether `doc` matches `filter`; `Some(index)` in the second place is the position in the
-/// first array the match went through (what `$` stands for).
+/// Whether `doc` matches `filter`; `Some(index)` in the second place is the position `$`
+/// stands for. mongod evaluates the filter's conjuncts (nested `$and`s and one-clause `$or`s
+/// flattened, each operator of `{a: {$gt: 1, $lt: 5}}` on its own) sorted by kind then path,
+/// and the last one to match through an array element sets the position.
 pub(crate) fn matches(doc: &Document, filter: &Document) -> Result<(bool, Option<usize>), UpdateError> {
+    let mut conjuncts = Vec::new();
+    flatten(filter, &mut conjuncts)?;
+    conjuncts.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
     let mut position = None;
-    let ok = doc_matches(doc, filter, &mut position)?;
-    Ok((ok, if ok { position } else { None }))
+    for (_, path, condition) in conjuncts {
+        let mut found = None;
+        let ok = match path {
+            "$or" => any_clause(doc, &condition, path, &mut None)?,
+            "$nor" => !any_clause(doc, &condition, path, &mut None)?,
+            _ => path_matches(doc, path, &condition, &mut found)?,
+        };
+        if !ok {
+            return Ok((false, None));
+        }
+        if found.is_some() {
+            position = found;
+        }
+    }
+    Ok((true, position))
+}
+
+/// One conjunct: mongod's kind order (`MatchExpression::MatchType`), the path, the condition.
+type Conjunct<'f> = (u8, &'f str, Bson);
+
+fn flatten<'f>(filter: &'f Document, out: &mut Vec<Conjunct<'f>>) -> Result<(), UpdateError> {
+    for (key, condition) in filter {
+        match key.as_str() {
+            "$and" => {
+                for clause in clauses(condition, key)? {
+                    flatten(clause, out)?;
+                }
+            }
+            "$or" if matches!(condition, Bson::Array(c) if c.len() == 1) => flatten(clauses(condition, key)?[0], out)?,
+            "$or" => out.push((1, key, condition.clone())),
+            "$nor" => out.push((20, key, condition.clone())),
+            name if name.starts_with('$') => return Err(unsupported(name)),
+            path => match condition {
+                Bson::Document(ops) if ops.keys().next().is_some_and(|k| k.starts_with('$')) => {
+                    for (op, arg) in ops {
+                        let mut one = Document::new();
+                        one.insert(op.clone(), arg.clone());
+                        out.push((kind(op), path, Bson::Document(one)));
+                    }
+                }
+                value => out.push((kind("$eq"), path, value.clone())),
+            },
+        }
+    }
+    Ok(())
+}
+
+/// The rank of an operator's kind in mongod's `MatchType` order.
+fn kind(op: &str) -> u8 {
+    match op {
+        "$elemMatch" => 3,
+        "$size" => 4,
+        "$eq" => 5,
+        "$lte" => 6,
+        "$lt" => 7,
+        "$gt" => 8,
+        "$gte" => 9,
+        "$regex" => 10,
+        "$mod" => 11,
+        "$exists" => 12,
+        "$in" => 13,
+        "$not" | "$ne" | "$nin" => 19,
+        "$type" => 21,
+        _ => 30,
+    }
 }
 
 fn doc_matches(doc: &Document, filter: &Document, position: &mut Option<usize>) -> Result<bool, UpdateError> {

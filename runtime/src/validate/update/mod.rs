@@ -48,8 +48,10 @@
 //! * `$min`/`$max`, `$sort`, `$addToSet`, `$pullAll` and `$pull` compare values in mongod's
 //!   order across types (numbers by value, then strings, documents, arrays...); `$sort` is
 //!   stable, `$position` inserts before `$sort`, `$slice` comes last.
-//! * The position `$` stands for is the first array element the filter matched through
-//!   (elements are tried before the array itself). `$rename` reads its source when the
+//! * The position `$` stands for is the array element a filter condition matched through
+//!   (elements are tried before the array itself); with several such conditions, the last
+//!   in mongod's order (by kind of operator, then path) wins; none comes from inside an `$or`
+//!   of several clauses, nor from an element the path names by index. `$rename` reads its source when the
 //!   destination is reached, after the fields ordered before it were updated.
 //! * Only an update that changed something is validated (mongod's per-operator no-op
 //!   detection: `$unset` of an array element always counts, `$push` with a `$sort` always
