@@ -47,6 +47,8 @@ pub(crate) mod compat;
 pub use command::{registered, MongoCollection, Registration, ValidationAction, ValidationLevel};
 #[doc = include_str!("derive.md")]
 pub use mongo_schema_macros::MongoSchema;
+#[cfg(feature = "validator")]
+pub use schema::check_update_static;
 pub use schema::{BsonKind, MongoSchema};
 #[cfg(feature = "validator")]
 pub use validate::{BsonBytes, SchemaError, Validator};

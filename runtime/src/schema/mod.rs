@@ -5,9 +5,13 @@
 mod annotate;
 mod impls;
 pub(crate) mod size;
+#[cfg(feature = "validator")]
+mod updates;
 
 pub(crate) use impls::narrow;
 pub use impls::{array_of, map_of, nullable, tuple_of, MapKey};
+#[cfg(feature = "validator")]
+pub use updates::check_update_static;
 
 use crate::bson::{doc, Document};
 

@@ -114,6 +114,7 @@ mod pattern;
 mod report;
 mod schema;
 mod types;
+pub mod update;
 mod value;
 mod walk;
 
@@ -124,6 +125,7 @@ use crate::bson::Document;
 pub use error::SchemaError;
 pub use pattern::{HEAP_LIMIT_KIB, MATCH_LIMIT};
 pub use report::{Failure, ValidationError, Violation};
+pub use update::{lint_update, Finding, UpdateError, UpdateOptions};
 pub use value::Malformed;
 
 use report::Explain;

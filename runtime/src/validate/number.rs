@@ -45,7 +45,7 @@ impl Dec {
         Dec::Finite { neg, coef, exp: exp as i32 - EXP_BIAS }
     }
 
-    fn from_i64(v: i64) -> Dec {
+    pub(crate) fn from_i64(v: i64) -> Dec {
         Dec::Finite { neg: v < 0, coef: u128::from(v.unsigned_abs()), exp: 0 }
     }
 
@@ -69,6 +69,68 @@ impl Dec {
 
     pub(crate) fn is_nan(self) -> bool {
         matches!(self, Dec::NaN)
+    }
+
+    /// The BID encoding stored in BSON; `None` when the exponent is out of range.
+    pub(crate) fn to_bytes(self) -> Option<[u8; 16]> {
+        let bits = match self {
+            Dec::NaN => 0x1fu128 << 122,
+            Dec::Inf { neg } => (u128::from(neg) << 127) | (0x1eu128 << 122),
+            Dec::Finite { neg, coef, exp } => {
+                let biased = exp + EXP_BIAS;
+                if !(0..=0x2fff).contains(&biased) || coef > MAX_COEF {
+                    return None;
+                }
+                (u128::from(neg) << 127) | ((biased as u128) << 113) | coef
+            }
+        };
+        Some(bits.to_le_bytes())
+    }
+
+    /// `self + other` rounded to 34 digits half to even, as IEEE 754 decimal arithmetic
+    /// gives it; `None` when the exact sum does not fit this crate's 128-bit arithmetic.
+    pub(crate) fn add(self, other: Dec) -> Option<Dec> {
+        let (Dec::Finite { neg: na, coef: ca, exp: ea }, Dec::Finite { neg: nb, coef: cb, exp: eb }) = (self, other)
+        else {
+            return Some(match (self, other) {
+                (Dec::NaN, _) | (_, Dec::NaN) => Dec::NaN,
+                (Dec::Inf { neg: x }, Dec::Inf { neg: y }) if x != y => Dec::NaN,
+                (Dec::Inf { neg }, _) | (_, Dec::Inf { neg }) => Dec::Inf { neg },
+                _ => Dec::NaN,
+            });
+        };
+        let exp = ea.min(eb);
+        let scale = |c: u128, e: i32| 10u128.checked_pow((e - exp) as u32).and_then(|p| c.checked_mul(p));
+        let (sa, sb) = (scale(ca, ea)?, scale(cb, eb)?);
+        if sa >= 1 << 126 || sb >= 1 << 126 {
+            return None;
+        }
+        let (neg, coef) = match (na, nb) {
+            (x, y) if x == y => (x, sa + sb),
+            (x, _) if sa >= sb => (x && sa != sb, sa - sb),
+            (_, y) => (y, sb - sa),
+        };
+        // An exact zero sum of opposite signs is +0 (round half even); equal signs keep theirs.
+        let neg = if coef == 0 { na && nb } else { neg };
+        let (coef, exp) = round_coef(coef, exp, 34);
+        Some(Dec::Finite { neg, coef, exp })
+    }
+
+    /// `self * other` rounded to 34 digits half to even; `None` when the exact product does
+    /// not fit 128 bits.
+    pub(crate) fn mul(self, other: Dec) -> Option<Dec> {
+        match (self, other) {
+            (Dec::NaN, _) | (_, Dec::NaN) => Some(Dec::NaN),
+            (Dec::Inf { neg: x }, Dec::Inf { neg: y }) => Some(Dec::Inf { neg: x != y }),
+            (Dec::Inf { neg: x }, Dec::Finite { neg: y, coef, .. })
+            | (Dec::Finite { neg: y, coef, .. }, Dec::Inf { neg: x }) => {
+                Some(if coef == 0 { Dec::NaN } else { Dec::Inf { neg: x != y } })
+            }
+            (Dec::Finite { neg: na, coef: ca, exp: ea }, Dec::Finite { neg: nb, coef: cb, exp: eb }) => {
+                let (coef, exp) = round_coef(ca.checked_mul(cb)?, ea + eb, 34);
+                Some(Dec::Finite { neg: na != nb, coef, exp })
+            }
+        }
     }
 
     pub(crate) fn is_zero(self) -> bool {

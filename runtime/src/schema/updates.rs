@@ -1,0 +1,42 @@
+//! The static update lint for a derived type.
+
+use crate::bson::Document;
+use crate::validate::{lint_update, Finding};
+
+use super::MongoSchema;
+
+/// What `update` can do wrong to some document of `T`, found without a document
+/// ([`lint_update`] over `T::json_schema()`): paths that name no field of `T`, values that
+/// break a field's rules, `$inc`/`$mul` results of a type the field refuses, a `$push`
+/// without `$slice` on an array with `max_items`, `$unset` or `$rename` of a required field,
+/// and updates mongod refuses whatever the document.
+///
+/// Call it in your tests over every update your code builds, and assert that it finds
+/// nothing:
+///
+/// ```
+/// use mongo_schema::{bson::doc, check_update_static, MongoSchema};
+/// use serde::{Deserialize, Serialize};
+///
+/// #[derive(Serialize, Deserialize, MongoSchema)]
+/// #[serde(rename_all = "camelCase")]
+/// struct Post {
+///     title: String,
+///     #[mongo(max_items = 20)]
+///     comments: Vec<String>,
+/// }
+///
+/// // the update the application sends
+/// fn add_comment(text: &str) -> mongo_schema::bson::Document {
+///     doc! { "$push": { "comments": { "$each": [text], "$slice": -20 } } }
+/// }
+///
+/// assert_eq!(check_update_static::<Post>(&add_comment("nice")), []);
+///
+/// let findings = check_update_static::<Post>(&doc! { "$push": { "coments": "nice" } });
+/// assert_eq!(findings[0].path, "coments");
+/// assert!(findings[0].message.contains("did you mean `comments`?"));
+/// ```
+pub fn check_update_static<T: MongoSchema + ?Sized>(update: &Document) -> Vec<Finding> {
+    lint_update(&T::json_schema(), update)
+}

@@ -1,0 +1,461 @@
+//! What an update can do wrong to *some* document of a schema, found without any document:
+//! [`lint_update`] for a `$jsonSchema`, and
+//! [`check_update_static`](crate::check_update_static) for a derived model.
+//!
+//! ```
+//! use mongo_schema::bson::doc;
+//! use mongo_schema::validate::lint_update;
+//!
+//! let schema = doc! {
+//!     "bsonType": "object",
+//!     "required": ["name"],
+//!     "properties": {
+//!         "name": { "bsonType": "string" },
+//!         "tags": { "bsonType": "array", "maxItems": 10, "items": { "bsonType": "string" } },
+//!     },
+//! };
+//! let findings = lint_update(&schema, &doc! { "$unset": { "name": "" }, "$push": { "tag": "x" } });
+//! let paths: Vec<&str> = findings.iter().map(|f| f.path.as_str()).collect();
+//! assert_eq!(paths, ["name", "tag"]); // a required field removed; a field the schema does not have
+//! assert!(lint_update(&schema, &doc! { "$push": { "tags": { "$each": ["x"], "$slice": -10 } } }).is_empty());
+//! ```
+
+use std::fmt;
+
+use crate::bson::{doc, Bson, DateTime, Document, Timestamp};
+
+use super::super::Validator;
+use super::format::{type_name, value_text};
+use super::tree::{identifiers, index, operators};
+use super::{Parsed, UpdateError, UpdateOptions};
+
+/// One way an update can break a document of the schema, or be refused by mongod.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// The update operator (`$set`, ...), or `""` for the update as a whole.
+    pub operator: String,
+    /// The path as the update writes it (`""` for the update as a whole).
+    pub path: String,
+    /// What goes wrong, and what to write instead.
+    pub message: String,
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.operator.as_str(), self.path.as_str()) {
+            ("", "") => write!(f, "{}", self.message),
+            (op, path) => write!(f, "{op} `{path}`: {}", self.message),
+        }
+    }
+}
+
+/// Everything `update` can do wrong to some document valid under `schema` (a `$jsonSchema`):
+/// an update mongod refuses whatever the document (unknown operator, conflicting paths, a
+/// non-numeric `$inc`...); a path that names no field of the schema; a value that breaks the
+/// field's rules (type, bounds, pattern, enum), for `$set`, `$setOnInsert`, `$min`, `$max`,
+/// and the values `$push` and `$addToSet` add; an `$inc` or `$mul` whose result type the field
+/// refuses (an int32 `$inc` creates an int32 where the field is missing; a double makes a
+/// double); `$currentDate` into a field that is not a date; a `$push` without `$slice` (or a
+/// wider one) on an array with `maxItems`; `$unset` or `$rename` of a required field.
+///
+/// Not reported: what depends on the stored values (an `$inc` past `maximum`, an int32
+/// counter overflowing into a long, `$pull` below `minItems`), and anything under a schema
+/// this lint does not look into (`anyOf`/`oneOf`/`allOf`/`not`, as internally tagged enums
+/// have, `patternProperties`, tuple `items`): paths there pass unchecked.
+pub fn lint_update(schema: &Document, update: &Document) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    let whole = |message: String| Finding { operator: String::new(), path: String::new(), message };
+    if update.keys().next().is_none_or(|k| !k.starts_with('$')) {
+        let mut replacement = update.clone();
+        replacement.remove("_id");
+        for v in violations(schema, &Bson::Document(replacement), true) {
+            findings.push(whole(format!("the replacement document breaks the schema: {v}")));
+        }
+        return findings;
+    }
+    if let Err(e) = parse_alone(update) {
+        findings.push(whole(format!("{e}")));
+        return findings;
+    }
+    let Ok(ops) = operators(update) else { return findings };
+    for (operator, fields) in ops {
+        for (path, arg) in fields {
+            let mut found = Vec::new();
+            lint_one(schema, operator, path, arg, &mut found);
+            findings.extend(found.into_iter().map(|message| Finding {
+                operator: operator.to_owned(),
+                path: path.clone(),
+                message,
+            }));
+        }
+    }
+    findings
+}
+
+/// Parses the update as mongod would, with a filter for every `$[<id>]` it uses.
+fn parse_alone(update: &Document) -> Result<(), UpdateError> {
+    let mut options = UpdateOptions::default();
+    let mut seen = Vec::new();
+    for (_, fields) in operators(update)? {
+        for (path, _) in fields {
+            for id in identifiers(path) {
+                if !seen.contains(&id) {
+                    seen.push(id);
+                    options.array_filters.push(doc! { id: { "$exists": true } });
+                }
+            }
+        }
+    }
+    Parsed::new(update, &options).map(|_| ())
+}
+
+/// The subschema at a path, as far as the schema says.
+enum At<'s> {
+    /// The subschema of the last component, and whether the path's last field is required
+    /// by its parent.
+    Known(&'s Document, bool),
+    /// The schema does not say (no `properties`, a combinator, a tuple...): anything goes.
+    Any,
+    /// The component (by index) names no field of the schema there.
+    Unknown(usize, Vec<String>),
+}
+
+fn resolve<'s>(schema: &'s Document, path: &str) -> At<'s> {
+    // `_id` is every document's, whether the schema lists it or not.
+    let undeclared_id = |s: &Document| s.get_document("properties").is_ok_and(|p| !p.contains_key("_id"));
+    if (path == "_id" || path.starts_with("_id.")) && undeclared_id(schema) {
+        return At::Any;
+    }
+    let mut current = schema;
+    let mut required = false;
+    for (i, part) in path.split('.').enumerate() {
+        let element = part == "$" || part.starts_with("$[") || index(part).is_some();
+        let next = if element {
+            required = false;
+            match current.get("items") {
+                Some(Bson::Document(items)) => Some(items),
+                _ => return At::Any,
+            }
+        } else {
+            required = current.get_array("required").is_ok_and(|r| r.iter().any(|n| n.as_str() == Some(part)));
+            let properties = current.get_document("properties").ok();
+            match (properties.and_then(|p| p.get_document(part).ok()), current.get("additionalProperties")) {
+                (Some(sub), _) => Some(sub),
+                (None, Some(Bson::Document(sub))) => Some(sub),
+                (None, Some(Bson::Boolean(false))) => None,
+                _ if current.contains_key("patternProperties") => return At::Any,
+                (None, _) if properties.is_some() => None,
+                _ => return At::Any,
+            }
+        };
+        match next {
+            Some(sub) => current = sub,
+            None => {
+                let known = current.get_document("properties").map(|p| p.keys().cloned().collect()).unwrap_or_default();
+                return At::Unknown(i, known);
+            }
+        }
+        if ["anyOf", "oneOf", "allOf", "not"].iter().any(|k| current.contains_key(*k)) {
+            return At::Any;
+        }
+    }
+    At::Known(current, required)
+}
+
+fn lint_one(schema: &Document, operator: &str, path: &str, arg: &Bson, out: &mut Vec<String>) {
+    let (sub, required) = match resolve(schema, path) {
+        At::Known(sub, required) => (sub, required),
+        At::Any => return,
+        At::Unknown(i, known) => {
+            let parts: Vec<&str> = path.split('.').collect();
+            let at = parts[..=i].join(".");
+            let hint = suggestion(parts[i], &known);
+            out.push(format!("`{at}` names no field of the schema{hint}; the update would write outside the model"));
+            return;
+        }
+    };
+    if CREATING.contains(&operator) {
+        creation_hazards(schema, path, out);
+    }
+    match operator {
+        "$set" | "$setOnInsert" | "$min" | "$max" => {
+            out.extend(
+                violations(sub, arg, false).into_iter().map(|v| format!("the value {} breaks {v}", value_text(arg))),
+            );
+        }
+        "$inc" | "$mul" => arithmetic(sub, operator, arg, required, out),
+        "$currentDate" => {
+            let timestamp = matches!(arg, Bson::Document(d) if d.get_str("$type").ok() == Some("timestamp"));
+            let now = if timestamp {
+                Bson::Timestamp(Timestamp { time: 0, increment: 0 })
+            } else {
+                Bson::DateTime(DateTime::from_millis(0))
+            };
+            out.extend(
+                violations(sub, &now, false).into_iter().map(|v| format!("the current {} breaks {v}", type_name(&now))),
+            );
+        }
+        "$unset" if required && !last_is_element(path) => {
+            out.push("removes a required field: every document it updates fails validation (121)".to_owned())
+        }
+        "$unset" if last_is_element(path) => {
+            out.extend(
+                violations(sub, &Bson::Null, false)
+                    .into_iter()
+                    .map(|v| format!("unsetting an array element sets it to null, which breaks {v}")),
+            );
+        }
+        "$rename" => {
+            if required {
+                out.push("moves a required field away: every document it updates fails validation (121)".to_owned());
+            }
+            if let Bson::String(to) = arg {
+                if let At::Unknown(i, known) = resolve(schema, to) {
+                    let parts: Vec<&str> = to.split('.').collect();
+                    let hint = suggestion(parts[i], &known);
+                    out.push(format!("the destination `{to}` names no field of the schema{hint}"));
+                }
+            }
+        }
+        "$push" | "$addToSet" => array_growth(sub, operator, path, arg, out),
+        "$pop" | "$pull" | "$pullAll" if admitted(sub).is_some_and(|types| !types.contains(&"array")) => out.push(
+            format!("{operator} needs an array, and the field admits none (mongod refuses it on a stored value)"),
+        ),
+        _ => {}
+    }
+}
+
+/// The operators that create their path where it is missing.
+const CREATING: &[&str] =
+    &["$set", "$setOnInsert", "$inc", "$mul", "$min", "$max", "$currentDate", "$push", "$addToSet"];
+
+/// What creating `path` can build where part of it is missing: mongod creates each missing
+/// level as a document holding only the next name (so a document missing its other required
+/// fields, or a document where the schema wants an array), and pads an array with nulls up
+/// to an index past its end.
+fn creation_hazards(schema: &Document, path: &str, out: &mut Vec<String>) {
+    let parts: Vec<&str> = path.split('.').collect();
+    let mut current = schema;
+    for (i, part) in parts[..parts.len() - 1].iter().enumerate() {
+        let prefix = parts[..=i].join(".");
+        let next = parts[i + 1];
+        let (sub, may_be_missing) = match (index(part), *part == "$" || part.starts_with("$[")) {
+            (_, true) => match current.get_document("items") {
+                Ok(items) => (items, false),
+                Err(_) => return,
+            },
+            (Some(position), false) => match current.get_document("items") {
+                Ok(items) => {
+                    if position > 0 && admitted(items).is_some_and(|t| !t.contains(&"null")) {
+                        out.push(format!(
+                            "on an array shorter than {position}, `{prefix}` pads it with nulls, which its items refuse"
+                        ));
+                    }
+                    (items, true)
+                }
+                Err(_) => return,
+            },
+            (None, false) => {
+                let required = current.get_array("required").is_ok_and(|r| r.iter().any(|n| n.as_str() == Some(part)));
+                match current.get_document("properties").and_then(|p| p.get_document(part)) {
+                    Ok(sub) => (sub, !required),
+                    Err(_) => return,
+                }
+            }
+        };
+        if may_be_missing {
+            if index(next).is_some() && admitted(sub).is_some_and(|t| t.contains(&"array") && !t.contains(&"object")) {
+                out.push(format!(
+                    "where `{prefix}` is missing, mongod creates it as a document {{\"{next}\": ...}}, not the array the schema wants"
+                ));
+            }
+            let others: Vec<&str> = sub
+                .get_array("required")
+                .map(|r| r.iter().filter_map(Bson::as_str).filter(|n| *n != next).collect())
+                .unwrap_or_default();
+            if !others.is_empty() {
+                out.push(format!(
+                    "where `{prefix}` is missing, mongod creates it holding only `{next}`, without its required {}: set the whole `{prefix}` instead",
+                    others.join(", ")
+                ));
+            }
+        }
+        current = sub;
+    }
+}
+
+fn last_is_element(path: &str) -> bool {
+    let last = path.rsplit('.').next().unwrap_or(path);
+    last == "$" || last.starts_with("$[") || index(last).is_some()
+}
+
+/// "; did you mean `x`?" for a known name close to `name`.
+fn suggestion(name: &str, known: &[String]) -> String {
+    let close = known.iter().min_by_key(|k| distance(name, k)).filter(|k| distance(name, k) <= 2.max(name.len() / 3));
+    match close {
+        Some(k) => format!(" (did you mean `{k}`?)"),
+        None if !known.is_empty() => format!(" (its fields: {})", known.join(", ")),
+        None => String::new(),
+    }
+}
+
+/// Levenshtein distance, for suggestions.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous + usize::from(ca != *cb);
+            previous = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
+        }
+    }
+    row[b.len()]
+}
+
+/// Why `value` breaks `sub` (as a field value, or as a whole document when `root`), worded
+/// as "keyword at path: reason".
+fn violations(sub: &Document, value: &Bson, root: bool) -> Vec<String> {
+    let (schema, doc) = match (root, value) {
+        (true, Bson::Document(d)) => (sub.clone(), d.clone()),
+        _ => (doc! { "properties": { "v": sub.clone() } }, doc! { "v": value.clone() }),
+    };
+    let Ok(validator) = Validator::new(&schema) else { return Vec::new() };
+    match validator.validate(&doc) {
+        Ok(()) => Vec::new(),
+        Err(e) => e
+            .failure()
+            .map(|f| {
+                f.violations()
+                    .iter()
+                    .map(|v| {
+                        let at = if root {
+                            v.path.clone()
+                        } else {
+                            v.path.strip_prefix('v').unwrap_or("").trim_start_matches('.').to_owned()
+                        };
+                        let at = if at.is_empty() { String::new() } else { format!(" at `{at}`") };
+                        format!("`{}`{at} ({})", v.keyword, v.reason)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+    }
+}
+
+/// The BSON types `sub` admits (`None`: any).
+fn admitted(sub: &Document) -> Option<Vec<&str>> {
+    let aliases: Vec<&str> = match sub.get("bsonType").or_else(|| sub.get("type")) {
+        Some(Bson::String(t)) => vec![t.as_str()],
+        Some(Bson::Array(ts)) => ts.iter().filter_map(Bson::as_str).collect(),
+        _ => return None,
+    };
+    let mut out = Vec::new();
+    for alias in aliases {
+        match alias {
+            "number" => out.extend(["int", "long", "double", "decimal"]),
+            "integer" => out.extend(["int", "long"]),
+            other => out.push(other),
+        }
+    }
+    Some(out)
+}
+
+/// "an int", "a long".
+fn article(type_name: &str) -> String {
+    let an = type_name.starts_with(['a', 'e', 'i', 'o', 'u']);
+    format!("{} {type_name}", if an { "an" } else { "a" })
+}
+
+fn numeric_type(value: &Bson) -> &'static str {
+    match value {
+        Bson::Int32(_) => "int",
+        Bson::Int64(_) => "long",
+        Bson::Double(_) => "double",
+        _ => "decimal",
+    }
+}
+
+/// The type `$inc`/`$mul` leaves: int with int stays int (overflow aside), then long,
+/// double, decimal win in that order.
+fn promoted(a: &str, b: &str) -> &'static str {
+    let rank = |t: &str| ["int", "long", "double", "decimal"].iter().position(|x| *x == t).unwrap_or(0);
+    ["int", "long", "double", "decimal"][rank(a).max(rank(b))]
+}
+
+fn arithmetic(sub: &Document, operator: &str, arg: &Bson, required: bool, out: &mut Vec<String>) {
+    if !super::arith::is_number(arg) {
+        return;
+    }
+    let Some(types) = admitted(sub) else { return };
+    let operand = numeric_type(arg);
+    let numeric: Vec<&str> =
+        types.iter().copied().filter(|t| ["int", "long", "double", "decimal"].contains(t)).collect();
+    if numeric.is_empty() {
+        out.push(format!(
+            "the field admits no number ({}): mongod refuses {operator} on its values (14 TypeMismatch)",
+            types.join(", ")
+        ));
+        return;
+    }
+    let mut results: Vec<(&str, String)> =
+        numeric.iter().map(|t| (promoted(t, operand), format!("on a stored {t}"))).collect();
+    if !required {
+        results.push((operand, "where the field is missing (it is created with the operand's type)".to_owned()));
+    }
+    for (result, when) in results {
+        if !types.contains(&result) {
+            out.push(format!(
+                "{operator} by {} leaves {} {when}, and the field admits only {}: use {} operand",
+                article(operand),
+                article(result),
+                types.join(", "),
+                article(numeric.first().copied().unwrap_or("int"))
+            ));
+            return;
+        }
+    }
+}
+
+/// `$push` and `$addToSet`: the field must be an array, the values must fit its items, and a
+/// `$push` into an array with `maxItems` must keep it with `$slice`.
+fn array_growth(sub: &Document, operator: &str, path: &str, arg: &Bson, out: &mut Vec<String>) {
+    if admitted(sub).is_some_and(|types| !types.contains(&"array")) {
+        out.push(format!("{operator} needs an array, and the field admits none (mongod refuses it: 2 BadValue)"));
+        return;
+    }
+    let clauses = match arg {
+        Bson::Document(d) if d.contains_key("$each") => Some(d),
+        _ => None,
+    };
+    let values: Vec<&Bson> = match clauses.map(|d| d.get("$each")) {
+        Some(Some(Bson::Array(items))) => items.iter().collect(),
+        Some(_) => Vec::new(),
+        None => vec![arg],
+    };
+    if let Ok(items) = sub.get_document("items") {
+        for value in values {
+            for v in violations(items, value, false) {
+                out.push(format!("the element {} breaks {v}", value_text(value)));
+            }
+        }
+    }
+    let Some(max) = sub.get("maxItems").and_then(|m| m.as_i64().or_else(|| m.as_i32().map(i64::from))) else {
+        return;
+    };
+    let slice = clauses.and_then(|d| d.get("$slice")).and_then(|s| s.as_i64().or_else(|| s.as_i32().map(i64::from)));
+    match slice {
+        _ if operator == "$addToSet" => out.push(format!(
+            "can grow the array past maxItems ({max}), which no $addToSet can bound: use $push with $slice: -{max}, or check the size in the filter"
+        )),
+        None => out.push(format!(
+            "can grow the array past maxItems ({max}): write {{$push: {{\"{path}\": {{$each: [...], $slice: -{max}}}}}}} so the bound holds at the database"
+        )),
+        Some(n) if n.unsigned_abs() > max.unsigned_abs() => {
+            out.push(format!("$slice {n} keeps more than maxItems ({max}) elements: use $slice: -{max}"))
+        }
+        Some(_) => {}
+    }
+}

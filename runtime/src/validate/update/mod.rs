@@ -1,0 +1,316 @@
+//! Updates checked before they are sent: [`Validator::check_update`] applies an update
+//! document to a document exactly as mongod 6.0 does, then validates the result, and answers
+//! what mongod would: the updated document, mongod's own error for an update it refuses, or
+//! write error 121 with the `errInfo` mongod returns.
+//!
+//! ```
+//! use mongo_schema::bson::doc;
+//! use mongo_schema::validate::UpdateError;
+//! use mongo_schema::Validator;
+//!
+//! let schema = doc! { "bsonType": "object", "properties": { "n": { "bsonType": "int", "maximum": 10 } } };
+//! let validator = Validator::new(&schema)?;
+//! let current = doc! { "_id": 1, "n": 9 };
+//! assert_eq!(validator.check_update(&current, &doc! { "$inc": { "n": 1 } })?, doc! { "_id": 1, "n": 10 });
+//!
+//! let err = validator.check_update(&current, &doc! { "$inc": { "n": 2 } }).unwrap_err();
+//! assert_eq!(err.code(), Some(121));
+//! let err = validator.check_update(&current, &doc! { "$set": { "n": 1 }, "$inc": { "n": 1 } }).unwrap_err();
+//! assert_eq!(err.code(), Some(40)); // ConflictingUpdateOperators
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Semantics (mongod 6.0, held to the server by `runtime/tests/update_mongod.rs`)
+//!
+//! The differential test applies generated documents and updates with mongod 6.0.5 and here,
+//! and requires the same bytes or the same error (code, message word for word, `errInfo`).
+//! What it established:
+//!
+//! * mongod parses the whole update (operators, paths, operands, `$pull` conditions, array
+//!   filters) before it looks at a document, so a malformed update is refused even when the
+//!   filter matches nothing; its errors come in the order of the update document.
+//! * All paths of all operators form one tree, applied in the order of names (byte by byte,
+//!   names made of digits by their value), whatever order the update lists them in: new
+//!   fields are appended in that order, an existing field keeps its place. Two paths where
+//!   one is the other or runs through it are refused (40, ConflictingUpdateOperators); so
+//!   are `$` and `$[]` under one array, and two array-filter children that update one path
+//!   of the same element ("Update created a conflict at ...").
+//! * A missing path is created with embedded documents (an index creates a field named by
+//!   it); an index past an array's end pads it with nulls; a path through a value that is
+//!   neither a document nor (by index) an array is refused (28, PathNotViable), except by
+//!   `$unset` and a `$setOnInsert` that does not insert. `$unset` of an array element sets it
+//!   to null.
+//! * `$inc`/`$mul`: int32 results that overflow become int64, int64 overflow is refused (2),
+//!   an int with a double gives a double, anything with a decimal a decimal (a double
+//!   widened to 15 digits first); `$inc` on a missing field sets the operand, `$mul` sets
+//!   zero of the operand's type; a result equal to the stored value (`-0.0` and `0.0`,
+//!   decimal `1.0` and `1.00`) leaves the stored one.
+//! * `$min`/`$max`, `$sort`, `$addToSet`, `$pullAll` and `$pull` compare values in mongod's
+//!   order across types (numbers by value, then strings, documents, arrays...); `$sort` is
+//!   stable, `$position` inserts before `$sort`, `$slice` comes last.
+//! * The position `$` stands for is the array element a filter condition matched through
+//!   (elements are tried before the array itself); with several such conditions, the last
+//!   in mongod's order (by kind of operator, then path) wins; none comes from inside an `$or`
+//!   of several clauses, nor from an element the path names by index. `$rename` reads its source when the
+//!   destination is reached, after the fields ordered before it were updated.
+//! * Only an update that changed something is validated (mongod's per-operator no-op
+//!   detection: `$unset` of an array element always counts, `$push` with a `$sort` always
+//!   counts); an upsert's insert always is. `_id` may not change (66, ImmutableField),
+//!   checked when its operator runs. An upsert starts from the filter's equality fields in
+//!   path order.
+//! * An update document without operators replaces the document (keeping its `_id`).
+//!
+//! Not modelled, reported as [`UpdateError::Unsupported`] rather than guessed: query
+//! operators other than comparisons, `$in`/`$nin`, `$ne`, `$exists`, `$type`, `$size`,
+//! `$elemMatch`, `$not` and `$and`/`$or`/`$nor` (in the filter, `$pull` conditions and `arrayFilters`),
+//! regexes there, decimal results that need more than 128-bit exact arithmetic, pipeline
+//! updates. Collations are not modelled (strings compare by bytes, as without one).
+
+mod apply;
+mod arith;
+mod format;
+mod lint;
+mod matcher;
+mod ops;
+mod order;
+mod tree;
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::fmt;
+
+use crate::bson::{Bson, Document};
+
+pub use lint::{lint_update, Finding};
+
+use super::report::{Failure, ValidationError};
+use super::Validator;
+
+/// Why [`Validator::check_update`] says mongod would not store the update's result.
+#[derive(Clone, Debug, PartialEq)]
+pub enum UpdateError {
+    /// mongod refuses the update itself, with this error (e.g. 14 TypeMismatch for `$inc`
+    /// of a string, 40 ConflictingUpdateOperators, 28 PathNotViable).
+    Refused {
+        /// mongod's error code.
+        code: i32,
+        /// mongod's name for the code.
+        code_name: &'static str,
+        /// mongod's message, as the server words it.
+        message: String,
+    },
+    /// The updated document breaks the schema: mongod's write error 121 "Document failed
+    /// validation", whose `errInfo` is [`Failure::err_info`].
+    Invalid {
+        /// The document the update would have written.
+        document: Box<Document>,
+        /// What breaks the schema.
+        failure: Box<Failure>,
+    },
+    /// The filter given in [`UpdateOptions::filter`] does not match the current document:
+    /// mongod would update nothing.
+    NotMatched,
+    /// The update uses something this checker does not model (see the module docs); mongod
+    /// may well accept it. Says what.
+    Unsupported(String),
+}
+
+impl UpdateError {
+    pub(crate) fn refused(code: i32, code_name: &'static str, message: impl Into<String>) -> UpdateError {
+        UpdateError::Refused { code, code_name, message: message.into() }
+    }
+
+    /// mongod's error code: the refusal's, or 121 for a document that fails validation;
+    /// `None` when the update was not modelled.
+    pub fn code(&self) -> Option<i32> {
+        match self {
+            UpdateError::Refused { code, .. } => Some(*code),
+            UpdateError::Invalid { .. } => Some(121),
+            UpdateError::NotMatched | UpdateError::Unsupported(_) => None,
+        }
+    }
+
+    /// The failure, for an updated document that breaks the schema.
+    pub fn failure(&self) -> Option<&Failure> {
+        match self {
+            UpdateError::Invalid { failure, .. } => Some(failure),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for UpdateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UpdateError::Refused { code, code_name, message } => {
+                write!(f, "mongod refuses this update ({code} {code_name}): {message}")
+            }
+            UpdateError::Invalid { failure, .. } => {
+                write!(f, "the updated document fails validation (121): ")?;
+                for (i, v) in failure.violations().iter().enumerate() {
+                    let sep = if i == 0 { "" } else { "; " };
+                    write!(f, "{sep}`{}` breaks {}: {}", v.path, v.keyword, v.reason)?;
+                }
+                Ok(())
+            }
+            UpdateError::NotMatched => write!(f, "the filter does not match the document: nothing would be updated"),
+            UpdateError::Unsupported(what) => write!(f, "update not checked: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for UpdateError {}
+
+/// How an update is sent, beyond the update document itself.
+#[derive(Clone, Debug, Default)]
+pub struct UpdateOptions {
+    /// The filter the update is sent with: it decides the array position `$` stands for,
+    /// and, for an upsert, the fields the new document starts from.
+    pub filter: Document,
+    /// The `arrayFilters` option: one document per `$[<id>]` identifier.
+    pub array_filters: Vec<Document>,
+}
+
+/// What applying an update needs besides the tree.
+pub(crate) struct Apply {
+    /// The array position the filter matched (what `$` stands for).
+    matched: Option<usize>,
+    /// The array filters, by identifier.
+    filters: HashMap<String, Document>,
+    inserting: bool,
+    /// The document's `_id`, as messages show it.
+    id: Option<Bson>,
+    now_millis: i64,
+    /// `$rename` destinations with the source values they receive.
+    /// (The source's value, or why mongod refuses to move it.)
+    renamed: HashMap<String, Result<Bson, UpdateError>>,
+    /// `$rename` destinations whose source is `_id` (refused once the value is set).
+    id_renamed: Vec<String>,
+    /// Whether any operator changed anything (mongod's no-op detection, per operator).
+    modified: Cell<bool>,
+    /// The name and path (positions resolved) of the value an operator is applied to, as
+    /// mongod's messages name it.
+    at: RefCell<(String, String)>,
+}
+
+impl Apply {
+    fn id_text(&self) -> String {
+        format!("{{{}}}", self.id_element())
+    }
+
+    /// `_id: 1`, as mongod's messages name the document.
+    fn id_element(&self) -> String {
+        self.id.as_ref().map(|id| format::element("_id", id)).unwrap_or_default()
+    }
+}
+
+impl Validator {
+    /// Applies `update` to `current` as mongod 6.0 would (an `updateOne` or `findAndModify`
+    /// whose filter matched `current`), then validates the result: the updated document, or
+    /// the error mongod would answer. For positional `$` or `arrayFilters`, use
+    /// [`Validator::check_update_with`].
+    pub fn check_update(&self, current: &Document, update: &Document) -> Result<Document, UpdateError> {
+        self.check_update_with(current, update, &UpdateOptions::default())
+    }
+
+    /// [`Validator::check_update`] with the update's filter and `arrayFilters`.
+    pub fn check_update_with(
+        &self,
+        current: &Document,
+        update: &Document,
+        options: &UpdateOptions,
+    ) -> Result<Document, UpdateError> {
+        // mongod parses the update before it looks for a document to apply it to.
+        let parsed = Parsed::new(update, options)?;
+        let (matched, matched_at) = matcher::matches(current, &options.filter)?;
+        if !matched {
+            return Err(UpdateError::NotMatched);
+        }
+        let (updated, modified) = parsed.apply(current, matched_at, false)?;
+        if !modified {
+            // mongod writes nothing, so validates nothing.
+            return Ok(updated);
+        }
+        self.checked(updated)
+    }
+
+    /// An upsert that matched nothing: the document mongod inserts (the equality fields of
+    /// [`UpdateOptions::filter`] in path order, then the update applied with `$setOnInsert`;
+    /// `_id` first, a new ObjectId when neither gives one), validated.
+    pub fn check_upsert(&self, update: &Document, options: &UpdateOptions) -> Result<Document, UpdateError> {
+        let parsed = Parsed::new(update, options)?;
+        let start = apply::upsert_base(&options.filter)?;
+        let (updated, _) = parsed.apply(&start, None, true)?;
+        self.checked(updated)
+    }
+
+    fn checked(&self, document: Document) -> Result<Document, UpdateError> {
+        match self.validate(&document) {
+            Ok(()) => Ok(document),
+            Err(ValidationError::Invalid(failure)) => {
+                Err(UpdateError::Invalid { document: Box::new(document), failure })
+            }
+            Err(ValidationError::Malformed(m)) => Err(UpdateError::Unsupported(m.0)),
+        }
+    }
+}
+
+fn bytes_equal(a: &Document, b: &Document) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|((m, v), (n, w))| m == n && order::identical(v, w))
+}
+
+/// An update document read as mongod reads it before looking at any document.
+enum Parsed<'u> {
+    Replacement(&'u Document),
+    Operators { tree: tree::Node, filters: HashMap<String, Document> },
+}
+
+impl<'u> Parsed<'u> {
+    fn new(update: &'u Document, options: &UpdateOptions) -> Result<Parsed<'u>, UpdateError> {
+        if update.keys().next().is_none_or(|k| !k.starts_with('$')) {
+            return Ok(Parsed::Replacement(update));
+        }
+        let filters = apply::array_filters(&options.array_filters)?;
+        let tree = tree::parse(update, &filters)?;
+        apply::all_filters_used(&filters, update)?;
+        Ok(Parsed::Operators { tree, filters })
+    }
+
+    /// The update applied to `current` (`inserting` for an upsert's insert), and whether it
+    /// changed anything.
+    fn apply(
+        &self,
+        current: &Document,
+        matched: Option<usize>,
+        inserting: bool,
+    ) -> Result<(Document, bool), UpdateError> {
+        let (mut doc, modified) = match self {
+            Parsed::Replacement(replacement) => {
+                let doc = apply::replace(current, replacement)?;
+                let modified = !bytes_equal(&doc, current);
+                (doc, modified)
+            }
+            Parsed::Operators { tree, filters } => {
+                let mut ctx = Apply {
+                    matched,
+                    filters: filters.clone(),
+                    inserting,
+                    id: current.get("_id").cloned(),
+                    now_millis: now_millis(),
+                    renamed: HashMap::new(),
+                    id_renamed: Vec::new(),
+                    modified: Cell::new(false),
+                    at: RefCell::new((String::new(), String::new())),
+                };
+                (apply::run(current, tree, &mut ctx)?, ctx.modified.get())
+            }
+        };
+        apply::finish(current, &mut doc, inserting)?;
+        Ok((doc, modified))
+    }
+}
+
+fn now_millis() -> i64 {
+    let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    i64::try_from(since.as_millis()).unwrap_or(i64::MAX)
+}
