@@ -16,8 +16,9 @@ pub(crate) fn as_num<D, A>(view: &View<'_, D, A>) -> Option<BsonNumber> {
     }
 }
 
-/// mongod's canonical type order: values of different canonical types are never equal.
-fn canonical<D, A>(view: &View<'_, D, A>) -> u8 {
+/// mongod's canonical type order: values of different canonical types are never equal, and
+/// order by this rank alone.
+pub(super) fn canonical<D, A>(view: &View<'_, D, A>) -> u8 {
     match view {
         View::MinKey => 0,
         View::Undefined => 1,

@@ -5,7 +5,7 @@ use std::cmp::Ordering;
 
 use crate::bson::{Bson, Document};
 
-use super::super::equal::as_num;
+use super::super::equal::{as_num, canonical};
 use super::super::number::{compare as compare_numbers, BsonNumber};
 use super::super::value::{Decoded, Value, View};
 
@@ -17,25 +17,7 @@ fn view(value: &Bson) -> BView<'_> {
 
 /// mongod's canonical type rank: values of different ranks order by rank alone.
 pub(crate) fn rank(value: &Bson) -> u8 {
-    match view(value) {
-        View::MinKey => 0,
-        View::Undefined => 1,
-        View::Null => 2,
-        View::Double(_) | View::Int32(_) | View::Int64(_) | View::Decimal(_) => 3,
-        View::String(_) | View::Symbol(_) => 4,
-        View::Document(_) => 5,
-        View::Array(_) => 6,
-        View::Binary { .. } => 7,
-        View::ObjectId(_) => 8,
-        View::Boolean(_) => 9,
-        View::DateTime(_) => 10,
-        View::Timestamp(_) => 11,
-        View::Regex { .. } => 12,
-        View::DbPointer => 13,
-        View::Code(_) => 14,
-        View::CodeWithScope { .. } => 15,
-        View::MaxKey => 16,
-    }
+    canonical(&view(value))
 }
 
 /// Orders two values as mongod does (embedded documents compare field by field, names
