@@ -6,6 +6,7 @@ pub use crate::bson::Document;
 pub use crate::command::{
     Capped, Index, IndexKey, MongoCollection, Registration, Timeseries, ValidationAction, ValidationLevel,
 };
+pub use crate::paths::{child, flat, Bounded, Leaf, Node, Path};
 pub use crate::schema::{
     BsonKind, FieldFacts, Keyword, KeywordLit as Lit, KeywordNum as Num, MongoSchema, SchemaFacts, Shape,
 };

@@ -11,6 +11,7 @@ pub mod cli;
 pub mod command;
 pub mod dump;
 pub mod migrate;
+pub mod paths;
 pub mod render;
 pub mod schema;
 pub mod serde_helpers;
