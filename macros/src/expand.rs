@@ -184,7 +184,7 @@ fn paths(c: &Container) -> (TokenStream, Option<TokenStream>) {
     let items = quote! {
         pub struct #name(_p::Path);
         impl #name { #(#methods)* }
-        ::mongo_schema::__fields_node!(#name);
+        _p::fields_node!(#name);
     };
     (quote!(#name), Some(items))
 }

@@ -179,13 +179,13 @@ macro_rules! node_impls {
 #[macro_export]
 macro_rules! __fields_node {
     ($ty:ident) => {
-        impl ::mongo_schema::paths::Node for $ty {
+        impl ::mongo_schema::__private::Node for $ty {
             #[inline]
-            fn at(path: ::mongo_schema::paths::Path) -> Self {
+            fn at(path: ::mongo_schema::__private::Path) -> Self {
                 $ty(path)
             }
             #[inline]
-            fn path(&self) -> &::mongo_schema::paths::Path {
+            fn path(&self) -> &::mongo_schema::__private::Path {
                 &self.0
             }
         }
@@ -200,9 +200,9 @@ macro_rules! __fields_node {
             }
         }
         impl ::core::ops::Deref for $ty {
-            type Target = ::mongo_schema::paths::Path;
+            type Target = ::mongo_schema::__private::Path;
             #[inline]
-            fn deref(&self) -> &::mongo_schema::paths::Path {
+            fn deref(&self) -> &::mongo_schema::__private::Path {
                 &self.0
             }
         }
