@@ -154,7 +154,8 @@ fn paths(c: &Container) -> (TokenStream, Option<TokenStream>) {
     let written: Vec<&Field> = fields.iter().filter(|f| f.is_written()).collect();
     match (style, c.serde.transparent, written.as_slice()) {
         (Style::Newtype, _, [field]) | (Style::Named, true, [field]) => return (field_paths(field), None),
-        (Style::Named, false, _) if c.input.generics.params.is_empty() => {}
+        // opt-in (mongo-schema's `paths` feature): the struct costs `cargo check` time
+        (Style::Named, false, _) if c.input.generics.params.is_empty() && cfg!(feature = "paths") => {}
         _ => return (leaf, None),
     }
     let ident = &c.input.ident;

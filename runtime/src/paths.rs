@@ -2,7 +2,10 @@
 //! from the model's Rust field names, so a renamed or removed field is a compile error
 //! wherever a query, an index hint or an update named it.
 //!
+//! With the `paths` feature on (it is off by default: see its note in `Cargo.toml`):
+//!
 //! ```
+//! # #[cfg(feature = "paths")] {
 //! use mongo_schema::prelude::*;
 //! use serde::Serialize;
 //!
@@ -29,6 +32,7 @@
 //! assert_eq!(fields.address().city_name().as_str(), "addr.cityName");
 //! assert_eq!(fields.previous().items().city_name().to_string(), "previous.cityName");
 //! assert_eq!(String::from(fields.previous().all().city_name()), "previous.$[].cityName");
+//! # }
 //! ```
 //!
 //! What each kind of value gives:
