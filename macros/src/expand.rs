@@ -39,14 +39,16 @@ pub fn expand(c: &Container, assertions: &[Assertion]) -> TokenStream {
     let (facts, checks) = checked_facts(c, facts, assertions);
     let root = c.is_root().then(|| root_impl(c));
     let fields = fields_table(c);
+    let (paths_type, paths) = paths(c);
     let body = quote! {
+        type Fields = #paths_type;
         const FACTS: _p::SchemaFacts = #facts;
         #fields
         fn json_schema() -> _p::Document {
             #schema
         }
     };
-    wrap(c.input, body, Some(quote!(#root #checks)))
+    wrap(c.input, body, Some(quote!(#root #checks #paths)))
 }
 
 /// Where the assertions run. A non-generic type gets a `const _` item, evaluated by
@@ -98,7 +100,7 @@ pub fn wrap(input: &syn::DeriveInput, body: TokenStream, extra: Option<TokenStre
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     quote! {
         #[doc(hidden)]
-        #[allow(non_upper_case_globals, unused_qualifications, clippy::all)]
+        #[allow(non_upper_case_globals, unused_qualifications, dead_code, missing_docs, private_interfaces, clippy::all)]
         const _: () = {
             use ::mongo_schema::__private as _p;
             #[automatically_derived]
@@ -112,8 +114,11 @@ pub fn wrap(input: &syn::DeriveInput, body: TokenStream, extra: Option<TokenStre
 
 /// What a derive that failed still emits, so one bad model does not cascade into
 /// "MongoSchema is not implemented" errors wherever it is used.
-pub fn fallback(input: &syn::DeriveInput, root: bool) -> TokenStream {
+pub fn fallback(input: &syn::DeriveInput, container: Option<&Container>) -> TokenStream {
+    let root = container.is_some_and(Container::is_root);
+    let (paths_type, paths) = container.map_or((quote!(_p::Leaf), None), paths);
     let body = quote! {
+        type Fields = #paths_type;
         const FACTS: _p::SchemaFacts = _p::SchemaFacts::scalar(_p::BsonKind::Any, ::core::option::Option::None);
         fn json_schema() -> _p::Document {
             _p::Document::new()
@@ -130,7 +135,76 @@ pub fn fallback(input: &syn::DeriveInput, root: bool) -> TokenStream {
             }
         }
     });
-    wrap(input, body, root)
+    wrap(input, body, Some(quote!(#root #paths)))
+}
+
+/// The type's field paths (`MongoSchema::Fields`) and the items that define them. A struct
+/// with a fields table gets one `{Type}Fields` struct: one `#[inline]` method per written
+/// field, returning the field type's own paths (so embedded types are not re-expanded)
+/// at `parent.key`, or at `parent` for a flattened field, or a `Bounded` array for a
+/// field with `max_items`; its `Display`, `Deref` and `From` impls come from one runtime
+/// macro call. A newtype, a transparent struct and an `into` type have the inner type's
+/// paths; generic structs, tuples, units and enums end a path (`Leaf`).
+fn paths(c: &Container) -> (TokenStream, Option<TokenStream>) {
+    let leaf = quote!(_p::Leaf);
+    if let Some(into) = &c.serde.into {
+        return (quote_spanned!(into.span()=> <#into as _p::MongoSchema>::Fields), None);
+    }
+    let Data::Struct(style, fields) = &c.data else { return (leaf, None) };
+    let written: Vec<&Field> = fields.iter().filter(|f| f.is_written()).collect();
+    match (style, c.serde.transparent, written.as_slice()) {
+        (Style::Newtype, _, [field]) | (Style::Named, true, [field]) => return (field_paths(field), None),
+        // opt-in (mongo-schema's `paths` feature): the struct costs `cargo check` time
+        (Style::Named, false, _) if c.input.generics.params.is_empty() && cfg!(feature = "paths") => {}
+        _ => return (leaf, None),
+    }
+    let ident = &c.input.ident;
+    let mut name = quote::format_ident!("{}Fields", ident);
+    // the struct lives in the expansion's block, where it would shadow a type of that
+    // name that a field's type names
+    if c.input.to_token_stream().into_iter().any(|t| mentions(&t, &name)) {
+        name = quote::format_ident!("__{}Fields", ident);
+    }
+    let methods = written.iter().map(|field| {
+        let method = field.original.ident.as_ref().expect("named fields");
+        let key = &field.name;
+        let max_items = field.mongo.keywords.list.iter().find_map(|(_, k)| match k {
+            Keyword::MaxItems(n) => Some(*n),
+            _ => None,
+        });
+        let (ty, body) = match (field.serde.flatten, max_items, field.field_type()) {
+            (true, _, _) => (field_paths(field), quote!(_p::flat(&self.0))),
+            (false, Some(n), FieldType::Trait(_)) => {
+                let ty = field_paths(field);
+                (quote!(_p::Bounded<#ty>), quote!(_p::Bounded::new(self.0.join(#key), #n)))
+            }
+            (false, _, _) => (field_paths(field), quote!(_p::child(&self.0, #key))),
+        };
+        quote!(#[inline] pub fn #method(&self) -> #ty { #body })
+    });
+    let items = quote! {
+        pub struct #name(_p::Path);
+        impl #name { #(#methods)* }
+        _p::fields_node!(#name);
+    };
+    (quote!(#name), Some(items))
+}
+
+/// A field's paths: its type's `Fields`, or a `Leaf` when `bson_type` or a serde helper
+/// decides what is written.
+fn field_paths(field: &Field) -> TokenStream {
+    match field.field_type() {
+        FieldType::Trait(ty) => quote_spanned!(ty.span()=> <#ty as _p::MongoSchema>::Fields),
+        FieldType::Alias(_) => quote!(_p::Leaf),
+    }
+}
+
+fn mentions(token: &proc_macro2::TokenTree, name: &syn::Ident) -> bool {
+    match token {
+        proc_macro2::TokenTree::Ident(ident) => ident == name,
+        proc_macro2::TokenTree::Group(group) => group.stream().into_iter().any(|t| mentions(&t, name)),
+        _ => false,
+    }
 }
 
 /// `FIELDS`: the one table of a struct's written fields, from which the runtime builds

@@ -54,29 +54,29 @@ fn derive_type(input: TokenStream) -> TokenStream {
     };
     let cx = ctxt::Ctxt::default();
     let Some(container) = ir::Container::from_ast(&cx, &input) else {
-        return errors_and_fallback(cx, &input, false, None);
+        return errors_and_fallback(cx, &input, None, None);
     };
     check::all(&cx, &container);
     if cx.has_errors() {
-        return errors_and_fallback(cx, &input, container.is_root(), None);
+        return errors_and_fallback(cx, &input, Some(&container), None);
     }
     let assertions = rules::all(&cx, &container);
     if cx.has_errors() {
         let checks = expand::fallback_checks(&container, &assertions);
-        return errors_and_fallback(cx, &input, container.is_root(), checks);
+        return errors_and_fallback(cx, &input, Some(&container), checks);
     }
     expand::expand(&container, &assertions)
 }
 
-/// Every error of the type, a stub impl so uses elsewhere still compile, and the type
-/// rules' checks when they can run.
+/// Every error of the type, a stub impl (with the type's field paths when it was
+/// understood) so uses elsewhere still compile, and the type rules' checks when they can run.
 fn errors_and_fallback(
     cx: ctxt::Ctxt,
     input: &syn::DeriveInput,
-    root: bool,
+    container: Option<&ir::Container>,
     checks: Option<TokenStream>,
 ) -> TokenStream {
     let errors = cx.check().err().map(|e| e.to_compile_error());
-    let fallback = expand::fallback(input, root);
+    let fallback = expand::fallback(input, container);
     quote::quote!(#errors #fallback #checks)
 }

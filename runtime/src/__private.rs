@@ -2,10 +2,12 @@
 //! code describes a schema as small static tables; these non-generic builders turn the
 //! tables into `Document`s, so each model costs little to compile.
 
+pub use crate::__fields_node as fields_node;
 pub use crate::bson::Document;
 pub use crate::command::{
     Capped, Index, IndexKey, MongoCollection, Registration, Timeseries, ValidationAction, ValidationLevel,
 };
+pub use crate::paths::{child, flat, Bounded, Leaf, Node, Path};
 pub use crate::schema::{
     BsonKind, FieldFacts, Keyword, KeywordLit as Lit, KeywordNum as Num, MongoSchema, SchemaFacts, Shape,
 };

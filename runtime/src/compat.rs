@@ -21,3 +21,10 @@ pub(crate) use crate::bson::serialize_to_vec as to_vec;
 /// A value serialized as a whole BSON document, in bytes.
 #[cfg(all(test, not(feature = "bson-3")))]
 pub(crate) use crate::bson::to_vec;
+
+/// A value serialized as the driver serializes a document: bson's raw serializer.
+#[cfg(feature = "bson-3")]
+pub(crate) use crate::bson::serialize_to_raw_document_buf as to_raw_document_buf;
+/// A value serialized as the driver serializes a document: bson's raw serializer.
+#[cfg(not(feature = "bson-3"))]
+pub(crate) use crate::bson::to_raw_document_buf;

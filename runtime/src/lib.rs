@@ -11,6 +11,7 @@ pub mod cli;
 pub mod command;
 pub mod dump;
 pub mod migrate;
+pub mod paths;
 pub mod render;
 #[cfg(feature = "driver")]
 pub mod review;

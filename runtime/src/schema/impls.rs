@@ -6,6 +6,7 @@
 
 use super::{bson_type, size, BsonKind, FieldFacts, MongoSchema, SchemaFacts, Shape};
 use crate::bson::{doc, Bson, Document};
+use crate::paths::{Array, Leaf, Map};
 #[cfg(any(feature = "decimal", feature = "chrono", feature = "uuid"))]
 use mongo_schema_contract::helpers;
 use std::borrow::Cow;
@@ -45,6 +46,7 @@ pub(crate) fn narrow(n: i64) -> Bson {
 macro_rules! leaf {
     ($($ty:ty => $kind:ident $([$size:expr])?, $schema:expr;)*) => {$(
         impl MongoSchema for $ty {
+            type Fields = Leaf;
             const FACTS: SchemaFacts = SchemaFacts::scalar(BsonKind::$kind, leaf!(@size $kind $($size)?));
             fn json_schema() -> Document {
                 $schema
@@ -102,6 +104,7 @@ bson_leaves!(bson3);
 /// serde's default for `Decimal` is a string; the runtime's helper writes Decimal128.
 #[cfg(feature = "decimal")]
 impl MongoSchema for rust_decimal::Decimal {
+    type Fields = Leaf;
     const FACTS: SchemaFacts =
         SchemaFacts::scalar(BsonKind::Decimal, BsonKind::Decimal.fixed_size()).with_helper(helpers::DECIMAL128);
     fn json_schema() -> Document {
@@ -111,6 +114,7 @@ impl MongoSchema for rust_decimal::Decimal {
 
 #[cfg(feature = "chrono")]
 impl MongoSchema for chrono::DateTime<chrono::Utc> {
+    type Fields = Leaf;
     const FACTS: SchemaFacts =
         SchemaFacts::scalar(BsonKind::Date, BsonKind::Date.fixed_size()).with_helper(helpers::CHRONO_DATETIME);
     fn json_schema() -> Document {
@@ -120,6 +124,7 @@ impl MongoSchema for chrono::DateTime<chrono::Utc> {
 
 #[cfg(feature = "uuid")]
 impl MongoSchema for uuid::Uuid {
+    type Fields = Leaf;
     const FACTS: SchemaFacts =
         SchemaFacts::scalar(BsonKind::BinData, Some(size::binary(16))).with_helper(helpers::UUID_BINARY);
     fn json_schema() -> Document {
@@ -158,6 +163,7 @@ pub fn nullable(mut schema: Document) -> Document {
 }
 
 impl<T: MongoSchema> MongoSchema for Option<T> {
+    type Fields = T::Fields;
     const FACTS: SchemaFacts = SchemaFacts { nullable: true, ..T::FACTS };
     const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
     const NAME: &'static str = T::NAME;
@@ -169,6 +175,7 @@ impl<T: MongoSchema> MongoSchema for Option<T> {
 macro_rules! transparent {
     ($($ty:ty),*) => {$(
         impl<T: MongoSchema + ?Sized> MongoSchema for $ty {
+            type Fields = T::Fields;
             const FACTS: SchemaFacts = T::FACTS;
             const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
             const NAME: &'static str = T::NAME;
@@ -182,6 +189,7 @@ macro_rules! transparent {
 transparent!(Box<T>, Arc<T>, Rc<T>, &T);
 
 impl<T: MongoSchema + ToOwned + ?Sized> MongoSchema for Cow<'_, T> {
+    type Fields = T::Fields;
     const FACTS: SchemaFacts = T::FACTS;
     const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
     const NAME: &'static str = T::NAME;
@@ -215,6 +223,7 @@ const fn sequence_facts(item: SchemaFacts, shape: Shape) -> SchemaFacts {
 macro_rules! sequence {
     ($($ty:ident $(: $bound:path)? => $shape:ident, $unique:expr;)*) => {$(
         impl<T: MongoSchema $(+ $bound)?> MongoSchema for $ty<T> {
+            type Fields = Array<T>;
             const FACTS: SchemaFacts = sequence_facts(T::FACTS, Shape::$shape);
             const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
             const NAME: &'static str = T::NAME;
@@ -233,6 +242,7 @@ sequence! {
 }
 
 impl<T: MongoSchema, S> MongoSchema for HashSet<T, S> {
+    type Fields = Array<T>;
     const FACTS: SchemaFacts = sequence_facts(T::FACTS, Shape::Set);
     const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
     const NAME: &'static str = T::NAME;
@@ -242,6 +252,7 @@ impl<T: MongoSchema, S> MongoSchema for HashSet<T, S> {
 }
 
 impl<T: MongoSchema> MongoSchema for [T] {
+    type Fields = Array<T>;
     const FACTS: SchemaFacts = sequence_facts(T::FACTS, Shape::Array);
     const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
     const NAME: &'static str = T::NAME;
@@ -251,6 +262,7 @@ impl<T: MongoSchema> MongoSchema for [T] {
 }
 
 impl<T: MongoSchema, const N: usize> MongoSchema for [T; N] {
+    type Fields = Array<T>;
     const FACTS: SchemaFacts = SchemaFacts {
         shape: Shape::FixedArray,
         max_size: size::array(Some(N as u64), T::FACTS.max_size),
@@ -297,6 +309,7 @@ const fn map_facts(value: SchemaFacts) -> SchemaFacts {
 }
 
 impl<K: MapKey, V: MongoSchema, S> MongoSchema for HashMap<K, V, S> {
+    type Fields = Map<V>;
     const FACTS: SchemaFacts = map_facts(V::FACTS);
     fn json_schema() -> Document {
         map_of(V::json_schema())
@@ -304,6 +317,7 @@ impl<K: MapKey, V: MongoSchema, S> MongoSchema for HashMap<K, V, S> {
 }
 
 impl<K: MapKey, V: MongoSchema> MongoSchema for BTreeMap<K, V> {
+    type Fields = Map<V>;
     const FACTS: SchemaFacts = map_facts(V::FACTS);
     fn json_schema() -> Document {
         map_of(V::json_schema())
@@ -325,6 +339,7 @@ pub fn tuple_of(items: Vec<Document>) -> Document {
 macro_rules! tuple {
     ($($name:ident)+) => {
         impl<$($name: MongoSchema),+> MongoSchema for ($($name,)+) {
+            type Fields = Leaf;
             const FACTS: SchemaFacts = {
                 let mut facts = SchemaFacts::scalar(BsonKind::Array, Some(5));
                 facts.shape = Shape::FixedArray;

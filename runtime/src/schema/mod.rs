@@ -146,6 +146,19 @@ pub trait MongoSchema {
     /// like `FIELDS`), for messages such as `Address::city`; `""` for other types.
     const NAME: &'static str = "";
 
+    /// The paths of a value of this type (see [`crate::paths`]): a generated `{Type}Fields`
+    /// with one method per field for a derived struct, [`Array`](crate::paths::Array) for
+    /// sequences, [`Map`](crate::paths::Map) for maps, the inner type's for `Option`,
+    /// `Box` and newtypes, [`Leaf`](crate::paths::Leaf) (the path ends) for the rest.
+    type Fields: crate::paths::Node;
+
+    /// The paths of this type's fields from the document's root, as serde writes them:
+    /// `User::fields().address().city()` is `"address.city"`.
+    #[inline]
+    fn fields() -> Self::Fields {
+        <Self::Fields as crate::paths::Node>::at(crate::paths::Path::default())
+    }
+
     /// The value of `$jsonSchema` for a value of this type.
     fn json_schema() -> Document;
 
