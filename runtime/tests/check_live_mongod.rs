@@ -193,6 +193,21 @@ fn a_read_only_user_checks_what_it_may_read() {
     remove(&root, "db_shop", "t_live_user");
 }
 
+/// Checking nothing proves nothing: an absent collection is said to be absent.
+#[test]
+fn an_absent_collection_is_named() {
+    let Some(uri) = deployment("MONGODB_URI", "an_absent_collection_is_named") else { return };
+    let models = models("db_shop", "t_live_absent");
+    remove(&uri, "db_shop", "t_live_absent");
+    let (code, out, err) = schema(&models, &["check", "--uri", &uri, "--collection", "t_live_absent"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\ndb_shop.t_live_absent: 0 documents checked, 0 fail the validator\n"), "{out}");
+    assert!(
+        out.ends_with("note: the collection is empty or absent on this deployment: nothing was checked\n"),
+        "{out}"
+    );
+}
+
 #[test]
 fn files_and_uri_exclude_each_other() {
     let (code, _, err) = schema(&v3(), &["check", "--collection", "t_user", "--uri", "mongodb://h", "x.bson"]);

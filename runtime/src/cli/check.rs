@@ -193,6 +193,9 @@ fn live(models: &[Model], args: &CheckArgs, uri: &str, out: &mut dyn Write) -> R
         let scope = if found.sampled { "a random $sample" } else { "the collection's count" };
         let explained = found.explained;
         let mut notes = Vec::new();
+        if found.report.documents == 0 {
+            notes.push("the collection is empty or absent on this deployment: nothing was checked".to_owned());
+        }
         if found.explained < found.report.failed || found.failed_at_least {
             notes.push(format!("the groups explain the first {explained} failing documents (--limit)"));
         }
