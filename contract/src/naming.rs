@@ -6,6 +6,7 @@
 //! what to write instead.
 
 use crate::rules;
+use std::borrow::Cow;
 use std::fmt;
 
 /// Why a name was refused.
@@ -65,6 +66,17 @@ pub fn check_db_name(name: &str) -> Result<(), NameError> {
 /// (a `system.orders` collection was skipped by backups).
 pub fn check_collection_name(name: &str) -> Result<(), NameError> {
     Conventions::default().check_collection_name(name)
+}
+
+/// What a field's name says it holds: [`Conventions::name_kinds`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NameKinds {
+    /// Money ([`is_money_name`] or one of the crate's money words last).
+    pub money: bool,
+    /// A date ([`is_date_name`] or one of the crate's date words last).
+    pub date: bool,
+    /// A status flag ([`is_status_name`]).
+    pub status: bool,
 }
 
 /// The naming conventions a crate follows: the standard's by default; a crate's
@@ -188,12 +200,28 @@ impl Conventions {
 
     /// [`is_money_name`] with this crate's money words too.
     pub fn is_money_name(&self, name: &str) -> bool {
-        is_money_name(name) || last_word_in(name, &self.money_words)
+        self.name_kinds(name).money
     }
 
     /// [`is_date_name`] with this crate's date words too.
     pub fn is_date_name(&self, name: &str) -> bool {
-        is_date_name(name) || last_word_in(name, &self.date_words)
+        self.name_kinds(name).date
+    }
+
+    /// What `name` says its field holds under these conventions, from one split of the
+    /// name into words: the derive asks it of every field of every model on every build.
+    pub fn name_kinds(&self, name: &str) -> NameKinds {
+        let words = lower_words(name);
+        let last = words.last().map(Cow::as_ref);
+        let last_in = |vocabulary: &[&str], more: &[String]| {
+            last.is_some_and(|w| vocabulary.contains(&w) || more.iter().any(|m| m == w))
+        };
+        NameKinds {
+            money: last_in(MONEY_WORDS, &self.money_words)
+                || words.iter().any(|w| MONEY_ANYWHERE.contains(&w.as_ref())),
+            date: last_in(DATE_WORDS, &self.date_words),
+            status: last_in(STATUS_WORDS, &[]),
+        }
     }
 }
 
@@ -446,13 +474,46 @@ pub const DATE_WORDS: &[&str] =
 /// Last words that make a field a status flag (a string enum, not a number).
 pub const STATUS_WORDS: &[&str] = &["status", "state", "type", "kind", "stage", "phase", "flag"];
 
+/// [`words`] without a string a word: for an ASCII name (nearly every field name) the
+/// words are slices of it, lowercased only when they hold a capital. The derive asks
+/// several vocabularies about every field of every model, on every build.
+fn lower_words(name: &str) -> Vec<Cow<'_, str>> {
+    if !name.is_ascii() {
+        return words(name).into_iter().map(Cow::Owned).collect();
+    }
+    let mut slices = Vec::new();
+    let (mut start, mut prev_lower) = (None, false);
+    for (i, b) in name.bytes().enumerate() {
+        if !b.is_ascii_alphanumeric() {
+            slices.extend(start.take().map(|s| &name[s..i]));
+            prev_lower = false;
+            continue;
+        }
+        if b.is_ascii_uppercase() && prev_lower {
+            slices.extend(start.take().map(|s| &name[s..i]));
+        }
+        start.get_or_insert(i);
+        prev_lower = b.is_ascii_lowercase() || b.is_ascii_digit();
+    }
+    slices.extend(start.map(|s| &name[s..]));
+    slices
+        .into_iter()
+        .map(|w| match w.bytes().any(|b| b.is_ascii_uppercase()) {
+            true => Cow::Owned(w.to_ascii_lowercase()),
+            false => Cow::Borrowed(w),
+        })
+        .collect()
+}
+
 fn last_word_in<S: AsRef<str>>(name: &str, vocabulary: &[S]) -> bool {
-    words(name).last().is_some_and(|w| vocabulary.iter().any(|v| v.as_ref() == w))
+    lower_words(name).last().is_some_and(|w| vocabulary.iter().any(|v| v.as_ref() == w))
 }
 
 /// `totalAmount`, `unit_price`, `shippingFee`: a money field by its name.
 pub fn is_money_name(name: &str) -> bool {
-    last_word_in(name, MONEY_WORDS) || words(name).iter().any(|w| MONEY_ANYWHERE.contains(&w.as_str()))
+    let words = lower_words(name);
+    words.last().is_some_and(|w| MONEY_WORDS.contains(&w.as_ref()))
+        || words.iter().any(|w| MONEY_ANYWHERE.contains(&w.as_ref()))
 }
 
 /// `createTime`, `created_at`, `birthday`: a date field by its name.
@@ -567,6 +628,27 @@ mod tests {
         assert!(shop.is_money_name("insurancePremium") && !standard.is_money_name("insurancePremium"));
         assert!(shop.is_date_name("tokenExpires") && !standard.is_date_name("tokenExpires"));
         assert!(shop.is_money_name("totalAmount") && shop.is_date_name("createTime"));
+        // one split answers what the three predicates answer
+        for name in [
+            "totalAmount",
+            "unit_price",
+            "taxRate",
+            "createTime",
+            "tokenExpires",
+            "orderState",
+            "insurancePremium",
+            "x",
+            "",
+        ] {
+            let kinds = shop.name_kinds(name);
+            assert_eq!(
+                (kinds.money, kinds.date, kinds.status),
+                (shop.is_money_name(name), shop.is_date_name(name), is_status_name(name)),
+                "{name}"
+            );
+            assert_eq!(standard.name_kinds(name).money, is_money_name(name), "{name}");
+            assert_eq!(standard.name_kinds(name).date, is_date_name(name), "{name}");
+        }
     }
 
     #[test]
@@ -577,6 +659,28 @@ mod tests {
         assert_eq!(FieldCase::Camel.convert("create_time"), "createTime");
         assert_eq!(FieldCase::Snake.convert("createTime"), "create_time");
         assert_eq!(words("Create_Time"), ["create", "time"]);
+        // the ASCII fast path splits exactly as `words`
+        let names = [
+            "",
+            "_",
+            "a",
+            "createTime",
+            "created_at",
+            "HTTPServer",
+            "x2Y",
+            "a__b",
+            "user-id",
+            "ABC",
+            "aB1c_D",
+            "9lives",
+            "totalAmountUSD",
+            "é",
+            "straßeName",
+        ];
+        for name in names {
+            let fast: Vec<String> = lower_words(name).into_iter().map(Cow::into_owned).collect();
+            assert_eq!(fast, words(name), "{name:?}");
+        }
         assert!(check_field_case("create_time", FieldCase::Camel, "inferred")
             .unwrap_err()
             .message

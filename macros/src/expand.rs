@@ -214,10 +214,21 @@ fn fields_table(c: &Container) -> Option<TokenStream> {
     if !c.has_fields_table() {
         return None;
     }
-    let written = fields.iter().filter(|f| f.is_written());
-    let name = c.input.ident.to_string();
+    let written: Vec<&Field> = fields.iter().filter(|f| f.is_written()).collect();
+    let (count, name) = (written.len(), c.input.ident.to_string());
+    // a non-generic struct's table is a `static`: the compiler checks a constant's value
+    // through every reference in it, and a table refers to the tables of the types it
+    // embeds, which would be checked again for every struct embedding them; it stops at
+    // a static. (A generic struct cannot have a static.)
+    let table = match c.input.generics.params.is_empty() {
+        true => quote!({
+            static FIELDS: [_p::FieldFacts; #count] = [#(#written),*];
+            &FIELDS
+        }),
+        false => quote!(&[#(#written),*]),
+    };
     Some(quote! {
-        const FIELDS: ::core::option::Option<&'static [_p::FieldFacts]> = ::core::option::Option::Some(&[#(#written),*]);
+        const FIELDS: ::core::option::Option<&'static [_p::FieldFacts]> = ::core::option::Option::Some(#table);
         const NAME: &'static str = #name;
     })
 }
@@ -286,7 +297,7 @@ fn root_impl(c: &Container) -> TokenStream {
     let register = c.input.generics.params.is_empty().then(|| {
         quote! {
             _p::inventory::submit! {
-                _p::Registration::of::<#ident>(::core::concat!(::core::module_path!(), "::", ::core::stringify!(#ident)))
+                _p::Registered::new(::core::concat!(::core::module_path!(), "::", ::core::stringify!(#ident)), _p::Registration::of::<#ident>)
             }
         }
     });

@@ -338,12 +338,34 @@ impl Registration {
     }
 }
 
-inventory::collect!(Registration);
+/// What the derive submits for a non-generic collection root: its name and the function
+/// that builds its [`Registration`]. A function pointer costs the user's build nothing,
+/// where a `Registration` value would be evaluated, and its tables checked recursively,
+/// by the compiler for every root of every build.
+#[doc(hidden)]
+pub struct Registered {
+    rust_type: &'static str,
+    of: fn(&'static str) -> Registration,
+}
+
+impl Registered {
+    /// The registration of the collection root whose [`Registration::of`] is `of`.
+    pub const fn new(rust_type: &'static str, of: fn(&'static str) -> Registration) -> Self {
+        Registered { rust_type, of }
+    }
+}
+
+inventory::collect!(Registered);
 
 /// Every registered collection root, sorted by database then collection, so output
-/// never depends on link order.
+/// never depends on link order. Built on the first call.
 pub fn registered() -> Vec<&'static Registration> {
-    let mut all: Vec<&'static Registration> = inventory::iter::<Registration>.into_iter().collect();
-    all.sort_by_key(|r| (r.db, r.collection, r.rust_type));
-    all
+    static ALL: std::sync::OnceLock<Vec<Registration>> = std::sync::OnceLock::new();
+    let all = ALL.get_or_init(|| {
+        let mut all: Vec<Registration> =
+            inventory::iter::<Registered>.into_iter().map(|r| (r.of)(r.rust_type)).collect();
+        all.sort_by_key(|r| (r.db, r.collection, r.rust_type));
+        all
+    });
+    all.iter().collect()
 }

@@ -7,34 +7,36 @@ use crate::ctxt::Ctxt;
 use crate::ir::FieldType;
 use crate::symbol::*;
 use mongo_schema_contract::bson::BsonKind;
-use mongo_schema_contract::naming as names;
+use mongo_schema_contract::naming::NameKinds;
 use mongo_schema_contract::rules::{check, messages};
 
 /// The `check` bits of the type rules that apply at `site`, unwaived.
 pub fn checks(site: &Site) -> u32 {
-    type Rule = (&'static str, u32, fn(&Site) -> bool);
-    let rules: [Rule; 5] = [
-        (MONEY_DOUBLE, check::MONEY, money_double),
-        (STRING_DATE, check::DATE, string_date),
-        (SILENT_STRING, check::SILENT, silent_string),
-        (RANDOM_ID, check::ID, random_id),
-        (NUMERIC_STATUS, check::STATUS, numeric_status),
+    // the name is split into words once for the three rules that read it
+    let names = match site.is_member() {
+        true => crate::policy::current().policy.conventions.name_kinds(&site.field.name),
+        false => NameKinds::default(),
+    };
+    let rules = [
+        (MONEY_DOUBLE, check::MONEY, money_double(site, names)),
+        (STRING_DATE, check::DATE, string_date(site, names)),
+        (SILENT_STRING, check::SILENT, silent_string(site)),
+        (RANDOM_ID, check::ID, random_id(site)),
+        (NUMERIC_STATUS, check::STATUS, names.status),
     ];
-    rules.iter().filter(|(rule, _, applies)| applies(site) && !site.waives(rule)).map(|(_, bit, _)| bit).sum()
+    rules.iter().filter(|(rule, _, applies)| *applies && !site.waives(rule)).map(|(_, bit, _)| bit).sum()
 }
 
 /// `money_double`: money is Decimal128, never a double: `0.1 + 0.2` in binary floating
 /// point broke a bank reconciliation by hundreds (Specification 9).
-fn money_double(site: &Site) -> bool {
-    site.field.mongo.money
-        || site.is_member() && crate::policy::current().policy.conventions.is_money_name(&site.field.name)
+fn money_double(site: &Site, names: NameKinds) -> bool {
+    site.field.mongo.money || names.money
 }
 
 /// `string_date`: dates are BSON dates, never strings: a string date cannot use date
 /// operators or range queries on an index (Specification 9).
-fn string_date(site: &Site) -> bool {
-    site.field.mongo.date
-        || site.is_member() && crate::policy::current().policy.conventions.is_date_name(&site.field.name)
+fn string_date(site: &Site, names: NameKinds) -> bool {
+    site.field.mongo.date || names.date
 }
 
 /// `silent_string`: the validator and the written data must agree; a `Decimal`, chrono
@@ -51,11 +53,9 @@ fn random_id(site: &Site) -> bool {
     site.is_member() && site.field.name == "_id"
 }
 
-/// `numeric_status`: a status is a string enum: `"status": 1` is a magic number nobody
-/// can read later (Specification 9).
-fn numeric_status(site: &Site) -> bool {
-    site.is_member() && names::is_status_name(&site.field.name)
-}
+// `numeric_status` (a status is a string enum: `"status": 1` is a magic number nobody
+// can read later, Specification 9) applies to members named as a status:
+// `NameKinds::status`.
 
 /// The type rules of a field whose BSON type is known, decided here rather than by a
 /// const check: a scalar, an `Option` of a primitive, or (`growable`) a `Vec` or set of
