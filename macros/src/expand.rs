@@ -12,7 +12,7 @@ use mongo_schema_contract::keyword::{Num, Value};
 use mongo_schema_contract::rules::check;
 use mongo_schema_contract::size;
 use proc_macro2::{Delimiter, Group, Span, TokenStream};
-use quote::{quote, quote_spanned, ToTokens};
+use quote::{quote, quote_spanned, ToTokens, TokenStreamExt};
 use syn::spanned::Spanned;
 
 /// The complete expansion for a checked container, with the rules' const assertions.
@@ -61,13 +61,13 @@ fn checked_facts(c: &Container, facts: TokenStream, assertions: &[Assertion]) ->
     }
     if c.input.generics.params.is_empty() {
         let ident = &c.input.ident;
-        let (own, fields) = (quote!(<#ident as _p::MongoSchema>::FACTS), quote!(<#ident as _p::MongoSchema>::FIELDS));
+        let (own, owner) = (quote!(<#ident as _p::MongoSchema>::FACTS), ident.to_token_stream());
         // one item each: rustc stops evaluating an item at its first panic
-        let checks = assertions.iter().map(|a| assertion(c, a, &own, Some(&fields)));
+        let checks = assertions.iter().map(|a| assertion(c, a, &own, Some(&owner)));
         return (facts, Some(quote!(#(const _: () = #checks;)*)));
     }
-    let (own, fields) = (quote!(own), quote!(<Self as _p::MongoSchema>::FIELDS));
-    let checks = assertions.iter().map(|a| assertion(c, a, &own, Some(&fields)));
+    let (own, owner) = (quote!(own), quote!(Self));
+    let checks = assertions.iter().map(|a| assertion(c, a, &own, Some(&owner)));
     (quote!({ let own: _p::SchemaFacts = #facts; #(#checks;)* own }), None)
 }
 
@@ -194,7 +194,7 @@ fn paths(c: &Container) -> (TokenStream, Option<TokenStream>) {
 /// decides what is written.
 fn field_paths(field: &Field) -> TokenStream {
     match field.field_type() {
-        FieldType::Trait(ty) => quote_spanned!(ty.span()=> <#ty as _p::MongoSchema>::Fields),
+        FieldType::Trait(ty) => quote_spanned!(first_span(ty)=> <#ty as _p::MongoSchema>::Fields),
         FieldType::Alias(_) => quote!(_p::Leaf),
     }
 }
@@ -337,7 +337,15 @@ fn struct_schema(c: &Container, style: Style, fields: &[Field]) -> (TokenStream,
         (Style::Named, _, _) => {
             let (deny, root) = (c.serde.deny_unknown_fields, c.is_root());
             let fields = quote!(<Self as _p::MongoSchema>::FIELDS);
-            (quote!(_p::object(#fields, &[#keywords], #deny, #root)), quote!(_p::object_facts(#fields)))
+            let facts = match unbounded_by(&written) {
+                // only the depth is left to compute, from the fields whose type can nest
+                true => {
+                    let nesting = written.iter().enumerate().filter(|(_, f)| can_nest(f)).map(|(i, _)| i);
+                    quote!(_p::unbounded_object_facts(#fields, &[#(#nesting),*]))
+                }
+                false => quote!(_p::object_facts(#fields)),
+            };
+            (quote!(_p::object(#fields, &[#keywords], #deny, #root)), facts)
         }
         (Style::Unit, _, _) | (_, _, []) => {
             (quote!(_p::annotate(<() as _p::MongoSchema>::json_schema(), &[#keywords])), unit_facts())
@@ -346,6 +354,39 @@ fn struct_schema(c: &Container, style: Style, fields: &[Field]) -> (TokenStream,
             (quote!(_p::tuple(&[#(#written),*], &[#keywords])), tuple_facts(&written))
         }
     }
+}
+
+/// Some field is a `String` (or `Option<String>`) with no `max_length` or `pattern`: the
+/// document has no size bound whatever the other fields hold, as `object_facts` would find.
+fn unbounded_by(written: &[&Field]) -> bool {
+    written.iter().any(|f| {
+        let bounded =
+            f.mongo.keywords.list.iter().any(|(_, k)| matches!(k, Keyword::MaxLength(_) | Keyword::Pattern(_)));
+        let string = match f.field_type() {
+            FieldType::Trait(syn::Type::Path(p)) if p.qself.is_none() && p.path.leading_colon.is_none() => {
+                match p.path.segments.iter().collect::<Vec<_>>()[..] {
+                    [s] if s.ident == "String" && s.arguments.is_none() => true,
+                    [s] if s.ident == "Option" => matches!(
+                        &s.arguments,
+                        syn::PathArguments::AngleBracketed(a) if matches!(
+                            a.args.iter().collect::<Vec<_>>()[..],
+                            [syn::GenericArgument::Type(syn::Type::Path(inner))]
+                                if inner.qself.is_none() && inner.path.is_ident("String")
+                        )
+                    ),
+                    _ => false,
+                }
+            }
+            _ => false,
+        };
+        string && !bounded && !f.serde.flatten
+    })
+}
+
+/// A field whose value may be a document: not a primitive, an `Option` or list of one, or a
+/// `bson_type` / helper alias (all of depth 0).
+fn can_nest(field: &Field) -> bool {
+    field.serde.flatten || (field.known_kind().is_none() && field.plain_kind().is_none())
 }
 
 fn unit_facts() -> TokenStream {
@@ -481,7 +522,7 @@ fn alias_facts(alias: &str, nullable: bool) -> TokenStream {
 /// `bson_type` or serde helper fixes.
 fn field_facts(field: &Field) -> TokenStream {
     match field.field_type() {
-        FieldType::Trait(ty) => quote_spanned!(ty.span()=> <#ty as _p::MongoSchema>::FACTS),
+        FieldType::Trait(ty) => quote_spanned!(first_span(ty)=> <#ty as _p::MongoSchema>::FACTS),
         FieldType::Alias(alias) => alias_facts(&alias, field.is_option()),
     }
 }
@@ -514,19 +555,37 @@ impl ToTokens for Field<'_> {
             });
             quote!(items: &[#(#levels),*],)
         });
-        let own = quote!(name: #name, ident: #ident, #flags #flatten #items);
-        tokens.extend(match self.field_type() {
+        // built in one stream (the derive runs unoptimised in a debug build, and every
+        // intermediate stream is a copy)
+        let own = match self.field_type() {
             FieldType::Trait(ty) => {
-                let base = quote_spanned!(ty.span()=> <#ty as _p::MongoSchema>::FIELD);
                 let keywords = keywords.map(|keywords| quote!(keywords: &[#keywords],));
-                quote!(_p::FieldFacts { #own #keywords ..#base })
+                let mut own = quote!(name: #name, ident: #ident, #flags #flatten #items #keywords ..);
+                own.extend(quote_spanned!(first_span(ty)=> <#ty as _p::MongoSchema>::FIELD));
+                own
             }
             FieldType::Alias(alias) => {
                 let facts = alias_facts(&alias, self.is_option());
                 let keywords = keywords.map(|keywords| quote!(, #keywords));
-                quote!(_p::FieldFacts { #own keywords: &[_p::Keyword::BsonType(#alias) #keywords], facts: #facts, .._p::ALIAS_FIELD })
+                quote!(name: #name, ident: #ident, #flags #flatten #items keywords: &[_p::Keyword::BsonType(#alias) #keywords], facts: #facts, .._p::ALIAS_FIELD)
             }
-        });
+        };
+        tokens.extend(quote!(_p::FieldFacts));
+        tokens.append(Group::new(Delimiter::Brace, own));
+    }
+}
+
+/// The span errors about a type are reported at: its first token's, which is what
+/// `Spanned::span` gives on a stable compiler (it cannot join spans), found here without
+/// rendering the type's tokens for the common case of a path.
+fn first_span(ty: &syn::Type) -> Span {
+    match ty {
+        syn::Type::Path(p) if p.qself.is_none() => match (&p.path.leading_colon, p.path.segments.first()) {
+            (Some(colon), _) => colon.spans[0],
+            (None, Some(segment)) => segment.ident.span(),
+            (None, None) => ty.span(),
+        },
+        _ => ty.span(),
     }
 }
 
@@ -572,10 +631,11 @@ fn keywords_tokens<'k>(keywords: impl IntoIterator<Item = &'k Keyword>) -> Token
 }
 
 /// An assertion as a `()` expression; `own` is the expression of the derived type's
-/// facts, `fields` of its `FIELDS` when it has them: a field's check reads its facts
-/// there, so a field type without `MongoSchema` is reported once, by the table.
-fn assertion(c: &Container, a: &Assertion, own: &TokenStream, fields: Option<&TokenStream>) -> TokenStream {
-    let facts = match &a.facts {
+/// facts, `owner` the type whose `FIELDS` it has (its name, or `Self`): a field's check
+/// reads its facts there, so a field type without `MongoSchema` is reported once, by the
+/// table.
+fn assertion(c: &Container, a: &Assertion, own: &TokenStream, owner: Option<&TokenStream>) -> TokenStream {
+    let facts = || match &a.facts {
         Facts::Own => own.clone(),
         Facts::Root => {
             let ident = &c.input.ident;
@@ -587,7 +647,7 @@ fn assertion(c: &Container, a: &Assertion, own: &TokenStream, fields: Option<&To
             quote!(_p::rules::facts_at(#lookup))
         }
     };
-    match (&a.test, fields) {
+    match (&a.test, owner) {
         (Test::Branches(branches), _) => {
             let branches = branches.iter().map(|(test, message)| {
                 let fail = match (test, message.split_once(crate::rules::LEVELS)) {
@@ -599,17 +659,24 @@ fn assertion(c: &Container, a: &Assertion, own: &TokenStream, fields: Option<&To
                 let test = branch(c, test);
                 quote!(if #test { #fail })
             });
+            let facts = facts();
             quote!({
                 let facts: _p::SchemaFacts = #facts;
                 #(#branches)else*
             })
         }
-        (Test::Field(checks, max_depth, Some(index)), Some(fields)) => {
+        (Test::Field(checks, max_depth, Some(index)), Some(owner)) => {
             // spanned too: an error in the table (a generic field type's own rule) is
             // then noted at this field
-            let fields = respan(fields.clone(), a.span.0);
+            let (start, end) = a.span;
+            let owner = respan(owner.clone(), start);
             let ceiling = crate::policy::current().policy.max_depth;
-            spanned(a.span, quote!(_p::rules::assert_field_at), quote!(#fields, #index, #checks, #max_depth, #ceiling))
+            let mut args = Group::new(
+                Delimiter::Parenthesis,
+                quote_spanned!(start=> <#owner as _p::MongoSchema>::FIELDS, #index, #checks, #max_depth, #ceiling),
+            );
+            args.set_span(end);
+            quote_spanned!(start=> _p::rules::assert_field_at #args)
         }
         (Test::Field(checks, max_depth, _), _) if checks & check::KEYWORDS != 0 => {
             // the keywords are in the field's own facts: a one-field table (a variant's or
@@ -620,7 +687,7 @@ fn assertion(c: &Container, a: &Assertion, own: &TokenStream, fields: Option<&To
             spanned(a.span, quote!(_p::rules::assert_field_at), quote!(#table, 0, #checks, #max_depth, #ceiling))
         }
         (Test::Field(checks, max_depth, _), _) => {
-            let ceiling = crate::policy::current().policy.max_depth;
+            let (facts, ceiling) = (facts(), crate::policy::current().policy.max_depth);
             spanned(a.span, quote!(_p::rules::assert_field), quote!(#facts, #checks, #max_depth, #ceiling))
         }
     }

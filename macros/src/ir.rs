@@ -46,6 +46,9 @@ pub struct Field<'a> {
     pub name: String,
     pub serde: serde::Field,
     pub mongo: mongo::Field,
+    /// The `bsonType` alias `bson_type` or a known serde helper fixes (see
+    /// [`Field::field_type`]), decided once: the rules and the expansion ask often.
+    alias: Option<String>,
 }
 
 pub struct Variant<'a> {
@@ -155,16 +158,17 @@ impl<'a> Field<'a> {
         };
         let mut mongo = mongo::Field::from_ast(cx, &field.attrs);
         add_doc_description(&mut mongo, attr::docs(&field.attrs));
-        Field { original: field, name, serde, mongo }
+        let alias = match mongo.keywords.bson_type() {
+            Some(alias) => Some(alias.to_owned()),
+            None => serde.with.as_ref().and_then(|with| helpers::written_by(&with.value())).map(str::to_owned),
+        };
+        Field { original: field, name, serde, mongo, alias }
     }
 
     /// Where the field's schema comes from.
     pub fn field_type(&self) -> FieldType<'a> {
-        if let Some(alias) = self.mongo.keywords.bson_type() {
-            return FieldType::Alias(alias.to_owned());
-        }
-        match self.serde.with.as_ref().and_then(|with| helpers::written_by(&with.value())) {
-            Some(alias) => FieldType::Alias(alias.to_owned()),
+        match &self.alias {
+            Some(alias) => FieldType::Alias(alias.clone()),
             None => FieldType::Trait(&self.original.ty),
         }
     }

@@ -38,8 +38,8 @@ fn derive(input: TokenStream) -> TokenStream {
     let expansion = policy::during(loaded.clone(), || derive_type(input));
     let problems = loaded.errors.iter().map(|e| syn::Error::new(proc_macro2::Span::call_site(), e).to_compile_error());
     // rustc records an included file as an input of the crate: cargo rebuilds when the
-    // policy in it changes
-    let tracked = loaded.manifest.as_ref().and_then(|path| path.to_str()).map(|path| {
+    // policy in it changes (emitted by the crate's first derive only)
+    let tracked = loaded.track().and_then(|path| path.to_str()).map(|path| {
         quote::quote!(
             const _: &[u8] = ::core::include_bytes!(#path);
         )

@@ -79,6 +79,20 @@ pub struct Loaded {
     pub manifest: Option<PathBuf>,
     /// What is wrong with the table, each a whole message (the defaults apply instead).
     pub errors: Vec<String>,
+    /// An expansion of this compiler process has already emitted the manifest's
+    /// `include_bytes!`.
+    pub tracked: std::sync::atomic::AtomicBool,
+}
+
+impl Loaded {
+    /// The manifest to track with `include_bytes!`, the first time it is asked for this
+    /// manifest (and modification time) in this process: rustc lists an included file as an
+    /// input of the whole crate, so one derive of the crate is enough, and the other
+    /// derives emit no byte-array constant for the compiler to evaluate.
+    pub fn track(&self) -> Option<&Path> {
+        use std::sync::atomic::Ordering;
+        self.manifest.as_deref().filter(|_| !self.tracked.swap(true, Ordering::Relaxed))
+    }
 }
 
 impl Policy {
@@ -279,13 +293,13 @@ fn load(manifest: PathBuf) -> Loaded {
         // not a cargo build, or a manifest elsewhere: nothing to track
         Err(_) => return Loaded::default(),
     };
-    Loaded { policy, manifest: Some(manifest), errors }
+    Loaded { policy, manifest: Some(manifest), errors, tracked: Default::default() }
 }
 
 /// Runs `f` with `policy` as the crate's, for unit tests.
 #[cfg(test)]
 pub fn with<T>(policy: Policy, f: impl FnOnce() -> T) -> T {
-    during(Arc::new(Loaded { policy, manifest: None, errors: Vec::new() }), f)
+    during(Arc::new(Loaded { policy, manifest: None, ..Loaded::default() }), f)
 }
 
 #[cfg(test)]

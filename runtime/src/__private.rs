@@ -650,6 +650,29 @@ pub const fn object_facts(fields: Option<&[FieldFacts]>) -> SchemaFacts {
     facts
 }
 
+/// [`object_facts`] of a document the derive knows has no size bound (a field is a string
+/// with no bound): only its depth is computed, from the fields at `nesting` (the others
+/// are scalars or lists of them, of depth 0).
+pub const fn unbounded_object_facts(fields: Option<&[FieldFacts]>, nesting: &[usize]) -> SchemaFacts {
+    let fields = match fields {
+        Some(fields) => fields,
+        None => &[],
+    };
+    let (mut depth, mut i) = (0, 0);
+    while i < nesting.len() {
+        let field = &fields[nesting[i]];
+        let levels = if field.flatten && field.facts.depth > 0 { field.facts.depth - 1 } else { field.facts.depth };
+        if levels > depth {
+            depth = levels;
+        }
+        i += 1;
+    }
+    let mut facts = SchemaFacts::scalar(BsonKind::Object, None);
+    facts.shape = Shape::Document;
+    facts.depth = depth + 1;
+    facts
+}
+
 /// The greatest UTF-8 bytes of a string these keywords admit: 4 a code point of
 /// `max_length`, or what a fixed-width `pattern` admits, whichever is smaller.
 const fn string_bound(keywords: &[Keyword]) -> Option<u64> {

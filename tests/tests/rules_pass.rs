@@ -531,3 +531,42 @@ fn item_bounds_bound_the_document() {
     let codes = schema.get_document("properties").unwrap().get_document("codes").unwrap();
     assert_eq!(codes.get_document("items").unwrap().get_i32("maxLength").unwrap(), 3);
 }
+
+/// A document with an unbounded string, a flattened part, a nested document two levels
+/// deep and lists of both: the derive computes only its depth (it has no size bound).
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[mongo(db = "db_shop", collection = "t_note_thread")]
+struct NoteThread {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    title: Option<String>,
+    #[serde(flatten)]
+    audit: Audit,
+    #[mongo(max_items = 10)]
+    notes: Vec<Described<String>>,
+    #[mongo(max_items = 5)]
+    tags: Vec<String>,
+    pinned: Option<Outer>,
+}
+
+#[derive(Serialize, Deserialize, MongoSchema)]
+struct Audit {
+    create_time: DateTime,
+    editor: Outer,
+}
+
+#[derive(Serialize, Deserialize, MongoSchema)]
+struct Outer {
+    #[mongo(max_length = 10)]
+    label: String,
+    inner: Described<String>,
+}
+
+#[test]
+fn the_unbounded_fast_path_computes_the_facts_of_the_whole_table() {
+    let whole = mongo_schema::__private::object_facts(NoteThread::FIELDS);
+    assert_eq!(NoteThread::FACTS, whole);
+    assert_eq!((NoteThread::FACTS.depth, NoteThread::FACTS.max_size), (3, None));
+    // bounded strings only: the whole computation, and a size bound
+    assert_eq!(Outer::FACTS, mongo_schema::__private::object_facts(Outer::FIELDS));
+}

@@ -69,7 +69,15 @@ pub fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
 
 /// `key = "string"`.
 pub fn string(meta: &ParseNestedMeta) -> syn::Result<syn::LitStr> {
-    let expr: syn::Expr = meta.value()?.parse()?;
+    let input = meta.value()?;
+    // the common case without parsing an expression (the derive runs unoptimised in a
+    // debug build, for every attribute of every model)
+    if input.peek(syn::LitStr)
+        && (input.peek2(syn::Token![,]) || input.cursor().token_tree().is_some_and(|(_, rest)| rest.eof()))
+    {
+        return input.parse();
+    }
+    let expr: syn::Expr = input.parse()?;
     match expr {
         syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => Ok(s),
         other => Err(syn::Error::new_spanned(other, format!("expected a string literal: `{} = \"...\"`", key(meta)))),

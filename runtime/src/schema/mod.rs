@@ -47,7 +47,7 @@ pub enum Shape {
 
 /// Compile-time facts about a type, read by the derive's const checks through
 /// `<T as MongoSchema>::FACTS` so that type aliases, paths and generics cannot hide them.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SchemaFacts {
     /// The BSON type written (for containers: the container's, `array` or `object`).
     pub kind: BsonKind,
