@@ -12,6 +12,9 @@ interleaved, in three modes (incremental `cargo build`, non-incremental build,
 models crate is refused. Prints per mode, edit and mix the medians of wall time (the
 target) and of CPU time (cargo + rustc, user + sys: steadier on a shared machine) and the
 ratio (ours - serde) / (schemars - serde), then a Markdown table of the wall ratios.
+`--instructions` also counts, under callgrind, the instructions rustc executes for one
+rebuild of each variant after the same edit: a ratio that load on a shared machine cannot
+move (`--runs 0 --instructions` counts only).
 
 Mixes (`--mix NAME[,key=value...]`, repeatable; keys override the named mix):
   realistic  what user models hold: a quarter of the fields optional, `Vec<String>` lists,
@@ -25,8 +28,9 @@ camel (fractions 0..1).
 
   python3 bench/compile/run.py [--models 200] [--runs 5] [--seed 7] [--dir DIR]
                                [--mix realistic --mix kind] [--edits touch,comment]
+                               [--instructions]
 """
-import argparse, os, random, resource, shutil, statistics, subprocess, sys, time
+import argparse, os, random, re, resource, shlex, shutil, statistics, subprocess, sys, tempfile, time
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 VARIANTS = ["serde", "schemars", "ours"]
@@ -257,6 +261,36 @@ def timed_rebuild(root, package, mode, style, nonce):
     return elapsed, cpu
 
 
+def rustc_command(root, package, mode, style, nonce):
+    """The rustc command line cargo runs for `package` in `mode` (after an edit: cargo runs it
+    once here, which is the untimed rebuild before a measured one)."""
+    args, env = MODES[mode]
+    edit(root, package, style, nonce)
+    _, _, log = cargo(root, [*args, "-v", "-p", package], env, target_for(root, mode))
+    for line in log.splitlines():
+        line = line.strip()
+        if line.startswith("Running `") and f"--crate-name {package} " in line:
+            return shlex.split(line[len("Running `"):-1])
+    sys.exit(f"cargo ran no rustc for {package} ({mode}, {style}):\n{log}")
+
+
+def instructions(root, package, mode, style, nonce, command):
+    """Instructions rustc executes to rebuild `package` after an edit, counted by callgrind:
+    the same whatever else the machine runs, where seconds on a shared machine are not."""
+    edit(root, package, style, nonce)
+    # what cargo sets for rustc and a derive reads (the crate's manifest, for its policy)
+    env = dict(os.environ, CARGO_MANIFEST_DIR=f"{root}/{package}", CARGO_PKG_NAME=package, CARGO_CRATE_NAME=package)
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/out",
+                               f"--log-file={tmp}/log", *command], cwd=root, env=env, capture_output=True, text=True)
+        with open(f"{tmp}/log") as f:
+            log = f.read()
+    found = re.search(r"refs:\s+([\d,]+)", log)
+    if proc.returncode != 0 or not found:
+        sys.exit(f"rustc of {package} under callgrind failed ({mode}, {style}):\n{proc.stderr[-2000:]}{log[-2000:]}")
+    return int(found.group(1).replace(",", ""))
+
+
 def target_for(root, mode):
     return f"{root}/target-{mode.replace(' ', '-')}"
 
@@ -282,6 +316,9 @@ def main():
     ap.add_argument("--edits", default=",".join(EDITS), help="comma-separated subset of: " + ", ".join(EDITS))
     ap.add_argument("--samples", action="store_true", help="print every timing, not only the medians")
     ap.add_argument("--no-crate-times", action="store_true", help="skip the clean builds of the derive crates")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count the instructions of one rebuild per variant under callgrind (valgrind; "
+                         "minutes per rebuild), a ratio that load on the machine cannot move")
     a = ap.parse_args()
     modes = [m.strip() for m in a.modes.split(",")]
     edits = [e.strip() for e in a.edits.split(",")]
@@ -314,6 +351,8 @@ def main():
                 for v in VARIANTS:
                     nonce += 1
                     timed_rebuild(a.dir, crate(label, v), mode, style, nonce)
+                if a.runs == 0:
+                    continue
                 samples = {v: [] for v in VARIANTS}
                 for run in range(a.runs):
                     order = VARIANTS[run % 3:] + VARIANTS[:run % 3]
@@ -334,6 +373,32 @@ def main():
                     results[(mode, style, label, unit)] = (med, ratio)
                     print(f"{where:44} {unit:4} serde {med['serde']:.2f}s  schemars {med['schemars']:.2f}s  "
                           f"ours {med['ours']:.2f}s  ratio {ratio:.2f}", flush=True)
+    counted = {}
+    if a.instructions:
+        if shutil.which("valgrind") is None:
+            sys.exit("--instructions needs valgrind (callgrind)")
+        for mode in modes:
+            for style in edits:
+                for label in gens:
+                    n = {}
+                    for v in VARIANTS:
+                        nonce += 1
+                        command = rustc_command(a.dir, crate(label, v), mode, style, nonce)
+                        nonce += 1
+                        n[v] = instructions(a.dir, crate(label, v), mode, style, nonce, command)
+                    gap = n["schemars"] - n["serde"]
+                    counted[(mode, style, label)] = (n, (n["ours"] - n["serde"]) / gap if gap else float("nan"))
+                    print(f"{mode} / {style} / {label}: instructions serde {n['serde'] / 1e9:.2f}G  schemars "
+                          f"{n['schemars'] / 1e9:.2f}G  ours {n['ours'] / 1e9:.2f}G  ratio "
+                          f"{counted[(mode, style, label)][1]:.2f}", flush=True)
+    if counted:
+        print("\n| mode | edit | mix | serde | schemars adds | we add | ratio (instructions) |")
+        print("|---|---|---|---:|---:|---:|---:|")
+        for (mode, style, label), (n, ratio) in counted.items():
+            print(f"| {mode} | {style} | {label} | {n['serde'] / 1e9:.2f} G | {(n['schemars'] - n['serde']) / 1e9:+.2f} G | "
+                  f"{(n['ours'] - n['serde']) / 1e9:+.2f} G | **{ratio:.2f}** |")
+    if not results:
+        return
     print("\n| mode | edit | mix | serde | schemars adds | we add | ratio (wall) | ratio (CPU) |")
     print("|---|---|---|---:|---:|---:|---:|---:|")
     for (mode, style, label, unit), (med, ratio) in results.items():

@@ -11,7 +11,7 @@ use mongo_schema_contract::fields::{NULLABLE, REQUIRED, SKIPS_NONE};
 use mongo_schema_contract::keyword::{Num, Value};
 use mongo_schema_contract::rules::check;
 use mongo_schema_contract::size;
-use proc_macro2::{Delimiter, Group, Span, TokenStream};
+use proc_macro2::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens, TokenStreamExt};
 use syn::spanned::Spanned;
 
@@ -61,12 +61,28 @@ fn checked_facts(c: &Container, facts: TokenStream, assertions: &[Assertion]) ->
     }
     if c.input.generics.params.is_empty() {
         let ident = &c.input.ident;
-        let (own, owner) = (quote!(<#ident as _p::MongoSchema>::FACTS), ident.to_token_stream());
-        // one item each: rustc stops evaluating an item at its first panic
-        let checks = assertions.iter().map(|a| assertion(c, a, &own, Some(&owner)));
-        return (facts, Some(quote!(#(const _: () = #checks;)*)));
+        let (own, owner) = (quote!(<#ident as _p::MongoSchema>::FACTS), ident.clone());
+        // one item each: rustc stops evaluating an item at its first panic; pushed into
+        // one stream (see `Field::to_tokens`)
+        let call_site = Span::call_site();
+        let mut items = TokenStream::new();
+        for a in assertions {
+            items.append(Ident::new("const", call_site));
+            items.append(Ident::new("_", call_site));
+            items.append(Punct::new(':', Spacing::Alone));
+            items.append(Group::new(Delimiter::Parenthesis, TokenStream::new()));
+            items.append(Punct::new('=', Spacing::Alone));
+            match a.test {
+                Test::Field(checks, max_depth, Some(index)) => {
+                    field_check(&mut items, &owner, a.span, index, checks, max_depth)
+                }
+                _ => items.extend(std::iter::once(assertion(c, a, &own, Some(&owner)))),
+            }
+            items.append(Punct::new(';', Spacing::Alone));
+        }
+        return (facts, Some(items));
     }
-    let (own, owner) = (quote!(own), quote!(Self));
+    let (own, owner) = (quote!(own), Ident::new("Self", Span::call_site()));
     let checks = assertions.iter().map(|a| assertion(c, a, &own, Some(&owner)));
     (quote!({ let own: _p::SchemaFacts = #facts; #(#checks;)* own }), None)
 }
@@ -542,9 +558,6 @@ impl ToTokens for Field<'_> {
             (skips_none, SKIPS_NONE),
         ];
         let flags: u8 = flags.iter().filter(|(set, _)| *set).map(|(_, bit)| bit).sum();
-        // the bases hold `REQUIRED` and no keywords: most fields need neither written
-        let flags = (flags != REQUIRED).then(|| quote!(flags: #flags,));
-        let flatten = self.serde.flatten.then(|| quote!(flatten: true,));
         let keywords: Vec<&Keyword> =
             self.mongo.keywords.list.iter().map(|(_, k)| k).filter(|k| !matches!(k, Keyword::BsonType(_))).collect();
         let keywords = (!keywords.is_empty()).then(|| keywords_tokens(keywords));
@@ -555,24 +568,81 @@ impl ToTokens for Field<'_> {
             });
             quote!(items: &[#(#levels),*],)
         });
-        // built in one stream (the derive runs unoptimised in a debug build, and every
-        // intermediate stream is a copy)
-        let own = match self.field_type() {
+        // pushed token by token into one stream where the field is common: a proc macro
+        // pays a call into the compiler for every stream it joins to another, and the derive
+        // runs unoptimised in a debug build, for every field of every model
+        let mut own = TokenStream::new();
+        let call_site = Span::call_site();
+        entry(&mut own, "name", Literal::string(name).into());
+        entry(&mut own, "ident", Literal::string(&ident).into());
+        // the bases hold `REQUIRED` and no keywords: most fields need neither written
+        if flags != REQUIRED {
+            entry(&mut own, "flags", Literal::u8_suffixed(flags).into());
+        }
+        if self.serde.flatten {
+            entry(&mut own, "flatten", Ident::new("true", call_site).into());
+        }
+        // joining a stream costs a call into the compiler even when nothing is joined
+        if let Some(items) = items {
+            own.extend(items);
+        }
+        match self.field_type() {
             FieldType::Trait(ty) => {
-                let keywords = keywords.map(|keywords| quote!(keywords: &[#keywords],));
-                let mut own = quote!(name: #name, ident: #ident, #flags #flatten #items #keywords ..);
-                own.extend(quote_spanned!(first_span(ty)=> <#ty as _p::MongoSchema>::FIELD));
-                own
+                if let Some(keywords) = keywords {
+                    own.extend(quote!(keywords: &[#keywords],));
+                }
+                own.append(Punct::new('.', Spacing::Joint));
+                own.append(Punct::new('.', Spacing::Alone));
+                // `<T as _p::MongoSchema>::FIELD`, spanned at the type
+                let span = first_span(ty);
+                own.append(spanned_punct('<', Spacing::Alone, span));
+                ty.to_tokens(&mut own);
+                own.append(Ident::new("as", span));
+                path(&mut own, &["_p", "MongoSchema"], span);
+                own.append(spanned_punct('>', Spacing::Alone, span));
+                path_sep(&mut own, span);
+                own.append(Ident::new("FIELD", span));
             }
             FieldType::Alias(alias) => {
                 let facts = alias_facts(&alias, self.is_option());
                 let keywords = keywords.map(|keywords| quote!(, #keywords));
-                quote!(name: #name, ident: #ident, #flags #flatten #items keywords: &[_p::Keyword::BsonType(#alias) #keywords], facts: #facts, .._p::ALIAS_FIELD)
+                own.extend(
+                    quote!(keywords: &[_p::Keyword::BsonType(#alias) #keywords], facts: #facts, .._p::ALIAS_FIELD),
+                );
             }
-        };
-        tokens.extend(quote!(_p::FieldFacts));
+        }
+        path(tokens, &["_p", "FieldFacts"], call_site);
         tokens.append(Group::new(Delimiter::Brace, own));
     }
+}
+
+/// `key: value,` into `tokens`.
+fn entry(tokens: &mut TokenStream, key: &str, value: proc_macro2::TokenTree) {
+    tokens.append(Ident::new(key, Span::call_site()));
+    tokens.append(Punct::new(':', Spacing::Alone));
+    tokens.append(value);
+    tokens.append(Punct::new(',', Spacing::Alone));
+}
+
+/// `a::b::c` into `tokens`.
+fn path(tokens: &mut TokenStream, segments: &[&str], span: Span) {
+    for (i, segment) in segments.iter().enumerate() {
+        if i > 0 {
+            path_sep(tokens, span);
+        }
+        tokens.append(Ident::new(segment, span));
+    }
+}
+
+fn path_sep(tokens: &mut TokenStream, span: Span) {
+    tokens.append(spanned_punct(':', Spacing::Joint, span));
+    tokens.append(spanned_punct(':', Spacing::Alone, span));
+}
+
+fn spanned_punct(ch: char, spacing: Spacing, span: Span) -> Punct {
+    let mut punct = Punct::new(ch, spacing);
+    punct.set_span(span);
+    punct
 }
 
 /// The span errors about a type are reported at: its first token's, which is what
@@ -634,7 +704,7 @@ fn keywords_tokens<'k>(keywords: impl IntoIterator<Item = &'k Keyword>) -> Token
 /// facts, `owner` the type whose `FIELDS` it has (its name, or `Self`): a field's check
 /// reads its facts there, so a field type without `MongoSchema` is reported once, by the
 /// table.
-fn assertion(c: &Container, a: &Assertion, own: &TokenStream, owner: Option<&TokenStream>) -> TokenStream {
+fn assertion(c: &Container, a: &Assertion, own: &TokenStream, owner: Option<&Ident>) -> TokenStream {
     let facts = || match &a.facts {
         Facts::Own => own.clone(),
         Facts::Root => {
@@ -666,17 +736,9 @@ fn assertion(c: &Container, a: &Assertion, own: &TokenStream, owner: Option<&Tok
             })
         }
         (Test::Field(checks, max_depth, Some(index)), Some(owner)) => {
-            // spanned too: an error in the table (a generic field type's own rule) is
-            // then noted at this field
-            let (start, end) = a.span;
-            let owner = respan(owner.clone(), start);
-            let ceiling = crate::policy::current().policy.max_depth;
-            let mut args = Group::new(
-                Delimiter::Parenthesis,
-                quote_spanned!(start=> <#owner as _p::MongoSchema>::FIELDS, #index, #checks, #max_depth, #ceiling),
-            );
-            args.set_span(end);
-            quote_spanned!(start=> _p::rules::assert_field_at #args)
+            let mut tokens = TokenStream::new();
+            field_check(&mut tokens, owner, a.span, *index, *checks, *max_depth);
+            tokens
         }
         (Test::Field(checks, max_depth, _), _) if checks & check::KEYWORDS != 0 => {
             // the keywords are in the field's own facts: a one-field table (a variant's or
@@ -691,6 +753,46 @@ fn assertion(c: &Container, a: &Assertion, own: &TokenStream, owner: Option<&Tok
             spanned(a.span, quote!(_p::rules::assert_field), quote!(#facts, #checks, #max_depth, #ceiling))
         }
     }
+}
+
+/// `_p::rules::assert_field_at(<Owner as _p::MongoSchema>::FIELDS, index, checks,
+/// max_depth, ceiling)`: one call spanning the field, so a const panic inside the
+/// `#[track_caller]` runtime function is reported there; the table's path is spanned at the
+/// field too, so an error in the table (a generic field type's own rule) is noted there.
+fn field_check(
+    out: &mut TokenStream,
+    owner: &Ident,
+    (start, end): (Span, Span),
+    index: usize,
+    checks: u32,
+    max_depth: u32,
+) {
+    let ceiling = crate::policy::current().policy.max_depth;
+    path(out, &["_p", "rules", "assert_field_at"], start);
+    let mut args = TokenStream::new();
+    args.append(spanned_punct('<', Spacing::Alone, start));
+    let mut owner = owner.clone();
+    owner.set_span(start);
+    args.append(owner);
+    args.append(Ident::new("as", start));
+    path(&mut args, &["_p", "MongoSchema"], start);
+    args.append(spanned_punct('>', Spacing::Alone, start));
+    path_sep(&mut args, start);
+    args.append(Ident::new("FIELDS", start));
+    let numbers = [
+        Literal::usize_suffixed(index),
+        Literal::u32_suffixed(checks),
+        Literal::u32_suffixed(max_depth),
+        Literal::u32_suffixed(ceiling),
+    ];
+    for mut number in numbers {
+        args.append(spanned_punct(',', Spacing::Alone, start));
+        number.set_span(start);
+        args.append(number);
+    }
+    let mut args = Group::new(Delimiter::Parenthesis, args);
+    args.set_span(end);
+    out.append(args);
 }
 
 /// `_p::rules::path(<Root>::FIELDS, "a.b")`.
