@@ -14,19 +14,13 @@ use mongo_schema::cli::run;
 use mongo_schema::migrate::apply::Server;
 use mongo_schema::migrate::driver::MongoServer;
 use mongo_schema::migrate::Model;
-use std::path::{Path, PathBuf};
+
 use std::process::Command;
 
-const DB: &str = "db_check_fix";
+mod support;
+use support::mongosh;
 
-fn mongosh() -> Option<PathBuf> {
-    let cached = Path::new(env!("CARGO_MANIFEST_DIR")).join("../.cache/npm/node_modules/.bin/mongosh");
-    let candidates = [std::env::var_os("MONGOSH").map(PathBuf::from), Some(cached), Some(PathBuf::from("mongosh"))];
-    candidates
-        .into_iter()
-        .flatten()
-        .find(|p| Command::new(p).arg("--version").output().is_ok_and(|o| o.status.success()))
-}
+const DB: &str = "db_check_fix";
 
 fn model() -> Model {
     let mut model = Model::of::<ledger::Account>("ledger::Account");

@@ -12,17 +12,11 @@ use mongo_schema::bson::doc;
 use mongo_schema::migrate::apply::{drift, DriftStatus, Server};
 use mongo_schema::migrate::driver::MongoServer;
 use mongo_schema::migrate::{migrate, MigrateOptions};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-fn mongosh() -> Option<PathBuf> {
-    let cached = Path::new(env!("CARGO_MANIFEST_DIR")).join("../.cache/npm/node_modules/.bin/mongosh");
-    let candidates = [std::env::var_os("MONGOSH").map(PathBuf::from), Some(cached), Some(PathBuf::from("mongosh"))];
-    candidates
-        .into_iter()
-        .flatten()
-        .find(|p| Command::new(p).arg("--version").output().is_ok_and(|o| o.status.success()))
-}
+mod support;
+use support::mongosh;
 
 fn run_script(mongosh: &Path, uri: &str, script: &Path) {
     let out = Command::new(mongosh).args(["--quiet", uri]).arg(script).output().unwrap();

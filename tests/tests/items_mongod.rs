@@ -11,10 +11,11 @@ use mongo_schema::prelude::*;
 use mongo_schema::Validator;
 use mongo_schema_tests::bson;
 use mongo_schema_tests::bson::{doc, Bson, Document};
-use mongodb::error::{ErrorKind, WriteFailure};
-use mongodb::sync::Client;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+
+mod support;
+use support::{client, code};
 
 /// DocumentValidationFailure.
 const VALIDATION_FAILED: i32 = 121;
@@ -52,24 +53,6 @@ fn sample() -> TaggedProduct {
         ratings: vec![4, 5],
         aliases: Some(vec!["green".into()]),
         grid: vec![vec!["a1".into(), "b2".into()]],
-    }
-}
-
-fn client(test: &str) -> Option<Client> {
-    match std::env::var("MONGODB_URI") {
-        Ok(uri) => Some(Client::with_uri_str(uri).expect("MONGODB_URI is a valid connection string")),
-        Err(_) => {
-            mongo_schema_tests::skipped(&format!("items_mongod::{test}"));
-            None
-        }
-    }
-}
-
-fn code(error: &mongodb::error::Error) -> Option<i32> {
-    match error.kind.as_ref() {
-        ErrorKind::Write(WriteFailure::WriteError(e)) => Some(e.code),
-        ErrorKind::Command(e) => Some(e.code),
-        _ => None,
     }
 }
 

@@ -10,29 +10,13 @@ use mongo_schema::Validator;
 use mongo_schema_tests::bson;
 use mongo_schema_tests::bson::{doc, Document, RawDocumentBuf};
 use mongo_schema_tests::{models::*, roots, violations, Samples};
-use mongodb::error::{ErrorKind, WriteFailure};
 use mongodb::sync::{Client, Database};
+
+mod support;
+use support::{client, code};
 
 /// DocumentValidationFailure.
 const VALIDATION_FAILED: i32 = 121;
-
-fn client(test: &str) -> Option<Client> {
-    match std::env::var("MONGODB_URI") {
-        Ok(uri) => Some(Client::with_uri_str(uri).expect("MONGODB_URI is a valid connection string")),
-        Err(_) => {
-            mongo_schema_tests::skipped(&format!("mongod::{test}"));
-            None
-        }
-    }
-}
-
-fn code(error: &mongodb::error::Error) -> Option<i32> {
-    match error.kind.as_ref() {
-        ErrorKind::Write(WriteFailure::WriteError(e)) => Some(e.code),
-        ErrorKind::Command(e) => Some(e.code),
-        _ => None,
-    }
-}
 
 fn fresh(db: &Database, collection: &str) {
     db.collection::<Document>(collection).drop().run().expect("drop");

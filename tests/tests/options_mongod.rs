@@ -10,9 +10,11 @@
 use mongo_schema::{MongoCollection, MongoSchema};
 use mongo_schema_tests::bson;
 use mongo_schema_tests::bson::{doc, oid::ObjectId, DateTime, Document};
-use mongodb::error::ErrorKind;
 use mongodb::sync::{Client, Database};
 use serde::{Deserialize, Serialize};
+
+mod support;
+use support::code;
 
 /// A device's readings, as the standard's IoT case: one time-series collection.
 #[derive(Serialize, Deserialize, MongoSchema)]
@@ -88,15 +90,6 @@ fn install<T: MongoCollection>(db: &Database, name: &str) {
         indexes.insert("createIndexes", name);
         db.run_command(indexes.clone()).run().expect("createIndexes accepted");
         db.run_command(indexes).run().expect("createIndexes again is harmless");
-    }
-}
-
-fn code(error: &mongodb::error::Error) -> Option<i32> {
-    match error.kind.as_ref() {
-        ErrorKind::Command(e) => Some(e.code),
-        ErrorKind::Write(mongodb::error::WriteFailure::WriteError(e)) => Some(e.code),
-        ErrorKind::InsertMany(e) => e.write_errors.as_ref().and_then(|w| w.first()).map(|w| w.code),
-        _ => None,
     }
 }
 

@@ -10,9 +10,11 @@ use mongo_schema::paths::Order;
 use mongo_schema::prelude::*;
 use mongo_schema::Validator;
 use mongo_schema_tests::bson::{doc, Document, RawDocumentBuf};
-use mongodb::error::{ErrorKind, WriteFailure};
 use mongodb::sync::{Client, Collection};
 use serde::{Deserialize, Serialize};
+
+mod support;
+use support::{client, code};
 
 /// DocumentValidationFailure.
 const VALIDATION_FAILED: i32 = 121;
@@ -39,24 +41,6 @@ struct ActivityFeed {
     /// The highest sequence numbers seen, highest first.
     #[mongo(max_items = 5)]
     top_seq_nos: Vec<i32>,
-}
-
-fn client(test: &str) -> Option<Client> {
-    match std::env::var("MONGODB_URI") {
-        Ok(uri) => Some(Client::with_uri_str(uri).expect("MONGODB_URI is a valid connection string")),
-        Err(_) => {
-            mongo_schema_tests::skipped(&format!("paths_mongod::{test}"));
-            None
-        }
-    }
-}
-
-fn code(error: &mongodb::error::Error) -> Option<i32> {
-    match error.kind.as_ref() {
-        ErrorKind::Write(WriteFailure::WriteError(e)) => Some(e.code),
-        ErrorKind::Command(e) => Some(e.code),
-        _ => None,
-    }
 }
 
 fn event(seq_no: i32) -> Event {

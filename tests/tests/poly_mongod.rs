@@ -23,18 +23,11 @@ use mongodb::error::{ErrorKind, WriteFailure};
 use mongodb::sync::{Client, Collection, Database};
 use serde::{de::DeserializeOwned, Serialize};
 
+mod support;
+use support::client;
+
 /// DocumentValidationFailure.
 const VALIDATION_FAILED: i32 = 121;
-
-fn client(test: &str) -> Option<Client> {
-    match std::env::var("MONGODB_URI") {
-        Ok(uri) => Some(Client::with_uri_str(uri).expect("MONGODB_URI is a valid connection string")),
-        Err(_) => {
-            mongo_schema_tests::skipped(&format!("poly_mongod::{test}"));
-            None
-        }
-    }
-}
 
 /// The write error's code and `errInfo`.
 fn failure(error: &mongodb::error::Error) -> Option<(i32, Option<Document>)> {
