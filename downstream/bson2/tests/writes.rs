@@ -43,3 +43,18 @@ fn check_update_applies_then_validates() {
     let refused = validator.check_update(&current, &bson::doc! { "$set": { "loginCount": "x" } });
     assert!(refused.is_err(), "a string where a long is declared: {refused:?}");
 }
+
+#[test]
+fn the_derive_registers_the_root_for_the_cli_and_migrations() {
+    // what `schema` and the migrations enumerate: the roots the user's binary links
+    let registered = mongo_schema::registered();
+    let cart = registered.iter().find(|r| r.collection == "t_cart").expect("Cart is registered");
+    assert_eq!((cart.db, cart.rust_type), ("db_shop", "writes::Cart"));
+    let fields: Vec<&str> = cart.fields.expect("a struct's fields").iter().map(|f| f.name).collect();
+    assert_eq!(fields, ["_id", "owner", "items", "loginCount"]);
+    let create = cart.create_collection_command();
+    assert_eq!(create.get_str("create"), Ok("t_cart"));
+    assert!(create.get_document("validator").is_ok(), "{create}");
+    // the same value on every call
+    assert!(std::ptr::eq(*cart, *mongo_schema::registered().iter().find(|r| r.collection == "t_cart").unwrap()));
+}
