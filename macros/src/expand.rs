@@ -375,25 +375,16 @@ fn struct_schema(c: &Container, style: Style, fields: &[Field]) -> (TokenStream,
 /// Some field is a `String` (or `Option<String>`) with no `max_length` or `pattern`: the
 /// document has no size bound whatever the other fields hold, as `object_facts` would find.
 fn unbounded_by(written: &[&Field]) -> bool {
+    let is_string = |ty: &syn::Type| matches!(ty, syn::Type::Path(p) if p.qself.is_none() && p.path.is_ident("String"));
     written.iter().any(|f| {
         let bounded =
             f.mongo.keywords.list.iter().any(|(_, k)| matches!(k, Keyword::MaxLength(_) | Keyword::Pattern(_)));
         let string = match f.field_type() {
-            FieldType::Trait(syn::Type::Path(p)) if p.qself.is_none() && p.path.leading_colon.is_none() => {
-                match p.path.segments.iter().collect::<Vec<_>>()[..] {
-                    [s] if s.ident == "String" && s.arguments.is_none() => true,
-                    [s] if s.ident == "Option" => matches!(
-                        &s.arguments,
-                        syn::PathArguments::AngleBracketed(a) if matches!(
-                            a.args.iter().collect::<Vec<_>>()[..],
-                            [syn::GenericArgument::Type(syn::Type::Path(inner))]
-                                if inner.qself.is_none() && inner.path.is_ident("String")
-                        )
-                    ),
-                    _ => false,
-                }
+            FieldType::Trait(ty) => {
+                is_string(ty)
+                    || crate::ir::single_argument(ty).is_some_and(|(name, inner)| name == "Option" && is_string(inner))
             }
-            _ => false,
+            FieldType::Alias(_) => false,
         };
         string && !bounded && !f.serde.flatten
     })

@@ -228,7 +228,7 @@ impl<'a> Field<'a> {
 }
 
 /// `Name<T>` (by its last path segment) with one type argument: `("Name", T)`.
-fn single_argument(ty: &syn::Type) -> Option<(String, &syn::Type)> {
+pub fn single_argument(ty: &syn::Type) -> Option<(String, &syn::Type)> {
     let syn::Type::Path(p) = ty else { return None };
     if p.qself.is_some() {
         return None;
