@@ -14,6 +14,15 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 export CARGO_PROFILE_DEV_DEBUG="${CARGO_PROFILE_DEV_DEBUG:-line-tables-only}"
 
+# Randomised tests run fixed seeds (.cargo/config.toml). `PROPTEST_RNG_SEED=random` (and
+# `UPDATE_SEED=random` for the update differential) draws a seed instead, printed here so a
+# failing run can be replayed with `PROPTEST_RNG_SEED=N`.
+if [ "${PROPTEST_RNG_SEED:-}" = random ]; then
+  PROPTEST_RNG_SEED=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+  export PROPTEST_RNG_SEED
+  echo "test.sh: proptest seed drawn for this run: PROPTEST_RNG_SEED=$PROPTEST_RNG_SEED"
+fi
+
 # fmt, clippy (warnings denied) and the declared rust-version: the maintainer checks.
 scripts/lint.sh
 
