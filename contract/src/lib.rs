@@ -12,7 +12,8 @@
 //! - [`keyword`]: the `$jsonSchema` keyword table (attribute key, keyword, value kind);
 //! - [`helpers`]: serde-helper paths and what they write;
 //! - [`options`]: validation level and action names, index key kinds;
-//! - [`fields`]: the flags of the derive's `FIELDS` table.
+//! - [`fields`]: the flags of the derive's `FIELDS` table;
+//! - [`migration`]: migration file names (`migrations!` and the runtime's directory reader).
 //!
 //! Dependency-free on purpose: every user of the derive compiles it.
 
@@ -23,6 +24,7 @@ pub mod bson;
 pub mod fields;
 pub mod helpers;
 pub mod keyword;
+pub mod migration;
 pub mod naming;
 pub mod options;
 pub mod rules;

@@ -16,6 +16,7 @@ mod check;
 mod ctxt;
 mod expand;
 mod ir;
+mod migrations;
 #[cfg(test)]
 mod never_panic;
 mod policy;
@@ -29,6 +30,14 @@ use proc_macro2::TokenStream;
 #[proc_macro_derive(MongoSchema, attributes(mongo))]
 pub fn derive_mongo_schema(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
     derive(input.into()).into()
+}
+
+/// The migrations directory `dir` (relative to the crate's `Cargo.toml`) embedded at
+/// compile time: `mongo_schema::migrations!("migrations")` is a
+/// `mongo_schema::migrate::Migrator`. See the `mongo-schema` crate.
+#[proc_macro]
+pub fn migrations(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    migrations::expand(input.into()).into()
 }
 
 /// The whole derive over proc_macro2 tokens: an expansion or spanned errors, never a

@@ -23,6 +23,15 @@ pub mod validate;
 #[doc(hidden)]
 pub mod __private;
 
+/// A migrations directory embedded at compile time, as a [`migrate::Migrator`]:
+/// `mongo_schema::migrations!("migrations").run(&db).await?` applies what `schema apply`
+/// would. The path is relative to the crate's `Cargo.toml`. An edited file rebuilds the
+/// crate; for a file added later, cargo must be told to watch the directory, from a build
+/// script (`build.rs`) holding `println!("cargo:rerun-if-changed=migrations");`. Feature
+/// `migrate`.
+#[cfg(feature = "migrate")]
+pub use mongo_schema_macros::migrations;
+
 #[cfg(not(any(feature = "bson-2", feature = "bson-3")))]
 compile_error!(
     "mongo-schema needs one of its `bson-2` (default) and `bson-3` features, the bson major of your `mongodb` driver"

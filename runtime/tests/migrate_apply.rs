@@ -8,6 +8,7 @@ mod migrate_models;
 use migrate_models::{v1, v3};
 use mongo_schema::bson::{doc, Bson, Document};
 use mongo_schema::migrate::apply::{apply, drift, CommandError, DriftStatus, MigrationFile, Outcome, Server};
+use mongo_schema::migrate::lock::granting_reply;
 use mongo_schema::migrate::{migrate, pending, MigrateOptions, Naming};
 
 /// Records every command; answers from a script keyed by the command's name and
@@ -34,6 +35,9 @@ fn chain(error: &dyn std::error::Error) -> String {
 impl Server for Fake {
     fn run_command(&mut self, db: &str, command: Document) -> Result<Document, CommandError> {
         self.calls.push((db.to_owned(), command.clone()));
+        if let Some(granted) = granting_reply(&command) {
+            return Ok(granted);
+        }
         let (name, target) =
             command.iter().next().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned())).unwrap();
         if let Some((_, _, code, message)) = self.fail.iter().find(|(n, t, _, _)| *n == name && *t == target) {
@@ -70,11 +74,24 @@ impl Fake {
         doc! { "cursor": { "firstBatch": batch }, "ok": 1 }
     }
 
-    /// `name collection` of each command after the state set-up.
+    /// `name collection` of each command; the lease's (`_id: "lock"`) as `lease` (take or
+    /// renew) and `release`.
     fn commands(&self) -> Vec<String> {
         self.calls
             .iter()
-            .map(|(_, c)| c.iter().next().map(|(k, v)| format!("{k} {}", v.as_str().unwrap_or("1"))).unwrap())
+            .map(|(_, c)| {
+                let statement = ["updates", "deletes"]
+                    .iter()
+                    .find_map(|k| c.get_array(k).ok())
+                    .and_then(|s| s[0].as_document().and_then(|s| s.get_document("q").ok()).cloned());
+                if granting_reply(c).is_some() {
+                    return "lease".to_owned();
+                }
+                match statement.as_ref().and_then(|q| q.get_str("_id").ok()) {
+                    Some("lock") => "release".to_owned(),
+                    _ => c.iter().next().map(|(k, v)| format!("{k} {}", v.as_str().unwrap_or("1"))).unwrap(),
+                }
+            })
             .collect()
     }
 }
@@ -100,18 +117,23 @@ fn applies_in_order_and_records_each() {
         fake.commands(),
         [
             "createIndexes t_schema_migration",
+            "lease",
             "find t_schema_migration",
             "insert t_schema_migration",
+            "lease",
             "create t_order",
             "update t_schema_migration",
+            "lease",
             "create t_user",
             "update t_schema_migration",
             "insert t_schema_migration",
+            "lease",
             "collMod t_user",
             "update t_schema_migration",
+            "release",
         ]
     );
-    let record = fake.calls[2].1.get_array("documents").unwrap()[0].as_document().unwrap().clone();
+    let record = fake.calls[3].1.get_array("documents").unwrap()[0].as_document().unwrap().clone();
     assert_eq!(record.get_str("migration").unwrap(), "0001_create_t_order_and_1_more");
     assert!(record.get_object_id("_id").is_ok(), "the standard: ObjectId _id");
 }
@@ -124,14 +146,17 @@ fn existing_collections_fall_back_to_coll_mod() {
     };
     apply(&mut fake, &migrations()[..1], "db_schema").unwrap();
     assert_eq!(
-        &fake.commands()[2..],
+        &fake.commands()[3..],
         [
             "insert t_schema_migration",
+            "lease",
             "create t_order",
             "update t_schema_migration",
+            "lease",
             "create t_user",
             "collMod t_user",
-            "update t_schema_migration"
+            "update t_schema_migration",
+            "release"
         ]
     );
 }
@@ -141,7 +166,10 @@ fn applied_migrations_are_skipped() {
     let mut fake = Fake { applied: vec!["0001_create_t_order_and_1_more"], ..Fake::default() };
     let outcomes = apply(&mut fake, &migrations(), "db_schema").unwrap();
     assert_eq!(outcomes[0], Outcome::AlreadyApplied("0001_create_t_order_and_1_more".into()));
-    assert_eq!(&fake.commands()[2..], ["insert t_schema_migration", "collMod t_user", "update t_schema_migration"]);
+    assert_eq!(
+        &fake.commands()[3..],
+        ["insert t_schema_migration", "lease", "collMod t_user", "update t_schema_migration", "release"]
+    );
 }
 
 #[test]
@@ -150,7 +178,12 @@ fn the_first_failure_stops_with_the_servers_message_and_is_not_recorded_as_appli
     let mut fake = Fake { fail, ..Fake::default() };
     let err = apply(&mut fake, &migrations(), "db_schema").unwrap_err();
     assert_eq!(chain(&err), "migration 0002_tighten_t_user: step 1 of 1 (collMod db_shop.t_user): $jsonSchema keyword 'maxLength' must be a non-negative integer (code 2)");
-    assert_eq!(fake.commands().last().unwrap(), "collMod t_user", "nothing runs or is recorded after the failure");
+    let commands = fake.commands();
+    assert_eq!(
+        commands[commands.len() - 2..],
+        ["collMod t_user", "release"],
+        "nothing runs or is recorded after the failure"
+    );
 }
 
 #[test]
@@ -158,15 +191,21 @@ fn other_errors_on_create_are_not_swallowed_by_the_fallback() {
     let mut fake = Fake { fail: vec![("create", "t_order", 13, "not authorized on db_shop")], ..Fake::default() };
     let err = apply(&mut fake, &migrations(), "db_schema").unwrap_err();
     assert!(chain(&err).ends_with("not authorized on db_shop (code 13)"), "{err}");
-    assert_eq!(fake.commands().last().unwrap(), "create t_order");
+    assert_eq!(fake.commands()[fake.commands().len() - 2..], ["create t_order", "release"]);
 }
 
 #[test]
 fn an_unreadable_state_collection_stops_before_any_migration() {
     let mut fake = Fake { fail: vec![("find", "t_schema_migration", 13, "not authorized")], ..Fake::default() };
     let err = apply(&mut fake, &migrations(), "db_ops").unwrap_err();
-    assert_eq!(chain(&err), "migration (state): db_ops.t_schema_migration: not authorized (code 13)");
-    assert_eq!(fake.commands().len(), 2);
+    assert_eq!(
+        chain(&err),
+        "migration (state): db_ops.t_schema_migration (this user cannot use db_ops: give it readWrite there, or keep \
+         the records in a database it can write, the same for every applier: `--state-db NAME`, \
+         `Migrator::state_db(NAME)`): not authorized (code 13)"
+    );
+    assert!(err.is_deployment_error(), "the CLI exits 2 on it");
+    assert_eq!(fake.commands(), ["createIndexes t_schema_migration", "lease", "find t_schema_migration", "release"]);
 }
 
 #[test]

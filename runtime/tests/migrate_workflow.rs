@@ -15,12 +15,14 @@ use mongo_schema::cli::run;
 use mongo_schema::migrate::apply::{
     apply, revert, status, to_apply, CommandError, MigrationFile, MigrationKind, Outcome, Server,
 };
+use mongo_schema::migrate::lock::granting_reply;
 use mongo_schema::migrate::record::State;
 use mongo_schema::migrate::{migrate, new_data_migration, pending, version_of, MigrateOptions, Model, Naming};
 use std::path::Path;
 
 /// Keeps t_schema_migration's documents as mongod would (insert, `$set` update, delete,
-/// find); answers every other command `{ok: 1}` and logs it.
+/// find), granting every lease (`_id: "lock"`: one applier); answers every other command
+/// `{ok: 1}` and logs it.
 #[derive(Default)]
 struct Fake {
     records: Vec<Document>,
@@ -34,7 +36,20 @@ impl Server for Fake {
     fn run_command(&mut self, _db: &str, command: Document) -> Result<Document, CommandError> {
         let (name, target) =
             command.iter().next().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned())).unwrap();
-        self.log.push(format!("{name} {target}"));
+        let lease = ["updates", "deletes"]
+            .iter()
+            .find_map(|k| command.get_array(k).ok())
+            .and_then(|s| s[0].as_document()?.get_document("q").ok()?.get_str("_id").ok())
+            == Some("lock");
+        if let Some(granted) = granting_reply(&command) {
+            self.log.push("lease t_schema_migration".to_owned());
+            return Ok(granted);
+        }
+        self.log.push(match (lease, name.as_str()) {
+            (true, "update") => "lease t_schema_migration".to_owned(),
+            (true, _) => "release t_schema_migration".to_owned(),
+            _ => format!("{name} {target}"),
+        });
         if target != "t_schema_migration" {
             self.others += 1;
             if self.fail_at == Some(self.others) {
@@ -53,14 +68,18 @@ impl Server for Fake {
             }
             "update" => {
                 let update = command.get_array("updates").unwrap()[0].as_document().unwrap();
-                let name = update.get_document("q").unwrap().get_str("migration").unwrap().to_owned();
+                let Ok(name) = update.get_document("q").unwrap().get_str("migration").map(str::to_owned) else {
+                    return Ok(doc! { "ok": 1 }); // the lease
+                };
                 let set = update.get_document("u").unwrap().get_document("$set").unwrap().clone();
                 let record = self.records.iter_mut().find(|r| r.get_str("migration").unwrap() == name).unwrap();
                 record.extend(set);
             }
             "delete" => {
                 let delete = command.get_array("deletes").unwrap()[0].as_document().unwrap();
-                let name = delete.get_document("q").unwrap().get_str("migration").unwrap().to_owned();
+                let Ok(name) = delete.get_document("q").unwrap().get_str("migration").map(str::to_owned) else {
+                    return Ok(doc! { "ok": 1 }); // the lease
+                };
                 self.records.retain(|r| r.get_str("migration").unwrap() != name);
             }
             _ => {}
@@ -183,7 +202,16 @@ fn a_changed_applied_file_is_refused_saying_what_changed() {
     );
     assert!(err.contains("What changed: step 1 differs."), "{err}");
     assert!(err.contains("Restore the file from version control"), "{err}");
-    assert_eq!(fake.log[before..], ["createIndexes t_schema_migration", "find t_schema_migration"], "nothing ran");
+    assert_eq!(
+        fake.log[before..],
+        [
+            "createIndexes t_schema_migration",
+            "lease t_schema_migration",
+            "find t_schema_migration",
+            "release t_schema_migration"
+        ],
+        "nothing ran"
+    );
     let lines = status(&mut fake, &edited, "db_schema").unwrap();
     assert!(matches!(&lines[1].state, Some(State::Changed(m)) if *m == err[err.find(": ").unwrap() + 2..]));
     // the last migration is unchanged and reverts; the changed one does not
@@ -241,13 +269,32 @@ fn revert_runs_the_last_down_steps_and_deletes_its_record() {
     apply(&mut fake, &migrations, "db_schema").unwrap();
     fake.log.clear();
     assert_eq!(revert(&mut fake, &migrations, "db_schema").unwrap().as_deref(), Some(migrations[2].name.as_str()));
-    assert_eq!(fake.log, ["find t_schema_migration", "collMod t_user", "delete t_schema_migration"]);
+    assert_eq!(
+        fake.log,
+        [
+            "createIndexes t_schema_migration",
+            "lease t_schema_migration",
+            "find t_schema_migration",
+            "collMod t_user",
+            "delete t_schema_migration",
+            "release t_schema_migration"
+        ]
+    );
     let lines = status(&mut fake, &migrations, "db_schema").unwrap();
     assert_eq!(lines[2].state, Some(State::Pending));
     // the data migration's `down` is empty: reverting it only deletes its record
     fake.log.clear();
     assert_eq!(revert(&mut fake, &migrations, "db_schema").unwrap().as_deref(), Some(migrations[1].name.as_str()));
-    assert_eq!(fake.log, ["find t_schema_migration", "delete t_schema_migration"]);
+    assert_eq!(
+        fake.log,
+        [
+            "createIndexes t_schema_migration",
+            "lease t_schema_migration",
+            "find t_schema_migration",
+            "delete t_schema_migration",
+            "release t_schema_migration"
+        ]
+    );
     revert(&mut fake, &migrations, "db_schema").unwrap();
     assert_eq!(revert(&mut fake, &migrations, "db_schema").unwrap(), None, "nothing left to revert");
     assert!(fake.records.is_empty());

@@ -5,9 +5,11 @@ use super::check::ReadFrom;
 use super::{chain, Exit};
 use crate::bson::Bson;
 use crate::migrate::apply::{
-    apply, drift, revert, status, to_apply, DriftStatus, MigrationFile, Outcome, Server, DEFAULT_STATE_DB,
+    apply_with, drift, resolve, revert_with, status_with, to_apply_with, ApplyError, ApplyOptions, DriftStatus, Event,
+    MigrationFile, Outcome, Resolution, Server, DEFAULT_STATE_DB,
 };
 use crate::migrate::driver::MongoServer;
+use crate::migrate::lock::LockOptions;
 use crate::migrate::record::State;
 use crate::migrate::{pending, Model};
 use clap::{Args, Subcommand};
@@ -23,9 +25,35 @@ pub(crate) struct Target {
     uri: String,
     #[arg(long, default_value = "migrations")]
     dir: PathBuf,
-    /// The database holding t_schema_migration (a user with readWrite on one database: that one).
+    /// The database holding t_schema_migration, the same for every applier (`Migrator` too);
+    /// a user with readWrite on one database: that one.
     #[arg(long, default_value = DEFAULT_STATE_DB)]
     state_db: String,
+    /// Seconds to wait while another applier holds the migration lock.
+    #[arg(long, default_value_t = 600)]
+    lock_wait: u64,
+    /// Seconds the lock lasts unless renewed (it is renewed while this run works): how long a
+    /// crashed applier blocks the others at most.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
+    lock_lease: u64,
+}
+
+impl Target {
+    /// Where records are kept, the lock, and where else they may be: the models' databases
+    /// (where applications once kept them).
+    fn options(&self, models: &[Model]) -> ApplyOptions {
+        let mut elsewhere: Vec<String> = models.iter().map(|m| m.db.clone()).collect();
+        elsewhere.sort();
+        elsewhere.dedup();
+        ApplyOptions {
+            state_db: self.state_db.clone(),
+            lock: LockOptions {
+                lease: std::time::Duration::from_secs(self.lock_lease),
+                wait: std::time::Duration::from_secs(self.lock_wait),
+            },
+            look_elsewhere: elsewhere,
+        }
+    }
 }
 
 /// `apply`, `status`, `revert` and `drift`: commands that talk to a deployment.
@@ -49,6 +77,19 @@ pub(crate) enum ServerCommand {
         #[command(flatten)]
         target: Target,
     },
+    /// Get a partly applied migration whose next step cannot succeed moving again.
+    Resolve {
+        /// The migration (its file name without `.json`).
+        name: String,
+        /// Record its next step as done without running it (done by hand, or not needed here).
+        #[arg(long, conflicts_with = "forget", required_unless_present = "forget")]
+        skip_step: bool,
+        /// Delete its record without running anything: `apply` runs it again from step 1.
+        #[arg(long)]
+        forget: bool,
+        #[command(flatten)]
+        target: Target,
+    },
     /// Compare each deployed validator (listCollections) with the code's.
     Drift {
         /// The deployment; its password is never printed (not even by `--help`).
@@ -68,17 +109,25 @@ impl ServerCommand {
                 let files = read_dir(&target.dir)?;
                 let server = &mut connect(&target.uri)?;
                 match dry_run {
-                    true => run_dry_run(server, &files, &target.state_db, out),
-                    false => run_apply(server, &files, &target.state_db, out),
+                    true => run_dry_run(server, &files, &target.options(models), out),
+                    false => run_apply(server, &files, &target.options(models), out),
                 }
             }
             ServerCommand::Status { target } => {
                 let files = read_dir(&target.dir)?;
-                run_status(&mut connect(&target.uri)?, &files, &target.dir, &target.state_db, out)
+                run_status(&mut connect(&target.uri)?, &files, &target.dir, &target.options(models), out)
             }
             ServerCommand::Revert { target } => {
                 let files = read_dir(&target.dir)?;
-                run_revert(&mut connect(&target.uri)?, &files, &target.state_db, out)
+                run_revert(&mut connect(&target.uri)?, &files, &target.options(models), out)
+            }
+            ServerCommand::Resolve { name, skip_step, forget: _, target } => {
+                let files = read_dir(&target.dir)?;
+                let resolution = if skip_step { Resolution::SkipStep } else { Resolution::Forget };
+                let server = &mut connect(&target.uri)?;
+                let done = resolve(server, &files, &target.options(models), &name, resolution).map_err(failed)?;
+                writeln!(out, "{done}")?;
+                Ok(0)
             }
             ServerCommand::Drift { uri } => run_drift(&mut connect(&uri)?, models, out),
         }
@@ -103,14 +152,31 @@ pub(crate) fn read_dir(dir: &Path) -> Result<Vec<MigrationFile>, Exit> {
     files.iter().map(|p| MigrationFile::read(p)).collect::<Result<Vec<_>, _>>().map_err(|e| Exit(2, chain(&e)))
 }
 
-/// `schema apply` over any server: prints what ran; exit 1 at the first failure.
+/// A failed migration exits 1 (a finding); a deployment that could not be reached, refused
+/// a privilege, or whose records or lock could not be used exits 2 (an error).
+fn failed(e: ApplyError) -> Exit {
+    Exit(if e.is_deployment_error() { 2 } else { 1 }, chain(&e))
+}
+
+/// `schema apply` over any server: prints each step as it starts and how long it took, then
+/// what ran; exit 1 at the first failed migration, 2 when the deployment failed.
 pub(crate) fn run_apply(
     server: &mut dyn Server,
     migrations: &[MigrationFile],
-    state_db: &str,
+    options: &ApplyOptions,
     out: &mut dyn Write,
 ) -> Result<i32, Exit> {
-    let outcomes = apply(server, migrations, state_db).map_err(|e| Exit(1, chain(&e)))?;
+    let mut report = |event: Event| {
+        let _ = match event {
+            Event::Waiting(holder) => {
+                writeln!(out, "waiting for the migration lock, held by {holder} (another applier is running)")
+            }
+            Event::Step { migration, step } => writeln!(out, "running {migration}: {step} ..."),
+            Event::StepDone(took) => writeln!(out, "  done in {:.1}s", took.as_secs_f64()),
+        };
+        let _ = out.flush();
+    };
+    let outcomes = apply_with(server, migrations, options, &mut report).map_err(failed)?;
     let mut ran = 0;
     for outcome in &outcomes {
         match outcome {
@@ -140,10 +206,10 @@ pub(crate) fn run_apply(
 pub(crate) fn run_dry_run(
     server: &mut dyn Server,
     migrations: &[MigrationFile],
-    state_db: &str,
+    options: &ApplyOptions,
     out: &mut dyn Write,
 ) -> Result<i32, Exit> {
-    let todo = to_apply(server, migrations, state_db).map_err(|e| Exit(1, chain(&e)))?;
+    let todo = to_apply_with(server, migrations, options).map_err(failed)?;
     for (file, done) in &todo {
         let steps = file.up.len();
         match done {
@@ -167,10 +233,10 @@ pub(crate) fn run_status(
     server: &mut dyn Server,
     migrations: &[MigrationFile],
     dir: &Path,
-    state_db: &str,
+    options: &ApplyOptions,
     out: &mut dyn Write,
 ) -> Result<i32, Exit> {
-    let lines = status(server, migrations, state_db).map_err(|e| Exit(2, chain(&e)))?;
+    let lines = status_with(server, migrations, options).map_err(|e| Exit(2, chain(&e)))?;
     let mut changed = false;
     for line in &lines {
         let name = &line.name;
@@ -179,9 +245,13 @@ pub(crate) fn run_status(
                 let unverified = if *verified { "" } else { " (no checksum: recorded by an older version)" };
                 writeln!(out, "applied  {name}  {}{unverified}{}", shown_time(at), deferred_note(deferred))?
             }
-            Some(State::Partial { done, steps }) => {
-                writeln!(out, "partial  {name}  {done} of {steps} steps (a run stopped; `schema apply` resumes it)")?
-            }
+            Some(State::Partial { done, steps }) => writeln!(
+                out,
+                "partial  {name}  {done} of {steps} steps (a run stopped; `schema apply` resumes it at step {}; if \
+                 that step cannot succeed, fix its cause, or `schema resolve {name} --skip-step` once it is done by \
+                 hand, or `schema revert`)",
+                done + 1
+            )?,
             Some(State::Pending) => writeln!(out, "pending  {name}")?,
             Some(State::Changed(message)) => {
                 changed = true;
@@ -224,10 +294,11 @@ fn shown_time(at: &crate::bson::DateTime) -> String {
 pub(crate) fn run_revert(
     server: &mut dyn Server,
     migrations: &[MigrationFile],
-    state_db: &str,
+    options: &ApplyOptions,
     out: &mut dyn Write,
 ) -> Result<i32, Exit> {
-    match revert(server, migrations, state_db).map_err(|e| Exit(1, chain(&e)))? {
+    let state_db = &options.state_db;
+    match revert_with(server, migrations, options).map_err(failed)? {
         Some(name) => writeln!(
             out,
             "reverted {name}: its down steps ran and its record is deleted; `schema apply` runs it again"

@@ -4,6 +4,7 @@
 //! a one-method trait so every failure path is tested with a recording fake; the
 //! `driver` feature implements it with the official driver.
 
+use super::lock::{Lease, LockError, LockOptions};
 use super::{record, tightenings, Model};
 use crate::bson::{doc, Bson, Document, RawDocumentBuf};
 use crate::command::{ValidationAction, ValidationLevel};
@@ -32,6 +33,14 @@ const NAMESPACE_NOT_FOUND: i32 = 26;
 pub trait Server {
     /// Runs `command` on database `db`: the reply, or the server's error.
     fn run_command(&mut self, db: &str, command: Document) -> Result<Document, CommandError>;
+
+    /// A second handle on the same deployment, usable from another thread: the migration
+    /// lease is renewed through it while a long step (an index build) runs. `None` (this
+    /// default): the lease is renewed between steps only, so a step must end within the
+    /// lease ([`LockOptions::lease`](super::lock::LockOptions::lease)).
+    fn handle(&self) -> Option<Box<dyn Server + Send>> {
+        None
+    }
 
     /// Runs `command`, which opens a cursor (`aggregate`, `find`), and hands `each` every
     /// document of every batch in order, as the server's bytes, until the cursor is exhausted
@@ -176,6 +185,31 @@ pub struct ApplyError {
     pub message: String,
     cause: Option<CommandError>,
 }
+
+impl ApplyError {
+    fn new(migration: &str, message: String, cause: Option<CommandError>) -> Self {
+        ApplyError { migration: migration.to_owned(), message, cause }
+    }
+
+    /// The deployment failed rather than a migration: it could not be reached, refused the
+    /// credentials or a privilege (Unauthorized), or the state collection or the lock could
+    /// not be used. The CLI exits 2 on these, 1 on a migration that failed.
+    pub fn is_deployment_error(&self) -> bool {
+        matches!(self.migration.as_str(), STATE | LOCK)
+            || matches!(self.cause, Some(CommandError::Driver(_)))
+            || self.cause.as_ref().and_then(CommandError::code).is_some_and(|c| DEPLOYMENT_CODES.contains(&c))
+    }
+}
+
+/// The `migration` of an [`ApplyError`] about the record collection.
+const STATE: &str = "(state)";
+/// The `migration` of an [`ApplyError`] about the lock.
+const LOCK: &str = "(lock)";
+
+/// Server codes that say the deployment, not the migration, failed: HostUnreachable,
+/// HostNotFound, Unauthorized, AuthenticationFailed, NetworkTimeout, ShutdownInProgress,
+/// PrimarySteppedDown, SocketException, NotWritablePrimary.
+const DEPLOYMENT_CODES: [i32; 9] = [6, 7, UNAUTHORIZED, 18, 89, 91, 189, 9001, 10107];
 
 impl fmt::Display for ApplyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -345,6 +379,44 @@ fn extjson_document(value: &serde_json::Value) -> Result<Document, MigrationFile
     }
 }
 
+/// Where and how [`apply_with`] keeps its records and takes its lock.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApplyOptions {
+    /// The database of the record collection ([`DEFAULT_STATE_DB`] for the CLI and
+    /// [`Migrator`](super::Migrator) alike).
+    pub state_db: String,
+    /// The lease taken before anything is read.
+    pub lock: LockOptions,
+    /// Databases where records of these migrations may have been kept before (the
+    /// application's database, where `Migrator` once kept them; the models' databases):
+    /// when `state_db` holds no record and one of these does, `apply` stops and names it
+    /// instead of running every migration again.
+    pub look_elsewhere: Vec<String>,
+}
+
+impl ApplyOptions {
+    /// Records in `state_db`, the default lock, nowhere else to look.
+    pub fn new(state_db: impl Into<String>) -> Self {
+        ApplyOptions { state_db: state_db.into(), lock: LockOptions::default(), look_elsewhere: Vec::new() }
+    }
+}
+
+/// What [`apply_with`] reports while it works, for a person watching a deploy.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// Another applier holds the lock (its owner): this one waits.
+    Waiting(String),
+    /// A step starts: `step 2 of 3 (createIndexes db_shop.t_order index ix_a)` of a migration.
+    Step {
+        /// The migration.
+        migration: String,
+        /// Where the step stands and what it runs.
+        step: String,
+    },
+    /// The step just started completed, after this long.
+    StepDone(std::time::Duration),
+}
+
 /// Runs every migration of `files` (in order) not yet applied according to `state_db`'s
 /// [`STATE_COLLECTION`], and records each: started before its first step, its progress
 /// after each step, applied after the last. Stops at the first failure with the server's
@@ -352,10 +424,40 @@ fn extjson_document(value: &serde_json::Value) -> Result<Document, MigrationFile
 /// unfinished (a failure, a killed process) resumes at the step that did not complete.
 ///
 /// Before running anything, every recorded migration's file is checked against the
-/// checksum recorded with it: an applied file that changed is refused.
+/// checksum recorded with it: an applied file that changed is refused. `apply` is
+/// [`apply_with`] with the default lock and no other database to look in.
 pub fn apply(server: &mut dyn Server, files: &[MigrationFile], state_db: &str) -> Result<Vec<Outcome>, ApplyError> {
+    apply_with(server, files, &ApplyOptions::new(state_db), &mut |_| {})
+}
+
+/// [`apply`], with the options and a report of each step. The lease
+/// ([`lock`](super::lock)) is taken before the records are read and held to the end, so
+/// appliers started together run each step once: the first runs the migrations, the others
+/// wait and then find nothing left to do.
+pub fn apply_with(
+    server: &mut dyn Server,
+    files: &[MigrationFile],
+    options: &ApplyOptions,
+    report: &mut dyn FnMut(Event),
+) -> Result<Vec<Outcome>, ApplyError> {
+    let state_db = options.state_db.as_str();
     record::prepare(server, state_db).map_err(state_error(state_db))?;
-    let (todo, waiting) = runs(server, files, state_db)?;
+    let lease = Lease::acquire(server, state_db, options.lock, &mut |holder| report(Event::Waiting(holder.to_owned())))
+        .map_err(lock_error)?;
+    let result = apply_locked(server, files, options, &lease, report);
+    lease.release(server);
+    result
+}
+
+fn apply_locked(
+    server: &mut dyn Server,
+    files: &[MigrationFile],
+    options: &ApplyOptions,
+    lease: &Lease,
+    report: &mut dyn FnMut(Event),
+) -> Result<Vec<Outcome>, ApplyError> {
+    let state_db = options.state_db.as_str();
+    let (todo, waiting) = runs(server, files, options)?;
     let mut deployment = Deployment::default();
     let mut outcomes = Vec::new();
     for file in files {
@@ -368,11 +470,12 @@ pub fn apply(server: &mut dyn Server, files: &[MigrationFile], state_db: &str) -
             });
             continue;
         }
-        let Some(&(_, done)) = todo.iter().find(|(f, _)| f.name == file.name) else {
+        let Some(&(_, done, recorded)) = todo.iter().find(|(f, _, _)| f.name == file.name) else {
             outcomes.push(Outcome::AlreadyApplied(file.name.clone()));
             continue;
         };
-        let deferred = run_migration(server, &mut deployment, file, state_db, done).map_err(fail)?;
+        let mut run = Run { server: &mut *server, deployment: &mut deployment, lease, state_db, report: &mut *report };
+        let deferred = run.migration(file, done, recorded)?;
         outcomes.push(match (done, deferred.is_empty()) {
             (_, false) => Outcome::Deferred { name: file.name.clone(), deferred },
             (0, true) => Outcome::Applied(file.name.clone()),
@@ -390,15 +493,28 @@ pub fn to_apply<'a>(
     files: &'a [MigrationFile],
     state_db: &str,
 ) -> Result<Vec<(&'a MigrationFile, usize)>, ApplyError> {
-    runs(server, files, state_db).map(|(todo, _)| todo)
+    to_apply_with(server, files, &ApplyOptions::new(state_db))
 }
 
-/// Migrations to run (with the steps already done), and applied ones whose sharding
-/// steps were deferred (with those steps).
-type Runs<'a> = (Vec<(&'a MigrationFile, usize)>, Vec<(&'a MigrationFile, Vec<usize>)>);
+/// [`to_apply`] with the options (where else records may be).
+pub fn to_apply_with<'a>(
+    server: &mut dyn Server,
+    files: &'a [MigrationFile],
+    options: &ApplyOptions,
+) -> Result<Vec<(&'a MigrationFile, usize)>, ApplyError> {
+    runs(server, files, options).map(|(todo, _)| todo.into_iter().map(|(f, done, _)| (f, done)).collect())
+}
 
-fn runs<'a>(server: &mut dyn Server, files: &'a [MigrationFile], state_db: &str) -> Result<Runs<'a>, ApplyError> {
-    let records = record::read_records(server, state_db).map_err(state_error(state_db))?;
+/// Migrations to run (with the steps already done, and whether a record exists), and applied
+/// ones whose sharding steps were deferred (with those steps).
+type Runs<'a> = (Vec<(&'a MigrationFile, usize, bool)>, Vec<(&'a MigrationFile, Vec<usize>)>);
+
+fn runs<'a>(
+    server: &mut dyn Server,
+    files: &'a [MigrationFile],
+    options: &ApplyOptions,
+) -> Result<Runs<'a>, ApplyError> {
+    let records = records(server, files, options)?;
     let mut todo = Vec::new();
     let mut waiting = Vec::new();
     for file in files {
@@ -418,11 +534,47 @@ fn runs<'a>(server: &mut dyn Server, files: &'a [MigrationFile], state_db: &str)
                         .to_owned(),
                 ))
             }
-            Some(record) => todo.push((file, record.done.min(file.up.len()))),
-            None => todo.push((file, 0)),
+            Some(record) => todo.push((file, record.done.min(file.up.len()), true)),
+            None => todo.push((file, 0, false)),
         }
     }
     Ok((todo, waiting))
+}
+
+/// The records of `options.state_db`; when it holds none of `files`' and a database of
+/// `look_elsewhere` does, an error naming that database (running every migration again
+/// would fail on the newer state, or run a data step twice).
+fn records(
+    server: &mut dyn Server,
+    files: &[MigrationFile],
+    options: &ApplyOptions,
+) -> Result<Vec<record::Record>, ApplyError> {
+    let state_db = options.state_db.as_str();
+    let records = record::read_records(server, state_db).map_err(state_error(state_db))?;
+    let ours =
+        |records: &[record::Record]| records.iter().filter(|r| files.iter().any(|f| f.name == r.migration)).count();
+    if ours(&records) > 0 {
+        return Ok(records);
+    }
+    for other in options.look_elsewhere.iter().filter(|db| *db != state_db) {
+        // a database this user cannot read holds no records of its
+        let Ok(found) = record::read_records(server, other) else { continue };
+        let count = ours(&found);
+        if count > 0 {
+            return Err(ApplyError::new(
+                STATE,
+                format!(
+                    "{state_db}.{STATE_COLLECTION} records none of these migrations, but {other}.{STATE_COLLECTION} \
+                     records {count} of them: the records are kept there, and running every migration again here \
+                     would fail on the newer state or run a data step twice. Point this run at them (`--state-db \
+                     {other}`, or `Migrator::state_db(\"{other}\")`), or move them: copy {other}.{STATE_COLLECTION} \
+                     into {state_db} (without its `_id: \"lock\"` document) and drop the old one"
+                ),
+                None,
+            ));
+        }
+    }
+    Ok(records)
 }
 
 /// What kind of deployment `apply` talks to, asked once (`hello`) and only when a step
@@ -455,9 +607,32 @@ pub fn needs_sharded_cluster(step: &FileStep) -> bool {
 /// steps, then deletes its record, so `status` shows it pending and `apply` runs it again.
 /// `Ok(None)` when no migration of `files` is recorded. Refuses a file that changed since
 /// it was applied. Nothing is dropped but what the migration's down steps drop (the indexes
-/// it created); collections and documents never are.
+/// it created); collections and documents never are. Holds the lock as `apply` does.
 pub fn revert(server: &mut dyn Server, files: &[MigrationFile], state_db: &str) -> Result<Option<String>, ApplyError> {
-    let records = record::read_records(server, state_db).map_err(state_error(state_db))?;
+    revert_with(server, files, &ApplyOptions::new(state_db))
+}
+
+/// [`revert`] with the options.
+pub fn revert_with(
+    server: &mut dyn Server,
+    files: &[MigrationFile],
+    options: &ApplyOptions,
+) -> Result<Option<String>, ApplyError> {
+    let state_db = options.state_db.as_str();
+    record::prepare(server, state_db).map_err(state_error(state_db))?;
+    let lease = Lease::acquire(server, state_db, options.lock, &mut |_| {}).map_err(lock_error)?;
+    let result = revert_locked(server, files, options);
+    lease.release(server);
+    result
+}
+
+fn revert_locked(
+    server: &mut dyn Server,
+    files: &[MigrationFile],
+    options: &ApplyOptions,
+) -> Result<Option<String>, ApplyError> {
+    let state_db = options.state_db.as_str();
+    let records = records(server, files, options)?;
     let Some((file, record)) =
         files.iter().rev().find_map(|f| records.iter().find(|r| r.migration == f.name).map(|r| (f, r)))
     else {
@@ -477,6 +652,79 @@ pub fn revert(server: &mut dyn Server, files: &[MigrationFile], state_db: &str) 
     Ok(Some(file.name.clone()))
 }
 
+/// How [`resolve`] gets a stuck migration moving.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resolution {
+    /// Record the next step of a partly applied migration as done without running it: it
+    /// was done by hand, or it cannot apply here and is not needed. Recorded in the
+    /// record's `skipped`.
+    SkipStep,
+    /// Delete the record of a partly applied migration without running anything: the next
+    /// `apply` starts it again from its first step (whose steps are idempotent).
+    Forget,
+}
+
+/// Resolves migration `name`, which a run left partly applied, as `resolution` says; what
+/// was done, for a person. Holds the lock. Refuses a migration that is applied (use
+/// [`revert`]) or not recorded.
+pub fn resolve(
+    server: &mut dyn Server,
+    files: &[MigrationFile],
+    options: &ApplyOptions,
+    name: &str,
+    resolution: Resolution,
+) -> Result<String, ApplyError> {
+    let state_db = options.state_db.as_str();
+    record::prepare(server, state_db).map_err(state_error(state_db))?;
+    let lease = Lease::acquire(server, state_db, options.lock, &mut |_| {}).map_err(lock_error)?;
+    let result = resolve_locked(server, files, options, name, resolution);
+    lease.release(server);
+    result
+}
+
+fn resolve_locked(
+    server: &mut dyn Server,
+    files: &[MigrationFile],
+    options: &ApplyOptions,
+    name: &str,
+    resolution: Resolution,
+) -> Result<String, ApplyError> {
+    let state_db = options.state_db.as_str();
+    let refuse = |message: String| ApplyError::new(name, message, None);
+    let file = files.iter().find(|f| f.name == name).ok_or_else(|| refuse("no such migration file".to_owned()))?;
+    let records = records(server, files, options)?;
+    let record = records
+        .iter()
+        .find(|r| r.migration == name)
+        .ok_or_else(|| refuse(format!("not recorded in {state_db}: `schema apply` runs it; nothing to resolve")))?;
+    record::verify(record, file).map_err(refuse)?;
+    if record.is_applied() {
+        return Err(refuse("applied: nothing to resolve (`schema revert` undoes the last migration)".to_owned()));
+    }
+    match resolution {
+        Resolution::SkipStep => {
+            let done = record.done.min(file.up.len());
+            let step = file.up.get(done).ok_or_else(|| refuse("every step ran".to_owned()))?;
+            record::skip(server, state_db, name, done, done + 1 == file.up.len()).map_err(refuse)?;
+            Ok(format!(
+                "{name}: step {} of {} ({}) recorded as done without running it; `schema apply` goes on from step {}",
+                done + 1,
+                file.up.len(),
+                describe(step),
+                done + 2
+            ))
+        }
+        Resolution::Forget => {
+            record::delete(server, state_db, name).map_err(refuse)?;
+            Ok(format!(
+                "{name}: its record (after {} of {} steps) is deleted; `schema apply` runs it again from step 1",
+                record.done,
+                file.up.len()
+            ))
+        }
+    }
+}
+
 /// Where each migration of `files` stands on the deployment, then the records whose file is
 /// not in `files`: what `schema status` prints. Reads only.
 pub fn status(
@@ -484,54 +732,89 @@ pub fn status(
     files: &[MigrationFile],
     state_db: &str,
 ) -> Result<Vec<record::Status>, ApplyError> {
-    let records = record::read_records(server, state_db).map_err(state_error(state_db))?;
+    status_with(server, files, &ApplyOptions::new(state_db))
+}
+
+/// [`status`] with the options (where else records may be).
+pub fn status_with(
+    server: &mut dyn Server,
+    files: &[MigrationFile],
+    options: &ApplyOptions,
+) -> Result<Vec<record::Status>, ApplyError> {
+    let records = records(server, files, options)?;
     Ok(record::status_of(&records, files))
 }
 
 fn state_error(state_db: &str) -> impl Fn(CommandError) -> ApplyError + '_ {
-    move |e| ApplyError {
-        migration: "(state)".into(),
-        message: format!("{state_db}.{STATE_COLLECTION}"),
-        cause: Some(e),
+    move |e| {
+        let hint = match e.code() {
+            Some(UNAUTHORIZED) => format!(
+                " (this user cannot use {state_db}: give it readWrite there, or keep the records in a database it \
+                 can write, the same for every applier: `--state-db NAME`, `Migrator::state_db(NAME)`)"
+            ),
+            _ => String::new(),
+        };
+        ApplyError::new(STATE, format!("{state_db}.{STATE_COLLECTION}{hint}"), Some(e))
     }
 }
 
-/// Runs one migration's steps from step `done` on, recording each; what failed, with the
-/// server's error.
-fn run_migration(
-    server: &mut dyn Server,
-    deployment: &mut Deployment,
-    file: &MigrationFile,
-    state_db: &str,
-    done: usize,
-) -> Result<Vec<usize>, (String, Option<CommandError>)> {
-    if done == 0 {
-        record::start(server, state_db, file).map_err(|m| (format!("not started: {m}"), None))?;
-    }
-    let steps = file.up.len();
-    let mut deferred = Vec::new();
-    for (i, step) in file.up.iter().enumerate().skip(done) {
-        let position = || format!("step {} of {steps} ({})", i + 1, describe(step));
-        let here = !needs_sharded_cluster(step)
-            || deployment
-                .is_mongos(server)
-                .map_err(|e| (format!("{} (asking the deployment `hello`)", position()), Some(e)))?;
-        if here {
-            run_step(server, step).map_err(|e| (format!("{}{}", position(), hint(step, &e)), Some(e)))?;
-        } else {
-            record::defer(server, state_db, &file.name, i, true)
-                .map_err(|m| (format!("{}: recording it as deferred failed: {m}", position()), None))?;
-            deferred.push(i);
+fn lock_error(e: LockError) -> ApplyError {
+    let cause = match &e {
+        LockError::Server(c) => Some(c.clone()),
+        _ => None,
+    };
+    ApplyError::new(LOCK, e.to_string(), cause)
+}
+
+/// One applier's run, under its lease.
+struct Run<'r> {
+    server: &'r mut dyn Server,
+    deployment: &'r mut Deployment,
+    lease: &'r Lease,
+    state_db: &'r str,
+    report: &'r mut dyn FnMut(Event),
+}
+
+impl Run<'_> {
+    /// Runs one migration's steps from step `done` on, recording each (and the migration
+    /// first when no earlier run `recorded` it); what failed, with the server's error.
+    fn migration(&mut self, file: &MigrationFile, done: usize, recorded: bool) -> Result<Vec<usize>, ApplyError> {
+        let fail = |message: String, cause| ApplyError::new(&file.name, message, cause);
+        let (server, state_db) = (&mut *self.server, self.state_db);
+        if !recorded {
+            record::start(server, state_db, file).map_err(|m| fail(format!("not started: {m}"), None))?;
         }
-        let recorded = record::progress(server, state_db, &file.name, i + 1, i + 1 == steps);
-        recorded.map_err(|m| (format!("step {} of {steps} ran, but recording it failed: {m}", i + 1), None))?;
+        let steps = file.up.len();
+        let mut deferred = Vec::new();
+        for (i, step) in file.up.iter().enumerate().skip(done) {
+            let position = || format!("step {} of {steps} ({})", i + 1, describe(step));
+            // a lease lost to another applier: stop before running anything more
+            self.lease.renew(server).map_err(|e| fail(format!("{}: not run: {e}", position()), None))?;
+            let here = !needs_sharded_cluster(step)
+                || self
+                    .deployment
+                    .is_mongos(server)
+                    .map_err(|e| fail(format!("{} (asking the deployment `hello`)", position()), Some(e)))?;
+            if here {
+                (self.report)(Event::Step { migration: file.name.clone(), step: position() });
+                let started = std::time::Instant::now();
+                run_step(server, step).map_err(|e| fail(format!("{}{}", position(), hint(step, &e)), Some(e)))?;
+                (self.report)(Event::StepDone(started.elapsed()));
+            } else {
+                record::defer(server, state_db, &file.name, i, true)
+                    .map_err(|m| fail(format!("{}: recording it as deferred failed: {m}", position()), None))?;
+                deferred.push(i);
+            }
+            let recorded = record::progress(server, state_db, &file.name, i + 1, i + 1 == steps);
+            recorded.map_err(|m| fail(format!("step {} of {steps} ran, but recording it failed: {m}", i + 1), None))?;
+        }
+        if steps == 0 || done == steps {
+            // nothing left to run: mark it applied
+            record::progress(server, state_db, &file.name, steps, true)
+                .map_err(|m| fail(format!("recording it as applied failed: {m}"), None))?;
+        }
+        Ok(deferred)
     }
-    if steps == 0 || done == steps {
-        // nothing left to run: mark it applied
-        record::progress(server, state_db, &file.name, steps, true)
-            .map_err(|m| (format!("recording it as applied failed: {m}"), None))?;
-    }
-    Ok(deferred)
 }
 
 /// The deferred sharding steps of an applied migration, run when the deployment is a

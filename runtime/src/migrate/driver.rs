@@ -1,4 +1,4 @@
-//! The official driver (sync API) behind [`Server`]. Feature `driver`.
+//! The official driver (sync API) behind [`Server`]. Feature `migrate`.
 
 use super::apply::{CommandError, Server};
 use crate::bson::{Document, RawDocumentBuf};
@@ -48,6 +48,11 @@ impl Server for MongoServer {
         let mut bytes = Vec::new();
         reply.to_writer(&mut bytes).map_err(|e| CommandError::Reply(e.to_string()))?;
         Document::from_reader(&mut &bytes[..]).map_err(|e| CommandError::Reply(e.to_string()))
+    }
+
+    /// The same client (its pool), for the migration lease's heartbeat.
+    fn handle(&self) -> Option<Box<dyn Server + Send>> {
+        Some(Box::new(MongoServer { client: self.client.clone(), read_preference: self.read_preference.clone() }))
     }
 
     /// The driver's cursor: every `getMore` goes to the server that opened it, whatever the

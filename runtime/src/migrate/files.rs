@@ -67,11 +67,7 @@ impl Naming {
 /// `name`'s version and the rest: `("20261123224500", "backfill_email")`; `None` when `name`
 /// does not start with at least four digits and `_`.
 pub fn version_of(name: &str) -> Option<(u64, &str)> {
-    let (digits, rest) = name.split_once('_')?;
-    if digits.len() < 4 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    Some((digits.parse().unwrap_or(u64::MAX), rest))
+    mongo_schema_contract::migration::version_of(name)
 }
 
 /// The prefix written for `version`: at least four digits (`0001`), a timestamp as is.
@@ -261,8 +257,12 @@ fn numbered(dir: &Path) -> Result<Vec<(u64, PathBuf)>, MigrateError> {
 /// The migration JSON files of `dir` (generated and data migrations) in the order they
 /// apply: by version, then by name.
 pub fn pending(dir: &Path) -> Result<Vec<PathBuf>, MigrateError> {
-    let mut files: Vec<(u64, PathBuf)> =
-        numbered(dir)?.into_iter().filter(|(_, p)| p.extension().is_some_and(|e| e == "json")).collect();
+    let mut files: Vec<(u64, PathBuf)> = numbered(dir)?
+        .into_iter()
+        .filter(|(_, p)| {
+            p.file_name().and_then(|n| n.to_str()).is_some_and(mongo_schema_contract::migration::is_migration_file)
+        })
+        .collect();
     files.sort();
     Ok(files.into_iter().map(|(_, p)| p).collect())
 }

@@ -1,7 +1,11 @@
 //! [`Migrator`]: the migrations applied at application start, with the application's own
 //! `mongodb::Database` (feature `driver`), as `schema apply` applies them.
 
-use super::apply::{apply, status, ApplyError, CommandError, MigrationFile, MigrationFileError, Outcome, Server};
+use super::apply::{
+    apply_with, status_with, ApplyError, ApplyOptions, CommandError, MigrationFile, MigrationFileError, Outcome,
+    Server, DEFAULT_STATE_DB,
+};
+use super::lock::LockOptions;
 use super::record::Status;
 use super::{pending, MigrateError};
 use crate::bson::Document;
@@ -15,25 +19,26 @@ use std::sync::Arc;
 ///
 /// ```no_run
 /// # async fn start(db: mongodb::Database) -> Result<(), Box<dyn std::error::Error>> {
-/// use mongo_schema::migrate::Migrator;
-///
-/// // read at start-up (ship the directory with the binary) ...
-/// Migrator::from_dir("migrations")?.run(&db).await?;
-/// // ... or compiled into the binary: include_str!("../migrations/<name>.json") per file
-/// # const CREATE_T_USER: &str = "";
-/// let migrator = Migrator::from_sources(&[("20261123224048_create_t_user", CREATE_T_USER)])?;
-/// migrator.run(&db).await?;
+/// // compiled into the binary (the directory relative to Cargo.toml) ...
+/// mongo_schema::migrations!("../examples/app/migrations").run(&db).await?;
+/// // ... or read at start-up (ship the directory with the binary)
+/// mongo_schema::migrate::Migrator::from_dir("migrations")?.run(&db).await?;
 /// # Ok(()) }
 /// ```
 ///
 /// `run` applies what `schema apply` would, in the same order, with the same records,
-/// checksums and resumption, so the two can be mixed. The record collection is in the
-/// database handed to `run` (an application's user can usually write only there); give
-/// `schema apply` the same `--state-db`, or name another with [`Migrator::state_db`].
+/// checksums, resumption and lock, so the two can be mixed: both keep their records in
+/// [`DEFAULT_STATE_DB`] unless told otherwise (`--state-db`, [`Migrator::state_db`]; an
+/// application user that can write only its own database names that one in both). Several
+/// instances starting together take turns on a lease: one runs the migrations, the others
+/// wait for it and find nothing left (see [`Migrator::lock`]).
 #[derive(Debug, Clone)]
 pub struct Migrator {
     files: Vec<MigrationFile>,
     state_db: Option<String>,
+    lock: LockOptions,
+    /// Embedded sources that did not parse: `run` and `status` report them.
+    broken: Option<&'static [(&'static str, &'static str)]>,
 }
 
 /// Why [`Migrator`] could not read or apply the migrations. Its `Display` is the context;
@@ -88,7 +93,7 @@ impl Migrator {
             )));
         }
         let files = paths.iter().map(|p| MigrationFile::read(p)).collect::<Result<_, _>>();
-        Ok(Migrator { files: files.map_err(MigratorError::File)?, state_db: None })
+        Ok(Migrator::of(files.map_err(MigratorError::File)?))
     }
 
     /// Migrations given as `(name, JSON text)`, e.g. each file `include_str!`ed into the
@@ -115,10 +120,31 @@ impl Migrator {
         }
         let key = |f: &MigrationFile| (super::version_of(&f.name).map_or(0, |(v, _)| v), f.name.clone());
         files.sort_by_key(key);
-        Ok(Migrator { files, state_db: None })
+        Ok(Migrator::of(files))
     }
 
-    /// Records the migrations in this database instead of the one handed to `run`.
+    /// What [`migrations!`](crate::migrations) expands to: the files of a directory,
+    /// embedded at compile time. A file that is not a migration is reported by
+    /// [`run`](Migrator::run) and [`status`](Migrator::status).
+    #[doc(hidden)]
+    pub fn embedded(sources: &'static [(&'static str, &'static str)]) -> Self {
+        Migrator::from_sources(sources)
+            .unwrap_or_else(|_| Migrator { broken: Some(sources), ..Migrator::of(Vec::new()) })
+    }
+
+    fn of(files: Vec<MigrationFile>) -> Self {
+        Migrator { files, state_db: None, lock: LockOptions::default(), broken: None }
+    }
+
+    /// How long the lease lasts without renewal (a crashed instance blocks the others this
+    /// long at most) and how long to wait for another instance's; 30 s and 10 min by default.
+    pub fn lock(mut self, lock: LockOptions) -> Self {
+        self.lock = lock;
+        self
+    }
+
+    /// Records the migrations in this database instead of [`DEFAULT_STATE_DB`] (the CLI's
+    /// `--state-db`: give both the same).
     pub fn state_db(mut self, db: impl Into<String>) -> Self {
         self.state_db = Some(db.into());
         self
@@ -130,19 +156,35 @@ impl Migrator {
     }
 
     /// Applies the pending migrations through `db`'s client (each step on its own
-    /// database), recording them in `db` (or [`state_db`](Migrator::state_db)); what was
-    /// done with each. Must be called within a tokio runtime (the driver's).
+    /// database), recording them in [`DEFAULT_STATE_DB`] (or
+    /// [`state_db`](Migrator::state_db)) under the lease; what was done with each. Records
+    /// kept in `db` by an earlier version are found and named, never run again. Must be
+    /// called within a tokio runtime (the driver's).
     pub async fn run(&self, db: &mongodb::Database) -> Result<Vec<Outcome>, MigratorError> {
-        let state_db = self.state_db.clone().unwrap_or_else(|| db.name().to_owned());
-        let files = self.files.clone();
-        self.blocking(db, move |server| apply(server, &files, &state_db).map_err(MigratorError::Apply)).await
+        let (files, options) = self.prepared(db)?;
+        self.blocking(db, move |server| apply_with(server, &files, &options, &mut |_| {}).map_err(MigratorError::Apply))
+            .await
     }
 
     /// Where each migration stands on the deployment (as `schema status` prints it); reads only.
     pub async fn status(&self, db: &mongodb::Database) -> Result<Vec<Status>, MigratorError> {
-        let state_db = self.state_db.clone().unwrap_or_else(|| db.name().to_owned());
-        let files = self.files.clone();
-        self.blocking(db, move |server| status(server, &files, &state_db).map_err(MigratorError::Apply)).await
+        let (files, options) = self.prepared(db)?;
+        self.blocking(db, move |server| status_with(server, &files, &options).map_err(MigratorError::Apply)).await
+    }
+
+    /// The files and where to record them, or the error of an embedded file.
+    fn prepared(&self, db: &mongodb::Database) -> Result<(Vec<MigrationFile>, ApplyOptions), MigratorError> {
+        if let Some(sources) = self.broken {
+            return Err(Migrator::from_sources(sources)
+                .err()
+                .unwrap_or_else(|| MigratorError::Empty("an embedded migration did not parse, then did".to_owned())));
+        }
+        let options = ApplyOptions {
+            state_db: self.state_db.clone().unwrap_or_else(|| DEFAULT_STATE_DB.to_owned()),
+            lock: self.lock,
+            look_elsewhere: vec![db.name().to_owned()],
+        };
+        Ok((self.files.clone(), options))
     }
 
     /// Runs the synchronous migration logic on tokio's blocking pool, where it may wait on
@@ -182,5 +224,10 @@ impl Server for AsyncServer {
         let mut bytes = Vec::new();
         reply.to_writer(&mut bytes).map_err(|e| CommandError::Reply(e.to_string()))?;
         Document::from_reader(&mut &bytes[..]).map_err(|e| CommandError::Reply(e.to_string()))
+    }
+
+    /// The same client on the same runtime, for the migration lease's heartbeat.
+    fn handle(&self) -> Option<Box<dyn Server + Send>> {
+        Some(Box::new(AsyncServer { client: self.client.clone(), runtime: self.runtime.clone() }))
     }
 }

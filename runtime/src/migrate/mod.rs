@@ -2,7 +2,8 @@
 //! the migrations directory, written as the next timestamped mongosh script (plus a down
 //! script) and a JSON file of the same commands for drivers and other runners; applied,
 //! recorded with checksums, reported and reverted by [`apply`], at application start by
-//! [`Migrator`] (feature `driver`).
+//! `Migrator` (feature `migrate`). Every applier holds a lease in the state database while
+//! it works ([`lock`]): instances started together run each step once.
 //!
 //! Every step installs a validator (`createCollection`, falling back to `collMod` when the
 //! collection exists); nothing is ever dropped, and re-running a migration is harmless.
@@ -19,16 +20,17 @@ mod snapshot;
 mod tighten;
 
 pub mod apply;
-#[cfg(feature = "driver")]
+#[cfg(feature = "migrate")]
 pub mod driver;
 #[cfg(feature = "validator")]
 pub mod dry_run;
 #[cfg(feature = "validator")]
 pub mod live_check;
-#[cfg(feature = "driver")]
+pub mod lock;
+#[cfg(feature = "migrate")]
 mod migrator;
 pub mod record;
-#[cfg(feature = "driver")]
+#[cfg(feature = "migrate")]
 pub use migrator::{Migrator, MigratorError};
 
 use diff::{diff, Change};

@@ -4,8 +4,10 @@
 //!
 //! A record is inserted before a migration's first step (`done: 0`, no `appliedAt`),
 //! `done` is raised after each step, and `appliedAt` set after the last: a run stopped
-//! half way leaves a record the next run resumes from. Records written before checksums
-//! existed (`{migration, steps, appliedAt}`) read as applied, unverified.
+//! half way leaves a record the next run resumes from, whichever step it stopped in (the
+//! first included). Records written before checksums existed (`{migration, steps,
+//! appliedAt}`) read as applied, unverified. The same collection holds the appliers' lease
+//! (`_id: "lock"`, see [`lock`](super::lock)), which is not a record.
 
 use super::apply::{CommandError, FileStep, MigrationFile, Server, STATE_COLLECTION};
 use crate::bson::{doc, oid::ObjectId, Bson, DateTime, Document};
@@ -133,7 +135,7 @@ pub(super) fn start(server: &mut dyn Server, state_db: &str, file: &MigrationFil
     };
     write(server, state_db, doc! { "insert": STATE_COLLECTION, "documents": [record] }).map_err(|e| {
         if e.contains("E11000") {
-            format!("another run recorded it first (is a second `apply` running?): {e}")
+            format!("another run recorded it first (an applier of a version without the migration lock?): {e}")
         } else {
             e
         }
@@ -153,6 +155,23 @@ pub(super) fn progress(
         set.insert("appliedAt", DateTime::now());
     }
     let update = doc! { "q": { "migration": name }, "u": { "$set": set } };
+    write(server, state_db, doc! { "update": STATE_COLLECTION, "updates": [update] })
+}
+
+/// Records step `index` of `name` as done without running it (`schema resolve --skip-step`):
+/// `done` past it, the step in `skipped`, and `appliedAt` when it was the last.
+pub(super) fn skip(
+    server: &mut dyn Server,
+    state_db: &str,
+    name: &str,
+    index: usize,
+    finished: bool,
+) -> Result<(), String> {
+    let mut set = doc! { "done": (index + 1) as i64 };
+    if finished {
+        set.insert("appliedAt", DateTime::now());
+    }
+    let update = doc! { "q": { "migration": name }, "u": { "$set": set, "$addToSet": { "skipped": index as i64 } } };
     write(server, state_db, doc! { "update": STATE_COLLECTION, "updates": [update] })
 }
 
