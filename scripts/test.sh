@@ -48,7 +48,14 @@ scripts/with-mongod.sh bash -c '
   for crate in downstream/bson2 downstream/bson3; do
     cargo test --manifest-path "$crate/Cargo.toml"
     cargo test --manifest-path "$crate/Cargo.toml" --features driver
-  done' 2>&1 | tee -a "$log"
+  done
+  # an application that migrates at start-up: `migrations!` with the `migrate` feature alone,
+  # which must bring the driver and nothing of the CLI
+  cargo test --manifest-path downstream/bson2/Cargo.toml --features migrate
+  if cargo tree --manifest-path downstream/bson2/Cargo.toml --features migrate -e normal | grep -E "clap|indicatif"; then
+    echo "test.sh: mongo-schema'"'"'s migrate feature brings a CLI crate (above)" >&2
+    exit 1
+  fi' 2>&1 | tee -a "$log"
 
 # The fuzz targets (validator, dump reader), briefly: cargo-fuzz needs the nightly toolchain.
 if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then

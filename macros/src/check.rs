@@ -18,6 +18,31 @@ pub fn all(cx: &Ctxt, c: &Container) {
         keyword_kinds(cx, field);
     }
     variant_helpers(cx, c);
+    renames(cx, c);
+}
+
+/// `renamed_from`: on a collection root struct's own fields (where migrations find the
+/// stored documents' key), naming a key no other field has now or had before.
+fn renames(cx: &Ctxt, c: &Container) {
+    let fields: Vec<&Field> = fields(c).collect();
+    for (i, field) in fields.iter().enumerate() {
+        let Some(old) = &field.mongo.renamed_from else { continue };
+        let in_struct = matches!(c.data, Data::Struct(crate::ir::Style::Named, _));
+        let message = if !c.is_root() || !in_struct {
+            Some("renamed_from is read by migrations of a collection root's own fields: put it on a field of the struct that has `db` and `collection` (a field of an embedded type or an enum variant is not renamed by migrations)".to_owned())
+        } else if old.value() == field.name {
+            Some(format!("renamed_from = \"{}\" is this field's current key: name the key the stored documents had before, or remove the attribute once every deployment is migrated", old.value()))
+        } else if let Some(other) = fields.iter().find(|f| f.name == old.value()) {
+            Some(format!("renamed_from = \"{}\" is the key of field `{}` of this struct: a rename's old key must be free in the new model", old.value(), other.original.ident.as_ref().map_or_else(String::new, ToString::to_string)))
+        } else if fields[..i].iter().any(|f| f.mongo.renamed_from.as_ref().is_some_and(|o| o.value() == old.value())) {
+            Some(format!("two fields are renamed_from = \"{}\": the stored key can move to one of them", old.value()))
+        } else {
+            None
+        };
+        if let Some(message) = message {
+            cx.error_spanned_by(old, message);
+        }
+    }
 }
 
 fn fields<'c>(c: &'c Container) -> Box<dyn Iterator<Item = &'c Field<'c>> + 'c> {

@@ -309,6 +309,16 @@ fn root_impl(c: &Container) -> TokenStream {
     let level = level.map(|v| quote!(const VALIDATION_LEVEL: _p::ValidationLevel = _p::ValidationLevel::#v;));
     let action = action.map(|v| quote!(const VALIDATION_ACTION: _p::ValidationAction = _p::ValidationAction::#v;));
     let options = options_consts(c);
+    let renames: Vec<TokenStream> = match &c.data {
+        crate::ir::Data::Struct(_, fields) => fields
+            .iter()
+            .filter_map(|f| f.mongo.renamed_from.as_ref().map(|old| (f.name.as_str(), old)))
+            .map(|(new, old)| quote!((#new, #old)))
+            .collect(),
+        crate::ir::Data::Enum(_) => Vec::new(),
+    };
+    let renames = (!renames.is_empty())
+        .then(|| quote!(const RENAMES: &'static [(&'static str, &'static str)] = &[#(#renames),*];));
     // a generic root has no single type to register
     let register = c.input.generics.params.is_empty().then(|| {
         quote! {
@@ -325,6 +335,7 @@ fn root_impl(c: &Container) -> TokenStream {
             #level
             #action
             #options
+            #renames
         }
         #register
     }

@@ -38,6 +38,7 @@ pub const MAX: &str = "max";
 pub const MONEY: &str = "money";
 pub const DATE: &str = "date";
 pub const AUTO_INCREMENT: &str = "auto_increment";
+pub const RENAMED_FROM: &str = "renamed_from";
 pub const ALLOW: &str = "allow";
 pub const REASON: &str = "reason";
 

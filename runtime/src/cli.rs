@@ -67,6 +67,9 @@ enum Command {
         /// Write nothing; exit 1 when the models changed without a migration (for CI).
         #[arg(long)]
         check: bool,
+        /// With --check: `json` prints what changed as one JSON document.
+        #[arg(long, value_enum, default_value_t = Output::Text, requires = "check")]
+        format: Output,
         /// Name the migration `NNNN_` (one past the highest) instead of a UTC timestamp.
         #[arg(long)]
         numbered: bool,
@@ -125,6 +128,16 @@ enum Format {
     /// mongosh: `createCollection`, and the `collMod` for an existing collection.
     Js,
     /// A JSON array of `{db, collection, rustType, createCollection, collMod}` (relaxed Extended JSON).
+    Json,
+}
+
+/// How a report is printed: `--format text` (for people, the default) or `json` (one
+/// document, for scripts and CI).
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Output {
+    /// Lines for people.
+    Text,
+    /// One JSON document on standard output.
     Json,
 }
 
@@ -246,7 +259,7 @@ fn dispatch(models: &[Model], command: Command, out: &mut dyn Write) -> Result<i
     }
     match command {
         Command::Print { collection, format } => print(&select(models, collection.as_deref())?, format, out),
-        Command::Migrate { dir, direct, validation_level, max_collections, check, numbered } => {
+        Command::Migrate { dir, direct, validation_level, max_collections, check, numbered, format } => {
             let options = MigrateOptions {
                 direct,
                 level: validation_level.map(Into::into),
@@ -254,7 +267,7 @@ fn dispatch(models: &[Model], command: Command, out: &mut dyn Write) -> Result<i
                 naming: naming(numbered),
             };
             match check {
-                true => check_migrations(models, &dir, &options, out),
+                true => check_migrations(models, &dir, &options, format, out),
                 false => write_migration(models, &dir, &options, out),
             }
         }
@@ -448,7 +461,13 @@ fn unbounded_in(schema: &crate::bson::Document, path: String) -> Option<(String,
 }
 
 /// `migrate --check`: exit 1, naming what changed, when `migrate` would write a migration.
-fn check_migrations(models: &[Model], dir: &Path, options: &MigrateOptions, out: &mut dyn Write) -> Result<i32, Exit> {
+fn check_migrations(
+    models: &[Model],
+    dir: &Path,
+    options: &MigrateOptions,
+    format: Output,
+    out: &mut dyn Write,
+) -> Result<i32, Exit> {
     let path = dir.join(migrate::SNAPSHOT_FILE);
     let snapshot = match std::fs::read_to_string(&path) {
         Ok(text) => migrate::Snapshot::from_json(&text)
@@ -462,6 +481,21 @@ fn check_migrations(models: &[Model], dir: &Path, options: &MigrateOptions, out:
         Err(MigrateError::CollectionCount(message)) => return Err(Exit(1, message)),
         Err(e) => return Err(Exit(2, chain(&e))),
     };
+    if format == Output::Json {
+        let report = match &next {
+            None => json!({ "current": true }),
+            Some(migration) => json!({
+                "current": false,
+                "steps": migration.up.iter().map(|s| json!({
+                    "db": s.db, "collection": s.collection, "comments": s.comments,
+                })).collect::<Vec<_>>(),
+                "removed": migration.removed.iter().map(|e| e.model.namespace()).collect::<Vec<_>>(),
+                "notes": migration.notes,
+            }),
+        };
+        writeln!(out, "{report}")?;
+        return Ok(i32::from(next.is_some()));
+    }
     let Some(migration) = next else {
         writeln!(out, "migrations are current: the models match {}", path.display())?;
         return Ok(0);

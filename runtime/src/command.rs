@@ -34,6 +34,9 @@ pub trait MongoCollection: MongoSchema {
     const INDEXES: &'static [Index] = &[];
     /// `#[mongo(shard_key(...))]`; empty when the collection is not sharded.
     const SHARD_KEY: &'static [(&'static str, IndexKey)] = &[];
+    /// `#[mongo(renamed_from = "old")]` on fields: `(new key, old key)`, in field order.
+    /// Migrations carry a stored field over to its new key; see `docs/MIGRATIONS.md`.
+    const RENAMES: &'static [(&'static str, &'static str)] = &[];
 
     /// `{create, validator, validationLevel, validationAction}` plus `capped` / `size` /
     /// `max`; for a time-series collection `{create, timeseries, expireAfterSeconds}` and
@@ -276,6 +279,8 @@ pub struct Registration {
     pub indexes: &'static [Index],
     /// The declared shard key (empty: not sharded).
     pub shard_key: &'static [(&'static str, IndexKey)],
+    /// Fields renamed from an older key: `(new, old)`.
+    pub renames: &'static [(&'static str, &'static str)],
     /// The type's name (`MongoSchema::NAME`), for reports naming its fields.
     pub name: &'static str,
     /// The type's fields (`MongoSchema::FIELDS`), for reports naming the Rust field
@@ -297,6 +302,7 @@ impl Registration {
             capped: T::CAPPED,
             indexes: T::INDEXES,
             shard_key: T::SHARD_KEY,
+            renames: T::RENAMES,
             name: T::NAME,
             fields: T::FIELDS,
         }

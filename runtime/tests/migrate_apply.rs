@@ -256,3 +256,176 @@ fn drift_reports_an_older_validator_and_its_options() {
     assert!(lines.contains(&"the code is stricter: email: newly required".to_owned()), "{lines:?}");
     assert!(lines.contains(&"the deployment is stricter: userName: maxLength 80 -> 50".to_owned()), "{lines:?}");
 }
+
+/// [`Fake`], listing `indexes` (as mongod lists them) for every collection.
+struct Indexed(Fake, Vec<Document>);
+
+impl Server for Indexed {
+    fn run_command(&mut self, db: &str, command: Document) -> Result<Document, CommandError> {
+        match command.contains_key("listIndexes") {
+            true => Ok(doc! { "cursor": { "id": 0_i64, "firstBatch": self.1.clone() }, "ok": 1 }),
+            false => self.0.run_command(db, command),
+        }
+    }
+}
+
+/// `t_user` of [`v3`] with `validator` (a `$jsonSchema`) and `indexes`, deployed with
+/// `deployed` (a `$jsonSchema`) and `listed` (what `listIndexes` answers).
+fn drift_of_user(
+    validator: Document,
+    indexes: Vec<Document>,
+    deployed: Document,
+    listed: Vec<Document>,
+) -> DriftStatus {
+    let mut model = v3()[1].clone();
+    model.validator = doc! { "$jsonSchema": validator };
+    model.options.indexes = indexes;
+    let fake =
+        Fake { collections: vec![("t_user", doc! { "validator": { "$jsonSchema": deployed } })], ..Fake::default() };
+    drift(&mut Indexed(fake, listed), &[model]).unwrap().remove(0).1
+}
+
+/// Declared index specifications of every kind, and what mongod 6.0 lists for them.
+fn index_kinds() -> (Vec<Document>, Vec<Document>) {
+    let declared = vec![
+        doc! { "key": { "a": 1, "subject": "text", "body": "text" }, "name": "ix_text", "weights": { "subject": 10 } },
+        doc! { "key": { "loc": "2dsphere" }, "name": "ix_sphere" },
+        doc! { "key": { "pos": "2d" }, "name": "ix_flat" },
+        doc! { "key": { "h": "hashed" }, "name": "ix_hashed" },
+        doc! { "key": { "$**": 1 }, "name": "ix_wildcard", "wildcardProjection": { "a": 1, "b.c": 1 } },
+        doc! { "key": { "name": 1 }, "name": "ix_collation", "collation": { "locale": "fr", "strength": 2 } },
+        doc! { "key": { "email": 1 }, "name": "ix_partial", "unique": true, "sparse": false,
+        "partialFilterExpression": { "email": { "$exists": true } } },
+        doc! { "key": { "createdAt": 1 }, "name": "ix_ttl", "expireAfterSeconds": 3600_i64 },
+        doc! { "key": { "old": 1 }, "name": "ix_hidden", "hidden": true },
+        doc! { "key": { "code": 1, "at": -1 }, "name": "ix_unique", "unique": true },
+    ];
+    let listed = vec![
+        doc! { "v": 2, "key": { "_id": 1 }, "name": "_id_" },
+        doc! { "v": 2, "key": { "a": 1, "_fts": "text", "_ftsx": 1 }, "name": "ix_text", "weights": { "body": 1, "subject": 10 },
+        "default_language": "english", "language_override": "language", "textIndexVersion": 3 },
+        doc! { "v": 2, "key": { "loc": "2dsphere" }, "name": "ix_sphere", "2dsphereIndexVersion": 3 },
+        doc! { "v": 2, "key": { "pos": "2d" }, "name": "ix_flat" },
+        doc! { "v": 2, "key": { "h": "hashed" }, "name": "ix_hashed" },
+        doc! { "v": 2, "key": { "$**": 1 }, "name": "ix_wildcard", "wildcardProjection": { "a": true, "b.c": 1.0 } },
+        doc! { "v": 2, "key": { "name": 1 }, "name": "ix_collation", "collation": { "locale": "fr", "caseLevel": false,
+        "caseFirst": "off", "strength": 2, "numericOrdering": false, "alternate": "non-ignorable",
+        "maxVariable": "punct", "normalization": false, "backwards": false, "version": "57.1" } },
+        doc! { "v": 2, "key": { "email": 1 }, "name": "ix_partial", "unique": true,
+        "partialFilterExpression": { "email": { "$exists": true } } },
+        doc! { "v": 2, "key": { "createdAt": 1 }, "name": "ix_ttl", "expireAfterSeconds": 3600 },
+        doc! { "v": 2, "key": { "old": 1 }, "name": "ix_hidden", "hidden": true },
+        doc! { "v": 2, "key": { "code": 1, "at": -1 }, "name": "ix_unique", "unique": true },
+    ];
+    (declared, listed)
+}
+
+#[test]
+fn drift_compares_indexes_as_mongod_lists_them() {
+    let schema = || doc! { "bsonType": "object" };
+    let (declared, listed) = index_kinds();
+    assert_eq!(drift_of_user(schema(), declared.clone(), schema(), listed.clone()), DriftStatus::InSync);
+
+    // each a genuine difference: another weight, collation strength, key order, language,
+    // expiry and projection, a version the code names, an index made by hand
+    let mut changed = listed.clone();
+    let set = |changed: &mut Vec<Document>, name: &str, key: &str, value: Bson| {
+        changed.iter_mut().find(|i| i.get_str("name").ok() == Some(name)).unwrap().insert(key, value);
+    };
+    set(&mut changed, "ix_text", "weights", doc! { "body": 1, "subject": 5 }.into());
+    set(&mut changed, "ix_text", "default_language", "french".into());
+    set(&mut changed, "ix_collation", "collation", doc! { "locale": "fr", "strength": 3, "caseLevel": true }.into());
+    set(&mut changed, "ix_unique", "key", doc! { "at": -1, "code": 1 }.into());
+    set(&mut changed, "ix_ttl", "expireAfterSeconds", 60.into());
+    set(&mut changed, "ix_wildcard", "wildcardProjection", doc! { "a": 1, "b.c": 0 }.into());
+    changed.push(doc! { "v": 2, "key": { "x": "2d" }, "name": "ix_by_hand", "bits": 20 });
+    let mut versioned = declared.clone();
+    versioned[1].insert("2dsphereIndexVersion", 2);
+    let DriftStatus::Differs(lines) = drift_of_user(schema(), versioned, schema(), changed) else { panic!() };
+    let ends: Vec<&str> = lines.iter().map(|l| l.rsplit_once(" (").map_or(l.as_str(), |(_, end)| end)).collect();
+    assert_eq!(
+        ends,
+        [
+            "differs: weights.subject, default_language)",
+            "differs: 2dsphereIndexVersion)",
+            "differs: wildcardProjection.b.c)",
+            "differs: collation.strength)",
+            "differs: expireAfterSeconds)",
+            "differs: key)",
+            "migrations keep removed indexes: drop it by hand once no query needs it)",
+        ],
+        "{lines:#?}"
+    );
+    assert_eq!(
+        lines[3],
+        r#"index `ix_collation`: deployed { "key": { "name": 1 }, "collation": { "locale": "fr", "strength": 3 } }, code { "key": { "name": 1 }, "collation": { "locale": "fr", "strength": 2 } } (differs: collation.strength)"#
+    );
+    assert!(
+        lines[6].starts_with(r#"index `ix_by_hand`: deployed { "key": { "x": "2d" }, "bits": 20 }, not declared"#),
+        "{lines:#?}"
+    );
+
+    // declared but not deployed; a text index on another field
+    let mut other = declared.clone();
+    other[0] = doc! { "key": { "a": 1, "title": "text" }, "name": "ix_text" };
+    let DriftStatus::Differs(lines) = drift_of_user(schema(), other, schema(), listed[..2].to_vec()) else { panic!() };
+    assert!(lines[0].ends_with("(differs: weights.body, weights.subject, weights.title)"), "{lines:#?}");
+    assert!(
+        lines[1].starts_with(r#"index `ix_sphere`: not deployed (code { "key": { "loc": "2dsphere" } })"#),
+        "{lines:#?}"
+    );
+    assert_eq!(lines.len(), 10, "{lines:#?}");
+}
+
+/// A polymorphic root: one branch per variant, each fixing `type`.
+fn payment(card_number: Document, cash_currency: Document) -> Document {
+    let variant = |tag: &str, properties: Document| {
+        let mut all = doc! { "type": { "enum": [tag] } };
+        all.extend(properties);
+        doc! { "bsonType": "object", "required": ["type"], "properties": all }
+    };
+    doc! {
+        "bsonType": "object",
+        "required": ["type"],
+        "properties": { "type": { "enum": ["cash", "card", "transfer"] } },
+        "oneOf": [
+            variant("cash", doc! { "currency": cash_currency, "amount": { "bsonType": "decimal" } }),
+            variant("card", doc! { "number": card_number, "holder": { "bsonType": "string", "maxLength": 80 } }),
+            variant("transfer", doc! { "iban": { "bsonType": "string", "pattern": "^[A-Z]{2}[0-9]{2}" } }),
+        ],
+    }
+}
+
+#[test]
+fn drift_names_the_branch_of_a_polymorphic_root() {
+    let code = payment(
+        doc! { "bsonType": "string", "maxLength": 16, "pattern": "^[0-9]+$" },
+        doc! { "bsonType": "string", "enum": ["EUR", "USD"] },
+    );
+    let deployed = payment(
+        doc! { "bsonType": "string", "maxLength": 19, "pattern": "^[0-9 ]+$" },
+        doc! { "bsonType": "string", "enum": ["EUR"] },
+    );
+    let DriftStatus::Differs(lines) = drift_of_user(code.clone(), vec![], deployed, vec![]) else { panic!() };
+    assert_eq!(
+        lines,
+        [
+            r#"the code is stricter: oneOf[1](type="card").number: maxLength 19 -> 16"#,
+            r#"the code and the deployment differ: oneOf[1](type="card").number: pattern changed from "^[0-9 ]+$" to "^[0-9]+$""#,
+            r#"the deployment is stricter: oneOf[0](type="cash").currency: enum no longer accepts ["USD"]"#,
+        ]
+    );
+
+    // a variant the deployment lacks, found by its tag although the others moved up
+    let mut older = code.clone();
+    older.get_array_mut("oneOf").unwrap().remove(0);
+    older.insert("properties", doc! { "type": { "enum": ["card", "transfer"] } });
+    let DriftStatus::Differs(lines) = drift_of_user(code, vec![], older, vec![]) else { panic!() };
+    assert_eq!(
+        lines,
+        [
+            r#"the deployment is stricter: type: enum no longer accepts ["cash"]"#,
+            r#"the deployment is stricter: oneOf[0](type="cash"): branch removed (the documents only it accepted are refused)"#,
+        ]
+    );
+}

@@ -316,6 +316,15 @@ fn a_stuck_migration_is_resolved_by_skipping_its_step_or_forgetting_it() {
         ["status", "--uri", &scene.uri, "--dir", dir.path().to_str().unwrap(), "--state-db", &scene.state_db];
     let (_, out) = schema(&status_args);
     assert!(out.contains(&format!("`schema resolve {name} --skip-step`")), "{out}");
+    let mut json_args = status_args.to_vec();
+    json_args.extend(["--format", "json"]);
+    let (code, out) = schema(&json_args);
+    assert_eq!(code, 0, "{out}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["stateDb"], scene.state_db.as_str());
+    assert_eq!(report["migrations"][0]["state"], "partial", "{report}");
+    assert_eq!(report["migrations"][0]["done"], 0, "{report}");
+    assert_eq!(report["migrations"][0]["resolve"], format!("schema resolve {name} --skip-step"), "{report}");
     let mut resolve = vec!["resolve", &name, "--skip-step"];
     resolve.extend(scene.target(dir.path()));
     let (code, out) = schema(&resolve);
@@ -324,8 +333,13 @@ fn a_stuck_migration_is_resolved_by_skipping_its_step_or_forgetting_it() {
         out.contains("step 1 of 2 (create db_deploy_resolve.t_broken) recorded as done without running it"),
         "{out}"
     );
-    let (code, out) = schema(&args);
+    let mut json_apply = args.clone();
+    json_apply.extend(["--format", "json"]);
+    let (code, out) = schema(&json_apply);
     assert_eq!(code, 0, "{out}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["migrations"][0], serde_json::json!({ "name": name, "outcome": "resumed", "afterStep": 1 }));
+    assert_eq!((report["applied"].as_u64(), report["alreadyApplied"].as_u64()), (Some(1), Some(0)));
     assert_eq!(scene.counts(), [("after".to_owned(), 1)]);
     let record = scene.record(&name).unwrap();
     assert_eq!(record.get_array("skipped").unwrap(), &vec![Bson::Int64(0)]);
@@ -409,4 +423,122 @@ fn every_command_that_talks_to_a_deployment_exits_2_when_it_cannot_reach_it() {
         let text = String::from_utf8(out).unwrap() + &String::from_utf8(err).unwrap();
         assert_eq!(code, 2, "`schema {}`: {text}", command.join(" "));
     }
+}
+
+/// A plan's seat limit, stored as `maxSeats` and renamed `seatLimit`.
+mod plans {
+    pub mod before {
+        use mongo_schema::bson::oid::ObjectId;
+        use mongo_schema::MongoSchema;
+        use serde::{Deserialize, Serialize};
+
+        #[derive(Serialize, Deserialize, MongoSchema)]
+        #[serde(rename_all = "camelCase")]
+        #[mongo(db = "db_deploy_rename", collection = "t_plan", field_case = "camelCase")]
+        pub struct Plan {
+            #[serde(rename = "_id")]
+            pub id: ObjectId,
+            #[mongo(max_length = 40)]
+            pub plan_name: String,
+            #[mongo(minimum = 1)]
+            pub max_seats: i32,
+        }
+    }
+
+    pub mod renamed {
+        use mongo_schema::bson::oid::ObjectId;
+        use mongo_schema::MongoSchema;
+        use serde::{Deserialize, Serialize};
+
+        #[derive(Serialize, Deserialize, MongoSchema)]
+        #[serde(rename_all = "camelCase", deny_unknown_fields)]
+        #[mongo(db = "db_deploy_rename", collection = "t_plan", field_case = "camelCase")]
+        pub struct Plan {
+            #[serde(rename = "_id")]
+            pub id: ObjectId,
+            #[mongo(max_length = 40)]
+            pub plan_name: String,
+            #[mongo(minimum = 1, renamed_from = "maxSeats")]
+            pub seat_limit: i32,
+        }
+    }
+
+    /// The attribute removed once every deployment is migrated.
+    pub mod later {
+        use mongo_schema::bson::oid::ObjectId;
+        use mongo_schema::MongoSchema;
+        use serde::{Deserialize, Serialize};
+
+        #[derive(Serialize, Deserialize, MongoSchema)]
+        #[serde(rename_all = "camelCase", deny_unknown_fields)]
+        #[mongo(db = "db_deploy_rename", collection = "t_plan", field_case = "camelCase")]
+        pub struct Plan {
+            #[serde(rename = "_id")]
+            pub id: ObjectId,
+            #[mongo(max_length = 40)]
+            pub plan_name: String,
+            #[mongo(minimum = 1)]
+            pub seat_limit: i32,
+        }
+    }
+}
+
+#[test]
+fn a_renamed_required_field_moves_under_a_strict_validator_and_back() {
+    use mongo_schema::migrate::{migrate, MigrateOptions, Model};
+    let test = "a_renamed_required_field_moves_under_a_strict_validator_and_back";
+    let Some(uri) = uri(test, "MONGODB_URI_REPLSET") else { return };
+    let scene = Scene { uri, db: "db_deploy_rename".to_owned(), state_db: "db_deploy_rename_state".to_owned() };
+    for db in [&scene.db, &scene.state_db] {
+        scene.run(db, doc! { "dropDatabase": 1 });
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let numbered = MigrateOptions { naming: Naming::Sequence, direct: true, ..MigrateOptions::default() };
+    migrate(dir.path(), &[Model::of::<plans::before::Plan>("Plan")], &numbered).unwrap().unwrap();
+    let mut args = vec!["apply"];
+    args.extend(scene.target(dir.path()));
+    let (code, out) = schema(&args);
+    assert_eq!(code, 0, "{out}");
+    let plans: Vec<Document> = (0..1000)
+        .map(|i| doc! { "_id": mongo_schema::bson::oid::ObjectId::new(), "planName": format!("plan {i}"), "maxSeats": 1 + i % 50 })
+        .collect();
+    scene.run(&scene.db, doc! { "insert": "t_plan", "documents": plans });
+
+    use mongo_schema::MongoCollection;
+    assert_eq!(<plans::renamed::Plan as MongoCollection>::RENAMES, [("seatLimit", "maxSeats")]);
+    let written = migrate(dir.path(), &[Model::of::<plans::renamed::Plan>("Plan")], &numbered).unwrap().unwrap();
+    let steps: Vec<String> =
+        written.migration.up.iter().map(|s| s.command.iter().next().map(|(k, _)| k.clone()).unwrap()).collect();
+    assert_eq!(steps, ["collMod", "update", "collMod", "update"], "accept both, copy, tighten, unset");
+    assert!(
+        !written.migration.notes.iter().any(|n| n.contains("looks like a rename")),
+        "a declared rename is carried out, not guessed at: {:?}",
+        written.migration.notes
+    );
+    let (code, out) = schema(&args);
+    assert_eq!(code, 0, "{out}");
+    let stored = scene.find(&scene.db, "t_plan", doc! {});
+    assert_eq!(stored.len(), 1000);
+    assert!(stored.iter().all(|p| p.contains_key("seatLimit") && !p.contains_key("maxSeats")), "{:?}", stored[0]);
+    assert_eq!(stored[7].get_i32("seatLimit").unwrap(), 8, "the values moved with their documents");
+    // the strict validator now requires the new key and refuses the old one
+    let old = scene
+        .server()
+        .run_command(&scene.db, doc! { "insert": "t_plan", "documents": [{ "planName": "x", "maxSeats": 2 }] })
+        .unwrap();
+    assert_eq!(old.get_array("writeErrors").unwrap()[0].as_document().unwrap().get_i32("code").unwrap(), 121);
+
+    // the attribute removed later: nothing to migrate
+    assert!(migrate(dir.path(), &[Model::of::<plans::later::Plan>("Plan")], &numbered).unwrap().is_none());
+
+    // revert: the values move back under the same sequence, backwards
+    let mut revert = vec!["revert"];
+    revert.extend(scene.target(dir.path()));
+    let (code, out) = schema(&revert);
+    assert_eq!(code, 0, "{out}");
+    let stored = scene.find(&scene.db, "t_plan", doc! {});
+    assert!(stored.iter().all(|p| p.contains_key("maxSeats") && !p.contains_key("seatLimit")), "{:?}", stored[0]);
+    let (code, out) = schema(&args);
+    assert_eq!(code, 0, "{out}");
+    assert!(scene.find(&scene.db, "t_plan", doc! { "seatLimit": { "$exists": true } }).len() == 1000);
 }

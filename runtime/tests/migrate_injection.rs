@@ -27,6 +27,7 @@ fn model(description: &str) -> Model {
         level: ValidationLevel::Strict,
         action: ValidationAction::Error,
         options: Default::default(),
+        renames: Vec::new(),
     }
 }
 

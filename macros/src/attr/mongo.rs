@@ -402,7 +402,8 @@ fn unknown(meta: &ParseNestedMeta, valid: &str) -> syn::Error {
 }
 
 /// The keys a field accepts besides the keywords.
-const FIELD_KEYS: &str = "items(...), money, date, auto_increment, allow(rule_id, reason = \"...\")";
+const FIELD_KEYS: &str =
+    "items(...), money, date, auto_increment, renamed_from = \"oldName\", allow(rule_id, reason = \"...\")";
 
 /// The keywords of one level of `items(...)`: the items of an array, or the values of a
 /// map, one level further down at each nested `items(...)`.
@@ -495,6 +496,9 @@ pub struct Field {
     pub allow: Vec<Waiver>,
     /// `items(...)`: the keywords of the items (or map values), one entry a level.
     pub items: Vec<Items>,
+    /// `renamed_from = "oldName"`: the key this field was stored under before (migrations
+    /// rename the stored documents' field safely).
+    pub renamed_from: Option<LitStr>,
 }
 
 impl Field {
@@ -505,9 +509,25 @@ impl Field {
         let mut auto_increment = BoolAttr::none(cx, AUTO_INCREMENT);
         let mut allow = Vec::new();
         let mut levels = Vec::new();
+        let mut renamed_from: Option<LitStr> = None;
         each_key(cx, attrs, |meta| {
             let path = &meta.path;
-            if path.is_ident(ITEMS) {
+            if path.is_ident(RENAMED_FROM) {
+                // #[mongo(renamed_from = "maxSeats")]
+                let old = super::string(meta)?;
+                let name = old.value();
+                if name.is_empty() || name.starts_with('$') || name.contains('.') || name == "_id" {
+                    return Err(syn::Error::new(
+                        old.span(),
+                        "renamed_from names the field's previous key in the stored documents: not empty, not `_id`, \
+                         without `$` at its start or `.` (one field of this struct)",
+                    ));
+                }
+                if renamed_from.is_some() {
+                    return Err(meta.error("duplicate mongo attribute `renamed_from`"));
+                }
+                renamed_from = Some(old);
+            } else if path.is_ident(ITEMS) {
                 // #[mongo(items(max_length = 30, pattern = "^[a-z]+$"))]
                 items(cx, meta, 0, &mut levels)?;
             } else if path.is_ident(MONEY) {
@@ -541,6 +561,7 @@ impl Field {
             auto_increment: auto_increment.get(),
             allow,
             items: levels,
+            renamed_from,
         }
     }
 }

@@ -2,7 +2,7 @@
 //! [`MongoServer`] (feature `driver`), printed for people, with exit codes.
 
 use super::check::ReadFrom;
-use super::{chain, Exit};
+use super::{chain, Exit, Output};
 use crate::bson::Bson;
 use crate::migrate::apply::{
     apply_with, drift, resolve, revert_with, status_with, to_apply_with, ApplyError, ApplyOptions, DriftStatus, Event,
@@ -14,6 +14,7 @@ use crate::migrate::record::State;
 use crate::migrate::{pending, Model};
 use clap::{Args, Subcommand};
 use mongodb::options::ReadPreference;
+use serde_json::json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -66,11 +67,17 @@ pub(crate) enum ServerCommand {
         /// Print what would run and write nothing.
         #[arg(long)]
         dry_run: bool,
+        /// `json`: what was done with each migration as one JSON document (no progress lines).
+        #[arg(long, value_enum, default_value_t = Output::Text)]
+        format: Output,
     },
     /// List the directory's migrations as applied, partly applied, pending or changed.
     Status {
         #[command(flatten)]
         target: Target,
+        /// `json`: one JSON document.
+        #[arg(long, value_enum, default_value_t = Output::Text)]
+        format: Output,
     },
     /// Run the down steps of the last applied migration and delete its record.
     Revert {
@@ -95,6 +102,9 @@ pub(crate) enum ServerCommand {
         /// The deployment; its password is never printed (not even by `--help`).
         #[arg(long, env = "MONGODB_URI", hide_env_values = true)]
         uri: String,
+        /// `json`: one JSON document.
+        #[arg(long, value_enum, default_value_t = Output::Text)]
+        format: Output,
     },
 }
 
@@ -105,17 +115,18 @@ impl ServerCommand {
 
     pub(crate) fn run(self, models: &[Model], out: &mut dyn Write) -> Result<i32, Exit> {
         match self {
-            ServerCommand::Apply { target, dry_run } => {
+            ServerCommand::Apply { target, dry_run, format } => {
                 let files = read_dir(&target.dir)?;
                 let server = &mut connect(&target.uri)?;
                 match dry_run {
                     true => run_dry_run(server, &files, &target.options(models), out),
-                    false => run_apply(server, &files, &target.options(models), out),
+                    false => run_apply(server, &files, &target.options(models), format, out),
                 }
             }
-            ServerCommand::Status { target } => {
+            ServerCommand::Status { target, format } => {
                 let files = read_dir(&target.dir)?;
-                run_status(&mut connect(&target.uri)?, &files, &target.dir, &target.options(models), out)
+                let options = target.options(models);
+                run_status(&mut connect(&target.uri)?, &files, &target.dir, &options, format, out)
             }
             ServerCommand::Revert { target } => {
                 let files = read_dir(&target.dir)?;
@@ -129,7 +140,7 @@ impl ServerCommand {
                 writeln!(out, "{done}")?;
                 Ok(0)
             }
-            ServerCommand::Drift { uri } => run_drift(&mut connect(&uri)?, models, out),
+            ServerCommand::Drift { uri, format } => run_drift(&mut connect(&uri)?, models, format, out),
         }
     }
 }
@@ -164,8 +175,16 @@ pub(crate) fn run_apply(
     server: &mut dyn Server,
     migrations: &[MigrationFile],
     options: &ApplyOptions,
+    format: Output,
     out: &mut dyn Write,
 ) -> Result<i32, Exit> {
+    if format == Output::Json {
+        let outcomes = apply_with(server, migrations, options, &mut |_| {}).map_err(failed)?;
+        let each: Vec<serde_json::Value> = outcomes.iter().map(outcome_json).collect();
+        let ran = outcomes.iter().filter(|o| !matches!(o, Outcome::AlreadyApplied(_))).count();
+        writeln!(out, "{}", json!({ "migrations": each, "applied": ran, "alreadyApplied": outcomes.len() - ran }))?;
+        return Ok(0);
+    }
     let mut report = |event: Event| {
         let _ = match event {
             Event::Waiting(holder) => {
@@ -201,6 +220,21 @@ pub(crate) fn run_apply(
     Ok(0)
 }
 
+/// One outcome of `apply` as JSON: `{name, outcome, ...}`.
+fn outcome_json(outcome: &Outcome) -> serde_json::Value {
+    match outcome {
+        Outcome::Applied(name) => json!({ "name": name, "outcome": "applied" }),
+        Outcome::AlreadyApplied(name) => json!({ "name": name, "outcome": "alreadyApplied" }),
+        Outcome::Resumed { name, done } => json!({ "name": name, "outcome": "resumed", "afterStep": done }),
+        Outcome::Deferred { name, deferred } => {
+            json!({ "name": name, "outcome": "applied", "deferredSteps": deferred.iter().map(|i| i + 1).collect::<Vec<_>>() })
+        }
+        Outcome::RanDeferred { name, steps } => {
+            json!({ "name": name, "outcome": "ranDeferred", "steps": steps.iter().map(|i| i + 1).collect::<Vec<_>>() })
+        }
+    }
+}
+
 /// `schema apply --dry-run`: each step that would run, read from the record collection
 /// without writing (not even its index).
 pub(crate) fn run_dry_run(
@@ -234,9 +268,32 @@ pub(crate) fn run_status(
     migrations: &[MigrationFile],
     dir: &Path,
     options: &ApplyOptions,
+    format: Output,
     out: &mut dyn Write,
 ) -> Result<i32, Exit> {
     let lines = status_with(server, migrations, options).map_err(|e| Exit(2, chain(&e)))?;
+    let changed = lines.iter().any(|l| matches!(l.state, Some(State::Changed(_))));
+    if format == Output::Json {
+        let each: Vec<serde_json::Value> = lines
+            .iter()
+            .map(|line| match &line.state {
+                Some(State::Applied { at, verified, deferred }) => json!({
+                    "name": line.name, "state": "applied", "appliedAt": shown_time(at), "verified": verified,
+                    "deferredSteps": deferred.iter().map(|i| i + 1).collect::<Vec<_>>(),
+                }),
+                Some(State::Partial { done, steps }) => json!({
+                    "name": line.name, "state": "partial", "done": done, "steps": steps,
+                    "resume": format!("schema apply (at step {})", done + 1),
+                    "resolve": format!("schema resolve {} --skip-step", line.name),
+                }),
+                Some(State::Pending) => json!({ "name": line.name, "state": "pending" }),
+                Some(State::Changed(message)) => json!({ "name": line.name, "state": "changed", "message": message }),
+                None => json!({ "name": line.name, "state": "missing", "message": format!("recorded, but no such file in {}", dir.display()) }),
+            })
+            .collect();
+        writeln!(out, "{}", json!({ "stateDb": options.state_db, "migrations": each }))?;
+        return Ok(i32::from(changed));
+    }
     let mut changed = false;
     for line in &lines {
         let name = &line.name;
@@ -309,8 +366,24 @@ pub(crate) fn run_revert(
 }
 
 /// `schema drift` over any server: one line per collection; exit 1 when any differs.
-fn run_drift(server: &mut dyn Server, models: &[Model], out: &mut dyn Write) -> Result<i32, Exit> {
+fn run_drift(server: &mut dyn Server, models: &[Model], format: Output, out: &mut dyn Write) -> Result<i32, Exit> {
     let report = drift(server, models).map_err(|e| Exit(2, chain(&e)))?;
+    if format == Output::Json {
+        let each: Vec<serde_json::Value> = report
+            .iter()
+            .map(|(model, status)| {
+                let (state, lines) = match status {
+                    DriftStatus::InSync => ("inSync", &[][..]),
+                    DriftStatus::Missing => ("missing", &[][..]),
+                    DriftStatus::NoValidator => ("noValidator", &[][..]),
+                    DriftStatus::Differs(lines) => ("differs", lines.as_slice()),
+                };
+                json!({ "namespace": model.namespace(), "state": state, "differences": lines })
+            })
+            .collect();
+        writeln!(out, "{}", json!({ "collections": each }))?;
+        return Ok(i32::from(report.iter().any(|(_, s)| *s != DriftStatus::InSync)));
+    }
     for (model, status) in &report {
         match status {
             DriftStatus::InSync => writeln!(out, "{}: in sync", model.namespace())?,

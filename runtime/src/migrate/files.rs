@@ -309,7 +309,7 @@ pub fn new_data_migration(dir: &Path, name: &str, naming: Naming) -> Result<Path
         "notes": [
             "A data migration: `apply` runs each command of `up` in order on its database, records the migration, and refuses the file once it changed after being applied; `revert` runs `down`.",
             "Each step is {\"db\": \"db_shop\", \"command\": {...}}, a database command in canonical Extended JSON, e.g. {\"update\": \"t_user\", \"updates\": [{\"q\": {\"email\": {\"$exists\": false}}, \"u\": {\"$set\": {\"email\": \"\"}}, \"multi\": true}]}.",
-            "Write steps that can run twice (filter on what they change): a run interrupted during a step runs that step again."
+            "Appliers started together take turns on a lock, so each step runs once; but a run killed during a step runs that step again. Write steps that can run twice: a $set guarded by its filter ({\"email\": {\"$exists\": false}}), not an $inc (run twice, it counts twice); for a counter, mark the document in the same update ({\"q\": {\"migratedV2\": {\"$exists\": false}}, \"u\": {\"$inc\": {\"n\": 1}, \"$set\": {\"migratedV2\": true}}})."
         ],
         "up": [],
         "down": [],

@@ -104,8 +104,11 @@ pub struct Lease {
     owner: String,
     lease: Duration,
     lost: Arc<AtomicBool>,
-    heartbeat: Option<(Arc<(Mutex<bool>, Condvar)>, JoinHandle<()>)>,
+    heartbeat: Option<Heartbeat>,
 }
+
+/// The renewing thread and how to stop it: a flag set under its mutex, and the signal.
+type Heartbeat = (Arc<(Mutex<bool>, Condvar)>, JoinHandle<()>);
 
 impl Lease {
     /// Takes the lease in `state_db`, waiting while another applier holds it. `waiting` is

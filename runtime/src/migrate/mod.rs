@@ -20,6 +20,7 @@ mod snapshot;
 mod tighten;
 
 pub mod apply;
+pub mod drift;
 #[cfg(feature = "migrate")]
 pub mod driver;
 #[cfg(feature = "validator")]
@@ -67,6 +68,10 @@ pub struct Model {
     pub action: ValidationAction,
     /// `timeseries`, `capped`, indexes and the shard key.
     pub options: Options,
+    /// Fields renamed from an older key, `(new, old)` (`#[mongo(renamed_from = "old")]`):
+    /// read when the migration that drops `old` is written, never kept in the snapshot, so
+    /// removing the attribute later changes nothing.
+    pub renames: Vec<(String, String)>,
 }
 
 /// A collection's options as migrations install them: owned, comparable, serialisable.
@@ -139,6 +144,7 @@ impl From<&Registration> for Model {
             level: r.validation_level,
             action: r.validation_action,
             options,
+            renames: r.renames.iter().map(|(new, old)| ((*new).to_owned(), (*old).to_owned())).collect(),
         }
     }
 }

@@ -64,14 +64,21 @@ fn add(migration: &mut Migration, change: &Change) {
             migration.down.extend(options::down_steps(None, &after.model));
         }
         Change::Alter { before, after, tightening } => {
+            let renamed = declared_renames(&before.model, &after.model);
+            let moves = rename_steps(before, after, &renamed);
+            // down runs reversed: the old key back, the previous validator, the new key gone
+            migration.down.extend(moves.down_last);
             if validation_changed(before, after) {
+                migration.up.extend(moves.up_first);
                 migration.up.push(coll_mod_step(after, alter_comments(before, after, tightening)));
                 migration.down.push(coll_mod_step(
                     before,
                     vec![format!("{}: restore the previous validator", namespace(before))],
                 ));
+                migration.down.extend(moves.down_first);
             }
             migration.up.extend(options::up_steps(Some(&before.model), &after.model, &mut migration.notes));
+            migration.up.extend(moves.up_last);
             migration.down.extend(options::down_steps(Some(&before.model), &after.model));
         }
         Change::Enforce { before, after } => {
@@ -169,7 +176,8 @@ fn notes(change: &Change) -> Vec<String> {
         ));
     }
     if let Change::Alter { before, after, .. } = change {
-        notes.extend(renames(&before.model, &after.model));
+        let declared = declared_renames(&before.model, &after.model);
+        notes.extend(renames(&before.model, &after.model, &declared));
     }
     if let Change::Removed { before } = change {
         notes.push(format!("{}: no longer in the code; its collection, documents and validator are left as they are (migrations never drop)", namespace(before)));
@@ -181,12 +189,162 @@ fn notes(change: &Change) -> Vec<String> {
 /// like a rename: the documents still hold the old name, which the new validator does not
 /// know. Said as a note with the `$rename` data migration that would carry the values over
 /// (never run unasked: `schema new-data` takes it).
-fn renames(before: &Model, after: &Model) -> Vec<String> {
+fn renames(before: &Model, after: &Model, declared: &[(String, String)]) -> Vec<String> {
     let schema = |m: &Model| m.validator.get_document("$jsonSchema").ok().cloned();
     let (Some(old), Some(new)) = (schema(before), schema(after)) else { return Vec::new() };
     let mut notes = Vec::new();
     rename_notes(after, "", &old, &new, &mut notes);
+    // a declared rename is carried out by the migration's own steps
+    notes.retain(|n| !declared.iter().any(|(_, old)| n.contains(&format!(": `{old}` is gone and"))));
     notes
+}
+
+/// The `renamed_from` declarations of `after` that this change carries out: the old key is
+/// a top-level property before and gone after, the new key appears.
+fn declared_renames(before: &Model, after: &Model) -> Vec<(String, String)> {
+    let properties = |m: &Model| {
+        m.validator.get_document("$jsonSchema").and_then(|s| s.get_document("properties")).cloned().unwrap_or_default()
+    };
+    let (old_props, new_props) = (properties(before), properties(after));
+    after
+        .renames
+        .iter()
+        .filter(|(new, old)| {
+            old_props.contains_key(old)
+                && !old_props.contains_key(new)
+                && new_props.contains_key(new)
+                && !new_props.contains_key(old)
+        })
+        .cloned()
+        .collect()
+}
+
+/// The steps around a validator change that carry renamed fields over, in the expand and
+/// contract sequence: a validator that accepts both keys, the values copied, (the new
+/// validator), the old keys unset; and the same backwards for `revert`.
+#[derive(Default)]
+struct RenameSteps {
+    up_first: Vec<Step>,
+    up_last: Vec<Step>,
+    down_first: Vec<Step>,
+    down_last: Vec<Step>,
+}
+
+fn rename_steps(before: &Entry, after: &Entry, renamed: &[(String, String)]) -> RenameSteps {
+    if renamed.is_empty() {
+        return RenameSteps::default();
+    }
+    let (b, a) = (&before.model, &after.model);
+    let list = |pairs: &[(String, String)], pick: fn(&(String, String)) -> &String| {
+        pairs.iter().map(|p| format!("`{}`", pick(p))).collect::<Vec<_>>().join(", ")
+    };
+    let forward: Vec<(String, String)> = renamed.to_vec();
+    let backward: Vec<(String, String)> = renamed.iter().map(|(new, old)| (old.clone(), new.clone())).collect();
+    let both = |base: &Model, other: &Model, pairs: &[(String, String)]| {
+        let mut model = base.clone();
+        model.validator = accepting_both(&base.validator, &other.validator, pairs);
+        Entry { model, enforce: None }
+    };
+    let expand_up = both(a, b, &forward);
+    let expand_down = both(b, a, &backward);
+    RenameSteps {
+        up_first: std::iter::once(coll_mod_step(
+            &Entry { model: Model { level: b.level, action: b.action, ..expand_up.model.clone() }, enforce: None },
+            vec![format!(
+                "{}: renamed {} from {}: first a validator that accepts either key, so that every step after it \
+                 passes while the values move",
+                namespace(after),
+                list(renamed, |p| &p.0),
+                list(renamed, |p| &p.1)
+            )],
+        ))
+        .chain(forward.iter().map(|(new, old)| copy_step(a, old, new)))
+        .collect(),
+        up_last: forward.iter().map(|(new, old)| unset_step(a, old, new)).collect(),
+        // pushed before the global reversal: these run last and first on the way down
+        down_last: backward.iter().map(|(old, new)| unset_step(b, new, old)).rev().collect(),
+        down_first: backward
+            .iter()
+            .map(|(old, new)| copy_step(b, new, old))
+            .rev()
+            .chain(std::iter::once(coll_mod_step(
+                &Entry {
+                    model: Model { level: a.level, action: a.action, ..expand_down.model.clone() },
+                    enforce: None,
+                },
+                vec![format!("{}: accept either key again while the values move back", namespace(before))],
+            )))
+            .collect(),
+    }
+}
+
+/// `base`'s validator that also accepts each `(kept, other)` pair's `other` key with the
+/// schema `other_validator` gives it, and requires one of the two where `base` required
+/// `kept` (or the other validator required `other`).
+fn accepting_both(base: &Document, other_validator: &Document, pairs: &[(String, String)]) -> Document {
+    let mut validator = base.clone();
+    let other = other_validator.get_document("$jsonSchema").cloned().unwrap_or_default();
+    let other_props = other.get_document("properties").cloned().unwrap_or_default();
+    let other_required: Vec<Bson> = other.get_array("required").cloned().unwrap_or_default();
+    let Ok(schema) = validator.get_document_mut("$jsonSchema") else { return validator };
+    let mut either = Vec::new();
+    for (kept, moved) in pairs {
+        let required: Vec<Bson> = schema.get_array("required").cloned().unwrap_or_default();
+        let was_required =
+            required.contains(&Bson::String(kept.clone())) || other_required.contains(&Bson::String(moved.clone()));
+        if let Some(property) = other_props.get(moved) {
+            if let Ok(props) = schema.get_document_mut("properties") {
+                props.insert(moved.clone(), property.clone());
+            }
+        }
+        if was_required {
+            let rest: Vec<Bson> = required.into_iter().filter(|r| *r != Bson::String(kept.clone())).collect();
+            match rest.is_empty() {
+                true => drop(schema.remove("required")),
+                false => drop(schema.insert("required", rest)),
+            }
+            either.push(Bson::Document(doc! { "anyOf": [{ "required": [kept] }, { "required": [moved] }] }));
+        }
+    }
+    if !either.is_empty() {
+        let mut all: Vec<Bson> = schema.get_array("allOf").cloned().unwrap_or_default();
+        all.extend(either);
+        schema.insert("allOf", all);
+    }
+    validator
+}
+
+/// Copies `from` into `to` where a document has `from` and not yet `to`: idempotent, so a
+/// run killed in it resumes safely.
+fn copy_step(m: &Model, from: &str, to: &str) -> Step {
+    let update = doc! {
+        "q": { from: { "$exists": true }, to: { "$exists": false } },
+        "u": [{ "$set": { to: format!("${from}") } }],
+        "multi": true,
+    };
+    Step {
+        db: m.db.clone(),
+        collection: m.collection.clone(),
+        comments: vec![format!("{}.{}: copy `{from}` into `{to}` where it is not there yet", m.db, m.collection)],
+        command: doc! { "update": &m.collection, "updates": [update] },
+        if_namespace_exists: None,
+    }
+}
+
+/// Unsets `from` once its values are in `to` (only where `to` is there).
+fn unset_step(m: &Model, from: &str, to: &str) -> Step {
+    let update = doc! {
+        "q": { from: { "$exists": true }, to: { "$exists": true } },
+        "u": { "$unset": { from: "" } },
+        "multi": true,
+    };
+    Step {
+        db: m.db.clone(),
+        collection: m.collection.clone(),
+        comments: vec![format!("{}.{}: unset `{from}`, now copied into `{to}`", m.db, m.collection)],
+        command: doc! { "update": &m.collection, "updates": [update] },
+        if_namespace_exists: None,
+    }
 }
 
 fn rename_notes(m: &Model, path: &str, old: &Document, new: &Document, notes: &mut Vec<String>) {

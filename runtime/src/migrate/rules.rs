@@ -55,6 +55,7 @@ mod tests {
             level: ValidationLevel::Strict,
             action: ValidationAction::Error,
             options: Default::default(),
+            renames: Vec::new(),
         }
     }
 

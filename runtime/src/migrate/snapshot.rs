@@ -155,6 +155,7 @@ fn entry_from_json(value: &Value) -> Result<Entry, SnapshotError> {
         level,
         action,
         options: options_from_json(value)?,
+        renames: Vec::new(),
     };
     Ok(Entry { model, enforce })
 }
@@ -185,6 +186,7 @@ mod tests {
             level: ValidationLevel::Moderate,
             action: ValidationAction::Warn,
             options: Options::default(),
+            renames: Vec::new(),
         };
         Entry { model, enforce: Some(ValidationAction::Error) }
     }
