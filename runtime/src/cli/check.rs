@@ -7,7 +7,7 @@
 //! read; the batch reports are merged in input order, so the report is the one a single
 //! thread makes, byte for byte.
 
-use super::fix::{suggest, Fix};
+use super::fix::{suggest, Fix, BYPASS_NOTE};
 use super::{chain, select, Exit};
 use crate::bson::Document;
 use crate::dump::{self, Batch, DumpError, DumpReader};
@@ -643,7 +643,11 @@ fn text(checked: &[Checked<'_>], plan: &Plan) -> String {
         let table = c.report.render(&c.model.namespace());
         let mut lines = table.lines();
         out.extend(lines.next().map(|l| format!("{l}\n")));
-        for (line, fix) in lines.zip(fixes(c)) {
+        let fixes_here = fixes(c);
+        if fixes_here.iter().any(|f| matches!(f, Fix::Update { .. })) {
+            out.push_str(&format!("  note: {BYPASS_NOTE}\n"));
+        }
+        for (line, fix) in lines.zip(fixes_here) {
             out.push_str(line);
             out.push('\n');
             match fix {

@@ -1,11 +1,20 @@
 //! What would clean the documents of one `schema check` failure group: a mongosh update
 //! where the fix is mechanical (a type conversion, a value the model accepts for a missing
 //! field), otherwise why a person must decide. Printed, never run.
+//!
+//! [`BYPASS_NOTE`] is printed with them: each update bypasses document validation, so a fix
+//! never fails half way on a document that also breaks another rule.
 
 use crate::bson::{doc, Bson, Document};
 use crate::migrate::dry_run::Group;
 use crate::render::js_string;
 use crate::Validator;
+
+/// Said once above the fixes: why they bypass validation and what that needs.
+pub(crate) const BYPASS_NOTE: &str = "the fixes below pass `bypassDocumentValidation: true`: each mends one rule, \
+     and a document that also breaks another would make it fail (code 121) half way under a strict validator. \
+     Run them as a user with the bypassDocumentValidation action (dbAdmin, restore); without it, set the \
+     collection's validationLevel to \"moderate\" while they run, and back to \"strict\" after";
 
 /// The fix of one failure group.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,9 +53,12 @@ pub(crate) fn suggest(db: &str, collection: &str, schema: &Document, path: &str,
         ));
     }
     let sub = subschema(schema, &group.schema_path);
+    // Each fix mends one rule, and a document may break several: under a strict validator
+    // the first fix would fail (121) on a document that still breaks another rule, half way
+    // through the group. Bypassing validation lets each fix run alone, in any order.
     let target = |filter: Document, update: Bson| {
         format!(
-            "db.getSiblingDB({}).getCollection({}).updateMany({}, {})",
+            "db.getSiblingDB({}).getCollection({}).updateMany({}, {}, {{ bypassDocumentValidation: true }})",
             js_string(db),
             js_string(collection),
             js(&Bson::Document(filter)),
