@@ -532,12 +532,66 @@ fn write_migration(models: &[Model], dir: &Path, options: &MigrateOptions, out: 
     for note in &written.migration.notes {
         writeln!(out, "note: {note}")?;
     }
+    if let Some(line) = missing_rerun_line(Path::new("."), dir) {
+        writeln!(
+            out,
+            "note: this crate embeds its migrations with `migrations!`, which rebuilds when a file changes but not \
+             when one is added: add `{line}` to its build script (build.rs, in `fn main`) so that cargo rebuilds it \
+             now; until then `cargo build` keeps the old set"
+        )?;
+    }
     Ok(0)
+}
+
+/// The build-script line a crate at `root` that embeds migrations with `migrations!` lacks
+/// for `dir` (added files rebuild it only with it), or `None`: no such crate here, or the
+/// line is there.
+fn missing_rerun_line(root: &Path, dir: &Path) -> Option<String> {
+    if !root.join("Cargo.toml").is_file() || !embeds_migrations(&root.join("src")) {
+        return None;
+    }
+    let dir = dir.strip_prefix(".").unwrap_or(dir).to_string_lossy().trim_end_matches('/').to_owned();
+    let watched = std::fs::read_to_string(root.join("build.rs"))
+        .is_ok_and(|script| script.contains(&format!("rerun-if-changed={dir}")));
+    (!watched).then(|| format!("println!(\"cargo:rerun-if-changed={dir}\");"))
+}
+
+/// Some `.rs` file under `dir` calls `migrations!`.
+fn embeds_migrations(dir: &Path) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else { return false };
+    entries.flatten().any(|entry| {
+        let path = entry.path();
+        if path.is_dir() {
+            embeds_migrations(&path)
+        } else {
+            path.extension().is_some_and(|e| e == "rs")
+                && std::fs::read_to_string(&path).is_ok_and(|text| text.contains("migrations!("))
+        }
+    })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::redact_credentials;
+    use super::{missing_rerun_line, redact_credentials};
+    use std::path::Path;
+
+    #[test]
+    fn a_crate_that_embeds_migrations_is_told_the_build_script_line_it_lacks() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = Path::new("migrations");
+        assert_eq!(missing_rerun_line(root.path(), dir), None, "not a crate");
+        std::fs::write(root.path().join("Cargo.toml"), "[package]\n").unwrap();
+        std::fs::create_dir_all(root.path().join("src/app")).unwrap();
+        std::fs::write(root.path().join("src/lib.rs"), "pub mod app;\n").unwrap();
+        assert_eq!(missing_rerun_line(root.path(), dir), None, "no migrations! call");
+        let start = "pub async fn start(db: &mongodb::Database) { mongo_schema::migrations!(\"migrations\").run(db).await.unwrap(); }";
+        std::fs::write(root.path().join("src/app/start.rs"), start).unwrap();
+        let line = "println!(\"cargo:rerun-if-changed=migrations\");";
+        assert_eq!(missing_rerun_line(root.path(), dir).as_deref(), Some(line));
+        assert_eq!(missing_rerun_line(root.path(), Path::new("./migrations/")).as_deref(), Some(line));
+        std::fs::write(root.path().join("build.rs"), format!("fn main() {{ {line} }}")).unwrap();
+        assert_eq!(missing_rerun_line(root.path(), dir), None, "the line is there");
+    }
 
     #[test]
     fn passwords_in_connection_strings_are_never_printed() {
