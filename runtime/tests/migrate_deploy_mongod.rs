@@ -186,7 +186,7 @@ fn an_applier_killed_in_its_first_step_and_at_every_boundary_resumes_and_runs_ea
     let second = data_migration(
         dir.path(),
         "count b",
-        vec![scene.count_step("b1"), scene.sleep_step(1500), scene.count_step("b2")],
+        vec![scene.sleep_step(1500), scene.count_step("b1"), scene.sleep_step(1500), scene.count_step("b2")],
     );
     let mut args = vec!["apply"];
     args.extend(scene.target(dir.path()));
@@ -201,12 +201,14 @@ fn an_applier_killed_in_its_first_step_and_at_every_boundary_resumes_and_runs_ea
         out.contains(&format!("partial  {first}  0 of 4 steps (a run stopped; `schema apply` resumes it at step 1")),
         "{out}"
     );
-    // killed at each boundary between counting steps (in the sleeping steps)
-    kill_when(spawn(&args), "the boundary after step 2", || done(&first) == Some(2));
-    kill_when(spawn(&args), "the boundary after the first migration", || done(&second) == Some(1));
+    // killed at each boundary between counting steps (in the sleeping steps): inside the
+    // first migration, between the two migrations, inside the second
+    kill_when(spawn(&args), "the boundary after a1", || done(&first) == Some(2));
+    kill_when(spawn(&args), "the boundary between the migrations", || done(&second) == Some(0));
+    kill_when(spawn(&args), "the boundary after b1", || done(&second) == Some(2));
     let (code, out) = finish(spawn(&args));
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains(&format!("applied {second} (resumed after step 1")), "{out}");
+    assert!(out.contains(&format!("applied {second} (resumed after step 2")), "{out}");
     let expected: Vec<(String, i64)> = ["a1", "a2", "b1", "b2"].iter().map(|s| ((*s).to_owned(), 1)).collect();
     assert_eq!(scene.counts(), expected, "every counting step ran once");
     for name in [&first, &second] {
