@@ -114,6 +114,7 @@ mod pattern;
 mod report;
 mod schema;
 mod types;
+mod unique;
 pub mod update;
 mod value;
 mod walk;

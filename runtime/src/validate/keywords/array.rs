@@ -3,10 +3,10 @@
 
 use crate::bson::{doc, Bson, Document};
 
-use crate::validate::equal::bson_eq;
 use crate::validate::error::SchemaError;
 use crate::validate::report::{leaf, spec, Explain};
 use crate::validate::schema::{limit, Ctx, Keywords, Limit, Schema};
+use crate::validate::unique::first_duplicate;
 use crate::validate::value::{Arr, Res, Value};
 
 #[derive(Debug)]
@@ -143,19 +143,6 @@ fn tuple_entry(value: &Bson, at: &str, index: usize, ctx: Ctx<'_>) -> Result<Sch
     Schema::parse_nested(value, &at, false, || {
         ctx.err("items", "$jsonSchema keyword 'items' requires that each element of the array is an object")
     })
-}
-
-/// The index of the first element equal to an earlier one (quadratic, allocation-free).
-fn first_duplicate<'a, A: Arr<'a>>(a: A) -> Res<Option<usize>> {
-    for (i, x) in a.items().enumerate() {
-        let x = x?;
-        for y in a.items().take(i) {
-            if bson_eq(x, y?)? {
-                return Ok(Some(i));
-            }
-        }
-    }
-    Ok(None)
 }
 
 impl ArrayRules {
