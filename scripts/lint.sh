@@ -15,6 +15,9 @@ echo "lint: cargo clippy under bson 2 (every feature but bson-3)" >&2
 cargo clippy --workspace --all-targets --quiet \
   --features mongo-schema/cli,mongo-schema/driver,mongo-schema-example-app/driver -- -D warnings
 echo "lint: cargo fmt, cargo clippy of the downstream crates" >&2
+cargo fmt --manifest-path downstream/facade/Cargo.toml --all --check
+CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}/downstream" \
+  cargo clippy --manifest-path downstream/facade/Cargo.toml --workspace --all-targets --quiet -- -D warnings
 for crate in downstream/bson2 downstream/bson3; do
   cargo fmt --manifest-path "$crate/Cargo.toml" --check
   CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}/downstream" \

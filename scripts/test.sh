@@ -23,6 +23,25 @@ if [ "${PROPTEST_RNG_SEED:-}" = random ]; then
   echo "test.sh: proptest seed drawn for this run: PROPTEST_RNG_SEED=$PROPTEST_RNG_SEED"
 fi
 
+# The validator's regexes run on the PCRE2 vendored in pcre2/ (mongo-schema-pcre2), never on
+# a system libpcre2-8, with no environment variable to set. So everything below (lint, the
+# suite, and the downstream crates, which are a user's `cargo add mongo-schema && cargo build`
+# of the default features) builds with a system libpcre2-8 in pkg-config's sight: a fake one,
+# whose library does not exist, so that a dependency picking it (pcre2-sys does whenever
+# pkg-config finds one) could not link, and a build script refusing it would stop the build.
+# A fixed path: no build script watching PKG_CONFIG_PATH reruns from one run to the next.
+fake_pcre2="${CARGO_TARGET_DIR:-$PWD/target}/fake-system-pcre2"
+mkdir -p "$fake_pcre2"
+printf '%s\n' 'Name: libpcre2-8' 'Description: a fake system PCRE2 (scripts/test.sh): nothing may link it' \
+  'Version: 10.42' "Libs: -L$fake_pcre2/lib -lpcre2-8-fake-system" "Cflags: -I$fake_pcre2/include" \
+  >"$fake_pcre2/libpcre2-8.pc"
+export PKG_CONFIG_PATH="$fake_pcre2${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+if command -v pkg-config >/dev/null; then
+  pkg-config --libs libpcre2-8 | grep -q -- -lpcre2-8-fake-system
+else
+  echo "test.sh: no pkg-config here, so no build can find a system libpcre2-8 (fake or real)"
+fi
+
 # fmt, clippy (warnings denied) and the declared rust-version: the maintainer checks.
 scripts/lint.sh
 
@@ -37,6 +56,23 @@ scripts/with-mongod.sh cargo test --workspace --all-features 2>&1 | tee "$log"
 scripts/with-mongod.sh cargo test --workspace \
   --features mongo-schema/cli,mongo-schema/driver,mongo-schema-example-app/driver 2>&1 | tee -a "$log"
 
+# The PCRE2 in the binaries is the vendored one, whatever pkg-config says: pcre2_config's
+# version, from the example the suite has just built (nothing to build here), against
+# pcre2.h's, and no shared libpcre2 among the libraries the binary loads.
+pcre2_h=pcre2/upstream/include/pcre2.h
+pcre2_define() { sed -n "s/^#define $1[[:space:]]*\([0-9.-]*\).*/\1/p" "$pcre2_h"; }
+vendored="$(pcre2_define PCRE2_MAJOR).$(pcre2_define PCRE2_MINOR) $(pcre2_define PCRE2_DATE)"
+linked=$(cargo run --quiet -p mongo-schema-pcre2 --example version)
+if [ "$linked" != "$vendored" ]; then
+  echo "test.sh: the binary's PCRE2 is $linked, not the vendored $vendored" >&2
+  exit 1
+fi
+if command -v ldd >/dev/null && ldd "${CARGO_TARGET_DIR:-$PWD/target}/debug/examples/version" | grep -i pcre; then
+  echo "test.sh: a shared PCRE2 library is linked (above)" >&2
+  exit 1
+fi
+echo "test.sh: the validator's PCRE2 is the vendored $linked (with a system libpcre2-8 in sight)"
+
 # A user's crate per major, outside the workspace (downstream/), each built as is and with
 # mongo-schema's `driver` feature, which must change nothing in the user's code; one target
 # directory for the four builds, which keep no debug info at all (their dependencies, the
@@ -49,6 +85,8 @@ scripts/with-mongod.sh bash -c '
     cargo test --manifest-path "$crate/Cargo.toml"
     cargo test --manifest-path "$crate/Cargo.toml" --features driver
   done
+  # a crate that knows mongo-schema only through a facade crate'"'"'s re-export: `#[mongo(crate = ...)]`
+  cargo test --manifest-path downstream/facade/Cargo.toml --workspace
   # an application that migrates at start-up: `migrations!` with the `migrate` feature alone,
   # which must bring the driver and nothing of the CLI
   cargo test --manifest-path downstream/bson2/Cargo.toml --features migrate

@@ -96,10 +96,11 @@ pub fn fallback_checks(c: &Container, assertions: &[Assertion]) -> Option<TokenS
     }
     let none = quote!(());
     let checks = fields.iter().map(|a| assertion(c, a, &none, None));
+    let runtime = crate::attr::mongo::runtime_path(&c.input.attrs);
     Some(quote! {
         #[doc(hidden)]
         const _: () = {
-            use ::mongo_schema::__private as _p;
+            use #runtime::__private as _p;
             #(const _: () = #checks;)*
         };
     })
@@ -114,11 +115,12 @@ pub fn wrap(input: &syn::DeriveInput, body: TokenStream, extra: Option<TokenStre
         param.bounds.push(syn::parse_quote!(_p::MongoSchema));
     }
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let runtime = crate::attr::mongo::runtime_path(&input.attrs);
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_qualifications, dead_code, missing_docs, private_interfaces, clippy::all)]
         const _: () = {
-            use ::mongo_schema::__private as _p;
+            use #runtime::__private as _p;
             #[automatically_derived]
             impl #impl_generics _p::MongoSchema for #ident #ty_generics #where_clause {
                 #body

@@ -8,6 +8,7 @@ pub const DOC: &str = "doc";
 // #[mongo(...)] on a type
 pub const DB: &str = "db";
 pub const COLLECTION: &str = "collection";
+pub const CRATE: &str = "crate";
 pub const VALIDATION_LEVEL: &str = "validation_level";
 pub const VALIDATION_ACTION: &str = "validation_action";
 pub const MAX_DEPTH: &str = "max_depth";

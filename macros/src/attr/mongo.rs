@@ -475,6 +475,29 @@ fn field_keys() -> String {
 }
 
 /// Calls `f` for each key of every `#[mongo(...)]` attribute.
+/// The path the expansion names the runtime by: `::mongo_schema`, or the path of
+/// `#[mongo(crate = "...")]` for a crate that re-exports mongo-schema under another name.
+/// Read apart from [`Container::from_ast`] (which reports its errors) so that the fallback
+/// of a failed derive names the same runtime.
+pub fn runtime_path(attrs: &[syn::Attribute]) -> syn::Path {
+    let mut found = None;
+    for attr in attrs.iter().filter(|a| a.path().is_ident(MONGO)) {
+        let _ = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident(CRATE) {
+                found = string(&meta)?.parse::<syn::Path>().ok();
+            } else if meta.input.peek(syn::Token![=]) {
+                meta.value()?.parse::<syn::Expr>()?;
+            } else if meta.input.peek(syn::token::Paren) {
+                let content;
+                syn::parenthesized!(content in meta.input);
+                content.parse::<proc_macro2::TokenStream>()?;
+            }
+            Ok(())
+        });
+    }
+    found.unwrap_or_else(|| syn::parse_quote!(::mongo_schema))
+}
+
 fn each_key(cx: &Ctxt, attrs: &[syn::Attribute], mut f: impl FnMut(&ParseNestedMeta) -> syn::Result<()>) {
     for attr in attrs.iter().filter(|a| a.path().is_ident(MONGO)) {
         if let Err(error) = attr.parse_nested_meta(|meta| f(&meta)) {
@@ -606,7 +629,8 @@ fn container_keys() -> String {
         keyword::KEYWORDS.iter().filter(|spec| is_annotation(spec)).map(|spec| spec.attr).collect();
     format!(
         "db, collection, validation_level, validation_action, {}, max_depth, field_case, max_items_limit, \
-         timeseries(...), index(...), shard_key(...), capped(...), allow(rule_id, reason = \"...\")",
+         timeseries(...), index(...), shard_key(...), capped(...), allow(rule_id, reason = \"...\"), \
+         crate = \"path::to::mongo_schema\"",
         annotations.join(", ")
     )
 }
@@ -672,7 +696,10 @@ impl Container {
         let mut allow = Vec::new();
         each_key(cx, attrs, |meta| {
             let path = &meta.path;
-            if path.is_ident(DB) {
+            if path.is_ident(CRATE) {
+                // #[mongo(crate = "my_facade::mongo_schema")]: read by `runtime_path`
+                string(meta)?.parse::<syn::Path>()?;
+            } else if path.is_ident(DB) {
                 // #[mongo(db = "db_user_center")]
                 db.set(path, string(meta)?);
             } else if path.is_ident(COLLECTION) {
