@@ -24,6 +24,7 @@ pub const MAX_LINE: usize = 8 * MAX_DOCUMENT_SIZE;
 
 /// How the documents are stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum DumpFormat {
     /// Concatenated BSON documents (mongodump `.bson`).
     Bson,

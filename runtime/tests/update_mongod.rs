@@ -406,6 +406,7 @@ fn local(validator: &Validator, case: &Case) -> Option<Outcome> {
             Outcome::Error(121, Some(e.failure().expect("invalid").err_info()), "Document failed validation".to_owned())
         }
         Err(UpdateError::Refused { code, message, .. }) => Outcome::Error(code, None, message),
+        Err(other) => panic!("an update error this test does not know: {other:?}"),
     })
 }
 

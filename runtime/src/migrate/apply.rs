@@ -93,6 +93,7 @@ fn reply_error(what: &str, reply: &Document) -> CommandError {
 
 /// A command that failed: refused by the server, answered oddly, or never sent.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum CommandError {
     /// The server refused the command: its error code and message (`errmsg`).
     Refused {
@@ -166,6 +167,7 @@ pub struct MigrationFile {
 
 /// What wrote a migration file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum MigrationKind {
     /// `schema migrate`, from the models.
     Schema,
@@ -225,6 +227,7 @@ impl Error for ApplyError {
 /// Why a migration's JSON file could not be read back. Its `Display` is the context; the
 /// [`source`](std::error::Error::source) chain holds the cause (I/O, JSON, Extended JSON).
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum MigrationFileError {
     /// The file could not be read.
     Read {
@@ -276,6 +279,7 @@ impl Error for MigrationFileError {
 
 /// What `apply` did with one migration.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Outcome {
     /// Run and recorded now (the migration's name).
     Applied(String),
@@ -402,6 +406,7 @@ impl ApplyOptions {
 
 /// What [`apply_with`] reports while it works, for a person watching a deploy.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Event {
     /// Another applier holds the lock (its owner): this one waits.
     Waiting(String),
@@ -653,6 +658,7 @@ fn revert_locked(
 
 /// How [`resolve`] gets a stuck migration moving.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Resolution {
     /// Record the next step of a partly applied migration as done without running it: it
     /// was done by hand, or it cannot apply here and is not needed. Recorded in the

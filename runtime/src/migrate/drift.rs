@@ -9,6 +9,7 @@ use crate::command::{ValidationAction, ValidationLevel};
 
 /// How a deployed collection compares with its model.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum DriftStatus {
     /// Same validator, level and action (numbers compared by value, defaults filled in); for a
     /// time-series collection, which has no validator, the same declared `timeseries`

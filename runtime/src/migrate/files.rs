@@ -105,6 +105,7 @@ pub struct Written {
 /// Why no migration could be written. Its `Display` is the context (a path, or the rule's
 /// whole message); the [`source`](std::error::Error::source) chain holds the cause.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum MigrateError {
     /// A file or directory of the migrations directory could not be read or written.
     Io {

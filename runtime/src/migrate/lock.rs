@@ -49,6 +49,7 @@ fn owner() -> String {
 
 /// Why the lease could not be taken or was lost.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum LockError {
     /// Another applier held it for longer than [`LockOptions::wait`].
     Timeout {

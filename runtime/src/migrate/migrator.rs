@@ -44,6 +44,7 @@ pub struct Migrator {
 /// Why [`Migrator`] could not read or apply the migrations. Its `Display` is the context;
 /// the [`source`](std::error::Error::source) chain holds the cause.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum MigratorError {
     /// The directory could not be listed.
     Dir(MigrateError),

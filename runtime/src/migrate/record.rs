@@ -262,6 +262,7 @@ pub(super) fn verify(record: &Record, file: &MigrationFile) -> Result<(), String
 
 /// Where one migration file stands on a deployment.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum State {
     /// Not recorded: `apply` runs it.
     Pending,

@@ -33,6 +33,7 @@ pub struct Snapshot {
 /// Why a snapshot's text cannot be read back. Its `Display` is the context; the
 /// [`source`](std::error::Error::source) holds the JSON or Extended JSON error.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum SnapshotError {
     /// Not JSON at all.
     Json(serde_json::Error),

@@ -26,6 +26,7 @@ const SHOWN_EVIDENCE: usize = 30;
 
 /// How one checklist item came out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Status {
     /// Meets the standard.
     Pass,
@@ -167,6 +168,7 @@ pub struct Report {
 /// The review could not run: the connection string does not parse or the deployment
 /// does not answer.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum ReviewError {
     /// The URI does not parse (the driver's message, password redacted by the caller).
     Uri(String),

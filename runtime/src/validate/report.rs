@@ -56,6 +56,7 @@ impl Failure {
 
 /// Why `validate` refused a document.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum ValidationError {
     /// The document breaks the schema.
     Invalid(Box<Failure>),

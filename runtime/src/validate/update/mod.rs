@@ -88,6 +88,7 @@ use super::Validator;
 
 /// Why [`Validator::check_update`] says mongod would not store the update's result.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum UpdateError {
     /// mongod refuses the update itself, with this error (e.g. 14 TypeMismatch for `$inc`
     /// of a string, 40 ConflictingUpdateOperators, 28 PathNotViable).
