@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use mongo_schema::bson::{Bson, Document, RawBsonRef, RawDocument, RawDocumentBuf};
 use mongo_schema::Validator;
-use pcre2::bytes::{Regex, RegexBuilder};
+use mongo_schema_pcre2::{Regex, RegexBuilder};
 use serde_json::{json, Value};
 
 const DOCS: u32 = 3000;

@@ -76,8 +76,8 @@
 //!
 //! # Differences from mongod 6.0
 //!
-//! * Patterns run on PCRE2 10.46 (the copy pcre2-sys vendors, which `build.rs` insists on:
-//!   never a system library of another version unless `PCRE2_SYS_STATIC=0` says so); mongod
+//! * Patterns run on PCRE2 10.46 (the copy vendored in the `mongo-schema-pcre2` crate and
+//!   compiled with its own symbol names: never a system library, whatever is installed); mongod
 //!   6.0 uses PCRE 8.x. Both are compiled as 6.0 compiles them: no flags, unanchored, JIT
 //!   when available; `pattern` in UTF mode (`^.$` matches "é"), `patternProperties` without
 //!   it, byte by byte (`^.$` does not match the name "é", `^..$` does, and `\x{100}` is
