@@ -42,6 +42,24 @@ else
   echo "test.sh: no pkg-config here, so no build can find a system libpcre2-8 (fake or real)"
 fi
 
+# Take only what you use: what each feature set of mongo-schema compiles (no build, the
+# lock file only). Derive-only builds no C and no CLI, and reads no dump; `migrate` alone
+# (an application that migrates at start-up) has the driver and nothing of the CLI.
+forbid() { # forbid FEATURES CRATE...
+  local features=$1 found
+  shift
+  found=$(cargo tree -p mongo-schema $features -e normal,build --prefix none | sed 's/ .*//' | sort -u |
+    grep -xF "$(printf '%s\n' "$@")" || true)
+  if [ -n "$found" ]; then
+    echo "test.sh: mongo-schema $features compiles $(echo $found) (forbidden here)" >&2
+    exit 1
+  fi
+}
+forbid "--no-default-features --features bson-2" cc mongo-schema-pcre2 flate2 sha2 clap indicatif mongodb
+forbid "--no-default-features --features bson-2,migrate" clap indicatif mongo-schema-pcre2 flate2
+forbid "" clap indicatif flate2 sha2 mongodb
+echo "test.sh: feature sets compile only what they need (cargo tree)"
+
 # fmt, clippy (warnings denied) and the declared rust-version: the maintainer checks.
 scripts/lint.sh
 

@@ -2,17 +2,17 @@
 //! (`crate::bson`); everything else in the crate is spelled the same in both.
 
 /// The error of reading a raw document.
-#[cfg(feature = "bson-3")]
+#[cfg(all(any(feature = "dump", feature = "validator"), feature = "bson-3"))]
 pub(crate) type RawError = crate::bson::error::Error;
 /// The error of reading a raw document.
-#[cfg(not(feature = "bson-3"))]
+#[cfg(all(any(feature = "dump", feature = "validator"), not(feature = "bson-3")))]
 pub(crate) type RawError = crate::bson::raw::Error;
 
 /// The error of turning extended JSON into BSON (`Bson::try_from(serde_json::Value)`).
-#[cfg(feature = "bson-3")]
+#[cfg(all(any(feature = "cli", feature = "migrate"), feature = "bson-3"))]
 pub(crate) type ExtJsonError = crate::bson::error::Error;
 /// The error of turning extended JSON into BSON (`Bson::try_from(serde_json::Value)`).
-#[cfg(not(feature = "bson-3"))]
+#[cfg(all(any(feature = "cli", feature = "migrate"), not(feature = "bson-3")))]
 pub(crate) type ExtJsonError = crate::bson::extjson::de::Error;
 
 /// A value serialized as a whole BSON document, in bytes.

@@ -3,21 +3,30 @@
 // each block says why it holds, and an `unsafe fn` states its contract without licensing unsafe operations.
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 #![warn(missing_docs)]
+// docs.rs (`--cfg docsrs`) marks each gated item with the feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 extern crate self as mongo_schema;
 
 #[cfg(feature = "cli")]
+#[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
 pub mod cli;
 pub mod command;
+#[cfg(feature = "dump")]
+#[cfg_attr(docsrs, doc(cfg(feature = "dump")))]
 pub mod dump;
+#[cfg(any(feature = "cli", feature = "migrate"))]
+#[cfg_attr(docsrs, doc(cfg(any(feature = "cli", feature = "migrate"))))]
 pub mod migrate;
 pub mod paths;
 pub mod render;
 #[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub mod review;
 pub mod schema;
 pub mod serde_helpers;
 #[cfg(feature = "validator")]
+#[cfg_attr(docsrs, doc(cfg(feature = "validator")))]
 pub mod validate;
 
 #[doc(hidden)]
@@ -30,6 +39,7 @@ pub mod __private;
 /// script (`build.rs`) holding `println!("cargo:rerun-if-changed=migrations");`. Feature
 /// `migrate`.
 #[cfg(feature = "migrate")]
+#[cfg_attr(docsrs, doc(cfg(feature = "migrate")))]
 pub use mongo_schema_macros::migrations;
 
 #[cfg(not(any(feature = "bson-2", feature = "bson-3")))]

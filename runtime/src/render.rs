@@ -62,6 +62,7 @@ pub fn mongosh_run_command(db: &str, command: &Document) -> String {
 
 /// A `//` comment line holding any text: the line terminators JavaScript knows (`\n`,
 /// `\r`, U+2028, U+2029) are escaped, so no text can end the comment and start code.
+#[cfg_attr(not(any(feature = "cli", feature = "migrate")), allow(dead_code))]
 pub(crate) fn js_line_comment(text: &str) -> String {
     let mut line = String::from("//");
     if !text.is_empty() {

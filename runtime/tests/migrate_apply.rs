@@ -2,6 +2,8 @@
 //! idempotent fallback, skipping applied migrations, and every failure path.
 
 #![forbid(unsafe_code)]
+// The `migrate` module comes with the `cli` feature (writing migrations) or `migrate` (applying them).
+#![cfg(any(feature = "cli", feature = "migrate"))]
 
 mod migrate_models;
 

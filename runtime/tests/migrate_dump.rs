@@ -1,6 +1,8 @@
 //! The dump reader on mongodump-format bytes: well-formed, truncated and corrupt.
 
 #![forbid(unsafe_code)]
+// The dump reader is the `dump` feature's (`cli` turns it on).
+#![cfg(feature = "dump")]
 
 use mongo_schema::bson;
 use mongo_schema::bson::{doc, oid::ObjectId, RawDocumentBuf};

@@ -2,6 +2,8 @@
 //! remove sequence. Every generated script is also syntax-checked with `node --check`.
 
 #![forbid(unsafe_code)]
+// The `migrate` module comes with the `cli` feature (writing migrations) or `migrate` (applying them).
+#![cfg(any(feature = "cli", feature = "migrate"))]
 
 mod migrate_models;
 

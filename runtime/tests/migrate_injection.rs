@@ -3,6 +3,8 @@
 //! exactly the commands of the JSON file, text intact.
 
 #![forbid(unsafe_code)]
+// The `migrate` module comes with the `cli` feature (writing migrations) or `migrate` (applying them).
+#![cfg(any(feature = "cli", feature = "migrate"))]
 
 use mongo_schema::bson::{doc, Bson, Document};
 use mongo_schema::command::{ValidationAction, ValidationLevel};

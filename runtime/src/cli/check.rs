@@ -82,6 +82,7 @@ pub(crate) enum ReadFrom {
 
 impl ReadFrom {
     /// The mode as `readPreference=` spells it.
+    #[cfg(feature = "driver")]
     pub(crate) fn name(self) -> String {
         self.to_possible_value().map(|v| v.get_name().to_owned()).unwrap_or_default()
     }

@@ -22,16 +22,20 @@ mod tighten;
 pub mod apply;
 pub mod drift;
 #[cfg(feature = "migrate")]
+#[cfg_attr(docsrs, doc(cfg(feature = "migrate")))]
 pub mod driver;
-#[cfg(feature = "validator")]
+#[cfg(all(feature = "validator", feature = "dump"))]
+#[cfg_attr(docsrs, doc(cfg(all(feature = "validator", feature = "dump"))))]
 pub mod dry_run;
-#[cfg(feature = "validator")]
+#[cfg(all(feature = "validator", feature = "dump"))]
+#[cfg_attr(docsrs, doc(cfg(all(feature = "validator", feature = "dump"))))]
 pub mod live_check;
 pub mod lock;
 #[cfg(feature = "migrate")]
 mod migrator;
 pub mod record;
 #[cfg(feature = "migrate")]
+#[cfg_attr(docsrs, doc(cfg(feature = "migrate")))]
 pub use migrator::{Migrator, MigratorError};
 
 use diff::{diff, Change};
