@@ -95,7 +95,16 @@ enum Command {
     /// against a deployment; exit 1 on any failed item. Reads only.
     #[cfg(feature = "driver")]
     Review(review::ReviewArgs),
+    /// The commands that talk to a deployment, in a binary built without them: each says
+    /// which feature brings it instead of "unrecognized subcommand".
+    #[cfg(not(feature = "driver"))]
+    #[command(external_subcommand)]
+    Missing(Vec<String>),
 }
+
+/// The subcommands the `driver` feature adds.
+#[cfg(not(feature = "driver"))]
+const DRIVER_COMMANDS: [&str; 6] = ["apply", "status", "revert", "resolve", "drift", "review"];
 
 impl Command {
     /// `new-data`, `apply`, `status` and `revert` handle migration files and need no model;
@@ -104,6 +113,10 @@ impl Command {
         #[cfg(feature = "driver")]
         if let Command::Server(server) = self {
             return server.needs_models();
+        }
+        #[cfg(not(feature = "driver"))]
+        if let Command::Missing(_) = self {
+            return false;
         }
         #[cfg(feature = "driver")]
         if let Command::Review(_) = self {
@@ -277,6 +290,21 @@ fn dispatch(models: &[Model], command: Command, out: &mut dyn Write) -> Result<i
             Ok(0)
         }
         Command::Check(args) => check::run(models, args, out),
+        #[cfg(not(feature = "driver"))]
+        Command::Missing(args) => {
+            let name = args.first().map(String::as_str).unwrap_or_default();
+            match DRIVER_COMMANDS.contains(&name) {
+                true => Err(Exit(
+                    2,
+                    format!(
+                        "`schema {name}` talks to a deployment, which this binary was built without: turn on \
+                         mongo-schema's `driver` feature (`mongo-schema = {{ version = \"0.1\", features = \
+                         [\"driver\"] }}`), then build the binary again"
+                    ),
+                )),
+                false => Err(Exit(2, format!("unrecognized subcommand '{name}'; `schema --help` lists the commands"))),
+            }
+        }
         #[cfg(feature = "driver")]
         Command::Server(command) => command.run(models, out),
         #[cfg(feature = "driver")]
@@ -574,6 +602,23 @@ fn embeds_migrations(dir: &Path) -> bool {
 mod tests {
     use super::{missing_rerun_line, redact_credentials};
     use std::path::Path;
+
+    /// A `cli`-only binary asked for a command of the `driver` feature says so.
+    #[cfg(not(feature = "driver"))]
+    #[test]
+    fn a_command_of_a_feature_that_is_off_names_the_feature() {
+        for command in super::DRIVER_COMMANDS {
+            let (mut out, mut err) = (Vec::new(), Vec::new());
+            let code = super::run(&[], ["schema", command, "--uri", "mongodb://h"], &mut out, &mut err);
+            let err = String::from_utf8(err).unwrap();
+            assert_eq!(code, 2, "{err}");
+            assert!(err.contains(&format!("`schema {command}` talks to a deployment")), "{err}");
+            assert!(err.contains("`driver` feature"), "{err}");
+        }
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        assert_eq!(super::run(&[], ["schema", "aply"], &mut out, &mut err), 2);
+        assert!(String::from_utf8(err).unwrap().contains("unrecognized subcommand 'aply'"));
+    }
 
     #[test]
     fn a_crate_that_embeds_migrations_is_told_the_build_script_line_it_lacks() {
