@@ -172,6 +172,19 @@ pub(crate) fn run(models: &[Model], args: CheckArgs, out: &mut dyn Write) -> Res
     }
 }
 
+/// The driver's read preference for `--read-preference`.
+#[cfg(feature = "driver")]
+fn read_preference(from: ReadFrom) -> mongodb::options::ReadPreference {
+    use mongodb::options::ReadPreference;
+    match from {
+        ReadFrom::Primary => ReadPreference::Primary,
+        ReadFrom::PrimaryPreferred => ReadPreference::PrimaryPreferred { options: None },
+        ReadFrom::Secondary => ReadPreference::Secondary { options: None },
+        ReadFrom::SecondaryPreferred => ReadPreference::SecondaryPreferred { options: None },
+        ReadFrom::Nearest => ReadPreference::Nearest { options: None },
+    }
+}
+
 /// `check --uri`: each selected model's collection on the deployment (see
 /// [`live_check`](crate::migrate::live_check::live_check)), printed as the dump check
 /// prints, with what the server counted and how.
@@ -180,7 +193,7 @@ fn live(models: &[Model], args: &CheckArgs, uri: &str, out: &mut dyn Write) -> R
     use crate::migrate::live_check::{live_check, LiveCheck};
     let selected = select(models, args.collection.as_deref())?;
     let options = LiveCheck { sample: args.sample, limit: args.limit, ids: args.ids };
-    let server = &mut super::server::connect(uri)?.reading_from(super::server::read_preference(args.read_preference));
+    let server = &mut super::server::connect(uri)?.reading_from(read_preference(args.read_preference));
     let mut text_out = String::new();
     let mut json_collections = Vec::new();
     let mut failed = false;

@@ -1,7 +1,6 @@
 //! `schema apply`, `status`, `revert` and `drift`: the subcommands that talk to a deployment, through
 //! [`MongoServer`] (feature `driver`), printed for people, with exit codes.
 
-use super::check::ReadFrom;
 use super::{chain, Exit, Output};
 use crate::bson::Bson;
 use crate::migrate::apply::{
@@ -13,7 +12,6 @@ use crate::migrate::lock::LockOptions;
 use crate::migrate::record::State;
 use crate::migrate::{pending, Model};
 use clap::{Args, Subcommand};
-use mongodb::options::ReadPreference;
 use serde_json::json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -396,15 +394,4 @@ fn run_drift(server: &mut dyn Server, models: &[Model], format: Output, out: &mu
         }
     }
     Ok(i32::from(report.iter().any(|(_, s)| *s != DriftStatus::InSync)))
-}
-
-/// The driver's read preference for `--read-preference`.
-pub(crate) fn read_preference(from: ReadFrom) -> ReadPreference {
-    match from {
-        ReadFrom::Primary => ReadPreference::Primary,
-        ReadFrom::PrimaryPreferred => ReadPreference::PrimaryPreferred { options: None },
-        ReadFrom::Secondary => ReadPreference::Secondary { options: None },
-        ReadFrom::SecondaryPreferred => ReadPreference::SecondaryPreferred { options: None },
-        ReadFrom::Nearest => ReadPreference::Nearest { options: None },
-    }
 }

@@ -1,22 +1,22 @@
-//! `apply`, `revert` and `drift` over a [`Server`]: the pending migrations run in order and
-//! are recorded (see [`record`](super::record)), the last one is reverted, and deployed
-//! validators are compared with the code's. The server sits behind
-//! a one-method trait so every failure path is tested with a recording fake; the
-//! `driver` feature implements it with the official driver.
+//! `apply`, `revert`, `resolve` and `status` over a [`Server`]: under the lease
+//! ([`lock`](super::lock)), the pending migrations run in order and are recorded (see
+//! [`record`](super::record)), the last one is reverted, a stuck one is resolved. The port,
+//! the file model, the records and drift live in their own modules; this one re-exports
+//! their names so that `migrate::apply::*` keeps working.
+//!
+//! The layers point one way: `server` ← `file` ← `record` ← `lock` ← `apply`, and `server`
+//! ← `drift`.
 
 use super::lock::{Lease, LockError, LockOptions};
 use super::record;
-use crate::bson::{doc, Bson, Document, RawDocumentBuf};
+use crate::bson::{doc, Bson};
 use std::error::Error;
 use std::fmt;
-use std::io;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-/// Where applied migrations are recorded, one document each.
-pub const STATE_COLLECTION: &str = "t_schema_migration";
-/// The database holding [`STATE_COLLECTION`] unless told otherwise.
-pub const DEFAULT_STATE_DB: &str = "db_schema";
+pub use super::drift::{drift, DriftStatus};
+pub use super::file::{FileStep, MigrationFile, MigrationFileError, MigrationKind};
+pub use super::record::{DEFAULT_STATE_DB, STATE_COLLECTION};
+pub use super::server::{CommandError, Server};
 /// NamespaceExists: `createCollection` on an existing collection.
 const NAMESPACE_EXISTS: i32 = 48;
 /// IndexNotFound: `dropIndexes` of an index that is not there.
@@ -27,154 +27,6 @@ const UNAUTHORIZED: i32 = 13;
 const CANNOT_CONVERT_INDEX_TO_UNIQUE: i32 = 359;
 /// NamespaceNotFound: `collMod` of a collection that does not exist.
 const NAMESPACE_NOT_FOUND: i32 = 26;
-
-/// A MongoDB deployment, as far as migrations and `schema check --uri` need one.
-pub trait Server {
-    /// Runs `command` on database `db`: the reply, or the server's error.
-    fn run_command(&mut self, db: &str, command: Document) -> Result<Document, CommandError>;
-
-    /// A second handle on the same deployment, usable from another thread: the migration
-    /// lease is renewed through it while a long step (an index build) runs. `None` (this
-    /// default): the lease is renewed between steps only, so a step must end within the
-    /// lease ([`LockOptions::lease`](super::lock::LockOptions::lease)).
-    fn handle(&self) -> Option<Box<dyn Server + Send>> {
-        None
-    }
-
-    /// Runs `command`, which opens a cursor (`aggregate`, `find`), and hands `each` every
-    /// document of every batch in order, as the server's bytes, until the cursor is exhausted
-    /// or `each` returns `false` (the cursor is then killed). This default drives `getMore`
-    /// through [`run_command`](Server::run_command), which must then run every command in
-    /// one session and on one server (mongod refuses a `getMore` from another session, code
-    /// 50738); the driver's implementation (`MongoServer`, feature `driver`)
-    /// uses the driver's cursor, which does.
-    fn cursor(
-        &mut self,
-        db: &str,
-        command: Document,
-        each: &mut dyn FnMut(RawDocumentBuf) -> bool,
-    ) -> Result<(), CommandError> {
-        let mut reply = self.run_command(db, command)?;
-        let mut batch_key = "firstBatch";
-        loop {
-            let cursor = reply.get_document("cursor").map_err(|_| reply_error("no `cursor` in the reply", &reply))?;
-            let id = cursor.get_i64("id").map_err(|_| reply_error("no cursor `id` in the reply", &reply))?;
-            let ns = cursor.get_str("ns").unwrap_or_default().to_owned();
-            let batch = cursor.get_array(batch_key).map_err(|_| reply_error("no batch in the reply", &reply))?;
-            for document in batch {
-                let Bson::Document(document) = document else {
-                    return Err(reply_error("a batch holds a value that is not a document", &reply));
-                };
-                let mut bytes = Vec::new();
-                document.to_writer(&mut bytes).map_err(|e| CommandError::Reply(e.to_string()))?;
-                let raw = RawDocumentBuf::from_bytes(bytes).map_err(|e| CommandError::Reply(e.to_string()))?;
-                if !each(raw) {
-                    if id != 0 {
-                        let collection = ns.split_once('.').map_or(ns.as_str(), |(_, c)| c);
-                        // the cursor would time out anyway: a failure to kill it changes nothing
-                        let _ = self.run_command(db, doc! { "killCursors": collection, "cursors": [id] });
-                    }
-                    return Ok(());
-                }
-            }
-            if id == 0 {
-                return Ok(());
-            }
-            let collection = ns.split_once('.').map_or(ns.as_str(), |(_, c)| c).to_owned();
-            reply = self.run_command(db, doc! { "getMore": id, "collection": collection })?;
-            batch_key = "nextBatch";
-        }
-    }
-}
-
-fn reply_error(what: &str, reply: &Document) -> CommandError {
-    CommandError::Reply(format!("{what}: {reply}"))
-}
-
-/// A command that failed: refused by the server, answered oddly, or never sent.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub enum CommandError {
-    /// The server refused the command: its error code and message (`errmsg`).
-    Refused {
-        /// The server's error code (48 NamespaceExists, 13 Unauthorized, ...).
-        code: i32,
-        /// The server's message.
-        message: String,
-    },
-    /// The server answered, but not with the reply the command promises.
-    Reply(String),
-    /// The command got no reply: the driver failed (network, TLS, authentication, the URI).
-    /// The driver's error is the [`source`](std::error::Error::source).
-    Driver(Arc<dyn Error + Send + Sync>),
-}
-
-impl CommandError {
-    /// The server's error code, when the server refused the command.
-    pub fn code(&self) -> Option<i32> {
-        match self {
-            CommandError::Refused { code, .. } => Some(*code),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for CommandError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CommandError::Refused { code, message } => write!(f, "{message} (code {code})"),
-            CommandError::Reply(message) => f.write_str(message),
-            CommandError::Driver(_) => f.write_str("the driver failed"),
-        }
-    }
-}
-
-impl Error for CommandError {
-    fn source(&self) -> Option<&(dyn Error + 'static)> {
-        match self {
-            CommandError::Driver(e) => Some(&**e),
-            _ => None,
-        }
-    }
-}
-
-/// One command of a migration's JSON file.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FileStep {
-    /// The database the command runs on.
-    pub db: String,
-    /// The command, exact to the BSON type.
-    pub command: Document,
-    /// Run instead when `command` fails with NamespaceExists (code 48).
-    pub if_namespace_exists: Option<Document>,
-}
-
-/// A migration's JSON file, as `apply` runs it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MigrationFile {
-    /// The migration's name (`20261123224048_tighten_t_users`), recorded once it is applied.
-    pub name: String,
-    /// Written by `migrate`, or a hand-written data migration.
-    pub kind: MigrationKind,
-    /// Its steps, in order.
-    pub up: Vec<FileStep>,
-    /// The steps `revert` runs, in order.
-    pub down: Vec<FileStep>,
-    /// `sha256:` and the hex SHA-256 of the file's text (line endings as `\n`): recorded
-    /// when the migration is applied, compared on every later run.
-    pub checksum: String,
-}
-
-/// What wrote a migration file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum MigrationKind {
-    /// `schema migrate`, from the models.
-    Schema,
-    /// `"kind": "data"`: hand-written commands (a backfill, a `$rename`), in the same
-    /// sequence; `schema new-data` writes an empty one.
-    Data,
-}
 
 /// Why `apply` stopped: the migration, the step that failed, and the server's error as
 /// [`source`](std::error::Error::source) when it refused a command.
@@ -224,59 +76,6 @@ impl Error for ApplyError {
     }
 }
 
-/// Why a migration's JSON file could not be read back. Its `Display` is the context; the
-/// [`source`](std::error::Error::source) chain holds the cause (I/O, JSON, Extended JSON).
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum MigrationFileError {
-    /// The file could not be read.
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// The I/O error.
-        source: io::Error,
-    },
-    /// The file's text is not a migration; `source` says why.
-    InFile {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong with its text.
-        source: Box<MigrationFileError>,
-    },
-    /// Not JSON at all.
-    Json(serde_json::Error),
-    /// A command that is not Extended JSON.
-    ExtJson(crate::compat::ExtJsonError),
-    /// JSON, but not shaped as `migrate` writes it (a missing key, a command that is not a
-    /// document): the complete message.
-    Shape(String),
-}
-
-impl fmt::Display for MigrationFileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MigrationFileError::Read { path, .. } | MigrationFileError::InFile { path, .. } => {
-                write!(f, "{}", path.display())
-            }
-            MigrationFileError::Json(_) => f.write_str("not JSON"),
-            MigrationFileError::ExtJson(_) => f.write_str("not Extended JSON"),
-            MigrationFileError::Shape(message) => f.write_str(message),
-        }
-    }
-}
-
-impl Error for MigrationFileError {
-    fn source(&self) -> Option<&(dyn Error + 'static)> {
-        match self {
-            MigrationFileError::Read { source, .. } => Some(source),
-            MigrationFileError::InFile { source, .. } => Some(&**source),
-            MigrationFileError::Json(e) => Some(e),
-            MigrationFileError::ExtJson(e) => Some(e),
-            MigrationFileError::Shape(_) => None,
-        }
-    }
-}
-
 /// What `apply` did with one migration.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -310,76 +109,6 @@ pub enum Outcome {
         /// The steps run (0-based).
         steps: Vec<usize>,
     },
-}
-
-impl MigrationFile {
-    /// Reads a migration JSON file: written by `migrate`, or a data migration. Its
-    /// `migration` must be the file's name without `.json`.
-    pub fn read(path: &Path) -> Result<Self, MigrationFileError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|source| MigrationFileError::Read { path: path.to_owned(), source })?;
-        let in_file = |e| MigrationFileError::InFile { path: path.to_owned(), source: Box::new(e) };
-        let file = Self::parse(&text).map_err(in_file)?;
-        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
-        if file.name != stem {
-            return Err(in_file(MigrationFileError::Shape(format!(
-                "names the migration {:?}, but the file is {stem}.json: a migration is recorded by its name, so \
-                 rename one to match the other",
-                file.name
-            ))));
-        }
-        Ok(file)
-    }
-
-    /// Parses the text of a migration JSON file.
-    pub fn parse(text: &str) -> Result<Self, MigrationFileError> {
-        let value: serde_json::Value = serde_json::from_str(text).map_err(MigrationFileError::Json)?;
-        let name = value["migration"].as_str().ok_or_else(|| shape("no `migration` name"))?.to_owned();
-        let kind = match value.get("kind").map(|k| k.as_str()) {
-            None | Some(Some("schema")) => MigrationKind::Schema,
-            Some(Some("data")) => MigrationKind::Data,
-            Some(other) => {
-                return Err(MigrationFileError::Shape(format!(
-                    "`kind` is {}; it is \"data\" for a hand-written data migration, or absent",
-                    other.map_or_else(|| value["kind"].to_string(), |k| format!("{k:?}"))
-                )))
-            }
-        };
-        let steps = value["up"].as_array().ok_or_else(|| shape("no `up` array"))?;
-        let up = steps.iter().map(file_step).collect::<Result<_, _>>()?;
-        let down = match value.get("down") {
-            None => Vec::new(),
-            Some(steps) => steps
-                .as_array()
-                .ok_or_else(|| shape("`down` is not an array"))?
-                .iter()
-                .map(file_step)
-                .collect::<Result<_, _>>()?,
-        };
-        Ok(MigrationFile { name, kind, up, down, checksum: super::record::checksum(text) })
-    }
-}
-
-fn shape(message: &str) -> MigrationFileError {
-    MigrationFileError::Shape(message.to_owned())
-}
-
-fn file_step(value: &serde_json::Value) -> Result<FileStep, MigrationFileError> {
-    let db = value["db"].as_str().ok_or_else(|| shape("a step without `db`"))?.to_owned();
-    let command = extjson_document(&value["command"])?;
-    let if_namespace_exists = match value.get("ifNamespaceExists") {
-        Some(v) => Some(extjson_document(v)?),
-        None => None,
-    };
-    Ok(FileStep { db, command, if_namespace_exists })
-}
-
-fn extjson_document(value: &serde_json::Value) -> Result<Document, MigrationFileError> {
-    match Bson::try_from(value.clone()) {
-        Ok(Bson::Document(doc)) => Ok(doc),
-        Ok(_) => Err(MigrationFileError::Shape(format!("not a command document: {value}"))),
-        Err(e) => Err(MigrationFileError::ExtJson(e)),
-    }
 }
 
 /// Where and how [`apply_with`] keeps its records and takes its lock.
@@ -899,5 +628,3 @@ fn run_step(server: &mut dyn Server, step: &FileStep) -> Result<(), CommandError
         None => Ok(()),
     }
 }
-
-pub use super::drift::{drift, DriftStatus};

@@ -1,7 +1,7 @@
 //! `schema drift`: each model's deployed collection (its validator, level and action, or a
 //! time-series collection's options; capped options and indexes) compared with the code's.
 
-use super::apply::{CommandError, Server};
+use super::server::{CommandError, Server};
 use super::tighten::differences;
 use super::Model;
 use crate::bson::{doc, Bson, Document};

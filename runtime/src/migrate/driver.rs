@@ -1,6 +1,6 @@
 //! The official driver (sync API) behind [`Server`]. Feature `migrate`.
 
-use super::apply::{CommandError, Server};
+use super::server::{CommandError, Server};
 use crate::bson::{Document, RawDocumentBuf};
 use mongodb::action::Action;
 use mongodb::error::ErrorKind;

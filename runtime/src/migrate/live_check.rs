@@ -3,8 +3,8 @@
 //! mongos, on every shard in parallel), so only failing documents travel; the local
 //! validator then explains each one, grouped as the dump check groups them.
 
-use super::apply::{CommandError, Server};
 use super::dry_run::DryRunReport;
+use super::server::{CommandError, Server};
 use crate::bson::{doc, Bson, Document};
 use crate::validate::Validator;
 

@@ -9,7 +9,8 @@
 //! that died (a killed process, a lost machine) stops renewing, and its lease is taken over
 //! once it expires.
 
-use super::apply::{CommandError, Server, STATE_COLLECTION};
+use super::record::STATE_COLLECTION;
+use super::server::{CommandError, Server};
 use crate::bson::{doc, Bson, Document};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};

@@ -27,6 +27,7 @@ pub mod driver;
 #[cfg(all(feature = "validator", feature = "dump"))]
 #[cfg_attr(docsrs, doc(cfg(all(feature = "validator", feature = "dump"))))]
 pub mod dry_run;
+pub mod file;
 #[cfg(all(feature = "validator", feature = "dump"))]
 #[cfg_attr(docsrs, doc(cfg(all(feature = "validator", feature = "dump"))))]
 pub mod live_check;
@@ -34,6 +35,7 @@ pub mod lock;
 #[cfg(feature = "migrate")]
 mod migrator;
 pub mod record;
+pub mod server;
 #[cfg(feature = "migrate")]
 #[cfg_attr(docsrs, doc(cfg(feature = "migrate")))]
 pub use migrator::{Migrator, MigratorError};

@@ -9,21 +9,17 @@
 //! appliedAt}`) read as applied, unverified. The same collection holds the appliers' lease
 //! (`_id: "lock"`, see [`lock`](super::lock)), which is not a record.
 
-use super::apply::{CommandError, FileStep, MigrationFile, Server, STATE_COLLECTION};
+pub use super::file::checksum;
+use super::file::{FileStep, MigrationFile};
+use super::server::{CommandError, Server};
 use crate::bson::{doc, oid::ObjectId, Bson, DateTime, Document};
-use sha2::{Digest, Sha256};
 use std::fmt::Write as _;
 
-/// A migration file's checksum: `sha256:` and the hex digest of its text, `\r\n` read as
-/// `\n` (a checkout on Windows does not change it).
-pub fn checksum(text: &str) -> String {
-    let digest = Sha256::digest(text.replace("\r\n", "\n").as_bytes());
-    let mut out = String::from("sha256:");
-    for byte in digest {
-        let _ = write!(out, "{byte:02x}");
-    }
-    out
-}
+/// Where applied migrations are recorded, one document each.
+pub const STATE_COLLECTION: &str = "t_schema_migration";
+/// The database holding [`STATE_COLLECTION`] unless told otherwise, for the CLI and
+/// `Migrator` alike.
+pub const DEFAULT_STATE_DB: &str = "db_schema";
 
 /// One document of the record collection.
 #[derive(Debug, Clone, PartialEq)]
