@@ -164,6 +164,17 @@ pub const ALIASES: &[(&str, u8)] = &[
 /// The alias that names every numeric type (`double`, `int`, `long`, `decimal`).
 pub const NUMBER: &str = "number";
 
+/// The types [`NUMBER`] names, from the narrowest to the widest: the order in which `$inc`
+/// and `$mul` promote a result (int, then long, double, decimal).
+pub const NUMBER_ALIASES: [&str; 4] = ["int", "long", "double", "decimal"];
+
+/// The code the `$type` query operator gives the type `alias` names: its element type
+/// byte, but `minKey` is -1; `None` for an unknown alias and for [`NUMBER`] (several).
+pub fn type_code(alias: &str) -> Option<i32> {
+    let (_, byte) = ALIASES.iter().find(|(name, _)| *name == alias)?;
+    Some(if *byte == 0xFF { -1 } else { i32::from(*byte) })
+}
+
 /// Whether mongod accepts `alias` in `bsonType` (`"number"` included).
 pub fn is_alias(alias: &str) -> bool {
     alias == NUMBER || ALIASES.iter().any(|(name, _)| *name == alias)

@@ -28,6 +28,8 @@ pub const NUMERIC_STATUS: &str = "numeric_status";
 pub const DOCUMENT_SIZE: &str = "document_size";
 /// `collection_count`: a database holds a bounded number of collections (checked at migration time).
 pub const COLLECTION_COUNT: &str = "collection_count";
+/// `collection_count`'s limit: the most business collections one database holds.
+pub const MAX_COLLECTIONS_PER_DB: usize = 100;
 /// `timeseries_field`: a time-series `timeField` is a date in every document.
 pub const TIMESERIES_FIELD: &str = "timeseries_field";
 /// `index_key`: an index key names a field the model writes.

@@ -62,7 +62,7 @@ enum Command {
         #[arg(long, value_enum)]
         validation_level: Option<Level>,
         /// collection_count: the most collections one database may hold (at most 100).
-        #[arg(long, default_value_t = migrate::DEFAULT_MAX_COLLECTIONS as u16, value_parser = clap::value_parser!(u16).range(1..=100))]
+        #[arg(long, default_value_t = migrate::DEFAULT_MAX_COLLECTIONS as u16, value_parser = clap::value_parser!(u16).range(1..=migrate::DEFAULT_MAX_COLLECTIONS as i64))]
         max_collections: u16,
         /// Write nothing; exit 1 when the models changed without a migration (for CI).
         #[arg(long)]
@@ -396,13 +396,10 @@ fn print_json(models: &[Model]) -> String {
     serde_json::to_string_pretty(&items).expect("a JSON value always serialises")
 }
 
-/// A root's worst-case encoded size, as the derive wrote it at the end of the root's
-/// `description` (from `MongoCollection::MAX_DOCUMENT_SIZE`); `None` when unbounded.
+/// A root's worst-case encoded size (`MongoCollection::MAX_DOCUMENT_SIZE`); `None` when
+/// unbounded.
 fn worst_case_size(model: &Model) -> Option<u64> {
-    let schema = model.validator.get_document("$jsonSchema").ok()?;
-    let description = schema.get_str("description").ok()?;
-    let (_, rest) = description.rsplit_once("Worst-case BSON size: ")?;
-    rest.split(' ').next()?.parse().ok()
+    model.max_document_size
 }
 
 /// `print`'s line on a root's size: its worst case, or what leaves it unbounded.

@@ -281,6 +281,8 @@ pub struct Registration {
     pub shard_key: &'static [(&'static str, IndexKey)],
     /// Fields renamed from an older key: `(new, old)`.
     pub renames: &'static [(&'static str, &'static str)],
+    /// [`MongoCollection::MAX_DOCUMENT_SIZE`]: the worst-case size, `None` when unbounded.
+    pub max_document_size: Option<u64>,
     /// The type's name (`MongoSchema::NAME`), for reports naming its fields.
     pub name: &'static str,
     /// The type's fields (`MongoSchema::FIELDS`), for reports naming the Rust field
@@ -303,6 +305,7 @@ impl Registration {
             indexes: T::INDEXES,
             shard_key: T::SHARD_KEY,
             renames: T::RENAMES,
+            max_document_size: T::MAX_DOCUMENT_SIZE,
             name: T::NAME,
             fields: T::FIELDS,
         }

@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 /// mongod's largest document (16 MiB) plus the 16 KiB it allows internally (oplog
 /// entries): a larger length prefix means the file is not a BSON dump or is corrupt.
-pub const MAX_DOCUMENT_SIZE: usize = 16 * 1024 * 1024 + 16 * 1024;
+pub const MAX_DOCUMENT_SIZE: usize = mongo_schema_contract::size::MAX_DOCUMENT_SIZE as usize + 16 * 1024;
 /// The longest Extended JSON line read: a 16 MiB document with generous escaping.
 pub const MAX_LINE: usize = 8 * MAX_DOCUMENT_SIZE;
 

@@ -37,6 +37,7 @@ fn model(db: &str, collection: &str, indexes: Vec<Document>) -> Model {
         action: ValidationAction::Error,
         options: Options { indexes, ..Options::default() },
         renames: Vec::new(),
+        max_document_size: None,
     }
 }
 

@@ -30,6 +30,7 @@ fn model(description: &str) -> Model {
         action: ValidationAction::Error,
         options: Default::default(),
         renames: Vec::new(),
+        max_document_size: None,
     }
 }
 

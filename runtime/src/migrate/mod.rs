@@ -78,6 +78,10 @@ pub struct Model {
     /// read when the migration that drops `old` is written, never kept in the snapshot, so
     /// removing the attribute later changes nothing.
     pub renames: Vec<(String, String)>,
+    /// The worst-case encoded size of a document, computed at compile time
+    /// (`MongoCollection::MAX_DOCUMENT_SIZE`); `None` when a field leaves it unbounded, and
+    /// for a model read back from a snapshot (which does not keep it).
+    pub max_document_size: Option<u64>,
 }
 
 /// A collection's options as migrations install them: owned, comparable, serialisable.
@@ -151,6 +155,7 @@ impl From<&Registration> for Model {
             action: r.validation_action,
             options,
             renames: r.renames.iter().map(|(new, old)| ((*new).to_owned(), (*old).to_owned())).collect(),
+            max_document_size: r.max_document_size,
         }
     }
 }

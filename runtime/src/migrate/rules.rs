@@ -4,7 +4,7 @@ use super::{Model, Snapshot};
 use std::collections::BTreeMap;
 
 /// The standard's ceiling of business collections per database.
-pub const DEFAULT_MAX_COLLECTIONS: usize = 100;
+pub const DEFAULT_MAX_COLLECTIONS: usize = mongo_schema_contract::rules::MAX_COLLECTIONS_PER_DB;
 
 // collection_count: every collection costs mongod metadata held in cache, data and index
 // files (file handles), startup time and backup time; past about 100 business
@@ -56,6 +56,7 @@ mod tests {
             action: ValidationAction::Error,
             options: Default::default(),
             renames: Vec::new(),
+            max_document_size: None,
         }
     }
 

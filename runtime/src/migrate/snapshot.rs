@@ -157,6 +157,7 @@ fn entry_from_json(value: &Value) -> Result<Entry, SnapshotError> {
         action,
         options: options_from_json(value)?,
         renames: Vec::new(),
+        max_document_size: None,
     };
     Ok(Entry { model, enforce })
 }
@@ -188,6 +189,7 @@ mod tests {
             action: ValidationAction::Warn,
             options: Options::default(),
             renames: Vec::new(),
+            max_document_size: None,
         };
         Entry { model, enforce: Some(ValidationAction::Error) }
     }

@@ -114,11 +114,11 @@ fn types(b: Option<&Bson>) -> Option<Vec<String>> {
         Bson::Array(items) => items.iter().filter_map(Bson::as_str).map(str::to_owned).collect(),
         _ => return None,
     };
-    let numbers = ["int", "long", "double", "decimal"];
+    use mongo_schema_contract::bson::{NUMBER, NUMBER_ALIASES};
     Some(
         names
             .into_iter()
-            .flat_map(|n| if n == "number" { numbers.map(str::to_owned).to_vec() } else { vec![n] })
+            .flat_map(|n| if n == NUMBER { NUMBER_ALIASES.map(str::to_owned).to_vec() } else { vec![n] })
             .collect(),
     )
 }

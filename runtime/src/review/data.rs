@@ -14,11 +14,11 @@ pub const RECOMMENDED_DOCUMENT_BYTES: i64 = 100 * 1024;
 /// The checklist's line for core documents.
 pub const CHECKLIST_DOCUMENT_BYTES: i64 = 1024 * 1024;
 /// MongoDB's hard limit.
-pub const MAX_DOCUMENT_BYTES: i64 = 16 * 1024 * 1024;
+pub const MAX_DOCUMENT_BYTES: i64 = mongo_schema_contract::size::MAX_DOCUMENT_SIZE as i64;
 /// The standard's array bound (Specification 8).
 pub const MAX_ARRAY_ITEMS: i64 = mongo_schema_contract::rules::DEFAULT_MAX_ITEMS as i64;
 /// Collections per database (checklist 7).
-pub const MAX_COLLECTIONS_PER_DB: usize = 100;
+pub const MAX_COLLECTIONS_PER_DB: usize = mongo_schema_contract::rules::MAX_COLLECTIONS_PER_DB;
 /// Collections per instance (Specification 12).
 pub const MAX_COLLECTIONS_PER_INSTANCE: usize = 5000;
 /// Expansion rounds of the sampling pipeline: objects and arrays nested deeper than this
@@ -391,7 +391,9 @@ fn allowed_types(schemas: &[&Document]) -> Option<BTreeSet<String>> {
         };
         for t in named {
             match t {
-                "number" => allowed.extend(["int", "long", "double", "decimal"].map(str::to_owned)),
+                mongo_schema_contract::bson::NUMBER => {
+                    allowed.extend(mongo_schema_contract::bson::NUMBER_ALIASES.map(str::to_owned))
+                }
                 t => {
                     allowed.insert(t.to_owned());
                 }

@@ -23,6 +23,7 @@
 use std::fmt;
 
 use crate::bson::{doc, Bson, DateTime, Document, Timestamp};
+use mongo_schema_contract::bson::{NUMBER, NUMBER_ALIASES};
 
 use super::super::Validator;
 use super::format::{type_name, value_text};
@@ -355,7 +356,7 @@ fn admitted(sub: &Document) -> Option<Vec<&str>> {
     let mut out = Vec::new();
     for alias in aliases {
         match alias {
-            "number" => out.extend(["int", "long", "double", "decimal"]),
+            NUMBER => out.extend(NUMBER_ALIASES),
             "integer" => out.extend(["int", "long"]),
             other => out.push(other),
         }
@@ -381,8 +382,8 @@ fn numeric_type(value: &Bson) -> &'static str {
 /// The type `$inc`/`$mul` leaves: int with int stays int (overflow aside), then long,
 /// double, decimal win in that order.
 fn promoted(a: &str, b: &str) -> &'static str {
-    let rank = |t: &str| ["int", "long", "double", "decimal"].iter().position(|x| *x == t).unwrap_or(0);
-    ["int", "long", "double", "decimal"][rank(a).max(rank(b))]
+    let rank = |t: &str| NUMBER_ALIASES.iter().position(|x| *x == t).unwrap_or(0);
+    NUMBER_ALIASES[rank(a).max(rank(b))]
 }
 
 fn arithmetic(sub: &Document, operator: &str, arg: &Bson, required: bool, out: &mut Vec<String>) {
@@ -391,8 +392,7 @@ fn arithmetic(sub: &Document, operator: &str, arg: &Bson, required: bool, out: &
     }
     let Some(types) = admitted(sub) else { return };
     let operand = numeric_type(arg);
-    let numeric: Vec<&str> =
-        types.iter().copied().filter(|t| ["int", "long", "double", "decimal"].contains(t)).collect();
+    let numeric: Vec<&str> = types.iter().copied().filter(|t| NUMBER_ALIASES.contains(t)).collect();
     if numeric.is_empty() {
         out.push(format!(
             "the field admits no number ({}): mongod refuses {operator} on its values (14 TypeMismatch)",

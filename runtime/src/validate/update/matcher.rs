@@ -7,6 +7,7 @@
 use std::cmp::Ordering;
 
 use crate::bson::{Bson, Document};
+use mongo_schema_contract::bson;
 
 use super::order::{compare, rank};
 use super::UpdateError;
@@ -394,34 +395,13 @@ fn type_code(value: &Bson) -> i32 {
 
 /// The codes `$type` names: numbers, aliases, or an array of them.
 fn type_codes(arg: &Bson) -> Result<Vec<i32>, UpdateError> {
-    const ALIASES: &[(&str, i32)] = &[
-        ("double", 1),
-        ("string", 2),
-        ("object", 3),
-        ("array", 4),
-        ("binData", 5),
-        ("undefined", 6),
-        ("objectId", 7),
-        ("bool", 8),
-        ("date", 9),
-        ("null", 10),
-        ("regex", 11),
-        ("dbPointer", 12),
-        ("javascript", 13),
-        ("symbol", 14),
-        ("javascriptWithScope", 15),
-        ("int", 16),
-        ("timestamp", 17),
-        ("long", 18),
-        ("decimal", 19),
-        ("minKey", -1),
-        ("maxKey", 127),
-    ];
     let one = |v: &Bson| -> Result<Vec<i32>, UpdateError> {
         match v {
-            Bson::String(alias) if alias == "number" => Ok(vec![1, 16, 18, 19]),
-            Bson::String(alias) => match ALIASES.iter().find(|(name, _)| name == alias) {
-                Some((_, code)) => Ok(vec![*code]),
+            Bson::String(alias) if alias == bson::NUMBER => {
+                Ok(bson::NUMBER_ALIASES.iter().filter_map(|n| bson::type_code(n)).collect())
+            }
+            Bson::String(alias) => match bson::type_code(alias) {
+                Some(code) => Ok(vec![code]),
                 None => Err(UpdateError::refused(2, "BadValue", format!("Unknown type name alias: {alias}"))),
             },
             Bson::Int32(code) => Ok(vec![*code]),
