@@ -161,6 +161,12 @@ pub const ALIASES: &[(&str, u8)] = &[
     ("maxKey", 0x7F),
 ];
 
+/// The std containers whose BSON kind the derive decides from the syntax alone: serde writes
+/// each sequence as an array and each map as a document, whatever its items.
+pub const SEQUENCES: [&str; 5] = ["Vec", "VecDeque", "LinkedList", "HashSet", "BTreeSet"];
+/// See [`SEQUENCES`].
+pub const MAPS: [&str; 2] = ["HashMap", "BTreeMap"];
+
 /// The alias that names every numeric type (`double`, `int`, `long`, `decimal`).
 pub const NUMBER: &str = "number";
 

@@ -274,8 +274,8 @@ fn syntax(ty: &syn::Type) -> Option<(BsonKind, Option<&syn::Type>)> {
     };
     match (name.as_str(), args.as_slice()) {
         ("Option" | "Box", [inner]) => syntax(inner),
-        ("Vec" | "VecDeque" | "LinkedList" | "HashSet" | "BTreeSet", [item, ..]) => Some((BsonKind::Array, Some(item))),
-        ("HashMap" | "BTreeMap", [_, value, ..]) => Some((BsonKind::Object, Some(value))),
+        (name, [item, ..]) if bson::SEQUENCES.contains(&name) => Some((BsonKind::Array, Some(item))),
+        (name, [_, value, ..]) if bson::MAPS.contains(&name) => Some((BsonKind::Object, Some(value))),
         _ => None,
     }
 }

@@ -201,7 +201,7 @@ impl<'a> Field<'a> {
         let (name, inner) = single_argument(&self.original.ty)?;
         let growable = match name.as_str() {
             "Option" => false,
-            "Vec" | "VecDeque" | "LinkedList" | "HashSet" | "BTreeSet" => true,
+            name if bson::SEQUENCES.contains(&name) => true,
             _ => return None,
         };
         let syn::Type::Path(p) = inner else { return None };
