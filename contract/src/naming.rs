@@ -155,7 +155,9 @@ impl Conventions {
                 rules::DB_NAME,
                 true,
                 format!(
-                    "database name `{name}` should be {}lowercase letters, digits and underscores, e.g. `{suggestion}`",
+                    "database name `{name}` should be {}lowercase letters, digits and underscores, e.g. `{suggestion}` \
+                     (a team with other conventions sets its own crate-wide in Cargo.toml: \
+                     `[package.metadata.mongo-schema]` `db_prefix = \"\"`)",
                     prefixed(prefix)
                 ),
             );
@@ -182,7 +184,7 @@ impl Conventions {
         }
         if !name.starts_with(prefix.as_str()) || !is_snake_lower(name) || name.len() == prefix.len() {
             let suggestion = suggest_snake(prefix, name);
-            return err(rules::COLLECTION_NAME, true, format!("collection name `{name}` should be {}module_entity in lowercase snake case (a time suffix like `{prefix}log_202403` is fine), e.g. `{suggestion}`", prefixed(prefix)));
+            return err(rules::COLLECTION_NAME, true, format!("collection name `{name}` should be {}module_entity in lowercase snake case (a time suffix like `{prefix}log_202403` is fine), e.g. `{suggestion}` (a team with other conventions sets its own crate-wide in Cargo.toml: `[package.metadata.mongo-schema]` `collection_prefix = \"\"`)", prefixed(prefix)));
         }
         Ok(())
     }
@@ -351,6 +353,14 @@ pub fn words(name: &str) -> Vec<String> {
 /// coordinates; `ts` a timestamp.
 pub const SHORT_NAMES_ALLOWED: &[&str] = &["id", "ip", "os", "ua", "tz", "ts", "k", "v", "x", "y", "z"];
 
+/// The English words of one or two letters, which are names, not abbreviations: a message's
+/// recipient is `to`, a change's author `by`, an offset `at`. The abbreviation rule never
+/// calls them short.
+pub const SHORT_WORDS: &[&str] = &[
+    "am", "an", "as", "at", "be", "by", "do", "go", "he", "if", "in", "is", "it", "me", "my", "no", "of", "ok", "on",
+    "or", "so", "to", "up", "us", "we",
+];
+
 /// Longest name the abbreviation rule calls short: a name of at most this many
 /// characters must be in [`SHORT_NAMES_ALLOWED`] (or the crate's own list).
 pub const SHORT_NAME_MAX_CHARS: usize = 2;
@@ -404,7 +414,8 @@ impl Abbreviation {
 }
 
 /// The abbreviation rule, the whole of it: a name is a meaningless abbreviation when it
-/// has at most [`SHORT_NAME_MAX_CHARS`] characters and is not in [`SHORT_NAMES_ALLOWED`],
+/// has at most [`SHORT_NAME_MAX_CHARS`] characters and is neither in [`SHORT_NAMES_ALLOWED`]
+/// nor an English word ([`SHORT_WORDS`]: `to`, `by`, `at`, ...),
 /// or when it has two letters or more and none of them is lowercase. Names of three
 /// characters or more with a lowercase letter (`pwd`, `qty`, `age`, `sku`) are not judged:
 /// no rule can tell a word from a shortening of one, and the standard's examples
@@ -414,7 +425,10 @@ pub fn abbreviation(name: &str) -> Option<Abbreviation> {
     if letters >= 2 && !name.chars().any(char::is_lowercase) {
         return Some(Abbreviation::AllCapitals);
     }
-    if name.chars().count() <= SHORT_NAME_MAX_CHARS && !SHORT_NAMES_ALLOWED.contains(&name) {
+    if name.chars().count() <= SHORT_NAME_MAX_CHARS
+        && !SHORT_NAMES_ALLOWED.contains(&name)
+        && !SHORT_WORDS.contains(&name)
+    {
         return Some(Abbreviation::TooShort);
     }
     None
@@ -540,7 +554,7 @@ mod tests {
     #[test]
     fn db_names_follow_the_standard() {
         assert!(check_db_name("db_user_center").is_ok());
-        assert_eq!(check_db_name("UserCenter").unwrap_err().message, "database name `UserCenter` should be `db_` + lowercase letters, digits and underscores, e.g. `db_user_center`");
+        assert_eq!(check_db_name("UserCenter").unwrap_err().message, "database name `UserCenter` should be `db_` + lowercase letters, digits and underscores, e.g. `db_user_center` (a team with other conventions sets its own crate-wide in Cargo.toml: `[package.metadata.mongo-schema]` `db_prefix = \"\"`)");
         assert!(!check_db_name("db.user").unwrap_err().waivable);
         assert!(check_db_name(&format!("db_{}", "a".repeat(62))).is_err());
         assert!(check_db_name(&format!("db_{}", "a".repeat(61))).is_ok());
@@ -590,6 +604,12 @@ mod tests {
             assert_eq!(abbreviation(caps), Some(Abbreviation::AllCapitals), "{caps}");
         }
         assert_eq!(abbreviation("K"), Some(Abbreviation::TooShort));
+        // real words are names: a message's recipient is `to`
+        for word in SHORT_WORDS {
+            assert_eq!(abbreviation(word), None, "{word}");
+            assert!(check_field_name(word).is_ok(), "{word}");
+        }
+        assert_eq!(abbreviation("TO"), Some(Abbreviation::AllCapitals));
         // three characters or more with a lowercase letter are not judged
         for word in ["pwd", "msg", "qty", "age", "sku", "url", "uid", "lat", "userId", "x1y"] {
             assert_eq!(abbreviation(word), None, "{word}");
