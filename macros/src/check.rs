@@ -66,13 +66,15 @@ fn root_names(cx: &Ctxt, c: &Container) {
     }
 }
 
-/// A collection holds documents: a root is a struct with named fields, or an internally
-/// tagged enum (the polymorphic pattern: `{type: "...", ...the variant's fields}`), both of
-/// which serde writes as a document.
+/// A collection holds documents: a root is a struct with named fields, an internally
+/// tagged enum (the polymorphic pattern: `{type: "...", ...the variant's fields}`) or an
+/// adjacently tagged one (`{type: "...", data: ...}`), all of which serde writes as a
+/// document. An externally tagged enum writes a unit variant as a bare string, and an
+/// untagged one may write anything its variants do.
 fn root_shape(cx: &Ctxt, c: &Container) {
     let Some(at) = c.mongo.collection.as_ref().or(c.mongo.db.as_ref()) else { return };
-    if !c.has_fields_table() && !c.is_internally_tagged() {
-        cx.error_spanned_by(at, "a collection root must be a struct with named fields or an internally tagged enum (`#[serde(tag = \"type\")]`, without `content` or `untagged`): the shapes serde writes as a document of their own fields; move `db` / `collection` to such a type");
+    if !c.has_fields_table() && !c.is_document_enum() {
+        cx.error_spanned_by(at, "a collection root must be a struct with named fields, or an enum serde writes as a document: internally tagged (`#[serde(tag = \"type\")]`) or adjacently tagged (`#[serde(tag = \"type\", content = \"data\")]`), with no untagged variant. An externally tagged enum writes a unit variant as a bare string, and an untagged one whatever its variants write; move `db` / `collection` to such a type");
     }
 }
 

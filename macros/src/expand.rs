@@ -22,7 +22,7 @@ pub fn expand(c: &Container, assertions: &[Assertion]) -> TokenStream {
         Data::Enum(variants) => enum_schema(c, variants),
     };
     let schema = match c.is_root() {
-        true if c.is_internally_tagged() => quote!(_p::polymorphic_root(#schema)),
+        true if c.is_document_enum() => quote!(_p::polymorphic_root(#schema)),
         _ => schema,
     };
     let schema = match c.is_root() {

@@ -92,6 +92,22 @@ impl<'a> Container<'a> {
         matches!(self.data, Data::Struct(Style::Named, _)) && !self.serde.transparent && self.serde.into.is_none()
     }
 
+    /// An enum serde writes as a document of its own: internally tagged (below), or
+    /// adjacently tagged, `{tag: "variant", content: ...}` (`tag` and `content`, no
+    /// untagged variant). Such an enum can be a collection root.
+    pub fn is_document_enum(&self) -> bool {
+        let adjacent = match &self.data {
+            Data::Enum(variants) => {
+                self.serde.tag.is_some()
+                    && self.serde.content.is_some()
+                    && !self.serde.untagged
+                    && variants.iter().all(|v| !v.serde.untagged)
+            }
+            Data::Struct(..) => false,
+        };
+        adjacent || self.is_internally_tagged()
+    }
+
     /// An enum serde writes as `{tag: "variant", ...its fields}` (`#[serde(tag = "...")]`
     /// without `content` or `untagged`, and no untagged variant).
     pub fn is_internally_tagged(&self) -> bool {

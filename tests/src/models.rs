@@ -614,6 +614,32 @@ impl Samples for Asset {
     }
 }
 
+/// The polymorphic pattern, adjacently tagged: `{kind: "...", data: {...}}` as the root
+/// (the `_id` the driver adds beside them).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
+#[serde(tag = "kind", content = "data", rename_all = "snake_case", rename_all_fields = "camelCase")]
+#[mongo(db = "db_test_poly", collection = "t_poly_notice")]
+pub enum Notice {
+    Mention {
+        #[mongo(max_length = 60)]
+        user_name: String,
+        #[mongo(max_length = 280)]
+        excerpt: String,
+    },
+    Invoice(#[mongo(minimum = 1)] u32),
+    Maintenance,
+}
+
+impl Samples for Notice {
+    fn samples() -> Vec<Self> {
+        vec![
+            Notice::Mention { user_name: "n".repeat(60), excerpt: "e".repeat(280) },
+            Notice::Invoice(u32::MAX),
+            Notice::Maintenance,
+        ]
+    }
+}
+
 /// Every integer and float width, and an `Option`, for the number decision table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
 #[serde(rename_all = "camelCase")]

@@ -220,6 +220,35 @@ fn tagged_enum_root_constrains_every_variant() {
 }
 
 #[test]
+fn adjacently_tagged_enum_root_constrains_every_variant() {
+    let Some(client) = client("adjacently_tagged_enum_root_constrains_every_variant") else { return };
+    let collection = round_trip::<Notice>(&client);
+    let local = Validator::new(&Notice::json_schema()).unwrap();
+    let fresh = |mut d: Document| {
+        d.insert("_id", bson::oid::ObjectId::new());
+        d
+    };
+    let mention = written(&Notice::samples()[0]);
+    assert_eq!(mention.keys().collect::<Vec<_>>(), ["kind", "data"], "serde writes {{tag, content}}: {mention}");
+
+    let mut wrong_tag = mention.clone();
+    wrong_tag.insert("kind", "hack");
+    refused(&collection, &local, "a wrong tag", fresh(wrong_tag));
+    let mut missing_content = mention.clone();
+    missing_content.remove("data");
+    refused(&collection, &local, "a missing content", fresh(missing_content));
+    let mut long = mention.clone();
+    long.get_document_mut("data").unwrap().insert("excerpt", "e".repeat(281));
+    refused(&collection, &local, "a 281-character excerpt", fresh(long));
+    let mut zero = written(&Notice::samples()[1]);
+    zero.insert("data", 0);
+    refused(&collection, &local, "an invoice number below its minimum", fresh(zero));
+    let mut extra = written(&Notice::samples()[2]);
+    extra.insert("note", "x");
+    refused(&collection, &local, "a field serde never writes", fresh(extra));
+}
+
+#[test]
 fn numbers_admit_what_the_type_reads_back() {
     let Some(client) = client("numbers_admit_what_the_type_reads_back") else { return };
     let numbers = round_trip::<Numbers>(&client);
