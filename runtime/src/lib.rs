@@ -68,7 +68,7 @@ pub use command::{registered, MongoCollection, Registration, ValidationAction, V
 #[doc = include_str!("derive.md")]
 pub use mongo_schema_macros::MongoSchema;
 #[cfg(feature = "validator")]
-pub use schema::check_update_static;
+pub use schema::{check_update_static, check_upsert_static};
 pub use schema::{BsonKind, MongoSchema};
 #[cfg(feature = "validator")]
 pub use validate::{BsonBytes, SchemaError, Validator};

@@ -11,7 +11,7 @@ mod updates;
 pub(crate) use impls::narrow;
 pub use impls::{array_of, map_of, nullable, tuple_of, MapKey};
 #[cfg(feature = "validator")]
-pub use updates::check_update_static;
+pub use updates::{check_update_static, check_upsert_static};
 
 use crate::bson::{doc, Document};
 

@@ -1,7 +1,7 @@
 //! The static update lint for a derived type.
 
 use crate::bson::Document;
-use crate::validate::{lint_update, Finding};
+use crate::validate::{lint_update, lint_upsert, Finding};
 
 use super::MongoSchema;
 
@@ -39,4 +39,31 @@ use super::MongoSchema;
 /// ```
 pub fn check_update_static<T: MongoSchema + ?Sized>(update: &Document) -> Vec<Finding> {
     lint_update(&T::json_schema(), update)
+}
+
+/// [`check_update_static`] for an upsert with `filter`: also what the document an upsert
+/// inserts lacks (a required field neither the filter's equalities nor the update set:
+/// mongod refuses that insert with 121). See [`lint_upsert`].
+///
+/// ```
+/// use mongo_schema::{bson::doc, check_upsert_static, MongoSchema};
+/// use serde::{Deserialize, Serialize};
+///
+/// #[derive(Serialize, Deserialize, MongoSchema)]
+/// #[serde(rename_all = "camelCase")]
+/// struct Counter {
+///     page: String,
+///     hits: i64,
+///     #[mongo(max_length = 40)]
+///     owner: String,
+/// }
+///
+/// let bump = doc! { "$inc": { "hits": 1 } };
+/// let findings = check_upsert_static::<Counter>(&doc! { "page": "/" }, &bump);
+/// assert!(findings[0].message.contains("without `owner`"), "{}", findings[0]);
+/// let complete = doc! { "$inc": { "hits": 1 }, "$setOnInsert": { "owner": "ops" } };
+/// assert_eq!(check_upsert_static::<Counter>(&doc! { "page": "/" }, &complete), []);
+/// ```
+pub fn check_upsert_static<T: MongoSchema + ?Sized>(filter: &Document, update: &Document) -> Vec<Finding> {
+    lint_upsert(&T::json_schema(), filter, update)
 }

@@ -126,7 +126,7 @@ use crate::bson::Document;
 pub use error::SchemaError;
 pub use pattern::{HEAP_LIMIT_KIB, MATCH_LIMIT};
 pub use report::{Failure, ValidationError, Violation};
-pub use update::{lint_update, Finding, UpdateError, UpdateOptions};
+pub use update::{lint_update, lint_upsert, Finding, UpdateError, UpdateOptions};
 pub use value::Malformed;
 
 use report::Explain;

@@ -93,6 +93,80 @@ pub fn lint_update(schema: &Document, update: &Document) -> Vec<Finding> {
     findings
 }
 
+/// [`lint_update`], and what an upsert with `filter` can do wrong when it inserts: the new
+/// document holds the filter's equality fields and what the update sets (`$set`,
+/// `$setOnInsert`, `$inc`, ...), and mongod refuses it (121) when that leaves a field the
+/// schema requires at the top level unset. (A required field of an embedded document the
+/// upsert creates is not followed: the lint of its value covers what it sets.)
+pub fn lint_upsert(schema: &Document, filter: &Document, update: &Document) -> Vec<Finding> {
+    let mut findings = lint_update(schema, update);
+    if update.keys().next().is_none_or(|k| !k.starts_with('$')) {
+        // a replacement inserts itself (and the filter's `_id`): lint_update checked it whole
+        return findings;
+    }
+    let Ok(ops) = operators(update) else { return findings };
+    let top = |path: &str| path.split('.').next().unwrap_or_default().to_owned();
+    let mut set: Vec<String> = equalities(filter).into_iter().map(top).collect();
+    let mut renames = Vec::new();
+    for (operator, fields) in ops {
+        for (path, arg) in fields {
+            match operator {
+                "$unset" => {}
+                // a rename moves only what the inserted document holds: the filter's fields
+                "$rename" => renames.extend(arg.as_str().map(|to| (top(path), top(to)))),
+                _ => set.push(top(path)),
+            }
+        }
+    }
+    for (from, to) in renames {
+        if set.contains(&from) {
+            set.push(to);
+        }
+    }
+    let required: Vec<&str> =
+        schema.get_array("required").map(|r| r.iter().filter_map(Bson::as_str).collect()).unwrap_or_default();
+    let missing: Vec<&str> = required.into_iter().filter(|r| *r != "_id" && !set.iter().any(|s| s == r)).collect();
+    if !missing.is_empty() {
+        let list: Vec<String> = missing.iter().map(|m| format!("`{m}`")).collect();
+        findings.push(Finding {
+            operator: String::new(),
+            path: String::new(),
+            message: format!(
+                "an upsert that inserts creates a document without {}, which the schema requires: mongod refuses it \
+                 (121 Document failed validation). Set {} with `$setOnInsert` (written only when the upsert inserts), \
+                 or put {} in the filter as an equality",
+                list.join(", "),
+                if missing.len() == 1 { "it" } else { "them" },
+                if missing.len() == 1 { "it" } else { "them" },
+            ),
+        });
+    }
+    findings
+}
+
+/// The top-level paths an upsert copies from `filter` into the document it inserts: its
+/// equality conditions (`{a: 1}`, `{a: {$eq: 1}}`, and `{a: {$in: [1]}}`, which mongod reads
+/// as one), those under a top-level `$and`.
+fn equalities(filter: &Document) -> Vec<&str> {
+    let mut out = Vec::new();
+    for (key, value) in filter {
+        match (key.as_str(), value) {
+            ("$and", Bson::Array(items)) => {
+                out.extend(items.iter().filter_map(Bson::as_document).flat_map(equalities));
+            }
+            (key, _) if key.starts_with('$') => {}
+            (key, Bson::Document(d)) if d.keys().next().is_some_and(|k| k.starts_with('$')) => {
+                let single_in = d.get_array("$in").is_ok_and(|values| values.len() == 1);
+                if d.contains_key("$eq") || single_in {
+                    out.push(key);
+                }
+            }
+            (key, _) => out.push(key),
+        }
+    }
+    out
+}
+
 /// Parses the update as mongod would, with a filter for every `$[<id>]` it uses.
 fn parse_alone(update: &Document) -> Result<(), UpdateError> {
     let mut options = UpdateOptions::default();

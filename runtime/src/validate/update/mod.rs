@@ -81,7 +81,7 @@ use std::fmt;
 
 use crate::bson::{Bson, Document};
 
-pub use lint::{lint_update, Finding};
+pub use lint::{lint_update, lint_upsert, Finding};
 
 use super::report::{Failure, ValidationError};
 use super::Validator;
