@@ -233,6 +233,18 @@ fn validators_must_be_installed_with_the_models_level_and_action() {
     assert_eq!(status(&report, "validators"), Status::Fail);
     let report = review(&uri, &[model("t_review_never_created")], &["t_review_never_created"], |_| {});
     assert!(evidence(&report, "validators").contains("t_review_never_created: missing"));
+    // a validator changed by hand (the level and action as declared): the schema is compared too
+    install(&uri, "t_review_edited", "strict");
+    let mut edited = model("t_review_edited").validator;
+    let schema = edited.get_document_mut("$jsonSchema").unwrap();
+    schema.get_document_mut("properties").unwrap().get_document_mut("userName").unwrap().insert("maxLength", 80);
+    let command = doc! { "collMod": "t_review_edited", "validator": edited };
+    MongoServer::connect(&uri).unwrap().run_command(DB, command).expect("collMod");
+    let report = review(&uri, &[model("t_review_edited")], &["t_review_edited"], |_| {});
+    assert_eq!(status(&report, "validators"), Status::Fail);
+    let text = evidence(&report, "validators");
+    assert!(text.contains("t_review_edited: the installed $jsonSchema is not the model's"), "{text}");
+    assert!(text.contains("the code is stricter: userName: maxLength 80 -> 50"), "{text}");
     // a collection no model describes is listed
     let report = review(&uri, &[], &["t_review_bare"], |_| {});
     assert_eq!(status(&report, "validators"), Status::Warn);

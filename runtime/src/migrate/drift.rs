@@ -53,6 +53,7 @@ fn drift_of(server: &mut dyn Server, model: &Model) -> Result<DriftStatus, Comma
         }
     };
     let mut lines = capped_drift(&model.options.create, &options);
+    lines.extend(collection_drift(&model.options.create, &options));
     lines.extend(index_drift(&model.options.indexes, &list_indexes(server, model)?));
     Ok(match (status, lines.is_empty()) {
         (status, true) => status,
@@ -94,6 +95,53 @@ fn capped_drift(declared: &Document, deployed: &Document) -> Vec<String> {
         lines.push(format!("max: deployed {}, code {}", shown(deployed.get("max")), shown(declared.get("max"))));
     }
     lines
+}
+
+/// A collection's default `collation` (in the fields the code names: mongod fills in the
+/// others from the locale) and `clusteredIndex` with its `expireAfterSeconds`, as declared
+/// against the deployed collection's. A time-series collection's expiry is compared by
+/// [`timeseries_drift`].
+fn collection_drift(declared: &Document, deployed: &Document) -> Vec<String> {
+    let mut lines = Vec::new();
+    match (not_simple(declared.get_document("collation").ok()), not_simple(deployed.get_document("collation").ok())) {
+        (None, None) => {}
+        (Some(code), Some(found)) => {
+            let differs: Vec<String> = code
+                .iter()
+                .filter(|(k, v)| found.get(k.as_str()).map(normalised_value) != Some(normalised_value(v)))
+                .map(|(k, _)| format!("collation.{k}"))
+                .collect();
+            if !differs.is_empty() {
+                lines.push(format!("collation: deployed {found}, code {code} (differs: {})", differs.join(", ")));
+            }
+        }
+        (code, found) => lines.push(format!(
+            "collation: deployed {}, code {}",
+            found.map_or_else(|| "none".to_owned(), Document::to_string),
+            code.map_or_else(|| "none".to_owned(), Document::to_string)
+        )),
+    }
+    if declared.contains_key("timeseries") {
+        return lines;
+    }
+    let clustered = |d: &Document| d.contains_key("clusteredIndex");
+    if clustered(declared) != clustered(deployed) {
+        lines.push(format!("clustered: deployed {}, code {}", clustered(deployed), clustered(declared)));
+    }
+    let seconds = |d: &Document| d.get("expireAfterSeconds").map(normalised_value);
+    if seconds(declared) != seconds(deployed) {
+        lines.push(format!(
+            "expireAfterSeconds: deployed {}, code {}",
+            shown(deployed.get("expireAfterSeconds")),
+            shown(declared.get("expireAfterSeconds"))
+        ));
+    }
+    lines
+}
+
+/// A collation other than `{locale: "simple"}` (binary comparison, which mongod lists as none).
+fn not_simple(collation: Option<&Document>) -> Option<&Document> {
+    collation.filter(|c| c.get_str("locale").ok() != Some("simple"))
 }
 
 /// The options of an index compared between code and deployment whether or not the code
@@ -341,6 +389,16 @@ fn timeseries_drift(declared: &Document, expiry: Option<&Bson>, deployed: &Docum
 
 fn shown(value: Option<&Bson>) -> String {
     value.map_or_else(|| "none".to_owned(), Bson::to_string)
+}
+
+/// What differs between `model` and a deployed collection's `validator` and `options`
+/// (`listCollections`' `options`): the validator, its level and action, one line each as
+/// `drift` prints them; empty when they agree. For `schema review`.
+pub(crate) fn validator_differences(model: &Model, validator: &Document, options: &Document) -> Vec<String> {
+    match compare(model, validator, options) {
+        DriftStatus::Differs(lines) => lines,
+        _ => Vec::new(),
+    }
 }
 
 fn compare(model: &Model, deployed: &Document, options: &Document) -> DriftStatus {

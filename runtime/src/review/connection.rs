@@ -589,7 +589,7 @@ fn source_item(options: &Options) -> Item {
                 item.note(
                     Status::Pass,
                     format!(
-                        "{} files under {} scanned: no connection string with a password",
+                        "{} files under {} scanned: no connection string with a password, no password assigned in code",
                         scan.files,
                         dir.display()
                     ),

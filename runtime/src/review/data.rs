@@ -749,7 +749,18 @@ fn validator_item(survey: &Survey, models: &[Model], options: &Options) -> Item 
             Some(v) if !v.contains_key("$jsonSchema") => {
                 item.note(Status::Warn, format!("{ns}: a validator without $jsonSchema ({level}, {action})"))
             }
-            Some(_) => item.note(Status::Pass, format!("{ns}: $jsonSchema validator, {level}, {action}")),
+            Some(v) => match crate::migrate::drift::validator_differences(model, v, &collection.options)[..] {
+                [] => item.note(Status::Pass, format!("{ns}: $jsonSchema validator, {level}, {action}")),
+                ref lines => item.note(
+                    Status::Fail,
+                    format!(
+                        "{ns}: the installed $jsonSchema is not the model's (changed by hand, or a migration not \
+                         applied; `schema drift` lists it all): {}{}",
+                        lines[..lines.len().min(3)].join("; "),
+                        if lines.len() > 3 { format!("; and {} more", lines.len() - 3) } else { String::new() }
+                    ),
+                ),
+            },
         }
     }
     for (ns, collection) in &deployed {
