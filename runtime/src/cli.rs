@@ -413,23 +413,32 @@ fn size_note(model: &Model) -> String {
 
 /// The first field of an unbounded root whose schema sets no bound: a string with
 /// neither `maxLength`, `enum` nor a fixed-width `pattern`, an array without `maxItems`,
-/// a map, or a document whose fields are not declared. Other kinds (binary data, say)
-/// may be bounded by their Rust type, so they are never named.
+/// a map, or a document whose fields are not declared, in the root's fields or any branch
+/// of a polymorphic root. When none is (the bound is the Rust type's, which the schema does
+/// not say), the first field of a kind whose size only the type bounds: binary data, or a
+/// value of any BSON type.
 fn unbounded_by(model: &Model) -> Option<(String, &'static str)> {
     let schema = model.validator.get_document("$jsonSchema").ok()?;
-    let properties = schema.get_document("properties").ok()?;
-    properties.iter().find_map(|(key, sub)| match sub {
-        crate::bson::Bson::Document(sub) => unbounded_in(sub, key.clone()),
-        _ => None,
-    })
+    unbounded_in(schema, String::new(), false).or_else(|| unbounded_in(schema, String::new(), true))
 }
 
-fn unbounded_in(schema: &crate::bson::Document, path: String) -> Option<(String, &'static str)> {
+/// `path.key`, or `key` at the root.
+fn joined(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// The first unbounded part of `schema` at `path`; `loose`: also binary data and values of
+/// any type.
+fn unbounded_in(schema: &crate::bson::Document, path: String, loose: bool) -> Option<(String, &'static str)> {
     use crate::bson::Bson;
     for key in ["anyOf", "oneOf", "allOf"] {
         if let Ok(branches) = schema.get_array(key) {
             let found = branches.iter().find_map(|b| match b {
-                Bson::Document(b) => unbounded_in(b, path.clone()),
+                Bson::Document(b) => unbounded_in(b, path.clone(), loose),
                 _ => None,
             });
             if found.is_some() {
@@ -437,13 +446,20 @@ fn unbounded_in(schema: &crate::bson::Document, path: String) -> Option<(String,
             }
         }
     }
-    let types: Vec<&str> = match schema.get("bsonType") {
+    let mut types: Vec<&str> = match schema.get("bsonType") {
         Some(Bson::String(t)) => vec![t.as_str()],
         Some(Bson::Array(ts)) => ts.iter().filter_map(Bson::as_str).collect(),
         _ => Vec::new(),
     };
     if schema.contains_key("enum") {
         return None;
+    }
+    if types.is_empty() && schema.contains_key("properties") {
+        types.push("object");
+    }
+    let branching = ["anyOf", "oneOf", "allOf"].iter().any(|k| schema.contains_key(*k));
+    if types.is_empty() && !branching && !path.is_empty() && path != "_id" && loose {
+        return Some((path, "a value of any BSON type, which no schema bounds"));
     }
     for kind in types {
         match kind {
@@ -453,12 +469,13 @@ fn unbounded_in(schema: &crate::bson::Document, path: String) -> Option<(String,
                     return Some((path, "a string with neither `max_length` nor a fixed-width `pattern`"));
                 }
             }
+            "binData" if loose => return Some((path, "binary data, which the schema does not bound")),
             "array" => match schema.get("items") {
                 _ if !schema.contains_key("maxItems") => return Some((path, "an array without `max_items`")),
-                Some(Bson::Document(items)) => return unbounded_in(items, path),
+                Some(Bson::Document(items)) => return unbounded_in(items, path, loose),
                 Some(Bson::Array(items)) => {
                     return items.iter().enumerate().find_map(|(i, item)| match item {
-                        Bson::Document(item) => unbounded_in(item, format!("{path}.{i}")),
+                        Bson::Document(item) => unbounded_in(item, joined(&path, &i.to_string()), loose),
                         _ => None,
                     })
                 }
@@ -472,7 +489,7 @@ fn unbounded_in(schema: &crate::bson::Document, path: String) -> Option<(String,
                     return Some((path, "a document whose fields are not declared"));
                 };
                 let found = properties.iter().find_map(|(key, sub)| match sub {
-                    Bson::Document(sub) => unbounded_in(sub, format!("{path}.{key}")),
+                    Bson::Document(sub) => unbounded_in(sub, joined(&path, key), loose),
                     _ => None,
                 });
                 if found.is_some() {

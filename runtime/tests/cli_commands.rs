@@ -206,6 +206,33 @@ mod sized {
         pub id: i64,
         pub address: Address,
     }
+
+    /// A polymorphic root: the unbounded string is in a variant.
+    #[derive(Serialize, Deserialize, MongoSchema)]
+    #[serde(tag = "kind", rename_all = "snake_case")]
+    #[mongo(db = "db_shop", collection = "t_payment")]
+    pub enum Payment {
+        Card {
+            #[serde(rename = "_id")]
+            id: i64,
+            #[mongo(max_length = 19)]
+            number: String,
+        },
+        Transfer {
+            #[serde(rename = "_id")]
+            id: i64,
+            reference: String,
+        },
+    }
+
+    /// Only a value of any BSON type leaves it unbounded.
+    #[derive(Serialize, Deserialize, MongoSchema)]
+    #[mongo(db = "db_shop", collection = "t_event")]
+    pub struct Event {
+        #[serde(rename = "_id")]
+        pub id: i64,
+        pub payload: mongo_schema::bson::Bson,
+    }
 }
 
 #[test]
@@ -223,6 +250,13 @@ fn print_shows_each_roots_worst_case_size_or_what_leaves_it_unbounded() {
         js.contains("\n// document size unbounded: `address.street` is a string with neither `max_length` nor a fixed-width `pattern`\n"),
         "{js}"
     );
+    for (model, line) in [
+        (Model::of::<sized::Payment>("sized::Payment"), "`reference` is a string with neither `max_length`"),
+        (Model::of::<sized::Event>("sized::Event"), "`payload` is a value of any BSON type, which no schema bounds"),
+    ] {
+        let (_, js, _) = schema(std::slice::from_ref(&model), &["print"]);
+        assert!(js.contains(&format!("\n// document size unbounded: {line}")), "{js}");
+    }
     let (_, json, _) = schema(&models, &["print", "--format", "json"]);
     let value: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(value[0]["documentSize"], serde_json::json!({ "worstCaseBytes": bound }));
