@@ -96,25 +96,22 @@ impl<'a> Container<'a> {
     /// adjacently tagged, `{tag: "variant", content: ...}` (`tag` and `content`, no
     /// untagged variant). Such an enum can be a collection root.
     pub fn is_document_enum(&self) -> bool {
-        let adjacent = match &self.data {
-            Data::Enum(variants) => {
-                self.serde.tag.is_some()
-                    && self.serde.content.is_some()
-                    && !self.serde.untagged
-                    && variants.iter().all(|v| !v.serde.untagged)
-            }
-            Data::Struct(..) => false,
-        };
-        adjacent || self.is_internally_tagged()
+        self.is_tagged_enum(true) || self.is_internally_tagged()
     }
 
     /// An enum serde writes as `{tag: "variant", ...its fields}` (`#[serde(tag = "...")]`
     /// without `content` or `untagged`, and no untagged variant).
     pub fn is_internally_tagged(&self) -> bool {
+        self.is_tagged_enum(false)
+    }
+
+    /// An enum with `tag`, with `content` or without it as `content` says, and no untagged
+    /// variant.
+    fn is_tagged_enum(&self, content: bool) -> bool {
         match &self.data {
             Data::Enum(variants) => {
                 self.serde.tag.is_some()
-                    && self.serde.content.is_none()
+                    && self.serde.content.is_some() == content
                     && !self.serde.untagged
                     && variants.iter().all(|v| !v.serde.untagged)
             }

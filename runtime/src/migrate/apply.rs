@@ -173,13 +173,38 @@ pub fn apply_with(
     options: &ApplyOptions,
     report: &mut dyn FnMut(Event),
 ) -> Result<Vec<Outcome>, ApplyError> {
-    let state_db = options.state_db.as_str();
-    record::prepare(server, state_db).map_err(state_error(state_db))?;
-    let lease = Lease::acquire(server, state_db, options.lock, &mut |holder| report(Event::Waiting(holder.to_owned())))
-        .map_err(lock_error)?;
+    let waiting = &mut |holder: &str| report(Event::Waiting(holder.to_owned()));
+    let Locked { server, lease } = Locked::take(server, options, waiting)?;
     let result = apply_locked(server, files, options, &lease, report);
     lease.release(server);
     result
+}
+
+/// The record collection prepared and the lease held: what every applier does first.
+struct Locked<'s> {
+    server: &'s mut dyn Server,
+    lease: Lease,
+}
+
+impl<'s> Locked<'s> {
+    fn take(
+        server: &'s mut dyn Server,
+        options: &ApplyOptions,
+        waiting: &mut dyn FnMut(&str),
+    ) -> Result<Locked<'s>, ApplyError> {
+        let state_db = options.state_db.as_str();
+        record::prepare(server, state_db).map_err(state_error(state_db))?;
+        let lease = Lease::acquire(server, state_db, options.lock, waiting).map_err(lock_error)?;
+        Ok(Locked { server, lease })
+    }
+
+    /// Runs `work` under the lease, then gives the lease back.
+    fn run<T>(self, work: impl FnOnce(&mut dyn Server) -> T) -> T {
+        let Locked { server, lease } = self;
+        let result = work(&mut *server);
+        lease.release(server);
+        result
+    }
 }
 
 fn apply_locked(
@@ -351,12 +376,7 @@ pub fn revert_with(
     files: &[MigrationFile],
     options: &ApplyOptions,
 ) -> Result<Option<String>, ApplyError> {
-    let state_db = options.state_db.as_str();
-    record::prepare(server, state_db).map_err(state_error(state_db))?;
-    let lease = Lease::acquire(server, state_db, options.lock, &mut |_| {}).map_err(lock_error)?;
-    let result = revert_locked(server, files, options);
-    lease.release(server);
-    result
+    Locked::take(server, options, &mut |_| {})?.run(|server| revert_locked(server, files, options))
 }
 
 fn revert_locked(
@@ -408,12 +428,7 @@ pub fn resolve(
     name: &str,
     resolution: Resolution,
 ) -> Result<String, ApplyError> {
-    let state_db = options.state_db.as_str();
-    record::prepare(server, state_db).map_err(state_error(state_db))?;
-    let lease = Lease::acquire(server, state_db, options.lock, &mut |_| {}).map_err(lock_error)?;
-    let result = resolve_locked(server, files, options, name, resolution);
-    lease.release(server);
-    result
+    Locked::take(server, options, &mut |_| {})?.run(|server| resolve_locked(server, files, options, name, resolution))
 }
 
 fn resolve_locked(
