@@ -63,16 +63,20 @@
 //! Not modelled, reported as [`UpdateError::Unsupported`] rather than guessed: query
 //! operators other than comparisons, `$in`/`$nin`, `$ne`, `$exists`, `$type`, `$size`,
 //! `$elemMatch`, `$not` and `$and`/`$or`/`$nor` (in the filter, `$pull` conditions and `arrayFilters`),
-//! regexes there, decimal results that need more than 128-bit exact arithmetic, pipeline
-//! updates. Collations are not modelled (strings compare by bytes, as without one).
+//! regexes there, decimal results that need more than 128-bit exact arithmetic. Pipeline
+//! updates are checked by [`Validator::check_pipeline_update`] (held to the server by
+//! `runtime/tests/update_pipeline_mongod.rs`) for the stages and expressions it lists.
+//! Collations are not modelled (strings compare by bytes, as without one).
 
 mod apply;
 mod arith;
+mod expr;
 mod format;
 mod lint;
 mod matcher;
 mod ops;
 mod order;
+mod pipeline;
 mod tree;
 
 use std::cell::{Cell, RefCell};
@@ -245,6 +249,73 @@ impl Validator {
         self.checked(updated)
     }
 
+    /// Applies a pipeline update (`u: [stages]`) to `current` as mongod 6.0 would, then
+    /// validates the result. Modelled: the stages `$set`/`$addFields`, `$unset`, `$project`
+    /// (top-level inclusion, exclusion and computed fields), `$replaceRoot`/`$replaceWith`,
+    /// and the expressions field paths, `$$NOW`, `$$ROOT`, `$$CURRENT`, `$$REMOVE`,
+    /// `$literal`, `$concat`, `$add`, `$subtract`, `$multiply`, `$ifNull`, `$cond`,
+    /// `$mergeObjects`, `$toDate`, `$toString`, `$toInt`, `$toLong`, `$toDouble`, `$toDecimal`,
+    /// `$convert`, `$eq`, `$ne`, `$gt`, `$gte`, `$lt`, `$lte`, `$and`, `$or`, `$not`, `$type`,
+    /// `$isNumber`, `$trunc`, `$size`, `$arrayElemAt`, `$concatArrays`, `$map` and `$filter`;
+    /// anything else is [`UpdateError::Unsupported`]. A pipeline whose output is the stored
+    /// document byte for byte writes (and validates) nothing, as in mongod.
+    ///
+    /// ```
+    /// use mongo_schema::bson::doc;
+    /// use mongo_schema::Validator;
+    ///
+    /// let schema = doc! { "bsonType": "object", "properties": { "n": { "bsonType": "int", "maximum": 10 } } };
+    /// let validator = Validator::new(&schema)?;
+    /// let current = doc! { "_id": 1, "n": 9, "s": "a" };
+    /// let pipeline = [doc! { "$set": { "n": { "$add": ["$n", 1] }, "t": { "$concat": ["$s", "b"] } } }];
+    /// let updated = validator.check_pipeline_update(&current, &pipeline)?;
+    /// assert_eq!(updated, doc! { "_id": 1, "n": 10, "s": "a", "t": "ab" });
+    ///
+    /// let err = validator.check_pipeline_update(&current, &[doc! { "$set": { "n": { "$add": ["$n", 2] } } }]).unwrap_err();
+    /// assert_eq!(err.code(), Some(121));
+    /// let err = validator.check_pipeline_update(&current, &[doc! { "$set": { "t": { "$concat": ["$n"] } } }]).unwrap_err();
+    /// assert_eq!(err.to_string(), "mongod refuses this update (16702 Location16702): $concat only supports strings, not int");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn check_pipeline_update(&self, current: &Document, pipeline: &[Document]) -> Result<Document, UpdateError> {
+        self.check_pipeline_update_with(current, pipeline, &UpdateOptions::default())
+    }
+
+    /// [`Validator::check_pipeline_update`] with the update's filter (`arrayFilters` are not
+    /// allowed with a pipeline; they are reported as unsupported).
+    pub fn check_pipeline_update_with(
+        &self,
+        current: &Document,
+        pipeline: &[Document],
+        options: &UpdateOptions,
+    ) -> Result<Document, UpdateError> {
+        let parsed = pipeline_parse(pipeline, options)?;
+        let (matched, _) = matcher::matches(current, &options.filter)?;
+        if !matched {
+            return Err(UpdateError::NotMatched);
+        }
+        let out = parsed.run(current, now_millis())?;
+        let (updated, modified) = pipeline::finish(current, out, false)?;
+        if !modified {
+            return Ok(updated);
+        }
+        self.checked(updated)
+    }
+
+    /// A pipeline upsert that matched nothing: the pipeline applied to the equality fields of
+    /// [`UpdateOptions::filter`] (as in [`Validator::check_upsert`]), `_id` first, validated.
+    pub fn check_pipeline_upsert(
+        &self,
+        pipeline: &[Document],
+        options: &UpdateOptions,
+    ) -> Result<Document, UpdateError> {
+        let parsed = pipeline_parse(pipeline, options)?;
+        let start = apply::upsert_base(&options.filter)?;
+        let out = parsed.run(&start, now_millis())?;
+        let (inserted, _) = pipeline::finish(&start, out, true)?;
+        self.checked(inserted)
+    }
+
     fn checked(&self, document: Document) -> Result<Document, UpdateError> {
         match self.validate(&document) {
             Ok(()) => Ok(document),
@@ -254,6 +325,13 @@ impl Validator {
             Err(ValidationError::Malformed(m)) => Err(UpdateError::Unsupported(m.0)),
         }
     }
+}
+
+fn pipeline_parse(pipeline: &[Document], options: &UpdateOptions) -> Result<pipeline::Pipeline, UpdateError> {
+    if !options.array_filters.is_empty() {
+        return Err(UpdateError::Unsupported("arrayFilters with a pipeline update".to_owned()));
+    }
+    pipeline::Pipeline::parse(pipeline)
 }
 
 fn bytes_equal(a: &Document, b: &Document) -> bool {
