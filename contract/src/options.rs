@@ -114,16 +114,24 @@ pub enum IndexKey {
     Descending,
     /// `"hashed"`
     Hashed,
-    /// `"2dsphere"`
+    /// `"2dsphere"`: GeoJSON objects and legacy coordinate pairs on a sphere.
     Sphere2d,
+    /// `"2d"`: legacy coordinate pairs on a flat plane.
+    Geo2d,
     /// `"text"`
     Text,
 }
 
 impl IndexKey {
     /// Every kind of key.
-    pub const ALL: [IndexKey; 5] =
-        [IndexKey::Ascending, IndexKey::Descending, IndexKey::Hashed, IndexKey::Sphere2d, IndexKey::Text];
+    pub const ALL: [IndexKey; 6] = [
+        IndexKey::Ascending,
+        IndexKey::Descending,
+        IndexKey::Hashed,
+        IndexKey::Sphere2d,
+        IndexKey::Geo2d,
+        IndexKey::Text,
+    ];
 
     /// The key's value as text: the suffix MongoDB gives the key in a default index name
     /// (`field_1`), and the value written in the attribute.
@@ -133,6 +141,7 @@ impl IndexKey {
             IndexKey::Descending => "-1",
             IndexKey::Hashed => "hashed",
             IndexKey::Sphere2d => "2dsphere",
+            IndexKey::Geo2d => "2d",
             IndexKey::Text => "text",
         }
     }
@@ -152,6 +161,11 @@ impl IndexKey {
         self.direction().is_some()
     }
 
+    /// A geospatial key (`"2dsphere"`, `"2d"`).
+    pub const fn is_geo(self) -> bool {
+        matches!(self, IndexKey::Sphere2d | IndexKey::Geo2d)
+    }
+
     /// The variant's name, as generated code spells it (`_p::IndexKey::Ascending`).
     pub const fn variant(self) -> &'static str {
         match self {
@@ -159,10 +173,102 @@ impl IndexKey {
             IndexKey::Descending => "Descending",
             IndexKey::Hashed => "Hashed",
             IndexKey::Sphere2d => "Sphere2d",
+            IndexKey::Geo2d => "Geo2d",
             IndexKey::Text => "Text",
         }
     }
 }
+
+/// The keys of the index and collection options the derive reads (`#[mongo(index(sparse,
+/// collation(locale = "en")))]`), as the attribute spells them.
+pub mod keys {
+    /// `index(sparse)`
+    pub const SPARSE: &str = "sparse";
+    /// `index(hidden)`
+    pub const HIDDEN: &str = "hidden";
+    /// `index(collation(...))`, and on a root the collection's default collation.
+    pub const COLLATION: &str = "collation";
+    /// `index(weights(field = n, ...))`
+    pub const WEIGHTS: &str = "weights";
+    /// `index(default_language = "...")`
+    pub const DEFAULT_LANGUAGE: &str = "default_language";
+    /// `index(language_override = "...")`
+    pub const LANGUAGE_OVERRIDE: &str = "language_override";
+    /// `index(wildcard_projection(path = 1, ...))`
+    pub const WILDCARD_PROJECTION: &str = "wildcard_projection";
+    /// `clustered` / `clustered(expire_after_seconds = N)` on a root.
+    pub const CLUSTERED: &str = "clustered";
+    /// `collation(locale = "...")`
+    pub const LOCALE: &str = "locale";
+    /// `collation(strength = N)`
+    pub const STRENGTH: &str = "strength";
+    /// `collation(case_level)`
+    pub const CASE_LEVEL: &str = "case_level";
+    /// `collation(case_first = "...")`
+    pub const CASE_FIRST: &str = "case_first";
+    /// `collation(numeric_ordering)`
+    pub const NUMERIC_ORDERING: &str = "numeric_ordering";
+    /// `collation(alternate = "...")`
+    pub const ALTERNATE: &str = "alternate";
+    /// `collation(max_variable = "...")`
+    pub const MAX_VARIABLE: &str = "max_variable";
+    /// `collation(normalization)`
+    pub const NORMALIZATION: &str = "normalization";
+    /// `collation(backwards)`
+    pub const BACKWARDS: &str = "backwards";
+}
+
+/// `collation(strength = N)`: the comparison levels of ICU, 1 (base letters) to 5.
+pub const COLLATION_STRENGTHS: std::ops::RangeInclusive<u32> = 1..=5;
+/// `collation(case_first = "...")`.
+pub const COLLATION_CASE_FIRST: [&str; 3] = ["upper", "lower", "off"];
+/// `collation(alternate = "...")`.
+pub const COLLATION_ALTERNATE: [&str; 2] = ["non-ignorable", "shifted"];
+/// `collation(max_variable = "...")`.
+pub const COLLATION_MAX_VARIABLE: [&str; 2] = ["punct", "space"];
+
+/// The languages of a text index's `default_language` (and of a document's language
+/// field) that mongod 6.0 accepts: the names and their ISO 639-1 codes; `"none"` stems
+/// nothing and drops no stop word.
+pub const TEXT_LANGUAGES: [&str; 31] = [
+    "danish",
+    "dutch",
+    "english",
+    "finnish",
+    "french",
+    "german",
+    "hungarian",
+    "italian",
+    "norwegian",
+    "portuguese",
+    "romanian",
+    "russian",
+    "spanish",
+    "swedish",
+    "turkish",
+    "da",
+    "nl",
+    "en",
+    "fi",
+    "fr",
+    "de",
+    "hu",
+    "it",
+    "nb",
+    "pt",
+    "ro",
+    "ru",
+    "es",
+    "sv",
+    "tr",
+    "none",
+];
+
+/// The most indexes a collection holds, its `_id` (or clustered) index included.
+pub const MAX_INDEXES: usize = 64;
+
+/// A text index weight lies strictly between 0 and this.
+pub const MAX_TEXT_WEIGHT: u32 = 100_000;
 
 #[cfg(test)]
 mod tests {

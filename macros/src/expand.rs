@@ -10,6 +10,7 @@ use mongo_schema_contract::bson::BsonKind;
 use mongo_schema_contract::fields::{NULLABLE, REQUIRED, SKIPS_NONE};
 use mongo_schema_contract::keyword::{Num, Value};
 use mongo_schema_contract::rules::check;
+use mongo_schema_contract::rules::INDEX_KEY;
 use mongo_schema_contract::size;
 use proc_macro2::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens, TokenStreamExt};
@@ -251,7 +252,9 @@ fn fields_table(c: &Container) -> Option<TokenStream> {
     })
 }
 
-/// The collection options as static data: `TIMESERIES`, `CAPPED`, `INDEXES`, `SHARD_KEY`.
+/// The collection options as static data: `TIMESERIES`, `CAPPED`, `COLLATION`, `CLUSTERED`,
+/// `INDEXES`, `SHARD_KEY`. `INDEXES` carries the const checks of its geo keys (what each
+/// key's field holds is known to the compiler only).
 fn options_consts(c: &Container) -> TokenStream {
     let o = &c.mongo.options;
     let timeseries = o.timeseries.as_ref().map(|t| {
@@ -267,20 +270,78 @@ fn options_consts(c: &Container) -> TokenStream {
         let (size, max) = (cap.size, option(cap.max));
         quote!(const CAPPED: ::core::option::Option<_p::Capped> = ::core::option::Option::Some(_p::Capped { size: #size, max: #max });)
     });
+    let collation = o.collation.as_ref().map(|collation| {
+        let collation = collation_tokens(Some(collation));
+        quote!(const COLLATION: ::core::option::Option<_p::Collation> = #collation;)
+    });
+    let clustered = o.clustered.as_ref().map(|cl| {
+        let expire = option(cl.expire_after_seconds);
+        quote!(const CLUSTERED: ::core::option::Option<_p::Clustered> = ::core::option::Option::Some(_p::Clustered { expire_after_seconds: #expire });)
+    });
     let indexes = (!o.indexes.is_empty()).then(|| {
         let each = o.indexes.iter().map(|i| {
             let (name, unique, ttl) = (i.name(), i.unique, option(i.ttl.map(|(_, n)| n)));
             let keys = key_pattern(&i.keys);
             let partial = option_str(i.partial.as_ref().map(|p| p.value()));
-            quote!(_p::Index { name: #name, keys: #keys, unique: #unique, ttl: #ttl, partial: #partial })
+            let (sparse, hidden) = (i.sparse.is_some(), i.hidden.is_some());
+            // an index without its own collation takes the collection's, which mongod copies
+            // into it (so drift compares like with like); text and 2d indexes compare no
+            // strings and are given the simple collation mongod needs on such a collection
+            let plugin_without_collation = i
+                .keys
+                .iter()
+                .any(|k| matches!(k.kind, crate::attr::options::KeyKind::Text | crate::attr::options::KeyKind::Geo2d));
+            let simple = o.collation.is_some() && i.collation.is_none() && plugin_without_collation;
+            let collation = if simple {
+                quote!(::core::option::Option::Some(_p::Collation::SIMPLE))
+            } else {
+                collation_tokens(i.collation.as_ref().or(o.collation.as_ref()))
+            };
+            let weights = i.weights.iter().flat_map(|(_, w)| w).map(|(path, _, weight)| {
+                let weight = *weight as u32;
+                quote!((#path, #weight))
+            });
+            let default_language = option_str(i.default_language.as_ref().map(|l| l.value()));
+            let language_override = option_str(i.language_override.as_ref().map(|l| l.value()));
+            let projection =
+                i.wildcard_projection.iter().flat_map(|(_, p)| p).map(|(path, _, include)| quote!((#path, #include)));
+            quote!(_p::Index {
+                name: #name, keys: #keys, unique: #unique, ttl: #ttl, partial: #partial, sparse: #sparse,
+                hidden: #hidden, collation: #collation, weights: &[#(#weights),*], default_language: #default_language,
+                language_override: #language_override, wildcard_projection: &[#(#projection),*],
+            })
         });
-        quote!(const INDEXES: &'static [_p::Index] = &[#(#each),*];)
+        let checks = geo_checks(c);
+        quote!(const INDEXES: &'static [_p::Index] = { #checks &[#(#each),*] };)
     });
     let shard = o.shard_key.as_ref().map(|s| {
         let keys = key_pattern(&s.keys);
         quote!(const SHARD_KEY: &'static [(&'static str, _p::IndexKey)] = #keys;)
     });
-    quote!(#timeseries #capped #indexes #shard)
+    quote!(#timeseries #capped #collation #clustered #indexes #shard)
+}
+
+/// `Option<_p::Collation>` of a declared collation.
+fn collation_tokens(collation: Option<&crate::attr::options::Collation>) -> TokenStream {
+    let Some(c) = collation else { return quote!(::core::option::Option::None) };
+    let locale = c.locale.value();
+    let strength = match c.strength {
+        Some(n) => quote!(::core::option::Option::Some(#n)),
+        None => quote!(::core::option::Option::None),
+    };
+    let flag = |v: Option<bool>| match v {
+        Some(b) => quote!(::core::option::Option::Some(#b)),
+        None => quote!(::core::option::Option::None),
+    };
+    let (case_level, numeric_ordering, normalization, backwards) =
+        (flag(c.case_level), flag(c.numeric_ordering), flag(c.normalization), flag(c.backwards));
+    let (case_first, alternate, max_variable) =
+        (option_str(c.case_first.clone()), option_str(c.alternate.clone()), option_str(c.max_variable.clone()));
+    quote!(::core::option::Option::Some(_p::Collation {
+        locale: #locale, strength: #strength, case_level: #case_level, case_first: #case_first,
+        numeric_ordering: #numeric_ordering, alternate: #alternate, max_variable: #max_variable,
+        normalization: #normalization, backwards: #backwards,
+    }))
 }
 
 fn key_pattern(keys: &[crate::attr::options::Key]) -> TokenStream {
@@ -297,6 +358,52 @@ fn option_str(value: Option<String>) -> TokenStream {
         Some(s) => quote!(::core::option::Option::Some(#s)),
         None => quote!(::core::option::Option::None),
     }
+}
+
+/// One const item per geo key of a non-generic root: the field must be able to hold what
+/// the index reads, an embedded document (GeoJSON, or `{x, y}`) or an array of numbers (a
+/// legacy pair); on anything else mongod refuses every write (2dsphere: code 16755, "Can't
+/// extract geo keys") or indexes nothing (2d). Spanned at the key, so the error points there.
+fn geo_checks(c: &Container) -> TokenStream {
+    if !c.input.generics.params.is_empty() {
+        return TokenStream::new();
+    }
+    let ident = &c.input.ident;
+    let checks = c.mongo.options.indexes.iter().flat_map(|i| &i.keys).filter(|k| k.kind.is_geo()).map(|k| {
+        let path = &k.path;
+        let message = format!(
+            "{INDEX_KEY}: `{}` is a \"{}\" key, but `{}` cannot hold a location: mongod reads GeoJSON (an embedded \
+             document such as `{{type: \"Point\", coordinates: [lng, lat]}}`) or a legacy pair (an array of two \
+             numbers){}; make the field a struct (GeoJSON) or a `[f64; 2]` / `Vec<f64>`",
+            k.path,
+            k.kind.suffix(),
+            k.path,
+            if k.kind == crate::attr::options::KeyKind::Sphere2d {
+                " and refuses every write where it holds anything else (code 16755, \"Can't extract geo keys ... geo \
+                 element must be an array or object\")"
+            } else {
+                ", and indexes nothing else (a document whose field holds anything else is never found by a geo query)"
+            }
+        );
+        let fail = spanned((k.span, k.span), quote!(_p::rules::fail), quote!(#message));
+        quote! {
+            const _: () = {
+                let facts: _p::SchemaFacts = _p::rules::facts_at(_p::rules::path(<#ident as _p::MongoSchema>::FIELDS, #path));
+                let numbers = ::core::matches!(
+                    facts.item_kind,
+                    _p::BsonKind::Int | _p::BsonKind::Long | _p::BsonKind::Double | _p::BsonKind::Decimal
+                        | _p::BsonKind::Any | _p::BsonKind::Mixed
+                );
+                let fits = match facts.kind {
+                    _p::BsonKind::Object | _p::BsonKind::Any | _p::BsonKind::Mixed => true,
+                    _p::BsonKind::Array => numbers,
+                    _ => false,
+                };
+                if !fits { #fail }
+            };
+        }
+    });
+    quote!(#(#checks)*)
 }
 
 fn root_impl(c: &Container) -> TokenStream {

@@ -15,6 +15,7 @@ const VALID: &[&str] = &[
     "struct r#type { r#type: String }",
     "enum Plain { A, B = 3 }",
     "#[serde(tag = \"kind\")] enum Tagged { A { width: i32 }, B }",
+    "#[serde(tag = \"t\", content = \"c\")] #[mongo(db = \"db_a\", collection = \"t_a\")] enum A { B(i32), C }",
     "struct E(#[mongo(enum_values = [1, -2, 3.0])] i32);",
     "struct E(#[mongo(enum_values = [1, \"a\", -2.5, true])] bson::Bson);",
     "#[mongo(db = \"db_x\", collection = \"t_x\", max_depth = 3, field_case = \"camelCase\", max_items_limit = 10)] struct X { #[mongo(max_items = 10)] items: Vec<i32> }",
@@ -23,7 +24,7 @@ const VALID: &[&str] = &[
     "#[mongo(db = \"db_x\", collection = \"t_x\", shard_key(title = \"hashed\"), index(keys(title = \"text\")), index(keys(location = \"2dsphere\")))] struct X { title: String, location: Geo }",
     "#[serde(tag = \"kind\", deny_unknown_fields)] #[mongo(db = \"db_x\", collection = \"t_x\", index(keys(kind = 1, width = -1)))] enum X { A { #[serde(rename = \"_id\")] id: bson::oid::ObjectId, width: i32 }, B, C(Inner) }",
     "#[mongo(db = \"db_x\", collection = \"t_x\")] struct X { title: String, #[serde(flatten)] body: Body, #[serde(flatten)] other: Other }",
-    "#[mongo(db = \"db_x\", collection = \"t_x\", capped(size = 4096, max = 10), index(keys(expire_time = 1), ttl = 5))] struct X { expire_time: bson::DateTime }",
+    "#[mongo(db = \"db_x\", collection = \"t_x\", capped(size = 4096, max = 10), index(keys(expire_time = 1)))] struct X { expire_time: bson::DateTime }",
     "struct X { #[mongo(max_items = 3, items(max_length = 3, pattern = \"^a$\", enum_values = [\"a\"]))] tags: Vec<String>, #[mongo(max_properties = 2, items(minimum = 1))] labels: HashMap<String, Alias>, #[mongo(max_items = 2, items(max_items = 2, items(max_length = 1)))] grid: Option<Vec<[String; 2]>> }",
     "struct X<T> { #[mongo(items(max_length = 3), max_length = 2)] value: T, #[mongo(bson_type = \"array\", items(minimum = 0))] raw_items: Raw }",
 ];
@@ -97,7 +98,7 @@ const INVALID: &[&str] = &[
     "#[mongo(db = \"db_a\", collection = \"t_a\", shard_key(a = -1), shard_key(a = \"text\"))] struct A { a: i32 }",
     "#[mongo(db = \"db_a\", collection = \"t_a\", shard_key(_id = 1), capped(max = 3))] enum A { B }",
     "#[mongo(db = \"db_a\", collection = \"t_a\", index(keys(t = 1)))] struct A<T> { t: T }",
-    "#[serde(tag = \"t\", content = \"c\")] #[mongo(db = \"db_a\", collection = \"t_a\")] enum A { B(i32) }",
+    "#[mongo(db = \"db_a\", collection = \"t_a\")] enum A { B(i32) }",
     "#[serde(tag = \"t\")] #[mongo(db = \"db_a\", collection = \"t_a\")] enum A { B { b: i32 }, #[serde(untagged)] C { c: i32 } }",
     "#[serde(tag = \"t\", untagged)] #[mongo(db = \"db_a\", collection = \"t_a\")] enum A { B { b: i32 } }",
 ];

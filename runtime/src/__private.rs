@@ -5,7 +5,8 @@
 pub use crate::__fields_node as fields_node;
 pub use crate::bson::Document;
 pub use crate::command::{
-    Capped, Index, IndexKey, MongoCollection, Registered, Registration, Timeseries, ValidationAction, ValidationLevel,
+    Capped, Clustered, Collation, Index, IndexKey, MongoCollection, Registered, Registration, Timeseries,
+    ValidationAction, ValidationLevel,
 };
 pub use crate::paths::{child, flat, Bounded, Leaf, Node, Path};
 pub use crate::schema::{

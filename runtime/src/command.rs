@@ -30,6 +30,10 @@ pub trait MongoCollection: MongoSchema {
     const TIMESERIES: Option<Timeseries> = None;
     /// `#[mongo(capped(...))]`: a capped collection.
     const CAPPED: Option<Capped> = None;
+    /// `#[mongo(collation(...))]`: the collection's default collation.
+    const COLLATION: Option<Collation> = None;
+    /// `#[mongo(clustered(...))]`: a clustered collection, its documents stored in `_id` order.
+    const CLUSTERED: Option<Clustered> = None;
     /// `#[mongo(index(...))]`, in declaration order.
     const INDEXES: &'static [Index] = &[];
     /// `#[mongo(shard_key(...))]`; empty when the collection is not sharded.
@@ -112,6 +116,76 @@ pub struct Capped {
     pub max: Option<u64>,
 }
 
+/// `collation` of an index or of a collection: how strings compare (ICU). Only the
+/// fields set are written; mongod fills in the others from the locale.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Collation {
+    /// `locale`: `"en"`, `"fr_CA"`, ... (`"simple"`: binary comparison).
+    pub locale: &'static str,
+    /// `strength`: 1 (base letters: `a` = `á` = `A`), 2 (and accents: `a` = `A`), 3 (and
+    /// case, ICU's default), 4, 5.
+    pub strength: Option<u32>,
+    /// `caseLevel`
+    pub case_level: Option<bool>,
+    /// `caseFirst`: `"upper"`, `"lower"` or `"off"`.
+    pub case_first: Option<&'static str>,
+    /// `numericOrdering`: `"10"` after `"9"`.
+    pub numeric_ordering: Option<bool>,
+    /// `alternate`: `"non-ignorable"` or `"shifted"`.
+    pub alternate: Option<&'static str>,
+    /// `maxVariable`: `"punct"` or `"space"`.
+    pub max_variable: Option<&'static str>,
+    /// `normalization`
+    pub normalization: Option<bool>,
+    /// `backwards`: secondary differences compared from the end (French).
+    pub backwards: Option<bool>,
+}
+
+impl Collation {
+    /// `{locale: "simple"}`: binary comparison, which text and 2d indexes need on a
+    /// collection that has a default collation.
+    pub const SIMPLE: Collation = Collation {
+        locale: "simple",
+        strength: None,
+        case_level: None,
+        case_first: None,
+        numeric_ordering: None,
+        alternate: None,
+        max_variable: None,
+        normalization: None,
+        backwards: None,
+    };
+
+    /// The `collation` document: `locale` and the fields set, in mongod's order.
+    pub fn document(&self) -> Document {
+        let mut out = doc! { "locale": self.locale };
+        let fields: [(&str, Option<Bson>); 8] = [
+            ("caseLevel", self.case_level.map(Bson::from)),
+            ("caseFirst", self.case_first.map(Bson::from)),
+            ("strength", self.strength.map(|n| count(u64::from(n)))),
+            ("numericOrdering", self.numeric_ordering.map(Bson::from)),
+            ("alternate", self.alternate.map(Bson::from)),
+            ("maxVariable", self.max_variable.map(Bson::from)),
+            ("normalization", self.normalization.map(Bson::from)),
+            ("backwards", self.backwards.map(Bson::from)),
+        ];
+        for (key, value) in fields {
+            if let Some(value) = value {
+                out.insert(key, value);
+            }
+        }
+        out
+    }
+}
+
+/// `clusteredIndex: {key: {_id: 1}, unique: true}` of `createCollection` (MongoDB 5.3+):
+/// documents stored in `_id` order, no separate `_id` index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Clustered {
+    /// `expireAfterSeconds`: documents whose `_id` (a date) is older are deleted.
+    pub expire_after_seconds: Option<u64>,
+}
+
 /// The value of `key` in a key pattern: `1`, `-1` or the index type's name.
 pub(crate) fn key_value(key: IndexKey) -> Bson {
     match key.direction() {
@@ -131,8 +205,24 @@ pub struct Index {
     pub unique: bool,
     /// `expireAfterSeconds`: a TTL index.
     pub ttl: Option<u64>,
-    /// `partialFilterExpression` as Extended JSON text, checked to be JSON at compile time.
+    /// `partialFilterExpression` as Extended JSON text, checked at compile time to be a
+    /// filter mongod accepts there.
     pub partial: Option<&'static str>,
+    /// `sparse: true`: documents without the indexed fields are left out.
+    pub sparse: bool,
+    /// `hidden: true`: maintained, but not used by queries.
+    pub hidden: bool,
+    /// `collation`: how the index compares strings.
+    pub collation: Option<Collation>,
+    /// Text indexes: `weights` of the text fields (1 when not listed).
+    pub weights: &'static [(&'static str, u32)],
+    /// Text indexes: `default_language`.
+    pub default_language: Option<&'static str>,
+    /// Text indexes: `language_override`, the field naming a document's language.
+    pub language_override: Option<&'static str>,
+    /// Wildcard indexes (`$**`): `wildcardProjection`, each path included (`true`) or
+    /// excluded.
+    pub wildcard_projection: &'static [(&'static str, bool)],
 }
 
 impl Index {
@@ -156,6 +246,34 @@ impl Index {
         }
         if let Some(text) = self.partial {
             spec.insert("partialFilterExpression", partial_filter(self.name, text));
+        }
+        if self.sparse {
+            spec.insert("sparse", true);
+        }
+        if self.hidden {
+            spec.insert("hidden", true);
+        }
+        if let Some(collation) = &self.collation {
+            spec.insert("collation", collation.document());
+        }
+        if !self.weights.is_empty() {
+            let weights: Document =
+                self.weights.iter().map(|(field, weight)| ((*field).to_owned(), count(u64::from(*weight)))).collect();
+            spec.insert("weights", weights);
+        }
+        if let Some(language) = self.default_language {
+            spec.insert("default_language", language);
+        }
+        if let Some(field) = self.language_override {
+            spec.insert("language_override", field);
+        }
+        if !self.wildcard_projection.is_empty() {
+            let projection: Document = self
+                .wildcard_projection
+                .iter()
+                .map(|(path, include)| ((*path).to_owned(), Bson::Int32(i32::from(*include))))
+                .collect();
+            spec.insert("wildcardProjection", projection);
         }
         spec
     }
@@ -207,6 +325,24 @@ pub(crate) fn add_capped(command: &mut Document, capped: Option<Capped>) {
     command.insert("size", count(capped.size));
     if let Some(max) = capped.max {
         command.insert("max", count(max));
+    }
+}
+
+/// Adds a collection's default `collation` and `clusteredIndex` (with its
+/// `expireAfterSeconds`) to a `createCollection` command.
+pub(crate) fn add_collection_options(
+    command: &mut Document,
+    collation: Option<Collation>,
+    clustered: Option<Clustered>,
+) {
+    if let Some(collation) = collation {
+        command.insert("collation", collation.document());
+    }
+    if let Some(clustered) = clustered {
+        command.insert("clusteredIndex", doc! { "key": { "_id": 1 }, "unique": true });
+        if let Some(seconds) = clustered.expire_after_seconds {
+            command.insert("expireAfterSeconds", count(seconds));
+        }
     }
 }
 
@@ -275,6 +411,10 @@ pub struct Registration {
     pub timeseries: Option<Timeseries>,
     /// Capped-collection options.
     pub capped: Option<Capped>,
+    /// The collection's default collation.
+    pub collation: Option<Collation>,
+    /// Clustered-collection options.
+    pub clustered: Option<Clustered>,
     /// The declared indexes.
     pub indexes: &'static [Index],
     /// The declared shard key (empty: not sharded).
@@ -302,6 +442,8 @@ impl Registration {
             json_schema: T::json_schema,
             timeseries: T::TIMESERIES,
             capped: T::CAPPED,
+            collation: T::COLLATION,
+            clustered: T::CLUSTERED,
             indexes: T::INDEXES,
             shard_key: T::SHARD_KEY,
             renames: T::RENAMES,
@@ -313,7 +455,7 @@ impl Registration {
 
     /// [`MongoCollection::create_collection_command`] of the registered type.
     pub fn create_collection_command(&self) -> Document {
-        match &self.timeseries {
+        let mut command = match &self.timeseries {
             Some(timeseries) => create_timeseries(self.collection, timeseries),
             None => {
                 let validator = doc! { "$jsonSchema": (self.json_schema)() };
@@ -322,7 +464,9 @@ impl Registration {
                 add_capped(&mut command, self.capped);
                 command
             }
-        }
+        };
+        add_collection_options(&mut command, self.collation, self.clustered);
+        command
     }
 
     /// [`MongoCollection::coll_mod_command`] of the registered type.

@@ -256,3 +256,62 @@ fn registration_carries_the_options() {
     assert_eq!(reg.create_indexes_command(), Order::create_indexes_command());
     assert!(reg.timeseries.is_none() && reg.shard_key.is_empty());
 }
+
+#[path = "support/index_models.rs"]
+mod index_models;
+
+/// Every index option reaches `createIndexes` as mongod takes it.
+#[test]
+fn index_options_are_written_as_mongod_takes_them() {
+    use mongo_schema_tests::bson::doc;
+    let command = index_models::Account::create_indexes_command().expect("indexes");
+    let specs: Vec<bson::Document> =
+        command.get_array("indexes").unwrap().iter().map(|s| s.as_document().unwrap().clone()).collect();
+    assert_eq!(
+        specs[0],
+        doc! { "key": { "email": 1 }, "name": "uk_email_ci", "unique": true, "collation": { "locale": "en", "strength": 2 } }
+    );
+    assert_eq!(specs[1], doc! { "key": { "nickname": 1 }, "name": "nickname_1", "sparse": true });
+    assert_eq!(specs[2], doc! { "key": { "lastLogin": -1 }, "name": "lastLogin_-1", "hidden": true });
+    assert_eq!(
+        specs[3],
+        doc! {
+            "key": { "title": "text", "bio": "text" }, "name": "tx_profile", "weights": { "title": 10, "bio": 2 },
+            "default_language": "french", "language_override": "lang",
+        }
+    );
+    assert_eq!(specs[4], doc! { "key": { "home": "2dsphere" }, "name": "home_2dsphere" });
+    assert_eq!(specs[5], doc! { "key": { "pin": "2d" }, "name": "pin_2d" });
+    assert_eq!(specs[6], doc! { "key": { "attributes.$**": 1 }, "name": "attributes.$**_1" });
+    assert_eq!(
+        specs[7],
+        doc! { "key": { "$**": 1 }, "name": "wc_all", "wildcardProjection": { "attributes": 0, "home": 0 } }
+    );
+    assert_eq!(specs[8], doc! { "key": { "region": "hashed" }, "name": "region_hashed" });
+    assert_eq!(
+        specs[9].get_document("partialFilterExpression").unwrap(),
+        &doc! { "$or": [{ "level": { "$in": ["gold", "silver"] } }, { "score": { "$gte": 5 } }] }
+    );
+}
+
+/// A collection's collation and clustered options reach `createCollection`; its indexes
+/// carry the collation mongod gives them.
+#[test]
+fn collection_options_are_written_as_mongod_takes_them() {
+    use index_models::{Click, Note};
+    use mongo_schema_tests::bson::doc;
+    let create = Note::create_collection_command();
+    assert_eq!(create.get_document("collation").unwrap(), &doc! { "locale": "fr", "strength": 1 });
+    let command = Note::create_indexes_command().expect("indexes");
+    let specs: Vec<bson::Document> =
+        command.get_array("indexes").unwrap().iter().map(|s| s.as_document().unwrap().clone()).collect();
+    assert_eq!(specs[0].get_document("collation").unwrap(), &doc! { "locale": "fr", "strength": 1 });
+    assert_eq!(specs[1].get_document("collation").unwrap(), &doc! { "locale": "simple" }, "text: simple");
+    assert_eq!(specs[2].get_document("collation").unwrap(), &doc! { "locale": "simple" }, "its own");
+    let create = Click::create_collection_command();
+    assert_eq!(create.get_document("clusteredIndex").unwrap(), &doc! { "key": { "_id": 1 }, "unique": true });
+    assert_eq!(create.get_i32("expireAfterSeconds").ok(), Some(86400));
+    assert!(create.contains_key("validator"), "a clustered collection keeps its validator");
+    let model = mongo_schema::migrate::Model::of::<Click>("Click");
+    assert!(model.options.create.contains_key("clusteredIndex"), "migrations create it clustered");
+}

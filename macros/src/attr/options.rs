@@ -1,9 +1,14 @@
 //! Collection options on a root: `timeseries(...)`, `index(...)` (repeatable),
-//! `shard_key(...)`, `capped(...)`. One branch per key, each headed by its syntax.
+//! `shard_key(...)`, `capped(...)`, `collation(...)`, `clustered(...)`. One branch per
+//! key, each headed by its syntax.
 
 use super::{key, string, Attr, BoolAttr};
 use crate::ctxt::Ctxt;
 use crate::symbol::*;
+use mongo_schema_contract::options::keys::*;
+use mongo_schema_contract::options::{
+    COLLATION_ALTERNATE, COLLATION_CASE_FIRST, COLLATION_MAX_VARIABLE, COLLATION_STRENGTHS,
+};
 use proc_macro2::Span;
 use syn::ext::IdentExt;
 use syn::meta::ParseNestedMeta;
@@ -38,7 +43,72 @@ pub struct Index {
     pub name: Option<LitStr>,
     pub ttl: Option<(Span, u64)>,
     pub partial: Option<LitStr>,
+    /// `sparse`, at its span.
+    pub sparse: Option<Span>,
+    /// `hidden`, at its span.
+    pub hidden: Option<Span>,
+    pub collation: Option<Collation>,
+    /// `weights(field = n)`: (field path, its span, weight), in order.
+    pub weights: Option<(Span, PathValues<u64>)>,
+    pub default_language: Option<LitStr>,
+    pub language_override: Option<LitStr>,
+    /// `wildcard_projection(path = 1 | 0)`: (path, its span, included).
+    pub wildcard_projection: Option<(Span, PathValues<bool>)>,
 }
+
+/// `(path = value, ...)`: each field path, its span and its value.
+pub type PathValues<T> = Vec<(String, Span, T)>;
+
+/// `collation(locale = "en", strength = 2, ...)`: of an index, or a collection's default.
+#[derive(Clone)]
+pub struct Collation {
+    pub span: Span,
+    pub locale: LitStr,
+    pub strength: Option<u32>,
+    pub case_level: Option<bool>,
+    pub case_first: Option<String>,
+    pub numeric_ordering: Option<bool>,
+    pub alternate: Option<String>,
+    pub max_variable: Option<String>,
+    pub normalization: Option<bool>,
+    pub backwards: Option<bool>,
+}
+
+impl Collation {
+    /// `{locale: "simple"}`: binary comparison, mongod's default.
+    pub fn is_simple(&self) -> bool {
+        self.locale.value() == "simple"
+    }
+
+    /// The same comparison (what mongod compares to tell two indexes apart).
+    pub fn same(&self, other: &Collation) -> bool {
+        self.locale.value() == other.locale.value()
+            && self.strength == other.strength
+            && self.case_level == other.case_level
+            && self.case_first == other.case_first
+            && self.numeric_ordering == other.numeric_ordering
+            && self.alternate == other.alternate
+            && self.max_variable == other.max_variable
+            && self.normalization == other.normalization
+            && self.backwards == other.backwards
+    }
+}
+
+/// `clustered` or `clustered(expire_after_seconds = N)`.
+pub struct Clustered {
+    pub span: Span,
+    pub expire_after_seconds: Option<u64>,
+}
+
+impl Key {
+    /// A wildcard key: `"$**"` or `"path.$**"`.
+    pub fn is_wildcard(&self) -> bool {
+        self.path == WILDCARD || self.path.ends_with(".$**")
+    }
+}
+
+/// The wildcard segment of a key path.
+pub const WILDCARD: &str = "$**";
 
 impl Index {
     /// The declared name, or MongoDB's default: `field_1_other_-1`.
@@ -68,6 +138,9 @@ pub struct Options {
     pub indexes: Vec<Index>,
     pub shard_key: Option<ShardKey>,
     pub capped: Option<Capped>,
+    /// The collection's default collation.
+    pub collation: Option<Collation>,
+    pub clustered: Option<Clustered>,
 }
 
 impl Options {
@@ -89,6 +162,14 @@ impl Options {
             // #[mongo(capped(size = 1048576, max = 1000))]
             let value = capped(cx, meta)?;
             once(cx, meta, &mut self.capped, value);
+        } else if path.is_ident(COLLATION) {
+            // #[mongo(collation(locale = "en", strength = 2))]
+            let value = collation(cx, meta)?;
+            once(cx, meta, &mut self.collation, value);
+        } else if path.is_ident(CLUSTERED) {
+            // #[mongo(clustered)] or #[mongo(clustered(expire_after_seconds = 86400))]
+            let value = clustered(cx, meta)?;
+            once(cx, meta, &mut self.clustered, value);
         } else {
             return Ok(false);
         }
@@ -177,6 +258,13 @@ fn index(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Index> {
     let mut name = Attr::none(cx, NAME);
     let mut ttl = Attr::none(cx, TTL);
     let mut partial = Attr::none(cx, PARTIAL);
+    let mut sparse = Attr::none(cx, SPARSE);
+    let mut hidden = Attr::none(cx, HIDDEN);
+    let mut collation_ = Attr::none(cx, COLLATION);
+    let mut weights = Attr::none(cx, WEIGHTS);
+    let mut default_language = Attr::none(cx, DEFAULT_LANGUAGE);
+    let mut language_override = Attr::none(cx, LANGUAGE_OVERRIDE);
+    let mut projection = Attr::none(cx, WILDCARD_PROJECTION);
     let all = KeyKind::ALL;
     meta.parse_nested_meta(|inner| {
         let path = &inner.path;
@@ -190,9 +278,44 @@ fn index(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Index> {
             ttl.set(path, (path.span(), non_negative(&inner)?));
         } else if path.is_ident(PARTIAL) {
             partial.set(path, json_object(&string(&inner)?)?);
+        } else if path.is_ident(SPARSE) {
+            sparse.set(path, path.span());
+        } else if path.is_ident(HIDDEN) {
+            hidden.set(path, path.span());
+        } else if path.is_ident(COLLATION) {
+            collation_.set(path, collation(cx, &inner)?);
+        } else if path.is_ident(WEIGHTS) {
+            // weights(title = 10, "body.text" = 2)
+            let list = pairs(&inner, |lit| {
+                match lit.base10_parse::<u64>() {
+                Ok(n) if n > 0 && n < u64::from(mongo_schema_contract::options::MAX_TEXT_WEIGHT) => Ok(n),
+                _ => Err(syn::Error::new(
+                    lit.span(),
+                    "a text weight is an integer from 1 to 99999 (mongod: \"text index weight must be in the exclusive \
+                     interval (0,100000)\", code 67), e.g. `weights(title = 10, body = 1)`",
+                )),
+            }
+            })?;
+            weights.set(path, (path.span(), list));
+        } else if path.is_ident(DEFAULT_LANGUAGE) {
+            default_language.set(path, string(&inner)?);
+        } else if path.is_ident(LANGUAGE_OVERRIDE) {
+            language_override.set(path, string(&inner)?);
+        } else if path.is_ident(WILDCARD_PROJECTION) {
+            // wildcard_projection(attributes = 1, "meta.internal" = 0)
+            let list = pairs(&inner, |lit| match lit.base10_digits() {
+                "1" => Ok(true),
+                "0" => Ok(false),
+                _ => Err(syn::Error::new(
+                    lit.span(),
+                    "a wildcard projection includes a path with `1` or excludes it with `0`",
+                )),
+            })?;
+            projection.set(path, (path.span(), list));
         } else {
             return Err(inner.error(format!(
-                "unknown index option `{}`; expected one of: keys(...), unique, name, ttl, partial",
+                "unknown index option `{}`; expected one of: keys(...), unique, name, ttl, partial, sparse, hidden, \
+                 collation(...), weights(...), default_language, language_override, wildcard_projection(...)",
                 key(&inner)
             )));
         }
@@ -208,7 +331,170 @@ fn index(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Index> {
         name: name.get(),
         ttl: ttl.get(),
         partial: partial.get(),
+        sparse: sparse.get(),
+        hidden: hidden.get(),
+        collation: collation_.get(),
+        weights: weights.get(),
+        default_language: default_language.get(),
+        language_override: language_override.get(),
+        wildcard_projection: projection.get(),
     })
+}
+
+/// `(field = n, "a.b" = n)`: field paths, each with the value `value` reads from its integer.
+fn pairs<T>(meta: &ParseNestedMeta, value: impl Fn(&syn::LitInt) -> syn::Result<T>) -> syn::Result<PathValues<T>> {
+    let content;
+    syn::parenthesized!(content in meta.input);
+    let mut out = Vec::new();
+    while !content.is_empty() {
+        let (path, span) = field_path(&content)?;
+        content.parse::<Token![=]>()?;
+        let lit: syn::LitInt = content.parse()?;
+        out.push((path, span, value(&lit)?));
+        if !content.is_empty() {
+            content.parse::<Token![,]>()?;
+        }
+    }
+    if out.is_empty() {
+        return Err(meta.error(format!("`{}` names at least one field, e.g. `{}(title = 1)`", key(meta), key(meta))));
+    }
+    Ok(out)
+}
+
+/// `collation(locale = "en", strength = 2, case_level, case_first = "upper", numeric_ordering,
+/// alternate = "shifted", max_variable = "punct", normalization, backwards)`; a flag is
+/// written bare or `= true` / `= false`.
+fn collation(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Collation> {
+    let mut locale = Attr::none(cx, LOCALE);
+    let mut strength = Attr::none(cx, STRENGTH);
+    let mut case_level = Attr::none(cx, CASE_LEVEL);
+    let mut case_first = Attr::none(cx, CASE_FIRST);
+    let mut numeric_ordering = Attr::none(cx, NUMERIC_ORDERING);
+    let mut alternate = Attr::none(cx, ALTERNATE);
+    let mut max_variable = Attr::none(cx, MAX_VARIABLE);
+    let mut normalization = Attr::none(cx, NORMALIZATION);
+    let mut backwards = Attr::none(cx, BACKWARDS);
+    let word = |inner: &ParseNestedMeta, allowed: &[&str]| -> syn::Result<String> {
+        let lit = string(inner)?;
+        let value = lit.value();
+        if allowed.contains(&value.as_str()) {
+            return Ok(value);
+        }
+        let names: Vec<String> = allowed.iter().map(|a| format!("\"{a}\"")).collect();
+        Err(syn::Error::new(lit.span(), format!("`{}` is one of {}", key(inner), names.join(", "))))
+    };
+    meta.parse_nested_meta(|inner| {
+        let path = &inner.path;
+        if path.is_ident(LOCALE) {
+            let lit = string(&inner)?;
+            if !locale_like(&lit.value()) {
+                return Err(syn::Error::new(
+                    lit.span(),
+                    "`locale` is an ICU locale mongod supports, such as \"en\", \"fr_CA\", \"zh@collation=pinyin\", or \
+                     \"simple\" (binary comparison); mongod refuses others (code 2, \"Field 'locale' is invalid\")",
+                ));
+            }
+            locale.set(path, lit);
+        } else if path.is_ident(STRENGTH) {
+            let lit: syn::LitInt = inner.value()?.parse()?;
+            match lit.base10_parse::<u32>() {
+                Ok(n) if COLLATION_STRENGTHS.contains(&n) => strength.set(path, n),
+                _ => {
+                    return Err(syn::Error::new(
+                        lit.span(),
+                        "`strength` is 1 (base letters only), 2 (and accents: case-insensitive), 3 (and case, ICU's \
+                         default), 4 or 5; mongod refuses others (code 51024)",
+                    ))
+                }
+            }
+        } else if path.is_ident(CASE_LEVEL) {
+            case_level.set(path, flag(&inner)?);
+        } else if path.is_ident(CASE_FIRST) {
+            case_first.set(path, word(&inner, &COLLATION_CASE_FIRST)?);
+        } else if path.is_ident(NUMERIC_ORDERING) {
+            numeric_ordering.set(path, flag(&inner)?);
+        } else if path.is_ident(ALTERNATE) {
+            alternate.set(path, word(&inner, &COLLATION_ALTERNATE)?);
+        } else if path.is_ident(MAX_VARIABLE) {
+            max_variable.set(path, word(&inner, &COLLATION_MAX_VARIABLE)?);
+        } else if path.is_ident(NORMALIZATION) {
+            normalization.set(path, flag(&inner)?);
+        } else if path.is_ident(BACKWARDS) {
+            backwards.set(path, flag(&inner)?);
+        } else {
+            return Err(inner.error(format!(
+                "unknown collation option `{}`; expected one of: locale, strength, case_level, case_first, \
+                 numeric_ordering, alternate, max_variable, normalization, backwards",
+                key(&inner)
+            )));
+        }
+        Ok(())
+    })?;
+    let Some(locale) = locale.get() else {
+        return Err(meta.error(
+            "`collation` needs `locale = \"...\"`, e.g. `collation(locale = \"en\", strength = 2)` for case-insensitive \
+             comparison",
+        ));
+    };
+    Ok(Collation {
+        span: meta.path.span(),
+        locale,
+        strength: strength.get(),
+        case_level: case_level.get(),
+        case_first: case_first.get(),
+        numeric_ordering: numeric_ordering.get(),
+        alternate: alternate.get(),
+        max_variable: max_variable.get(),
+        normalization: normalization.get(),
+        backwards: backwards.get(),
+    })
+}
+
+/// A locale's shape: `simple`, or a language code with optional region, script and
+/// `@collation=` keyword (`en`, `fr_CA`, `zh_Hant`, `de@collation=phonebook`).
+fn locale_like(locale: &str) -> bool {
+    if locale == "simple" {
+        return true;
+    }
+    let (base, keyword) = locale.split_once('@').unwrap_or((locale, ""));
+    let mut parts = base.split('_');
+    let language = parts.next().unwrap_or_default();
+    (2..=3).contains(&language.len())
+        && language.bytes().all(|b| b.is_ascii_lowercase())
+        && parts.all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric()))
+        && (keyword.is_empty()
+            || keyword
+                .strip_prefix("collation=")
+                .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_alphanumeric())))
+}
+
+/// A flag: bare (`true`), or `= true` / `= false`.
+fn flag(meta: &ParseNestedMeta) -> syn::Result<bool> {
+    if meta.input.peek(Token![=]) {
+        let lit: syn::LitBool = meta.value()?.parse()?;
+        Ok(lit.value)
+    } else {
+        Ok(true)
+    }
+}
+
+fn clustered(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Clustered> {
+    let mut expire = Attr::none(cx, EXPIRE_AFTER_SECONDS);
+    if meta.input.peek(syn::token::Paren) {
+        meta.parse_nested_meta(|inner| {
+            if inner.path.is_ident(EXPIRE_AFTER_SECONDS) {
+                expire.set(&inner.path, non_negative(&inner)?);
+                Ok(())
+            } else {
+                Err(inner.error(format!(
+                    "unknown clustered option `{}`; expected `expire_after_seconds = N` (documents whose `_id`, a date, \
+                     is older are deleted)",
+                    key(&inner)
+                )))
+            }
+        })?;
+    }
+    Ok(Clustered { span: meta.path.span(), expire_after_seconds: expire.get() })
 }
 
 fn capped(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Capped> {
@@ -256,7 +542,8 @@ fn key_list(meta: &ParseNestedMeta, allowed: &[KeyKind]) -> syn::Result<Vec<Key>
     Ok(keys)
 }
 
-fn one_key(input: ParseStream, meta: &ParseNestedMeta, allowed: &[KeyKind]) -> syn::Result<Key> {
+/// `field` or `"a.b"`: a field path, its empty segments refused.
+fn field_path(input: ParseStream) -> syn::Result<(String, Span)> {
     let (path, span) = if input.peek(LitStr) {
         let lit: LitStr = input.parse()?;
         (lit.value(), lit.span())
@@ -272,6 +559,30 @@ fn one_key(input: ParseStream, meta: &ParseNestedMeta, allowed: &[KeyKind]) -> s
             format!("`{path}` is not a field path: write `field` or `\"embedded.field\"`"),
         ));
     }
+    Ok((path, span))
+}
+
+fn one_key(input: ParseStream, meta: &ParseNestedMeta, allowed: &[KeyKind]) -> syn::Result<Key> {
+    let (path, span) = field_path(input)?;
+    let segments: Vec<&str> = path.split('.').collect();
+    let dollar =
+        segments.iter().enumerate().find(|(i, s)| s.starts_with('$') && !(*s == &WILDCARD && i + 1 == segments.len()));
+    if let Some((_, segment)) = dollar {
+        return Err(syn::Error::new(
+            span,
+            format!(
+                "`{path}`: `{segment}` is not a field name; mongod refuses a key segment starting with `$` (code 67, \
+                 \"Index key contains an illegal field name: field name starts with '$'\") except a final `$**`, the \
+                 wildcard (`\"$**\" = 1`, `\"attributes.$**\" = 1`)"
+            ),
+        ));
+    }
+    if path.ends_with(WILDCARD) && key(meta) != KEYS {
+        return Err(syn::Error::new(
+            span,
+            format!("`{}` keys name fields; a wildcard `$**` goes in an index's `keys`", key(meta)),
+        ));
+    }
     input.parse::<Token![=]>()?;
     let kind = key_kind(input)?;
     if !allowed.contains(&kind.0) {
@@ -284,7 +595,7 @@ fn one_key(input: ParseStream, meta: &ParseNestedMeta, allowed: &[KeyKind]) -> s
     Ok(Key { path, span, kind: kind.0 })
 }
 
-/// `1`, `-1`, `"hashed"`, `"2dsphere"` or `"text"`.
+/// `1`, `-1`, `"hashed"`, `"2dsphere"`, `"2d"` or `"text"`.
 fn key_kind(input: ParseStream) -> syn::Result<(KeyKind, Span)> {
     let negative = input.parse::<Option<Token![-]>>()?.is_some();
     let lit: syn::Lit = input.parse()?;
@@ -299,7 +610,7 @@ fn key_kind(input: ParseStream) -> syn::Result<(KeyKind, Span)> {
     kind.map(|k| (k, lit.span())).ok_or_else(|| {
         syn::Error::new(
             lit.span(),
-            "an index key is `1` (ascending), `-1` (descending), \"hashed\", \"2dsphere\" or \"text\"",
+            "an index key is `1` (ascending), `-1` (descending), \"hashed\", \"2dsphere\", \"2d\" or \"text\"",
         )
     })
 }
@@ -307,19 +618,34 @@ fn key_kind(input: ParseStream) -> syn::Result<(KeyKind, Span)> {
 /// `partial = r#"{"total": {"$gt": 0}}"#`: must be a JSON object (Extended JSON for
 /// dates and ids, read by bson when the command is built).
 fn json_object(lit: &LitStr) -> syn::Result<LitStr> {
-    let text = lit.value();
-    let mut parser = Json { bytes: text.as_bytes(), at: 0, depth: 0 };
-    parser.ws();
-    let object = parser.bytes.get(parser.at) == Some(&b'{');
-    match parser.value().and_then(|()| parser.end()) {
-        Ok(()) if object => Ok(lit.clone()),
-        Ok(()) => Err(syn::Error::new(lit.span(), "`partial` is a filter document: a JSON object such as `{\"total\": {\"$gt\": 0}}`")),
+    match parse_json(&lit.value()) {
+        Ok(JsonValue::Object(_)) => Ok(lit.clone()),
+        Ok(_) => Err(syn::Error::new(lit.span(), "`partial` is a filter document: a JSON object such as `{\"total\": {\"$gt\": 0}}`")),
         Err(at) => Err(syn::Error::new(lit.span(), format!("`partial` is not valid JSON (at byte {at}); write the filter as (Extended) JSON, e.g. r#\"{{\"total\": {{\"$gt\": 0}}}}\"#"))),
     }
 }
 
-/// A JSON syntax checker: enough to catch a typo in a filter at compile time. Nesting
-/// is limited so that no input can exhaust the stack.
+/// A JSON value, as the partial filter's checks read it (numbers as written).
+#[derive(Debug, Clone, PartialEq)]
+pub enum JsonValue {
+    Object(Vec<(String, JsonValue)>),
+    Array(Vec<JsonValue>),
+    String(String),
+    Number(f64),
+    Bool(bool),
+    Null,
+}
+
+/// `text` as a JSON value, or the byte offset where it stops being JSON.
+pub fn parse_json(text: &str) -> Result<JsonValue, usize> {
+    let mut parser = Json { bytes: text.as_bytes(), at: 0, depth: 0 };
+    let value = parser.value()?;
+    parser.end()?;
+    Ok(value)
+}
+
+/// A small JSON parser: enough to catch a typo in a filter at compile time and to read its
+/// operators. Nesting is limited so that no input can exhaust the stack.
 struct Json<'a> {
     bytes: &'a [u8],
     at: usize,
@@ -352,68 +678,111 @@ impl Json<'_> {
         }
     }
 
-    fn value(&mut self) -> Result<(), usize> {
+    fn value(&mut self) -> Result<JsonValue, usize> {
         self.ws();
         match self.bytes.get(self.at) {
-            Some(b'{') => self.nested(b'{', b'}', true),
-            Some(b'[') => self.nested(b'[', b']', false),
-            Some(b'"') => self.string(),
+            Some(b'{') => self.object(),
+            Some(b'[') => self.array(),
+            Some(b'"') => self.string().map(JsonValue::String),
             Some(b'-' | b'0'..=b'9') => self.number(),
             _ => self.word(),
         }
     }
 
-    fn nested(&mut self, open: u8, close: u8, object: bool) -> Result<(), usize> {
+    fn deeper(&mut self) -> Result<(), usize> {
         self.depth += 1;
         if self.depth > 64 {
             return Err(self.at);
         }
-        self.eat(open)?;
-        if self.eat(close).is_err() {
+        Ok(())
+    }
+
+    fn object(&mut self) -> Result<JsonValue, usize> {
+        self.deeper()?;
+        self.eat(b'{')?;
+        let mut members = Vec::new();
+        if self.eat(b'}').is_err() {
             loop {
-                if object {
-                    self.ws();
-                    self.string()?;
-                    self.eat(b':')?;
-                }
-                self.value()?;
+                self.ws();
+                let key = self.string()?;
+                self.eat(b':')?;
+                members.push((key, self.value()?));
                 if self.eat(b',').is_err() {
-                    self.eat(close)?;
+                    self.eat(b'}')?;
                     break;
                 }
             }
         }
         self.depth -= 1;
-        Ok(())
+        Ok(JsonValue::Object(members))
     }
 
-    fn string(&mut self) -> Result<(), usize> {
+    fn array(&mut self) -> Result<JsonValue, usize> {
+        self.deeper()?;
+        self.eat(b'[')?;
+        let mut items = Vec::new();
+        if self.eat(b']').is_err() {
+            loop {
+                items.push(self.value()?);
+                if self.eat(b',').is_err() {
+                    self.eat(b']')?;
+                    break;
+                }
+            }
+        }
+        self.depth -= 1;
+        Ok(JsonValue::Array(items))
+    }
+
+    fn string(&mut self) -> Result<String, usize> {
         self.eat(b'"')?;
+        let start = self.at;
+        let mut out = Vec::new();
         while let Some(&b) = self.bytes.get(self.at) {
             self.at += 1;
             match b {
-                b'"' => return Ok(()),
-                b'\\' => self.at += 1,
-                _ => {}
+                b'"' => return String::from_utf8(out).map_err(|_| start),
+                b'\\' => {
+                    let escaped = self.bytes.get(self.at).copied().ok_or(self.at)?;
+                    self.at += 1;
+                    match escaped {
+                        b'n' => out.push(b'\n'),
+                        b't' => out.push(b'\t'),
+                        b'r' => out.push(b'\r'),
+                        b'b' => out.push(8),
+                        b'f' => out.push(12),
+                        b'u' => {
+                            let hex = self.bytes.get(self.at..self.at + 4).ok_or(self.at)?;
+                            let code = std::str::from_utf8(hex).ok().and_then(|h| u32::from_str_radix(h, 16).ok());
+                            let ch = code.and_then(char::from_u32).unwrap_or('\u{fffd}');
+                            out.extend(ch.to_string().bytes());
+                            self.at += 4;
+                        }
+                        other => out.push(other),
+                    }
+                }
+                _ => out.push(b),
             }
         }
         Err(self.at)
     }
 
-    fn number(&mut self) -> Result<(), usize> {
+    fn number(&mut self) -> Result<JsonValue, usize> {
         let start = self.at;
         while self.bytes.get(self.at).is_some_and(|b| b"+-.eE0123456789".contains(b)) {
             self.at += 1;
         }
         let text = std::str::from_utf8(&self.bytes[start..self.at]).map_err(|_| start)?;
-        text.parse::<f64>().map(|_| ()).map_err(|_| start)
+        text.parse::<f64>().map(JsonValue::Number).map_err(|_| start)
     }
 
-    fn word(&mut self) -> Result<(), usize> {
-        for word in [&b"true"[..], b"false", b"null"] {
+    fn word(&mut self) -> Result<JsonValue, usize> {
+        for (word, value) in
+            [(&b"true"[..], JsonValue::Bool(true)), (b"false", JsonValue::Bool(false)), (b"null", JsonValue::Null)]
+        {
             if self.bytes.get(self.at..).unwrap_or_default().starts_with(word) {
                 self.at += word.len();
-                return Ok(());
+                return Ok(value);
             }
         }
         Err(self.at)

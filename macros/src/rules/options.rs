@@ -6,7 +6,7 @@
 //! `<Root as MongoSchema>::FIELDS`, so aliases and embedded models are seen through.
 
 use super::{allows, Assertion, Branch, Facts};
-use crate::attr::options::{Index, Key, KeyKind, ShardKey, Timeseries};
+use crate::attr::options::{parse_json, Index, JsonValue, Key, KeyKind, ShardKey, Timeseries, WILDCARD};
 use crate::ctxt::Ctxt;
 use crate::ir::{Container, Data, Field};
 use crate::symbol::*;
@@ -24,8 +24,11 @@ pub fn all<'a>(cx: &Ctxt, c: &'a Container<'a>, out: &mut Vec<Assertion<'a>>) {
         index_keys(cx, &root, index, out);
         ttl_index(cx, &root, index, out);
         multikey_index(index, out);
+        index_options(cx, index);
+        partial_filter(cx, index);
     }
     index_name(cx, &options.indexes);
+    index_count(cx, c);
     monotonic_shard_key(cx, &root, out);
     collection_options(cx, c);
 }
@@ -109,7 +112,9 @@ fn applicable(cx: &Ctxt, c: &Container) -> bool {
         .map(|t| t.span)
         .chain(o.indexes.iter().map(|i| i.span))
         .chain(o.shard_key.iter().map(|s| s.span))
-        .chain(o.capped.iter().map(|c| c.span));
+        .chain(o.capped.iter().map(|c| c.span))
+        .chain(o.collation.iter().map(|c| c.span))
+        .chain(o.clustered.iter().map(|c| c.span));
     let mut ok = true;
     for span in spans {
         let why = if !c.is_root() {
@@ -174,7 +179,20 @@ fn top_level(cx: &Ctxt, rule: &str, what: &str, name: &str, span: Span) -> bool 
 /// an index on a misspelt path indexes nothing while queries on the real field scan.
 fn index_keys<'a>(cx: &Ctxt, root: &Root<'a>, index: &Index, out: &mut Vec<Assertion<'a>>) {
     for key in &index.keys {
-        check_path(cx, root, INDEX_KEY, "index key", key, Vec::new(), out);
+        match key.path.strip_suffix(WILDCARD) {
+            // `$**`: every field
+            Some("") => {}
+            // `path.$**`: the fields under `path`
+            Some(prefix) => {
+                let under = Key { path: prefix.trim_end_matches('.').to_owned(), span: key.span, kind: key.kind };
+                check_path(cx, root, INDEX_KEY, "wildcard index path", &under, Vec::new(), out);
+            }
+            None => check_path(cx, root, INDEX_KEY, "index key", key, Vec::new(), out),
+        }
+    }
+    for (path, span, _) in index.weights.iter().flat_map(|(_, w)| w) {
+        let key = Key { path: path.clone(), span: *span, kind: KeyKind::Text };
+        check_path(cx, root, INDEX_KEY, "text weight", &key, Vec::new(), out);
     }
 }
 
@@ -209,6 +227,32 @@ fn ttl_index<'a>(cx: &Ctxt, root: &Root<'a>, index: &Index, out: &mut Vec<Assert
     };
     if !key.kind.is_range() {
         cx.syn_error(syn::Error::new(key.span, format!("{rule}: a TTL index key is `1` or `-1`; mongod expires documents only through an ascending or descending index of a date")));
+        return;
+    }
+    if key.is_wildcard() {
+        cx.syn_error(syn::Error::new(span, format!(
+            "{rule}: a wildcard index cannot be a TTL index; mongod refuses it (code 67, \"Index type 'wildcard' cannot \
+             be a TTL index\"): declare `index(keys(expireAt = 1), ttl = N)` on the date field"
+        )));
+        return;
+    }
+    if key.path == "_id" {
+        cx.syn_error(syn::Error::new(span, format!(
+            "{rule}: mongod refuses a TTL on the `_id` index (code 197, \"The field 'expireAfterSeconds' is not valid for \
+             an _id index specification\"); index a date field of its own (`index(keys(expireAt = 1), ttl = N)`), or \
+             expire by `_id` with `clustered(expire_after_seconds = N)` when `_id` is a date"
+        )));
+        return;
+    }
+    if root.c.mongo.options.capped.is_some() {
+        cx.syn_error(syn::Error::new(
+            span,
+            format!(
+            "{rule}: mongod refuses a TTL index on a capped collection (code 67, \"Cannot create TTL index on a capped \
+             collection\"): a capped collection already removes its oldest documents; drop `ttl`, or drop `capped` to \
+             expire documents by date"
+        ),
+        ));
         return;
     }
     if root.c.mongo.options.timeseries.is_some() {
@@ -285,8 +329,19 @@ fn index_name(cx: &Ctxt, indexes: &[Index]) {
 
 const MERGE: &str = ", or merge the two indexes into one";
 
+/// Same keys, and nothing mongod tells two such indexes apart by: it holds indexes on the
+/// same keys only when their collations or partial filters differ.
 fn same_keys(a: &Index, b: &Index) -> bool {
-    a.keys.len() == b.keys.len() && a.keys.iter().zip(&b.keys).all(|(x, y)| x.path == y.path && x.kind == y.kind)
+    let collation = match (&a.collation, &b.collation) {
+        (None, None) => true,
+        (Some(x), Some(y)) => x.same(y),
+        _ => false,
+    };
+    let partial = a.partial.as_ref().map(|p| p.value()) == b.partial.as_ref().map(|p| p.value());
+    a.keys.len() == b.keys.len()
+        && a.keys.iter().zip(&b.keys).all(|(x, y)| x.path == y.path && x.kind == y.kind)
+        && collation
+        && partial
 }
 
 /// `monotonic_shard_key`: a range shard key must not start with a value that only grows
@@ -368,8 +423,355 @@ fn collection_options(cx: &Ctxt, c: &Container) {
     }
     for index in &o.indexes {
         if index.unique && index.keys.iter().any(|k| k.kind == KeyKind::Hashed) {
-            cx.syn_error(syn::Error::new(index.span, format!("{rule}: a hashed index cannot be unique; mongod refuses it: index the field with `1` for uniqueness")));
+            cx.syn_error(syn::Error::new(index.span, format!("{rule}: a hashed index cannot be unique; mongod refuses it (code 16764, \"Currently hashed indexes cannot guarantee uniqueness\"): index the field with `1` for uniqueness")));
         }
+    }
+    let texts: Vec<&Index> = o.indexes.iter().filter(|i| i.keys.iter().any(|k| k.kind == KeyKind::Text)).collect();
+    if let [first, rest @ ..] = texts.as_slice() {
+        for index in rest {
+            cx.syn_error(syn::Error::new(index.span, format!(
+                "{rule}: a collection has one text index, here `{}`; mongod refuses a second (code 85, \"An equivalent index \
+                 already exists with a different name and options\"): put every text field in that one index, \
+                 `index(keys(a = \"text\", b = \"text\"), weights(a = 10))`",
+                first.name()
+            )));
+        }
+    }
+    if let Some(clustered) = &o.clustered {
+        let other = match (&o.capped, &o.timeseries) {
+            (Some(_), _) => Some((
+                "capped",
+                "6127800, \"Clustered capped collection only available with 'enableTestCommands' server parameter\"",
+            )),
+            (_, Some(_)) => Some(("time-series", "72, \"'timeseries' is not allowed with 'clusteredIndex'\"")),
+            _ => None,
+        };
+        if let Some((what, answer)) = other {
+            cx.syn_error(syn::Error::new(
+                clustered.span,
+                format!(
+                    "{rule}: a clustered collection cannot be {what}; mongod refuses it (code {answer}): drop `clustered`, \
+                     or the `{}` option",
+                    if what == "capped" { "capped" } else { "timeseries" }
+                ),
+            ));
+        }
+    }
+}
+
+/// The `_id` index: one range key on `_id`.
+fn is_id_index(index: &Index) -> bool {
+    matches!(index.keys.as_slice(), [key] if key.path == "_id" && key.kind.is_range())
+}
+
+/// What mongod refuses in one index's options: combinations of key kinds (one plugin per
+/// index, `2d` first, one hashed field, wildcards alone), and options its kind does not take.
+fn index_options(cx: &Ctxt, index: &Index) {
+    let rule = COLLECTION_OPTIONS;
+    let error = |span: Span, message: String| cx.syn_error(syn::Error::new(span, format!("{rule}: {message}")));
+    let kinds = |kind: KeyKind| index.keys.iter().filter(move |k| k.kind == kind);
+    let wildcard = index.keys.iter().find(|k| k.is_wildcard());
+    // the index "plugins": one a index
+    let mut plugins: Vec<(&Key, &str)> = Vec::new();
+    for key in &index.keys {
+        let plugin = match key.kind {
+            KeyKind::Text => "text",
+            KeyKind::Sphere2d => "2dsphere",
+            KeyKind::Geo2d => "2d",
+            KeyKind::Hashed => "hashed",
+            _ if key.is_wildcard() => "wildcard",
+            _ => continue,
+        };
+        if plugins.iter().all(|(_, p)| *p != plugin) {
+            plugins.push((key, plugin));
+        }
+    }
+    if let [(_, first), (key, second), ..] = plugins.as_slice() {
+        let wild = *first == "wildcard" || *second == "wildcard";
+        error(
+            key.span,
+            if wild && (*first == "text" || *second == "text") {
+                "a text key cannot sit beside a wildcard key; index every string with `keys(\"$**\" = \"text\")`"
+                    .to_owned()
+            } else {
+                format!(
+                "one index is of one kind, here both {first} and {second}; mongod refuses it (code 67, \"Can't use more \
+                 than one index plugin for a single index\"): declare two indexes"
+            )
+            },
+        );
+        return;
+    }
+    if let Some(key) = kinds(KeyKind::Hashed).nth(1) {
+        error(key.span, "an index has at most one hashed field; mongod refuses more (code 31303, \"A maximum of one index field is allowed to be hashed\"): hash one field and add the others with `1` or `-1`".to_owned());
+    }
+    if let Some(key) = kinds(KeyKind::Geo2d).nth(1) {
+        error(
+            key.span,
+            "a 2d index has one location field; mongod refuses two (code 16800, \"can't have 2 geo fields\")"
+                .to_owned(),
+        );
+    } else if let Some(key) = kinds(KeyKind::Geo2d).next().filter(|_| index.keys[0].kind != KeyKind::Geo2d) {
+        error(key.span, "the \"2d\" key comes first in its index; mongod refuses it elsewhere (code 16801, \"2d has to be first in index\"): move it to the front".to_owned());
+    }
+    if let Some(key) = wildcard {
+        if index.keys.len() > 1 {
+            error(key.span, "a wildcard key is its index's only key; mongod 6.0 refuses more (code 67, \"wildcard indexes do not allow compounding\"): declare the other keys in an index of their own".to_owned());
+        } else if key.kind == KeyKind::Text && key.path != WILDCARD {
+            error(key.span, format!("a wildcard text index covers every field, `keys(\"$**\" = \"text\")`; mongod refuses `{}` (code 67, \"Index key contains an illegal field name: field name starts with '$'\")", key.path));
+        } else if !matches!(key.kind, KeyKind::Ascending | KeyKind::Text) {
+            error(
+                key.span,
+                format!(
+                    "a wildcard key is `1`; mongod refuses `{}` (code 67, {})",
+                    key.kind.suffix(),
+                    if key.kind == KeyKind::Descending {
+                        "\"A numeric value in a $** index key pattern must be positive\""
+                    } else {
+                        "\"Index key contains an illegal field name: field name starts with '$'\""
+                    }
+                ),
+            );
+        } else if key.kind == KeyKind::Ascending {
+            if index.unique {
+                error(index.span, "a wildcard index cannot be unique; mongod refuses it (code 67, \"Index type 'wildcard' does not support the unique option\"): declare a unique index on the field itself".to_owned());
+            }
+            if let Some(span) = index.sparse {
+                error(span, "a wildcard index is already sparse (it holds only the fields present); mongod refuses `sparse` on it (code 67, \"Index type 'wildcard' does not support the sparse option\"): drop `sparse`".to_owned());
+            }
+        }
+    }
+    if let Some((span, projection)) = &index.wildcard_projection {
+        match wildcard {
+            Some(key) if key.path == WILDCARD && key.kind == KeyKind::Ascending => {
+                let included: Vec<&(String, Span, bool)> = projection.iter().filter(|(p, _, _)| p != "_id").collect();
+                if let Some((path, span, _)) = included.iter().find(|(_, _, inc)| *inc != included[0].2) {
+                    error(*span, format!("a wildcard projection either includes paths (`= 1`) or excludes them (`= 0`), only `_id` may differ; mongod refuses a mix (code 31254, \"Cannot do exclusion on field {path} in inclusion projection\")"));
+                }
+            }
+            _ => error(*span, "`wildcard_projection` goes with the key `\"$**\" = 1` alone; mongod refuses it on any other key (code 9, \"The field 'wildcardProjection' is only allowed when 'key' is {\"$**\": ±1}\"): for the fields under one path write `keys(\"path.$**\" = 1)`".to_owned()),
+        }
+    }
+    if let (Some(span), Some(_)) = (index.sparse, &index.partial) {
+        error(span, "`sparse` and `partial` cannot be combined; mongod refuses it (code 67, \"cannot mix \"partialFilterExpression\" and \"sparse\" options\"): a partial filter `{\"field\": {\"$exists\": true}}` does what `sparse` does".to_owned());
+    }
+    if let Some(span) = index.hidden.filter(|_| is_id_index(index)) {
+        error(span, "the `_id` index cannot be hidden; mongod refuses it (code 197, \"The field 'hidden' is not valid for an _id index specification\"): queries by `_id` always use it".to_owned());
+    }
+    let text = index.keys.iter().any(|k| k.kind == KeyKind::Text);
+    if let Some(collation) = index.collation.as_ref().filter(|c| !c.is_simple()) {
+        if let Some(key) = index.keys.iter().find(|k| matches!(k.kind, KeyKind::Text | KeyKind::Geo2d)) {
+            error(collation.span, format!(
+                "a \"{}\" index compares no strings by collation; mongod refuses one (code 67, \"Index type '{}' does not \
+                 support collation\"): drop `collation`{}",
+                key.kind.suffix(),
+                key.kind.suffix(),
+                if key.kind == KeyKind::Text { " (a text index matches case-insensitively already)" } else { "" }
+            ));
+        }
+    }
+    if !text {
+        let named = [
+            index.weights.as_ref().map(|(span, _)| {
+                (*span, "weights", " (code 67, \"the field 'weights' can only be specified with text indexes\")")
+            }),
+            index.default_language.as_ref().map(|l| (l.span(), "default_language", "")),
+            index.language_override.as_ref().map(|l| (l.span(), "language_override", "")),
+        ];
+        for (span, what, answer) in named.into_iter().flatten() {
+            error(span, format!("`{what}` applies to a text index, and this index has no `\"text\"` key; mongod refuses it or ignores it{answer}: drop `{what}`, or add the text fields (`keys(title = \"text\")`)"));
+        }
+    } else {
+        let text_fields: Vec<&str> =
+            index.keys.iter().filter(|k| k.kind == KeyKind::Text).map(|k| k.path.as_str()).collect();
+        let all = text_fields.contains(&WILDCARD);
+        for (path, span, _) in index.weights.iter().flat_map(|(_, w)| w) {
+            if !all && !text_fields.contains(&path.as_str()) {
+                error(*span, format!("`{path}` is not a text key of this index: a weight would make it one silently; add `{path} = \"text\"` to `keys`, or drop its weight"));
+            }
+        }
+        if let Some(language) = &index.default_language {
+            if !mongo_schema_contract::options::TEXT_LANGUAGES.contains(&language.value().as_str()) {
+                error(language.span(), format!(
+                    "mongod refuses the text language \"{}\" (code 67, \"default_language is not valid\"); it stems {}, \
+                     their two-letter codes, or \"none\" (no stemming, no stop words)",
+                    language.value(),
+                    mongo_schema_contract::options::TEXT_LANGUAGES[..15].join(", ")
+                ));
+            }
+        }
+        if let Some(field) = &index.language_override {
+            let value = field.value();
+            if value.is_empty() || value.contains('.') || value.starts_with('$') {
+                error(field.span(), format!("`language_override` names a top-level field (default `language`); mongod refuses \"{value}\" (code 67, \"language_override is not valid\")"));
+            }
+        }
+    }
+}
+
+/// Extended JSON wrappers: an object led by one of these is a value, not an operator.
+const EXTENDED_JSON: [&str; 16] = [
+    "$oid",
+    "$date",
+    "$numberInt",
+    "$numberLong",
+    "$numberDouble",
+    "$numberDecimal",
+    "$binary",
+    "$uuid",
+    "$timestamp",
+    "$minKey",
+    "$maxKey",
+    "$symbol",
+    "$code",
+    "$dbPointer",
+    "$undefined",
+    "$regularExpression",
+];
+
+/// `partial`: the operators mongod 6.0 accepts in a `partialFilterExpression` (checked
+/// against 6.0.5): equality (`{f: v}`, `$eq`) with any value but a regex, `$exists: true`,
+/// `$gt`, `$gte`, `$lt`, `$lte`, `$type`, `$in`, `$all` (of values), `$geoWithin`,
+/// `$geoIntersects`, and `$and` / `$or` at any level (`$comment` at the top).
+fn partial_filter(cx: &Ctxt, index: &Index) {
+    let Some(lit) = &index.partial else { return };
+    let Ok(JsonValue::Object(members)) = parse_json(&lit.value()) else { return };
+    if let Err(problem) = filter(&members, true) {
+        cx.syn_error(syn::Error::new(
+            lit.span(),
+            format!(
+                "{INDEX_KEY}: mongod refuses this partial filter: {problem}; a partialFilterExpression takes equality \
+                 (`{{\"f\": v}}`, `$eq`), `$exists: true`, `$gt`, `$gte`, `$lt`, `$lte`, `$type`, `$in`, `$all`, \
+                 `$geoWithin`, `$geoIntersects`, `$and` and `$or`"
+            ),
+        ));
+    }
+}
+
+/// The first operator of `members` (a filter document) that mongod refuses in a partial filter.
+fn filter(members: &[(String, JsonValue)], top: bool) -> Result<(), String> {
+    for (key, value) in members {
+        match key.as_str() {
+            "$and" | "$or" => match value {
+                JsonValue::Array(items) if !items.is_empty() => {
+                    for item in items {
+                        match item {
+                            JsonValue::Object(inner) => filter(inner, false)?,
+                            _ => return Err(format!("`{key}` takes filter documents")),
+                        }
+                    }
+                }
+                _ => return Err(format!("`{key}` takes a non-empty array of filter documents")),
+            },
+            "$comment" if top => {}
+            "$nor" => {
+                return Err(unsupported(
+                    "`$nor`",
+                    "$nor",
+                    "write the condition with `$or` and `$and` of what is allowed",
+                ))
+            }
+            "$expr" | "$jsonSchema" => {
+                return Err(format!("`{key}` (code 224, \"{key} is not allowed in this context\")"));
+            }
+            "$text" | "$where" => return Err(format!("`{key}` (code 2, \"{key} is not allowed in this context\")")),
+            op if op.starts_with('$') => return Err(unsupported(&format!("`{op}`"), op, "")),
+            field => field_condition(field, value)?,
+        }
+    }
+    Ok(())
+}
+
+/// mongod's words for an expression it refuses in a partial index (code 67).
+fn unsupported(what: &str, mongod: &str, fix: &str) -> String {
+    let fix = if fix.is_empty() { String::new() } else { format!(": {fix}") };
+    format!("{what} (code 67, \"Expression not supported in partial index: {mongod}\"){fix}")
+}
+
+fn field_condition(field: &str, value: &JsonValue) -> Result<(), String> {
+    let JsonValue::Object(ops) = value else { return Ok(()) };
+    let Some((first, _)) = ops.first() else { return Ok(()) };
+    if first == "$regularExpression" {
+        return Err(unsupported(
+            &format!("a regex on `{field}`"),
+            &format!("{field} regex"),
+            "filter on equality or a range instead",
+        ));
+    }
+    if !first.starts_with('$') || EXTENDED_JSON.contains(&first.as_str()) {
+        // equality with a document or an Extended JSON value
+        return Ok(());
+    }
+    for (op, operand) in ops {
+        match op.as_str() {
+            "$eq" => {
+                if matches!(operand, JsonValue::Object(o) if o.first().is_some_and(|(k, _)| k == "$regularExpression"))
+                {
+                    return Err(unsupported(&format!("a regex on `{field}`"), &format!("{field} regex"), ""));
+                }
+            }
+            "$gt" | "$gte" | "$lt" | "$lte" | "$type" | "$in" | "$geoWithin" | "$geoIntersects" => {}
+            "$all" => {
+                let elem = |v: &JsonValue| matches!(v, JsonValue::Object(o) if o.first().is_some_and(|(k, _)| k == "$elemMatch"));
+                if matches!(operand, JsonValue::Array(items) if items.iter().any(elem)) {
+                    return Err(unsupported(&format!("`$elemMatch` on `{field}`"), &format!("{field} $elemMatch"), ""));
+                }
+            }
+            "$exists" => {
+                let truthy = match operand {
+                    JsonValue::Bool(b) => *b,
+                    JsonValue::Number(n) => *n != 0.0,
+                    JsonValue::Null => false,
+                    _ => true,
+                };
+                if !truthy {
+                    return Err(unsupported(
+                        &format!("`\"{field}\": {{\"$exists\": false}}`"),
+                        "$not",
+                        &format!(
+                            "write `{{\"{field}\": null}}` instead, an equality mongod accepts, which matches the \
+                             documents where `{field}` is missing or null"
+                        ),
+                    ));
+                }
+            }
+            "$ne" | "$nin" | "$not" => {
+                return Err(unsupported(
+                    &format!("`{op}` on `{field}`"),
+                    "$not",
+                    "name the values the index covers (`$in`, `$eq`, a range)",
+                ));
+            }
+            "$regex" | "$options" => {
+                return Err(unsupported(&format!("`$regex` on `{field}`"), &format!("{field} regex"), ""))
+            }
+            "$near" | "$nearSphere" | "$geoNear" => {
+                return Err(format!(
+                    "`{op}` (code 5626500, \"$geoNear, $near, and $nearSphere are not allowed in this context\")"
+                ));
+            }
+            other => return Err(unsupported(&format!("`{other}` on `{field}`"), &format!("{field} {other}"), "")),
+        }
+    }
+    Ok(())
+}
+
+/// The most indexes a collection holds is 64, its `_id` index included (a clustered
+/// collection's index is not counted): mongod refuses the next one.
+fn index_count(cx: &Ctxt, c: &Container) {
+    let o = &c.mongo.options;
+    let limit = mongo_schema_contract::options::MAX_INDEXES - usize::from(o.clustered.is_none());
+    if let Some(index) = o.indexes.get(limit) {
+        cx.syn_error(syn::Error::new(
+            index.span,
+            format!(
+            "{COLLECTION_OPTIONS}: {} indexes are declared, and a collection holds at most {limit} besides {}; mongod \
+             refuses the next (code 67, \"add index fails, too many indexes\"): merge indexes that share a prefix \
+             (`a, b` serves queries on `a`), or drop the ones no query needs",
+            o.indexes.len(),
+            if o.clustered.is_some() { "its clustered index" } else { "`_id`'s" }
+        ),
+        ));
     }
 }
 
@@ -482,6 +884,50 @@ mod tests {
             struct Order { name: String }
         });
         assert!(errors.is_empty(), "{errors:?}");
+    }
+
+    #[test]
+    fn partial_filters_take_what_mongod_takes() {
+        let refused = |partial: &str| {
+            let index = crate::attr::options::parse_json(partial).expect("JSON");
+            let crate::attr::options::JsonValue::Object(members) = index else { panic!("an object") };
+            super::filter(&members, true).err()
+        };
+        for ok in [
+            r#"{"a": 1, "b": null, "c": {"x": 1}, "d": {"$date": "2024-01-01T00:00:00Z"}}"#,
+            r#"{"a": {"$exists": true, "$gt": 1}, "b": {"$type": "string"}, "c": {"$in": [1, 2]}}"#,
+            r#"{"$or": [{"$and": [{"a": {"$lte": 1}}]}, {"b": {"$all": [1, 2]}}], "$comment": "x"}"#,
+            r#"{"p": {"$geoWithin": {"$center": [[0, 0], 1]}}}"#,
+        ] {
+            assert_eq!(refused(ok), None, "{ok}");
+        }
+        for (bad, says) in [
+            (r#"{"readAt": {"$exists": false}}"#, "code 67"),
+            (r#"{"a": {"$exists": 0}}"#, "code 67"),
+            (r#"{"$or": [{"a": {"$ne": 1}}]}"#, "$not"),
+            (r#"{"a": {"$regularExpression": {"pattern": "x", "options": ""}}}"#, "regex"),
+            (r#"{"a": {"$all": [{"$elemMatch": {"b": 1}}]}}"#, "$elemMatch"),
+            (r#"{"$nor": [{"a": 1}]}"#, "$nor"),
+            (r#"{"$expr": {"$eq": ["$a", 1]}}"#, "code 224"),
+            (r#"{"$where": "1"}"#, "code 2,"),
+            (r#"{"a": {"$size": 1}}"#, "code 67"),
+        ] {
+            let problem = refused(bad).unwrap_or_else(|| panic!("{bad} accepted"));
+            assert!(problem.contains(says), "{bad}: {problem}");
+        }
+    }
+
+    #[test]
+    fn index_kinds_mongod_refuses_together_are_refused() {
+        let (errors, _) = run(parse_quote! {
+            #[mongo(db = "db_shop", collection = "t_place", index(keys(title = "text")), index(keys(body = "text")),
+                index(keys("$**" = 1, title = 1)), index(keys(rank = 1), sparse, partial = r#"{"rank": 1}"#))]
+            struct Place { title: String, body: String, rank: i32 }
+        });
+        assert_eq!(errors.len(), 3, "{errors:?}");
+        assert!(errors.iter().any(|e| e.contains("code 85")), "{errors:?}");
+        assert!(errors.iter().any(|e| e.contains("wildcard indexes do not allow compounding")), "{errors:?}");
+        assert!(errors.iter().any(|e| e.contains("cannot mix")), "{errors:?}");
     }
 
     #[test]

@@ -145,7 +145,8 @@ impl Model {
 
 impl From<&Registration> for Model {
     fn from(r: &Registration) -> Self {
-        let options = Options::of(r.timeseries, r.capped, r.indexes, r.shard_key);
+        let mut options = Options::of(r.timeseries, r.capped, r.indexes, r.shard_key);
+        crate::command::add_collection_options(&mut options.create, r.collation, r.clustered);
         Model {
             db: r.db.to_owned(),
             collection: r.collection.to_owned(),

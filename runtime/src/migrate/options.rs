@@ -38,6 +38,18 @@ pub(super) fn create_comments(m: &Model) -> Vec<String> {
     if m.options.create.contains_key("capped") {
         lines.push(format!("{}: capped collection: the oldest documents make room for new ones", m.namespace()));
     }
+    if m.options.create.contains_key("clusteredIndex") {
+        lines.push(format!(
+            "{}: clustered collection: documents stored in `_id` order, no separate `_id` index",
+            m.namespace()
+        ));
+    }
+    if let Ok(collation) = m.options.create.get_document("collation") {
+        lines.push(format!(
+            "{}: default collation {collation}: its indexes and queries compare strings so unless they name another",
+            m.namespace()
+        ));
+    }
     lines
 }
 
@@ -89,7 +101,8 @@ fn step(m: &Model, comments: Vec<String>, command: Document) -> Step {
     Step { db: m.db.clone(), collection: m.collection.clone(), comments, command, if_namespace_exists: None }
 }
 
-/// Changes to `timeseries`, `expireAfterSeconds` and `capped` of an existing collection.
+/// Changes to `timeseries`, `expireAfterSeconds`, `capped`, `collation` and `clusteredIndex`
+/// of an existing collection: what `collMod` can change, changed; the rest, notes.
 fn create_option_steps(before: &Model, after: &Model, notes: &mut Vec<String>) -> Vec<Step> {
     let (b, a) = (&before.options.create, &after.options.create);
     if b == a {
@@ -113,7 +126,25 @@ fn create_option_steps(before: &Model, after: &Model, notes: &mut Vec<String>) -
                 steps.push(step(after, vec![format!("{ns}: new expiry of measurements")], expire_command(after)));
             }
         }
-        (None, None) => notes.push(format!("{ns}: capped options changed; mongod does not resize or uncap a collection through a migration: convert it by hand (convertToCapped, or copy into a new collection)")),
+        (None, None) => {
+            let part = |d: &Document, keys: &[&str]| -> Document {
+                d.iter().filter(|(k, _)| keys.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect()
+            };
+            if part(b, &["capped", "size", "max"]) != part(a, &["capped", "size", "max"]) {
+                notes.push(format!("{ns}: capped options changed; mongod does not resize or uncap a collection through a migration: convert it by hand (convertToCapped, or copy into a new collection)"));
+            }
+            if b.get("collation") != a.get("collation") {
+                notes.push(format!("{ns}: default collation changed; mongod cannot change a collection's collation: create a new collection with it and copy the documents into it ($out), then rename it"));
+            }
+            let clustered = |d: &Document| d.contains_key("clusteredIndex");
+            if clustered(b) != clustered(a) {
+                notes.push(format!("{ns}: changed between a clustered and a regular collection; mongod cannot convert one into the other: create a new collection and copy the documents into it"));
+            } else if clustered(a) && b.get("expireAfterSeconds") != a.get("expireAfterSeconds") {
+                let expire = a.get("expireAfterSeconds").cloned().unwrap_or_else(|| Bson::from("off"));
+                let line = format!("{ns}: new expiry of the clustered collection's documents (by `_id`): {expire}");
+                steps.push(step(after, vec![line], doc! { "collMod": &after.collection, "expireAfterSeconds": expire }));
+            }
+        }
         _ => notes.push(format!("{ns}: changed between a regular and a time-series collection; mongod cannot convert one into the other: create a new collection and copy the documents into it")),
     }
     steps

@@ -1,0 +1,13 @@
+use mongo_schema::MongoSchema;
+use serde::{Deserialize, Serialize};
+
+/// A unique hashed index: mongod refuses it (16764).
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(db = "db_shop", collection = "t_place", index(keys(name = "hashed"), unique))]
+struct Place {
+    #[mongo(max_length = 64)]
+    name: String,
+}
+
+fn main() {}

@@ -1,0 +1,17 @@
+use mongo_schema::MongoSchema;
+use serde::{Deserialize, Serialize};
+
+/// A descending wildcard key: mongod refuses it (67).
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(
+    db = "db_shop",
+    collection = "t_place",
+    index(keys("$**" = -1))
+)]
+struct Place {
+    #[mongo(max_length = 64)]
+    name: String,
+}
+
+fn main() {}

@@ -1,0 +1,18 @@
+use mongo_schema::MongoSchema;
+use serde::{Deserialize, Serialize};
+
+/// `$ne` in a partial filter: mongod refuses it (67).
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(
+    db = "db_shop",
+    collection = "t_place",
+    index(keys(userId = 1), partial = r#"{"status": {"$ne": "closed"}}"#)
+)]
+struct Place {
+    user_id: i64,
+    #[mongo(max_length = 16)]
+    status: String,
+}
+
+fn main() {}
