@@ -930,7 +930,7 @@ fn branch(c: &Container, test: &Branch) -> TokenStream {
             let ident = &c.input.ident;
             quote!(_p::rules::parallel_arrays(<#ident as _p::MongoSchema>::FIELDS, &[#(#paths),*]))
         }
-        Branch::Monotonic => quote!(_p::rules::is_monotonic(facts)),
+        Branch::Monotonic(object_id) => quote!(_p::rules::is_monotonic(facts, #object_id)),
     }
 }
 

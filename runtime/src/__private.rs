@@ -1193,8 +1193,10 @@ pub mod rules {
         same(facts.kind, kind) && !facts.nullable
     }
 
-    /// Values that only grow: ObjectIds (timestamp first), dates, timestamps.
-    pub const fn is_monotonic(facts: SchemaFacts) -> bool {
-        matches!(facts.kind, BsonKind::ObjectId | BsonKind::Date | BsonKind::Timestamp)
+    /// Values that only grow: dates, timestamps, and (`object_id`: the document's own `_id`)
+    /// ObjectIds, whose first bytes are their creation time.
+    pub const fn is_monotonic(facts: SchemaFacts, object_id: bool) -> bool {
+        matches!(facts.kind, BsonKind::Date | BsonKind::Timestamp)
+            || (object_id && matches!(facts.kind, BsonKind::ObjectId))
     }
 }

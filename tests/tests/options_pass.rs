@@ -120,6 +120,18 @@ struct ChatMessage {
     seq: i64,
 }
 
+/// `monotonic_shard_key`: an ObjectId that references another document (the tenant) leads
+/// a range key: it does not grow with insert time as the document's own `_id` does.
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(db = "db_desk", collection = "t_ticket", shard_key(tenantId = 1, createTime = 1))]
+struct Ticket {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    tenant_id: ObjectId,
+    create_time: mongo_schema::bson::DateTime,
+}
+
 /// `collection_options`: unique indexes of a sharded collection led by the shard key's
 /// fields, or by `_id`, which `shardCollection` accepts.
 #[derive(Serialize, Deserialize, MongoSchema)]

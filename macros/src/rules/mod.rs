@@ -97,8 +97,10 @@ pub enum Branch {
     SurelyNotDate,
     /// Two of these paths pass through arrays on different branches (parallel arrays).
     ArrayKeys(Vec<String>),
-    /// A value that only grows (ObjectId, date, timestamp).
-    Monotonic,
+    /// A value that only grows: a date or a timestamp, and an ObjectId when `true` (the
+    /// document's own `_id`, generated at insert; an ObjectId field elsewhere references
+    /// another document and does not grow with insert time).
+    Monotonic(bool),
 }
 
 impl<'a> Assertion<'a> {

@@ -345,8 +345,10 @@ fn same_keys(a: &Index, b: &Index) -> bool {
 }
 
 /// `monotonic_shard_key`: a range shard key must not start with a value that only grows
-/// (an ObjectId, a date, an auto-increment integer): every insert then goes to the last
-/// chunk, on one shard (the standard's sharding table recommends `hashed` instead).
+/// with insert time (the document's own ObjectId `_id`, a date or timestamp, an
+/// auto-increment integer): every insert then goes to the last chunk, on one shard (the
+/// standard's sharding table recommends `hashed` instead). An ObjectId that references
+/// another document (`tenantId`) is not one.
 fn monotonic_shard_key<'a>(cx: &Ctxt, root: &Root<'a>, out: &mut Vec<Assertion<'a>>) {
     let Some(shard) = &root.c.mongo.options.shard_key else { return };
     let rule = MONOTONIC_SHARD_KEY;
@@ -373,11 +375,11 @@ fn monotonic_shard_key<'a>(cx: &Ctxt, root: &Root<'a>, out: &mut Vec<Assertion<'
         }
         Some(First::ImplicitId) | None => {}
         Some(_) => {
-            let branches = if range {
-                vec![(Branch::Monotonic, message("an ObjectId, a date or a timestamp"))]
-            } else {
-                Vec::new()
-            };
+            // only the document's own `_id` is an ObjectId made at insert; another ObjectId
+            // field references a document and grows with nothing
+            let own_id = first.path == "_id";
+            let what = if own_id { "an ObjectId, a date or a timestamp" } else { "a date or a timestamp" };
+            let branches = if range { vec![(Branch::Monotonic(own_id), message(what))] } else { Vec::new() };
             check_path(cx, root, INDEX_KEY, "shard key", first, branches, out);
         }
     }
