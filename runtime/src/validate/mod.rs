@@ -93,11 +93,39 @@
 //!   otherwise by a bit-parallel NFA, used only on subjects short enough that PCRE2 could not
 //!   come near its match limit. Unit tests hold both to PCRE2's verdicts (including `$` before
 //!   a final newline), and conformance cases to mongod's.
-//! * A match that exceeds [`MATCH_LIMIT`] backtracking steps or [`HEAP_LIMIT_KIB`] of heap
-//!   counts as "no match", which is how mongod's PCRE wrapper reads a limit error; the
-//!   violation's reason says the limit was hit. Steps are counted differently by the JIT and
-//!   by PCRE 8's interpreter, so verdicts on patterns right at the limit may differ.
+//! * A match runs under mongod 6.0's own PCRE budget: [`MATCH_LIMIT`] (200,000) backtracking
+//!   steps and [`DEPTH_LIMIT`] (4,000) nested frames, the `MATCH_LIMIT` and
+//!   `MATCH_LIMIT_RECURSION` its vendored PCRE 8.42 is built with (pcrecpp sets none), plus
+//!   [`HEAP_LIMIT_KIB`] of heap. A limit hit counts as "no match", which is how mongod's PCRE
+//!   wrapper reads it; the violation's reason says the limit was hit. So `^(a+)+$` on
+//!   `"aaa…ab"` gives up as soon as mongod does, and `^(a|b)*$` stops matching past 1,998
+//!   characters as in mongod 6.0.5. The JIT decides first; a pattern with a group has a JIT
+//!   match confirmed by PCRE2's interpreter, which honours the depth limit as PCRE 8 does.
+//!   Steps are counted differently by the JIT, PCRE2's interpreter and PCRE 8 (within a
+//!   factor of about 3), so verdicts on patterns right at the limit may differ.
 //! * Property names containing `.` are matched literally here; mongod treats them as paths.
+//!
+//! # Cost per keyword
+//!
+//! For a document of `F` fields / `I` array items / `L` string bytes under a subschema with
+//! `N` named properties, `R` required names, `E` enum values, `P` patterns, `D` dependencies
+//! (`runtime/tests/validator_scaling.rs` checks that none of the shapes below grows faster
+//! than linearly in the document; `bench/hostile/` times them against mongod):
+//!
+//! | keyword | cost |
+//! |---|---|
+//! | `properties`, `required`, `additionalProperties: false` | `O(F log N)` (a guess of the next declared name, else a binary search), `O(N log N)` to parse |
+//! | `patternProperties` | `O(F × P)` matches: each pattern against each name, inherent (mongod does the same) |
+//! | `pattern` | linear for the fast path's `^...$` shapes; otherwise at most [`MATCH_LIMIT`] steps per string, whatever its length |
+//! | `maxLength`, `minLength` | `O(1)` when the byte length settles it, else `O(L)` to count code points |
+//! | `enum` | strings: `O(log E)` per value (sorted); other values: `O(E')` BSON comparisons, `E'` the non-string values; parse `O(E log E + E'^2)` |
+//! | `uniqueItems` | linear expected (hashing, `unique.rs`) |
+//! | `items`, `additionalItems`, `minItems`, `maxItems` | `O(I)` subschema runs |
+//! | `dependencies` | `O(D × F)`: each dependency looks its name up in the document (and its listed names); bounded by schema × document, not by the document alone |
+//! | `allOf`, `anyOf`, `oneOf`, `not` | the sum of their subschemas: nesting `k` deep costs `O(k)` per value, the schema's own size |
+//! | `minProperties`, `maxProperties`, numbers, `bsonType` | `O(1)` per value (`O(F)` to count fields) |
+//!
+//! Explaining a failure (`errInfo`) walks the failing parts again with the same costs.
 //!
 //! # Cargo feature
 //!
@@ -124,7 +152,7 @@ use std::collections::HashMap;
 use crate::bson::Document;
 
 pub use error::SchemaError;
-pub use pattern::{HEAP_LIMIT_KIB, MATCH_LIMIT};
+pub use pattern::{DEPTH_LIMIT, HEAP_LIMIT_KIB, MATCH_LIMIT};
 pub use report::{Failure, ValidationError, Violation};
 pub use update::{lint_update, lint_upsert, Finding, UpdateError, UpdateOptions};
 pub use value::Malformed;

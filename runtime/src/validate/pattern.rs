@@ -8,9 +8,19 @@
 
 use mongo_schema_pcre2::{Regex, RegexBuilder};
 
-/// Backtracking budget per match: PCRE's built-in default (10 million), which is also the
-/// budget mongod 6.0 runs with, so hostile patterns stop where the server stops.
-pub const MATCH_LIMIT: u32 = 10_000_000;
+/// Backtracking budget per match: the `MATCH_LIMIT` mongod 6.0 is built with (200,000, in its
+/// vendored PCRE 8.42's `build_posix/config.h`; pcrecpp, which mongod 6.0 matches through,
+/// passes no limit of its own, so the build's defaults hold), not PCRE's stock 10 million.
+/// A pattern that backtracks catastrophically (`^(a+)+$` on `"aaa…ab"`) therefore gives up,
+/// and answers "no match", where mongod does, at a fiftieth of the stock budget.
+pub const MATCH_LIMIT: u32 = 200_000;
+
+/// Nesting budget per match: mongod 6.0's `MATCH_LIMIT_RECURSION` (4,000, same file; PCRE 8.42
+/// is built `NO_RECURSE`, so this bounds its heap-allocated frames, not the machine stack).
+/// PCRE2's interpreter counts nested backtracking frames the same way: `^(a|b)*$` stops
+/// matching after 1,998 characters in both (mongod 6.0.5 measured). PCRE2's JIT ignores this
+/// limit, so a pattern that can nest (one with a group) is confirmed by the interpreter.
+pub const DEPTH_LIMIT: u32 = 4_000;
 
 /// Heap budget per match, in KiB (PCRE2's default is 20 GB; 16 MiB keeps memory bounded).
 pub const HEAP_LIMIT_KIB: u32 = 16 * 1024;
@@ -28,6 +38,10 @@ pub(crate) struct Pattern {
     fast: Option<Fast>,
     source: Box<str>,
     regex: Regex,
+    /// The same pattern, interpreted, when it has a group: the interpreter honours
+    /// [`DEPTH_LIMIT`], which the JIT (`regex`) ignores, so a match the JIT finds is confirmed
+    /// here (see [`Pattern::find`]).
+    nested: Option<Regex>,
 }
 
 /// How mongod 6.0 compiles a regex, which differs by keyword.
@@ -41,14 +55,15 @@ pub(crate) enum Dialect {
 }
 
 /// The prefix `Pattern::new` puts before every pattern, which compile errors must not count.
-const LIMITS: &str = "(*LIMIT_MATCH=10000000)(*LIMIT_HEAP=16384)";
+const LIMITS: &str = "(*LIMIT_MATCH=200000)(*LIMIT_DEPTH=4000)(*LIMIT_HEAP=16384)";
 
 /// The outcome of one match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Found {
     Yes,
     No,
-    /// A match or heap limit was hit; mongod's PCRE wrapper reads this as "no match".
+    /// A match, depth or heap limit was hit; mongod's PCRE wrapper (pcrecpp) reads any error
+    /// of `pcre_exec` as "no match".
     LimitHit,
 }
 
@@ -58,7 +73,10 @@ impl Pattern {
     /// own `(*LIMIT_MATCH=...)` cannot raise them. The error is PCRE2's reason with its offset
     /// in `source` (not in the prefixed pattern PCRE2 compiled).
     pub(crate) fn new(source: &str, dialect: Dialect) -> Result<Pattern, String> {
-        debug_assert_eq!(LIMITS, format!("(*LIMIT_MATCH={MATCH_LIMIT})(*LIMIT_HEAP={HEAP_LIMIT_KIB})"));
+        debug_assert_eq!(
+            LIMITS,
+            format!("(*LIMIT_MATCH={MATCH_LIMIT})(*LIMIT_DEPTH={DEPTH_LIMIT})(*LIMIT_HEAP={HEAP_LIMIT_KIB})")
+        );
         if source.contains('\0') {
             return Err("Regular expression cannot contain an embedded null byte".into());
         }
@@ -71,7 +89,13 @@ impl Pattern {
             .max_jit_stack_size(Some(JIT_STACK))
             .build(&format!("{LIMITS}{source}"))
             .map_err(|err| compile_error(&err))?;
-        Ok(Pattern { source: source.into(), regex, fast: atoms(source).and_then(|atoms| Fast::new(&atoms)) })
+        let nested = if may_nest(source) {
+            let interpreted = RegexBuilder::new().utf(dialect == Dialect::Utf).build(&format!("{LIMITS}{source}"));
+            Some(interpreted.map_err(|err| compile_error(&err))?)
+        } else {
+            None
+        };
+        Ok(Pattern { source: source.into(), regex, nested, fast: atoms(source).and_then(|atoms| Fast::new(&atoms)) })
     }
 
     pub(crate) fn source(&self) -> &str {
@@ -80,15 +104,25 @@ impl Pattern {
 
     /// Searches `subject` (valid UTF-8, as every BSON string decoded here is; in the `Bytes`
     /// dialect its bytes are the subject).
+    ///
+    /// The JIT decides first. Its "no match" is final: the search was exhaustive, so no
+    /// budget could find a match. Its "match" is final for a pattern without a group, whose
+    /// nesting is bounded by its own length; a pattern with a group may nest once per
+    /// repetition, so the interpreter, which honours [`DEPTH_LIMIT`] as mongod's PCRE honours
+    /// its recursion limit, confirms it. A limit the JIT hits is "no match", as in mongod.
     #[inline]
     pub(crate) fn find(&self, subject: &str) -> Found {
+        let verdict = |result: Result<bool, mongo_schema_pcre2::Error>| match result {
+            Ok(true) => Found::Yes,
+            Ok(false) => Found::No,
+            Err(_) => Found::LimitHit,
+        };
         match self.fast.as_ref().and_then(|fast| fast.decide(subject.as_bytes())) {
             Some(true) => Found::Yes,
             Some(false) => Found::No,
-            None => match self.regex.is_match(subject.as_bytes()) {
-                Ok(true) => Found::Yes,
-                Ok(false) => Found::No,
-                Err(_) => Found::LimitHit,
+            None => match (verdict(self.regex.is_match(subject.as_bytes())), &self.nested) {
+                (Found::Yes, Some(nested)) => verdict(nested.is_match(subject.as_bytes())),
+                (found, _) => found,
             },
         }
     }
@@ -521,8 +555,10 @@ impl<W: Word> Linear<W> {
 }
 
 /// The budget [`pcre_work_bound`] must stay within for the NFA to decide instead of PCRE2: an
-/// eighth of [`MATCH_LIMIT`], a margin for the constant factors of PCRE2's step counting.
-const FAST_WORK: u64 = MATCH_LIMIT as u64 / 8;
+/// half of [`MATCH_LIMIT`], a margin for the constant factors of step counting (PCRE2's JIT,
+/// its interpreter and mongod's PCRE 8.42 charge the same search within a factor of about 3
+/// of each other; the bound itself is already several times their counts).
+const FAST_WORK: u64 = MATCH_LIMIT as u64 / 2;
 
 /// The longest subject length `n` with `pcre_work_bound(n, variable, positions) <= FAST_WORK`
 /// (the bound grows with `n`, so a binary search finds it).
@@ -560,13 +596,13 @@ fn max_len(variable: usize, positions: usize) -> usize {
 /// PCRE2 counts). Auto-possessification (`[a-z]+@`) and PCRE2's start-up checks only remove
 /// work. The test `pcre2_steps_stay_within_the_bound` measures PCRE2's own counts (the least
 /// `(*LIMIT_MATCH=...)` that lets it finish, interpreted and JIT) on backtracking-heavy
-/// subjects: they stay well within this bound, which [`FAST_WORK`] then divides by 8 more.
+/// subjects: they stay well within this bound, which [`FAST_WORK`] then divides by 2 more.
 /// Heap and JIT stack stay small too: a single-character repeat keeps one backtracking frame
 /// per variable atom on the current path, not one per character.
 ///
 /// For `k = 1` the bound is linear in `n` (about `n * (p + 2)`); for the e-mail pattern
 /// (`k = 3`, `p = 6`) it is about 89,000 at `n = 35` and stays under [`FAST_WORK`] up to
-/// `n = 88`. The simpler `(n + 1)^k * (n + p + 1)` would stop the e-mail pattern at `n = 31`.
+/// `n = 36`; longer addresses go to PCRE2's JIT, which settles them in a few steps.
 fn pcre_work_bound(n: u64, k: u64, p: u64) -> u64 {
     if k == 0 {
         return n.saturating_add(p).saturating_add(1);
@@ -588,6 +624,13 @@ fn binomial(a: u64, b: u64) -> u64 {
         }
     }
     u64::try_from(value).unwrap_or(u64::MAX)
+}
+
+/// Whether `source` may nest backtracking frames once per repetition, past any bound its own
+/// length sets: whether it has a group (or lookaround, recursion, verb: anything opened by
+/// `(`). Conservative: an escaped `\(` counts too, which only costs an interpreted check.
+fn may_nest(source: &str) -> bool {
+    source.contains('(')
 }
 
 /// `\N{...}`: PCRE2 reads it as a code point in UTF mode; PCRE 8 (mongod 6.0) refuses it.
@@ -685,6 +728,16 @@ mod tests {
         out
     }
 
+    /// The longest subject the fast path of `pattern` decides.
+    fn max_len_of(pattern: &Pattern) -> usize {
+        match &pattern.fast {
+            Some(Fast::Fixed(_)) => usize::MAX,
+            Some(Fast::Narrow(linear)) => linear.max_len,
+            Some(Fast::Wide(linear)) => linear.max_len,
+            None => 0,
+        }
+    }
+
     /// The fast path's verdict, when it takes the subject.
     fn fast_verdict(pattern: &Pattern, subject: &str) -> Option<bool> {
         pattern.fast.as_ref().and_then(|fast| fast.decide(subject.as_bytes()))
@@ -699,7 +752,11 @@ mod tests {
         let mut compared = 0;
         for subject in all {
             let pcre = pattern.regex.is_match(subject.as_bytes()).unwrap();
-            let fast = fast_verdict(&pattern, &subject).unwrap_or_else(|| panic!("{source} should decide {subject:?}"));
+            let Some(fast) = fast_verdict(&pattern, &subject) else {
+                // Only a subject longer than the bound of `pcre_work_bound` is left to PCRE2.
+                assert!(subject.len() > max_len_of(&pattern), "{source} should decide {subject:?}");
+                continue;
+            };
             assert_eq!(fast, pcre, "{source} on {subject:?}");
             compared += 1;
         }
@@ -922,11 +979,29 @@ mod tests {
         assert_eq!(pcre_work_bound(10, 1, 3), 11 + 12 * 4);
         // The e-mail pattern: 3 variable atoms, 6 positions.
         assert_eq!(pcre_work_bound(35, 3, 6), 703 * 36 + 9139 * 7);
-        assert_eq!(max_len(3, 6), 88);
-        assert!(pcre_work_bound(88, 3, 6) <= FAST_WORK && pcre_work_bound(89, 3, 6) > FAST_WORK);
+        assert_eq!(max_len(3, 6), 36);
+        assert!(pcre_work_bound(36, 3, 6) <= FAST_WORK && pcre_work_bound(37, 3, 6) > FAST_WORK);
         assert_eq!(pcre_work_bound(u64::from(MATCH_LIMIT), 50, 127), u64::MAX);
-        assert_eq!(max_len(120, 127), 1);
-        assert!(pcre_work_bound(2, 120, 127) > FAST_WORK);
+        assert_eq!(max_len(120, 127), 0);
+        assert!(pcre_work_bound(1, 120, 127) > FAST_WORK);
+    }
+
+    /// mongod 6.0.5's thresholds, measured by inserting under `{pattern: P}`: its PCRE 8.42
+    /// stops nesting at 4,000 frames (`MATCH_LIMIT_RECURSION`), and a repeated group nests
+    /// once or twice per repetition. The interpreter confirming a group's JIT match stops there.
+    #[test]
+    fn group_depth_stops_where_mongod_stops() {
+        for (source, unit, longest) in [("^(a|b)*$", "a", 1998), ("^(?:a|b)*$", "a", 1998), ("^(ab)*$", "ab", 1998)] {
+            let pattern = Pattern::new(source, Dialect::Utf).unwrap();
+            assert_eq!(pattern.find(&unit.repeat(longest)), Found::Yes, "{source}");
+            assert_eq!(pattern.find(&unit.repeat(longest + 1)), Found::LimitHit, "{source}");
+        }
+        // Without a group nothing nests: the JIT's verdict stands.
+        assert!(Pattern::new("^[ab]*$", Dialect::Utf).unwrap().nested.is_none());
+        assert_eq!(Pattern::new("^[ab]*$", Dialect::Utf).unwrap().find(&"a".repeat(100_000)), Found::Yes);
+        // `^(a+)+$` on "aaa…ab" gives up at the match limit, as mongod does.
+        let catastrophic = Pattern::new("^(a+)+$", Dialect::Utf).unwrap();
+        assert_eq!(catastrophic.find(&("a".repeat(27) + "b")), Found::LimitHit);
     }
 
     /// Subjects past the bound go to PCRE2, which may hit its limit where the NFA would not.
@@ -956,7 +1031,7 @@ mod tests {
         let pattern = Pattern::new(source, Dialect::Utf).unwrap();
         let Some(Fast::Narrow(linear)) = &pattern.fast else { panic!("{source} should be narrow") };
         let longest = linear.max_len;
-        assert!(longest > 200_000, "{longest}");
+        assert!(longest > 15_000, "{longest}");
         let limited = format!("(*LIMIT_MATCH={MATCH_LIMIT})(*LIMIT_HEAP={HEAP_LIMIT_KIB}){source}");
         let interpreted = RegexBuilder::new().utf(true).build(&limited).unwrap();
         for subject in ["a".repeat(longest), "a".repeat(longest - 1) + "c", "a".repeat(longest - 2) + "_\n"] {

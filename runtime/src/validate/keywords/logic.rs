@@ -20,10 +20,15 @@ pub(crate) struct LogicRules {
 
 #[derive(Debug)]
 struct Enumeration {
-    /// The values compared against (at the root: only the documents among them).
-    values: Vec<Bson>,
-    /// The strings and symbols among `values`: all a string or symbol can equal.
+    /// The strings and symbols among `values`, sorted: all a string or symbol can equal, found
+    /// by binary search (`O(log E)` per value, not a scan of the `E` values).
     texts: Vec<Box<str>>,
+    /// The int, long and (non-NaN) double values, sorted by their value as an `f64`: a number
+    /// equal to one of them (BSON equality, exact across types) has the same `f64`, so only
+    /// the values with that `f64` are compared (`O(log E)` per number, not a scan).
+    numbers: Vec<(f64, Bson)>,
+    /// The other values (not strings, symbols or such numbers): decimals, NaN, documents, ...
+    others: Vec<Bson>,
     spec: Bson,
     /// At the root with no document among its values: mongod's always-false expression.
     never: bool,
@@ -94,9 +99,27 @@ impl Enumeration {
     /// `enum`: equal to one of the values, by BSON equality ignoring field order.
     fn contains<'a, V: Value<'a>>(&self, v: V) -> Res<bool> {
         if let View::String(s) | View::Symbol(s) = v.view() {
-            return Ok(self.texts.iter().any(|t| **t == *s));
+            return Ok(self.texts.binary_search_by(|t| (**t).cmp(s)).is_ok());
         }
-        for value in &self.values {
+        let key = match v.view() {
+            View::Int32(n) => Some(f64::from(n)),
+            View::Int64(n) => Some(n as f64),
+            View::Double(x) if !x.is_nan() => Some(x),
+            _ => None,
+        };
+        let candidates = match key {
+            Some(x) => {
+                let at = self.numbers.partition_point(|(f, _)| *f < x);
+                &self.numbers[at..at + self.numbers[at..].iter().take_while(|(f, _)| *f == x).count()]
+            }
+            None => &self.numbers[..],
+        };
+        for (_, value) in candidates {
+            if bson_eq(v, Decoded::Bson(value))? {
+                return Ok(true);
+            }
+        }
+        for value in &self.others {
             if bson_eq(v, Decoded::Bson(value))? {
                 return Ok(true);
             }
@@ -146,22 +169,52 @@ fn parse_enum(value: &Bson, ctx: Ctx<'_>) -> Result<Enumeration, SchemaError> {
     if list.is_empty() {
         return Err(ctx.err("enum", "$jsonSchema keyword 'enum' cannot be an empty array"));
     }
-    for (i, a) in list.iter().enumerate() {
-        for b in &list[..i] {
+    // Duplicates: two strings are equal when their bytes are (sorted, neighbours compared);
+    // every other pair by BSON equality. Quadratic only in the values that are not strings.
+    let duplicate = || ctx.err("enum", "$jsonSchema keyword 'enum' array cannot contain duplicate values.");
+    let mut strings: Vec<&str> =
+        list.iter().filter_map(|v| if let Bson::String(s) = v { Some(s.as_str()) } else { None }).collect();
+    strings.sort_unstable();
+    if strings.windows(2).any(|pair| pair[0] == pair[1]) {
+        return Err(duplicate());
+    }
+    let not_string: Vec<&Bson> = list.iter().filter(|v| !matches!(v, Bson::String(_))).collect();
+    for (i, a) in not_string.iter().enumerate() {
+        for b in not_string[..i]
+            .iter()
+            .copied()
+            .chain(list.iter().filter(|v| matches!(v, Bson::String(_)) && matches!(a, Bson::Symbol(_))))
+        {
             if bson_eq(Decoded::Bson(a), Decoded::Bson(b)).unwrap_or(false) {
-                return Err(ctx.err("enum", "$jsonSchema keyword 'enum' array cannot contain duplicate values."));
+                return Err(duplicate());
             }
         }
     }
     let values: Vec<Bson> = list.iter().filter(|v| !ctx.top || matches!(v, Bson::Document(_))).cloned().collect();
-    let texts = values
+    let mut texts: Vec<Box<str>> = values
         .iter()
         .filter_map(|v| match v {
             Bson::String(s) | Bson::Symbol(s) => Some(s.as_str().into()),
             _ => None,
         })
         .collect();
-    Ok(Enumeration { never: ctx.top && values.is_empty(), values, texts, spec: value.clone() })
+    texts.sort_unstable();
+    let number = |v: &Bson| match v {
+        Bson::Int32(n) => Some(f64::from(*n)),
+        Bson::Int64(n) => Some(*n as f64),
+        Bson::Double(x) if !x.is_nan() => Some(*x),
+        _ => None,
+    };
+    let mut numbers: Vec<(f64, Bson)> = values.iter().filter_map(|v| number(v).map(|f| (f, v.clone()))).collect();
+    numbers.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let others = values
+        .iter()
+        .filter(|v| !matches!(v, Bson::String(_) | Bson::Symbol(_)) && number(v).is_none())
+        .cloned()
+        .collect();
+    // The values compared against (at the root: only the documents among them), split
+    // into `texts` and `others`.
+    Ok(Enumeration { never: ctx.top && values.is_empty(), texts, numbers, others, spec: value.clone() })
 }
 
 impl LogicRules {
