@@ -413,12 +413,22 @@ fn every_command_that_talks_to_a_deployment_exits_2_when_it_cannot_reach_it() {
     let dir = dir.path().to_str().unwrap();
     let target = ["--uri", uri, "--dir", dir];
     let models = migrate_models::v1();
-    for command in
-        [&["apply"][..], &["apply", "--dry-run"], &["status"], &["revert"], &["resolve", &name, "--forget"], &["drift"]]
-    {
+    let commands = [
+        &["apply"][..],
+        &["apply", "--dry-run"],
+        &["status"],
+        &["revert"],
+        &["resolve", &name, "--forget"],
+        &["drift"],
+        &["review"],
+        &["check"],
+    ];
+    for command in commands {
+        // the commands without migration files take the URI alone
+        let with_dir = !matches!(command[0], "drift" | "review" | "check");
         let args: Vec<&str> = std::iter::once("schema")
             .chain(command.iter().copied())
-            .chain(target.iter().copied().take(if command[0] == "drift" { 2 } else { 4 }))
+            .chain(target.iter().copied().take(if with_dir { 4 } else { 2 }))
             .collect();
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let code = run(&models, args, &mut out, &mut err);
