@@ -48,6 +48,8 @@ fn load(db: &Database, docs: &[Document]) -> (Collection<Document>, Vec<RawDocum
     let name = format!("c{}", COUNTER.fetch_add(1, std::sync::atomic::Ordering::SeqCst));
     let coll = db.collection::<Document>(&name);
     let with_ids: Vec<Document> = docs.iter().enumerate().map(|(i, d)| with_id(d, i)).collect();
+    // a server that ran this test before (a developer's own MONGODB_URI) still has the name
+    let _ = coll.drop().run();
     if !with_ids.is_empty() {
         coll.insert_many(&with_ids).run().expect("insert");
     }
