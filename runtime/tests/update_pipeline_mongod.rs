@@ -16,9 +16,13 @@
 // Under bson 3 only, as `update_mongod.rs`: the driver must speak the same major.
 #![cfg(feature = "bson-3")]
 
+#[path = "support/updates.rs"]
+mod updates;
+use updates::{bytes, decimal, json, schema, seed};
+
 use std::io::Write;
 
-use mongo_schema::bson::{doc, Bson, DateTime, Decimal128, Document, RawDocumentBuf};
+use mongo_schema::bson::{doc, Bson, DateTime, Document};
 use mongo_schema::validate::{UpdateError, UpdateOptions};
 use mongo_schema::Validator;
 use mongodb::error::ErrorKind;
@@ -32,18 +36,6 @@ fn collection_name() -> String {
     format!("pipeline_updates_{}", std::process::id())
 }
 
-fn schema() -> Document {
-    doc! {
-        "bsonType": "object",
-        "properties": {
-            "n": { "bsonType": ["int", "long"], "minimum": -5, "maximum": 100 },
-            "s": { "bsonType": "string", "maxLength": 4 },
-            "arr": { "bsonType": "array", "maxItems": 5, "items": { "bsonType": ["int", "string", "object", "null"] } },
-            "d": { "bsonType": "object", "properties": { "x": { "bsonType": "int" } } },
-        },
-    }
-}
-
 fn database(test: &str) -> Option<Database> {
     let Ok(uri) = std::env::var("MONGODB_URI") else {
         let _ = writeln!(std::io::stderr(), "skipped (no MONGODB_URI): {test}");
@@ -54,10 +46,6 @@ fn database(test: &str) -> Option<Database> {
 }
 
 // ---- generated cases ----
-
-fn decimal(s: &str) -> Bson {
-    Bson::Decimal128(s.parse::<Decimal128>().unwrap())
-}
 
 fn number() -> BoxedStrategy<Bson> {
     prop_oneof![
@@ -399,10 +387,6 @@ fn settle(value: &mut Bson, since: i64) {
     }
 }
 
-fn bytes(d: &Document) -> Vec<u8> {
-    RawDocumentBuf::try_from(d).expect("serializable").into_bytes()
-}
-
 fn same(server: &Outcome, local: &Outcome, since: i64) -> bool {
     let settled = |d: &Document| {
         let mut v = Bson::Document(d.clone());
@@ -417,10 +401,6 @@ fn same(server: &Outcome, local: &Outcome, since: i64) -> bool {
         }
         _ => false,
     }
-}
-
-fn json(b: Bson) -> String {
-    b.into_relaxed_extjson().to_string()
 }
 
 fn pipeline_json(case: &Case) -> String {
@@ -513,18 +493,6 @@ fn features(case: &Case) -> Vec<&'static str> {
         out.push("upsert");
     }
     out
-}
-
-fn seed() -> u64 {
-    const DEFAULT: u64 = 20_261_126;
-    match std::env::var("UPDATE_SEED").as_deref() {
-        Err(_) => DEFAULT,
-        Ok("random") => std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(DEFAULT),
-        Ok(n) => n.parse().expect("UPDATE_SEED is a number or `random`"),
-    }
 }
 
 /// How many draws a feature the main cases missed may take to be applied once.
