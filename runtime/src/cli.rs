@@ -18,17 +18,18 @@ use crate::render::{js_line_comment, mongosh_create_collection, mongosh_run_comm
 use crate::ValidationLevel;
 use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::json;
-use std::error::Error;
 use std::ffi::OsString;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 mod check;
-mod fix;
 #[cfg(feature = "driver")]
 mod review;
 #[cfg(feature = "driver")]
 mod server;
+mod shared;
+
+use shared::{chain, select, Exit, Output};
 
 #[derive(Parser)]
 #[command(
@@ -144,16 +145,6 @@ enum Format {
     Json,
 }
 
-/// How a report is printed: `--format text` (for people, the default) or `json` (one
-/// document, for scripts and CI).
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(crate) enum Output {
-    /// Lines for people.
-    Text,
-    /// One JSON document on standard output.
-    Json,
-}
-
 #[derive(Clone, Copy, ValueEnum)]
 enum Level {
     Strict,
@@ -207,28 +198,6 @@ fn clap_exit(e: clap::Error, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let text = redact_credentials(&e.render().to_string());
     let _ = if e.use_stderr() { err.write_all(text.as_bytes()) } else { out.write_all(text.as_bytes()) };
     e.exit_code()
-}
-
-/// How a command ends early: the exit code, and the message printed (after `schema: `)
-/// before exiting.
-struct Exit(i32, String);
-
-impl From<io::Error> for Exit {
-    fn from(e: io::Error) -> Self {
-        Exit(2, chain(&e))
-    }
-}
-
-/// An error and its causes on one line, `: ` between them: the library's errors say their
-/// context in `Display` and leave the cause to `source()`.
-fn chain(error: &dyn Error) -> String {
-    let mut text = error.to_string();
-    let mut cause = error.source();
-    while let Some(e) = cause {
-        text = format!("{text}: {e}");
-        cause = e.source();
-    }
-    text
 }
 
 /// Every `mongodb://` or `mongodb+srv://` connection string in `text` with its password
@@ -309,20 +278,6 @@ fn dispatch(models: &[Model], command: Command, out: &mut dyn Write) -> Result<i
         Command::Server(command) => command.run(models, out),
         #[cfg(feature = "driver")]
         Command::Review(args) => args.run(models, out),
-    }
-}
-
-/// The models `name` selects (`t_x` or `db_y.t_x`); all when `None`.
-fn select(models: &[Model], name: Option<&str>) -> Result<Vec<Model>, Exit> {
-    let Some(name) = name else { return Ok(models.to_vec()) };
-    let found: Vec<Model> = models.iter().filter(|m| m.collection == name || m.namespace() == name).cloned().collect();
-    let known = || models.iter().map(Model::namespace).collect::<Vec<_>>().join(", ");
-    match found.len() {
-        0 => Err(Exit(2, format!("no model for collection {name:?}; registered: {}", known()))),
-        1 => Ok(found),
-        _ => {
-            Err(Exit(2, format!("{name:?} names a collection in several databases; write db.collection: {}", known())))
-        }
     }
 }
 

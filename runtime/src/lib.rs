@@ -8,6 +8,9 @@
 
 extern crate self as mongo_schema;
 
+#[cfg(all(feature = "validator", feature = "dump"))]
+#[cfg_attr(docsrs, doc(cfg(all(feature = "validator", feature = "dump"))))]
+pub mod check;
 #[cfg(feature = "cli")]
 #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
 pub mod cli;

@@ -9,10 +9,10 @@
 
 #![forbid(unsafe_code)]
 
+use mongo_schema::check::{dry_run, DryRunReport};
+use mongo_schema::check::{live_check, LiveCheck};
 use mongo_schema::dump;
 use mongo_schema::migrate::apply::{CommandError, Server};
-use mongo_schema::migrate::dry_run::{dry_run, DryRunReport};
-use mongo_schema::migrate::live_check::{live_check, LiveCheck};
 use mongo_schema::Validator;
 use mongo_schema_tests::bson;
 use mongo_schema_tests::bson::{doc, oid::ObjectId, Bson, Document, RawDocumentBuf};

@@ -1,34 +1,19 @@
-//! `schema check`: the models' validators dry-run over dumps and exports, on every core.
-//!
-//! Inputs are files of one collection (`--collection` names its model) or mongodump
-//! directories (`dump/<db>/<collection>.bson[.gz]`, matched to the registered models by
-//! name). `--jobs` threads take turns reading a batch of documents from the input
-//! ([`DumpReader::fill`]: cut, not yet decoded) and decode and validate it while the others
-//! read; the batch reports are merged in input order, so the report is the one a single
-//! thread makes, byte for byte.
+//! `schema check`: the models' validators dry-run over dumps and exports, on every core, or
+//! on a deployment (`--uri`). The work is [`crate::check`]'s; here are its arguments, its
+//! progress bar and its two reports (text and JSON).
 
-use super::fix::{suggest, Fix, BYPASS_NOTE};
-use super::{chain, select, Exit};
+use super::shared::{chain, select, Exit};
 use crate::bson::Document;
-use crate::dump::{self, Batch, DumpError, DumpReader};
-use crate::migrate::dry_run::DryRunReport;
+use crate::check::{self, suggest, CheckError, DryRunReport, Fix, Plan, BYPASS_NOTE};
 use crate::migrate::Model;
 use crate::Validator;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
-use std::io::{self, BufRead, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Read, Write};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Mutex};
 use std::time::Instant;
-
-/// Documents per batch handed to a validating thread (fewer when they are large).
-const BATCH_DOCUMENTS: usize = 512;
-/// Bytes per batch: bounds the memory of the queue, whatever the documents' size.
-const BATCH_BYTES: usize = 1 << 20;
 
 #[derive(Args)]
 pub(crate) struct CheckArgs {
@@ -97,22 +82,6 @@ enum CheckFormat {
     Json,
 }
 
-/// One model and the inputs holding its documents.
-struct Target {
-    model: Model,
-    inputs: Vec<PathBuf>,
-}
-
-/// What the inputs hold: the models to check, and what the dump directories say besides.
-#[derive(Default)]
-struct Plan {
-    targets: Vec<Target>,
-    /// Dumped collections no model is registered for: (namespace, file).
-    unmodelled: Vec<(String, PathBuf)>,
-    /// Models with no file in any dump directory (when a directory was given).
-    undumped: Vec<String>,
-}
-
 /// A checked collection: its report, and the input that stopped it, if one did.
 struct Checked<'a> {
     model: &'a Model,
@@ -130,25 +99,26 @@ pub(crate) fn run(models: &[Model], args: CheckArgs, out: &mut dyn Write) -> Res
         // clap's `requires` is not enforced beside arguments with defaults
         return Err(Exit(2, "--sample and --limit select on the server: they need --uri".to_owned()));
     }
-    let plan = plan(models, &args)?;
+    let chosen = args.collection.as_deref().map(|name| select(models, Some(name))).transpose()?;
+    let chosen = chosen.map(|m| m[0].namespace());
+    let known: Vec<String> = models.iter().map(Model::namespace).collect();
+    let plan = check::plan(&known, chosen.as_deref(), &args.files).map_err(|e| Exit(2, chain(&e)))?;
     let jobs =
         args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, NonZeroUsize::get), NonZeroUsize::get);
     let mut checked = Vec::new();
     let mut error = None;
     for target in &plan.targets {
-        let schema = checked_schema(&target.model)?;
-        let validator = validator(&target.model, &schema)?;
-        let mut done = Checked {
-            model: &target.model,
-            schema,
-            inputs: &target.inputs,
-            report: DryRunReport::new(args.ids),
-            stopped_in: None,
-        };
+        let model =
+            models.iter().find(|m| m.namespace() == target.namespace).expect("a planned namespace is a model's");
+        let schema = checked_schema(model)?;
+        let validator = validator(model, &schema)?;
+        let mut done =
+            Checked { model, schema, inputs: &target.inputs, report: DryRunReport::new(args.ids), stopped_in: None };
         for path in &target.inputs {
-            if let Err(message) = check_file(&validator, &target.model.namespace(), path, jobs, &mut done.report) {
+            let progress = &mut Bar::default();
+            if let Err(e) = check::check_input(&validator, &target.namespace, path, jobs, &mut done.report, progress) {
                 done.stopped_in = Some(path);
-                error = Some(message);
+                error = Some(chain(&e));
                 break;
             }
         }
@@ -190,7 +160,7 @@ fn read_preference(from: ReadFrom) -> mongodb::options::ReadPreference {
 /// prints, with what the server counted and how.
 #[cfg(feature = "driver")]
 fn live(models: &[Model], args: &CheckArgs, uri: &str, out: &mut dyn Write) -> Result<i32, Exit> {
-    use crate::migrate::live_check::{live_check, LiveCheck};
+    use crate::check::{live_check, LiveCheck};
     let selected = select(models, args.collection.as_deref())?;
     let options = LiveCheck { sample: args.sample, limit: args.limit, ids: args.ids };
     let server = &mut super::server::connect(uri)?.reading_from(read_preference(args.read_preference));
@@ -272,340 +242,24 @@ fn live(_: &[Model], _: &CheckArgs, _: &str, _: &mut dyn Write) -> Result<i32, E
     ))
 }
 
-/// The models and their inputs: files go to `--collection`'s model, dump directories'
-/// files to the models of their names.
-fn plan(models: &[Model], args: &CheckArgs) -> Result<Plan, Exit> {
-    let chosen = args.collection.as_deref().map(|name| select(models, Some(name))).transpose()?.map(|m| m[0].clone());
-    let mut inputs: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
-    let mut plan = Plan::default();
-    let mut any_dir = false;
-    for path in &args.files {
-        if path != Path::new("-") && path.is_dir() {
-            any_dir = true;
-            for (namespace, file) in dump_directory(path)? {
-                match models.iter().find(|m| m.namespace() == namespace) {
-                    Some(m) if chosen.as_ref().is_none_or(|c| c.namespace() == m.namespace()) => {
-                        inputs.entry(namespace).or_default().push(file)
-                    }
-                    Some(_) => {}
-                    None if chosen.is_none() => plan.unmodelled.push((namespace, file)),
-                    None => {}
-                }
-            }
-            continue;
-        }
-        let Some(model) = &chosen else {
-            return Err(Exit(
-                2,
-                format!(
-                    "{}: a file holds one collection: name its model with --collection (a mongodump directory needs none)",
-                    path.display()
-                ),
-            ));
-        };
-        inputs.entry(model.namespace()).or_default().push(path.clone());
-    }
-    let expected: Vec<&Model> = match &chosen {
-        Some(c) => models.iter().filter(|m| m.namespace() == c.namespace()).collect(),
-        None => models.iter().collect(),
-    };
-    for model in expected {
-        match inputs.remove(&model.namespace()) {
-            Some(files) => plan.targets.push(Target { model: model.clone(), inputs: files }),
-            None if any_dir => plan.undumped.push(model.namespace()),
-            None => {}
-        }
-    }
-    plan.targets.sort_by_key(|t| t.model.namespace());
-    plan.undumped.sort();
-    if plan.targets.is_empty() {
-        let dumped: Vec<&str> = plan.unmodelled.iter().map(|(n, _)| n.as_str()).collect();
-        let wanted = match &chosen {
-            Some(c) => {
-                format!("no file for {} (expected <dir>/{}/{}.bson or .bson.gz)", c.namespace(), c.db, c.collection)
-            }
-            None => format!(
-                "no dumped collection has a registered model; dumped: {}; registered: {}",
-                if dumped.is_empty() { "none".to_owned() } else { dumped.join(", ") },
-                models.iter().map(Model::namespace).collect::<Vec<_>>().join(", ")
-            ),
-        };
-        let dirs: Vec<String> = args.files.iter().map(|p| p.display().to_string()).collect();
-        return Err(Exit(2, format!("{}: {wanted}", dirs.join(", "))));
-    }
-    Ok(plan)
-}
-
-/// The collections of a mongodump output directory: `DIR/<db>/<collection>.bson[.gz]`, or
-/// `DIR/<collection>.bson[.gz]` when DIR is one database's directory (named for it), as
-/// (`db.collection`, file), sorted. `.metadata.json` and other files are not documents,
-/// and the server's `system.*` collections are left out.
-fn dump_directory(dir: &Path) -> Result<Vec<(String, PathBuf)>, Exit> {
-    let in_dir = |e: io::Error, at: &Path| Exit(2, format!("{}: {e}", at.display()));
-    let mut own = collections_in(dir).map_err(|e| in_dir(e, dir))?;
-    let mut found = Vec::new();
-    if !own.is_empty() {
-        let db = dir.canonicalize().ok().and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()));
-        let db = db
-            .ok_or_else(|| Exit(2, format!("{}: cannot tell the database from the directory's name", dir.display())))?;
-        found.extend(own.drain(..).map(|(c, f)| (format!("{db}.{c}"), f)));
-    } else {
-        let mut dbs: Vec<PathBuf> = std::fs::read_dir(dir)
-            .map_err(|e| in_dir(e, dir))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.is_dir())
-            .collect();
-        dbs.sort();
-        for db_dir in dbs {
-            let db = db_dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            for (c, f) in collections_in(&db_dir).map_err(|e| in_dir(e, &db_dir))? {
-                found.push((format!("{db}.{c}"), f));
-            }
-        }
-    }
-    if found.is_empty() {
-        return Err(Exit(
-            2,
-            format!(
-                "{}: not a mongodump directory: no <db>/<collection>.bson or .bson.gz files in it or its subdirectories",
-                dir.display()
-            ),
-        ));
-    }
-    let mut seen: BTreeMap<&str, &Path> = BTreeMap::new();
-    for (namespace, file) in &found {
-        if let Some(other) = seen.insert(namespace, file) {
-            return Err(Exit(
-                2,
-                format!(
-                    "{} and {} both dump {namespace}: keep one (checking both would count every document twice)",
-                    other.display(),
-                    file.display()
-                ),
-            ));
-        }
-    }
-    Ok(found)
-}
-
-/// The `<collection>.bson` and `<collection>.bson.gz` files of one directory, sorted.
-fn collections_in(dir: &Path) -> io::Result<Vec<(String, PathBuf)>> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        let Some(name) = path.file_name().and_then(|n| n.to_str()) else { continue };
-        let collection = name.strip_suffix(".bson.gz").or_else(|| name.strip_suffix(".bson"));
-        // `system.*` collections (users, roles, views) are the server's, never a model's
-        if let Some(collection) = collection.filter(|c| !c.is_empty() && !c.starts_with("system.")) {
-            if path.is_file() {
-                found.push((collection.to_owned(), path.clone()));
-            }
-        }
-    }
-    found.sort();
-    Ok(found)
-}
-
-/// What `check` holds documents to: the validator migrations install, or for a time-series
-/// collection (which mongod lets have no validator, so this local check is the only one)
-/// the type's own `$jsonSchema`, found by its registration.
+/// The model's schema and validator, as [`check`] finds them.
 fn checked_schema(model: &Model) -> Result<Document, Exit> {
-    if let Ok(schema) = model.validator.get_document("$jsonSchema") {
-        return Ok(schema.clone());
-    }
-    let registered = crate::registered().into_iter().find(|r| r.db == model.db && r.collection == model.collection);
-    match registered {
-        Some(r) if model.options.is_timeseries() => Ok((r.json_schema)()),
-        _ => Err(Exit(
-            2,
-            format!("{}: the model has no `$jsonSchema` validator to check documents against", model.namespace()),
-        )),
-    }
+    let timeseries = model.options.is_timeseries();
+    check::schema_to_check(&model.db, &model.collection, &model.validator, timeseries).map_err(|e| Exit(2, chain(&e)))
 }
 
-/// The validator of `schema`, naming the Rust field behind each path when a registered
-/// type has exactly this schema.
 fn validator(model: &Model, schema: &Document) -> Result<Validator, Exit> {
-    let registered = crate::registered()
-        .into_iter()
-        .find(|r| r.db == model.db && r.collection == model.collection && (r.json_schema)() == *schema);
-    let compiled = match registered {
-        Some(r) => Validator::annotated(schema, r.name, r.fields),
-        None => Validator::new(schema),
-    };
-    compiled.map_err(|e| Exit(2, format!("{}: the validator does not compile: {e}", model.namespace())))
-}
-
-/// Checks one input (`-`: standard input) of any format [`dump::from_reader`] tells apart,
-/// on `jobs` threads. From a `mongodump --archive`, only `namespace`'s documents are read.
-fn check_file(
-    validator: &Validator,
-    namespace: &str,
-    path: &Path,
-    jobs: usize,
-    report: &mut DryRunReport,
-) -> Result<(), String> {
-    let name = if path == Path::new("-") { "standard input".to_owned() } else { path.display().to_string() };
-    let in_file = |e: &dyn std::error::Error| format!("{name}: {}", chain(e));
-    let (input, len): (Box<dyn Read + Send>, Option<u64>) = if path == Path::new("-") {
-        (Box::new(io::stdin()), None)
-    } else {
-        let file = std::fs::File::open(path).map_err(|e| in_file(&e))?;
-        let len = file.metadata().map(|m| m.len()).ok();
-        (Box::new(file), len)
-    };
-    let progress = Progress::new(namespace, len, report);
-    let mut docs = dump::from_reader(progress.bar.wrap_read(input)).map_err(|e| in_file(&e))?.only_namespace(namespace);
-    let result = match jobs {
-        0 | 1 => sequential(&mut docs, validator, report, &progress),
-        _ => parallel(&mut docs, validator, jobs, report, &progress),
-    };
-    progress.bar.finish_and_clear();
-    result.map_err(|e| in_file(&e))?;
-    if docs.documents() == 0 {
-        return Err(format!(
-            "{name}: empty: no documents (expected mongodump BSON or --archive, Extended JSON lines or a JSON array, plain or gzip)"
-        ));
-    }
-    Ok(())
-}
-
-/// One thread reads, decodes and validates, a batch at a time.
-fn sequential<R: BufRead>(
-    docs: &mut DumpReader<R>,
-    validator: &Validator,
-    report: &mut DryRunReport,
-    progress: &Progress,
-) -> Result<(), DumpError> {
-    let mut batch = Batch::new();
-    loop {
-        batch.clear();
-        let read = docs.fill(&mut batch, BATCH_DOCUMENTS, BATCH_BYTES);
-        // the batch's documents come before a read error, so does an error among them
-        if let Some(e) = validate(&batch, validator, report, None) {
-            return Err(e);
-        }
-        progress.show(report);
-        read?;
-        if batch.is_empty() {
-            return Ok(());
-        }
-    }
-}
-
-/// Validates a batch's documents into `report`, in order, until one does not decode (its
-/// error is returned) or `stop` is set.
-fn validate(
-    batch: &Batch,
-    validator: &Validator,
-    report: &mut DryRunReport,
-    stop: Option<&AtomicBool>,
-) -> Option<DumpError> {
-    for i in 0..batch.len() {
-        if stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
-            return None;
-        }
-        match batch.decode(i) {
-            Ok(doc) => report.add(validator, &doc),
-            Err(e) => return Some(e),
-        }
-    }
-    None
-}
-
-/// A batch's report, and the error that ended it early (a document that does not decode).
-type Done = (u64, DryRunReport, Option<DumpError>);
-
-/// The input, shared by the threads that take turns reading it.
-struct Shared<'a, R> {
-    docs: &'a mut DumpReader<R>,
-    /// The number of the next batch read.
-    next: u64,
-    /// Reading is over: the input ended, or failed with `error`.
-    over: bool,
-    error: Option<DumpError>,
-}
-
-/// `jobs` threads take turns reading a batch of documents (numbered in input order) and
-/// validate it while the others read theirs, so each batch is checked where it was read,
-/// still in that core's cache; one thread merges their reports in batch order. Memory:
-/// one batch per thread.
-fn parallel<R: BufRead + Send>(
-    docs: &mut DumpReader<R>,
-    validator: &Validator,
-    jobs: usize,
-    report: &mut DryRunReport,
-    progress: &Progress,
-) -> Result<(), DumpError> {
-    let ids = report.ids_per_group();
-    let stop = AtomicBool::new(false);
-    let shared = Mutex::new(Shared { docs, next: 0, over: false, error: None });
-    let (done, results) = mpsc::channel::<Done>();
-    let failed = std::thread::scope(|scope| {
-        for _ in 0..jobs {
-            let (done, shared, stop) = (done.clone(), &shared, &stop);
-            scope.spawn(move || {
-                let mut batch = Batch::new();
-                while !stop.load(Ordering::Relaxed) {
-                    let Some(seq) = read_batch(shared, &mut batch) else { return };
-                    let mut part = DryRunReport::new(ids);
-                    let error = validate(&batch, validator, &mut part, Some(stop));
-                    if done.send((seq, part, error)).is_err() {
-                        return;
-                    }
-                }
-            });
-        }
-        drop(done);
-        let mut pending: BTreeMap<u64, (DryRunReport, Option<DumpError>)> = BTreeMap::new();
-        let mut next = 0;
-        let mut failed = None;
-        for (seq, part, error) in results {
-            pending.insert(seq, (part, error));
-            while let Some((part, error)) = pending.remove(&next) {
-                next += 1;
-                if failed.is_some() {
-                    continue;
-                }
-                report.merge(part);
-                progress.show(report);
-                if error.is_some() {
-                    failed = error;
-                    stop.store(true, Ordering::Relaxed);
-                }
-            }
-        }
-        failed
-    });
-    // the first error in input order: a batch's comes before any the reader met later
-    let read_error = shared.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()).error;
-    match failed.or(read_error) {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
-}
-
-/// Reads the next batch into `batch`; its number, or `None` when reading is over.
-fn read_batch<R: BufRead>(shared: &Mutex<Shared<'_, R>>, batch: &mut Batch) -> Option<u64> {
-    let mut shared = shared.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if shared.over {
-        return None;
-    }
-    batch.clear();
-    if let Err(e) = shared.docs.fill(batch, BATCH_DOCUMENTS, BATCH_BYTES) {
-        shared.over = true;
-        shared.error = Some(e);
-    }
-    if batch.is_empty() {
-        shared.over = true;
-        return None;
-    }
-    shared.next += 1;
-    Some(shared.next - 1)
+    check::validator_for(&model.db, &model.collection, schema).map_err(|e: CheckError| Exit(2, chain(&e)))
 }
 
 /// Documents, bytes, rate and failures so far, on standard error when it is a terminal.
-struct Progress {
+#[derive(Default)]
+struct Bar {
+    shown: Option<Shown>,
+}
+
+/// The bar of the input being read.
+struct Shown {
     bar: ProgressBar,
     started: Instant,
     /// The report's counts when the input started (the report spans all inputs).
@@ -613,8 +267,14 @@ struct Progress {
     namespace: String,
 }
 
-impl Progress {
-    fn new(namespace: &str, len: Option<u64>, report: &DryRunReport) -> Self {
+impl check::Progress for Bar {
+    fn start(
+        &mut self,
+        namespace: &str,
+        len: Option<u64>,
+        report: &DryRunReport,
+        input: Box<dyn Read + Send>,
+    ) -> Box<dyn Read + Send> {
         let bar = if !io::stderr().is_terminal() {
             ProgressBar::hidden()
         } else if let Some(len) = len {
@@ -626,17 +286,24 @@ impl Progress {
                 .unwrap_or_else(|_| ProgressStyle::default_spinner());
             ProgressBar::new_spinner().with_style(style)
         };
-        Progress { bar, started: Instant::now(), before: report.documents, namespace: namespace.to_owned() }
+        let input = Box::new(bar.wrap_read(input));
+        self.shown =
+            Some(Shown { bar, started: Instant::now(), before: report.documents, namespace: namespace.to_owned() });
+        input
     }
 
-    fn show(&self, report: &DryRunReport) {
-        if self.bar.is_hidden() {
-            return;
+    fn batch(&mut self, report: &DryRunReport) {
+        let Some(shown) = self.shown.as_ref().filter(|s| !s.bar.is_hidden()) else { return };
+        let documents = report.documents - shown.before;
+        let rate = documents as f64 / shown.started.elapsed().as_secs_f64().max(1e-3);
+        let namespace = &shown.namespace;
+        shown.bar.set_message(format!("{namespace}: {documents} documents ({rate:.0}/s), {} failing", report.failed));
+    }
+
+    fn finish(&mut self) {
+        if let Some(shown) = self.shown.take() {
+            shown.bar.finish_and_clear();
         }
-        let documents = report.documents - self.before;
-        let rate = documents as f64 / self.started.elapsed().as_secs_f64().max(1e-3);
-        let namespace = &self.namespace;
-        self.bar.set_message(format!("{namespace}: {documents} documents ({rate:.0}/s), {} failing", report.failed));
     }
 }
 

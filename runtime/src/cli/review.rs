@@ -1,7 +1,7 @@
 //! `schema review`: the standard's launch checklists against a deployment (feature
 //! `driver`), printed as a table per item or as JSON for CI; exit 1 on any fail.
 
-use super::{chain, Exit};
+use super::shared::{chain, Exit};
 use crate::migrate::Model;
 use crate::review::{review_uri, Options, Report};
 use clap::{Args, ValueEnum};

@@ -1,7 +1,7 @@
 //! `schema apply`, `status`, `revert` and `drift`: the subcommands that talk to a deployment, through
 //! [`MongoServer`] (feature `driver`), printed for people, with exit codes.
 
-use super::{chain, Exit, Output};
+use super::shared::{chain, Exit, Output};
 use crate::bson::Bson;
 use crate::migrate::apply::{
     apply_with, drift, resolve, revert_with, status_with, to_apply_with, ApplyError, ApplyOptions, DriftStatus, Event,

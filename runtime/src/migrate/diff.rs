@@ -1,6 +1,8 @@
 //! What changed between the snapshot and the registered models.
 
-use super::{tightenings, Entry, Model, Snapshot};
+use super::model::Model;
+use super::snapshot::{Entry, Snapshot};
+use super::tighten::tightenings;
 use crate::command::{ValidationAction, ValidationLevel};
 
 /// One collection's change, with the state the migration leaves it in.

@@ -1,9 +1,9 @@
 //! `schema drift`: each model's deployed collection (its validator, level and action, or a
 //! time-series collection's options; capped options and indexes) compared with the code's.
 
+use super::model::Model;
 use super::server::{CommandError, Server};
 use super::tighten::differences;
-use super::Model;
 use crate::bson::{doc, Bson, Document};
 use crate::command::{ValidationAction, ValidationLevel};
 
@@ -394,6 +394,7 @@ fn shown(value: Option<&Bson>) -> String {
 /// What differs between `model` and a deployed collection's `validator` and `options`
 /// (`listCollections`' `options`): the validator, its level and action, one line each as
 /// `drift` prints them; empty when they agree. For `schema review`.
+#[cfg(feature = "driver")]
 pub(crate) fn validator_differences(model: &Model, validator: &Document, options: &Document) -> Vec<String> {
     match compare(model, validator, options) {
         DriftStatus::Differs(lines) => lines,

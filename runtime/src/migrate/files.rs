@@ -6,10 +6,12 @@
 //! written before. Files apply in the numeric order of that prefix, then by name, so every
 //! numbered file comes before every timestamped one.
 
-use super::{
-    collection_count, diff, plan, Change, Migration, Model, Snapshot, SnapshotError, DEFAULT_MAX_COLLECTIONS,
-    SNAPSHOT_FILE,
-};
+use super::diff::{diff, Change};
+use super::model::Model;
+use super::plan::plan;
+use super::rules::{collection_count, DEFAULT_MAX_COLLECTIONS};
+use super::snapshot::{Snapshot, SnapshotError, SNAPSHOT_FILE};
+use super::step::Migration;
 use crate::command::ValidationLevel;
 use std::error::Error;
 use std::fmt;

@@ -5,9 +5,9 @@ use super::apply::{
     apply_with, status_with, ApplyError, ApplyOptions, CommandError, MigrationFile, MigrationFileError, Outcome,
     Server, DEFAULT_STATE_DB,
 };
+use super::files::{pending, MigrateError};
 use super::lock::LockOptions;
 use super::record::Status;
-use super::{pending, MigrateError};
 use crate::bson::Document;
 use mongodb::error::ErrorKind;
 use std::error::Error;

@@ -17,6 +17,7 @@ mod plan;
 mod render;
 mod rules;
 mod snapshot;
+mod step;
 mod tighten;
 
 pub mod apply;
@@ -24,154 +25,21 @@ pub mod drift;
 #[cfg(feature = "migrate")]
 #[cfg_attr(docsrs, doc(cfg(feature = "migrate")))]
 pub mod driver;
-#[cfg(all(feature = "validator", feature = "dump"))]
-#[cfg_attr(docsrs, doc(cfg(all(feature = "validator", feature = "dump"))))]
-pub mod dry_run;
 pub mod file;
-#[cfg(all(feature = "validator", feature = "dump"))]
-#[cfg_attr(docsrs, doc(cfg(all(feature = "validator", feature = "dump"))))]
-pub mod live_check;
 pub mod lock;
 #[cfg(feature = "migrate")]
 mod migrator;
+mod model;
 pub mod record;
 pub mod server;
 #[cfg(feature = "migrate")]
 #[cfg_attr(docsrs, doc(cfg(feature = "migrate")))]
 pub use migrator::{Migrator, MigratorError};
 
-use diff::{diff, Change};
 pub use files::{migrate, new_data_migration, pending, version_of, MigrateError, MigrateOptions, Naming, Written};
+pub use model::{registered_models, Model, Options};
 #[cfg(feature = "cli")]
 pub(crate) use options::create_commands;
-use plan::plan;
-pub use plan::{Migration, Step};
-use rules::collection_count;
 pub use rules::DEFAULT_MAX_COLLECTIONS;
 pub use snapshot::{Entry, Snapshot, SnapshotError, SNAPSHOT_FILE};
-use tighten::tightenings;
-
-use crate::bson::Document;
-use crate::command::{
-    add_capped, create_timeseries, Capped, Index, IndexKey, Registration, Timeseries, ValidationAction, ValidationLevel,
-};
-use crate::MongoCollection;
-
-/// A collection root as migrations see it: owned, comparable, serialisable.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Model {
-    /// The database (`db_shop`).
-    pub db: String,
-    /// The collection (`t_order`).
-    pub collection: String,
-    /// The Rust type, for comments (`module::Type`).
-    pub rust_type: String,
-    /// `{"$jsonSchema": ...}`.
-    pub validator: Document,
-    /// `validationLevel`.
-    pub level: ValidationLevel,
-    /// `validationAction`.
-    pub action: ValidationAction,
-    /// `timeseries`, `capped`, indexes and the shard key.
-    pub options: Options,
-    /// Fields renamed from an older key, `(new, old)` (`#[mongo(renamed_from = "old")]`):
-    /// read when the migration that drops `old` is written, never kept in the snapshot, so
-    /// removing the attribute later changes nothing.
-    pub renames: Vec<(String, String)>,
-    /// The worst-case encoded size of a document, computed at compile time
-    /// (`MongoCollection::MAX_DOCUMENT_SIZE`); `None` when a field leaves it unbounded, and
-    /// for a model read back from a snapshot (which does not keep it).
-    pub max_document_size: Option<u64>,
-}
-
-/// A collection's options as migrations install them: owned, comparable, serialisable.
-/// All empty for a plain collection.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Options {
-    /// `createCollection` options besides the validator: `timeseries` and
-    /// `expireAfterSeconds`, or `capped`, `size` and `max`.
-    pub create: Document,
-    /// Index specifications as `createIndexes` takes them, in declaration order.
-    pub indexes: Vec<Document>,
-    /// The shard key pattern; empty when the collection is not sharded.
-    pub shard_key: Document,
-}
-
-impl Options {
-    /// The options of a collection root's declarations.
-    pub fn of(
-        timeseries: Option<Timeseries>,
-        capped: Option<Capped>,
-        indexes: &[Index],
-        shard_key: &[(&str, IndexKey)],
-    ) -> Self {
-        let mut create = match timeseries {
-            Some(ts) => create_timeseries("", &ts),
-            None => Document::new(),
-        };
-        create.remove("create");
-        add_capped(&mut create, capped);
-        let shard_key =
-            shard_key.iter().map(|(path, key)| ((*path).to_owned(), crate::command::key_value(*key))).collect();
-        Options { create, indexes: indexes.iter().map(Index::spec).collect(), shard_key }
-    }
-
-    /// A time-series collection, which takes no validator.
-    pub fn is_timeseries(&self) -> bool {
-        self.create.contains_key("timeseries")
-    }
-}
-
-/// The validator migrations install: none on a time-series collection, which mongod
-/// refuses; validate its documents before writing with the type's `json_schema()`.
-fn installed_validator(options: &Options, json_schema: Document) -> Document {
-    match options.is_timeseries() {
-        true => Document::new(),
-        false => crate::bson::doc! { "$jsonSchema": json_schema },
-    }
-}
-
-impl Model {
-    /// The model of a collection root type.
-    pub fn of<T: MongoCollection>(rust_type: &str) -> Self {
-        Model { rust_type: rust_type.to_owned(), ..Model::from(&Registration::of::<T>("")) }
-    }
-
-    /// `db.collection`, the key models are matched by.
-    pub fn namespace(&self) -> String {
-        format!("{}.{}", self.db, self.collection)
-    }
-}
-
-impl From<&Registration> for Model {
-    fn from(r: &Registration) -> Self {
-        let mut options = Options::of(r.timeseries, r.capped, r.indexes, r.shard_key);
-        crate::command::add_collection_options(&mut options.create, r.collation, r.clustered);
-        Model {
-            db: r.db.to_owned(),
-            collection: r.collection.to_owned(),
-            rust_type: r.rust_type.to_owned(),
-            validator: installed_validator(&options, (r.json_schema)()),
-            level: r.validation_level,
-            action: r.validation_action,
-            options,
-            renames: r.renames.iter().map(|(new, old)| ((*new).to_owned(), (*old).to_owned())).collect(),
-            max_document_size: r.max_document_size,
-        }
-    }
-}
-
-/// Every model registered in this binary, sorted by database then collection.
-pub fn registered_models() -> Vec<Model> {
-    crate::registered().into_iter().map(Model::from).collect()
-}
-
-/// `validationLevel` from its MongoDB name.
-fn parse_level(s: &str) -> Option<ValidationLevel> {
-    ValidationLevel::from_name(s)
-}
-
-/// `validationAction` from its MongoDB name.
-fn parse_action(s: &str) -> Option<ValidationAction> {
-    ValidationAction::from_name(s)
-}
+pub use step::{Migration, Step};

@@ -3,7 +3,8 @@
 //! before the old one is dropped where the keys allow, each step saying what it does to the
 //! live collection) and the shard key (`shardCollection`, through mongos).
 
-use super::{Model, Step};
+use super::model::Model;
+use super::step::Step;
 use crate::bson::{doc, Bson, Document};
 use crate::command::{coll_mod, create_collection};
 

@@ -1,41 +1,13 @@
 //! A migration: the commands that take the deployment from the snapshot to the models,
 //! and the commands that take it back.
 
-use super::{options, Change, Entry, Model};
+use super::diff::Change;
+use super::model::Model;
+use super::options;
+use super::snapshot::Entry;
+use super::step::{Migration, Step};
 use crate::bson::{doc, Bson, Document};
 use crate::command::{coll_mod, ValidationAction, ValidationLevel};
-
-/// One command on one database, with what to run instead when the collection exists.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Step {
-    /// The database the command runs on.
-    pub db: String,
-    /// The collection the step is about.
-    pub collection: String,
-    /// Why the step is there: one line each, plain text (rendered escaped).
-    pub comments: Vec<String>,
-    /// The command (`createCollection`, `collMod`, `createIndexes`, ...).
-    pub command: Document,
-    /// Run instead when `command` fails with NamespaceExists (code 48): the `collMod` that
-    /// makes `createCollection` idempotent.
-    pub if_namespace_exists: Option<Document>,
-}
-
-/// A numbered migration: up and down steps, notes for the reviewer, removed models.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Migration {
-    /// `0002_tighten_t_users`: the file stem.
-    pub name: String,
-    /// For the reviewer: staged tightenings and how to enforce them, version requirements,
-    /// removed models. Printed by the CLI and written at the top of the up script.
-    pub notes: Vec<String>,
-    /// The steps that apply the migration, in order.
-    pub up: Vec<Step>,
-    /// The steps that revert it (validators restored; nothing dropped), in order.
-    pub down: Vec<Step>,
-    /// Models no longer in the code: reported, never dropped.
-    pub removed: Vec<Entry>,
-}
 
 /// The migration versioned `prefix` for `changes` (which must not be empty).
 pub(super) fn plan(prefix: &str, changes: &[Change]) -> Migration {

@@ -2,7 +2,8 @@
 //! Every name, description and pattern reaches them through a serializer
 //! (`crate::render`), never glued into the text.
 
-use super::{Entry, Migration, Step};
+use super::snapshot::Entry;
+use super::step::{Migration, Step};
 use crate::bson::Bson;
 use crate::render::{js_document, js_line_comment, js_string};
 use serde_json::{json, Value};

@@ -2,7 +2,7 @@
 //! written so far install, exact to the BSON type (canonical Extended JSON), so the next
 //! run can tell what changed.
 
-use super::{parse_action, parse_level, Model, Options};
+use super::model::{parse_action, parse_level, Model, Options};
 use crate::bson::{Bson, Document};
 use crate::command::ValidationAction;
 use serde_json::{json, Map, Value};

@@ -1,10 +1,11 @@
 //! The connection specifications (1 to 5) and the security self-check list: the URI as
 //! written, the deployment as `hello`, `connectionStatus` and `serverStatus` show it.
 
+use super::report::{Item, List, Options, Status};
+use super::source;
 use super::uri::{self, Access, Reach, UriFacts};
-use super::{source, Item, List, Options, Status};
 use crate::bson::{doc, Bson, Document};
-use crate::migrate::apply::Server;
+use crate::migrate::server::Server;
 
 /// Built-in roles that administer: a business application never needs them.
 const ADMIN_ROLES: &[&str] = &[

@@ -2,9 +2,9 @@
 //! collection, flattened into (path, BSON type) rows by the server, so no document
 //! leaves the deployment; listings for validators and counts.
 
-use super::{Item, List, Options, Status};
+use super::report::{Item, List, Options, Status};
 use crate::bson::{doc, Bson, Document};
-use crate::migrate::apply::{CommandError, Server};
+use crate::migrate::server::{CommandError, Server};
 use crate::migrate::Model;
 use mongo_schema_contract::naming;
 use std::collections::{BTreeMap, BTreeSet};
@@ -104,7 +104,7 @@ fn survey(server: &mut dyn Server, models: &[Model], options: &Options) -> Surve
             continue;
         }
         // views hold no documents; `system.*` and the migration records are not business data
-        let tool = collection.name == crate::migrate::apply::STATE_COLLECTION;
+        let tool = collection.name == crate::migrate::record::STATE_COLLECTION;
         if collection.kind == "view" || collection.name.starts_with("system.") || tool {
             continue;
         }
@@ -768,7 +768,7 @@ fn validator_item(survey: &Survey, models: &[Model], options: &Options) -> Item 
         if system || model_of(models, collection).is_some() || !selected(collection, &options.collections) {
             continue;
         }
-        if collection.name == crate::migrate::apply::STATE_COLLECTION {
+        if collection.name == crate::migrate::record::STATE_COLLECTION {
             item.evidence.push(format!("{ns}: the migration records `schema apply` keeps"));
             continue;
         }

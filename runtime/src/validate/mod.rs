@@ -160,7 +160,7 @@ pub use value::Malformed;
 use report::Explain;
 pub(crate) use schema::join;
 use schema::{Ctx, Schema};
-#[cfg(all(feature = "dump", any(feature = "cli", feature = "migrate")))]
+#[cfg(feature = "dump")]
 pub(crate) use types::alias_of;
 use value::{Doc, Value};
 use walk::Bytes;
@@ -202,7 +202,7 @@ impl Validator {
     }
 
     /// The annotation of the subschema at `schema_path`, if any.
-    #[cfg(all(feature = "dump", any(feature = "cli", feature = "migrate")))]
+    #[cfg(feature = "dump")]
     pub(crate) fn note(&self, schema_path: &str) -> Option<&str> {
         self.notes.get(schema_path).map(String::as_str)
     }

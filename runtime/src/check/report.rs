@@ -1,6 +1,5 @@
-//! `schema check`: a model's validator dry-run over existing documents, failures counted
-//! by document path and keyword with a few `_id`s each, so a tightening can be judged
-//! before it is enforced.
+//! A validator's dry run over existing documents: failures counted by document path and
+//! keyword with a few `_id`s each, so a tightening can be judged before it is enforced.
 
 use crate::bson::{Bson, RawBsonRef, RawDocument, RawDocumentBuf};
 use crate::dump::DumpError;

@@ -3,9 +3,9 @@
 //! mongos, on every shard in parallel), so only failing documents travel; the local
 //! validator then explains each one, grouped as the dump check groups them.
 
-use super::dry_run::DryRunReport;
-use super::server::{CommandError, Server};
+use super::report::DryRunReport;
 use crate::bson::{doc, Bson, Document};
+use crate::migrate::server::{CommandError, Server};
 use crate::validate::Validator;
 
 /// What to select on the server.

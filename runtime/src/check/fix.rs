@@ -5,23 +5,29 @@
 //! [`BYPASS_NOTE`] is printed with them: each update bypasses document validation, so a fix
 //! never fails half way on a document that also breaks another rule.
 
+use super::report::Group;
 use crate::bson::{doc, Bson, Document};
-use crate::migrate::dry_run::Group;
 use crate::render::js_string;
 use crate::Validator;
 
 /// Said once above the fixes: why they bypass validation and what that needs.
-pub(crate) const BYPASS_NOTE: &str = "the fixes below pass `bypassDocumentValidation: true`: each mends one rule, \
+pub const BYPASS_NOTE: &str = "the fixes below pass `bypassDocumentValidation: true`: each mends one rule, \
      and a document that also breaks another would make it fail (code 121) half way under a strict validator. \
      Run them as a user with the bypassDocumentValidation action (dbAdmin, restore); without it, set the \
      collection's validationLevel to \"moderate\" while they run, and back to \"strict\" after";
 
 /// The fix of one failure group.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Fix {
+#[non_exhaustive]
+pub enum Fix {
     /// A mongosh update that makes the group's documents pass (values it cannot convert
-    /// are left as they are), and what to know before running it.
-    Update { mongosh: String, note: String },
+    /// are left as they are).
+    Update {
+        /// The `db.getSiblingDB(...).getCollection(...).updateMany(...)` line.
+        mongosh: String,
+        /// What to know before running it.
+        note: String,
+    },
     /// No mechanical fix: why a person must decide.
     Human(String),
 }
@@ -42,8 +48,8 @@ const CONVERSIONS: &[(&str, &str, &[&str])] = &[
 /// The fix for the documents failing `keyword` at `path` (a [`DryRunReport`] key) in
 /// `db.collection`, whose validator's `$jsonSchema` is `schema`.
 ///
-/// [`DryRunReport`]: crate::migrate::dry_run::DryRunReport
-pub(crate) fn suggest(db: &str, collection: &str, schema: &Document, path: &str, keyword: &str, group: &Group) -> Fix {
+/// [`DryRunReport`]: super::DryRunReport
+pub fn suggest(db: &str, collection: &str, schema: &Document, path: &str, keyword: &str, group: &Group) -> Fix {
     if path == "(document)" {
         return Fix::Human(format!("the document as a whole fails `{keyword}`: a person must decide"));
     }

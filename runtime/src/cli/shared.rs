@@ -1,0 +1,53 @@
+//! What the commands' modules share: how a command ends early, an error's causes on one
+//! line, the models a `--collection` selects, and `--format`.
+
+use crate::migrate::Model;
+use clap::ValueEnum;
+use std::error::Error;
+use std::io;
+
+/// How a report is printed: `--format text` (for people, the default) or `json` (one
+/// document, for scripts and CI).
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Output {
+    /// Lines for people.
+    Text,
+    /// One JSON document on standard output.
+    Json,
+}
+
+/// How a command ends early: the exit code, and the message printed (after `schema: `)
+/// before exiting.
+pub(crate) struct Exit(pub(crate) i32, pub(crate) String);
+
+impl From<io::Error> for Exit {
+    fn from(e: io::Error) -> Self {
+        Exit(2, chain(&e))
+    }
+}
+
+/// An error and its causes on one line, `: ` between them: the library's errors say their
+/// context in `Display` and leave the cause to `source()`.
+pub(crate) fn chain(error: &dyn Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(e) = cause {
+        text = format!("{text}: {e}");
+        cause = e.source();
+    }
+    text
+}
+
+/// The models `name` selects (`t_x` or `db_y.t_x`); all when `None`.
+pub(crate) fn select(models: &[Model], name: Option<&str>) -> Result<Vec<Model>, Exit> {
+    let Some(name) = name else { return Ok(models.to_vec()) };
+    let found: Vec<Model> = models.iter().filter(|m| m.collection == name || m.namespace() == name).cloned().collect();
+    let known = || models.iter().map(Model::namespace).collect::<Vec<_>>().join(", ");
+    match found.len() {
+        0 => Err(Exit(2, format!("no model for collection {name:?}; registered: {}", known()))),
+        1 => Ok(found),
+        _ => {
+            Err(Exit(2, format!("{name:?} names a collection in several databases; write db.collection: {}", known())))
+        }
+    }
+}

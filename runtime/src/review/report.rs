@@ -1,0 +1,247 @@
+//! What a review reports: each checklist item's status, evidence and fix.
+
+use crate::migrate::server::CommandError;
+use serde_json::json;
+use std::fmt;
+use std::path::PathBuf;
+
+/// Evidence lines shown per item in the table; JSON has them all.
+const SHOWN_EVIDENCE: usize = 30;
+
+/// How one checklist item came out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Status {
+    /// Meets the standard.
+    Pass,
+    /// "Not checkable here": the deployment cannot show it; the evidence says why.
+    NotCheckable,
+    /// Worth a look; does not fail the review.
+    Warn,
+    /// Breaks the standard: the review exits 1.
+    Fail,
+}
+
+impl Status {
+    /// `pass`, `warn`, `fail`, `not checkable here`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Warn => "warn",
+            Status::Fail => "fail",
+            Status::NotCheckable => "not checkable here",
+        }
+    }
+}
+
+/// Which of the standard's two lists an item belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum List {
+    /// The data-modelling checklist (items 1 to 7).
+    Data,
+    /// The connection specifications (1 to 5) and the security self-check list.
+    Connection,
+}
+
+impl List {
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            List::Data => "data",
+            List::Connection => "connection",
+        }
+    }
+}
+
+/// One checklist item: its verdict, what was measured, and what to do.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Item {
+    /// The list it belongs to.
+    pub list: List,
+    /// A stable id for CI (`document_size`, `auth`).
+    pub id: &'static str,
+    /// The checklist's wording, shortened.
+    pub title: &'static str,
+    /// The verdict.
+    pub status: Status,
+    /// What was found, one fact a line (never a password).
+    pub evidence: Vec<String>,
+    /// What to do; empty when it passes.
+    pub fix: String,
+}
+
+impl Item {
+    pub(super) fn new(list: List, id: &'static str, title: &'static str) -> Self {
+        Item { list, id, title, status: Status::Pass, evidence: Vec::new(), fix: String::new() }
+    }
+
+    /// Records a fact at `status`; the item's status is the worst recorded.
+    pub(super) fn note(&mut self, status: Status, line: impl Into<String>) {
+        self.status = self.status.max(status);
+        self.evidence.push(line.into());
+    }
+
+    /// The fix, shown when the item warns or fails (a "not checkable" item's evidence says
+    /// what would make it checkable).
+    pub(super) fn fix(mut self, fix: impl Into<String>) -> Self {
+        if matches!(self.status, Status::Warn | Status::Fail) {
+            self.fix = fix.into();
+        }
+        self
+    }
+
+    pub(super) fn not_checkable(list: List, id: &'static str, title: &'static str, why: impl Into<String>) -> Self {
+        let mut item = Item::new(list, id, title);
+        item.note(Status::NotCheckable, why);
+        item
+    }
+}
+
+/// What `schema review` is asked to look at, and the facts only the user knows.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The connection string the applications use.
+    pub uri: String,
+    /// Only these collections (`t_x` or `db_y.t_x`); all when empty.
+    pub collections: Vec<String>,
+    /// Documents sampled per collection (`$sample`).
+    pub sample: u32,
+    /// `maxTimeMS` of each aggregation.
+    pub max_time_ms: u32,
+    /// The nesting limit (the standard's 5).
+    pub max_depth: u32,
+    /// Application instances that connect with this URI.
+    pub apps: Option<u32>,
+    /// mongos nodes, when the deployment cannot tell (an SRV name read by a user without
+    /// access to `config.mongos`).
+    pub mongos: Option<u32>,
+    /// The instance's connection limit, when the user may not run `serverStatus`.
+    pub connection_limit: Option<u64>,
+    /// Expected peak queries per second of one application.
+    pub peak_qps: Option<f64>,
+    /// Average database response time, milliseconds.
+    pub latency_ms: Option<f64>,
+    /// The application's sources and config files, scanned for hard-coded credentials.
+    pub source: Option<PathBuf>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            uri: String::new(),
+            collections: Vec::new(),
+            sample: 1000,
+            max_time_ms: 30_000,
+            max_depth: mongo_schema_contract::rules::DEFAULT_MAX_DEPTH,
+            apps: None,
+            mongos: None,
+            connection_limit: None,
+            peak_qps: None,
+            latency_ms: None,
+            source: None,
+        }
+    }
+}
+
+/// The review's result: every item of both lists, in the checklists' order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    /// The items.
+    pub items: Vec<Item>,
+}
+
+/// The review could not run: the connection string does not parse or the deployment
+/// does not answer.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ReviewError {
+    /// The URI does not parse (the driver's message, password redacted by the caller).
+    Uri(String),
+    /// A command every review needs failed.
+    Command {
+        /// The command (`hello`).
+        command: &'static str,
+        /// Why.
+        error: CommandError,
+    },
+}
+
+impl fmt::Display for ReviewError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReviewError::Uri(message) => write!(f, "the connection string does not parse: {message}"),
+            ReviewError::Command { command: "connect", error } => write!(f, "cannot connect: {error}"),
+            ReviewError::Command { command, error } => write!(f, "`{command}` failed: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for ReviewError {}
+
+impl Report {
+    /// The item with this id (`auth`, `document_size`).
+    pub fn item(&self, id: &str) -> Option<&Item> {
+        self.items.iter().find(|i| i.id == id)
+    }
+
+    /// Exit code: 1 when any item fails.
+    pub fn failed(&self) -> bool {
+        self.items.iter().any(|i| i.status == Status::Fail)
+    }
+
+    fn count(&self, status: Status) -> usize {
+        self.items.iter().filter(|i| i.status == status).count()
+    }
+
+    /// The summary line: `12 pass, 2 warn, 1 fail, 3 not checkable here`.
+    pub fn summary(&self) -> String {
+        format!(
+            "{} pass, {} warn, {} fail, {} not checkable here",
+            self.count(Status::Pass),
+            self.count(Status::Warn),
+            self.count(Status::Fail),
+            self.count(Status::NotCheckable)
+        )
+    }
+
+    /// For people: one block per item, its verdict first.
+    pub fn render_text(&self) -> String {
+        let mut text = String::new();
+        for list in [List::Data, List::Connection] {
+            text.push_str(match list {
+                List::Data => "Data modelling checklist\n",
+                List::Connection => "\nConnection and security checklist\n",
+            });
+            for item in self.items.iter().filter(|i| i.list == list) {
+                text.push_str(&format!("{:<18} {} ({})\n", format!("[{}]", item.status.name()), item.title, item.id));
+                for line in item.evidence.iter().take(SHOWN_EVIDENCE) {
+                    text.push_str(&format!("    {line}\n"));
+                }
+                if let Some(more) = item.evidence.len().checked_sub(SHOWN_EVIDENCE).filter(|n| *n > 0) {
+                    text.push_str(&format!("    ... and {more} more (`--format json` lists every one)\n"));
+                }
+                if !item.fix.is_empty() {
+                    text.push_str(&format!("    fix: {}\n", item.fix));
+                }
+            }
+        }
+        text.push_str(&format!("\n{}\n", self.summary()));
+        text
+    }
+
+    /// For CI: `{"items": [{list, id, title, status, evidence, fix}], "summary": {...}}`.
+    pub fn to_json(&self) -> serde_json::Value {
+        let items: Vec<serde_json::Value> = self
+            .items
+            .iter()
+            .map(|i| {
+                json!({ "list": i.list.name(), "id": i.id, "title": i.title, "status": i.status.name(),
+                        "evidence": i.evidence, "fix": i.fix })
+            })
+            .collect();
+        json!({
+            "items": items,
+            "summary": { "pass": self.count(Status::Pass), "warn": self.count(Status::Warn),
+                         "fail": self.count(Status::Fail), "notCheckable": self.count(Status::NotCheckable) },
+        })
+    }
+}
