@@ -71,7 +71,7 @@ fn annotate(validator: &mut Validator, schema: &Document, path: &str, at: &Site,
                 for (name, sub) in properties {
                     let Bson::Document(sub) = sub else { continue };
                     let sub_path = join(path, &format!("properties.{name}"));
-                    match at.fields.and_then(|fields| find(fields, name, at.owner)) {
+                    match at.fields.and_then(|fields| FieldFacts::written(fields, name.as_bytes(), at.owner)) {
                         Some((owner, field)) => {
                             let nested = Site { owner: field.type_name, fields: field.fields };
                             annotate(validator, sub, &sub_path, &nested, &format!("{owner}::{}", field.ident));
@@ -94,13 +94,4 @@ fn annotate(validator: &mut Validator, schema: &Document, path: &str, at: &Site,
             _ => {}
         }
     }
-}
-
-/// The field written under `name`, looking into flattened fields, with its struct's name.
-fn find(fields: &'static [FieldFacts], name: &str, owner: &'static str) -> Option<(&'static str, &'static FieldFacts)> {
-    fields.iter().find_map(|field| match (field.flatten, field.fields) {
-        (true, Some(inner)) => find(inner, name, field.type_name),
-        (false, _) if field.name == name => Some((owner, field)),
-        _ => None,
-    })
 }

@@ -124,6 +124,34 @@ pub struct FieldFacts {
     pub items: &'static [&'static [Keyword]],
 }
 
+impl FieldFacts {
+    /// The field of `fields` written under the key `name`, looking into flattened fields
+    /// (whose members serde writes into the parent), with the name of the struct declaring
+    /// it (`owner` for `fields`' own). A `const fn`: the derive's path rules call it at
+    /// compile time, the validator's annotations at run time.
+    pub const fn written(
+        fields: &'static [FieldFacts],
+        name: &[u8],
+        owner: &'static str,
+    ) -> Option<(&'static str, &'static FieldFacts)> {
+        let mut i = 0;
+        while i < fields.len() {
+            let field = &fields[i];
+            if field.flatten {
+                if let Some(inner) = field.fields {
+                    if let Some(found) = FieldFacts::written(inner, name, field.type_name) {
+                        return Some(found);
+                    }
+                }
+            } else if mongo_schema_contract::helpers::bytes_eq(field.name.as_bytes(), name) {
+                return Some((owner, field));
+            }
+            i += 1;
+        }
+        None
+    }
+}
+
 /// A Rust type with a MongoDB `$jsonSchema`, exact to the BSON the official driver writes
 /// for it. Implemented for the supported std, bson, rust_decimal, chrono and uuid types;
 /// derive it with `#[derive(MongoSchema)]` for your own serde models.

@@ -1,0 +1,24 @@
+//! What `#[derive(MongoSchema)]` expands to calls into. Not public API: the generated
+//! code describes a schema as small static tables; these non-generic builders turn the
+//! tables into `Document`s, so each model costs little to compile.
+
+pub use crate::__fields_node as fields_node;
+pub use crate::bson::Document;
+pub use crate::command::{
+    Capped, Clustered, Collation, Index, IndexKey, MongoCollection, Registered, Registration, Timeseries,
+    ValidationAction, ValidationLevel,
+};
+pub use crate::paths::{child, flat, Bounded, Leaf, Node, Path};
+pub use crate::schema::{
+    BsonKind, FieldFacts, Keyword, KeywordLit as Lit, KeywordNum as Num, MongoSchema, SchemaFacts, Shape,
+};
+pub use inventory;
+/// Worst-case encoded sizes, for the facts the expansion computes at compile time.
+pub use mongo_schema_contract::size;
+
+mod builders;
+mod facts;
+pub mod rules;
+
+pub use builders::*;
+pub use facts::*;

@@ -1,0 +1,376 @@
+//! The tests behind the derive's compile-time rules: `const fn`s over a field's
+//! [`SchemaFacts`], so type aliases, paths and generic parameters cannot hide what a
+//! field holds. The derive emits `if test(facts) { panic!("rule_id: ...") }` at the field.
+
+use super::{BsonKind, FieldFacts, SchemaFacts, Shape};
+
+const fn same(a: BsonKind, b: BsonKind) -> bool {
+    a as u8 == b as u8
+}
+
+/// The value, or for containers its items, is of `kind`.
+pub const fn holds(facts: SchemaFacts, kind: BsonKind) -> bool {
+    same(facts.kind, kind) || (!matches!(facts.shape, Shape::Scalar | Shape::Document) && same(facts.item_kind, kind))
+}
+
+/// The value, or for containers its items, is a number.
+pub const fn holds_number(facts: SchemaFacts) -> bool {
+    holds(facts, BsonKind::Int) || holds(facts, BsonKind::Long) || holds(facts, BsonKind::Double)
+}
+
+/// A sequence that can grow: `Vec`, `VecDeque`, sets (not `[T; N]` or tuples).
+pub const fn is_growable_array(facts: SchemaFacts) -> bool {
+    matches!(facts.shape, Shape::Array | Shape::Set)
+}
+
+/// A map: a document with arbitrary keys.
+pub const fn is_map(facts: SchemaFacts) -> bool {
+    matches!(facts.shape, Shape::Map)
+}
+
+/// An `_id` that increases: an ObjectId or an integer.
+pub const fn is_increasing_id(facts: SchemaFacts) -> bool {
+    same(facts.kind, BsonKind::ObjectId) || facts.kind.is_integer()
+}
+
+/// serde writes the value through its default `Serialize` although `helper` is needed.
+pub const fn needs_helper(facts: SchemaFacts, helper: &str) -> bool {
+    match facts.needs_helper {
+        Some(needed) => str_eq(needed, helper),
+        None => false,
+    }
+}
+
+use mongo_schema_contract::helpers::{self, str_eq};
+use mongo_schema_contract::keyword;
+pub use mongo_schema_contract::rules::check;
+use mongo_schema_contract::rules::messages::*;
+use mongo_schema_contract::rules::ConstMessage;
+
+const fn has(checks: u32, bit: u32) -> bool {
+    checks & bit != 0
+}
+
+/// The helper a field's type needs and lacks, as its message.
+const fn silent(facts: SchemaFacts) -> Option<&'static str> {
+    match facts.needs_helper {
+        None => None,
+        Some(helper) => Some(helpers::silent_message(helper)),
+    }
+}
+
+/// Every field rule but `nesting_depth` in one evaluation: the message of the first
+/// that fails, or `None`. One call per field keeps the expansion to one small const
+/// item a field.
+pub const fn field(facts: SchemaFacts, checks: u32) -> Option<&'static str> {
+    if has(checks, check::MONEY) && holds(facts, BsonKind::Double) {
+        return Some(MONEY_DOUBLE);
+    }
+    if has(checks, check::DATE) && holds(facts, BsonKind::String) {
+        return Some(STRING_DATE);
+    }
+    if has(checks, check::SILENT) {
+        if let Some(message) = silent(facts) {
+            return Some(message);
+        }
+    }
+    if has(checks, check::ID) && !is_increasing_id(facts) {
+        return Some(RANDOM_ID);
+    }
+    if has(checks, check::STATUS) && holds_number(facts) {
+        return Some(NUMERIC_STATUS);
+    }
+    if has(checks, check::ARRAY) && is_growable_array(facts) {
+        return Some(UNBOUNDED_ARRAY);
+    }
+    if has(checks, check::MAP) && is_map(facts) {
+        return Some(UNBOUNDED_MAP);
+    }
+    None
+}
+
+/// `nesting_depth` at a field: the levels the document nests through it, when they
+/// exceed `max_depth` (the type's limit; 0: not checked). A field whose own type is
+/// deeper than `ceiling` (the greatest limit any type of the crate can have) is not
+/// reported: that type's own field check already was, where the limit is crossed, so
+/// seven levels give one error, not one per enclosing type.
+pub const fn too_deep(facts: SchemaFacts, checks: u32, max_depth: u32, ceiling: u32) -> Option<u32> {
+    let levels = if has(checks, check::FLATTEN) { facts.depth } else { facts.depth + 1 };
+    if max_depth > 0 && levels > max_depth && facts.depth <= ceiling {
+        Some(levels)
+    } else {
+        None
+    }
+}
+
+/// Fails the build at the caller (the field's span) when a field rule fails.
+#[track_caller]
+pub const fn assert_field(facts: SchemaFacts, checks: u32, max_depth: u32, ceiling: u32) {
+    if let Some(message) = field(facts, checks) {
+        fail(message);
+    }
+    if let Some(levels) = too_deep(facts, checks, max_depth, ceiling) {
+        fail(mongo_schema_contract::rules::nesting_depth(levels, max_depth).as_str());
+    }
+}
+
+/// [`assert_field`] for the field at `index` of a struct's `FIELDS` (or of a one-field
+/// table the derive writes for a variant's field), and with `check::KEYWORDS` its
+/// keywords against its facts.
+#[track_caller]
+pub const fn assert_field_at(fields: Option<&[FieldFacts]>, index: usize, checks: u32, max_depth: u32, ceiling: u32) {
+    if let Some(fields) = fields {
+        assert_field(fields[index].facts, checks, max_depth, ceiling);
+        if has(checks, check::KEYWORDS) {
+            assert_keywords(&fields[index]);
+        }
+    }
+}
+
+/// The field's keywords constrain the kind its facts say it has, and its first
+/// `items(...)` level the kind of its items (values): the derive asks this where the
+/// type's syntax does not show the kind (an alias, a path, a generic parameter).
+#[track_caller]
+const fn assert_keywords(field: &FieldFacts) {
+    let facts = field.facts;
+    assert_level(field.keywords, facts.kind, false);
+    if field.items.is_empty() {
+        return;
+    }
+    let item = match facts.shape {
+        Shape::Array | Shape::Set | Shape::FixedArray | Shape::Map => facts.item_kind,
+        // `bson_type = "array"`: items of no known kind
+        Shape::Scalar if matches!(facts.kind, BsonKind::Array | BsonKind::Object) => BsonKind::Any,
+        _ if matches!(facts.kind, BsonKind::Any | BsonKind::Mixed) => BsonKind::Any,
+        _ => {
+            let message = ConstMessage::new()
+                .str("`items(...)` constrains the items of an array or the values of a map, and this field's schema is `")
+                .str(alias(facts.kind))
+                .str("`: set the keywords on the field itself");
+            fail(message.as_str())
+        }
+    };
+    assert_level(field.items[0], item, true);
+}
+
+#[track_caller]
+const fn assert_level(keywords: &[super::Keyword], kind: BsonKind, item: bool) {
+    let mut i = 0;
+    while i < keywords.len() {
+        let (spec, _) = keywords[i].parts();
+        if !spec.applies.fits(kind) {
+            fail(keyword::wrong_kind(spec, kind, item).as_str());
+        }
+        if let super::Keyword::Enum(values) = keywords[i] {
+            let mut v = 0;
+            while v < values.len() {
+                if !keyword::holds(kind, &values[v]) {
+                    fail(keyword::unheld(&values[v], kind, item).as_str());
+                }
+                v += 1;
+            }
+        }
+        i += 1;
+    }
+}
+
+const fn alias(kind: BsonKind) -> &'static str {
+    match kind.alias() {
+        Some(alias) => alias,
+        None => "a value of no single type",
+    }
+}
+
+/// Fails the build with `message`, at the caller's span.
+#[track_caller]
+pub const fn fail(message: &str) -> ! {
+    panic!("{}", message)
+}
+
+/// Fails the build with `before`, the depth found, then `after`, at the caller's span.
+#[track_caller]
+pub const fn fail_levels(before: &str, levels: u32, after: &str) -> ! {
+    let message = mongo_schema_contract::rules::ConstMessage::new().str(before).number(levels as u64).str(after);
+    panic!("{}", message.as_str())
+}
+
+/// A bound that is known and above `limit`.
+pub const fn exceeds(bound: Option<u64>, limit: u64) -> bool {
+    match bound {
+        Some(n) => n > limit,
+        None => false,
+    }
+}
+
+/// What a dotted path (`address.city`) of a collection root holds.
+#[derive(Clone, Copy)]
+pub enum Path {
+    /// The facts at the end of the path, and how many arrays it passes through
+    /// (the leaf included).
+    Found(SchemaFacts, u32),
+    /// A segment is not a field of its document.
+    Missing,
+    /// A segment lies in a value whose keys are not known (a map, an enum,
+    /// `bson::Document`): MongoDB accepts any key there.
+    Opaque,
+}
+
+/// Resolves `path` in `fields` (a root's `<T as MongoSchema>::FIELDS`), through
+/// embedded documents, arrays of documents and flattened fields.
+pub const fn path(fields: Option<&'static [FieldFacts]>, path: &str) -> Path {
+    let (mut fields, mut rest, mut arrays) = (fields, path.as_bytes(), 0);
+    loop {
+        let (segment, next) = split_segment(rest);
+        let Some(list) = fields else { return Path::Opaque };
+        let Some(field) = find(list, segment) else {
+            return if flattens_unknown_keys(list) { Path::Opaque } else { Path::Missing };
+        };
+        arrays += matches!(field.facts.shape, Shape::Array | Shape::Set | Shape::FixedArray) as u32;
+        match next {
+            None => return Path::Found(field.facts, arrays),
+            Some(next) => (fields, rest) = (field.fields, next),
+        }
+    }
+}
+
+const fn split_segment(path: &[u8]) -> (&[u8], Option<&[u8]>) {
+    let mut i = 0;
+    while i < path.len() {
+        if path[i] == b'.' {
+            let (head, tail) = path.split_at(i);
+            return (head, Some(tail.split_at(1).1));
+        }
+        i += 1;
+    }
+    (path, None)
+}
+
+const fn find(list: &'static [FieldFacts], name: &[u8]) -> Option<&'static FieldFacts> {
+    match FieldFacts::written(list, name, "") {
+        Some((_, field)) => Some(field),
+        None => None,
+    }
+}
+
+/// A flattened field whose keys the table does not list (an enum: its tag, content
+/// key and every variant's fields; a map): serde writes keys there that `find` cannot
+/// see, so a name missing from the table may be one of them.
+const fn flattens_unknown_keys(list: &'static [FieldFacts]) -> bool {
+    let mut i = 0;
+    while i < list.len() {
+        let field = &list[i];
+        if field.flatten {
+            match field.fields {
+                None => return true,
+                Some(inner) => {
+                    if flattens_unknown_keys(inner) {
+                        return true;
+                    }
+                }
+            }
+        }
+        i += 1;
+    }
+    false
+}
+
+/// The path names no field of its document.
+pub const fn is_missing(path: Path) -> bool {
+    matches!(path, Path::Missing)
+}
+
+/// The path's facts; for an unknown (opaque) value, `Any`, which no kind test fails.
+pub const fn facts_at(path: Path) -> SchemaFacts {
+    match path {
+        Path::Found(facts, _) => facts,
+        _ => SchemaFacts::scalar(BsonKind::Any, None),
+    }
+}
+
+/// How many arrays the path passes through.
+pub const fn arrays_on(path: Path) -> u32 {
+    match path {
+        Path::Found(_, arrays) => arrays,
+        _ => 0,
+    }
+}
+
+/// The length, in bytes of `path`, of its deepest prefix that holds an array (the
+/// leaf included), or `None` when it passes through none.
+pub const fn array_prefix(fields: Option<&'static [FieldFacts]>, path: &str) -> Option<usize> {
+    let (mut fields, mut rest, mut start, mut deepest) = (fields, path.as_bytes(), 0, None);
+    loop {
+        let (segment, next) = split_segment(rest);
+        let Some(list) = fields else { return deepest };
+        let Some(field) = find(list, segment) else { return deepest };
+        if matches!(field.facts.shape, Shape::Array | Shape::Set | Shape::FixedArray) {
+            deepest = Some(start + segment.len());
+        }
+        match next {
+            None => return deepest,
+            Some(next) => {
+                (fields, rest) = (field.fields, next);
+                start += segment.len() + 1;
+            }
+        }
+    }
+}
+
+/// Parallel arrays: two key paths of a compound index pass through arrays on
+/// different branches of the document (`tags` and `items.sku`). Keys through the
+/// same array (`specs.name`, `specs.value`), or through arrays nested along one
+/// path, are indexed by mongod.
+pub const fn parallel_arrays(fields: Option<&'static [FieldFacts]>, paths: &[&str]) -> bool {
+    let mut i = 0;
+    while i < paths.len() {
+        let mut j = i + 1;
+        while j < paths.len() {
+            if let (Some(a), Some(b)) = (array_prefix(fields, paths[i]), array_prefix(fields, paths[j])) {
+                let (short, long, n) = if a <= b { (paths[i], paths[j], a) } else { (paths[j], paths[i], b) };
+                if !same_prefix(short.as_bytes(), long.as_bytes(), n) {
+                    return true;
+                }
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// `long` starts with the first `n` bytes of `short`, ending on a segment boundary.
+const fn same_prefix(short: &[u8], long: &[u8], n: usize) -> bool {
+    if long.len() < n || (long.len() > n && long[n] != b'.') {
+        return false;
+    }
+    let mut i = 0;
+    while i < n {
+        if short[i] != long[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// A value that is known not to be (or hold) a `kind`.
+pub const fn surely_not(facts: SchemaFacts, kind: BsonKind) -> bool {
+    !holds(facts, kind) && !matches!(facts.kind, BsonKind::Any | BsonKind::Mixed)
+}
+
+/// A value whose type is not known here (`Any`: a path into a map or `bson::Document`).
+pub const fn is_unknown(facts: SchemaFacts) -> bool {
+    matches!(facts.kind, BsonKind::Any)
+}
+
+/// A value of `kind` in every document: not an array of them, never `null`.
+pub const fn always(facts: SchemaFacts, kind: BsonKind) -> bool {
+    same(facts.kind, kind) && !facts.nullable
+}
+
+/// Values that only grow: dates, timestamps, and (`object_id`: the document's own `_id`)
+/// ObjectIds, whose first bytes are their creation time.
+pub const fn is_monotonic(facts: SchemaFacts, object_id: bool) -> bool {
+    matches!(facts.kind, BsonKind::Date | BsonKind::Timestamp)
+        || (object_id && matches!(facts.kind, BsonKind::ObjectId))
+}
