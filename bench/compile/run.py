@@ -23,8 +23,15 @@ Mixes (`--mix NAME[,key=value...]`, repeatable; keys override the named mix):
              camelCase structs, status enums, embedded structs two and three levels deep
   kind       the kinder mix of earlier runs: every `String` bounded, no `Option`, no lists
              of strings, no skip/default
-Keys: optional, vec_string, opt_decimal, opt_datetime, bounded_string, skip_if, default,
-camel (fractions 0..1).
+  modular    a team's crate (issue 28's independent measurement): a module per four
+             structs (`pub mod user0 { use super::*; ... }`) with its own status enum, a
+             root per module holding embedded documents two and three levels deep, about
+             one `Vec<Embedded>` with `max_items` per struct, one field in seven a
+             `Decimal` through `decimal128` / `decimal128_option`, ObjectId references
+             (`tenant_id`, `operator_id`) in embedded structs, `Option<i64>` written as null
+             (no `skip_serializing_if`), a doc comment on every struct
+Keys (fractions 0..1): optional, vec_string, opt_decimal, opt_datetime, bounded_string,
+skip_if, default, camel; modular's: decimal, optional, skip_if, bounded_string, camel.
 
   python3 bench/compile/run.py [--models 200] [--runs 5] [--seed 7] [--dir DIR]
                                [--mix realistic --mix kind] [--edits touch,comment]
@@ -53,6 +60,8 @@ MIXES = {
     # the earlier generator: every string bounded, nothing optional
     "kind": dict(optional=0.0, vec_string=0.0, opt_decimal=0.0, opt_datetime=0.0,
                  bounded_string=1.0, skip_if=0.0, default=0.0, camel=1.0),
+    # modules of embedded documents (ModularGen): decimal is the share of Decimal fields
+    "modular": dict(decimal=1 / 7, optional=0.3, skip_if=0.4, bounded_string=0.3, camel=0.5),
 }
 
 
@@ -131,36 +140,45 @@ class Gen:
         opts["default"] = self.rng.random() < self.mix["default"]
         return opts
 
+    DERIVES = {"serde": "Serialize, Deserialize", "schemars": "Serialize, Deserialize, schemars::JsonSchema",
+               "ours": "Serialize, Deserialize, mongo_schema::MongoSchema"}
+
     def render(self, variant):
         out = ["#![allow(dead_code)]", "// nonce 0",
                "use bson::{oid::ObjectId, DateTime};", "use rust_decimal::Decimal;", "use serde::{Deserialize, Serialize};"]
-        derive = {"serde": "Serialize, Deserialize", "schemars": "Serialize, Deserialize, schemars::JsonSchema",
-                  "ours": "Serialize, Deserialize, mongo_schema::MongoSchema"}[variant]
+        derive = self.DERIVES[variant]
         for name, variants in self.enums:
             out += [f"#[derive(Debug, Clone, Copy, {derive})]", '#[serde(rename_all = "lowercase")]', f"pub enum {name} {{"]
             out += [f"    {v}," for v in variants] + ["}"]
-        for name, fields, coll, camel in self.structs:
-            out.append(f"#[derive(Debug, Clone, {derive})]")
-            if camel:
-                out.append('#[serde(rename_all = "camelCase")]')
-            if coll and variant == "ours":
-                out.append(f'#[mongo(db = "db_bench", collection = "{coll}")]')
-            out.append(f"pub struct {name} {{")
-            for fname, ty, opts in fields:
-                if opts.get("rename"):
-                    out.append(f'    #[serde(rename = "{opts["rename"]}")]')
-                if opts.get("decimal"):
-                    out.append('    #[serde(with = "mongo_schema::serde_helpers::decimal128")]')
-                if opts.get("decimal_option"):
-                    out.append('    #[serde(with = "mongo_schema::serde_helpers::decimal128_option")]')
-                if opts.get("skip_if"):
-                    out.append('    #[serde(skip_serializing_if = "Option::is_none")]')
-                if opts.get("default"):
-                    out.append('    #[serde(default)]')
-                out += self.field_attrs(variant, ty, opts)
-                out.append(f"    pub {fname}: {ty},")
-            out.append("}")
+        for struct in self.structs:
+            out += self.render_struct(variant, derive, struct, doc=False)
         return "\n".join(out) + "\n"
+
+    @classmethod
+    def render_struct(cls, variant, derive, struct, doc=True):
+        name, fields, coll, camel = struct
+        out = [f"/// A {name.lower()} as stored: {len(fields)} fields."] if doc else []
+        out.append(f"#[derive(Debug, Clone, {derive})]")
+        if camel:
+            out.append('#[serde(rename_all = "camelCase")]')
+        if coll and variant == "ours":
+            out.append(f'#[mongo(db = "db_bench", collection = "{coll}")]')
+        out.append(f"pub struct {name} {{")
+        for fname, ty, opts in fields:
+            if opts.get("rename"):
+                out.append(f'    #[serde(rename = "{opts["rename"]}")]')
+            if opts.get("decimal"):
+                out.append('    #[serde(with = "mongo_schema::serde_helpers::decimal128")]')
+            if opts.get("decimal_option"):
+                out.append('    #[serde(with = "mongo_schema::serde_helpers::decimal128_option")]')
+            if opts.get("skip_if"):
+                out.append('    #[serde(skip_serializing_if = "Option::is_none")]')
+            if opts.get("default"):
+                out.append('    #[serde(default)]')
+            out += cls.field_attrs(variant, ty, opts)
+            out.append(f"    pub {fname}: {ty},")
+        out.append("}")
+        return out
 
     @staticmethod
     def field_attrs(variant, ty, opts):
@@ -175,6 +193,68 @@ class Gen:
         return []
 
 
+class ModularGen:
+    """A crate of modules, each a root with embedded documents two and three levels deep."""
+
+    def __init__(self, n, seed, mix):
+        self.mix = mix
+        self.rng = random.Random(seed)
+        self.modules = []
+        for m in range(max(1, n // 4)):
+            word = WORDS[m % len(WORDS)]
+            status = ("Status", self.rng.sample(["Active", "Inactive", "Pending", "Paid", "Shipped", "Closed"], 4))
+            camel = self.rng.random() < mix["camel"]
+            leaf = self.struct("Line", [], camel, refs=["operator_id"])
+            note = self.struct("Note", [("lines", "Vec<Line>", {"vec": True})], camel)
+            part = self.struct("Part", [("memo", "Note", {}), ("lines", "Vec<Line>", {"vec": True})], camel,
+                               refs=["tenant_id"])
+            root = self.struct("Root", [("id", "ObjectId", {"rename": "_id"}), ("tenant_id", "ObjectId", {}),
+                                        ("status", "Status", {}), ("part", "Part", {}),
+                                        ("parts", "Vec<Part>", {"vec": True}), ("notes", "Vec<Note>", {"vec": True})],
+                               camel, coll=f"t_{word}_{m}")
+            self.modules.append((f"{word}{m}", status, [leaf, note, part, root]))
+        self.enums = [status for _, status, _ in self.modules]
+        self.structs = [s for _, _, structs in self.modules for s in structs]
+
+    def struct(self, name, fields, camel, refs=(), coll=None):
+        rng, mix = self.rng, self.mix
+        fields = list(fields) + [(r, "ObjectId", {}) for r in refs]
+        taken = {f[0] for f in fields}
+        for w in rng.sample([a for a in ATTRS if a not in taken], rng.randint(6, 10)):
+            if rng.random() < mix["decimal"]:
+                if rng.random() < 0.5:
+                    fields.append((f"{w}_amount", "Decimal", {"decimal": True}))
+                else:
+                    fields.append((f"{w}_amount", "Option<Decimal>",
+                                   {"decimal_option": True, "skip_if": rng.random() < mix["skip_if"]}))
+                continue
+            kind = rng.choice(["String", "String", "i32", "i64", "bool", "i64"])
+            opts = {"bounded": kind == "String" and rng.random() < mix["bounded_string"]}
+            if rng.random() < mix["optional"]:
+                # `Option<i64>` as the driver writes it by default: null, no skip
+                opts["skip_if"] = kind == "String" and rng.random() < mix["skip_if"]
+                fields.append((w, f"Option<{kind}>", opts))
+            else:
+                fields.append((w, kind, opts))
+        fields.append(("create_time", "DateTime", {}))
+        return (name, fields, coll, camel)
+
+    def render(self, variant):
+        out = ["#![allow(dead_code)]", "// nonce 0",
+               "use bson::{oid::ObjectId, DateTime};", "use rust_decimal::Decimal;", "use serde::{Deserialize, Serialize};"]
+        derive = Gen.DERIVES[variant]
+        for module, (enum, variants), structs in self.modules:
+            out += [f"pub mod {module} {{", "    use super::*;", "",
+                    f"    /// The state of a {module} record.",
+                    f"    #[derive(Debug, Clone, Copy, {derive})]", '    #[serde(rename_all = "lowercase")]',
+                    f"    pub enum {enum} {{"]
+            out += [f"        {v}," for v in variants] + ["    }"]
+            for struct in structs:
+                out += ["    " + line if line else line for line in Gen.render_struct(variant, derive, struct)]
+            out.append("}")
+        return "\n".join(out) + "\n"
+
+
 def write(path, text):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
@@ -185,17 +265,17 @@ def snapshot(root):
     """A copy of the working tree's crates, so edits during a run cannot pollute it."""
     dest = f"{root}-crates"
     shutil.rmtree(dest, ignore_errors=True)
-    keep = ["Cargo.toml", "Cargo.lock", "rust-toolchain.toml", "contract", "macros", "runtime"]
+    keep = ["Cargo.toml", "Cargo.lock", "rust-toolchain.toml", "contract", "macros", "pcre2", "runtime"]
     os.makedirs(dest)
     for name in keep:
         src = os.path.join(REPO, name)
         (shutil.copytree if os.path.isdir(src) else shutil.copy)(src, os.path.join(dest, name))
-    # the copy is a workspace of the three crates only
+    # the copy is a workspace of the published crates only
     with open(f"{dest}/Cargo.toml") as f:
         manifest = f.read()
     start = manifest.index("members = [")
     end = manifest.index("]", start)
-    write(f"{dest}/Cargo.toml", manifest[:start] + 'members = ["contract", "macros", "runtime"]' + manifest[end + 1:])
+    write(f"{dest}/Cargo.toml", manifest[:start] + 'members = ["contract", "macros", "pcre2", "runtime"]' + manifest[end + 1:])
     return dest
 
 
@@ -311,7 +391,7 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--dir", default=os.path.join(REPO, "target", "compile-bench"))
-    ap.add_argument("--mix", action="append", help="NAME[,key=value...] (repeatable; default: realistic and kind)")
+    ap.add_argument("--mix", action="append", help="NAME[,key=value...] (repeatable; default: realistic, kind and modular)")
     ap.add_argument("--modes", default=",".join(MODES), help="comma-separated subset of: " + ", ".join(MODES))
     ap.add_argument("--edits", default=",".join(EDITS), help="comma-separated subset of: " + ", ".join(EDITS))
     ap.add_argument("--samples", action="store_true", help="print every timing, not only the medians")
@@ -324,8 +404,9 @@ def main():
     edits = [e.strip() for e in a.edits.split(",")]
     if unknown := [m for m in modes if m not in MODES] + [e for e in edits if e not in EDITS]:
         sys.exit(f"unknown mode(s) or edit(s) {unknown}; choose from {list(MODES)} and {EDITS}")
-    mixes = dict(parse_mix(m) for m in (a.mix or ["realistic", "kind"]))
-    gens = {label: Gen(a.models, a.seed, mix) for label, mix in mixes.items()}
+    mixes = dict(parse_mix(m) for m in (a.mix or ["realistic", "kind", "modular"]))
+    gens = {label: (ModularGen if label.split("+")[0] == "modular" else Gen)(a.models, a.seed, mix)
+            for label, mix in mixes.items()}
     setup(a.dir, gens)
     rustc = subprocess.run(["rustc", "--version"], capture_output=True, text=True, cwd=a.dir).stdout.strip()
     print(f"{a.models} models, seed {a.seed}, {a.runs} runs, {rustc}, load average {os.getloadavg()[0]:.1f}")
@@ -334,7 +415,9 @@ def main():
         optional = sum(1 for f in fields if f[1].startswith("Option<"))
         print(f"  mix {label}: {len(gen.structs)} structs ({sum(1 for s in gen.structs if s[2])} roots), "
               f"{len(gen.enums)} enums, {len(fields)} fields ({optional} optional, "
-              f"{sum(1 for f in fields if f[1] == 'Vec<String>')} Vec<String>), {mixes[label]}")
+              f"{sum(1 for f in fields if f[1] == 'Vec<String>')} Vec<String>, "
+              f"{sum(1 for f in fields if f[1].startswith('Vec<') and f[1] != 'Vec<String>')} Vec<embedded>, "
+              f"{sum(1 for f in fields if 'Decimal' in f[1])} Decimal), {mixes[label]}")
     # dependencies once, per package: features resolve per selected package
     for mode in modes:
         args, env = MODES[mode]
