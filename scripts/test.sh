@@ -99,6 +99,9 @@ echo "test.sh: the validator's PCRE2 is the vendored $linked (with a system libp
 # driver's among them, have no `[profile]` of the workspace's to trim theirs).
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}/downstream"
 export CARGO_PROFILE_DEV_DEBUG=0
+# rustc's warnings are errors here: the user's code and mongo-schema's under each feature set
+# (a warning in a feature combination the workspace's builds do not use shows only here)
+export RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }-D warnings"
 scripts/with-mongod.sh bash -c '
   set -euo pipefail
   for crate in downstream/bson2 downstream/bson3; do

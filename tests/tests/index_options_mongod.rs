@@ -1,7 +1,7 @@
 //! The index and collection options against mongod 6.0.5 (`MONGODB_URI`,
 //! `MONGODB_URI_REPLSET`, set by `scripts/with-mongod.sh`):
 //!
-//! - every declaration the derive refuses (`tests/ui/{index_key,ttl_index,
+//! - every declaration the derive refuses (`uitests/ui/{index_key,ttl_index,
 //!   collection_options}/`) is refused by mongod too, with the code the message names;
 //! - every option of `support/index_models.rs` is installed by a migration, works, and
 //!   `drift` finds the deployment in sync right after, on a standalone and a replica set.

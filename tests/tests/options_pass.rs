@@ -1,5 +1,5 @@
 //! The passing side of the collection-option rules (the failing side is in
-//! `tests/ui/{timeseries_field,index_key,ttl_index,multikey_index,index_name,
+//! `uitests/ui/{timeseries_field,index_key,ttl_index,multikey_index,index_name,
 //! monotonic_shard_key,collection_options}/`), and the golden commands each option
 //! generates (`tests/tests/snapshots/options_pass__*.snap`, reviewed).
 

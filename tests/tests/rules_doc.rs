@@ -35,7 +35,7 @@ fn every_quoted_message_is_what_the_compiler_says() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let rules = std::fs::read_to_string(root.join("../RULES.md")).unwrap();
     let mut said = BTreeSet::new();
-    stderr_lines(&root.join("ui"), &mut said);
+    stderr_lines(&root.join("../uitests/ui"), &mut said);
     let quotes = quoted_errors(&rules);
     assert!(quotes.len() >= 20, "RULES.md quotes {} messages", quotes.len());
     let stale: Vec<&String> = quotes.iter().filter(|q| !said.contains(*q)).collect();

@@ -1,4 +1,4 @@
-//! The passing side of every modelling rule (the failing side is `tests/ui/<rule_id>/`):
+//! The passing side of every modelling rule (the failing side is `uitests/ui/<rule_id>/`):
 //! models that follow the standard, or waive a rule with a reason, derive and behave; and
 //! the document-size bound the rules compute matches what bson really writes.
 
@@ -403,7 +403,7 @@ fn unbounded_roots_have_no_bound() {
 }
 
 /// Tight bounds that some value satisfies are not contradictory (the failing side is
-/// `tests/ui/attributes/contradictory_bounds.rs`).
+/// `uitests/ui/attributes/contradictory_bounds.rs`).
 #[derive(Serialize, Deserialize, MongoSchema)]
 #[serde(rename_all = "camelCase")]
 struct Tight {
@@ -424,7 +424,7 @@ fn tight_bounds_that_admit_a_value_pass() {
 }
 
 /// Keywords of the field's own kind, and `enum_values` it can hold (the failing side is
-/// `tests/ui/attributes/keyword_kind.rs`).
+/// `uitests/ui/attributes/keyword_kind.rs`).
 #[derive(Serialize, Deserialize, MongoSchema)]
 #[serde(rename_all = "camelCase")]
 struct Kinds {
