@@ -284,7 +284,7 @@ def crate(mix, variant):
     return "models_" + "".join(c if c.isalnum() else "_" for c in mix) + "_" + variant
 
 
-def setup(root, gens):
+def setup(root, gens, features=()):
     crates = snapshot(root)
     members = ", ".join(f'"{crate(m, v)}"' for m in gens for v in VARIANTS)
     write(f"{root}/Cargo.toml", f'[workspace]\nresolver = "2"\nmembers = [{members}]\n')
@@ -292,7 +292,7 @@ def setup(root, gens):
     common = ('serde = { version = "1", features = ["derive"] }\n'
               'bson = { version = "3.1", features = ["serde"] }\n'
               'rust_decimal = "1"\n'
-              f'mongo-schema = {{ path = "{crates}/runtime", features = ["bson-3"] }}\n')
+              f'mongo-schema = {{ path = "{crates}/runtime", features = {["bson-3", *features]!r} }}\n'.replace("'", '"'))
     extra = {"schemars": 'schemars = { version = "1", features = ["rust_decimal1"] }\n'}
     for m, gen in gens.items():
         for v in VARIANTS:
@@ -395,6 +395,8 @@ def main():
     ap.add_argument("--modes", default=",".join(MODES), help="comma-separated subset of: " + ", ".join(MODES))
     ap.add_argument("--edits", default=",".join(EDITS), help="comma-separated subset of: " + ", ".join(EDITS))
     ap.add_argument("--samples", action="store_true", help="print every timing, not only the medians")
+    ap.add_argument("--features", default="", help="more mongo-schema features for the `ours` crates, comma-separated "
+                    "(`paths`: typed field paths)")
     ap.add_argument("--no-crate-times", action="store_true", help="skip the clean builds of the derive crates")
     ap.add_argument("--instructions", action="store_true",
                     help="also count the instructions of one rebuild per variant under callgrind (valgrind; "
@@ -407,9 +409,11 @@ def main():
     mixes = dict(parse_mix(m) for m in (a.mix or ["realistic", "kind", "modular"]))
     gens = {label: (ModularGen if label.split("+")[0] == "modular" else Gen)(a.models, a.seed, mix)
             for label, mix in mixes.items()}
-    setup(a.dir, gens)
+    features = [f.strip() for f in a.features.split(",") if f.strip()]
+    setup(a.dir, gens, features)
     rustc = subprocess.run(["rustc", "--version"], capture_output=True, text=True, cwd=a.dir).stdout.strip()
-    print(f"{a.models} models, seed {a.seed}, {a.runs} runs, {rustc}, load average {os.getloadavg()[0]:.1f}")
+    print(f"{a.models} models, seed {a.seed}, {a.runs} runs, {rustc}, load average {os.getloadavg()[0]:.1f}, "
+          f"mongo-schema features {['bson-3', *features]}")
     for label, gen in gens.items():
         fields = [f for s in gen.structs for f in s[1]]
         optional = sum(1 for f in fields if f[1].startswith("Option<"))
