@@ -303,8 +303,24 @@ fn field_paths(field: &Field) -> TokenStream {
 }
 
 /// [`field_paths`] pushed into `tokens`: `<T as _p::MongoSchema>::Fields`, spanned at the
-/// type, or `_p::Leaf`.
+/// type, or `_p::Leaf`. Where syntax decides it (a primitive, an `Option` of one: `Leaf`; a
+/// sequence of one: `Array<T>`), the type is spelled out: every model has many such fields,
+/// and a projection costs the compiler a normalisation in the method's signature and body.
 fn push_field_paths(tokens: &mut TokenStream, field: &Field) {
+    let call_site = Span::call_site();
+    let plain = field.plain_kind();
+    if matches!(field.field_type(), FieldType::Trait(_) if field.known_kind().is_some())
+        || matches!(plain, Some((_, false)))
+    {
+        return path(tokens, &["_p", "Leaf"], call_site);
+    }
+    if let (Some((_, true)), Some((_, item))) = (plain, crate::ir::single_argument(&field.original.ty)) {
+        path(tokens, &["_p", "Array"], call_site);
+        tokens.append(Punct::new('<', Spacing::Alone));
+        item.to_tokens(tokens);
+        tokens.append(Punct::new('>', Spacing::Alone));
+        return;
+    }
     match field.field_type() {
         FieldType::Trait(ty) => {
             let span = first_span(ty);

@@ -8,7 +8,7 @@ pub use crate::command::{
     Capped, Clustered, Collation, Index, IndexKey, MongoCollection, Registered, Registration, Timeseries,
     ValidationAction, ValidationLevel,
 };
-pub use crate::paths::{child, flat, Bounded, Leaf, Node, Path};
+pub use crate::paths::{child, flat, Array, Bounded, Leaf, Node, Path};
 pub use crate::schema::{
     BsonKind, FieldFacts, Keyword, KeywordLit as Lit, KeywordNum as Num, MongoSchema, SchemaFacts, Shape,
 };
