@@ -18,7 +18,7 @@
 
 #[path = "support/updates.rs"]
 mod updates;
-use updates::{bytes, decimal, json, schema, seed};
+use updates::{bytes, decimal, draw, json, schema, seed};
 
 use std::io::Write;
 
@@ -28,8 +28,6 @@ use mongo_schema::Validator;
 use mongodb::error::ErrorKind;
 use mongodb::sync::{Client, Database};
 use proptest::prelude::*;
-use proptest::strategy::ValueTree;
-use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
 /// One collection per test process, so two runs against one server never meet.
 fn collection_name() -> String {
@@ -569,32 +567,23 @@ fn updates_apply_as_mongod_applies_them() {
 
     let cases: usize = std::env::var("UPDATE_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(600);
     let seed = seed();
-    let mut seed_bytes = [0u8; 32];
-    seed_bytes[..8].copy_from_slice(&seed.to_le_bytes());
-    let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes);
-    let mut runner = TestRunner::new_with_rng(Config::default(), rng);
-    let strategy = case();
-
     let since = DateTime::now().timestamp_millis() - 1000;
     let mut tally = Tally::default();
-    for i in 0..cases {
-        let case = strategy.new_tree(&mut runner).expect("a case").current();
-        tally.run(&db, &validator, i, &case, since);
-    }
-    // Coverage by construction: every feature the cases missed is drawn for until mongod
-    // applies one, so the assertion below never depends on the seed's luck.
-    let mut top_up = 0;
-    for feature in FEATURES {
-        let mut draws = 0;
-        while !tally.applied.contains(feature) && draws < TOP_UP_DRAWS {
-            let case = strategy.new_tree(&mut runner).expect("a case").current();
-            draws += 1;
-            if features(&case).contains(feature) {
-                top_up += 1;
-                tally.run(&db, &validator, cases + top_up, &case, since);
-            }
-        }
-    }
+    // coverage by construction: every feature the cases missed is drawn for until mongod
+    // applies one, so the assertion below never depends on the seed's luck
+    let top_up = draw(
+        seed,
+        case(),
+        cases,
+        FEATURES,
+        TOP_UP_DRAWS,
+        &mut tally,
+        features,
+        |tally, feature| tally.applied.contains(feature),
+        |tally, i, case| {
+            tally.run(&db, &validator, i, case, since);
+        },
+    );
     let _ = db.collection::<Document>(&name).drop().run();
     let Tally { wrong, worded, unmodelled, errors, stored, codes, applied } = tally;
     let _ = writeln!(

@@ -1,7 +1,10 @@
 //! What the two update differentials (`update_mongod.rs`, `update_pipeline_mongod.rs`)
-//! share: the collection's schema, the seed of a run, and how values are shown and compared.
+//! share: the collection's schema, the seed of a run, how its cases are drawn, and how values
+//! are shown and compared.
 
 use mongo_schema::bson::{doc, Bson, Decimal128, Document, RawDocumentBuf};
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
 pub fn schema() -> Document {
     doc! {
@@ -40,4 +43,43 @@ pub fn seed() -> u64 {
             .unwrap_or(DEFAULT),
         Ok(n) => n.parse().expect("UPDATE_SEED is a number or `random`"),
     }
+}
+
+/// Runs `cases` cases drawn from `strategy` on `seed` (`run(state, index, case)`), then, for
+/// each of `features` that no case applied (`applied(state, feature)`), draws until a case
+/// holding it (`holds`) is applied, at most `max_draws` draws a feature: coverage by
+/// construction, whatever the seed. The number of cases drawn for coverage.
+#[allow(clippy::too_many_arguments)]
+pub fn draw<T, S: Strategy>(
+    seed: u64,
+    strategy: S,
+    cases: usize,
+    features: &[&'static str],
+    max_draws: usize,
+    state: &mut T,
+    holds: impl Fn(&S::Value) -> Vec<&'static str>,
+    applied: impl Fn(&T, &str) -> bool,
+    mut run: impl FnMut(&mut T, usize, &S::Value),
+) -> usize {
+    let mut seed_bytes = [0u8; 32];
+    seed_bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes);
+    let mut runner = TestRunner::new_with_rng(Config::default(), rng);
+    for i in 0..cases {
+        let case = strategy.new_tree(&mut runner).expect("a case").current();
+        run(state, i, &case);
+    }
+    let mut top_up = 0;
+    for feature in features {
+        let mut draws = 0;
+        while !applied(state, feature) && draws < max_draws {
+            let case = strategy.new_tree(&mut runner).expect("a case").current();
+            draws += 1;
+            if holds(&case).contains(feature) {
+                top_up += 1;
+                run(state, cases + top_up, &case);
+            }
+        }
+    }
+    top_up
 }
