@@ -15,6 +15,7 @@ mod case;
 mod check;
 mod ctxt;
 mod expand;
+mod field_path;
 mod ir;
 mod migrations;
 #[cfg(test)]
@@ -38,6 +39,14 @@ pub fn derive_mongo_schema(input: proc_macro::TokenStream) -> proc_macro::TokenS
 #[proc_macro]
 pub fn migrations(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
     migrations::expand(input.into()).into()
+}
+
+/// `mongo_schema::path!`'s work: a field path checked against the model's fields table at
+/// compile time. Called through `mongo_schema::path!`, which passes its `$crate` first.
+#[doc(hidden)]
+#[proc_macro]
+pub fn field_path(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    field_path::expand(input.into()).into()
 }
 
 /// The whole derive over proc_macro2 tokens: an expansion or spanned errors, never a

@@ -45,6 +45,70 @@ pub mod __private;
 #[cfg_attr(docsrs, doc(cfg(feature = "migrate")))]
 pub use mongo_schema_macros::migrations;
 
+/// A field path checked at compile time: `path!(Customer.address.city_name)` is the
+/// [`paths::FieldPath`] `"addr.cityName"`, the dotted path serde writes for those Rust
+/// fields (after `rename` and `rename_all`; a `flatten`ed field adds no segment). A field
+/// that does not exist (renamed, removed, misspelt) fails the build at the segment that
+/// names it. It costs nothing per model (it reads the fields table every derived struct
+/// has), so it needs no feature.
+///
+/// After the model (a type deriving `MongoSchema`, by any path), each `.` segment is:
+///
+/// | segment | means | gives |
+/// |---|---|---|
+/// | `city_name` | the Rust field of the struct at that point (through `Option`, `Box`, arrays) | its serde key |
+/// | `$`, `$[]`, `$[id]` | the positional operators, on an array field | as written |
+/// | `3` | an array index | as written |
+/// | `"key"` | a key the fields table cannot list: a map's key, a key inside an enum or a `Document` | as written |
+///
+/// A field named after an array reaches into its items, as mongod does in queries
+/// (`path!(Order.lines.sku)` is `"lines.sku"`).
+///
+/// ```
+/// use mongo_schema::{path, MongoSchema};
+/// use serde::Serialize;
+///
+/// #[derive(Serialize, MongoSchema)]
+/// #[serde(rename_all = "camelCase")]
+/// struct Address {
+///     #[mongo(max_length = 60)]
+///     city_name: String,
+/// }
+///
+/// #[derive(Serialize, MongoSchema)]
+/// #[mongo(db = "db_shop", collection = "t_customer")]
+/// struct Customer {
+///     #[serde(rename = "_id")]
+///     id: i64,
+///     #[serde(rename = "addr")]
+///     address: Address,
+///     #[mongo(max_items = 5)]
+///     previous: Vec<Address>,
+/// }
+///
+/// assert_eq!(path!(Customer.id), "_id");
+/// assert_eq!(path!(Customer.address.city_name).as_str(), "addr.cityName");
+/// assert_eq!(path!(Customer.previous.$[].city_name), "previous.$[].cityName");
+/// assert_eq!(path!(Customer.previous).max_items(), Some(5));
+/// let update = path!(Customer.previous).push([Address { city_name: "Oslo".into() }]).update().unwrap();
+/// assert_eq!(update.to_string(), r#"{ "$push": { "previous": { "$each": [{ "cityName": "Oslo" }], "$slice": -5 } } }"#);
+/// ```
+///
+/// A renamed field is a compile error at the segment:
+///
+/// ```compile_fail
+/// # use mongo_schema::{path, MongoSchema};
+/// # #[derive(serde::Serialize, MongoSchema)]
+/// # struct Address { city_name: String }
+/// let p = path!(Address.city);
+/// ```
+#[macro_export]
+macro_rules! path {
+    ($($path:tt)+) => {
+        $crate::__private::field_path!($crate; $($path)+)
+    };
+}
+
 #[cfg(not(any(feature = "bson-2", feature = "bson-3")))]
 compile_error!(
     "mongo-schema needs one of its `bson-2` (default) and `bson-3` features, the bson major of your `mongodb` driver"

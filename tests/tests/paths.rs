@@ -213,3 +213,48 @@ fn a_bounded_push_is_typed_by_the_items_and_keeps_the_bound() {
     assert_eq!(path, "tags");
     assert_eq!(modifiers, doc! { "$each": ["new"], "$position": 0, "$slice": 50 });
 }
+
+/// `path!` and the method chains name the same paths: each pair is one path written both
+/// ways, computed by the two implementations (the chains' generated methods, `path!`'s
+/// walk of the fields table).
+#[test]
+fn path_macro_agrees_with_the_method_chains() {
+    let f = Customer::fields();
+    let pairs: Vec<(mongo_schema::paths::FieldPath, String)> = vec![
+        (mongo_schema::path!(Customer.id), f.id().to_string()),
+        (mongo_schema::path!(Customer.home_address), f.home_address().to_string()),
+        (mongo_schema::path!(Customer.home_address.city_name), f.home_address().city_name().to_string()),
+        (mongo_schema::path!(Customer.home_address.postal_code), f.home_address().postal_code().to_string()),
+        (mongo_schema::path!(Customer.home_address.geo.lat_deg), f.home_address().geo().lat_deg().to_string()),
+        (mongo_schema::path!(Customer.r#type), f.r#type().to_string()),
+        (mongo_schema::path!(Customer.audit.created_at), f.audit().created_at().to_string()),
+        (
+            mongo_schema::path!(Customer.previous_addresses.city_name),
+            f.previous_addresses().items().city_name().to_string(),
+        ),
+        (
+            mongo_schema::path!(Customer.previous_addresses.$.city_name),
+            f.previous_addresses().matched().city_name().to_string(),
+        ),
+        (
+            mongo_schema::path!(Customer.previous_addresses.$[].geo.lat_deg),
+            f.previous_addresses().all().geo().lat_deg().to_string(),
+        ),
+        (
+            mongo_schema::path!(Customer.previous_addresses.$[old].postal_code),
+            f.previous_addresses().filtered("old").postal_code().to_string(),
+        ),
+        (
+            mongo_schema::path!(Customer.previous_addresses.0.city_name),
+            f.previous_addresses().at(0).city_name().to_string(),
+        ),
+        (mongo_schema::path!(Customer.lines.$[].qty), f.lines().all().qty().to_string()),
+        (mongo_schema::path!(Customer.tags.$), f.tags().matched().to_string()),
+        (mongo_schema::path!(Customer.labels."work"), f.labels().key("work").to_string()),
+        (mongo_schema::path!(Customer.scores."math"), f.scores().key("math").to_string()),
+        (mongo_schema::path!(Customer.payment."last4"), f.payment().key("last4").to_string()),
+    ];
+    for (macro_path, chain) in &pairs {
+        assert_eq!(macro_path.as_str(), chain);
+    }
+}

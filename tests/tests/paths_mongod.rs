@@ -121,3 +121,25 @@ fn an_unbounded_push_past_max_items_is_refused() {
     let seq_nos: Vec<i32> = stored.recent_events.iter().map(|e| e.seq_no).collect();
     assert_eq!(seq_nos, [1, 2, 3, 4, 99]);
 }
+
+/// `path!`'s paths on the server: a bounded push through `path!(...).push`, and a `$set`
+/// through an array filter (`$[old]`), whose identifier's condition is a `path!` of the item.
+#[test]
+fn path_macro_paths_update_what_they_name() {
+    let Some(client) = client("path_macro_paths_update_what_they_name") else { return };
+    let feeds = collection(&client, "_macro");
+    feeds.insert_one(ActivityFeed { id: 3, recent_events: vec![], top_seq_nos: vec![] }).run().expect("insert");
+    let by_id = doc! { mongo_schema::path!(ActivityFeed.id).as_str(): 3 };
+    let events = mongo_schema::path!(ActivityFeed.recent_events);
+    assert_eq!(events.max_items(), Some(BOUND as u64));
+    for seq_no in 0..7 {
+        let update = events.push([event(seq_no)]).update().expect("an event serializes");
+        feeds.update_one(by_id.clone(), update).run().expect("a bounded push passes the validator");
+    }
+    let edit = doc! { "$set": { mongo_schema::path!(ActivityFeed.recent_events.$[old].note).as_str(): "old" } };
+    let old = format!("old.{}", mongo_schema::path!(Event.seq_no));
+    feeds.update_one(by_id.clone(), edit).array_filters([doc! { old: { "$lt": 4 } }]).run().expect("a filtered $set");
+    let stored = feeds.find_one(by_id).run().expect("find").expect("the feed");
+    let seen: Vec<(i32, &str)> = stored.recent_events.iter().map(|e| (e.seq_no, e.note.as_str())).collect();
+    assert_eq!(seen, [(2, "old"), (3, "old"), (4, "event 4"), (5, "event 5"), (6, "event 6")]);
+}

@@ -8,6 +8,10 @@ pub use crate::command::{
     Capped, Clustered, Collation, Index, IndexKey, MongoCollection, Registered, Registration, Timeseries,
     ValidationAction, ValidationLevel,
 };
+/// What `path!` expands to.
+pub use crate::paths::{
+    check as path_check, resolve as path_resolve, write as path_write, FieldPath, Resolved, Segment,
+};
 pub use crate::paths::{child, flat, Array, Bounded, Leaf, Node, Path};
 pub use crate::schema::{
     BsonKind, FieldFacts, Keyword, KeywordLit as Lit, KeywordNum as Num, MongoSchema, SchemaFacts, Shape,
@@ -15,6 +19,7 @@ pub use crate::schema::{
 pub use inventory;
 /// Worst-case encoded sizes, for the facts the expansion computes at compile time.
 pub use mongo_schema_contract::size;
+pub use mongo_schema_macros::field_path;
 
 mod builders;
 mod facts;

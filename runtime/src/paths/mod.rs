@@ -65,6 +65,12 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::marker::PhantomData;
 
+mod field_path;
+
+pub use field_path::FieldPath;
+#[doc(hidden)]
+pub use field_path::{check, resolve, write, Resolved, Segment};
+
 /// A value standing for a dotted path: built from a [`Path`], and read as one.
 pub trait Node {
     /// The node at `path`.
@@ -398,7 +404,7 @@ impl<T: Serialize> Bounded<Array<T>> {
         let values: Vec<&T> = items.iter().map(Borrow::borrow).collect();
         let path = self.array.path().clone();
         let each = serialize_items(&values).map_err(|message| PushError { path: path.as_str().to_owned(), message });
-        Push { path, each, max_items: self.max_items, sort: None, position: None, keep_first: false }
+        Push { path, each, max_items: Some(self.max_items), sort: None, position: None, keep_first: false }
     }
 }
 
@@ -420,13 +426,13 @@ impl Order {
     }
 }
 
-/// A bounded `$push` being built: see [`Bounded::push`].
+/// A `$push` being built: see [`Bounded::push`] and [`FieldPath::push`].
 #[derive(Debug, Clone)]
 #[must_use = "a Push does nothing until its `update()` is sent"]
 pub struct Push {
     path: Path,
     each: Result<Vec<Bson>, PushError>,
-    max_items: u64,
+    max_items: Option<u64>,
     sort: Option<Bson>,
     position: Option<i32>,
     keep_first: bool,
@@ -459,7 +465,8 @@ impl Push {
     }
 
     /// `$slice: +max_items`: keep the first items instead of the last ones (for an array
-    /// kept newest first with `position(0)`, or sorted with the items to keep first).
+    /// kept newest first with `position(0)`, or sorted with the items to keep first). An
+    /// array without `max_items` gets no `$slice`, first or last.
     pub fn keep_first(mut self) -> Self {
         self.keep_first = true;
         self
@@ -469,8 +476,6 @@ impl Push {
     /// to combine with other pushes under one `$push`, and the path it goes under.
     pub fn into_parts(self) -> Result<(String, Document), PushError> {
         let each = self.each?;
-        let max = i64::try_from(self.max_items).unwrap_or(i64::MAX);
-        let slice = crate::schema::narrow(if self.keep_first { max } else { -max });
         let mut modifiers = doc! { "$each": each };
         if let Some(position) = self.position {
             modifiers.insert("$position", position);
@@ -478,7 +483,10 @@ impl Push {
         if let Some(sort) = self.sort {
             modifiers.insert("$sort", sort);
         }
-        modifiers.insert("$slice", slice);
+        if let Some(max) = self.max_items {
+            let max = i64::try_from(max).unwrap_or(i64::MAX);
+            modifiers.insert("$slice", crate::schema::narrow(if self.keep_first { max } else { -max }));
+        }
         Ok((self.path.into(), modifiers))
     }
 

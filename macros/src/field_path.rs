@@ -1,0 +1,178 @@
+//! `path!(Model.field.$[].other)`: the segments as written, turned into constants that
+//! walk the model's fields table at compile time (see `mongo_schema::paths::FieldPath`).
+//! The macro knows no fields: it reads the syntax, and each segment's check is a constant
+//! spanned at the segment, so a wrong name is reported where it is written.
+
+use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
+use quote::{quote, quote_spanned};
+
+/// One segment: its constructor in `Segment`, its text, and where it is written.
+struct Segment {
+    kind: &'static str,
+    text: String,
+    written: String,
+    span: Span,
+}
+
+/// The expansion of `$crate; Model.segments...` (the runtime's `path!` passes its `$crate`
+/// first); a compile error at the offending token for syntax it cannot read.
+pub fn expand(input: TokenStream) -> TokenStream {
+    match parse(input) {
+        Ok((krate, model, segments)) => render(&krate, &model, &segments),
+        Err(error) => error.to_compile_error(),
+    }
+}
+
+type Parsed = (TokenStream, TokenStream, Vec<Segment>);
+
+fn parse(input: TokenStream) -> syn::Result<Parsed> {
+    let mut tokens = input.into_iter().peekable();
+    let mut krate = TokenStream::new();
+    for token in tokens.by_ref() {
+        match token {
+            TokenTree::Punct(p) if p.as_char() == ';' => break,
+            other => krate.extend([other]),
+        }
+    }
+    let mut model = TokenStream::new();
+    let mut dot = None;
+    for token in tokens.by_ref() {
+        match token {
+            TokenTree::Punct(p) if p.as_char() == '.' => {
+                dot = Some(p.span());
+                break;
+            }
+            other => model.extend([other]),
+        }
+    }
+    if model.is_empty() {
+        return Err(syn::Error::new(
+            dot.unwrap_or_else(Span::call_site),
+            "write the model first, then its fields: `path!(Customer.address.city)`",
+        ));
+    }
+    let Some(dot) = dot else {
+        return Err(syn::Error::new_spanned(
+            &model,
+            "name a field after the model: `path!(Customer.address)` (the model alone is the whole document)",
+        ));
+    };
+    let mut written = compact(&model);
+    let mut segments = Vec::new();
+    let mut after = dot;
+    loop {
+        let Some(token) = tokens.next() else {
+            return Err(syn::Error::new(after, "a segment must follow the `.`"));
+        };
+        let span = token.span();
+        let parts: Vec<(&'static str, String)> = match token {
+            TokenTree::Ident(ident) => vec![("Field", ident.to_string())],
+            TokenTree::Punct(p) if p.as_char() == '$' => match tokens.peek() {
+                Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Bracket => {
+                    let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+                    let text = match inner.as_slice() {
+                        [] => "$[]".to_owned(),
+                        [TokenTree::Ident(id)] if identifier(&id.to_string()) => format!("$[{id}]"),
+                        _ => {
+                            return Err(syn::Error::new(
+                                g.span(),
+                                "an array filter's identifier is a lowercase ASCII letter then letters or \
+                                     digits, as mongod requires: `$[item]`; `$[]` is every element",
+                            ))
+                        }
+                    };
+                    tokens.next();
+                    vec![("Element", text)]
+                }
+                _ => vec![("Element", "$".to_owned())],
+            },
+            TokenTree::Literal(literal) => literal_segments(literal)?,
+            other => {
+                return Err(syn::Error::new(
+                    other.span(),
+                    "expected a segment: a Rust field name, `$`, `$[]`, `$[id]`, an array index, or a key as a \
+                     string (`\"key\"`) where the fields are not known",
+                ))
+            }
+        };
+        for (kind, text) in parts {
+            let shown = if kind == "Key" { format!("{text:?}") } else { text.clone() };
+            segments.push(Segment { kind, text, written: written.clone(), span });
+            written = format!("{written}.{shown}");
+        }
+        match tokens.next() {
+            None => break,
+            Some(TokenTree::Punct(p)) if p.as_char() == '.' => after = p.span(),
+            Some(other) => {
+                return Err(syn::Error::new(other.span(), "segments are joined by `.`: `path!(Customer.address.city)`"))
+            }
+        }
+    }
+    Ok((krate, model, segments))
+}
+
+/// An index (`3`), two indexes lexed as one number (`3.4`), or a string key.
+fn literal_segments(literal: proc_macro2::Literal) -> syn::Result<Vec<(&'static str, String)>> {
+    let span = literal.span();
+    match syn::Lit::new(literal) {
+        syn::Lit::Int(int) if int.suffix().is_empty() && int.base10_digits() == int.to_string() => {
+            Ok(vec![("Element", int.base10_digits().to_owned())])
+        }
+        syn::Lit::Float(float)
+            if float.suffix().is_empty()
+                && float.to_string().split('.').count() == 2
+                && float.to_string().split('.').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())) =>
+        {
+            Ok(float.to_string().split('.').map(|p| ("Element", p.to_owned())).collect())
+        }
+        syn::Lit::Str(key) => {
+            let value = key.value();
+            if value.is_empty() || value.contains('.') || value.starts_with('$') || value.contains('\0') {
+                return Err(syn::Error::new(
+                    span,
+                    "a key in a path is not empty and holds no '.' (mongod would read a path), no leading '$' \
+                     (an operator) and no NUL",
+                ));
+            }
+            Ok(vec![("Key", value)])
+        }
+        _ => Err(syn::Error::new(span, "an array index is a plain decimal integer: `lines.0.sku`")),
+    }
+}
+
+/// mongod's rule for an array filter identifier.
+fn identifier(text: &str) -> bool {
+    let mut bytes = text.bytes();
+    bytes.next().is_some_and(|b| b.is_ascii_lowercase()) && bytes.all(|b| b.is_ascii_alphanumeric())
+}
+
+/// Tokens as written, without the spaces `to_string` puts between them.
+fn compact(tokens: &TokenStream) -> String {
+    tokens.to_string().chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+fn render(krate: &TokenStream, model: &TokenStream, segments: &[Segment]) -> TokenStream {
+    let p = quote!(#krate::__private);
+    let list = segments.iter().map(|s| {
+        let kind = proc_macro2::Ident::new(s.kind, Span::call_site());
+        let text = &s.text;
+        quote!(#p::Segment::#kind(#text))
+    });
+    let checks = segments.iter().enumerate().map(|(i, s)| {
+        let (before, text) = (&s.written, if s.kind == "Key" { format!("{:?}", s.text) } else { s.text.clone() });
+        // every token at the segment: a span joined from tokens of the macro's own
+        // context would be reported at the whole macro call
+        quote_spanned!(s.span=> const _: () = __check(__R, #i, #before, #text);)
+    });
+    quote! {{
+        use #p::path_check as __check;
+        const __F: ::core::option::Option<&'static [#p::FieldFacts]> = <#model as #p::MongoSchema>::FIELDS;
+        const __N: &'static str = <#model as #p::MongoSchema>::NAME;
+        const __S: &[#p::Segment] = &[#(#list),*];
+        const __R: #p::Resolved = #p::path_resolve(__F, __N, __S);
+        #(#checks)*
+        const __B: [u8; __R.len] = #p::path_write(__F, __N, __S);
+        const __P: #p::FieldPath = #p::FieldPath::__new(&__B, __R);
+        __P
+    }}
+}

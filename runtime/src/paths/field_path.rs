@@ -1,0 +1,495 @@
+//! [`path!`](crate::path): a field path checked where it is written, against the fields
+//! table (`MongoSchema::FIELDS`) every derived struct already has. Nothing is generated
+//! per model: a use costs a few constants at the use, so it is on with no feature.
+//!
+//! The macro turns `path!(Customer.address.city_name)` into a list of [`Segment`]s; the
+//! `const fn`s here walk them through the table twice (once for the length, once for the
+//! bytes) and the expansion checks each segment in a constant spanned at it, so a
+//! renamed field fails the build at the segment that names it.
+
+use super::{Path, Push, PushError};
+use crate::schema::{BsonKind, FieldFacts, Keyword, Shape};
+use mongo_schema_contract::rules::ConstMessage;
+use serde::Serialize;
+use std::fmt;
+
+/// A field path written with [`path!`](crate::path) and checked at compile time: the
+/// dotted path serde writes (`"addr.cityName"` for `path!(Customer.address.city_name)`),
+/// a `&'static str` with no allocation. It reads as a string (`Deref<Target = str>`,
+/// `Display`, `Into<String>`), so it goes wherever a key does: `doc! { p.as_str(): 1 }`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FieldPath {
+    path: &'static str,
+    ends: End,
+}
+
+/// What the path's last segment holds, for [`FieldPath::push`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum End {
+    /// An array field, with its `max_items` if declared.
+    Array(Option<u64>),
+    /// Anything else (a scalar, a document, an element, a key the table does not list).
+    Other,
+}
+
+impl FieldPath {
+    #[doc(hidden)]
+    pub const fn __new(bytes: &'static [u8], resolved: Resolved) -> FieldPath {
+        let path = match std::str::from_utf8(bytes) {
+            Ok(path) => path,
+            // field names are `&str`s and segments are joined by '.': always UTF-8
+            Err(_) => "",
+        };
+        FieldPath { path, ends: resolved.ends }
+    }
+
+    /// The path as text.
+    pub const fn as_str(&self) -> &'static str {
+        self.path
+    }
+
+    /// The `max_items` declared on the array field the path names; `None` for an array
+    /// without one and for anything that is not an array field.
+    pub const fn max_items(&self) -> Option<u64> {
+        match self.ends {
+            End::Array(max) => max,
+            End::Other => None,
+        }
+    }
+
+    /// This path with `key` appended: a map's key or an array index known only at run time.
+    pub fn join(&self, key: &str) -> Path {
+        Path(self.path.to_owned()).join(key)
+    }
+
+    /// `{$push: {path: {$each: [items...], $slice: -max_items}}}` for an array field: appends
+    /// the items and, when the field declares `max_items`, keeps the newest `max_items` in
+    /// the same update (no `$slice` without one). Items are serialized as the driver writes
+    /// a document (bson's raw serializer). [`Push::update`] fails for a path that is not an
+    /// array field.
+    pub fn push<I>(&self, items: I) -> Push
+    where
+        I: IntoIterator,
+        I::Item: Serialize,
+    {
+        let path = Path(self.path.to_owned());
+        let each = match self.ends {
+            End::Array(_) => {
+                let items: Vec<I::Item> = items.into_iter().collect();
+                let values: Vec<&I::Item> = items.iter().collect();
+                super::serialize_items(&values)
+            }
+            End::Other => Err("the path names no array field: `$push` needs one".to_owned()),
+        };
+        let each = each.map_err(|message| PushError { path: self.path.to_owned(), message });
+        Push { path, each, max_items: self.max_items(), sort: None, position: None, keep_first: false }
+    }
+}
+
+impl std::ops::Deref for FieldPath {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.path
+    }
+}
+
+impl AsRef<str> for FieldPath {
+    fn as_ref(&self) -> &str {
+        self.path
+    }
+}
+
+impl fmt::Display for FieldPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.path)
+    }
+}
+
+impl fmt::Debug for FieldPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.path, f)
+    }
+}
+
+impl From<FieldPath> for String {
+    fn from(path: FieldPath) -> String {
+        path.path.to_owned()
+    }
+}
+
+impl From<FieldPath> for Path {
+    fn from(path: FieldPath) -> Path {
+        Path(path.path.to_owned())
+    }
+}
+
+impl PartialEq<str> for FieldPath {
+    fn eq(&self, other: &str) -> bool {
+        self.path == other
+    }
+}
+
+impl PartialEq<&str> for FieldPath {
+    fn eq(&self, other: &&str) -> bool {
+        self.path == *other
+    }
+}
+
+/// One segment of a `path!` as written.
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+pub enum Segment {
+    /// A Rust field, by its name in the struct (`r#type` as written).
+    Field(&'static str),
+    /// A key written as a string: a map's key, a key of a value whose fields the table
+    /// does not list. Taken as written.
+    Key(&'static str),
+    /// An array operator or index as written: `$`, `$[]`, `$[id]`, `3`.
+    Element(&'static str),
+}
+
+/// Where the walk stands between two segments.
+#[derive(Clone, Copy)]
+enum At {
+    /// In a document whose fields the table lists, declared by the struct `owner`.
+    Fields(&'static [FieldFacts], &'static str),
+    /// On an array (through `levels` nested arrays, 1 for `Vec<T>`) of items of `kind`,
+    /// with their fields when the items are documents the table lists.
+    Array { levels: u32, kind: BsonKind, fields: Option<&'static [FieldFacts]>, owner: &'static str },
+    /// On a map of values of `kind`: the next segment is a key.
+    Map(BsonKind),
+    /// In a value whose keys the table does not list (an enum, a `Document`, a map's value).
+    Unlisted,
+    /// On a value that has no fields.
+    Scalar(BsonKind),
+}
+
+/// Why a segment cannot follow the ones before it.
+#[derive(Clone, Copy)]
+enum Problem {
+    /// A Rust field name the struct does not declare.
+    NoField(&'static [FieldFacts], &'static str),
+    /// A string key where the struct's fields are known.
+    KeyOfKnownFields(&'static [FieldFacts], &'static str),
+    /// A Rust field name where the keys are not known.
+    FieldOfUnlisted,
+    /// An array operator or index on a value that is not an array.
+    NotArray(BsonKind),
+    /// Anything after a value that has no fields.
+    AfterScalar(BsonKind),
+}
+
+/// A `path!` walked through the table: its length in bytes, what its end holds, and the
+/// first segment that does not fit, if any.
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+pub struct Resolved {
+    /// Bytes of the path.
+    pub len: usize,
+    ends: End,
+    failed: Option<(usize, Problem)>,
+}
+
+/// The walk of `segments` from a root's `fields` (`None`: a root whose keys the table does
+/// not list), writing the path into `out` when given (its length: [`Resolved::len`]).
+const fn walk(
+    fields: Option<&'static [FieldFacts]>,
+    owner: &'static str,
+    segments: &[Segment],
+    mut out: Option<&mut [u8]>,
+) -> Resolved {
+    let mut at = match fields {
+        Some(list) => At::Fields(list, owner),
+        None => At::Unlisted,
+    };
+    let (mut len, mut ends, mut i) = (0, End::Other, 0);
+    while i < segments.len() {
+        ends = End::Other;
+        // an array's items stand where a field or key is named: mongod reaches into them
+        if let (At::Array { levels: 1, kind, fields, owner }, Segment::Field(_) | Segment::Key(_)) = (at, segments[i]) {
+            at = item(kind, fields, owner);
+        }
+        let written: &str = match (at, segments[i]) {
+            (At::Fields(list, owner), Segment::Field(ident)) => {
+                let Some(field) = by_ident(list, ident.as_bytes()) else {
+                    return Resolved { len, ends, failed: Some((i, Problem::NoField(list, owner))) };
+                };
+                at = holds(field);
+                if field.flatten {
+                    // serde writes its fields into the parent: no segment of its own
+                    i += 1;
+                    continue;
+                }
+                if let At::Array { .. } = at {
+                    ends = End::Array(max_items(field.keywords));
+                }
+                field.name
+            }
+            (At::Fields(list, owner), Segment::Key(_)) => {
+                return Resolved { len, ends, failed: Some((i, Problem::KeyOfKnownFields(list, owner))) };
+            }
+            (At::Map(kind), Segment::Key(key)) => {
+                at = scalar(kind);
+                key
+            }
+            (At::Unlisted, Segment::Key(key)) => key,
+            (At::Map(_) | At::Unlisted, Segment::Field(_)) => {
+                return Resolved { len, ends, failed: Some((i, Problem::FieldOfUnlisted)) };
+            }
+            (At::Array { levels, kind, fields, owner }, Segment::Element(element)) => {
+                at = if levels > 1 {
+                    At::Array { levels: levels - 1, kind, fields, owner }
+                } else {
+                    item(kind, fields, owner)
+                };
+                element
+            }
+            (At::Unlisted, Segment::Element(element)) => element,
+            (At::Fields(..), Segment::Element(_)) => {
+                return Resolved { len, ends, failed: Some((i, Problem::NotArray(BsonKind::Object))) };
+            }
+            (At::Map(_), Segment::Element(_)) => {
+                return Resolved { len, ends, failed: Some((i, Problem::NotArray(BsonKind::Object))) };
+            }
+            (At::Scalar(kind), Segment::Element(_)) => {
+                return Resolved { len, ends, failed: Some((i, Problem::NotArray(kind))) };
+            }
+            (At::Scalar(kind), _) => return Resolved { len, ends, failed: Some((i, Problem::AfterScalar(kind))) },
+            // arrays of arrays: a field or key needs an element first
+            (At::Array { .. }, _) => {
+                return Resolved { len, ends, failed: Some((i, Problem::AfterScalar(BsonKind::Array))) };
+            }
+        };
+        if len > 0 {
+            len = put(&mut out, len, b".");
+        }
+        len = put(&mut out, len, written.as_bytes());
+        i += 1;
+    }
+    Resolved { len, ends, failed: None }
+}
+
+/// `bytes` written into `out` at `at` (when writing); the length after them.
+const fn put(out: &mut Option<&mut [u8]>, at: usize, bytes: &[u8]) -> usize {
+    if let Some(out) = out {
+        let mut i = 0;
+        while i < bytes.len() {
+            out[at + i] = bytes[i];
+            i += 1;
+        }
+    }
+    at + bytes.len()
+}
+
+/// What a field's value leads to.
+const fn holds(field: &'static FieldFacts) -> At {
+    let facts = field.facts;
+    match facts.shape {
+        Shape::Array | Shape::Set | Shape::FixedArray => {
+            // `Vec<Vec<T>>`: the item's kind is an array; the table keeps the innermost fields
+            let levels = if matches!(facts.item_kind, BsonKind::Array) { 2 } else { 1 };
+            At::Array { levels, kind: facts.item_kind, fields: field.fields, owner: field.type_name }
+        }
+        Shape::Map => At::Map(facts.item_kind),
+        Shape::Document | Shape::Scalar => match field.fields {
+            Some(list) => At::Fields(list, field.type_name),
+            None => scalar(facts.kind),
+        },
+    }
+}
+
+/// An array's item.
+const fn item(kind: BsonKind, fields: Option<&'static [FieldFacts]>, owner: &'static str) -> At {
+    match fields {
+        Some(list) => At::Fields(list, owner),
+        None => scalar(kind),
+    }
+}
+
+/// A value with no listed fields: a document of unknown keys, or a scalar.
+const fn scalar(kind: BsonKind) -> At {
+    match kind {
+        BsonKind::Object | BsonKind::Any | BsonKind::Mixed | BsonKind::Array => At::Unlisted,
+        kind => At::Scalar(kind),
+    }
+}
+
+const fn by_ident(list: &'static [FieldFacts], ident: &[u8]) -> Option<&'static FieldFacts> {
+    let mut i = 0;
+    while i < list.len() {
+        if mongo_schema_contract::helpers::bytes_eq(list[i].ident.as_bytes(), ident) {
+            return Some(&list[i]);
+        }
+        i += 1;
+    }
+    None
+}
+
+const fn max_items(keywords: &[Keyword]) -> Option<u64> {
+    let mut i = 0;
+    while i < keywords.len() {
+        if let Keyword::MaxItems(n) = keywords[i] {
+            return Some(n);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The walk of a `path!` (what its constants hold).
+#[doc(hidden)]
+pub const fn resolve(fields: Option<&'static [FieldFacts]>, owner: &'static str, segments: &[Segment]) -> Resolved {
+    walk(fields, owner, segments, None)
+}
+
+/// The path's bytes: `N` is [`resolve`]'s `len`.
+#[doc(hidden)]
+pub const fn write<const N: usize>(
+    fields: Option<&'static [FieldFacts]>,
+    owner: &'static str,
+    segments: &[Segment],
+) -> [u8; N] {
+    let mut out = [0u8; N];
+    walk(fields, owner, segments, Some(&mut out));
+    out
+}
+
+/// Fails the build when segment `index` is the one that does not fit; `before` is the
+/// path up to it as written (`Customer.address`), `segment` the segment as written.
+#[doc(hidden)]
+#[track_caller]
+pub const fn check(resolved: Resolved, index: usize, before: &str, segment: &str) {
+    let Some((failed, problem)) = resolved.failed else { return };
+    if failed != index {
+        return;
+    }
+    let message = ConstMessage::new().str("`").str(segment).str("` ");
+    let message = match problem {
+        Problem::NoField(list, owner) => {
+            let message = message.str("is not a field of `").str(owner).str("` (at `").str(before).str("`)");
+            match by_name(list, segment.as_bytes()) {
+                // the key serde writes, named where the Rust field is wanted
+                Some(field) => message
+                    .str(": it is the key serde writes for the Rust field `")
+                    .str(field.ident)
+                    .str("`; name the field, and the path follows serde's renames"),
+                None => fields_of(message.str("; name a Rust field of the struct (the path follows its serde renames): "), list),
+            }
+        }
+        Problem::KeyOfKnownFields(list, owner) => {
+            let message =
+                message.str("is a key written as a string, where the fields of `").str(owner).str("` are known (at `");
+            let message = message.str(before).str("`): ");
+            let key = trim_quotes(segment.as_bytes());
+            match by_name(list, key) {
+                Some(field) => message
+                    .str("name the Rust field `")
+                    .str(field.ident)
+                    .str("` instead, so that a rename of the field reaches this path"),
+                None => fields_of(message.str("name one of its Rust fields: "), list),
+            }
+        }
+        Problem::FieldOfUnlisted => message
+            .str("names a field inside `")
+            .str(before)
+            .str("`, whose keys the fields table does not list (a map, an enum, a `Document`): write the key as a string, `\"")
+            .str(segment)
+            .str("\"`, which the build takes as written"),
+        Problem::NotArray(kind) => message
+            .str("is an array operator or index, and `")
+            .str(before)
+            .str("` holds ")
+            .str(kind_name(kind))
+            .str(", not an array"),
+        Problem::AfterScalar(kind) => match kind {
+            BsonKind::Array => message
+                .str("follows `")
+                .str(before)
+                .str("`, an array of arrays: name an element first (`$`, `$[]`, `$[id]` or an index)"),
+            kind => message
+                .str("follows `")
+                .str(before)
+                .str("`, which holds ")
+                .str(kind_name(kind))
+                .str(": it has no fields, the path ends there"),
+        },
+    };
+    panic!("{}", message.as_str())
+}
+
+/// The field of `list` that serde writes under `name`.
+const fn by_name(list: &'static [FieldFacts], name: &[u8]) -> Option<&'static FieldFacts> {
+    match FieldFacts::written(list, name, "") {
+        Some((_, field)) => Some(field),
+        None => None,
+    }
+}
+
+/// `"key"` without its quotes.
+const fn trim_quotes(text: &[u8]) -> &[u8] {
+    match text {
+        [b'"', inner @ .., b'"'] => inner,
+        text => text,
+    }
+}
+
+/// `message` followed by the Rust names of `list`'s fields.
+const fn fields_of(mut message: ConstMessage, list: &'static [FieldFacts]) -> ConstMessage {
+    let (mut i, mut first) = (0, true);
+    while i < list.len() {
+        if !list[i].ident.is_empty() {
+            message = message.str(if first { "`" } else { ", `" }).str(list[i].ident).str("`");
+            first = false;
+        }
+        i += 1;
+    }
+    if first {
+        message = message.str("it has none");
+    }
+    message
+}
+
+const fn kind_name(kind: BsonKind) -> &'static str {
+    match kind {
+        BsonKind::Double => "a double",
+        BsonKind::String => "a string",
+        BsonKind::Object => "a document",
+        BsonKind::Array => "an array",
+        BsonKind::BinData => "binData",
+        BsonKind::ObjectId => "an objectId",
+        BsonKind::Bool => "a bool",
+        BsonKind::Date => "a date",
+        BsonKind::Null => "null",
+        BsonKind::Regex => "a regex",
+        BsonKind::Int => "an int",
+        BsonKind::Timestamp => "a timestamp",
+        BsonKind::Long => "a long",
+        BsonKind::Decimal => "a decimal",
+        BsonKind::Any | BsonKind::Mixed => "a value of no single type",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_reads_as_the_text_it_holds() {
+        let path = FieldPath { path: "addr.cityName", ends: End::Other };
+        assert_eq!(path, "addr.cityName");
+        assert_eq!(path.to_string(), "addr.cityName");
+        assert_eq!(format!("{path:?}"), "\"addr.cityName\"");
+        assert_eq!(path.join("x").as_str(), "addr.cityName.x");
+        assert_eq!(path.max_items(), None);
+    }
+
+    #[test]
+    fn a_push_to_a_path_that_is_no_array_is_an_error() {
+        let path = FieldPath { path: "name", ends: End::Other };
+        let error = path.push(["a"]).update().expect_err("not an array");
+        assert!(error.to_string().contains("names no array field"), "{error}");
+        let unbounded = FieldPath { path: "tags", ends: End::Array(None) };
+        let update = unbounded.push(["a"]).update().expect("strings serialize");
+        assert_eq!(update, crate::bson::doc! { "$push": { "tags": { "$each": ["a"] } } });
+    }
+}
