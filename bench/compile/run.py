@@ -35,7 +35,7 @@ skip_if, default, camel; modular's: decimal, optional, skip_if, bounded_string, 
 
   python3 bench/compile/run.py [--models 200] [--runs 5] [--seed 7] [--dir DIR]
                                [--mix realistic --mix kind] [--edits touch,comment]
-                               [--instructions]
+                               [--instructions] [--features paths] [--path-uses 10]
 """
 import argparse, os, random, re, resource, shlex, shutil, statistics, subprocess, sys, tempfile, time
 
@@ -80,11 +80,42 @@ def parse_mix(text):
     return label, mix
 
 
+def camel(name):
+    head, *rest = name.split("_")
+    return head + "".join(w[:1].upper() + w[1:] for w in rest)
+
+
+def path_uses(structs, root, n, rng):
+    """`n` paths of `root`'s fields, one level into its embedded structs (`structs`: by
+    name): (Rust segments, the key path serde writes)."""
+    def written(struct, field):
+        fname, _, opts = field
+        return opts.get("rename") or (camel(fname) if struct[3] else fname)
+    found = []
+    for field in root[1]:
+        found.append(([field[0]], written(root, field)))
+        inner = re.sub(r"^(Option|Vec)<(.*)>$", r"\2", field[1])
+        if inner in structs:
+            for sub in structs[inner][1]:
+                found.append(([field[0], sub[0]], f"{written(root, field)}.{written(structs[inner], sub)}"))
+    return rng.sample(found, min(n, len(found)))
+
+
+def render_uses(variant, name, uses, indent=""):
+    """A function naming the paths: `path!` in ours, the string literals in the others."""
+    if variant == "ours":
+        items = [f"mongo_schema::path!({name}.{'.'.join(rust)}).as_str()" for rust, _ in uses]
+    else:
+        items = [f'"{key}"' for _, key in uses]
+    return [f"{indent}pub fn {name.lower()}_paths() -> [&'static str; {len(uses)}] {{",
+            f"{indent}    [{', '.join(items)}]", f"{indent}}}"]
+
+
 class Gen:
     """One model set, rendered per variant."""
 
-    def __init__(self, n, seed, mix):
-        self.mix = mix
+    def __init__(self, n, seed, mix, uses=0):
+        self.mix, self.seed, self.uses = mix, seed, uses
         self.rng = random.Random(seed)
         roots = max(1, n // 4)
         enums = max(1, n // 4)
@@ -152,6 +183,11 @@ class Gen:
             out += [f"    {v}," for v in variants] + ["}"]
         for struct in self.structs:
             out += self.render_struct(variant, derive, struct, doc=False)
+        if self.uses:
+            rng = random.Random(self.seed)
+            by_name = {s[0]: s for s in self.structs}
+            for root in (s for s in self.structs if s[2]):
+                out += render_uses(variant, root[0], path_uses(by_name, root, self.uses, rng))
         return "\n".join(out) + "\n"
 
     @classmethod
@@ -196,8 +232,8 @@ class Gen:
 class ModularGen:
     """A crate of modules, each a root with embedded documents two and three levels deep."""
 
-    def __init__(self, n, seed, mix):
-        self.mix = mix
+    def __init__(self, n, seed, mix, uses=0):
+        self.mix, self.seed, self.uses = mix, seed, uses
         self.rng = random.Random(seed)
         self.modules = []
         for m in range(max(1, n // 4)):
@@ -251,6 +287,10 @@ class ModularGen:
             out += [f"        {v}," for v in variants] + ["    }"]
             for struct in structs:
                 out += ["    " + line if line else line for line in Gen.render_struct(variant, derive, struct)]
+            if self.uses:
+                rng = random.Random(f"{self.seed}{module}")
+                by_name = {s[0]: s for s in structs}
+                out += render_uses(variant, "Root", path_uses(by_name, structs[-1], self.uses, rng), "    ")
             out.append("}")
         return "\n".join(out) + "\n"
 
@@ -397,6 +437,9 @@ def main():
     ap.add_argument("--samples", action="store_true", help="print every timing, not only the medians")
     ap.add_argument("--features", default="", help="more mongo-schema features for the `ours` crates, comma-separated "
                     "(`paths`: typed field paths)")
+    ap.add_argument("--path-uses", type=int, default=0,
+                    help="per collection root, a function naming this many of its field paths (one level into "
+                         "embedded structs): `mongo_schema::path!` in ours, the string literals in serde and schemars")
     ap.add_argument("--no-crate-times", action="store_true", help="skip the clean builds of the derive crates")
     ap.add_argument("--instructions", action="store_true",
                     help="also count the instructions of one rebuild per variant under callgrind (valgrind; "
@@ -407,13 +450,13 @@ def main():
     if unknown := [m for m in modes if m not in MODES] + [e for e in edits if e not in EDITS]:
         sys.exit(f"unknown mode(s) or edit(s) {unknown}; choose from {list(MODES)} and {EDITS}")
     mixes = dict(parse_mix(m) for m in (a.mix or ["realistic", "kind", "modular"]))
-    gens = {label: (ModularGen if label.split("+")[0] == "modular" else Gen)(a.models, a.seed, mix)
+    gens = {label: (ModularGen if label.split("+")[0] == "modular" else Gen)(a.models, a.seed, mix, a.path_uses)
             for label, mix in mixes.items()}
     features = [f.strip() for f in a.features.split(",") if f.strip()]
     setup(a.dir, gens, features)
     rustc = subprocess.run(["rustc", "--version"], capture_output=True, text=True, cwd=a.dir).stdout.strip()
     print(f"{a.models} models, seed {a.seed}, {a.runs} runs, {rustc}, load average {os.getloadavg()[0]:.1f}, "
-          f"mongo-schema features {['bson-3', *features]}")
+          f"mongo-schema features {['bson-3', *features]}, {a.path_uses} path uses per root")
     for label, gen in gens.items():
         fields = [f for s in gen.structs for f in s[1]]
         optional = sum(1 for f in fields if f[1].startswith("Option<"))
