@@ -347,9 +347,27 @@ fn mentions(token: &proc_macro2::TokenTree, name: &syn::Ident) -> bool {
 /// `FIELDS`: the one table of a struct's written fields, from which the runtime builds
 /// its schema and facts and resolves index, shard-key and time-series paths.
 fn fields_table(c: &Container) -> Option<TokenStream> {
-    let Data::Struct(Style::Named, fields) = &c.data else { return None };
+    // serde writes the inner value's document: its fields are this type's
+    let inner = |ty: &dyn ToTokens| {
+        Some(quote! {
+            const FIELDS: ::core::option::Option<&'static [_p::FieldFacts]> = <#ty as _p::MongoSchema>::FIELDS;
+            const NAME: &'static str = <#ty as _p::MongoSchema>::NAME;
+        })
+    };
+    if let Some(into) = &c.serde.into {
+        return inner(into);
+    }
+    let Data::Struct(style, fields) = &c.data else { return None };
     if !c.has_fields_table() {
-        return None;
+        let written: Vec<&Field> = fields.iter().filter(|f| f.is_written()).collect();
+        return match (style, c.serde.transparent, written.as_slice()) {
+            (Style::Newtype, _, [field]) | (Style::Named, true, [field]) => match field.field_type() {
+                FieldType::Trait(ty) => inner(ty),
+                // `bson_type` or a helper decides what is written: no fields known
+                FieldType::Alias(_) => None,
+            },
+            _ => None,
+        };
     }
     let written: Vec<&Field> = fields.iter().filter(|f| f.is_written()).collect();
     let (count, name) = (written.len(), c.input.ident.to_string());

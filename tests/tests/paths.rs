@@ -226,6 +226,7 @@ fn path_macro_agrees_with_the_method_chains() {
         (mongo_schema::path!(Customer.home_address.city_name), f.home_address().city_name().to_string()),
         (mongo_schema::path!(Customer.home_address.postal_code), f.home_address().postal_code().to_string()),
         (mongo_schema::path!(Customer.home_address.geo.lat_deg), f.home_address().geo().lat_deg().to_string()),
+        (mongo_schema::path!(Customer.second_home.geo.lng_deg), f.second_home().geo().lng_deg().to_string()),
         (mongo_schema::path!(Customer.r#type), f.r#type().to_string()),
         (mongo_schema::path!(Customer.audit.created_at), f.audit().created_at().to_string()),
         (
@@ -251,10 +252,49 @@ fn path_macro_agrees_with_the_method_chains() {
         (mongo_schema::path!(Customer.lines.$[].qty), f.lines().all().qty().to_string()),
         (mongo_schema::path!(Customer.tags.$), f.tags().matched().to_string()),
         (mongo_schema::path!(Customer.labels."work"), f.labels().key("work").to_string()),
+        (mongo_schema::path!(Customer.labels."work".city_name), f.labels().key("work").city_name().to_string()),
+        (mongo_schema::path!(Customer.labels."home".geo.lat_deg), f.labels().key("home").geo().lat_deg().to_string()),
         (mongo_schema::path!(Customer.scores."math"), f.scores().key("math").to_string()),
         (mongo_schema::path!(Customer.payment."last4"), f.payment().key("last4").to_string()),
     ];
     for (macro_path, chain) in &pairs {
         assert_eq!(macro_path.as_str(), chain);
     }
+}
+
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct Price {
+    amount_cents: i64,
+}
+
+/// Index keys through maps: a map's key is any name, its values' fields follow it
+/// (`prices.eur.amountCents`, checked through `Price`); the keys of a map inside an array
+/// or a map are not known, so paths through them are taken as written.
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(
+    db = "db_test_paths",
+    collection = "t_product",
+    index(keys("prices.eur.amountCents" = 1)),
+    index(keys("history.anyKey.anything" = 1)),
+    index(keys("regions.eu.fr.amountCents" = 1))
+)]
+struct Product {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[mongo(max_properties = 20)]
+    prices: HashMap<String, Price>,
+    #[mongo(max_items = 10, items(max_properties = 5))]
+    history: Vec<HashMap<String, Price>>,
+    #[mongo(max_properties = 5, items(max_properties = 5))]
+    regions: HashMap<String, HashMap<String, Price>>,
+}
+
+#[test]
+fn paths_go_through_maps_to_their_values_fields() {
+    assert_eq!(mongo_schema::path!(Product.prices."eur".amount_cents), "prices.eur.amountCents");
+    assert_eq!(mongo_schema::path!(Product.history.$[]."k"."x"), "history.$[].k.x");
+    assert_eq!(mongo_schema::path!(Product.regions."eu"."fr"."amountCents"), "regions.eu.fr.amountCents");
+    assert_eq!(Product::INDEXES.len(), 3);
 }

@@ -226,9 +226,14 @@ pub const fn path(fields: Option<&'static [FieldFacts]>, path: &str) -> Path {
             return if flattens_unknown_keys(list) { Path::Opaque } else { Path::Missing };
         };
         arrays += matches!(field.facts.shape, Shape::Array | Shape::Set | Shape::FixedArray) as u32;
-        match next {
-            None => return Path::Found(field.facts, arrays),
-            Some(next) => (fields, rest) = (field.fields, next),
+        match (next, matches!(field.facts.shape, Shape::Map)) {
+            (None, _) => return Path::Found(field.facts, arrays),
+            (Some(next), false) => (fields, rest) = (field.fields, next),
+            // a map's key is any name; its value's fields follow it
+            (Some(key), true) => match split_segment(key) {
+                (_, None) => return Path::Opaque,
+                (_, Some(next)) => (fields, rest) = (field.fields, next),
+            },
         }
     }
 }
@@ -261,6 +266,7 @@ const fn flattens_unknown_keys(list: &'static [FieldFacts]) -> bool {
         let field = &list[i];
         if field.flatten {
             match field.fields {
+                _ if matches!(field.facts.shape, Shape::Map) => return true,
                 None => return true,
                 Some(inner) => {
                     if flattens_unknown_keys(inner) {
@@ -306,13 +312,16 @@ pub const fn array_prefix(fields: Option<&'static [FieldFacts]>, path: &str) -> 
         if matches!(field.facts.shape, Shape::Array | Shape::Set | Shape::FixedArray) {
             deepest = Some(start + segment.len());
         }
-        match next {
-            None => return deepest,
-            Some(next) => {
-                (fields, rest) = (field.fields, next);
-                start += segment.len() + 1;
-            }
+        let Some(mut next) = next else { return deepest };
+        start += segment.len() + 1;
+        // a map's key is any name; its value's fields follow it
+        if matches!(field.facts.shape, Shape::Map) {
+            let (key, after) = split_segment(next);
+            let Some(after) = after else { return deepest };
+            start += key.len() + 1;
+            next = after;
         }
+        (fields, rest) = (field.fields, next);
     }
 }
 

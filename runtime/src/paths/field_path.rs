@@ -156,8 +156,9 @@ enum At {
     /// On an array (through `levels` nested arrays, 1 for `Vec<T>`) of items of `kind`,
     /// with their fields when the items are documents the table lists.
     Array { levels: u32, kind: BsonKind, fields: Option<&'static [FieldFacts]>, owner: &'static str },
-    /// On a map of values of `kind`: the next segment is a key.
-    Map(BsonKind),
+    /// On a map of values of `kind` (with their fields, declared by `owner`, when the table
+    /// lists them): the next segment is a key.
+    Map { kind: BsonKind, fields: Option<&'static [FieldFacts]>, owner: &'static str },
     /// In a value whose keys the table does not list (an enum, a `Document`, a map's value).
     Unlisted,
     /// On a value that has no fields.
@@ -228,12 +229,12 @@ const fn walk(
             (At::Fields(list, owner), Segment::Key(_)) => {
                 return Resolved { len, ends, failed: Some((i, Problem::KeyOfKnownFields(list, owner))) };
             }
-            (At::Map(kind), Segment::Key(key)) => {
-                at = scalar(kind);
+            (At::Map { kind, fields, owner }, Segment::Key(key)) => {
+                at = item(kind, fields, owner);
                 key
             }
             (At::Unlisted, Segment::Key(key)) => key,
-            (At::Map(_) | At::Unlisted, Segment::Field(_)) => {
+            (At::Map { .. } | At::Unlisted, Segment::Field(_)) => {
                 return Resolved { len, ends, failed: Some((i, Problem::FieldOfUnlisted)) };
             }
             (At::Array { levels, kind, fields, owner }, Segment::Element(element)) => {
@@ -248,7 +249,7 @@ const fn walk(
             (At::Fields(..), Segment::Element(_)) => {
                 return Resolved { len, ends, failed: Some((i, Problem::NotArray(BsonKind::Object))) };
             }
-            (At::Map(_), Segment::Element(_)) => {
+            (At::Map { .. }, Segment::Element(_)) => {
                 return Resolved { len, ends, failed: Some((i, Problem::NotArray(BsonKind::Object))) };
             }
             (At::Scalar(kind), Segment::Element(_)) => {
@@ -290,7 +291,7 @@ const fn holds(field: &'static FieldFacts) -> At {
             let levels = if matches!(facts.item_kind, BsonKind::Array) { 2 } else { 1 };
             At::Array { levels, kind: facts.item_kind, fields: field.fields, owner: field.type_name }
         }
-        Shape::Map => At::Map(facts.item_kind),
+        Shape::Map => At::Map { kind: facts.item_kind, fields: field.fields, owner: field.type_name },
         Shape::Document | Shape::Scalar => match field.fields {
             Some(list) => At::Fields(list, field.type_name),
             None => scalar(facts.kind),
@@ -298,7 +299,7 @@ const fn holds(field: &'static FieldFacts) -> At {
     }
 }
 
-/// An array's item.
+/// An array's item or a map's value.
 const fn item(kind: BsonKind, fields: Option<&'static [FieldFacts]>, owner: &'static str) -> At {
     match fields {
         Some(list) => At::Fields(list, owner),

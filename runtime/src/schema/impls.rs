@@ -207,6 +207,16 @@ pub fn array_of(items: Document, unique: bool) -> Document {
     schema
 }
 
+/// The fields a container passes on from its items (a map: its values): none when the
+/// items are maps themselves, whose keys come between the container's and their fields
+/// and which a path's walk would take for field names.
+const fn item_fields(item: SchemaFacts, fields: Option<&'static [FieldFacts]>) -> Option<&'static [FieldFacts]> {
+    match item.shape {
+        Shape::Map => None,
+        _ => fields,
+    }
+}
+
 const fn sequence_facts(item: SchemaFacts, shape: Shape) -> SchemaFacts {
     SchemaFacts {
         kind: BsonKind::Array,
@@ -225,7 +235,7 @@ macro_rules! sequence {
         impl<T: MongoSchema $(+ $bound)?> MongoSchema for $ty<T> {
             type Fields = Array<T>;
             const FACTS: SchemaFacts = sequence_facts(T::FACTS, Shape::$shape);
-            const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
+            const FIELDS: Option<&'static [FieldFacts]> = item_fields(T::FACTS, T::FIELDS);
             const NAME: &'static str = T::NAME;
             fn json_schema() -> Document {
                 array_of(T::json_schema(), $unique)
@@ -244,7 +254,7 @@ sequence! {
 impl<T: MongoSchema, S> MongoSchema for HashSet<T, S> {
     type Fields = Array<T>;
     const FACTS: SchemaFacts = sequence_facts(T::FACTS, Shape::Set);
-    const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
+    const FIELDS: Option<&'static [FieldFacts]> = item_fields(T::FACTS, T::FIELDS);
     const NAME: &'static str = T::NAME;
     fn json_schema() -> Document {
         array_of(T::json_schema(), true)
@@ -254,7 +264,7 @@ impl<T: MongoSchema, S> MongoSchema for HashSet<T, S> {
 impl<T: MongoSchema> MongoSchema for [T] {
     type Fields = Array<T>;
     const FACTS: SchemaFacts = sequence_facts(T::FACTS, Shape::Array);
-    const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
+    const FIELDS: Option<&'static [FieldFacts]> = item_fields(T::FACTS, T::FIELDS);
     const NAME: &'static str = T::NAME;
     fn json_schema() -> Document {
         array_of(T::json_schema(), false)
@@ -268,7 +278,7 @@ impl<T: MongoSchema, const N: usize> MongoSchema for [T; N] {
         max_size: size::array(Some(N as u64), T::FACTS.max_size),
         ..sequence_facts(T::FACTS, Shape::FixedArray)
     };
-    const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
+    const FIELDS: Option<&'static [FieldFacts]> = item_fields(T::FACTS, T::FIELDS);
     const NAME: &'static str = T::NAME;
     fn json_schema() -> Document {
         let mut schema = array_of(T::json_schema(), false);
@@ -311,6 +321,9 @@ const fn map_facts(value: SchemaFacts) -> SchemaFacts {
 impl<K: MapKey, V: MongoSchema, S> MongoSchema for HashMap<K, V, S> {
     type Fields = Map<V>;
     const FACTS: SchemaFacts = map_facts(V::FACTS);
+    // a value's fields, under a key of any name
+    const FIELDS: Option<&'static [FieldFacts]> = item_fields(V::FACTS, V::FIELDS);
+    const NAME: &'static str = V::NAME;
     fn json_schema() -> Document {
         map_of(V::json_schema())
     }
@@ -319,6 +332,9 @@ impl<K: MapKey, V: MongoSchema, S> MongoSchema for HashMap<K, V, S> {
 impl<K: MapKey, V: MongoSchema> MongoSchema for BTreeMap<K, V> {
     type Fields = Map<V>;
     const FACTS: SchemaFacts = map_facts(V::FACTS);
+    // a value's fields, under a key of any name
+    const FIELDS: Option<&'static [FieldFacts]> = item_fields(V::FACTS, V::FIELDS);
+    const NAME: &'static str = V::NAME;
     fn json_schema() -> Document {
         map_of(V::json_schema())
     }

@@ -102,7 +102,8 @@ pub struct FieldFacts {
     pub name: &'static str,
     /// The facts of the field's type (or of the BSON type its helper or `bson_type` fixes).
     pub facts: SchemaFacts,
-    /// The fields of the embedded document it holds (through arrays and `Option`), if any.
+    /// The fields of the embedded document it holds (through arrays, maps and `Option`: a
+    /// map's are its values', one key below it), if any.
     pub fields: Option<&'static [FieldFacts]>,
     /// `#[serde(flatten)]`: its fields are written into the parent.
     pub flatten: bool,
@@ -137,13 +138,14 @@ impl FieldFacts {
         let mut i = 0;
         while i < fields.len() {
             let field = &fields[i];
-            if field.flatten {
+            // a flattened map's keys are any; its values' fields are not the parent's
+            if field.flatten && !matches!(field.facts.shape, Shape::Map) {
                 if let Some(inner) = field.fields {
                     if let Some(found) = FieldFacts::written(inner, name, field.type_name) {
                         return Some(found);
                     }
                 }
-            } else if mongo_schema_contract::helpers::bytes_eq(field.name.as_bytes(), name) {
+            } else if !field.flatten && mongo_schema_contract::helpers::bytes_eq(field.name.as_bytes(), name) {
                 return Some((owner, field));
             }
             i += 1;
@@ -166,8 +168,9 @@ pub trait MongoSchema {
     const FACTS: SchemaFacts;
 
     /// The fields of a derived struct, for resolving index, shard-key and time-series
-    /// paths (`address.city`) at compile time; containers (`Option`, `Vec`, `Box`, ...)
-    /// pass their item's on. `None`: the type's keys are not known (maps, enums, scalars).
+    /// paths (`address.city`) at compile time; containers (`Option`, `Vec`, `Box`, maps,
+    /// ...) pass their item's on (a map's: its values', one key below it). `None`: the
+    /// type's keys are not known (enums, `Document`, scalars).
     const FIELDS: Option<&'static [FieldFacts]> = None;
 
     /// The name of the derived struct whose fields `FIELDS` lists (passed on by containers
