@@ -1,13 +1,13 @@
 //! The modelling standard's `t_users` collection and an orders collection with embedded
 //! items, printed as the `createCollection` commands that install their validators, then
-//! a query and two updates written with the typed field paths (`Order::fields()`), one
+//! a query and two updates written with `path!` (field paths checked at compile time), one
 //! of them a bounded `$push` that keeps `items` within its `max_items`.
 //!
 //! Run: `cargo run -p mongo-schema-examples --example quickstart`. The output is
 //! committed beside this file as `quickstart.out`; a test keeps it current.
 
 use mongo_schema::bson::{doc, oid::ObjectId, DateTime};
-use mongo_schema::{render, MongoCollection, MongoSchema};
+use mongo_schema::{path, render, MongoCollection, MongoSchema};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use std::str::FromStr;
@@ -105,18 +105,17 @@ fn section<T: MongoCollection>() -> String {
     )
 }
 
-/// A query and updates named through the typed paths: a renamed or removed field would be
-/// a compile error here, not a query that silently matches nothing.
+/// A query and updates named through `path!`: a renamed or removed field would be a
+/// compile error here, not a query that silently matches nothing.
 fn writes() -> String {
-    let order = Order::fields();
     let filter = doc! {
-        order.order_no().as_str(): "A-1001",
-        order.items().items().quantity().as_str(): { "$gte": 10 },
+        path!(Order.order_no).as_str(): "A-1001",
+        path!(Order.items.quantity).as_str(): { "$gte": 10 },
     };
     // every line of at least 10 units: 5% off its price (arrayFilters names `big`)
-    let discount = doc! { "$mul": { order.items().filtered("big").price().as_str(): 0.95 } };
-    // an arrayFilters condition names a path inside one item: the item type's own paths
-    let array_filters = [doc! { format!("big.{}", OrderItem::fields().quantity()): { "$gte": 10 } }];
+    let discount = doc! { "$mul": { path!(Order.items.$[big].price).as_str(): 0.95 } };
+    // an arrayFilters condition names a path inside one item: the item type's own path
+    let array_filters = [doc! { format!("big.{}", path!(OrderItem.quantity)): { "$gte": 10 } }];
     // one more line, the array kept at its `max_items = 100`, serialized as the driver writes
     let line = OrderItem {
         product_id: ObjectId::from_str("65a1b2c3d4e5f60718293a4b").expect("a valid ObjectId"),
@@ -124,7 +123,7 @@ fn writes() -> String {
         price: Decimal::new(1250, 2),
         quantity: 3,
     };
-    let push = order.items().push([line]).update().expect("an order line serializes");
+    let push = path!(Order.items).push([line]).update().expect("an order line serializes");
     format!(
         "// db_order.t_order: a filter, an update with arrayFilters, a bounded push (typed paths)\nfilter: {}\nupdate: {}\narrayFilters: {}\nupdate: {}\n",
         render::relaxed_json(&filter),

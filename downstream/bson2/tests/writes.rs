@@ -58,3 +58,16 @@ fn the_derive_registers_the_root_for_the_cli_and_migrations() {
     // the same value on every call
     assert!(std::ptr::eq(*cart, *mongo_schema::registered().iter().find(|r| r.collection == "t_cart").unwrap()));
 }
+
+#[test]
+fn a_bounded_push_through_path_passes_the_lint_and_the_validator() {
+    // the user's own bson 2 `doc!` takes the path as a key; the push keeps `max_items`
+    let filter = bson::doc! { mongo_schema::path!(Cart.owner.user_name).as_str(): "ada" };
+    assert_eq!(filter, bson::doc! { "owner.userName": "ada" });
+    let push = mongo_schema::path!(Cart.items).push(["b"]).update().expect("a string serializes");
+    assert_eq!(check_update_static::<Cart>(&push), [], "{push}");
+    let validator = Validator::new(&Cart::json_schema()).expect("the schema compiles");
+    let full = bson::doc! { "_id": bson::oid::ObjectId::new(), "owner": { "userName": "ada" }, "items": ["x", "y", "z"], "loginCount": 1_i64 };
+    let after = validator.check_update(&full, &push).expect("the push keeps 3 items");
+    assert_eq!(after.get_array("items").expect("items").len(), 3);
+}

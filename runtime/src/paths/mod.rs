@@ -2,7 +2,13 @@
 //! from the model's Rust field names, so a renamed or removed field is a compile error
 //! wherever a query, an index hint or an update named it.
 //!
-//! With the `paths` feature on (it is off by default: see its note in `Cargo.toml`):
+//! Two ways to write one:
+//! - [`path!`](crate::path)`(Customer.address.city_name)`, a [`FieldPath`]: checked at its
+//!   use against the fields table every derived struct has, with no feature and no cost per
+//!   model. The way to name paths.
+//! - With the `paths` feature (off by default: it generates a method per field of every
+//!   model, see its note in `Cargo.toml`), method chains that an IDE completes, and a
+//!   bounded push typed by the array's items:
 //!
 //! ```
 //! # #[cfg(feature = "paths")] {
