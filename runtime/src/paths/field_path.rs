@@ -178,6 +178,8 @@ enum Problem {
     NotArray(BsonKind),
     /// Anything after a value that has no fields.
     AfterScalar(BsonKind),
+    /// A flattened field at the end: its fields are written into the parent.
+    Flattened(Option<&'static [FieldFacts]>),
 }
 
 /// A `path!` walked through the table: its length in bytes, what its end holds, and the
@@ -217,7 +219,11 @@ const fn walk(
                 };
                 at = holds(field);
                 if field.flatten {
-                    // serde writes its fields into the parent: no segment of its own
+                    // serde writes its fields into the parent: no segment of its own, and
+                    // no path that is its own
+                    if i + 1 == segments.len() {
+                        return Resolved { len, ends, failed: Some((i, Problem::Flattened(field.fields))) };
+                    }
                     i += 1;
                     continue;
                 }
@@ -396,6 +402,16 @@ pub const fn check(resolved: Resolved, index: usize, before: &str, segment: &str
             .str("`, whose keys the fields table does not list (a map, an enum, a `Document`): write the key as a string, `\"")
             .str(segment)
             .str("\"`, which the build takes as written"),
+        Problem::Flattened(fields) => {
+            let message = message
+                .str("is flattened: serde writes its fields into `")
+                .str(before)
+                .str("` itself, so it has no path of its own; name one of its fields");
+            match fields {
+                Some(list) => fields_of(message.str(": "), list),
+                None => message.str(" (a key, as a string)"),
+            }
+        }
         Problem::NotArray(kind) => message
             .str("is an array operator or index, and `")
             .str(before)

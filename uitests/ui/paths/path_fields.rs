@@ -27,6 +27,14 @@ struct Customer {
     #[mongo(max_properties = 5)]
     scores: HashMap<String, i64>,
     payment: Payment,
+    #[serde(flatten)]
+    audit: Audit,
+}
+
+#[derive(Serialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct Audit {
+    created_at: bson::DateTime,
 }
 
 /// Each path breaks one rule; the build reports every one, at the segment.
@@ -45,4 +53,6 @@ fn main() {
     let _ = path!(Customer.id.value);
     // a map's key is fine; what follows a scalar value is not
     let _ = path!(Customer.scores."math".x);
+    // a flattened field alone: its fields are the parent's
+    let _ = path!(Customer.audit);
 }
