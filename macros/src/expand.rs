@@ -815,31 +815,29 @@ impl ToTokens for Field<'_> {
             });
             quote!(items: &[#(#levels),*],)
         });
-        // pushed token by token into one stream where the field is common: a proc macro
-        // pays a call into the compiler for every stream it joins to another, and the derive
-        // runs unoptimised in a debug build, for every field of every model
-        let mut own = TokenStream::new();
+        // What needs no span is written as text and lexed by the compiler in one call: a
+        // proc macro pays a call into the compiler for every token it makes, and the derive
+        // runs unoptimised in a debug build, for every field of every model. Only the type
+        // keeps its tokens (and its span: an error about it points at the field).
         let call_site = Span::call_site();
-        entry(&mut own, "name", Literal::string(name).into());
-        entry(&mut own, "ident", Literal::string(&ident).into());
+        let mut text = format!("name: {name:?}, ident: {ident:?},");
         // the bases hold `REQUIRED` and no keywords: most fields need neither written
         if flags != REQUIRED {
-            entry(&mut own, "flags", Literal::u8_suffixed(flags).into());
+            text += &format!(" flags: {flags}u8,");
         }
         if self.serde.flatten {
-            entry(&mut own, "flatten", Ident::new("true", call_site).into());
+            text += " flatten: true,";
         }
-        // joining a stream costs a call into the compiler even when nothing is joined
         if let Some(items) = items {
-            own.extend(items);
+            text += &items.to_string();
         }
-        match self.field_type() {
+        let own = match self.field_type() {
             FieldType::Trait(ty) => {
                 if let Some(keywords) = keywords {
-                    own.extend(quote!(keywords: &[#keywords],));
+                    text += &format!(" keywords: &[{keywords}],");
                 }
-                own.append(Punct::new('.', Spacing::Joint));
-                own.append(Punct::new('.', Spacing::Alone));
+                text += " ..";
+                let mut own = parse_text(&text);
                 // `<T as _p::MongoSchema>::FIELD`, spanned at the type
                 let span = first_span(ty);
                 own.append(spanned_punct('<', Spacing::Alone, span));
@@ -849,26 +847,36 @@ impl ToTokens for Field<'_> {
                 own.append(spanned_punct('>', Spacing::Alone, span));
                 path_sep(&mut own, span);
                 own.append(Ident::new("FIELD", span));
+                own
             }
             FieldType::Alias(alias) => {
                 let facts = alias_facts(&alias, self.is_option());
-                let keywords = keywords.map(|keywords| quote!(, #keywords));
-                own.extend(
-                    quote!(keywords: &[_p::Keyword::BsonType(#alias) #keywords], facts: #facts, .._p::ALIAS_FIELD),
+                let keywords = keywords.map(|keywords| format!(", {keywords}")).unwrap_or_default();
+                text += &format!(
+                    " keywords: &[_p::Keyword::BsonType({alias:?}){keywords}], facts: {facts}, .._p::ALIAS_FIELD"
                 );
+                parse_text(&text)
             }
-        }
+        };
         path(tokens, &["_p", "FieldFacts"], call_site);
         tokens.append(Group::new(Delimiter::Brace, own));
     }
 }
 
-/// `key: value,` into `tokens`.
-fn entry(tokens: &mut TokenStream, key: &str, value: proc_macro2::TokenTree) {
-    tokens.append(Ident::new(key, Span::call_site()));
-    tokens.append(Punct::new(':', Spacing::Alone));
-    tokens.append(value);
-    tokens.append(Punct::new(',', Spacing::Alone));
+/// Tokens of `text`, generated code that needs no span of the input: lexed by the compiler
+/// in one call (spans: the call site).
+fn parse_text(text: &str) -> TokenStream {
+    // the compiler's lexer directly: proc_macro2's `parse` lexes the text once more first,
+    // in its own code, which runs unoptimised like the rest of the derive
+    if proc_macro::is_available() {
+        if let Ok(tokens) = text.parse::<proc_macro::TokenStream>() {
+            return tokens.into();
+        }
+    }
+    text.parse().unwrap_or_else(|e| {
+        let message = format!("mongo-schema's derive wrote code that does not lex ({e}), a bug to report: {text}");
+        quote!(::core::compile_error!(#message))
+    })
 }
 
 /// `a::b::c` into `tokens`.

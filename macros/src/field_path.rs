@@ -4,14 +4,13 @@
 //! spanned at the segment, so a wrong name is reported where it is written.
 
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
-use quote::{quote, quote_spanned};
+use quote::quote;
 
-/// One segment: its constructor in `Segment`, its text, and where it is written.
+/// One segment: its kind (`f` a Rust field, `k` a key, `e` an element: the runtime's
+/// encoding) and its text.
 struct Segment {
-    kind: &'static str,
+    kind: char,
     text: String,
-    written: String,
-    span: Span,
 }
 
 /// The expansion of `$crate; Model.segments...` (the runtime's `path!` passes its `$crate`
@@ -57,16 +56,14 @@ fn parse(input: TokenStream) -> syn::Result<Parsed> {
             "name a field after the model: `path!(Customer.address)` (the model alone is the whole document)",
         ));
     };
-    let mut written = compact(&model);
     let mut segments = Vec::new();
     let mut after = dot;
     loop {
         let Some(token) = tokens.next() else {
             return Err(syn::Error::new(after, "a segment must follow the `.`"));
         };
-        let span = token.span();
-        let parts: Vec<(&'static str, String)> = match token {
-            TokenTree::Ident(ident) => vec![("Field", ident.to_string())],
+        let parts: Vec<(char, String)> = match token {
+            TokenTree::Ident(ident) => vec![('f', ident.to_string())],
             TokenTree::Punct(p) if p.as_char() == '$' => match tokens.peek() {
                 Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Bracket => {
                     let inner: Vec<TokenTree> = g.stream().into_iter().collect();
@@ -82,9 +79,9 @@ fn parse(input: TokenStream) -> syn::Result<Parsed> {
                         }
                     };
                     tokens.next();
-                    vec![("Element", text)]
+                    vec![('e', text)]
                 }
-                _ => vec![("Element", "$".to_owned())],
+                _ => vec![('e', "$".to_owned())],
             },
             TokenTree::Literal(literal) => literal_segments(literal)?,
             other => {
@@ -95,11 +92,7 @@ fn parse(input: TokenStream) -> syn::Result<Parsed> {
                 ))
             }
         };
-        for (kind, text) in parts {
-            let shown = if kind == "Key" { format!("{text:?}") } else { text.clone() };
-            segments.push(Segment { kind, text, written: written.clone(), span });
-            written = format!("{written}.{shown}");
-        }
+        segments.extend(parts.into_iter().map(|(kind, text)| Segment { kind, text }));
         match tokens.next() {
             None => break,
             Some(TokenTree::Punct(p)) if p.as_char() == '.' => after = p.span(),
@@ -112,18 +105,18 @@ fn parse(input: TokenStream) -> syn::Result<Parsed> {
 }
 
 /// An index (`3`), two indexes lexed as one number (`3.4`), or a string key.
-fn literal_segments(literal: proc_macro2::Literal) -> syn::Result<Vec<(&'static str, String)>> {
+fn literal_segments(literal: proc_macro2::Literal) -> syn::Result<Vec<(char, String)>> {
     let span = literal.span();
     match syn::Lit::new(literal) {
         syn::Lit::Int(int) if int.suffix().is_empty() && int.base10_digits() == int.to_string() => {
-            Ok(vec![("Element", int.base10_digits().to_owned())])
+            Ok(vec![('e', int.base10_digits().to_owned())])
         }
         syn::Lit::Float(float)
             if float.suffix().is_empty()
                 && float.to_string().split('.').count() == 2
                 && float.to_string().split('.').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())) =>
         {
-            Ok(float.to_string().split('.').map(|p| ("Element", p.to_owned())).collect())
+            Ok(float.to_string().split('.').map(|p| ('e', p.to_owned())).collect())
         }
         syn::Lit::Str(key) => {
             let value = key.value();
@@ -134,7 +127,7 @@ fn literal_segments(literal: proc_macro2::Literal) -> syn::Result<Vec<(&'static 
                      (an operator) and no NUL",
                 ));
             }
-            Ok(vec![("Key", value)])
+            Ok(vec![('k', value)])
         }
         _ => Err(syn::Error::new(span, "an array index is a plain decimal integer: `lines.0.sku`")),
     }
@@ -153,26 +146,14 @@ fn compact(tokens: &TokenStream) -> String {
 
 fn render(krate: &TokenStream, model: &TokenStream, segments: &[Segment]) -> TokenStream {
     let p = quote!(#krate::__private);
-    let list = segments.iter().map(|s| {
-        let kind = proc_macro2::Ident::new(s.kind, Span::call_site());
-        let text = &s.text;
-        quote!(#p::Segment::#kind(#text))
-    });
-    let checks = segments.iter().enumerate().map(|(i, s)| {
-        let (before, text) = (&s.written, if s.kind == "Key" { format!("{:?}", s.text) } else { s.text.clone() });
-        // every token at the segment: a span joined from tokens of the macro's own
-        // context would be reported at the whole macro call
-        quote_spanned!(s.span=> const _: () = __check(__R, #i, #before, #text);)
-    });
+    // one string for the segments, each after a '.', its kind first (no segment holds a '.')
+    let encoded: Vec<String> = segments.iter().map(|s| format!("{}{}", s.kind, s.text)).collect();
+    let encoded = encoded.join(".");
+    let written = compact(model);
+    // one constant a use, whose evaluation walks the table once and fails the build naming
+    // the segment that does not fit: each item costs the compiler more than the walk
     quote! {{
-        use #p::path_check as __check;
-        const __F: ::core::option::Option<&'static [#p::FieldFacts]> = <#model as #p::MongoSchema>::FIELDS;
-        const __N: &'static str = <#model as #p::MongoSchema>::NAME;
-        const __S: &[#p::Segment] = &[#(#list),*];
-        const __R: #p::Resolved = #p::path_resolve(__F, __N, __S);
-        #(#checks)*
-        const __B: [u8; __R.len] = #p::path_write(__F, __N, __S);
-        const __P: #p::FieldPath = #p::FieldPath::__new(&__B, __R);
+        const __P: #p::FieldPath = #p::FieldPath::__new(&#p::path_resolve::<#model>(#written, #encoded));
         __P
     }}
 }

@@ -8,11 +8,9 @@ pub use crate::command::{
     Capped, Clustered, Collation, Index, IndexKey, MongoCollection, Registered, Registration, Timeseries,
     ValidationAction, ValidationLevel,
 };
-/// What `path!` expands to.
-pub use crate::paths::{
-    check as path_check, resolve as path_resolve, write as path_write, FieldPath, Resolved, Segment,
-};
 pub use crate::paths::{child, flat, Array, Bounded, Leaf, Node, Path};
+/// What `path!` expands to.
+pub use crate::paths::{resolve as path_resolve, FieldPath, Resolved};
 pub use crate::schema::{
     BsonKind, FieldFacts, Keyword, KeywordLit as Lit, KeywordNum as Num, MongoSchema, SchemaFacts, Shape,
 };

@@ -8,7 +8,7 @@
 //! renamed field fails the build at the segment that names it.
 
 use super::{Path, Push, PushError};
-use crate::schema::{BsonKind, FieldFacts, Keyword, Shape};
+use crate::schema::{BsonKind, FieldFacts, Keyword, MongoSchema, Shape};
 use mongo_schema_contract::rules::ConstMessage;
 use serde::Serialize;
 use std::fmt;
@@ -34,8 +34,8 @@ enum End {
 
 impl FieldPath {
     #[doc(hidden)]
-    pub const fn __new(bytes: &'static [u8], resolved: Resolved) -> FieldPath {
-        let path = match std::str::from_utf8(bytes) {
+    pub const fn __new(resolved: &'static Resolved) -> FieldPath {
+        let path = match std::str::from_utf8(resolved.bytes.split_at(resolved.len).0) {
             Ok(path) => path,
             // field names are `&str`s and segments are joined by '.': always UTF-8
             Err(_) => "",
@@ -136,9 +136,8 @@ impl PartialEq<&str> for FieldPath {
 }
 
 /// One segment of a `path!` as written.
-#[doc(hidden)]
 #[derive(Clone, Copy)]
-pub enum Segment {
+enum Segment {
     /// A Rust field, by its name in the struct (`r#type` as written).
     Field(&'static str),
     /// A key written as a string: a map's key, a key of a value whose fields the table
@@ -180,34 +179,37 @@ enum Problem {
     AfterScalar(BsonKind),
     /// A flattened field at the end: its fields are written into the parent.
     Flattened(Option<&'static [FieldFacts]>),
+    /// The path would outgrow the buffer it is written into.
+    TooLong,
 }
 
-/// A `path!` walked through the table: its length in bytes, what its end holds, and the
-/// first segment that does not fit, if any.
+/// The longest path `path!` writes, in bytes.
+const MAX_PATH: usize = 512;
+
+/// A `path!` walked through the table: the path's bytes and what its end holds.
 #[doc(hidden)]
 #[derive(Clone, Copy)]
 pub struct Resolved {
-    /// Bytes of the path.
-    pub len: usize,
+    bytes: [u8; MAX_PATH],
+    len: usize,
     ends: End,
-    failed: Option<(usize, Problem)>,
 }
 
 /// The walk of `segments` from a root's `fields` (`None`: a root whose keys the table does
-/// not list), writing the path into `out` when given (its length: [`Resolved::len`]).
+/// not list): the path, or the first segment that does not fit and why.
 const fn walk(
     fields: Option<&'static [FieldFacts]>,
     owner: &'static str,
     segments: &[Segment],
-    mut out: Option<&mut [u8]>,
-) -> Resolved {
+) -> Result<Resolved, (usize, Problem)> {
     let mut at = match fields {
         Some(list) => At::Fields(list, owner),
         None => At::Unlisted,
     };
-    let (mut len, mut ends, mut i) = (0, End::Other, 0);
+    let mut out = Resolved { bytes: [0; MAX_PATH], len: 0, ends: End::Other };
+    let mut i = 0;
     while i < segments.len() {
-        ends = End::Other;
+        out.ends = End::Other;
         // an array's items stand where a field or key is named: mongod reaches into them
         if let (At::Array { levels: 1, kind, fields, owner }, Segment::Field(_) | Segment::Key(_)) = (at, segments[i]) {
             at = item(kind, fields, owner);
@@ -215,34 +217,30 @@ const fn walk(
         let written: &str = match (at, segments[i]) {
             (At::Fields(list, owner), Segment::Field(ident)) => {
                 let Some(field) = by_ident(list, ident.as_bytes()) else {
-                    return Resolved { len, ends, failed: Some((i, Problem::NoField(list, owner))) };
+                    return Err((i, Problem::NoField(list, owner)));
                 };
                 at = holds(field);
                 if field.flatten {
                     // serde writes its fields into the parent: no segment of its own, and
                     // no path that is its own
                     if i + 1 == segments.len() {
-                        return Resolved { len, ends, failed: Some((i, Problem::Flattened(field.fields))) };
+                        return Err((i, Problem::Flattened(field.fields)));
                     }
                     i += 1;
                     continue;
                 }
                 if let At::Array { .. } = at {
-                    ends = End::Array(max_items(field.keywords));
+                    out.ends = End::Array(max_items(field.keywords));
                 }
                 field.name
             }
-            (At::Fields(list, owner), Segment::Key(_)) => {
-                return Resolved { len, ends, failed: Some((i, Problem::KeyOfKnownFields(list, owner))) };
-            }
+            (At::Fields(list, owner), Segment::Key(_)) => return Err((i, Problem::KeyOfKnownFields(list, owner))),
             (At::Map { kind, fields, owner }, Segment::Key(key)) => {
                 at = item(kind, fields, owner);
                 key
             }
             (At::Unlisted, Segment::Key(key)) => key,
-            (At::Map { .. } | At::Unlisted, Segment::Field(_)) => {
-                return Resolved { len, ends, failed: Some((i, Problem::FieldOfUnlisted)) };
-            }
+            (At::Map { .. } | At::Unlisted, Segment::Field(_)) => return Err((i, Problem::FieldOfUnlisted)),
             (At::Array { levels, kind, fields, owner }, Segment::Element(element)) => {
                 at = if levels > 1 {
                     At::Array { levels: levels - 1, kind, fields, owner }
@@ -252,40 +250,31 @@ const fn walk(
                 element
             }
             (At::Unlisted, Segment::Element(element)) => element,
-            (At::Fields(..), Segment::Element(_)) => {
-                return Resolved { len, ends, failed: Some((i, Problem::NotArray(BsonKind::Object))) };
+            (At::Fields(..) | At::Map { .. }, Segment::Element(_)) => {
+                return Err((i, Problem::NotArray(BsonKind::Object)))
             }
-            (At::Map { .. }, Segment::Element(_)) => {
-                return Resolved { len, ends, failed: Some((i, Problem::NotArray(BsonKind::Object))) };
-            }
-            (At::Scalar(kind), Segment::Element(_)) => {
-                return Resolved { len, ends, failed: Some((i, Problem::NotArray(kind))) };
-            }
-            (At::Scalar(kind), _) => return Resolved { len, ends, failed: Some((i, Problem::AfterScalar(kind))) },
+            (At::Scalar(kind), Segment::Element(_)) => return Err((i, Problem::NotArray(kind))),
+            (At::Scalar(kind), _) => return Err((i, Problem::AfterScalar(kind))),
             // arrays of arrays: a field or key needs an element first
-            (At::Array { .. }, _) => {
-                return Resolved { len, ends, failed: Some((i, Problem::AfterScalar(BsonKind::Array))) };
-            }
+            (At::Array { .. }, _) => return Err((i, Problem::AfterScalar(BsonKind::Array))),
         };
-        if len > 0 {
-            len = put(&mut out, len, b".");
+        let dot = (out.len > 0) as usize;
+        if out.len + dot + written.len() > MAX_PATH {
+            return Err((i, Problem::TooLong));
         }
-        len = put(&mut out, len, written.as_bytes());
+        if dot == 1 {
+            out.bytes[out.len] = b'.';
+            out.len += 1;
+        }
+        let mut b = 0;
+        while b < written.len() {
+            out.bytes[out.len] = written.as_bytes()[b];
+            out.len += 1;
+            b += 1;
+        }
         i += 1;
     }
-    Resolved { len, ends, failed: None }
-}
-
-/// `bytes` written into `out` at `at` (when writing); the length after them.
-const fn put(out: &mut Option<&mut [u8]>, at: usize, bytes: &[u8]) -> usize {
-    if let Some(out) = out {
-        let mut i = 0;
-        while i < bytes.len() {
-            out[at + i] = bytes[i];
-            i += 1;
-        }
-    }
-    at + bytes.len()
+    Ok(out)
 }
 
 /// What a field's value leads to.
@@ -343,33 +332,72 @@ const fn max_items(keywords: &[Keyword]) -> Option<u64> {
     None
 }
 
-/// The walk of a `path!` (what its constants hold).
-#[doc(hidden)]
-pub const fn resolve(fields: Option<&'static [FieldFacts]>, owner: &'static str, segments: &[Segment]) -> Resolved {
-    walk(fields, owner, segments, None)
-}
-
-/// The path's bytes: `N` is [`resolve`]'s `len`.
-#[doc(hidden)]
-pub const fn write<const N: usize>(
-    fields: Option<&'static [FieldFacts]>,
-    owner: &'static str,
-    segments: &[Segment],
-) -> [u8; N] {
-    let mut out = [0u8; N];
-    walk(fields, owner, segments, Some(&mut out));
-    out
-}
-
-/// Fails the build when segment `index` is the one that does not fit; `before` is the
-/// path up to it as written (`Customer.address`), `segment` the segment as written.
+/// The path `segments` name from the root `M` (`model`: as written), a build error naming
+/// the first segment that does not fit. `segments` is the macro's encoding: each segment
+/// after a '.', its kind first (`f` a Rust field, `k` a key, `e` an element), then its text
+/// (`faddress.e$[].fcity`): one string literal a use, whatever the path's length.
 #[doc(hidden)]
 #[track_caller]
-pub const fn check(resolved: Resolved, index: usize, before: &str, segment: &str) {
-    let Some((failed, problem)) = resolved.failed else { return };
-    if failed != index {
-        return;
+pub const fn resolve<M: MongoSchema + ?Sized>(model: &str, segments: &'static str) -> Resolved {
+    let (list, count) = decode(segments);
+    let segments = list.split_at(count).0;
+    match walk(M::FIELDS, M::NAME, segments) {
+        Ok(resolved) => resolved,
+        Err((index, problem)) => {
+            let before = written(model, segments, index);
+            let segment = written(model, segments, index + 1);
+            let segment = segment.as_str().split_at(before.as_str().len() + 1).1;
+            fail(problem, before.as_str(), segment)
+        }
     }
+}
+
+/// The most segments a path has.
+const MAX_SEGMENTS: usize = 32;
+
+/// The segments of the macro's encoding (see [`resolve`]).
+#[track_caller]
+const fn decode(mut rest: &'static str) -> ([Segment; MAX_SEGMENTS], usize) {
+    let mut list = [Segment::Field(""); MAX_SEGMENTS];
+    let mut count = 0;
+    while !rest.is_empty() {
+        let mut end = 0;
+        while end < rest.len() && rest.as_bytes()[end] != b'.' {
+            end += 1;
+        }
+        let (segment, after) = rest.split_at(end);
+        rest = if after.is_empty() { after } else { after.split_at(1).1 };
+        if count == MAX_SEGMENTS {
+            panic!("a path of more than 32 segments: mongo-schema's `path!` does not write one");
+        }
+        let (kind, text) = segment.split_at(1);
+        list[count] = match kind.as_bytes()[0] {
+            b'f' => Segment::Field(text),
+            b'k' => Segment::Key(text),
+            _ => Segment::Element(text),
+        };
+        count += 1;
+    }
+    (list, count)
+}
+
+/// The path as written, up to segment `end` (excluded): `Customer.address."key".$[]`.
+const fn written(model: &str, segments: &[Segment], end: usize) -> ConstMessage {
+    let mut message = ConstMessage::new().str(model);
+    let mut i = 0;
+    while i < end {
+        message = match segments[i] {
+            Segment::Field(text) | Segment::Element(text) => message.str(".").str(text),
+            Segment::Key(text) => message.str(".\"").str(text).str("\""),
+        };
+        i += 1;
+    }
+    message
+}
+
+/// Fails the build: `segment` (as written) cannot follow `before`.
+#[track_caller]
+const fn fail(problem: Problem, before: &str, segment: &str) -> ! {
     let message = ConstMessage::new().str("`").str(segment).str("` ");
     let message = match problem {
         Problem::NoField(list, owner) => {
@@ -412,6 +440,7 @@ pub const fn check(resolved: Resolved, index: usize, before: &str, segment: &str
                 None => message.str(" (a key, as a string)"),
             }
         }
+        Problem::TooLong => message.str("makes the path longer than mongo-schema's 512 bytes (at `").str(before).str("`)"),
         Problem::NotArray(kind) => message
             .str("is an array operator or index, and `")
             .str(before)

@@ -75,7 +75,7 @@ mod field_path;
 
 pub use field_path::FieldPath;
 #[doc(hidden)]
-pub use field_path::{check, resolve, write, Resolved, Segment};
+pub use field_path::{resolve, Resolved};
 
 /// A value standing for a dotted path: built from a [`Path`], and read as one.
 pub trait Node {
