@@ -117,18 +117,24 @@ pub fn wrap(input: &syn::DeriveInput, body: TokenStream, extra: Option<TokenStre
     }
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let runtime = crate::attr::mongo::runtime_path(&input.attrs);
-    quote! {
-        #[doc(hidden)]
-        #[allow(non_upper_case_globals, unused_qualifications, dead_code, missing_docs, private_interfaces, clippy::all)]
-        const _: () = {
-            use #runtime::__private as _p;
-            #[automatically_derived]
-            impl #impl_generics _p::MongoSchema for #ident #ty_generics #where_clause {
-                #body
-            }
-            #extra
-        };
-    }
+    // the fixed parts as text (see `parse_text`), every model has them
+    let mut block = parse_text("use");
+    runtime.to_tokens(&mut block);
+    block.extend(parse_text("::__private as _p; #[automatically_derived] impl"));
+    impl_generics.to_tokens(&mut block);
+    block.extend(parse_text("_p::MongoSchema for"));
+    ident.to_tokens(&mut block);
+    ty_generics.to_tokens(&mut block);
+    where_clause.to_tokens(&mut block);
+    block.append(Group::new(Delimiter::Brace, body));
+    block.extend(extra);
+    let mut tokens = parse_text(
+        "#[doc(hidden)] #[allow(non_upper_case_globals, unused_qualifications, dead_code, missing_docs, \
+         private_interfaces, clippy::all)] const _: () =",
+    );
+    tokens.append(Group::new(Delimiter::Brace, block));
+    tokens.append(Punct::new(';', Spacing::Alone));
+    tokens
 }
 
 /// What a derive that failed still emits, so one bad model does not cascade into
@@ -807,13 +813,15 @@ impl ToTokens for Field<'_> {
         let flags: u8 = flags.iter().filter(|(set, _)| *set).map(|(_, bit)| bit).sum();
         let keywords: Vec<&Keyword> =
             self.mongo.keywords.list.iter().map(|(_, k)| k).filter(|k| !matches!(k, Keyword::BsonType(_))).collect();
-        let keywords = (!keywords.is_empty()).then(|| keywords_tokens(keywords));
+        let keywords = (!keywords.is_empty()).then(|| keywords_text(keywords));
         let items = (!self.mongo.items.is_empty()).then(|| {
-            let levels = self.mongo.items.iter().map(|level| {
-                let keywords = keywords_tokens(level.keywords.list.iter().map(|(_, k)| k));
-                quote!(&[#keywords])
-            });
-            quote!(items: &[#(#levels),*],)
+            let levels: Vec<String> = self
+                .mongo
+                .items
+                .iter()
+                .map(|level| format!("&[{}]", keywords_text(level.keywords.list.iter().map(|(_, k)| k))))
+                .collect();
+            format!(" items: &[{}],", levels.join(", "))
         });
         // What needs no span is written as text and lexed by the compiler in one call: a
         // proc macro pays a call into the compiler for every token it makes, and the derive
@@ -829,7 +837,7 @@ impl ToTokens for Field<'_> {
             text += " flatten: true,";
         }
         if let Some(items) = items {
-            text += &items.to_string();
+            text += &items;
         }
         let own = match self.field_type() {
             FieldType::Trait(ty) => {
@@ -947,6 +955,24 @@ fn keyword_tokens(keyword: &Keyword) -> TokenStream {
         }
     };
     quote!(_p::Keyword::#variant(#value))
+}
+
+/// [`keyword_tokens`] as text (for code written as text: see `parse_text`).
+fn keyword_text(keyword: &Keyword) -> String {
+    let (spec, value) = keyword.parts();
+    let value = match value {
+        Value::Str(s) => format!("{s:?}"),
+        Value::Count(n) => format!("{n}u64"),
+        Value::Bool(b) => b.to_string(),
+        // rare: the tokens, as text
+        Value::Num(_) | Value::Lits(_) => return keyword_tokens(keyword).to_string(),
+    };
+    format!("_p::Keyword::{}({value})", spec.variant)
+}
+
+/// A list of keywords as text, comma-separated.
+fn keywords_text<'k>(keywords: impl IntoIterator<Item = &'k Keyword>) -> String {
+    keywords.into_iter().map(keyword_text).collect::<Vec<_>>().join(", ")
 }
 
 /// A list of keywords, comma-separated.
