@@ -48,9 +48,9 @@ pub use mongo_schema_macros::migrations;
 /// A field path checked at compile time: `path!(Customer.address.city_name)` is the
 /// [`paths::FieldPath`] `"addr.cityName"`, the dotted path serde writes for those Rust
 /// fields (after `rename` and `rename_all`; a `flatten`ed field adds no segment). A field
-/// that does not exist (renamed, removed, misspelt) fails the build at the segment that
-/// names it. It costs nothing per model (it reads the fields table every derived struct
-/// has), so it needs no feature.
+/// that does not exist (renamed, removed, misspelt) fails the build where the path is
+/// written, naming the segment and the fields the struct has. It costs nothing per model
+/// (it reads the fields table every derived struct has), so it needs no feature.
 ///
 /// After the model (a type deriving `MongoSchema`, by any path), each `.` segment is:
 ///
@@ -94,7 +94,7 @@ pub use mongo_schema_macros::migrations;
 /// assert_eq!(update.to_string(), r#"{ "$push": { "previous": { "$each": [{ "cityName": "Oslo" }], "$slice": -5 } } }"#);
 /// ```
 ///
-/// A renamed field is a compile error at the segment:
+/// A renamed field is a compile error where the path is written:
 ///
 /// ```compile_fail
 /// # use mongo_schema::{path, MongoSchema};

@@ -1,11 +1,11 @@
 //! [`path!`](crate::path): a field path checked where it is written, against the fields
 //! table (`MongoSchema::FIELDS`) every derived struct already has. Nothing is generated
-//! per model: a use costs a few constants at the use, so it is on with no feature.
+//! per model: a use costs one constant where it is written, so it is on with no feature.
 //!
-//! The macro turns `path!(Customer.address.city_name)` into a list of [`Segment`]s; the
-//! `const fn`s here walk them through the table twice (once for the length, once for the
-//! bytes) and the expansion checks each segment in a constant spanned at it, so a
-//! renamed field fails the build at the segment that names it.
+//! The macro turns `path!(Customer.address.city_name)` into one string of segments
+//! (`faddress.fcity_name`, see [`resolve`]); the `const fn`s here walk it through the
+//! table once, in the use's constant, writing the path into a buffer, and a renamed field
+//! fails the build with a message naming the segment and the fields there are.
 
 use super::{Path, Push, PushError};
 use crate::schema::{BsonKind, FieldFacts, Keyword, MongoSchema, Shape};
