@@ -1,7 +1,8 @@
-//! `path!(Model.field.$[].other)`: the segments as written, turned into constants that
-//! walk the model's fields table at compile time (see `mongo_schema::paths::FieldPath`).
-//! The macro knows no fields: it reads the syntax, and each segment's check is a constant
-//! spanned at the segment, so a wrong name is reported where it is written.
+//! `path!(Model.field.$[].other)`: the segments as written, encoded in one string and
+//! handed to a constant that walks the model's fields table at compile time (see
+//! `mongo_schema::paths::FieldPath`). The macro knows no fields: it reads the syntax (and
+//! reports what it cannot read at the token); the constant's evaluation reports a name
+//! the table does not have.
 
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
 use quote::quote;

@@ -289,6 +289,8 @@ struct Product {
     history: Vec<HashMap<String, Price>>,
     #[mongo(max_properties = 5, items(max_properties = 5))]
     regions: HashMap<String, HashMap<String, Price>>,
+    #[mongo(max_properties = 5, items(max_items = 3))]
+    tiers: HashMap<String, Vec<Price>>,
 }
 
 #[test]
@@ -296,5 +298,7 @@ fn paths_go_through_maps_to_their_values_fields() {
     assert_eq!(mongo_schema::path!(Product.prices."eur".amount_cents), "prices.eur.amountCents");
     assert_eq!(mongo_schema::path!(Product.history.$[]."k"."x"), "history.$[].k.x");
     assert_eq!(mongo_schema::path!(Product.regions."eu"."fr"."amountCents"), "regions.eu.fr.amountCents");
+    assert_eq!(mongo_schema::path!(Product.tiers."gold".$[].amount_cents), "tiers.gold.$[].amountCents");
+    assert_eq!(mongo_schema::path!(Product.tiers."gold".amount_cents), "tiers.gold.amountCents");
     assert_eq!(Product::INDEXES.len(), 3);
 }

@@ -236,7 +236,11 @@ const fn walk(
             }
             (At::Fields(list, owner), Segment::Key(_)) => return Err((i, Problem::KeyOfKnownFields(list, owner))),
             (At::Map { kind, fields, owner }, Segment::Key(key)) => {
-                at = item(kind, fields, owner);
+                at = match (kind, fields) {
+                    // a map of arrays of documents: the table keeps the documents' fields
+                    (BsonKind::Array, Some(_)) => At::Array { levels: 1, kind: BsonKind::Object, fields, owner },
+                    _ => item(kind, fields, owner),
+                };
                 key
             }
             (At::Unlisted, Segment::Key(key)) => key,
