@@ -149,8 +149,9 @@ pub struct ConstMessage {
 }
 
 impl ConstMessage {
-    /// Bytes a message holds; longer text is cut at a character boundary.
-    pub const CAPACITY: usize = 1024;
+    /// Bytes a message holds (the failures of every field of a struct: a rule's message
+    /// is under 600); longer text is cut at a character boundary.
+    pub const CAPACITY: usize = 4096;
 
     /// An empty message.
     pub const fn new() -> Self {

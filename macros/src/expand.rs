@@ -63,23 +63,29 @@ fn checked_facts(c: &Container, facts: TokenStream, assertions: &[Assertion]) ->
     if c.input.generics.params.is_empty() {
         let ident = &c.input.ident;
         let (own, owner) = (quote!(<#ident as _p::MongoSchema>::FACTS), ident.clone());
-        // one item each: rustc stops evaluating an item at its first panic; pushed into
-        // one stream (see `Field::to_tokens`)
-        let call_site = Span::call_site();
         let mut items = TokenStream::new();
-        for a in assertions {
-            items.append(Ident::new("const", call_site));
-            items.append(Ident::new("_", call_site));
-            items.append(Punct::new(':', Spacing::Alone));
-            items.append(Group::new(Delimiter::Parenthesis, TokenStream::new()));
-            items.append(Punct::new('=', Spacing::Alone));
-            match a.test {
-                Test::Field(checks, max_depth, Some(index)) => {
-                    field_check(&mut items, &owner, a.span, index, checks, max_depth)
-                }
-                _ => items.extend(std::iter::once(assertion(c, a, &own, Some(&owner)))),
-            }
+        let mut item = |value: TokenStream| {
+            items.extend(parse_text("const _: () ="));
+            items.extend(std::iter::once(value));
             items.append(Punct::new(';', Spacing::Alone));
+        };
+        // the fields' checks: one item for them all (see `_p::rules::assert_fields`)
+        let fields: Vec<(usize, u32, u32, (Span, Span))> = assertions
+            .iter()
+            .filter_map(|a| match a.test {
+                Test::Field(checks, max_depth, Some(index)) => Some((index, checks, max_depth, a.span)),
+                _ => None,
+            })
+            .collect();
+        if let (Some(first), Some(last)) = (fields.first(), fields.last()) {
+            let each: Vec<(usize, u32, u32)> =
+                fields.iter().map(|&(index, checks, depth, _)| (index, checks, depth)).collect();
+            item(fields_check(&owner, (first.3 .0, last.3 .1), &each));
+        }
+        // the type's own rules: one item each, as rustc stops evaluating an item at its
+        // first panic
+        for a in assertions.iter().filter(|a| !matches!(a.test, Test::Field(_, _, Some(_)))) {
+            item(assertion(c, a, &own, Some(&owner)));
         }
         return (facts, Some(items));
     }
@@ -1017,9 +1023,7 @@ fn assertion(c: &Container, a: &Assertion, own: &TokenStream, owner: Option<&Ide
             })
         }
         (Test::Field(checks, max_depth, Some(index)), Some(owner)) => {
-            let mut tokens = TokenStream::new();
-            field_check(&mut tokens, owner, a.span, *index, *checks, *max_depth);
-            tokens
+            fields_check(owner, a.span, &[(*index, *checks, *max_depth)])
         }
         (Test::Field(checks, max_depth, _), _) if checks & check::KEYWORDS != 0 => {
             // the keywords are in the field's own facts: a one-field table (a variant's or
@@ -1036,20 +1040,15 @@ fn assertion(c: &Container, a: &Assertion, own: &TokenStream, owner: Option<&Ide
     }
 }
 
-/// `_p::rules::assert_field_at(<Owner as _p::MongoSchema>::FIELDS, index, checks,
-/// max_depth, ceiling)`: one call spanning the field, so a const panic inside the
-/// `#[track_caller]` runtime function is reported there; the table's path is spanned at the
-/// field too, so an error in the table (a generic field type's own rule) is noted there.
-fn field_check(
-    out: &mut TokenStream,
-    owner: &Ident,
-    (start, end): (Span, Span),
-    index: usize,
-    checks: u32,
-    max_depth: u32,
-) {
-    let ceiling = crate::policy::current().policy.max_depth;
-    path(out, &["_p", "rules", "assert_field_at"], start);
+/// `_p::rules::assert_fields(<Owner as _p::MongoSchema>::FIELDS, rest)`: one call spanning
+/// the checked fields, from the first one's start to the last one's end, so a const panic
+/// inside the `#[track_caller]` runtime function is reported over them (its message names
+/// each failing field); the table's path is spanned at the first, so an error in the table
+/// (a generic field type's own rule) is noted there. `each` is `(index, checks, max_depth)`
+/// per field, written as text (no span needed).
+fn fields_check(owner: &Ident, (start, end): (Span, Span), each: &[(usize, u32, u32)]) -> TokenStream {
+    let mut out = TokenStream::new();
+    path(&mut out, &["_p", "rules", "assert_fields"], start);
     let mut args = TokenStream::new();
     args.append(spanned_punct('<', Spacing::Alone, start));
     let mut owner = owner.clone();
@@ -1060,20 +1059,14 @@ fn field_check(
     args.append(spanned_punct('>', Spacing::Alone, start));
     path_sep(&mut args, start);
     args.append(Ident::new("FIELDS", start));
-    let numbers = [
-        Literal::usize_suffixed(index),
-        Literal::u32_suffixed(checks),
-        Literal::u32_suffixed(max_depth),
-        Literal::u32_suffixed(ceiling),
-    ];
-    for mut number in numbers {
-        args.append(spanned_punct(',', Spacing::Alone, start));
-        number.set_span(start);
-        args.append(number);
-    }
+    let each: Vec<String> =
+        each.iter().map(|(index, checks, depth)| format!("({index}usize, {checks}u32, {depth}u32)")).collect();
+    let ceiling = crate::policy::current().policy.max_depth;
+    args.extend(parse_text(&format!(", &[{}], {ceiling}u32", each.join(", "))));
     let mut args = Group::new(Delimiter::Parenthesis, args);
     args.set_span(end);
     out.append(args);
+    out
 }
 
 /// `_p::rules::path(<Root>::FIELDS, "a.b")`.

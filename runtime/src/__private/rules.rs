@@ -60,8 +60,7 @@ const fn silent(facts: SchemaFacts) -> Option<&'static str> {
 }
 
 /// Every field rule but `nesting_depth` in one evaluation: the message of the first
-/// that fails, or `None`. One call per field keeps the expansion to one small const
-/// item a field.
+/// that fails, or `None`.
 pub const fn field(facts: SchemaFacts, checks: u32) -> Option<&'static str> {
     if has(checks, check::MONEY) && holds(facts, BsonKind::Double) {
         return Some(MONEY_DOUBLE);
@@ -106,36 +105,87 @@ pub const fn too_deep(facts: SchemaFacts, checks: u32, max_depth: u32, ceiling: 
 /// Fails the build at the caller (the field's span) when a field rule fails.
 #[track_caller]
 pub const fn assert_field(facts: SchemaFacts, checks: u32, max_depth: u32, ceiling: u32) {
-    if let Some(message) = field(facts, checks) {
-        fail(message);
-    }
-    if let Some(levels) = too_deep(facts, checks, max_depth, ceiling) {
-        fail(mongo_schema_contract::rules::nesting_depth(levels, max_depth).as_str());
+    if let Some(message) = facts_failure(facts, checks, max_depth, ceiling) {
+        fail(message.as_str());
     }
 }
 
-/// [`assert_field`] for the field at `index` of a struct's `FIELDS` (or of a one-field
-/// table the derive writes for a variant's field), and with `check::KEYWORDS` its
-/// keywords against its facts.
+/// [`assert_field`] for the field at `index` of a one-field table the derive writes for a
+/// variant's field (or of a struct's `FIELDS`, when rule errors stop the derive), and with
+/// `check::KEYWORDS` its keywords against its facts.
 #[track_caller]
 pub const fn assert_field_at(fields: Option<&[FieldFacts]>, index: usize, checks: u32, max_depth: u32, ceiling: u32) {
     if let Some(fields) = fields {
-        assert_field(fields[index].facts, checks, max_depth, ceiling);
-        if has(checks, check::KEYWORDS) {
-            assert_keywords(&fields[index]);
+        if let Some(message) = field_failure(&fields[index], checks, max_depth, ceiling) {
+            fail(message.as_str());
         }
     }
+}
+
+/// Every field check of a non-generic struct in one constant: `each` lists, per field
+/// the derive could not decide from its syntax, its index in `fields`, its checks and
+/// its type's depth limit. One failure stops a constant's evaluation, so the failures of
+/// all the fields are gathered first and reported in one error, each after its field's
+/// name: a struct costs one constant, not one a field, and one build still reports them
+/// all.
+#[track_caller]
+pub const fn assert_fields(fields: Option<&[FieldFacts]>, each: &[(usize, u32, u32)], ceiling: u32) {
+    let Some(fields) = fields else { return };
+    let mut report: Option<ConstMessage> = None;
+    let mut i = 0;
+    while i < each.len() {
+        let (index, checks, max_depth) = each[i];
+        let field = &fields[index];
+        if let Some(failure) = field_failure(field, checks, max_depth, ceiling) {
+            let named = match report {
+                None => ConstMessage::new(),
+                Some(before) => before.str("\n"),
+            };
+            let named = match field.ident.is_empty() {
+                true => named.str("field ").number(index as u64),
+                false => named.str("field `").str(field.ident).str("`"),
+            };
+            report = Some(named.str(": ").str(failure.as_str()));
+        }
+        i += 1;
+    }
+    if let Some(report) = report {
+        fail(report.as_str());
+    }
+}
+
+/// The first field rule that `facts` fail, as its message: `field`'s, then `nesting_depth`.
+const fn facts_failure(facts: SchemaFacts, checks: u32, max_depth: u32, ceiling: u32) -> Option<ConstMessage> {
+    if let Some(message) = field(facts, checks) {
+        return Some(ConstMessage::new().str(message));
+    }
+    if let Some(levels) = too_deep(facts, checks, max_depth, ceiling) {
+        return Some(mongo_schema_contract::rules::nesting_depth(levels, max_depth));
+    }
+    None
+}
+
+/// [`facts_failure`] of a field's facts, then with `check::KEYWORDS` its keywords'.
+const fn field_failure(field: &FieldFacts, checks: u32, max_depth: u32, ceiling: u32) -> Option<ConstMessage> {
+    if let Some(message) = facts_failure(field.facts, checks, max_depth, ceiling) {
+        return Some(message);
+    }
+    if has(checks, check::KEYWORDS) {
+        return keywords_failure(field);
+    }
+    None
 }
 
 /// The field's keywords constrain the kind its facts say it has, and its first
 /// `items(...)` level the kind of its items (values): the derive asks this where the
 /// type's syntax does not show the kind (an alias, a path, a generic parameter).
-#[track_caller]
-const fn assert_keywords(field: &FieldFacts) {
+const fn keywords_failure(field: &FieldFacts) -> Option<ConstMessage> {
     let facts = field.facts;
-    assert_level(field.keywords, facts.kind, false);
+    if let Some(message) = level_failure(field.keywords, facts.kind, false) {
+        return Some(message);
+    }
     if field.items.is_empty() {
-        return;
+        return None;
     }
     let item = match facts.shape {
         Shape::Array | Shape::Set | Shape::FixedArray | Shape::Map => facts.item_kind,
@@ -147,31 +197,31 @@ const fn assert_keywords(field: &FieldFacts) {
                 .str("`items(...)` constrains the items of an array or the values of a map, and this field's schema is `")
                 .str(alias(facts.kind))
                 .str("`: set the keywords on the field itself");
-            fail(message.as_str())
+            return Some(message);
         }
     };
-    assert_level(field.items[0], item, true);
+    level_failure(field.items[0], item, true)
 }
 
-#[track_caller]
-const fn assert_level(keywords: &[super::Keyword], kind: BsonKind, item: bool) {
+const fn level_failure(keywords: &[super::Keyword], kind: BsonKind, item: bool) -> Option<ConstMessage> {
     let mut i = 0;
     while i < keywords.len() {
         let (spec, _) = keywords[i].parts();
         if !spec.applies.fits(kind) {
-            fail(keyword::wrong_kind(spec, kind, item).as_str());
+            return Some(keyword::wrong_kind(spec, kind, item));
         }
         if let super::Keyword::Enum(values) = keywords[i] {
             let mut v = 0;
             while v < values.len() {
                 if !keyword::holds(kind, &values[v]) {
-                    fail(keyword::unheld(&values[v], kind, item).as_str());
+                    return Some(keyword::unheld(&values[v], kind, item));
                 }
                 v += 1;
             }
         }
         i += 1;
     }
+    None
 }
 
 const fn alias(kind: BsonKind) -> &'static str {
@@ -382,4 +432,44 @@ pub const fn always(facts: SchemaFacts, kind: BsonKind) -> bool {
 pub const fn is_monotonic(facts: SchemaFacts, object_id: bool) -> bool {
     matches!(facts.kind, BsonKind::Date | BsonKind::Timestamp)
         || (object_id && matches!(facts.kind, BsonKind::ObjectId))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::MongoSchema;
+
+    fn field<T: MongoSchema>(ident: &'static str) -> FieldFacts {
+        FieldFacts { name: ident, ident, ..T::FIELD }
+    }
+
+    fn panic_of(check: impl FnOnce() + std::panic::UnwindSafe) -> Option<String> {
+        let payload = std::panic::catch_unwind(check).err()?;
+        Some(payload.downcast_ref::<String>().cloned().unwrap_or_default())
+    }
+
+    /// One call reports every failing field of the struct, each named, in the order given,
+    /// whole (the buffer holds several messages), and says nothing of the fields that pass.
+    #[test]
+    fn assert_fields_reports_every_failing_field_in_one_message() {
+        let fields: &'static [FieldFacts] = Vec::leak(vec![
+            field::<f64>("unit_price"),
+            field::<crate::bson::DateTime>("created_at"),
+            field::<Vec<i32>>("scores"),
+            field::<i64>("status"),
+        ]);
+        let each = [(0, check::MONEY, 5), (1, check::DATE, 5), (2, check::ARRAY, 5), (3, check::STATUS, 5)];
+        let message = panic_of(|| assert_fields(Some(fields), &each, 5)).expect("two fields fail");
+        let lines: Vec<&str> = message.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                format!("field `unit_price`: {MONEY_DOUBLE}"),
+                format!("field `scores`: {UNBOUNDED_ARRAY}"),
+                format!("field `status`: {NUMERIC_STATUS}"),
+            ],
+        );
+        assert!(panic_of(|| assert_fields(Some(fields), &[(1, check::DATE, 5)], 5)).is_none());
+        assert!(panic_of(|| assert_fields(None, &each, 5)).is_none(), "no table: nothing to check");
+    }
 }
