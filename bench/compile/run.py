@@ -10,8 +10,9 @@ interleaved, in three modes (incremental `cargo build`, non-incremental build,
 `cargo check`) and two edit styles (`touch`: the file's mtime only, nothing changes;
 `comment`: one comment's text changes). A timing in which cargo did not recompile the
 models crate is refused. Prints per mode, edit and mix the medians of wall time (the
-target) and of CPU time (cargo + rustc, user + sys: steadier on a shared machine) and the
-ratio (ours - serde) / (schemars - serde), then a Markdown table of the wall ratios.
+target) and of CPU time (cargo + rustc, user + sys: steadier on a shared machine), the
+fastest CPU time of the runs (the one other load disturbed least), and the ratio
+(ours - serde) / (schemars - serde) of each, then a Markdown table of the ratios.
 `--instructions` also counts, under callgrind, the instructions rustc executes for one
 rebuild of each variant after the same edit: a ratio that load on a shared machine cannot
 move (`--runs 0 --instructions` counts only).
@@ -503,6 +504,15 @@ def main():
                     results[(mode, style, label, unit)] = (med, ratio)
                     print(f"{where:44} {unit:4} serde {med['serde']:.2f}s  schemars {med['schemars']:.2f}s  "
                           f"ours {med['ours']:.2f}s  ratio {ratio:.2f}", flush=True)
+                # on a shared virtual machine a rebuild's CPU time moves by a quarter from
+                # run to run (other guests, frequency), more than the gap measured; the
+                # fastest of the runs is the one the machine disturbed least
+                fastest = {v: min(c for _, c in s) for v, s in samples.items()}
+                gap = fastest["schemars"] - fastest["serde"]
+                ratio = (fastest["ours"] - fastest["serde"]) / gap if gap != 0 else float("nan")
+                results[(mode, style, label, "fastest")] = (fastest, ratio)
+                print(f"{where:44} {'cpu, fastest':4} serde {fastest['serde']:.2f}s  schemars "
+                      f"{fastest['schemars']:.2f}s  ours {fastest['ours']:.2f}s  ratio {ratio:.2f}", flush=True)
     counted = {}
     if a.instructions:
         if shutil.which("valgrind") is None:
@@ -529,20 +539,24 @@ def main():
                   f"{(n['ours'] - n['serde']) / 1e9:+.2f} G | **{ratio:.2f}** |")
     if not results:
         return
-    print("\n| mode | edit | mix | serde | schemars adds | we add | ratio (wall) | ratio (CPU) |")
-    print("|---|---|---|---:|---:|---:|---:|---:|")
+    print("\n| mode | edit | mix | serde | schemars adds | we add | ratio (wall) | ratio (CPU) | CPU, fastest runs: serde, schemars adds, we add | ratio (CPU, fastest) |")
+    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for (mode, style, label, unit), (med, ratio) in results.items():
         if unit != "wall":
             continue
         cpu = results[(mode, style, label, "cpu")][1]
+        fast, fast_ratio = results[(mode, style, label, "fastest")]
         print(f"| {mode} | {style} | {label} | {med['serde']:.2f} s | {med['schemars'] - med['serde']:+.2f} s | "
-              f"{med['ours'] - med['serde']:+.2f} s | **{ratio:.2f}** | {cpu:.2f} |")
+              f"{med['ours'] - med['serde']:+.2f} s | **{ratio:.2f}** | {cpu:.2f} | {fast['serde']:.2f} s, "
+              f"{fast['schemars'] - fast['serde']:+.2f} s, {fast['ours'] - fast['serde']:+.2f} s | {fast_ratio:.2f} |")
     if not a.no_crate_times:
         for name, t in crate_build_times(a.dir).items():
             print(f"clean build of {name:22} {t:.2f}s")
     for label in gens:
-        worst = max(r for (m, e, l, u), (_, r) in results.items() if l == label and u == "wall")
-        print(f"mix {label}: target ratio <= 1.0 in every mode and edit: {'met' if worst <= 1.0 else 'NOT met'} (worst {worst:.2f})")
+        for unit in ["wall", "fastest"]:
+            worst = max(r for (m, e, l, u), (_, r) in results.items() if l == label and u == unit)
+            print(f"mix {label}: target ratio <= 1.0 in every mode and edit ({unit}): "
+                  f"{'met' if worst <= 1.0 else 'NOT met'} (worst {worst:.2f})")
 
 
 if __name__ == "__main__":

@@ -110,17 +110,56 @@ fn recursion(cx: &Ctxt, c: &Container, sites: &[Site]) {
     }
 }
 
-/// `ty` names `ident` (or `Self`) anywhere, e.g. `Vec<Option<Box<Node>>>`.
+/// `ty` names `ident` (or `Self`) anywhere, e.g. `Vec<Option<Box<Node>>>`. The common
+/// shapes are read from the syntax tree: turning every field's type back into tokens costs
+/// a call into the compiler a token, for every field of every model.
 fn mentions(ty: &syn::Type, ident: &syn::Ident) -> bool {
-    ty.to_token_stream().into_iter().any(|token| tree_mentions(&token, ident))
+    type_mentions(ty, &ident.to_string())
 }
 
-fn tree_mentions(token: &proc_macro2::TokenTree, ident: &syn::Ident) -> bool {
-    match token {
-        proc_macro2::TokenTree::Ident(i) => i == ident || i == "Self",
-        proc_macro2::TokenTree::Group(g) => g.stream().into_iter().any(|t| tree_mentions(&t, ident)),
-        _ => false,
+fn type_mentions(ty: &syn::Type, name: &str) -> bool {
+    use syn::Type;
+    match ty {
+        Type::Path(p) => {
+            p.qself.as_ref().is_some_and(|q| type_mentions(&q.ty, name))
+                || p.path.segments.iter().any(|segment| {
+                    let ident = segment.ident.to_string();
+                    ident == name || ident == "Self" || arguments_mention(&segment.arguments, name)
+                })
+        }
+        Type::Array(a) => type_mentions(&a.elem, name),
+        Type::Slice(s) => type_mentions(&s.elem, name),
+        Type::Reference(r) => type_mentions(&r.elem, name),
+        Type::Ptr(p) => type_mentions(&p.elem, name),
+        Type::Paren(p) => type_mentions(&p.elem, name),
+        Type::Group(g) => type_mentions(&g.elem, name),
+        Type::Tuple(t) => t.elems.iter().any(|elem| type_mentions(elem, name)),
+        other => tokens_mention(other, name),
     }
+}
+
+fn arguments_mention(arguments: &syn::PathArguments, name: &str) -> bool {
+    match arguments {
+        syn::PathArguments::None => false,
+        syn::PathArguments::AngleBracketed(a) => a.args.iter().any(|arg| match arg {
+            syn::GenericArgument::Type(ty) => type_mentions(ty, name),
+            syn::GenericArgument::Lifetime(_) => false,
+            other => tokens_mention(other, name),
+        }),
+        syn::PathArguments::Parenthesized(p) => tokens_mention(p, name),
+    }
+}
+
+/// The rare shapes (trait objects, macros, const arguments, ...): any of their tokens.
+fn tokens_mention(tokens: &dyn ToTokens, name: &str) -> bool {
+    fn tree(token: &proc_macro2::TokenTree, name: &str) -> bool {
+        match token {
+            proc_macro2::TokenTree::Ident(i) => i == name || i == "Self",
+            proc_macro2::TokenTree::Group(g) => g.stream().into_iter().any(|t| tree(&t, name)),
+            _ => false,
+        }
+    }
+    tokens.to_token_stream().into_iter().any(|token| tree(&token, name))
 }
 
 /// `document_size`: when every string, array and map of a collection root is bounded,
@@ -149,6 +188,34 @@ mod tests {
     use crate::rules::run;
     use mongo_schema_contract::rules::check;
     use syn::parse_quote;
+
+    /// The syntax-tree walk finds `Node` exactly where a walk of every token does.
+    #[test]
+    fn mentions_reads_the_type_as_its_tokens_do() {
+        let types: Vec<syn::Type> = vec![
+            parse_quote!(Vec<Option<Box<Node>>>),
+            parse_quote!([Node; 2]),
+            parse_quote!((i32, (String, Node))),
+            parse_quote!(&'a [Node]),
+            parse_quote!(*const Node),
+            parse_quote!(std::collections::HashMap<String, Node>),
+            parse_quote!(Option<Self>),
+            parse_quote!(<Node as Trait>::Item),
+            parse_quote!(Box<dyn Fn(Node) -> i32>),
+            parse_quote!(Vec<Nodes>),
+            parse_quote!(Vec<String>),
+            parse_quote!(module::Node),
+            parse_quote!(Wrapper<'a, 3>),
+            parse_quote!(Box<dyn Iterator<Item = Node>>),
+        ];
+        let node: syn::Ident = parse_quote!(Node);
+        for ty in &types {
+            let by_tokens = super::tokens_mention(ty, "Node");
+            assert_eq!(super::mentions(ty, &node), by_tokens, "{}", quote::ToTokens::to_token_stream(ty));
+        }
+        let found = types.iter().filter(|ty| super::mentions(ty, &node)).count();
+        assert_eq!(found, 11, "the list mixes types that mention `Node` and types that do not");
+    }
 
     #[test]
     fn unbounded_arrays_are_left_to_the_const_check_bounded_ones_are_not() {
