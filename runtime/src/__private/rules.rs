@@ -459,7 +459,7 @@ mod tests {
             field::<i64>("status"),
         ]);
         let each = [(0, check::MONEY, 5), (1, check::DATE, 5), (2, check::ARRAY, 5), (3, check::STATUS, 5)];
-        let message = panic_of(|| assert_fields(Some(fields), &each, 5)).expect("two fields fail");
+        let message = panic_of(|| assert_fields(Some(fields), &each, 5)).expect("three fields fail");
         let lines: Vec<&str> = message.lines().collect();
         assert_eq!(
             lines,
