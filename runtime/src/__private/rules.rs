@@ -1,6 +1,7 @@
 //! The tests behind the derive's compile-time rules: `const fn`s over a field's
 //! [`SchemaFacts`], so type aliases, paths and generic parameters cannot hide what a
-//! field holds. The derive emits `if test(facts) { panic!("rule_id: ...") }` at the field.
+//! field holds. The derive calls [`assert_fields`] once per struct (spanned over its
+//! checked fields), and `if test(facts) { fail("rule_id: ...") }` for a type's own rules.
 
 use super::{BsonKind, FieldFacts, SchemaFacts, Shape};
 
