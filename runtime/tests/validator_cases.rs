@@ -345,6 +345,45 @@ fn scalar_cases() -> Vec<Case> {
                 (doc! { "n": dec("0.10000") }, true),
             ],
         ),
+        // A double against a decimal at its exact binary value: 0.1 is
+        // 0.1000000000000000055511151231257827021181583404541015625, so it is above its own
+        // 34-digit rounding, below the next decimal, and equal to neither.
+        case(
+            "decimal bounds at a double's 34-digit rounding",
+            "[CMP] decimal and double",
+            doc! { "properties": {
+                "above": {"minimum": dec("0.1000000000000000055511151231257827"), "exclusiveMinimum": true},
+                "below": {"maximum": dec("0.1000000000000000055511151231257828"), "exclusiveMaximum": true},
+                "neg": {"maximum": dec("-0.1000000000000000055511151231257827"), "exclusiveMaximum": true},
+                "big": {"minimum": dec("1E+300"), "exclusiveMinimum": true},
+            } },
+            vec![
+                (doc! { "above": 0.1, "below": 0.1, "neg": -0.1, "big": 1e300 }, true),
+                (doc! { "above": dec("0.1000000000000000055511151231257827") }, false),
+                (doc! { "below": dec("0.1000000000000000055511151231257828") }, false),
+                (doc! { "neg": dec("-0.1000000000000000055511151231257827") }, false),
+                (doc! { "big": dec("1E+300") }, false),
+            ],
+        ),
+        case(
+            "enum and uniqueItems: a double equals a decimal only at its exact value",
+            "[KW] enum, uniqueItems, [CMP]",
+            doc! { "properties": {
+                "tenth": {"enum": [dec("0.1000000000000000055511151231257827"), dec("0.1")]},
+                "half": {"enum": [dec("0.50")]},
+                "pow": {"enum": [dec("1180591620717411303424")]},
+                "list": {"uniqueItems": true},
+            } },
+            vec![
+                (doc! { "tenth": 0.1 }, false),
+                (doc! { "tenth": dec("0.1") }, true),
+                (doc! { "half": 0.5, "pow": 1180591620717411303424.0 }, true),
+                (doc! { "list": [0.1, dec("0.1000000000000000055511151231257827"), dec("0.1")] }, true),
+                (doc! { "list": [1e300, dec("1E+300"), 1.0 / 3.0, dec("0.3333333333333333148296162562473910")] }, true),
+                (doc! { "list": [0.5, dec("0.5000")] }, false),
+                (doc! { "list": [dec("1180591620717411303424"), 1180591620717411303424.0] }, false),
+            ],
+        ),
         case(
             "NaN bounds",
             "[CMP] NaN",

@@ -208,9 +208,47 @@ pub(crate) fn compare(a: BsonNumber, b: BsonNumber) -> Option<Ordering> {
         (BsonNumber::Double(x), BsonNumber::Double(y)) => x.partial_cmp(&y),
         (BsonNumber::Long(x), BsonNumber::Double(y)) => cmp_long_double(x, y),
         (BsonNumber::Double(x), BsonNumber::Long(y)) => cmp_long_double(y, x).map(Ordering::reverse),
-        (BsonNumber::Decimal(x), other) => cmp_dec(x, as_dec34(other)),
-        (other, BsonNumber::Decimal(y)) => cmp_dec(as_dec34(other), y),
+        (BsonNumber::Decimal(x), BsonNumber::Decimal(y)) => cmp_dec(x, y),
+        (BsonNumber::Decimal(x), BsonNumber::Long(y)) => cmp_dec(x, Dec::from_i64(y)),
+        (BsonNumber::Long(x), BsonNumber::Decimal(y)) => cmp_dec(Dec::from_i64(x), y),
+        (BsonNumber::Decimal(x), BsonNumber::Double(y)) => cmp_dec_double(x, y),
+        (BsonNumber::Double(x), BsonNumber::Decimal(y)) => cmp_dec_double(y, x).map(Ordering::reverse),
     }
+}
+
+/// A decimal against a double's exact binary value, as mongod compares them: `0.1` is above
+/// `Decimal128("0.1000000000000000055511151231257827")`, its 34-digit rounding, and equals
+/// no decimal (its exact value has 55 digits).
+pub(crate) fn cmp_dec_double(d: Dec, v: f64) -> Option<Ordering> {
+    if !v.is_finite() {
+        return cmp_dec(d, Dec::from_f64(v, 34));
+    }
+    let (cut, dropped) = f64_cut_34(v);
+    let order = cmp_dec(d, cut)?;
+    if !dropped {
+        return Some(order);
+    }
+    // The double lies strictly between `cut` and the next 34-digit value away from zero, in
+    // `cut`'s decade, where every decimal (34 digits at most) is a multiple of that step: no
+    // decimal lies between them, so one beyond `cut` is beyond the double too.
+    Some(match (v < 0.0, order) {
+        (false, Ordering::Greater) | (true, Ordering::Greater | Ordering::Equal) => Ordering::Greater,
+        _ => Ordering::Less,
+    })
+}
+
+/// A finite double's exact value cut toward zero to 34 significant digits, and whether a
+/// nonzero digit was dropped (a double's exact expansion has at most 767 digits).
+fn f64_cut_34(v: f64) -> (Dec, bool) {
+    let mut buf = StackStr::<800>::new();
+    let _ = write!(buf, "{:.766e}", v.abs());
+    let text = buf.as_str();
+    let (mantissa, exponent) = text.split_once('e').unwrap_or((text, "0"));
+    let mut digits = mantissa.bytes().filter(u8::is_ascii_digit);
+    let coef = digits.by_ref().take(34).fold(0u128, |c, d| c * 10 + u128::from(d - b'0'));
+    let dropped = digits.any(|d| d != b'0');
+    let exp = exponent.parse::<i32>().unwrap_or(0) - 33;
+    (Dec::Finite { neg: v.is_sign_negative(), coef, exp }, dropped)
 }
 
 /// BSON equality of numbers: NaN equals NaN, otherwise numeric equality across types.
@@ -219,15 +257,6 @@ pub(crate) fn num_eq(a: BsonNumber, b: BsonNumber) -> bool {
         return a.is_nan() && b.is_nan();
     }
     compare(a, b) == Some(Ordering::Equal)
-}
-
-/// A number as mongod widens it to compare with a decimal (doubles to 34 digits).
-fn as_dec34(n: BsonNumber) -> Dec {
-    match n {
-        BsonNumber::Long(v) => Dec::from_i64(v),
-        BsonNumber::Double(v) => Dec::from_f64(v, 34),
-        BsonNumber::Decimal(d) => d,
-    }
 }
 
 fn cmp_long_double(x: i64, y: f64) -> Option<Ordering> {

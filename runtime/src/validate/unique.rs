@@ -33,7 +33,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
 
 use super::equal::{bson_eq, canonical};
-use super::number::{BsonNumber, Dec};
+use super::number::{cmp_dec_double, BsonNumber, Dec};
 use super::value::{Arr, Doc, Res, Value, View};
 
 /// The index of the first element equal to an earlier one, as the pairwise search finds it.
@@ -330,16 +330,14 @@ fn bytes(h: &mut impl Hasher, b: &[u8]) {
     h.write(b);
 }
 
-/// A number's hash key: equal under `num_eq` (NaN equals NaN; otherwise the value across
-/// int, long, double and decimal, a decimal against a double at the double's 34-digit
-/// rounding) implies equal keys.
+/// A number's hash key: equal under `num_eq` (NaN equals NaN; otherwise the exact value
+/// across int, long, double and decimal) implies equal keys.
 ///
 /// A double is its value (`-0.0` as `0.0`); a long its double when that is exact; a decimal
-/// the double nearest it when that double's 34-digit rounding is the decimal's value (then
-/// the decimal equals that double and no other: 34 digits are far finer than a double's
-/// spacing). Every other long or decimal equals no double and is its exact decimal value.
-/// This follows `num_eq` as it is; should `num_eq` change, this must follow (the tests
-/// compare the search with the pairwise one on near-equal numbers of every type).
+/// the double nearest it when that double's exact value is the decimal's. Every other long
+/// or decimal equals no double and is its exact decimal value. This follows `num_eq` as it
+/// is; should `num_eq` change, this must follow (the tests compare the search with the
+/// pairwise one on near-equal numbers of every type).
 #[derive(Hash, PartialEq, Eq, Debug)]
 enum NumKey {
     NaN,
@@ -363,7 +361,7 @@ fn num_key(n: BsonNumber) -> NumKey {
         BsonNumber::Decimal(d @ Dec::Finite { neg, coef, exp }) => {
             let sign = if neg { "-" } else { "" };
             let nearest = format!("{sign}{coef}e{exp}").parse::<f64>().unwrap_or(f64::NAN);
-            if nearest.is_finite() && exact(Dec::from_f64(nearest, 34)) == exact(d) {
+            if nearest.is_finite() && cmp_dec_double(d, nearest) == Some(std::cmp::Ordering::Equal) {
                 double_key(nearest)
             } else {
                 exact(d)
@@ -665,12 +663,13 @@ mod tests {
         // Longs a double cannot hold, against decimals.
         assert_eq!(agree(&[leaf(Bson::Int64((1 << 53) + 1)), leaf(dec("9007199254740993"))]), Ok(Some(1)));
         assert_eq!(agree(&[leaf(dec("9223372036854775807.0")), leaf(Bson::Int64(i64::MAX))]), Ok(Some(1)));
-        // A decimal is not equal to a double at the double's shortest form. (`num_eq` calls
-        // a decimal equal to a double at the double's 34-digit rounding, where mongod 6.0.5
-        // keeps `[0.1, Decimal128("0.1000000000000000055511151231257827")]` unique: only
-        // agreement with `bson_eq` is checked for that pair, whatever `num_eq` says.)
+        // A decimal equals a double only at the double's exact value, as in mongod 6.0.5: not
+        // at its shortest form, nor at its 34-digit rounding.
         assert_eq!(agree(&[leaf(Bson::Double(0.1)), leaf(dec("0.1"))]), Ok(None));
-        let _ = agree(&[leaf(Bson::Double(0.1)), leaf(dec("0.1000000000000000055511151231257827"))]);
+        assert_eq!(agree(&[leaf(Bson::Double(0.1)), leaf(dec("0.1000000000000000055511151231257827"))]), Ok(None));
+        assert_eq!(agree(&[leaf(Bson::Double(0.5)), leaf(dec("0.50"))]), Ok(Some(1)));
+        let two70 = leaf(Bson::Double(2f64.powi(70)));
+        assert_eq!(agree(&[two70, leaf(dec("1180591620717411303424"))]), Ok(Some(1)));
         assert_eq!(agree(&[leaf(Bson::String("a".into())), leaf(Bson::Symbol("a".into()))]), Ok(Some(1)));
         let xy = T::Doc(vec![("x", leaf(Bson::Int32(1))), ("y", leaf(Bson::Int32(2)))]);
         let yx = reversed(&xy);
