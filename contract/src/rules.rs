@@ -111,11 +111,11 @@ pub mod messages {
     /// `silent_string`: any other type that needs a helper it lacks.
     pub const SILENT_OTHER: &str = "silent_string: this field holds a type that serde writes as something else than its schema says; \
         add the serde helper it needs so the stored type matches the validator (for an `Option`, `Vec` or map of it, use the helper's `Option` form where there is one, or a newtype that carries the helper)";
-    /// `random_id`: an `_id` that is neither an ObjectId nor an integer.
+    /// `random_id`: an `_id` that is neither an ObjectId, an integer nor a date.
     pub const RANDOM_ID: &str =
-        "random_id: this `_id` is neither an ObjectId nor an integer; random `_id` values land all over the \
-        index and split its pages: use `bson::oid::ObjectId` (the default), or an increasing `i64`, and keep \
-        the business key in a field of its own with a unique index";
+        "random_id: this `_id` is neither an ObjectId, an integer nor a date; random `_id` values land all over \
+        the index and split its pages: use `bson::oid::ObjectId` (the default), an increasing `i64`, or the \
+        document's time as a BSON date, and keep the business key in a field of its own with a unique index";
     /// `numeric_status`: a status flag written as a number.
     pub const NUMERIC_STATUS: &str =
         "numeric_status: this status flag is written as a number, a magic number nobody can read later; \

@@ -171,7 +171,7 @@ fn helpers_by_short_path_and_option_forms() {
     }
 }
 
-/// `random_id`: ObjectId, an integer, or a newtype over one.
+/// `random_id`: ObjectId, an integer, a date, or a newtype over one.
 #[derive(Serialize, Deserialize, MongoSchema)]
 struct UserId(ObjectId);
 
@@ -187,6 +187,14 @@ struct Profile {
 struct Sequence {
     #[serde(rename = "_id", skip_serializing_if = "Option::is_none")]
     id: Option<u32>,
+}
+
+/// A date `_id` increases with the document's time (a clustered collection expires by it).
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[mongo(db = "db_order", collection = "t_order_event")]
+struct OrderEvent {
+    #[serde(rename = "_id", with = "mongo_schema::serde_helpers::chrono_datetime")]
+    at: chrono::DateTime<chrono::Utc>,
 }
 
 /// `numeric_status`: a string enum, a free string, and a boolean flag.
@@ -223,6 +231,8 @@ fn ids_and_statuses() {
         // a `u32` reads back both BSON integer types (README.md's number table)
         Some(&bson::Bson::from(vec!["int", "long"]))
     );
+    let event_id = OrderEvent::json_schema().get_document("properties").unwrap().get_document("_id").unwrap().clone();
+    assert_eq!(event_id.get_str("bsonType").ok(), Some("date"));
     let status = Order::json_schema().get_document("properties").unwrap().get_document("status").unwrap().clone();
     assert_eq!(status.get_array("enum").unwrap(), &vec![bson::Bson::from("pending"), "paid".into()]);
 }

@@ -46,7 +46,7 @@ fn silent_string(site: &Site) -> bool {
     matches!(site.field.field_type(), FieldType::Trait(_))
 }
 
-/// `random_id`: `_id` is an ObjectId or an increasing integer: random ids scatter index
+/// `random_id`: `_id` is an ObjectId, an increasing integer or a date: random ids scatter index
 /// writes and split B-tree pages, which cut one system's write rate to a third
 /// (Specification 10).
 fn random_id(site: &Site) -> bool {
@@ -64,7 +64,8 @@ fn random_id(site: &Site) -> bool {
 /// `kind`: the value's or the items' kind, `None` for an alias of no single kind
 /// (`number`, `undefined`, ...).
 pub fn decide(cx: &Ctxt, site: &Site, kind: Option<BsonKind>, growable: bool, checks: u32) {
-    let increasing = !growable && matches!(kind, Some(BsonKind::ObjectId | BsonKind::Int | BsonKind::Long));
+    let increasing =
+        !growable && matches!(kind, Some(BsonKind::ObjectId | BsonKind::Int | BsonKind::Long | BsonKind::Date));
     let verdicts = [
         (check::MONEY, kind == Some(BsonKind::Double), messages::MONEY_DOUBLE),
         (check::DATE, kind == Some(BsonKind::String), messages::STRING_DATE),
@@ -114,6 +115,7 @@ mod tests {
     fn random_id_fires_on_an_id_that_is_not_increasing() {
         assert!(first_error(parse_quote! { struct A { _id: String } }).unwrap().starts_with("random_id:"));
         assert_eq!(first_error(parse_quote! { struct A { _id: i64 } }), None);
+        assert_eq!(first_error(parse_quote! { struct A { _id: bson::DateTime } }), None);
         // a helper decides what is written: hex strings are strings
         let hex = parse_quote! { struct A { #[serde(with = "bson::serde_helpers::object_id::AsHexString")] _id: Id } };
         assert!(first_error(hex).unwrap().starts_with("random_id:"));

@@ -110,7 +110,6 @@ pub struct Note {
 pub struct Click {
     /// The click's time: a clustered collection expires documents by a date `_id`.
     #[serde(rename = "_id")]
-    #[mongo(allow(random_id, reason = "a date only grows; the clustered collection expires documents by it"))]
     pub id: DateTime,
     #[mongo(max_length = 128)]
     pub page: String,
