@@ -170,7 +170,15 @@ fn top_level(cx: &Ctxt, rule: &str, what: &str, name: &str, span: Span) -> bool 
     }
     cx.syn_error(syn::Error::new(
         span,
-        format!("{rule}: `{what}` names a top-level field; `{name}` is a path, which mongod refuses there"),
+        format!(
+            "{rule}: `{what}` names a top-level field; `{name}` is a path, which mongod refuses there: {}",
+            if what == "meta_field" {
+                let top = name.split('.').next().unwrap_or(name);
+                format!("name the top-level field that holds it (`meta_field = \"{top}\"`: every field inside it is part of what identifies a series)")
+            } else {
+                "keep each measurement's time in a top-level date field and name that field".to_owned()
+            }
+        ),
     ));
     false
 }
@@ -510,7 +518,8 @@ fn index_options(cx: &Ctxt, index: &Index) {
     if let Some(key) = kinds(KeyKind::Geo2d).nth(1) {
         error(
             key.span,
-            "a 2d index has one location field; mongod refuses two (code 16800, \"can't have 2 geo fields\")"
+            "a 2d index has one location field; mongod refuses two (code 16800, \"can't have 2 geo fields\"): give each \
+             \"2d\" field an index of its own, or make them \"2dsphere\" keys, several of which one index may hold"
                 .to_owned(),
         );
     } else if let Some(key) = kinds(KeyKind::Geo2d).next().filter(|_| index.keys[0].kind != KeyKind::Geo2d) {
@@ -525,12 +534,17 @@ fn index_options(cx: &Ctxt, index: &Index) {
             error(
                 key.span,
                 format!(
-                    "a wildcard key is `1`; mongod refuses `{}` (code 67, {})",
+                    "a wildcard key is `1`; mongod refuses `{}` (code 67, {}): write `keys(\"$**\" = 1)`{}",
                     key.kind.suffix(),
                     if key.kind == KeyKind::Descending {
                         "\"A numeric value in a $** index key pattern must be positive\""
                     } else {
                         "\"Index key contains an illegal field name: field name starts with '$'\""
+                    },
+                    if key.kind == KeyKind::Descending {
+                        String::new()
+                    } else {
+                        format!(", and give each field that needs a \"{}\" index one of its own", key.kind.suffix())
                     }
                 ),
             );
@@ -605,7 +619,7 @@ fn index_options(cx: &Ctxt, index: &Index) {
         if let Some(field) = &index.language_override {
             let value = field.value();
             if value.is_empty() || value.contains('.') || value.starts_with('$') {
-                error(field.span(), format!("`language_override` names a top-level field (default `language`); mongod refuses \"{value}\" (code 67, \"language_override is not valid\")"));
+                error(field.span(), format!("`language_override` names a top-level field (default `language`); mongod refuses \"{value}\" (code 67, \"language_override is not valid\"): keep each document's language in a top-level field and name it (`language_override = \"lang\"`)"));
             }
         }
     }
@@ -828,9 +842,13 @@ fn timeseries_shard_key(cx: &Ctxt, ts: &Timeseries, shard: &ShardKey) {
         if !(in_meta || time_last) {
             cx.syn_error(syn::Error::new(key.span, format!(
                 "{COLLECTION_OPTIONS}: a time-series collection is sharded on its metaField{} (or fields inside it) and, \
-                 last and ascending, its timeField `{time}`; mongod refuses `{}` in its shard key",
+                 last and ascending, its timeField `{time}`; mongod refuses `{}` in its shard key: {}",
                 meta.as_ref().map(|m| format!(" `{m}`")).unwrap_or_default(),
-                key.path
+                key.path,
+                match &meta {
+                    Some(m) => format!("shard on `{m}` (`shard_key({m} = 1)`, or `\"hashed\"`), with `{time} = 1` last if you want it"),
+                    None => "declare a `meta_field` (what identifies a series) and shard on it".to_owned(),
+                }
             )));
         }
     }
