@@ -133,26 +133,85 @@ pub const fn assert_field_at(fields: Option<&[FieldFacts]>, index: usize, checks
 #[track_caller]
 pub const fn assert_fields(fields: Option<&[FieldFacts]>, each: &[(usize, u32, u32)], ceiling: u32) {
     let Some(fields) = fields else { return };
-    let mut report: Option<ConstMessage> = None;
     let mut i = 0;
     while i < each.len() {
-        let (index, checks, max_depth) = each[i];
-        let field = &fields[index];
-        if let Some(failure) = field_failure(field, checks, max_depth, ceiling) {
-            let named = match report {
-                None => ConstMessage::new(),
-                Some(before) => before.str("\n"),
-            };
-            let named = match field.ident.is_empty() {
-                true => named.str("field ").number(index as u64),
-                false => named.str("field `").str(field.ident).str("`"),
-            };
-            report = Some(named.str(": ").str(failure.as_str()));
+        if failure_at(fields, each[i], ceiling).is_some() {
+            fail(fields_report(fields, each, ceiling).as_str());
         }
         i += 1;
     }
-    if let Some(report) = report {
-        fail(report.as_str());
+}
+
+/// Every failing field of `each`, a line each, after its name: the fields that break the
+/// same type rule share one line (``fields `tax`, `fee`: money_double: ...``), at the
+/// first one's place.
+const fn fields_report(fields: &[FieldFacts], each: &[(usize, u32, u32)], ceiling: u32) -> ConstMessage {
+    let mut report = ConstMessage::new();
+    let mut lines = 0;
+    let mut i = 0;
+    while i < each.len() {
+        let rule = rule_at(fields, each[i]);
+        let failure = match same_rule_before(fields, each, i, rule) {
+            true => None,
+            false => failure_at(fields, each[i], ceiling),
+        };
+        if let Some(failure) = failure {
+            let mut names = field_name(ConstMessage::new(), fields, each[i].0);
+            let mut count = 1;
+            if let Some(rule) = rule {
+                let mut j = i + 1;
+                while j < each.len() {
+                    if matches!(rule_at(fields, each[j]), Some(other) if str_eq(other, rule)) {
+                        names = field_name(names.str(", "), fields, each[j].0);
+                        count += 1;
+                    }
+                    j += 1;
+                }
+            }
+            if lines > 0 {
+                report = report.str("\n");
+            }
+            report = report.str(if count == 1 { "field " } else { "fields " }).str(names.as_str());
+            report = report.str(": ").str(failure.as_str());
+            lines += 1;
+        }
+        i += 1;
+    }
+    report
+}
+
+/// The failure of one `(index, checks, max_depth)` entry, as its message.
+const fn failure_at(
+    fields: &[FieldFacts],
+    (index, checks, max_depth): (usize, u32, u32),
+    ceiling: u32,
+) -> Option<ConstMessage> {
+    field_failure(&fields[index], checks, max_depth, ceiling)
+}
+
+/// The type rule one entry breaks (the message [`field`] gives), which fields can share.
+const fn rule_at(fields: &[FieldFacts], (index, checks, _): (usize, u32, u32)) -> Option<&'static str> {
+    field(fields[index].facts, checks)
+}
+
+/// Whether an entry before `i` breaks `rule`, so `i` was named on that entry's line.
+const fn same_rule_before(fields: &[FieldFacts], each: &[(usize, u32, u32)], i: usize, rule: Option<&str>) -> bool {
+    let Some(rule) = rule else { return false };
+    let mut j = 0;
+    while j < i {
+        if matches!(rule_at(fields, each[j]), Some(other) if str_eq(other, rule)) {
+            return true;
+        }
+        j += 1;
+    }
+    false
+}
+
+/// `` `ident` `` of the field at `index`, or its position for a tuple struct's.
+const fn field_name(message: ConstMessage, fields: &[FieldFacts], index: usize) -> ConstMessage {
+    match fields[index].ident.is_empty() {
+        true => message.number(index as u64),
+        false => message.str("`").str(fields[index].ident).str("`"),
     }
 }
 
@@ -473,5 +532,34 @@ mod tests {
         );
         assert!(panic_of(|| assert_fields(Some(fields), &[(1, check::DATE, 5)], 5)).is_none());
         assert!(panic_of(|| assert_fields(None, &each, 5)).is_none(), "no table: nothing to check");
+    }
+
+    #[test]
+    fn assert_fields_names_the_fields_of_one_rule_on_one_line() {
+        let fields: &'static [FieldFacts] = Vec::leak(vec![
+            field::<f64>("tax"),
+            field::<Vec<i32>>("scores"),
+            field::<f32>("fee"),
+            field::<String>("note"),
+            field::<Option<f64>>("balance"),
+            field::<Vec<String>>("tags"),
+        ]);
+        let each = [
+            (0, check::MONEY, 5),
+            (1, check::ARRAY, 5),
+            (2, check::MONEY, 5),
+            (3, check::MONEY, 5),
+            (4, check::MONEY, 5),
+            (5, check::ARRAY, 5),
+        ];
+        let message = panic_of(|| assert_fields(Some(fields), &each, 5)).expect("five fields fail");
+        let lines: Vec<&str> = message.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                format!("fields `tax`, `fee`, `balance`: {MONEY_DOUBLE}"),
+                format!("fields `scores`, `tags`: {UNBOUNDED_ARRAY}")
+            ],
+        );
     }
 }
