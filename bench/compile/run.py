@@ -15,7 +15,9 @@ fastest CPU time of the runs (the one other load disturbed least), and the ratio
 (ours - serde) / (schemars - serde) of each, then a Markdown table of the ratios.
 `--instructions` also counts, under callgrind, the instructions rustc executes for one
 rebuild of each variant after the same edit: a ratio that load on a shared machine cannot
-move (`--runs 0 --instructions` counts only).
+move (`--runs 0 --instructions` counts only). `--rustc-cpu N` times rustc alone, the command
+cargo runs for the models crate, over N interleaved rounds: the CPU medians, their ratio and
+its 90% bootstrap interval over the rounds, where cargo's own work does not blur the gap.
 
 Mixes (`--mix NAME[,key=value...]`, repeatable; keys override the named mix):
   realistic  what user models hold: a quarter of the fields optional, `Vec<String>` lists,
@@ -36,7 +38,8 @@ skip_if, default, camel; modular's: decimal, optional, skip_if, bounded_string, 
 
   python3 bench/compile/run.py [--models 200] [--runs 5] [--seed 7] [--dir DIR]
                                [--mix realistic --mix kind] [--edits touch,comment]
-                               [--instructions] [--features paths] [--path-uses 10]
+                               [--instructions] [--rustc-cpu 15] [--features paths]
+                               [--path-uses 10]
 """
 import argparse, os, random, re, resource, shlex, shutil, statistics, subprocess, sys, tempfile, time
 
@@ -395,12 +398,46 @@ def rustc_command(root, package, mode, style, nonce):
     sys.exit(f"cargo ran no rustc for {package} ({mode}, {style}):\n{log}")
 
 
+def rustc_env(root, package):
+    """What cargo sets for rustc and a derive reads (the crate's manifest, for its policy)."""
+    return dict(os.environ, CARGO_MANIFEST_DIR=f"{root}/{package}", CARGO_PKG_NAME=package, CARGO_CRATE_NAME=package)
+
+
+def rustc_cpu(root, package, style, nonce, command):
+    """CPU seconds (user + sys, every thread) of rustc alone rebuilding `package` after an
+    edit: no cargo around it, whose own work (fingerprints, the lock, the jobserver) varies
+    from run to run as much as the gap measured."""
+    edit(root, package, style, nonce)
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(command, cwd=root, env=rustc_env(root, package), stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait again
+        if proc.returncode != 0:
+            err.seek(0)
+            sys.exit(f"rustc of {package} failed ({style}):\n{err.read().decode(errors='replace')[-2000:]}")
+    return usage.ru_utime + usage.ru_stime
+
+
+def interval(samples, draws=2000, seed=1):
+    """The ratio of the medians' gaps, and its 90% bootstrap interval over the rounds
+    (rounds resampled whole, seeded: the same samples give the same interval)."""
+    rng = random.Random(seed)
+    n = len(samples["serde"])
+
+    def ratio(rounds):
+        med = {v: statistics.median(samples[v][r] for r in rounds) for v in VARIANTS}
+        gap = med["schemars"] - med["serde"]
+        return (med["ours"] - med["serde"]) / gap if gap else float("nan")
+
+    drawn = sorted(ratio([rng.randrange(n) for _ in range(n)]) for _ in range(draws))
+    return ratio(range(n)), drawn[draws // 20], drawn[draws - 1 - draws // 20]
+
+
 def instructions(root, package, mode, style, nonce, command):
     """Instructions rustc executes to rebuild `package` after an edit, counted by callgrind:
     the same whatever else the machine runs, where seconds on a shared machine are not."""
     edit(root, package, style, nonce)
-    # what cargo sets for rustc and a derive reads (the crate's manifest, for its policy)
-    env = dict(os.environ, CARGO_MANIFEST_DIR=f"{root}/{package}", CARGO_PKG_NAME=package, CARGO_CRATE_NAME=package)
+    env = rustc_env(root, package)
     with tempfile.TemporaryDirectory() as tmp:
         proc = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/out",
                                f"--log-file={tmp}/log", *command], cwd=root, env=env, capture_output=True, text=True)
@@ -445,6 +482,10 @@ def main():
     ap.add_argument("--instructions", action="store_true",
                     help="also count the instructions of one rebuild per variant under callgrind (valgrind; "
                          "minutes per rebuild), a ratio that load on the machine cannot move")
+    ap.add_argument("--rustc-cpu", type=int, default=0, metavar="ROUNDS",
+                    help="also time rustc alone (the command cargo runs, without cargo) over this many "
+                         "interleaved rounds per mode, edit and mix: CPU medians, their ratio and its 90%% "
+                         "bootstrap interval")
     a = ap.parse_args()
     modes = [m.strip() for m in a.modes.split(",")]
     edits = [e.strip() for e in a.edits.split(",")]
@@ -531,6 +572,35 @@ def main():
                     print(f"{mode} / {style} / {label}: instructions serde {n['serde'] / 1e9:.2f}G  schemars "
                           f"{n['schemars'] / 1e9:.2f}G  ours {n['ours'] / 1e9:.2f}G  ratio "
                           f"{counted[(mode, style, label)][1]:.2f}", flush=True)
+    timed = {}
+    if a.rustc_cpu:
+        for mode in modes:
+            for style in edits:
+                for label in gens:
+                    commands = {}
+                    for v in VARIANTS:
+                        nonce += 1
+                        commands[v] = rustc_command(a.dir, crate(label, v), mode, style, nonce)
+                    samples = {v: [] for v in VARIANTS}
+                    for run in range(a.rustc_cpu):
+                        for v in VARIANTS[run % 3:] + VARIANTS[:run % 3]:
+                            nonce += 1
+                            samples[v].append(rustc_cpu(a.dir, crate(label, v), style, nonce, commands[v]))
+                    med = {v: statistics.median(samples[v]) for v in VARIANTS}
+                    ratio, low, high = interval(samples)
+                    timed[(mode, style, label)] = (med, ratio, low, high)
+                    if a.samples:
+                        for v in VARIANTS:
+                            print(f"{mode} / {style} / {label}: rustc CPU {v:8} " + " ".join(f"{c:.2f}" for c in samples[v]))
+                    print(f"{mode} / {style} / {label}: rustc CPU serde {med['serde']:.2f}s  schemars "
+                          f"{med['schemars']:.2f}s  ours {med['ours']:.2f}s  ratio {ratio:.2f} "
+                          f"(90% interval {low:.2f} to {high:.2f})", flush=True)
+    if timed:
+        print(f"\n| mode | edit | mix | serde | schemars adds | we add | ratio (rustc CPU, median of {a.rustc_cpu}) | 90% interval |")
+        print("|---|---|---|---:|---:|---:|---:|---|")
+        for (mode, style, label), (med, ratio, low, high) in timed.items():
+            print(f"| {mode} | {style} | {label} | {med['serde']:.2f} s | {med['schemars'] - med['serde']:+.2f} s | "
+                  f"{med['ours'] - med['serde']:+.2f} s | **{ratio:.2f}** | {low:.2f} to {high:.2f} |")
     if counted:
         print("\n| mode | edit | mix | serde | schemars adds | we add | ratio (instructions) |")
         print("|---|---|---|---:|---:|---:|---:|")
