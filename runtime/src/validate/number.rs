@@ -218,37 +218,106 @@ pub(crate) fn compare(a: BsonNumber, b: BsonNumber) -> Option<Ordering> {
 
 /// A decimal against a double's exact binary value, as mongod compares them: `0.1` is above
 /// `Decimal128("0.1000000000000000055511151231257827")`, its 34-digit rounding, and equals
-/// no decimal (its exact value has 55 digits).
+/// no decimal (its exact value has 55 digits). Integer arithmetic decides but for a decimal
+/// that is no double and whose nearest double is `v`, which needs `v`'s digits.
 pub(crate) fn cmp_dec_double(d: Dec, v: f64) -> Option<Ordering> {
-    if !v.is_finite() {
-        return cmp_dec(d, Dec::from_f64(v, 34));
+    if v.is_nan() {
+        return None;
     }
-    let (cut, dropped) = f64_cut_34(v);
-    let order = cmp_dec(d, cut)?;
-    if !dropped {
-        return Some(order);
+    let Dec::Finite { neg, coef, exp } = d else {
+        return match d {
+            Dec::Inf { neg: true } => f64::NEG_INFINITY.partial_cmp(&v),
+            Dec::Inf { neg: false } => f64::INFINITY.partial_cmp(&v),
+            _ => None,
+        };
+    };
+    if let Some(x) = dec_exact_f64(d) {
+        return x.partial_cmp(&v);
     }
-    // The double lies strictly between `cut` and the next 34-digit value away from zero, in
-    // `cut`'s decade, where every decimal (34 digits at most) is a multiple of that step: no
-    // decimal lies between them, so one beyond `cut` is beyond the double too.
-    Some(match (v < 0.0, order) {
-        (false, Ordering::Greater) | (true, Ordering::Greater | Ordering::Equal) => Ordering::Greater,
-        _ => Ordering::Less,
-    })
+    // Not a double: the double nearest it orders it against every other double.
+    let sign = if neg { "-" } else { "" };
+    let mut text = StackStr::<64>::new();
+    let _ = write!(text, "{sign}{coef}e{exp}");
+    let nearest = text.as_str().parse::<f64>().unwrap_or(f64::NAN);
+    if nearest != v {
+        return nearest.partial_cmp(&v);
+    }
+    if v == 0.0 {
+        // a decimal too small for any double, and not zero (zero is a double)
+        return Some(if neg { Ordering::Less } else { Ordering::Greater });
+    }
+    // `v` is the double nearest the decimal: rounded to `digits` significant digits (at
+    // least the decimal's 34), `v` differs from the decimal unless the two are within half a
+    // step of those digits, so more digits are asked for only then; 767 are `v` exactly.
+    let magnitude = [40, 100, 767]
+        .into_iter()
+        .map(|digits| cmp_digits(v.abs(), digits, coef, exp))
+        .find(|order| *order != Ordering::Equal)
+        .unwrap_or(Ordering::Equal);
+    // `magnitude` is |v| against |d|, both of `v`'s sign
+    Some(if neg { magnitude } else { magnitude.reverse() })
 }
 
-/// A finite double's exact value cut toward zero to 34 significant digits, and whether a
-/// nonzero digit was dropped (a double's exact expansion has at most 767 digits).
-fn f64_cut_34(v: f64) -> (Dec, bool) {
-    let mut buf = StackStr::<800>::new();
-    let _ = write!(buf, "{:.766e}", v.abs());
-    let text = buf.as_str();
-    let (mantissa, exponent) = text.split_once('e').unwrap_or((text, "0"));
-    let mut digits = mantissa.bytes().filter(u8::is_ascii_digit);
-    let coef = digits.by_ref().take(34).fold(0u128, |c, d| c * 10 + u128::from(d - b'0'));
-    let dropped = digits.any(|d| d != b'0');
-    let exp = exponent.parse::<i32>().unwrap_or(0) - 33;
-    (Dec::Finite { neg: v.is_sign_negative(), coef, exp }, dropped)
+/// The double equal to a finite decimal, if one is: its value is an odd integer under 2^53
+/// times a power of two (a decimal's 34 digits hold no more than 48 factors of five).
+pub(crate) fn dec_exact_f64(d: Dec) -> Option<f64> {
+    let Dec::Finite { neg, mut coef, mut exp } = d else { return None };
+    let signed = |x: f64| if neg { -x } else { x };
+    if coef == 0 {
+        return Some(signed(0.0));
+    }
+    while coef % 10 == 0 {
+        coef /= 10;
+        exp += 1;
+    }
+    // coef * 10^exp = odd * 2^twos
+    let mut twos = coef.trailing_zeros() as i32;
+    let mut odd = coef >> twos;
+    if exp >= 0 {
+        for _ in 0..exp {
+            odd = odd.checked_mul(5).filter(|m| *m < 1 << 53)?;
+        }
+        twos += exp;
+    } else {
+        for _ in 0..-exp {
+            if odd % 5 != 0 {
+                return None;
+            }
+            odd /= 5;
+        }
+        twos += exp;
+    }
+    if odd >= 1 << 53 {
+        return None;
+    }
+    // odd < 2^53 and |twos| < 2^8: the product is exact
+    Some(signed(odd as f64 * 2f64.powi(twos)))
+}
+
+/// `x` (finite, positive) rounded to `digits` significant digits, against `coef * 10^exp`
+/// (a decimal's coefficient, non-zero): by their leading digit's place, then digit by digit.
+fn cmp_digits(x: f64, digits: usize, coef: u128, exp: i32) -> Ordering {
+    let mut text = StackStr::<800>::new();
+    let _ = write!(text, "{:.*e}", digits - 1, x);
+    let (mantissa, exponent) = text.as_str().split_once('e').unwrap_or((text.as_str(), "0"));
+    let mut ours = StackStr::<64>::new();
+    let _ = write!(ours, "{coef}");
+    let theirs_lead = exponent.parse::<i32>().unwrap_or(0);
+    let ours_lead = exp + ours.as_str().len() as i32 - 1;
+    if theirs_lead != ours_lead {
+        return theirs_lead.cmp(&ours_lead);
+    }
+    let mut a = mantissa.bytes().filter(u8::is_ascii_digit);
+    let mut b = ours.as_str().bytes();
+    loop {
+        match (a.next(), b.next()) {
+            (None, None) => return Ordering::Equal,
+            (x, y) => match x.unwrap_or(b'0').cmp(&y.unwrap_or(b'0')) {
+                Ordering::Equal => continue,
+                order => return order,
+            },
+        }
+    }
 }
 
 /// BSON equality of numbers: NaN equals NaN, otherwise numeric equality across types.
@@ -403,5 +472,107 @@ impl<const N: usize> Write for StackStr<N> {
         self.buf[self.len..end].copy_from_slice(s.as_bytes());
         self.len = end;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `d` against `v` by `v`'s whole expansion (767 digits hold any double exactly).
+    fn by_every_digit(d: Dec, v: f64) -> Ordering {
+        let Dec::Finite { neg, coef, exp } = d else { unreachable!("finite decimals only") };
+        let sign = |zero: bool, negative: bool| {
+            if zero {
+                0
+            } else if negative {
+                -1
+            } else {
+                1
+            }
+        };
+        let (ds, vs) = (sign(coef == 0, neg), sign(v == 0.0, v < 0.0));
+        if ds != vs || ds == 0 {
+            return ds.cmp(&vs);
+        }
+        let magnitude = cmp_digits(v.abs(), 767, coef, exp);
+        if neg {
+            magnitude
+        } else {
+            magnitude.reverse()
+        }
+    }
+
+    fn finite(neg: bool, coef: u128, exp: i32) -> Dec {
+        Dec::Finite { neg, coef, exp }
+    }
+
+    /// The decimals nearest a double: its 34-digit rounding and the decimals one step on
+    /// either side, its shortest form, and its first 17 digits.
+    fn near(v: f64) -> Vec<Dec> {
+        let Dec::Finite { neg, coef, exp } = Dec::from_f64(v, 34) else { return vec![] };
+        let mut out =
+            vec![finite(neg, coef, exp), finite(neg, coef + 1, exp), finite(neg, coef.saturating_sub(1), exp)];
+        for digits in [17, 0] {
+            let text = if digits == 0 { format!("{:e}", v.abs()) } else { format!("{:.*e}", digits - 1, v.abs()) };
+            let (mantissa, exponent) = text.split_once('e').unwrap();
+            let coef: u128 = mantissa.replace('.', "").parse().unwrap();
+            let places = mantissa.split_once('.').map_or(0, |(_, f)| f.len() as i32);
+            out.push(finite(neg, coef, exponent.parse::<i32>().unwrap() - places));
+        }
+        out
+    }
+
+    #[test]
+    fn a_decimal_against_a_double_is_ordered_by_the_doubles_exact_value() {
+        // seeded (xorshift): the same doubles every run
+        let mut state = 0x2026_1126_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut checked = 0;
+        for round in 0..20_000 {
+            let v = match round % 3 {
+                // any finite double, subnormals and the extremes included
+                0 => f64::from_bits(next()),
+                // an ordinary magnitude
+                1 => f64::from_bits(next()).abs().fract() * 10f64.powi((next() % 30) as i32 - 15),
+                // a short dyadic value: exactly a decimal of 34 digits or fewer
+                _ => (next() % (1 << 20)) as f64 * 2f64.powi((next() % 40) as i32 - 20),
+            };
+            if !v.is_finite() {
+                continue;
+            }
+            let v = if next() % 2 == 0 { -v } else { v };
+            for d in near(v) {
+                assert_eq!(cmp_dec_double(d, v), Some(by_every_digit(d, v)), "{d:?} against {v:e}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 50_000, "{checked} comparisons");
+    }
+
+    #[test]
+    fn known_orders_and_equalities() {
+        let dec = |neg, coef, exp| finite(neg, coef, exp);
+        let tenth_34 = dec(false, 1_000_000_000_000_000_055_511_151_231_257_827, -34);
+        assert_eq!(cmp_dec_double(tenth_34, 0.1), Some(Ordering::Less));
+        assert_eq!(cmp_dec_double(dec(false, 1, -1), 0.1), Some(Ordering::Less));
+        assert_eq!(cmp_dec_double(dec(true, 1, -1), -0.1), Some(Ordering::Greater));
+        assert_eq!(cmp_dec_double(dec(false, 50, -2), 0.5), Some(Ordering::Equal));
+        assert_eq!(cmp_dec_double(dec(false, 1, 300), 1e300), Some(Ordering::Less));
+        assert_eq!(cmp_dec_double(dec(false, 1_180_591_620_717_411_303_424, 0), 2f64.powi(70)), Some(Ordering::Equal));
+        assert_eq!(cmp_dec_double(dec(true, 0, 5), 0.0), Some(Ordering::Equal));
+        assert_eq!(cmp_dec_double(dec(false, 1, -400), 0.0), Some(Ordering::Greater));
+        assert_eq!(cmp_dec_double(dec(false, 1, 400), f64::MAX), Some(Ordering::Greater));
+        assert_eq!(cmp_dec_double(Dec::Inf { neg: false }, f64::INFINITY), Some(Ordering::Equal));
+        assert_eq!(cmp_dec_double(dec(false, 1, 0), f64::NAN), None);
+        assert_eq!(dec_exact_f64(dec(false, 5, -1)), Some(0.5));
+        assert_eq!(dec_exact_f64(dec(false, 1, -1)), None);
+        assert_eq!(dec_exact_f64(dec(true, 9_007_199_254_740_993, 0)), None, "2^53 + 1 is no double");
+        assert_eq!(dec_exact_f64(dec(false, 9_007_199_254_740_992_000, -3)), Some(9_007_199_254_740_992.0));
     }
 }

@@ -33,7 +33,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
 
 use super::equal::{bson_eq, canonical};
-use super::number::{cmp_dec_double, BsonNumber, Dec};
+use super::number::{dec_exact_f64, BsonNumber, Dec};
 use super::value::{Arr, Doc, Res, Value, View};
 
 /// The index of the first element equal to an earlier one, as the pairwise search finds it.
@@ -333,9 +333,8 @@ fn bytes(h: &mut impl Hasher, b: &[u8]) {
 /// A number's hash key: equal under `num_eq` (NaN equals NaN; otherwise the exact value
 /// across int, long, double and decimal) implies equal keys.
 ///
-/// A double is its value (`-0.0` as `0.0`); a long its double when that is exact; a decimal
-/// the double nearest it when that double's exact value is the decimal's. Every other long
-/// or decimal equals no double and is its exact decimal value. This follows `num_eq` as it
+/// A double is its value (`-0.0` as `0.0`); a long or a decimal its double when one holds
+/// it exactly. Every other long or decimal equals no double and is its exact decimal value. This follows `num_eq` as it
 /// is; should `num_eq` change, this must follow (the tests compare the search with the
 /// pairwise one on near-equal numbers of every type).
 #[derive(Hash, PartialEq, Eq, Debug)]
@@ -358,15 +357,10 @@ fn num_key(n: BsonNumber) -> NumKey {
         }
         BsonNumber::Decimal(Dec::NaN) => NumKey::NaN,
         BsonNumber::Decimal(Dec::Inf { neg }) => double_key(if neg { f64::NEG_INFINITY } else { f64::INFINITY }),
-        BsonNumber::Decimal(d @ Dec::Finite { neg, coef, exp }) => {
-            let sign = if neg { "-" } else { "" };
-            let nearest = format!("{sign}{coef}e{exp}").parse::<f64>().unwrap_or(f64::NAN);
-            if nearest.is_finite() && cmp_dec_double(d, nearest) == Some(std::cmp::Ordering::Equal) {
-                double_key(nearest)
-            } else {
-                exact(d)
-            }
-        }
+        BsonNumber::Decimal(d) => match dec_exact_f64(d) {
+            Some(x) => double_key(x),
+            None => exact(d),
+        },
     }
 }
 
