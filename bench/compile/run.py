@@ -17,7 +17,8 @@ fastest CPU time of the runs (the one other load disturbed least), and the ratio
 rebuild of each variant after the same edit: a ratio that load on a shared machine cannot
 move (`--runs 0 --instructions` counts only). `--rustc-cpu N` times rustc alone, the command
 cargo runs for the models crate, over N interleaved rounds: the CPU medians, their ratio and
-its 90% bootstrap interval over the rounds, where cargo's own work does not blur the gap.
+its 90% bootstrap interval over the rounds (each round's differences to serde, medians of
+those), where cargo's own work does not blur the gap.
 
 Mixes (`--mix NAME[,key=value...]`, repeatable; keys override the named mix):
   realistic  what user models hold: a quarter of the fields optional, `Vec<String>` lists,
@@ -419,15 +420,17 @@ def rustc_cpu(root, package, style, nonce, command):
 
 
 def interval(samples, draws=2000, seed=1):
-    """The ratio of the medians' gaps, and its 90% bootstrap interval over the rounds
-    (rounds resampled whole, seeded: the same samples give the same interval)."""
+    """The ratio of the gaps, each the median over the rounds of one round's difference
+    (variants interleaved within a round, so a slow stretch of the machine weighs on all
+    three alike), and its 90% bootstrap interval (rounds resampled whole, seeded: the same
+    samples give the same interval)."""
     rng = random.Random(seed)
     n = len(samples["serde"])
 
     def ratio(rounds):
-        med = {v: statistics.median(samples[v][r] for r in rounds) for v in VARIANTS}
-        gap = med["schemars"] - med["serde"]
-        return (med["ours"] - med["serde"]) / gap if gap else float("nan")
+        gap = statistics.median(samples["schemars"][r] - samples["serde"][r] for r in rounds)
+        ours = statistics.median(samples["ours"][r] - samples["serde"][r] for r in rounds)
+        return ours / gap if gap else float("nan")
 
     drawn = sorted(ratio([rng.randrange(n) for _ in range(n)]) for _ in range(draws))
     return ratio(range(n)), drawn[draws // 20], drawn[draws - 1 - draws // 20]
