@@ -280,7 +280,7 @@ pub(crate) fn dec_exact_f64(d: Dec) -> Option<f64> {
         twos += exp;
     } else {
         for _ in 0..-exp {
-            if odd % 5 != 0 {
+            if !odd.is_multiple_of(5) {
                 return None;
             }
             odd /= 5;
