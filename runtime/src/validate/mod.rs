@@ -147,6 +147,18 @@ pub mod update;
 mod value;
 mod walk;
 
+/// A seeded xorshift64 stream for the unit tests' generated inputs: the same values on
+/// every run.
+#[cfg(test)]
+fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
+}
+
 use std::collections::HashMap;
 
 use crate::bson::Document;

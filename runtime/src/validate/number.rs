@@ -526,13 +526,7 @@ mod tests {
     #[test]
     fn a_decimal_against_a_double_is_ordered_by_the_doubles_exact_value() {
         // seeded (xorshift): the same doubles every run
-        let mut state = 0x2026_1126_u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::validate::xorshift(0x2026_1126_u64);
         let mut checked = 0;
         for round in 0..20_000 {
             let v = match round % 3 {
@@ -546,7 +540,7 @@ mod tests {
             if !v.is_finite() {
                 continue;
             }
-            let v = if next() % 2 == 0 { -v } else { v };
+            let v = if next().is_multiple_of(2) { -v } else { v };
             for d in near(v) {
                 assert_eq!(cmp_dec_double(d, v), Some(by_every_digit(d, v)), "{d:?} against {v:e}");
                 checked += 1;

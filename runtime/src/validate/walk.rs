@@ -666,20 +666,17 @@ mod tests {
     #[test]
     fn corrupted_bytes_read_as_bson_reads_them() {
         let original = sample();
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::validate::xorshift(0x2545_f491_4f6c_dd1du64);
         let interesting = [0u8, 1, 2, 3, 4, 5, 0x7f, 0x80, 0xc3, 0xff, 0x0c, 0x0f, 0x11, 0x13];
         for _ in 0..30_000 {
             let mut bytes = original.clone();
             for _ in 0..1 + next() % 3 {
                 let at = 4 + (next() as usize) % (bytes.len() - 5);
-                bytes[at] =
-                    if next() % 2 == 0 { interesting[(next() as usize) % interesting.len()] } else { next() as u8 };
+                bytes[at] = if next().is_multiple_of(2) {
+                    interesting[(next() as usize) % interesting.len()]
+                } else {
+                    next() as u8
+                };
             }
             agree(&bytes);
         }
