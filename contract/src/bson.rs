@@ -128,6 +128,12 @@ impl BsonKind {
         matches!(self, BsonKind::Int | BsonKind::Long)
     }
 
+    /// Kinds an `_id` can take that grow as documents are written (`random_id`): an ObjectId,
+    /// an integer, a date. The derive's syntax path and its const checks both ask this.
+    pub const fn increases(self) -> bool {
+        matches!(self, BsonKind::ObjectId | BsonKind::Int | BsonKind::Long | BsonKind::Date)
+    }
+
     /// Number kinds whose values the derive's rules treat as numbers (`int`, `long`, `double`).
     pub const fn is_number(self) -> bool {
         matches!(self, BsonKind::Int | BsonKind::Long | BsonKind::Double)

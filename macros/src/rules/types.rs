@@ -64,8 +64,7 @@ fn random_id(site: &Site) -> bool {
 /// `kind`: the value's or the items' kind, `None` for an alias of no single kind
 /// (`number`, `undefined`, ...).
 pub fn decide(cx: &Ctxt, site: &Site, kind: Option<BsonKind>, growable: bool, checks: u32) {
-    let increasing =
-        !growable && matches!(kind, Some(BsonKind::ObjectId | BsonKind::Int | BsonKind::Long | BsonKind::Date));
+    let increasing = !growable && kind.is_some_and(BsonKind::increases);
     let verdicts = [
         (check::MONEY, kind == Some(BsonKind::Double), messages::MONEY_DOUBLE),
         (check::DATE, kind == Some(BsonKind::String), messages::STRING_DATE),

@@ -32,7 +32,7 @@ pub const fn is_map(facts: SchemaFacts) -> bool {
 /// An `_id` that increases: an ObjectId, an integer, or a date (the document's time, which
 /// a clustered collection expires documents by).
 pub const fn is_increasing_id(facts: SchemaFacts) -> bool {
-    same(facts.kind, BsonKind::ObjectId) || same(facts.kind, BsonKind::Date) || facts.kind.is_integer()
+    facts.kind.increases()
 }
 
 /// serde writes the value through its default `Serialize` although `helper` is needed.
