@@ -419,6 +419,12 @@ def rustc_cpu(root, package, style, nonce, command):
     return usage.ru_utime + usage.ru_stime
 
 
+def paired_gaps(samples, rounds):
+    """What schemars and ours add to serde: the medians over `rounds` of each round's
+    difference."""
+    return tuple(statistics.median(samples[v][r] - samples["serde"][r] for r in rounds) for v in ("schemars", "ours"))
+
+
 def interval(samples, draws=2000, seed=1):
     """The ratio of the gaps, each the median over the rounds of one round's difference
     (variants interleaved within a round, so a slow stretch of the machine weighs on all
@@ -428,8 +434,7 @@ def interval(samples, draws=2000, seed=1):
     n = len(samples["serde"])
 
     def ratio(rounds):
-        gap = statistics.median(samples["schemars"][r] - samples["serde"][r] for r in rounds)
-        ours = statistics.median(samples["ours"][r] - samples["serde"][r] for r in rounds)
+        gap, ours = paired_gaps(samples, rounds)
         return ours / gap if gap else float("nan")
 
     drawn = sorted(ratio([rng.randrange(n) for _ in range(n)]) for _ in range(draws))
@@ -589,21 +594,22 @@ def main():
                         for v in VARIANTS[run % 3:] + VARIANTS[:run % 3]:
                             nonce += 1
                             samples[v].append(rustc_cpu(a.dir, crate(label, v), style, nonce, commands[v]))
-                    med = {v: statistics.median(samples[v]) for v in VARIANTS}
+                    serde = statistics.median(samples["serde"])
+                    gaps = paired_gaps(samples, range(a.rustc_cpu))
                     ratio, low, high = interval(samples)
-                    timed[(mode, style, label)] = (med, ratio, low, high)
+                    timed[(mode, style, label)] = (serde, gaps, ratio, low, high)
                     if a.samples:
                         for v in VARIANTS:
                             print(f"{mode} / {style} / {label}: rustc CPU {v:8} " + " ".join(f"{c:.2f}" for c in samples[v]))
-                    print(f"{mode} / {style} / {label}: rustc CPU serde {med['serde']:.2f}s  schemars "
-                          f"{med['schemars']:.2f}s  ours {med['ours']:.2f}s  ratio {ratio:.2f} "
+                    print(f"{mode} / {style} / {label}: rustc CPU serde {serde:.2f}s  schemars adds "
+                          f"{gaps[0]:+.2f}s  ours adds {gaps[1]:+.2f}s  ratio {ratio:.2f} "
                           f"(90% interval {low:.2f} to {high:.2f})", flush=True)
     if timed:
-        print(f"\n| mode | edit | mix | serde | schemars adds | we add | ratio (rustc CPU, median of {a.rustc_cpu}) | 90% interval |")
+        print(f"\n| mode | edit | mix | serde (median) | schemars adds | we add | ratio (rustc CPU, {a.rustc_cpu} paired rounds) | 90% interval |")
         print("|---|---|---|---:|---:|---:|---:|---|")
-        for (mode, style, label), (med, ratio, low, high) in timed.items():
-            print(f"| {mode} | {style} | {label} | {med['serde']:.2f} s | {med['schemars'] - med['serde']:+.2f} s | "
-                  f"{med['ours'] - med['serde']:+.2f} s | **{ratio:.2f}** | {low:.2f} to {high:.2f} |")
+        for (mode, style, label), (serde, (theirs, ours), ratio, low, high) in timed.items():
+            print(f"| {mode} | {style} | {label} | {serde:.2f} s | {theirs:+.2f} s | {ours:+.2f} s | **{ratio:.2f}** | "
+                  f"{low:.2f} to {high:.2f} |")
     if counted:
         print("\n| mode | edit | mix | serde | schemars adds | we add | ratio (instructions) |")
         print("|---|---|---|---:|---:|---:|---:|")
