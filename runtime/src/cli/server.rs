@@ -8,9 +8,10 @@ use crate::migrate::apply::{
     MigrationFile, Outcome, Resolution, Server, DEFAULT_STATE_DB,
 };
 use crate::migrate::driver::MongoServer;
+use crate::migrate::gate::{enforced_failing, validated_namespaces};
 use crate::migrate::lock::LockOptions;
 use crate::migrate::record::State;
-use crate::migrate::{pending, Model};
+use crate::migrate::{pending, Model, Phase};
 use clap::{Args, Subcommand};
 use serde_json::json;
 use std::io::Write;
@@ -51,6 +52,8 @@ impl Target {
                 wait: std::time::Duration::from_secs(self.lock_wait),
             },
             look_elsewhere: elsewhere,
+            contract: false,
+            enforce_anyway: false,
         }
     }
 }
@@ -65,6 +68,14 @@ pub(crate) enum ServerCommand {
         /// Print what would run and write nothing.
         #[arg(long)]
         dry_run: bool,
+        /// Run the contract steps too (keys moved to their new names, the models' validators
+        /// enforced): only once no instance of the previous release writes.
+        #[arg(long)]
+        contract: bool,
+        /// With --contract: enforce a validator even while stored documents fail it (every
+        /// later update of those documents is then refused).
+        #[arg(long, requires = "contract")]
+        enforce_anyway: bool,
         /// `json`: what was done with each migration as one JSON document (no progress lines).
         #[arg(long, value_enum, default_value_t = Output::Text)]
         format: Output,
@@ -113,12 +124,13 @@ impl ServerCommand {
 
     pub(crate) fn run(self, models: &[Model], out: &mut dyn Write) -> Result<i32, Exit> {
         match self {
-            ServerCommand::Apply { target, dry_run, format } => {
+            ServerCommand::Apply { target, dry_run, contract, enforce_anyway, format } => {
                 let files = read_dir(&target.dir)?;
                 let server = &mut connect(&target.uri)?;
+                let options = ApplyOptions { contract, enforce_anyway, ..target.options(models) };
                 match dry_run {
-                    true => run_dry_run(server, &files, &target.options(models), out),
-                    false => run_apply(server, &files, &target.options(models), format, out),
+                    true => run_dry_run(server, &files, &options, out),
+                    false => run_apply(server, &files, &options, format, out),
                 }
             }
             ServerCommand::Status { target, format } => {
@@ -179,8 +191,15 @@ pub(crate) fn run_apply(
     if format == Output::Json {
         let outcomes = apply_with(server, migrations, options, &mut |_| {}).map_err(failed)?;
         let each: Vec<serde_json::Value> = outcomes.iter().map(outcome_json).collect();
-        let ran = outcomes.iter().filter(|o| !matches!(o, Outcome::AlreadyApplied(_))).count();
-        writeln!(out, "{}", json!({ "migrations": each, "applied": ran, "alreadyApplied": outcomes.len() - ran }))?;
+        let count = |f: fn(&Outcome) -> bool| outcomes.iter().filter(|o| f(o)).count();
+        let already = count(|o| matches!(o, Outcome::AlreadyApplied(_)));
+        let held = count(|o| matches!(o, Outcome::Held { .. }));
+        let waiting = count(|o| matches!(o, Outcome::ContractPending { .. } | Outcome::Held { .. }));
+        writeln!(
+            out,
+            "{}",
+            json!({ "migrations": each, "applied": outcomes.len() - already - held, "alreadyApplied": already, "waitingForContract": waiting })
+        )?;
         return Ok(0);
     }
     let mut report = |event: Event| {
@@ -190,11 +209,28 @@ pub(crate) fn run_apply(
             }
             Event::Step { migration, step } => writeln!(out, "running {migration}: {step} ..."),
             Event::StepDone(took) => writeln!(out, "  done in {:.1}s", took.as_secs_f64()),
+            Event::Locked(waited) => writeln!(out, "took the migration lock after {:.1}s", waited.as_secs_f64()),
+            Event::Adopted { namespace, failing, total } => writeln!(
+                out,
+                "  {namespace} existed: adopted under validationAction warn; {failing} of {total} documents fail \
+                 the model's validator today{}",
+                if failing > 0 {
+                    format!(" (`schema check --uri \"$MONGODB_URI\" --collection {namespace}` lists them)")
+                } else {
+                    String::new()
+                }
+            ),
+            Event::ContractPending { migration, step } => writeln!(
+                out,
+                "{migration}: the contract ({step} on) waits: run `schema apply --contract` once no instance of the \
+                 previous release writes"
+            ),
         };
         let _ = out.flush();
     };
     let outcomes = apply_with(server, migrations, options, &mut report).map_err(failed)?;
     let mut ran = 0;
+    let mut waiting = 0;
     for outcome in &outcomes {
         match outcome {
             Outcome::Applied(name) => writeln!(out, "applied {name}")?,
@@ -211,10 +247,22 @@ pub(crate) fn run_apply(
                     steps.join(", ")
                 )?
             }
+            Outcome::ContractPending { name, done, steps } => {
+                writeln!(out, "expanded {name} ({done} of {steps} steps; its contract waits for `--contract`)")?
+            }
+            Outcome::Held { name, behind } => {
+                writeln!(out, "waiting {name} (after the contract of {behind}: migrations apply in order)")?
+            }
         }
-        ran += usize::from(!matches!(outcome, Outcome::AlreadyApplied(_)));
+        let counted = !matches!(outcome, Outcome::AlreadyApplied(_) | Outcome::Held { .. });
+        ran += usize::from(counted);
+        waiting += usize::from(matches!(outcome, Outcome::ContractPending { .. } | Outcome::Held { .. }));
     }
-    writeln!(out, "{ran} applied, {} already applied", outcomes.len() - ran)?;
+    let already = outcomes.iter().filter(|o| matches!(o, Outcome::AlreadyApplied(_))).count();
+    match waiting {
+        0 => writeln!(out, "{ran} applied, {already} already applied")?,
+        n => writeln!(out, "{ran} applied, {already} already applied, {n} waiting for `schema apply --contract`")?,
+    }
     Ok(0)
 }
 
@@ -230,6 +278,10 @@ fn outcome_json(outcome: &Outcome) -> serde_json::Value {
         Outcome::RanDeferred { name, steps } => {
             json!({ "name": name, "outcome": "ranDeferred", "steps": steps.iter().map(|i| i + 1).collect::<Vec<_>>() })
         }
+        Outcome::ContractPending { name, done, steps } => {
+            json!({ "name": name, "outcome": "contractPending", "done": done, "steps": steps })
+        }
+        Outcome::Held { name, behind } => json!({ "name": name, "outcome": "held", "behind": behind }),
     }
 }
 
@@ -252,7 +304,13 @@ pub(crate) fn run_dry_run(
             let (verb, target) = step.command.iter().next().map(|(k, v)| (k.as_str(), v)).unwrap_or(("?", &Bson::Null));
             let target = target.as_str().map(|t| format!(" {t}")).unwrap_or_default();
             let fallback = if step.if_namespace_exists.is_some() { " (collMod when it exists)" } else { "" };
-            writeln!(out, "  {}. {}: {verb}{target}{fallback}", i + 1, step.db)?;
+            let phase = match (step.phase, options.contract) {
+                (Phase::Contract, false) => " (contract: waits for --contract)",
+                (Phase::Contract, true) => " (contract)",
+                _ => "",
+            };
+            let gate = if step.require_valid { " (only when no stored document fails its validator)" } else { "" };
+            writeln!(out, "  {}. {}: {verb}{target}{fallback}{phase}{gate}", i + 1, step.db)?;
             writeln!(out, "     {}", Bson::Document(step.command.clone()).into_relaxed_extjson())?;
         }
     }
@@ -270,7 +328,10 @@ pub(crate) fn run_status(
     out: &mut dyn Write,
 ) -> Result<i32, Exit> {
     let lines = status_with(server, migrations, options).map_err(|e| Exit(2, chain(&e)))?;
-    let changed = lines.iter().any(|l| matches!(l.state, Some(State::Changed(_))));
+    let namespaces = validated_namespaces(migrations.iter().flat_map(|m| &m.up));
+    let failing =
+        enforced_failing(server, &namespaces).map_err(|e| Exit(2, format!("counting documents: {}", chain(&e))))?;
+    let changed = lines.iter().any(|l| matches!(l.state, Some(State::Changed(_)))) || !failing.is_empty();
     if format == Output::Json {
         let each: Vec<serde_json::Value> = lines
             .iter()
@@ -285,14 +346,22 @@ pub(crate) fn run_status(
                     "resolve": format!("schema resolve {} --skip-step", line.name),
                 }),
                 Some(State::Pending) => json!({ "name": line.name, "state": "pending" }),
+                Some(State::ContractPending { done, steps }) => json!({
+                    "name": line.name, "state": "contractPending", "done": done, "steps": steps,
+                    "run": "schema apply --contract",
+                }),
                 Some(State::Changed(message)) => json!({ "name": line.name, "state": "changed", "message": message }),
                 None => json!({ "name": line.name, "state": "missing", "message": format!("recorded, but no such file in {}", dir.display()) }),
             })
             .collect();
-        writeln!(out, "{}", json!({ "stateDb": options.state_db, "migrations": each }))?;
+        let failing: Vec<serde_json::Value> = failing
+            .iter()
+            .map(|f| json!({ "namespace": f.namespace, "failing": f.failing, "documents": f.total }))
+            .collect();
+        writeln!(out, "{}", json!({ "stateDb": options.state_db, "migrations": each, "failingEnforced": failing }))?;
         return Ok(i32::from(changed));
     }
-    let mut changed = false;
+    let mut changed = !failing.is_empty();
     for line in &lines {
         let name = &line.name;
         match &line.state {
@@ -308,6 +377,11 @@ pub(crate) fn run_status(
                 done + 1
             )?,
             Some(State::Pending) => writeln!(out, "pending  {name}")?,
+            Some(State::ContractPending { done, steps }) => writeln!(
+                out,
+                "contract pending  {name}  {done} of {steps} steps (its expand ran; `schema apply --contract` runs the \
+                 rest once no instance of the previous release writes)"
+            )?,
             Some(State::Changed(message)) => {
                 changed = true;
                 writeln!(out, "CHANGED  {name}: {message}")?
@@ -315,13 +389,22 @@ pub(crate) fn run_status(
             None => writeln!(out, "missing  {name}: recorded, but no such file in {}", dir.display())?,
         }
     }
+    for f in &failing {
+        writeln!(
+            out,
+            "FAILING  {}: {} of {} documents fail its enforced validator (`schema check --uri \"$MONGODB_URI\" \
+             --collection {}` lists them with fixes)",
+            f.namespace, f.failing, f.total, f.namespace
+        )?;
+    }
     let count = |f: fn(&Option<State>) -> bool| lines.iter().filter(|l| f(&l.state)).count();
     writeln!(
         out,
-        "{} applied, {} pending, {} partial",
+        "{} applied, {} pending, {} partial, {} contract pending",
         count(|s| matches!(s, Some(State::Applied { .. }))),
         count(|s| matches!(s, Some(State::Pending))),
-        count(|s| matches!(s, Some(State::Partial { .. })))
+        count(|s| matches!(s, Some(State::Partial { .. }))),
+        count(|s| matches!(s, Some(State::ContractPending { .. })))
     )?;
     Ok(i32::from(changed))
 }

@@ -109,6 +109,25 @@ pub enum Outcome {
         /// The steps run (0-based).
         steps: Vec<usize>,
     },
+    /// Its expand steps ran (now or before); its contract steps wait for a run with
+    /// [`ApplyOptions::contract`] (`schema apply --contract`), once the previous release no
+    /// longer writes.
+    ContractPending {
+        /// The migration's name.
+        name: String,
+        /// The steps done (its expand steps).
+        done: usize,
+        /// All its steps.
+        steps: usize,
+    },
+    /// Not started: it comes after a migration whose contract is pending, and migrations
+    /// apply in order.
+    Held {
+        /// The migration's name.
+        name: String,
+        /// The migration whose contract it waits behind.
+        behind: String,
+    },
 }
 
 /// Where and how [`apply_with`] keeps its records and takes its lock.
@@ -124,12 +143,25 @@ pub struct ApplyOptions {
     /// when `state_db` holds no record and one of these does, `apply` stops and names it
     /// instead of running every migration again.
     pub look_elsewhere: Vec<String>,
+    /// Run the contract steps too ([`Phase::Contract`](super::Phase::Contract)): the
+    /// previous release no longer writes. Without it `apply` stops at the first contract
+    /// step, and every later migration waits behind it.
+    pub contract: bool,
+    /// Run a gated step (`requireValid`) even while stored documents fail the validator it
+    /// enforces: every later update of those documents is then refused.
+    pub enforce_anyway: bool,
 }
 
 impl ApplyOptions {
-    /// Records in `state_db`, the default lock, nowhere else to look.
+    /// Records in `state_db`, the default lock, nowhere else to look, the expand phase only.
     pub fn new(state_db: impl Into<String>) -> Self {
-        ApplyOptions { state_db: state_db.into(), lock: LockOptions::default(), look_elsewhere: Vec::new() }
+        ApplyOptions {
+            state_db: state_db.into(),
+            lock: LockOptions::default(),
+            look_elsewhere: Vec::new(),
+            contract: false,
+            enforce_anyway: false,
+        }
     }
 }
 
@@ -148,6 +180,26 @@ pub enum Event {
     },
     /// The step just started completed, after this long.
     StepDone(std::time::Duration),
+    /// The lock was taken after waiting this long for another applier (which finished, or
+    /// whose lease expired: a dead instance's is taken over).
+    Locked(std::time::Duration),
+    /// A new model's collection existed: its validator was installed under `warn` (adopted),
+    /// and the server counts this many of its documents failing it.
+    Adopted {
+        /// `db.collection`.
+        namespace: String,
+        /// Documents failing the model's validator.
+        failing: u64,
+        /// Documents in the collection.
+        total: u64,
+    },
+    /// A migration's contract steps wait for `apply --contract`.
+    ContractPending {
+        /// The migration.
+        migration: String,
+        /// Its first contract step (1-based) and what it runs.
+        step: String,
+    },
 }
 
 /// Runs every migration of `files` (in order) not yet applied according to `state_db`'s
@@ -173,8 +225,16 @@ pub fn apply_with(
     options: &ApplyOptions,
     report: &mut dyn FnMut(Event),
 ) -> Result<Vec<Outcome>, ApplyError> {
-    let waiting = &mut |holder: &str| report(Event::Waiting(holder.to_owned()));
+    let started = std::time::Instant::now();
+    let mut waited = false;
+    let waiting = &mut |holder: &str| {
+        waited = true;
+        report(Event::Waiting(holder.to_owned()))
+    };
     let Locked { server, lease } = Locked::take(server, options, waiting)?;
+    if waited {
+        report(Event::Locked(started.elapsed()));
+    }
     let result = apply_locked(server, files, options, &lease, report);
     lease.release(server);
     result
@@ -218,6 +278,8 @@ fn apply_locked(
     let (todo, waiting) = runs(server, files, options)?;
     let mut deployment = Deployment::default();
     let mut outcomes = Vec::new();
+    // the migration whose contract is pending: every later one waits behind it
+    let mut held: Option<String> = None;
     for file in files {
         let fail = |(message, cause)| ApplyError { migration: file.name.clone(), message, cause };
         if let Some((_, deferred)) = waiting.iter().find(|(f, _)| f.name == file.name) {
@@ -232,12 +294,20 @@ fn apply_locked(
             outcomes.push(Outcome::AlreadyApplied(file.name.clone()));
             continue;
         };
-        let mut run = Run { server: &mut *server, deployment: &mut deployment, lease, state_db, report: &mut *report };
-        let deferred = run.migration(file, done, recorded)?;
-        outcomes.push(match (done, deferred.is_empty()) {
-            (_, false) => Outcome::Deferred { name: file.name.clone(), deferred },
-            (0, true) => Outcome::Applied(file.name.clone()),
-            (done, true) => Outcome::Resumed { name: file.name.clone(), done },
+        if let Some(behind) = &held {
+            outcomes.push(Outcome::Held { name: file.name.clone(), behind: behind.clone() });
+            continue;
+        }
+        let mut run = Run { server: &mut *server, deployment: &mut deployment, lease, options, report: &mut *report };
+        let ran = run.migration(file, done, recorded)?;
+        outcomes.push(match ran {
+            Ran::Stopped(at) => {
+                held = Some(file.name.clone());
+                Outcome::ContractPending { name: file.name.clone(), done: at, steps: file.up.len() }
+            }
+            Ran::Done(deferred) if !deferred.is_empty() => Outcome::Deferred { name: file.name.clone(), deferred },
+            Ran::Done(_) if done == 0 => Outcome::Applied(file.name.clone()),
+            Ran::Done(_) => Outcome::Resumed { name: file.name.clone(), done },
         });
     }
     Ok(outcomes)
@@ -398,7 +468,7 @@ fn revert_locked(
         match run_step(server, step) {
             // the collection a partly applied migration never created: nothing to restore
             Err(e) if e.code() == Some(NAMESPACE_NOT_FOUND) && step.command.contains_key("collMod") => {}
-            result => result.map_err(|e| fail(position, Some(e)))?,
+            result => drop(result.map_err(|e| fail(position, Some(e)))?),
         }
     }
     record::delete(server, state_db, &file.name).map_err(|m| fail(format!("reverted, but {m}"), None))?;
@@ -520,22 +590,40 @@ struct Run<'r> {
     server: &'r mut dyn Server,
     deployment: &'r mut Deployment,
     lease: &'r Lease,
-    state_db: &'r str,
+    options: &'r ApplyOptions,
     report: &'r mut dyn FnMut(Event),
+}
+
+/// How far [`Run::migration`] took a migration.
+enum Ran {
+    /// Every step ran; the sharding steps deferred (none through mongos).
+    Done(Vec<usize>),
+    /// It stopped before this step (0-based), the first of its contract.
+    Stopped(usize),
 }
 
 impl Run<'_> {
     /// Runs one migration's steps from step `done` on, recording each (and the migration
-    /// first when no earlier run `recorded` it); what failed, with the server's error.
-    fn migration(&mut self, file: &MigrationFile, done: usize, recorded: bool) -> Result<Vec<usize>, ApplyError> {
+    /// first when no earlier run `recorded` it), up to its contract unless the options say
+    /// to run that too; what failed, with the server's error.
+    fn migration(&mut self, file: &MigrationFile, done: usize, recorded: bool) -> Result<Ran, ApplyError> {
         let fail = |message: String, cause| ApplyError::new(&file.name, message, cause);
-        let (server, state_db) = (&mut *self.server, self.state_db);
+        let (server, state_db) = (&mut *self.server, self.options.state_db.as_str());
+        let steps = file.up.len();
+        let stop = file.contract_from(done).filter(|_| !self.options.contract);
+        if let Some(at) = stop {
+            let step = format!("step {} of {steps} ({})", at + 1, describe(&file.up[at]));
+            (self.report)(Event::ContractPending { migration: file.name.clone(), step });
+        }
+        if stop == Some(done) {
+            // nothing of it runs now: a contract-only migration is not even started
+            return Ok(Ran::Stopped(done));
+        }
         if !recorded {
             record::start(server, state_db, file).map_err(|m| fail(format!("not started: {m}"), None))?;
         }
-        let steps = file.up.len();
         let mut deferred = Vec::new();
-        for (i, step) in file.up.iter().enumerate().skip(done) {
+        for (i, step) in file.up.iter().enumerate().skip(done).take(stop.unwrap_or(steps) - done) {
             let position = || format!("step {} of {steps} ({})", i + 1, describe(step));
             // a lease lost to another applier: stop before running anything more
             self.lease.renew(server).map_err(|e| fail(format!("{}: not run: {e}", position()), None))?;
@@ -545,10 +633,17 @@ impl Run<'_> {
                     .is_mongos(server)
                     .map_err(|e| fail(format!("{} (asking the deployment `hello`)", position()), Some(e)))?;
             if here {
+                if step.require_valid && !self.options.enforce_anyway {
+                    gate(server, step).map_err(|(message, cause)| fail(format!("{}: {message}", position()), cause))?;
+                }
                 (self.report)(Event::Step { migration: file.name.clone(), step: position() });
                 let started = std::time::Instant::now();
-                run_step(server, step).map_err(|e| fail(format!("{}{}", position(), hint(step, &e)), Some(e)))?;
+                let adopted =
+                    run_step(server, step).map_err(|e| fail(format!("{}{}", position(), hint(step, &e)), Some(e)))?;
                 (self.report)(Event::StepDone(started.elapsed()));
+                if let Some(fallback) = adopted.then_some(step.if_namespace_exists.as_ref()).flatten() {
+                    adoption(server, step, fallback, &mut *self.report);
+                }
             } else {
                 record::defer(server, state_db, &file.name, i, true)
                     .map_err(|m| fail(format!("{}: recording it as deferred failed: {m}", position()), None))?;
@@ -557,12 +652,57 @@ impl Run<'_> {
             let recorded = record::progress(server, state_db, &file.name, i + 1, i + 1 == steps);
             recorded.map_err(|m| fail(format!("step {} of {steps} ran, but recording it failed: {m}", i + 1), None))?;
         }
+        if let Some(at) = stop {
+            return Ok(Ran::Stopped(at));
+        }
         if steps == 0 || done == steps {
             // nothing left to run: mark it applied
             record::progress(server, state_db, &file.name, steps, true)
                 .map_err(|m| fail(format!("recording it as applied failed: {m}"), None))?;
         }
-        Ok(deferred)
+        Ok(Ran::Done(deferred))
+    }
+}
+
+/// The gate before a step that enforces a validator: the server counts the stored documents
+/// failing it; any, and the step does not run.
+fn gate(server: &mut dyn Server, step: &FileStep) -> Result<(), (String, Option<CommandError>)> {
+    let (collection, validator) =
+        enforced(step).ok_or_else(|| ("a gated step without a validator".to_owned(), None))?;
+    let (failing, total) = super::gate::failing(server, &step.db, collection, validator)
+        .map_err(|e| ("counting the documents that fail the validator it enforces".to_owned(), Some(e)))?;
+    if failing == 0 {
+        return Ok(());
+    }
+    let ns = format!("{}.{collection}", step.db);
+    Err((
+        format!(
+            "not run: it enforces the model's validator, and {failing} of {total} documents of {ns} fail it. `schema \
+             check --uri \"$MONGODB_URI\" --collection {ns}` lists them with a fix for each; fix them (a data \
+             migration), then run `schema apply --contract` again, which resumes here. To enforce anyway (every later \
+             update of those documents is then refused): `schema apply --contract --enforce-anyway`"
+        ),
+        None,
+    ))
+}
+
+/// The collection and the validator a `collMod` step installs.
+fn enforced(step: &FileStep) -> Option<(&str, &crate::bson::Document)> {
+    Some((step.command.get_str("collMod").ok()?, step.command.get_document("validator").ok()?))
+}
+
+/// After a new model's collection was found to exist: how many of its documents fail the
+/// validator just installed under `warn`, told to the report; a failed count is not an error
+/// (the migration did what it does).
+fn adoption(server: &mut dyn Server, step: &FileStep, fallback: &crate::bson::Document, report: &mut dyn FnMut(Event)) {
+    let (Ok(collection), Ok(validator)) = (fallback.get_str("collMod"), fallback.get_document("validator")) else {
+        return;
+    };
+    if validator.is_empty() {
+        return;
+    }
+    if let Ok((failing, total)) = super::gate::failing(server, &step.db, collection, validator) {
+        report(Event::Adopted { namespace: format!("{}.{collection}", step.db), failing, total });
     }
 }
 
@@ -628,18 +768,23 @@ fn hint(step: &FileStep, e: &CommandError) -> String {
     }
 }
 
-fn run_step(server: &mut dyn Server, step: &FileStep) -> Result<(), CommandError> {
+/// Runs a step; whether it ran its `ifNamespaceExists` fallback (the collection existed).
+fn run_step(server: &mut dyn Server, step: &FileStep) -> Result<bool, CommandError> {
+    let mut fell_back = false;
     let reply = match (server.run_command(&step.db, step.command.clone()), &step.if_namespace_exists) {
         (Err(e), Some(fallback)) if e.code() == Some(NAMESPACE_EXISTS) => {
+            fell_back = true;
             server.run_command(&step.db, fallback.clone())
         }
         // an index already dropped: re-running a drop-and-create is harmless
-        (Err(e), _) if e.code() == Some(INDEX_NOT_FOUND) && step.command.contains_key("dropIndexes") => return Ok(()),
+        (Err(e), _) if e.code() == Some(INDEX_NOT_FOUND) && step.command.contains_key("dropIndexes") => {
+            return Ok(false)
+        }
         (result, _) => result,
     }?;
     // a data step's insert, update or delete reports failed writes in an `ok: 1` reply
     match record::write_error(&reply) {
         Some(e) => Err(CommandError::Reply(format!("write failed: {e}"))),
-        None => Ok(()),
+        None => Ok(fell_back),
     }
 }

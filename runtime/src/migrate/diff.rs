@@ -3,7 +3,7 @@
 use super::model::Model;
 use super::snapshot::{Entry, Snapshot};
 use super::tighten::tightenings;
-use crate::command::{ValidationAction, ValidationLevel};
+use crate::command::ValidationLevel;
 
 /// One collection's change, with the state the migration leaves it in.
 #[derive(Debug, Clone, PartialEq)]
@@ -11,9 +11,10 @@ pub(super) enum Change {
     /// A model the snapshot does not know: `createCollection`, or `collMod` if it exists.
     Create { after: Entry },
     /// A changed validator, level or action. `tightening` lists what may reject stored
-    /// documents; when the change is staged, `after` has action `warn` and `enforce` set.
+    /// documents.
     Alter { before: Entry, after: Entry, tightening: Vec<String> },
-    /// A staged tightening switched to the model's action on the run after it.
+    /// A tightening staged by an earlier version (the snapshot's `enforceAction`), switched
+    /// to the model's action.
     Enforce { before: Entry, after: Entry },
     /// A model no longer in the code: a comment, never a drop.
     Removed { before: Entry },
@@ -55,10 +56,11 @@ impl Change {
 }
 
 /// The changes from `snapshot` to `models`, in namespace order. `level` overrides the
-/// models' `validationLevel` (`--validation-level moderate`); `direct` installs tightening
-/// changes with the model's action at once instead of staging them.
-pub(super) fn diff(snapshot: &Snapshot, models: &[Model], level: Option<ValidationLevel>, direct: bool) -> Vec<Change> {
-    let mut changes: Vec<Change> = models.iter().filter_map(|m| model_change(snapshot, m, level, direct)).collect();
+/// models' `validationLevel` (`--validation-level moderate`). Each change leaves the
+/// collection as its model says; how it gets there while the previous release still writes
+/// (expand, then contract) is the plan's.
+pub(super) fn diff(snapshot: &Snapshot, models: &[Model], level: Option<ValidationLevel>) -> Vec<Change> {
+    let mut changes: Vec<Change> = models.iter().filter_map(|m| model_change(snapshot, m, level)).collect();
     let gone = snapshot
         .entries
         .iter()
@@ -73,7 +75,7 @@ fn namespace(change: &Change) -> (String, String) {
     (m.db.clone(), m.collection.clone())
 }
 
-fn model_change(snapshot: &Snapshot, model: &Model, level: Option<ValidationLevel>, direct: bool) -> Option<Change> {
+fn model_change(snapshot: &Snapshot, model: &Model, level: Option<ValidationLevel>) -> Option<Change> {
     let mut wanted = model.clone();
     wanted.level = level.unwrap_or(model.level);
     let Some(before) = snapshot.get(&model.db, &model.collection) else {
@@ -95,7 +97,7 @@ fn model_change(snapshot: &Snapshot, model: &Model, level: Option<ValidationLeve
     if tightening.is_empty() && before.model.validator == wanted.validator && before.enforce.is_some() {
         return Some(Change::Enforce { before: before.clone(), after: Entry { model: wanted, enforce: None } });
     }
-    Some(Change::Alter { before: before.clone(), after: staged(wanted, &tightening, direct), tightening })
+    Some(Change::Alter { before: before.clone(), after: Entry { model: wanted, enforce: None }, tightening })
 }
 
 /// `moderate` or `off` to `strict` validates documents that were not validated before.
@@ -106,14 +108,4 @@ fn stricter_level(before: ValidationLevel, after: ValidationLevel) -> Option<Str
         ValidationLevel::Strict => 2,
     };
     (rank(after) > rank(before)).then(|| format!("(collection): validationLevel {before} -> {after}"))
-}
-
-/// A tightening change installs `warn` first, unless `--direct` or the model warns anyway.
-fn staged(mut model: Model, tightening: &[String], direct: bool) -> Entry {
-    if tightening.is_empty() || direct || model.action == ValidationAction::Warn {
-        return Entry { model, enforce: None };
-    }
-    let enforce = Some(model.action);
-    model.action = ValidationAction::Warn;
-    Entry { model, enforce }
 }

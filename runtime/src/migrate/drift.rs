@@ -53,6 +53,15 @@ fn drift_of(server: &mut dyn Server, model: &Model) -> Result<DriftStatus, Comma
         }
     };
     let mut lines = capped_drift(&model.options.create, &options);
+    // a deployment that says it enforces what the code says is not clean while stored
+    // documents fail it
+    if let Some((failing, total)) = super::gate::enforced_failing_in(server, &model.db, &model.collection, &options)? {
+        lines.push(format!(
+            "documents: {failing} of {total} fail the enforced validator (`schema check --uri \"$MONGODB_URI\" \
+             --collection {}` lists them with fixes)",
+            model.namespace()
+        ));
+    }
     lines.extend(collection_drift(&model.options.create, &options));
     lines.extend(index_drift(&model.options.indexes, &list_indexes(server, model)?));
     Ok(match (status, lines.is_empty()) {

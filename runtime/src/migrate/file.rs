@@ -1,6 +1,7 @@
 //! A migration's JSON file, as `migrate` writes it and `apply` runs it: its steps, its kind,
 //! its checksum, and why a file cannot be read back.
 
+use super::step::Phase;
 use crate::bson::{Bson, Document};
 use sha2::{Digest, Sha256};
 use std::error::Error;
@@ -29,6 +30,12 @@ pub struct FileStep {
     pub command: Document,
     /// Run instead when `command` fails with NamespaceExists (code 48).
     pub if_namespace_exists: Option<Document>,
+    /// When it runs: `"phase": "contract"` in the step (or in a data migration's file)
+    /// waits for `apply --contract`; absent, it runs with the release.
+    pub phase: Phase,
+    /// `"requireValid": true`: a `collMod` that runs only when no stored document fails its
+    /// validator (`apply` counts them first).
+    pub require_valid: bool,
 }
 
 /// A migration's JSON file, as `apply` runs it.
@@ -45,6 +52,13 @@ pub struct MigrationFile {
     /// `sha256:` and the hex SHA-256 of the file's text (line endings as `\n`): recorded
     /// when the migration is applied, compared on every later run.
     pub checksum: String,
+}
+
+impl MigrationFile {
+    /// The first of `up`'s steps from `done` on that waits for the contract, if any.
+    pub fn contract_from(&self, done: usize) -> Option<usize> {
+        (done..self.up.len()).find(|&i| self.up[i].phase == Phase::Contract)
+    }
 }
 
 /// What wrote a migration file.
@@ -144,15 +158,17 @@ impl MigrationFile {
                 )))
             }
         };
+        // a data migration's `phase` is each of its steps' (a step may still say its own)
+        let phase = phase_of(&value, Phase::Expand)?;
         let steps = value["up"].as_array().ok_or_else(|| shape("no `up` array"))?;
-        let up = steps.iter().map(file_step).collect::<Result<_, _>>()?;
+        let up = steps.iter().map(|s| file_step(s, phase)).collect::<Result<_, _>>()?;
         let down = match value.get("down") {
             None => Vec::new(),
             Some(steps) => steps
                 .as_array()
                 .ok_or_else(|| shape("`down` is not an array"))?
                 .iter()
-                .map(file_step)
+                .map(|s| file_step(s, Phase::Expand))
                 .collect::<Result<_, _>>()?,
         };
         Ok(MigrationFile { name, kind, up, down, checksum: checksum(text) })
@@ -163,14 +179,35 @@ fn shape(message: &str) -> MigrationFileError {
     MigrationFileError::Shape(message.to_owned())
 }
 
-fn file_step(value: &serde_json::Value) -> Result<FileStep, MigrationFileError> {
+/// `"phase"` of a file or a step: `"expand"`, `"contract"`, or absent (`default`).
+fn phase_of(value: &serde_json::Value, default: Phase) -> Result<Phase, MigrationFileError> {
+    match value.get("phase") {
+        None => Ok(default),
+        Some(p) if p == Phase::Expand.as_str() => Ok(Phase::Expand),
+        Some(p) if p == Phase::Contract.as_str() => Ok(Phase::Contract),
+        Some(other) => Err(MigrationFileError::Shape(format!(
+            "`phase` is {other}: \"contract\" for what runs once the previous release no longer writes \
+             (`schema apply --contract`), \"expand\" or absent for what runs with the release"
+        ))),
+    }
+}
+
+fn file_step(value: &serde_json::Value, phase: Phase) -> Result<FileStep, MigrationFileError> {
     let db = value["db"].as_str().ok_or_else(|| shape("a step without `db`"))?.to_owned();
     let command = extjson_document(&value["command"])?;
     let if_namespace_exists = match value.get("ifNamespaceExists") {
         Some(v) => Some(extjson_document(v)?),
         None => None,
     };
-    Ok(FileStep { db, command, if_namespace_exists })
+    let require_valid = match value.get("requireValid") {
+        None => false,
+        Some(serde_json::Value::Bool(b)) => *b,
+        Some(other) => return Err(MigrationFileError::Shape(format!("`requireValid` is {other}, not true or false"))),
+    };
+    if require_valid && command.get_document("validator").is_err() {
+        return Err(shape("`requireValid` on a step without a `validator` (a collMod that installs one)"));
+    }
+    Ok(FileStep { db, command, if_namespace_exists, phase: phase_of(value, phase)?, require_valid })
 }
 
 fn extjson_document(value: &serde_json::Value) -> Result<Document, MigrationFileError> {

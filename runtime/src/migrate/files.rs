@@ -215,11 +215,11 @@ impl Snapshot {
         options: &MigrateOptions,
     ) -> Result<Option<(Migration, Snapshot)>, MigrateError> {
         collection_count(models, self, options.max_collections).map_err(MigrateError::CollectionCount)?;
-        let changes = diff(self, models, options.level, options.direct);
+        let changes = diff(self, models, options.level);
         if changes.is_empty() {
             return Ok(None);
         }
-        let migration = plan(&prefix(number()?), &changes);
+        let migration = plan(&prefix(number()?), &changes, options.direct);
         let next = Snapshot { last_migration: Some(migration.name.clone()), entries: updated(self, &changes) };
         Ok(Some((migration, next)))
     }

@@ -2,7 +2,7 @@
 //! `mongodb::Database` (feature `driver`), as `schema apply` applies them.
 
 use super::apply::{
-    apply_with, status_with, ApplyError, ApplyOptions, CommandError, MigrationFile, MigrationFileError, Outcome,
+    apply_with, status_with, ApplyError, ApplyOptions, CommandError, Event, MigrationFile, MigrationFileError, Outcome,
     Server, DEFAULT_STATE_DB,
 };
 use super::files::{pending, MigrateError};
@@ -37,6 +37,8 @@ pub struct Migrator {
     files: Vec<MigrationFile>,
     state_db: Option<String>,
     lock: LockOptions,
+    contract: bool,
+    enforce_anyway: bool,
     /// Embedded sources that did not parse: `run` and `status` report them.
     broken: Option<&'static [(&'static str, &'static str)]>,
 }
@@ -64,7 +66,17 @@ impl fmt::Display for MigratorError {
             MigratorError::Dir(_) => f.write_str("cannot list the migrations directory"),
             MigratorError::File(_) => f.write_str("cannot read a migration"),
             MigratorError::Empty(message) | MigratorError::Task(message) => f.write_str(message),
-            MigratorError::Apply(_) => f.write_str("cannot apply the migrations"),
+            // the migration, the step and the server's or the driver's words: what a log line
+            // of the application needs, without walking `source()`
+            MigratorError::Apply(e) => {
+                write!(f, "cannot apply the migrations: {e}")?;
+                let mut cause = e.source();
+                while let Some(c) = cause {
+                    write!(f, ": {c}")?;
+                    cause = c.source();
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -134,7 +146,14 @@ impl Migrator {
     }
 
     fn of(files: Vec<MigrationFile>) -> Self {
-        Migrator { files, state_db: None, lock: LockOptions::default(), broken: None }
+        Migrator {
+            files,
+            state_db: None,
+            lock: LockOptions::default(),
+            contract: false,
+            enforce_anyway: false,
+            broken: None,
+        }
     }
 
     /// How long the lease lasts without renewal (a crashed instance blocks the others this
@@ -151,6 +170,23 @@ impl Migrator {
         self
     }
 
+    /// Runs the contract steps too (`schema apply --contract`): keys moved to their new names,
+    /// the models' validators enforced. Only once no instance of the previous release writes:
+    /// a job after the rollout, or the start-up of the release after. Without it, `run`
+    /// stops at the first contract step (and every later migration waits behind it), and
+    /// says so in a `tracing` warning.
+    pub fn contract(mut self, contract: bool) -> Self {
+        self.contract = contract;
+        self
+    }
+
+    /// With [`contract`](Migrator::contract): enforces a validator even while stored documents
+    /// fail it (`--enforce-anyway`); otherwise such a step stops the run naming the count.
+    pub fn enforce_anyway(mut self, enforce: bool) -> Self {
+        self.enforce_anyway = enforce;
+        self
+    }
+
     /// The migrations, in the order they apply.
     pub fn migrations(&self) -> &[MigrationFile] {
         &self.files
@@ -163,8 +199,15 @@ impl Migrator {
     /// called within a tokio runtime (the driver's).
     pub async fn run(&self, db: &mongodb::Database) -> Result<Vec<Outcome>, MigratorError> {
         let (files, options) = self.prepared(db)?;
-        self.blocking(db, move |server| apply_with(server, &files, &options, &mut |_| {}).map_err(MigratorError::Apply))
-            .await
+        self.blocking(db, move |server| {
+            let mut step = String::new();
+            let outcomes = apply_with(server, &files, &options, &mut |event| traced(event, &mut step))
+                .map_err(MigratorError::Apply)?;
+            outcomes.iter().for_each(traced_outcome);
+            Ok(outcomes)
+        })
+        .await
+        .inspect_err(|e| tracing::error!(target: TARGET, error = %e, "migrations failed"))
     }
 
     /// Where each migration stands on the deployment (as `schema status` prints it); reads only.
@@ -184,6 +227,8 @@ impl Migrator {
             state_db: self.state_db.clone().unwrap_or_else(|| DEFAULT_STATE_DB.to_owned()),
             lock: self.lock,
             look_elsewhere: vec![db.name().to_owned()],
+            contract: self.contract,
+            enforce_anyway: self.enforce_anyway,
         };
         Ok((self.files.clone(), options))
     }
@@ -199,6 +244,51 @@ impl Migrator {
         tokio::task::spawn_blocking(move || job(&mut server))
             .await
             .map_err(|e| MigratorError::Task(format!("the migration task failed: {e}")))?
+    }
+}
+
+/// The `tracing` target of the migrator's events.
+const TARGET: &str = "mongo_schema::migrate";
+
+/// One event of `apply` as a `tracing` event; `step` keeps the step running, for its end.
+fn traced(event: Event, step: &mut String) {
+    match event {
+        Event::Waiting(holder) => {
+            tracing::info!(target: TARGET, %holder, "waiting for the migration lock held by another instance")
+        }
+        Event::Locked(waited) => {
+            tracing::info!(target: TARGET, waited_ms = waited.as_millis() as u64, "took the migration lock")
+        }
+        Event::Step { migration, step: what } => {
+            tracing::info!(target: TARGET, %migration, step = %what, "migration step started");
+            *step = format!("{migration}: {what}");
+        }
+        Event::StepDone(took) => {
+            tracing::info!(target: TARGET, step = %step, duration_ms = took.as_millis() as u64, "migration step done")
+        }
+        Event::Adopted { namespace, failing, total } if failing > 0 => tracing::warn!(
+            target: TARGET, %namespace, failing, total,
+            "existing collection adopted under validationAction warn; documents fail the model's validator: \
+             `schema check --uri` lists them"
+        ),
+        Event::Adopted { namespace, total, .. } => tracing::info!(
+            target: TARGET, %namespace, total, "existing collection adopted; every document passes the model's validator"
+        ),
+        Event::ContractPending { migration, step } => tracing::warn!(
+            target: TARGET, %migration, %step,
+            "contract pending: run `schema apply --contract` (or Migrator::contract(true)) once no instance of the \
+             previous release writes"
+        ),
+    }
+}
+
+fn traced_outcome(outcome: &Outcome) {
+    match outcome {
+        Outcome::AlreadyApplied(_) => {}
+        Outcome::Held { name, behind } => {
+            tracing::warn!(target: TARGET, migration = %name, %behind, "migration waits behind a pending contract")
+        }
+        other => tracing::info!(target: TARGET, outcome = ?other, "migration"),
     }
 }
 

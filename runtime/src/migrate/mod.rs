@@ -12,6 +12,7 @@
 
 mod diff;
 mod files;
+pub mod gate;
 mod options;
 mod plan;
 mod render;
@@ -42,4 +43,4 @@ pub use model::{registered_models, Model, Options};
 pub(crate) use options::create_commands;
 pub use rules::DEFAULT_MAX_COLLECTIONS;
 pub use snapshot::{Entry, Snapshot, SnapshotError, SNAPSHOT_FILE};
-pub use step::{Migration, Step};
+pub use step::{Migration, Phase, Step};

@@ -99,7 +99,7 @@ pub(super) fn down_steps(before: Option<&Model>, after: &Model) -> Vec<Step> {
 }
 
 fn step(m: &Model, comments: Vec<String>, command: Document) -> Step {
-    Step { db: m.db.clone(), collection: m.collection.clone(), comments, command, if_namespace_exists: None }
+    Step::new(&m.db, &m.collection, comments, command)
 }
 
 /// Changes to `timeseries`, `expireAfterSeconds`, `capped`, `collation` and `clusteredIndex`
@@ -313,13 +313,7 @@ fn shard_step(before: Option<&Model>, after: &Model, notes: &mut Vec<String>) ->
                 "harmless to re-run with the same key; a non-empty collection needs an index that starts with the key first".to_owned(),
             ];
             let command = doc! { "shardCollection": after.namespace(), "key": key.clone() };
-            Some(Step {
-                db: "admin".to_owned(),
-                collection: after.collection.clone(),
-                comments,
-                command,
-                if_namespace_exists: None,
-            })
+            Some(Step::new("admin", &after.collection, comments, command))
         }
     }
 }

@@ -5,82 +5,187 @@ use super::diff::Change;
 use super::model::Model;
 use super::options;
 use super::snapshot::Entry;
-use super::step::{Migration, Step};
+use super::step::{Migration, Phase, Step};
 use crate::bson::{doc, Bson, Document};
 use crate::command::{coll_mod, ValidationAction, ValidationLevel};
 
-/// The migration versioned `prefix` for `changes` (which must not be empty).
-pub(super) fn plan(prefix: &str, changes: &[Change]) -> Migration {
-    let mut migration = Migration {
-        name: format!("{prefix}_{}", summary(changes)),
-        notes: vec![],
-        up: vec![],
-        down: vec![],
-        removed: vec![],
-    };
+/// The migration versioned `prefix` for `changes` (which must not be empty). Unless
+/// `direct`, what the previous release's writes would not pass is left to the contract
+/// phase: the expand steps come first, the contract steps after them.
+pub(super) fn plan(prefix: &str, changes: &[Change], direct: bool) -> Migration {
+    let mut parts = Parts::default();
     for change in changes {
-        add(&mut migration, change);
+        add(&mut parts, change, direct);
     }
-    migration.down.reverse();
-    migration
+    parts.down.reverse();
+    for step in &mut parts.contract {
+        step.phase = Phase::Contract;
+    }
+    Migration {
+        name: format!("{prefix}_{}", summary(changes)),
+        notes: parts.notes,
+        up: parts.expand.into_iter().chain(parts.contract).collect(),
+        down: parts.down,
+        removed: parts.removed,
+    }
 }
 
-fn add(migration: &mut Migration, change: &Change) {
+/// A migration being planned: the steps of each phase, the down steps (last to run first).
+#[derive(Default)]
+struct Parts {
+    expand: Vec<Step>,
+    contract: Vec<Step>,
+    down: Vec<Step>,
+    notes: Vec<String>,
+    removed: Vec<Entry>,
+}
+
+fn add(parts: &mut Parts, change: &Change, direct: bool) {
     match change {
         Change::Create { after } => {
-            migration.up.push(create_step(after));
-            migration.up.extend(options::up_steps(None, &after.model, &mut migration.notes));
-            if !after.model.options.is_timeseries() {
-                migration.down.push(unvalidate_step(after));
+            let adopt = !direct && !after.model.options.is_timeseries();
+            parts.expand.push(create_step(after, adopt));
+            parts.expand.extend(options::up_steps(None, &after.model, &mut parts.notes));
+            if adopt {
+                let m = &after.model;
+                parts.contract.extend(move_step(m, &m.renames));
+                parts.contract.push(enforce_step(after, "enforce the model's validator on an adopted collection"));
+                parts.notes.push(adoption_note(m));
             }
-            migration.down.extend(options::down_steps(None, &after.model));
+            if !after.model.options.is_timeseries() {
+                parts.down.push(unvalidate_step(after));
+            }
+            parts.down.extend(options::down_steps(None, &after.model));
         }
         Change::Alter { before, after, tightening } => {
             let renamed = declared_renames(&before.model, &after.model);
-            let moves = rename_steps(before, after, &renamed);
-            // down runs reversed: the old key back, the previous validator, the new key gone
-            migration.down.extend(moves.down_last);
-            if validation_changed(before, after) {
-                migration.up.extend(moves.up_first);
-                migration.up.push(coll_mod_step(after, alter_comments(before, after, tightening)));
-                migration.down.push(coll_mod_step(
-                    before,
-                    vec![format!("{}: restore the previous validator", namespace(before))],
-                ));
-                migration.down.extend(moves.down_first);
+            let changed = validation_changed(before, after);
+            let staged = changed && !direct && (!tightening.is_empty() || !renamed.is_empty());
+            let comments = alter_comments(before, after, tightening, staged);
+            let restore = vec![format!("{}: restore the previous validator", namespace(before))];
+            let back: Vec<(String, String)> = renamed.iter().map(|(new, old)| (old.clone(), new.clone())).collect();
+            // pushed last-to-run first: the keys moved back, then the previous validator
+            if changed {
+                parts.down.push(coll_mod_step(before, restore));
             }
-            migration.up.extend(options::up_steps(Some(&before.model), &after.model, &mut migration.notes));
-            migration.up.extend(moves.up_last);
-            migration.down.extend(options::down_steps(Some(&before.model), &after.model));
+            parts.down.extend(move_step(&before.model, &back));
+            if staged {
+                parts.expand.push(coll_mod_step(&expand_entry(before, after, &renamed), comments));
+                parts.contract.extend(move_step(&after.model, &renamed));
+                parts.contract.push(enforce_step(after, "enforce the model's validator"));
+                parts.notes.push(staged_note(&after.model, tightening, &renamed));
+            } else {
+                if changed {
+                    parts.expand.push(coll_mod_step(after, comments));
+                }
+                parts.expand.extend(move_step(&after.model, &renamed));
+            }
+            parts.expand.extend(options::up_steps(Some(&before.model), &after.model, &mut parts.notes));
+            parts.down.extend(options::down_steps(Some(&before.model), &after.model));
         }
         Change::Enforce { before, after } => {
-            let line = format!(
-                "{}: enforce the staged validator: validationAction {} -> {}",
-                namespace(after),
-                before.model.action,
-                after.model.action
-            );
-            migration.up.push(coll_mod_step(after, vec![line]));
-            migration.down.push(coll_mod_step(
+            // a tightening staged by an earlier version (the snapshot's `enforceAction`)
+            let line = format!("validationAction {} -> {}", before.model.action, after.model.action);
+            parts.contract.push(enforce_step(after, &line));
+            parts.down.push(coll_mod_step(
                 before,
                 vec![format!("{}: back to validationAction {}", namespace(before), before.model.action)],
             ));
         }
-        Change::Removed { before } => migration.removed.push(before.clone()),
+        Change::Removed { before } => parts.removed.push(before.clone()),
     }
-    migration.notes.extend(notes(change));
+    parts.notes.extend(notes(change));
 }
 
 fn namespace(entry: &Entry) -> String {
     format!("{} ({})", entry.model.namespace(), entry.model.rust_type)
 }
 
-fn create_step(after: &Entry) -> Step {
+/// `createCollection` with the model's validator; when the collection exists, `collMod`:
+/// with the model's validator, level and action, or, to `adopt` a collection full of
+/// documents no validator saw, under `validationAction: "warn"` and `validationLevel:
+/// "moderate"` (renamed keys accepted under their old names too), which refuse no write of
+/// the applications already writing there.
+fn create_step(after: &Entry, adopt: bool) -> Step {
     let m = &after.model;
-    let (command, fallback) = options::create_commands(m);
+    let (command, mut fallback) = options::create_commands(m);
     let mut comments = vec![format!("{}: new collection; collMod when it already exists", namespace(after))];
+    if adopt {
+        let validator = accepting_both(&m.validator, &renamed_keys(&m.validator, &m.renames), &m.renames);
+        fallback = coll_mod(&m.collection, validator, ValidationLevel::Moderate, ValidationAction::Warn);
+        comments = vec![format!(
+            "{}: new collection, enforced at once; a collection that exists is adopted instead: its validator \
+             installed with validationAction \"warn\" and validationLevel \"moderate\", so no write of the \
+             applications already writing there is refused, until the contract enforces it",
+            namespace(after)
+        )];
+    }
     comments.extend(options::create_comments(m));
-    Step { db: m.db.clone(), collection: m.collection.clone(), comments, command, if_namespace_exists: Some(fallback) }
+    Step { if_namespace_exists: Some(fallback), ..Step::new(&m.db, &m.collection, comments, command) }
+}
+
+/// The contract's `collMod` to the model's validator, level and action, gated: `apply` runs
+/// it only when no stored document fails that validator (an action of `warn` refuses
+/// nothing, so it needs no gate).
+fn enforce_step(after: &Entry, what: &str) -> Step {
+    let m = &after.model;
+    let comments = vec![
+        format!("{}: {what} (validationLevel {}, validationAction {})", namespace(after), m.level, m.action),
+        "runs only when no stored document fails it (apply counts them first and stops naming the count)".to_owned(),
+    ];
+    Step { require_valid: m.action != ValidationAction::Warn, ..coll_mod_step(after, comments) }
+}
+
+/// What the expand phase installs while the previous release still writes: a validator
+/// admitting every document `before`'s admits and every one `after`'s does (each side also
+/// accepting the other's name of a renamed key), at `before`'s level and action.
+fn expand_entry(before: &Entry, after: &Entry, renamed: &[(String, String)]) -> Entry {
+    let (b, a) = (&before.model, &after.model);
+    let olds: Vec<&String> = renamed.iter().map(|(_, old)| old).collect();
+    let news: Vec<&String> = renamed.iter().map(|(new, _)| new).collect();
+    let old_side = with_properties(&b.validator, &a.validator, &news);
+    let new_side = with_properties(&a.validator, &b.validator, &olds);
+    let validator = match (old_side.get_document("$jsonSchema"), new_side.get_document("$jsonSchema")) {
+        (Ok(o), Ok(n)) if old_side.len() == 1 && new_side.len() == 1 => {
+            doc! { "$jsonSchema": { "anyOf": [o.clone(), n.clone()] } }
+        }
+        _ => doc! { "$or": [old_side, new_side] },
+    };
+    Entry { model: Model { validator, level: b.level, action: b.action, ..a.clone() }, enforce: None }
+}
+
+/// `base` with the top-level `properties` of `other` named in `keys` that `base` lacks.
+fn with_properties(base: &Document, other: &Document, keys: &[&String]) -> Document {
+    let mut out = base.clone();
+    let from = other.get_document("$jsonSchema").and_then(|s| s.get_document("properties")).ok();
+    if let (Some(from), Ok(props)) =
+        (from, out.get_document_mut("$jsonSchema").and_then(|s| s.get_document_mut("properties")))
+    {
+        for key in keys {
+            if let (Some(schema), false) = (from.get(key.as_str()), props.contains_key(key.as_str())) {
+                props.insert(key.as_str(), schema.clone());
+            }
+        }
+    }
+    out
+}
+
+/// `validator` with each renamed key under its old name: what the documents written before
+/// the rename hold.
+fn renamed_keys(validator: &Document, renames: &[(String, String)]) -> Document {
+    let mut out = validator.clone();
+    let Ok(schema) = out.get_document_mut("$jsonSchema") else { return out };
+    let rename = |name: &str| renames.iter().find(|(new, _)| new == name).map_or(name, |(_, old)| old).to_owned();
+    if let Ok(props) = schema.get_document("properties") {
+        let renamed: Document = props.iter().map(|(k, v)| (rename(k), v.clone())).collect();
+        schema.insert("properties", renamed);
+    }
+    if let Ok(required) = schema.get_array("required") {
+        let renamed: Vec<Bson> =
+            required.iter().map(|r| Bson::String(rename(r.as_str().unwrap_or_default()))).collect();
+        schema.insert("required", renamed);
+    }
+    out
 }
 
 /// The validator, level or action differ (not only the options).
@@ -94,26 +199,24 @@ fn unvalidate_step(after: &Entry) -> Step {
     let m = &after.model;
     let line = format!("{}: remove the validator; the collection and its documents are kept", namespace(after));
     let command = coll_mod(&m.collection, doc! {}, ValidationLevel::Strict, ValidationAction::Error);
-    Step {
-        db: m.db.clone(),
-        collection: m.collection.clone(),
-        comments: vec![line],
-        command,
-        if_namespace_exists: None,
-    }
+    Step::new(&m.db, &m.collection, vec![line], command)
 }
 
 fn coll_mod_step(entry: &Entry, comments: Vec<String>) -> Step {
     let m = &entry.model;
     let command = coll_mod(&m.collection, m.validator.clone(), m.level, m.action);
-    Step { db: m.db.clone(), collection: m.collection.clone(), comments, command, if_namespace_exists: None }
+    Step::new(&m.db, &m.collection, comments, command)
 }
 
-fn alter_comments(before: &Entry, after: &Entry, tightening: &[String]) -> Vec<String> {
-    let head = match (tightening.is_empty(), after.enforce) {
-        (true, _) => "loosened; accepts every document the previous one did",
-        (false, Some(_)) => "tightened, staged with validationAction \"warn\"; it may reject stored documents:",
-        (false, None) => "tightened, enforced at once; it may reject stored documents:",
+fn alter_comments(before: &Entry, after: &Entry, tightening: &[String], staged: bool) -> Vec<String> {
+    let head = match (tightening.is_empty(), staged) {
+        (true, false) => "loosened; accepts every document the previous one did",
+        (true, true) => "renamed keys: first a validator that accepts either name; the contract moves the values",
+        (false, true) => {
+            "tightened: first a validator that admits what the previous release writes and what this \
+                          one writes; the contract enforces the new one, which may reject stored documents:"
+        }
+        (false, false) => "tightened, enforced at once; it may reject stored documents:",
     };
     let mut lines = vec![format!("{} {}: {head}", namespace(after), changed(&before.model, &after.model))];
     lines.extend(tightening.iter().map(|t| format!("  - {t}")));
@@ -138,9 +241,6 @@ fn changed(before: &super::Model, after: &super::Model) -> String {
 fn notes(change: &Change) -> Vec<String> {
     let mut notes = Vec::new();
     let after = change.after();
-    if let Some(e) = after.filter(|e| e.enforce.is_some()) {
-        notes.push(staged_note(e));
-    }
     if let Some(e) = after.filter(|e| e.model.action == ValidationAction::ErrorAndLog) {
         notes.push(format!(
             "{}: validationAction \"errorAndLog\" needs MongoDB 8.1 or newer; older servers refuse the command",
@@ -191,65 +291,6 @@ fn declared_renames(before: &Model, after: &Model) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The steps around a validator change that carry renamed fields over, in the expand and
-/// contract sequence: a validator that accepts both keys, the values copied, (the new
-/// validator), the old keys unset; and the same backwards for `revert`.
-#[derive(Default)]
-struct RenameSteps {
-    up_first: Vec<Step>,
-    up_last: Vec<Step>,
-    down_first: Vec<Step>,
-    down_last: Vec<Step>,
-}
-
-fn rename_steps(before: &Entry, after: &Entry, renamed: &[(String, String)]) -> RenameSteps {
-    if renamed.is_empty() {
-        return RenameSteps::default();
-    }
-    let (b, a) = (&before.model, &after.model);
-    let list = |pairs: &[(String, String)], pick: fn(&(String, String)) -> &String| {
-        pairs.iter().map(|p| format!("`{}`", pick(p))).collect::<Vec<_>>().join(", ")
-    };
-    let forward: Vec<(String, String)> = renamed.to_vec();
-    let backward: Vec<(String, String)> = renamed.iter().map(|(new, old)| (old.clone(), new.clone())).collect();
-    let both = |base: &Model, other: &Model, pairs: &[(String, String)]| {
-        let mut model = base.clone();
-        model.validator = accepting_both(&base.validator, &other.validator, pairs);
-        Entry { model, enforce: None }
-    };
-    let expand_up = both(a, b, &forward);
-    let expand_down = both(b, a, &backward);
-    RenameSteps {
-        up_first: std::iter::once(coll_mod_step(
-            &Entry { model: Model { level: b.level, action: b.action, ..expand_up.model.clone() }, enforce: None },
-            vec![format!(
-                "{}: renamed {} from {}: first a validator that accepts either key, so that every step after it \
-                 passes while the values move",
-                namespace(after),
-                list(renamed, |p| &p.0),
-                list(renamed, |p| &p.1)
-            )],
-        ))
-        .chain(forward.iter().map(|(new, old)| copy_step(a, old, new)))
-        .collect(),
-        up_last: forward.iter().map(|(new, old)| unset_step(a, old, new)).collect(),
-        // pushed before the global reversal: these run last and first on the way down
-        down_last: backward.iter().map(|(old, new)| unset_step(b, new, old)).rev().collect(),
-        down_first: backward
-            .iter()
-            .map(|(old, new)| copy_step(b, new, old))
-            .rev()
-            .chain(std::iter::once(coll_mod_step(
-                &Entry {
-                    model: Model { level: a.level, action: a.action, ..expand_down.model.clone() },
-                    enforce: None,
-                },
-                vec![format!("{}: accept either key again while the values move back", namespace(before))],
-            )))
-            .collect(),
-    }
-}
-
 /// `base`'s validator that also accepts each `(kept, other)` pair's `other` key with the
 /// schema `other_validator` gives it, and requires one of the two where `base` required
 /// `kept` (or the other validator required `other`).
@@ -286,37 +327,34 @@ fn accepting_both(base: &Document, other_validator: &Document, pairs: &[(String,
     validator
 }
 
-/// Copies `from` into `to` where a document has `from` and not yet `to`: idempotent, so a
-/// run killed in it resumes safely.
-fn copy_step(m: &Model, from: &str, to: &str) -> Step {
-    let update = doc! {
-        "q": { from: { "$exists": true }, to: { "$exists": false } },
-        "u": [{ "$set": { to: format!("${from}") } }],
-        "multi": true,
-    };
-    Step {
-        db: m.db.clone(),
-        collection: m.collection.clone(),
-        comments: vec![format!("{}.{}: copy `{from}` into `{to}` where it is not there yet", m.db, m.collection)],
-        command: doc! { "update": &m.collection, "updates": [update] },
-        if_namespace_exists: None,
+/// Moves each `(to, from)` pair's value from `from` to `to`, in one `update` that bypasses
+/// document validation (the tool's own move, which must not stop at a document that breaks
+/// another rule): where a document holds `from` only, its value goes to `to` and `from` is
+/// gone in the same update; where it holds both (a newer release set `to` on an older
+/// document), `to` is kept and `from` unset. Never both keys left behind, which serde's
+/// `alias` refuses to read; idempotent. `None` without pairs.
+fn move_step(m: &Model, pairs: &[(String, String)]) -> Option<Step> {
+    if pairs.is_empty() {
+        return None;
     }
-}
-
-/// Unsets `from` once its values are in `to` (only where `to` is there).
-fn unset_step(m: &Model, from: &str, to: &str) -> Step {
-    let update = doc! {
-        "q": { from: { "$exists": true }, to: { "$exists": true } },
-        "u": { "$unset": { from: "" } },
-        "multi": true,
-    };
-    Step {
-        db: m.db.clone(),
-        collection: m.collection.clone(),
-        comments: vec![format!("{}.{}: unset `{from}`, now copied into `{to}`", m.db, m.collection)],
-        command: doc! { "update": &m.collection, "updates": [update] },
-        if_namespace_exists: None,
+    let mut updates = Vec::new();
+    for (to, from) in pairs {
+        updates.push(doc! {
+            "q": { from: { "$exists": true }, to: { "$exists": false } },
+            "u": [{ "$set": { to: format!("${from}") } }, { "$unset": from }],
+            "multi": true,
+        });
+        updates.push(doc! { "q": { from: { "$exists": true } }, "u": { "$unset": { from: "" } }, "multi": true });
     }
+    let moved: Vec<String> = pairs.iter().map(|(to, from)| format!("`{from}` to `{to}`")).collect();
+    let comments = vec![format!(
+        "{}.{}: move {} (the value moves, the old key goes; bypasses validation)",
+        m.db,
+        m.collection,
+        moved.join(", ")
+    )];
+    let command = doc! { "update": &m.collection, "updates": updates, "bypassDocumentValidation": true };
+    Some(Step::new(&m.db, &m.collection, comments, command))
 }
 
 fn rename_notes(m: &Model, path: &str, old: &Document, new: &Document, notes: &mut Vec<String>) {
@@ -361,12 +399,38 @@ fn rename_notes(m: &Model, path: &str, old: &Document, new: &Document, notes: &m
     }
 }
 
-fn staged_note(entry: &Entry) -> String {
-    let m = &entry.model;
-    let target = entry.enforce.map_or("error", ValidationAction::as_str);
+/// How a staged change goes: expand with the release, contract once the previous release
+/// no longer writes.
+fn staged_note(m: &Model, tightening: &[String], renamed: &[(String, String)]) -> String {
+    let mut what = Vec::new();
+    if !renamed.is_empty() {
+        let moved: Vec<String> = renamed.iter().map(|(new, old)| format!("`{old}` to `{new}`")).collect();
+        what.push(format!("moves {}", moved.join(", ")));
+    }
+    if !tightening.is_empty() {
+        what.push("enforces the new validator".to_owned());
+    }
     format!(
-        "{}: staged. Writes that fail the new validator are accepted and logged. Dump the collection (mongodump --db {} --collection {}), run `schema check --collection {} <file>.bson`, fix what it reports, then run `schema migrate` again: it writes the migration that switches to \"{target}\".",
-        m.namespace(), m.db, m.collection, m.collection
+        "{ns}: expand and contract. This release's deploy installs a validator admitting what the previous release \
+         writes and what this one writes, so neither is refused while both run. The contract {what} once no instance \
+         of the previous release writes: run `schema apply --contract` (or `Migrator::contract(true)`) then. It \
+         enforces only when no stored document fails the new validator; `schema check --uri \"$MONGODB_URI\" \
+         --collection {ns}` lists them with a fix for each.",
+        ns = m.namespace(),
+        what = what.join(" and ")
+    )
+}
+
+/// What a new model's migration does to a collection that already holds documents.
+fn adoption_note(m: &Model) -> String {
+    format!(
+        "{ns}: if the collection already exists, it is adopted: the validator is installed with validationAction \
+         \"warn\" and validationLevel \"moderate\", so nothing its current writers do is refused (apply says how many \
+         stored documents fail it). The contract enforces \"{action}\" once no stored document fails: fix them with \
+         the fixes `schema check --uri \"$MONGODB_URI\" --collection {ns}` prints (in data migrations), then run \
+         `schema apply --contract`. `--direct` enforces at once instead.",
+        ns = m.namespace(),
+        action = m.action
     )
 }
 

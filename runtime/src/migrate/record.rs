@@ -281,6 +281,15 @@ pub enum State {
     },
     /// Recorded with a checksum the file no longer has: `apply` and `revert` refuse.
     Changed(String),
+    /// Its expand steps ran (`done` of them; none for a data migration of the contract): the
+    /// rest is its contract, which `apply --contract` runs once the previous release no
+    /// longer writes.
+    ContractPending {
+        /// Steps completed.
+        done: usize,
+        /// Its steps.
+        steps: usize,
+    },
 }
 
 /// One line of `status`: a migration file, or a record whose file is gone.
@@ -297,12 +306,17 @@ pub(super) fn status_of(records: &[Record], files: &[MigrationFile]) -> Vec<Stat
     let mut lines: Vec<Status> = files
         .iter()
         .map(|file| {
+            let steps = file.up.len();
             let state = match records.iter().find(|r| r.migration == file.name) {
+                None if file.contract_from(0) == Some(0) => State::ContractPending { done: 0, steps },
                 None => State::Pending,
                 Some(r) => match (verify(r, file), r.applied_at) {
                     (Err(message), _) => State::Changed(message),
                     (Ok(()), Some(at)) => {
                         State::Applied { at, verified: r.checksum.is_some(), deferred: r.deferred.clone() }
+                    }
+                    (Ok(()), None) if file.contract_from(r.done) == Some(r.done) => {
+                        State::ContractPending { done: r.done, steps: r.steps }
                     }
                     (Ok(()), None) => State::Partial { done: r.done, steps: r.steps },
                 },

@@ -3,7 +3,7 @@
 //! (`crate::render`), never glued into the text.
 
 use super::snapshot::Entry;
-use super::step::{Migration, Step};
+use super::step::{Migration, Phase, Step};
 use crate::bson::Bson;
 use crate::render::{js_document, js_line_comment, js_string};
 use serde_json::{json, Value};
@@ -14,6 +14,8 @@ use serde_json::{json, Value};
 /// is harmless), skips `shardCollection` with a note where the deployment has no mongos
 /// (a replica set or a standalone: the script then runs again through mongos once the
 /// cluster exists), throws with the server's message on failure so mongosh exits non-zero.
+/// `mongoSchemaRequireValid` is the gate before a step that enforces a validator: it throws
+/// while a stored document fails it.
 const PRELUDE: &str = r#"function mongoSchemaStep(dbName, command, ifNamespaceExists) {
   if ("shardCollection" in command && db.hello().msg !== "isdbgrid") {
     print("pending: shardCollection " + command.shardCollection + " needs a sharded cluster (no mongos here); run this script again through mongos");
@@ -35,6 +37,13 @@ const PRELUDE: &str = r#"function mongoSchemaStep(dbName, command, ifNamespaceEx
     throw new Error(dbName + ": " + Object.keys(command)[0] + " failed: " + reply.errmsg);
   }
   return reply;
+}
+function mongoSchemaRequireValid(dbName, collection, validator) {
+  const coll = db.getSiblingDB(dbName).getCollection(collection);
+  const failing = coll.countDocuments({ $nor: [validator] });
+  if (failing > 0 && typeof enforceAnyway === "undefined") {
+    throw new Error(dbName + "." + collection + ": " + failing + " of " + coll.countDocuments({}) + " documents fail the validator the next step enforces: `schema check --uri` lists them with a fix for each. Fix them and run this script again (every step is harmless to repeat), or enforce anyway with --eval \"var contract = true, enforceAnyway = true\"");
+  }
 }
 "#;
 
@@ -63,7 +72,7 @@ fn up_js(migration: &Migration) -> String {
     let mut lines = header(migration, "applies", &format!("Undo: mongosh \"$URI\" {}.down.js", migration.name));
     lines.extend(drops(&migration.up));
     notes(&mut lines, &migration.notes);
-    steps(&mut lines, &migration.up);
+    steps(&mut lines, &migration.up, &migration.name);
     removed(&mut lines, &migration.removed);
     footer(lines, migration)
 }
@@ -76,7 +85,7 @@ fn down_js(migration: &Migration) -> String {
         "Restores the validators and indexes as they were before; collections and documents are kept.",
     );
     lines.extend(drops(&migration.down));
-    steps(&mut lines, &migration.down);
+    steps(&mut lines, &migration.down, &migration.name);
     footer(lines, migration)
 }
 
@@ -126,14 +135,39 @@ fn notes(lines: &mut Vec<String>, notes: &[String]) {
     lines.extend(notes.iter().map(|n| js_line_comment(&format!("- {n}"))));
 }
 
-fn steps(lines: &mut Vec<String>, steps: &[Step]) {
+fn steps(lines: &mut Vec<String>, steps: &[Step], name: &str) {
     lines.push(String::new());
     lines.push(PRELUDE.trim_end().to_owned());
+    let mut contract = false;
     for step in steps {
+        if step.phase == Phase::Contract && !contract {
+            contract = true;
+            lines.push(String::new());
+            lines.push(js_line_comment(
+                "The contract: run it once no instance of the previous release writes (it still writes the old \
+                 shapes until then), with --eval \"var contract = true\".",
+            ));
+            let waiting = format!(
+                "{name}: expanded; the contract waits until no instance of the previous release writes: mongosh \
+                 \"$URI\" --eval \"var contract = true\" {name}.js"
+            );
+            lines.push(format!("if (typeof contract === \"undefined\") {{ print({}); }} else {{", js_string(&waiting)));
+        }
         lines.push(String::new());
         lines.extend(step.comments.iter().map(|c| js_line_comment(c)));
+        if let (true, Ok(validator)) = (step.require_valid, step.command.get_document("validator")) {
+            lines.push(format!(
+                "mongoSchemaRequireValid({}, {}, {});",
+                js_string(&step.db),
+                js_string(&step.collection),
+                js_document(validator)
+            ));
+        }
         let fallback = step.if_namespace_exists.as_ref().map_or_else(|| "null".to_owned(), js_document);
         lines.push(format!("mongoSchemaStep({}, {}, {});", js_string(&step.db), js_document(&step.command), fallback));
+    }
+    if contract {
+        lines.push("}".to_owned());
     }
 }
 
@@ -179,6 +213,12 @@ fn step_json(step: &Step) -> Value {
     let mut value = json!({ "db": step.db, "collection": step.collection, "command": canonical(&step.command) });
     if let Some(fallback) = &step.if_namespace_exists {
         value["ifNamespaceExists"] = canonical(fallback);
+    }
+    if step.phase == Phase::Contract {
+        value["phase"] = Phase::Contract.as_str().into();
+    }
+    if step.require_valid {
+        value["requireValid"] = true.into();
     }
     value
 }

@@ -17,6 +17,52 @@ pub struct Step {
     /// Run instead when `command` fails with NamespaceExists (code 48): the `collMod` that
     /// makes `createCollection` idempotent.
     pub if_namespace_exists: Option<Document>,
+    /// When the step runs: with the release ([`Phase::Expand`]), or only once the previous
+    /// release no longer writes ([`Phase::Contract`]).
+    pub phase: Phase,
+    /// A `collMod` that enforces its validator: `apply` runs it only when no stored document
+    /// fails that validator (counted by the server), and otherwise stops naming the count.
+    pub require_valid: bool,
+}
+
+impl Step {
+    /// A step of the expand phase, ungated, without a fallback.
+    pub(super) fn new(db: &str, collection: &str, comments: Vec<String>, command: Document) -> Self {
+        Step {
+            db: db.to_owned(),
+            collection: collection.to_owned(),
+            comments,
+            command,
+            if_namespace_exists: None,
+            phase: Phase::Expand,
+            require_valid: false,
+        }
+    }
+}
+
+/// When a step runs in a rolling deploy, where the previous release keeps writing while the
+/// new one migrates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Phase {
+    /// Safe while the previous release still writes: validators that admit what both releases
+    /// write, backfills, new indexes. `apply` and `Migrator::run` run it.
+    #[default]
+    Expand,
+    /// Only once no instance of the previous release writes: keys moved to their new names,
+    /// the model's validator enforced. Runs when asked: `schema apply --contract`,
+    /// `Migrator::contract(true)`.
+    Contract,
+}
+
+impl Phase {
+    /// `expand` or `contract`, as the JSON file says it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Expand => "expand",
+            Phase::Contract => "contract",
+        }
+    }
 }
 
 /// A numbered migration: up and down steps, notes for the reviewer, removed models.
