@@ -51,7 +51,7 @@ fn migrate_writes_once_then_reports_no_changes() {
     let (code, out, _) = schema(&v1(), &["migrate", "--dir", dir_arg]);
     assert_eq!((code, out.starts_with("no changes")), (0, true), "{out}");
     let (_, out, _) = schema(&v3(), &["migrate", "--dir", dir_arg]);
-    assert!(out.contains("note: db_shop.t_user: staged."), "{out}");
+    assert!(out.contains("note: db_shop.t_user: expand and contract."), "{out}");
 }
 
 #[test]

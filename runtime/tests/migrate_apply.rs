@@ -9,9 +9,25 @@ mod migrate_models;
 
 use migrate_models::{v1, v3};
 use mongo_schema::bson::{doc, Bson, Document};
-use mongo_schema::migrate::apply::{apply, drift, CommandError, DriftStatus, MigrationFile, Outcome, Server};
+use mongo_schema::migrate::apply::{
+    apply, drift, ApplyOptions, CommandError, DriftStatus, MigrationFile, Outcome, Server,
+};
 use mongo_schema::migrate::lock::granting_reply;
 use mongo_schema::migrate::{migrate, pending, MigrateOptions, Naming};
+
+/// `apply` with the contract phase too: every step of every migration, as once the previous
+/// release no longer writes.
+fn apply_all(
+    server: &mut dyn Server,
+    files: &[MigrationFile],
+    state_db: &str,
+) -> Result<Vec<Outcome>, mongo_schema::migrate::apply::ApplyError> {
+    let options = mongo_schema::migrate::apply::ApplyOptions {
+        contract: true,
+        ..mongo_schema::migrate::apply::ApplyOptions::new(state_db)
+    };
+    mongo_schema::migrate::apply::apply_with(server, files, &options, &mut |_| {})
+}
 
 /// Records every command; answers from a script keyed by the command's name and
 /// collection, `{ok: 1}` otherwise.
@@ -21,6 +37,8 @@ struct Fake {
     applied: Vec<&'static str>,
     fail: Vec<(&'static str, &'static str, i32, &'static str)>,
     collections: Vec<(&'static str, Document)>,
+    /// What `count` answers for the documents failing a validator (`query` given).
+    failing: i64,
 }
 
 /// The error and its causes on one line, as the `schema` CLI prints them.
@@ -56,6 +74,8 @@ impl Server for Fake {
                 doc! { "cursor": { "id": 0_i64, "firstBatch": records }, "ok": 1 }
             }
             "listCollections" => self.list(&command),
+            "count" if command.contains_key("query") => doc! { "n": self.failing, "ok": 1 },
+            "count" => doc! { "n": 100_i64, "ok": 1 },
             "listIndexes" => {
                 doc! { "cursor": { "id": 0_i64, "firstBatch": [{ "v": 2, "key": { "_id": 1 }, "name": "_id_" }] }, "ok": 1 }
             }
@@ -110,7 +130,7 @@ fn migrations() -> Vec<MigrationFile> {
 #[test]
 fn applies_in_order_and_records_each() {
     let mut fake = Fake::default();
-    let outcomes = apply(&mut fake, &migrations(), "db_schema").unwrap();
+    let outcomes = apply_all(&mut fake, &migrations(), "db_schema").unwrap();
     assert_eq!(
         outcomes,
         [Outcome::Applied("0001_create_t_order_and_1_more".into()), Outcome::Applied("0002_tighten_t_user".into())]
@@ -128,8 +148,24 @@ fn applies_in_order_and_records_each() {
             "lease",
             "create t_user",
             "update t_schema_migration",
+            // the contract: each enforcing collMod after the server counted no failing document
+            "lease",
+            "count t_order",
+            "count t_order",
+            "collMod t_order",
+            "update t_schema_migration",
+            "lease",
+            "count t_user",
+            "count t_user",
+            "collMod t_user",
+            "update t_schema_migration",
             "insert t_schema_migration",
             "lease",
+            "collMod t_user",
+            "update t_schema_migration",
+            "lease",
+            "count t_user",
+            "count t_user",
             "collMod t_user",
             "update t_schema_migration",
             "release",
@@ -141,12 +177,64 @@ fn applies_in_order_and_records_each() {
 }
 
 #[test]
+fn a_release_applies_its_expand_and_holds_the_rest_until_the_contract() {
+    let mut fake = Fake::default();
+    let outcomes = apply(&mut fake, &migrations(), "db_schema").unwrap();
+    assert_eq!(
+        outcomes,
+        [
+            Outcome::ContractPending { name: "0001_create_t_order_and_1_more".into(), done: 2, steps: 4 },
+            Outcome::Held { name: "0002_tighten_t_user".into(), behind: "0001_create_t_order_and_1_more".into() },
+        ]
+    );
+    assert_eq!(
+        &fake.commands()[3..],
+        [
+            "insert t_schema_migration",
+            "lease",
+            "create t_order",
+            "update t_schema_migration",
+            "lease",
+            "create t_user",
+            "update t_schema_migration",
+            "release"
+        ],
+        "nothing of the contract, nothing of the migration behind it"
+    );
+}
+
+#[test]
+fn the_enforcing_step_refuses_while_stored_documents_fail_it() {
+    let mut fake = Fake { failing: 3, applied: vec!["0001_create_t_order_and_1_more"], ..Fake::default() };
+    let err = apply_all(&mut fake, &migrations(), "db_schema").unwrap_err();
+    assert!(!err.is_deployment_error(), "a finding (exit 1), not a deployment error");
+    assert_eq!(err.migration, "0002_tighten_t_user");
+    assert!(
+        err.message.starts_with(
+            "step 2 of 2 (collMod db_shop.t_user): not run: it enforces the model's validator, and 3 of 100 documents \
+             of db_shop.t_user fail it. `schema check --uri \"$MONGODB_URI\" --collection db_shop.t_user` lists them"
+        ),
+        "{err}"
+    );
+    let commands = fake.commands();
+    assert_eq!(commands[commands.len() - 3..], ["count t_user", "count t_user", "release"]);
+    let validators = fake.calls.iter().filter(|(_, c)| c.contains_key("collMod")).count();
+    assert_eq!(validators, 1, "the expand ran, the enforcing collMod did not");
+
+    let mut fake = Fake { failing: 3, applied: vec!["0001_create_t_order_and_1_more"], ..Fake::default() };
+    let anyway = ApplyOptions { contract: true, enforce_anyway: true, ..ApplyOptions::new("db_schema") };
+    mongo_schema::migrate::apply::apply_with(&mut fake, &migrations(), &anyway, &mut |_| {}).unwrap();
+    let counts = fake.calls.iter().filter(|(_, c)| c.contains_key("count")).count();
+    assert_eq!(counts, 0, "--enforce-anyway counts nothing");
+}
+
+#[test]
 fn existing_collections_fall_back_to_coll_mod() {
     let mut fake = Fake {
         fail: vec![("create", "t_user", 48, "Collection already exists. NS: db_shop.t_user")],
         ..Fake::default()
     };
-    apply(&mut fake, &migrations()[..1], "db_schema").unwrap();
+    apply_all(&mut fake, &migrations()[..1], "db_schema").unwrap();
     assert_eq!(
         &fake.commands()[3..],
         [
@@ -157,6 +245,47 @@ fn existing_collections_fall_back_to_coll_mod() {
             "lease",
             "create t_user",
             "collMod t_user",
+            // adopted: how many documents fail the validator installed under warn
+            "count t_user",
+            "count t_user",
+            "update t_schema_migration",
+            "lease",
+            "count t_order",
+            "count t_order",
+            "collMod t_order",
+            "update t_schema_migration",
+            "lease",
+            "count t_user",
+            "count t_user",
+            "collMod t_user",
+            "update t_schema_migration",
+            "release"
+        ]
+    );
+    let fallback = fake.calls.iter().find(|(_, c)| c.get_str("collMod").ok() == Some("t_user")).unwrap();
+    assert_eq!(
+        (fallback.1.get_str("validationAction").unwrap(), fallback.1.get_str("validationLevel").unwrap()),
+        ("warn", "moderate"),
+        "an existing collection is adopted without refusing its writers"
+    );
+}
+
+#[test]
+fn applied_migrations_are_skipped() {
+    let mut fake = Fake { applied: vec!["0001_create_t_order_and_1_more"], ..Fake::default() };
+    let outcomes = apply_all(&mut fake, &migrations(), "db_schema").unwrap();
+    assert_eq!(outcomes[0], Outcome::AlreadyApplied("0001_create_t_order_and_1_more".into()));
+    assert_eq!(
+        &fake.commands()[3..],
+        [
+            "insert t_schema_migration",
+            "lease",
+            "collMod t_user",
+            "update t_schema_migration",
+            "lease",
+            "count t_user",
+            "count t_user",
+            "collMod t_user",
             "update t_schema_migration",
             "release"
         ]
@@ -164,22 +293,11 @@ fn existing_collections_fall_back_to_coll_mod() {
 }
 
 #[test]
-fn applied_migrations_are_skipped() {
-    let mut fake = Fake { applied: vec!["0001_create_t_order_and_1_more"], ..Fake::default() };
-    let outcomes = apply(&mut fake, &migrations(), "db_schema").unwrap();
-    assert_eq!(outcomes[0], Outcome::AlreadyApplied("0001_create_t_order_and_1_more".into()));
-    assert_eq!(
-        &fake.commands()[3..],
-        ["insert t_schema_migration", "lease", "collMod t_user", "update t_schema_migration", "release"]
-    );
-}
-
-#[test]
 fn the_first_failure_stops_with_the_servers_message_and_is_not_recorded_as_applied() {
     let fail = vec![("collMod", "t_user", 2, "$jsonSchema keyword 'maxLength' must be a non-negative integer")];
-    let mut fake = Fake { fail, ..Fake::default() };
-    let err = apply(&mut fake, &migrations(), "db_schema").unwrap_err();
-    assert_eq!(chain(&err), "migration 0002_tighten_t_user: step 1 of 1 (collMod db_shop.t_user): $jsonSchema keyword 'maxLength' must be a non-negative integer (code 2)");
+    let mut fake = Fake { fail, applied: vec!["0001_create_t_order_and_1_more"], ..Fake::default() };
+    let err = apply_all(&mut fake, &migrations(), "db_schema").unwrap_err();
+    assert_eq!(chain(&err), "migration 0002_tighten_t_user: step 1 of 2 (collMod db_shop.t_user): $jsonSchema keyword 'maxLength' must be a non-negative integer (code 2)");
     let commands = fake.commands();
     assert_eq!(
         commands[commands.len() - 2..],
@@ -191,7 +309,7 @@ fn the_first_failure_stops_with_the_servers_message_and_is_not_recorded_as_appli
 #[test]
 fn other_errors_on_create_are_not_swallowed_by_the_fallback() {
     let mut fake = Fake { fail: vec![("create", "t_order", 13, "not authorized on db_shop")], ..Fake::default() };
-    let err = apply(&mut fake, &migrations(), "db_schema").unwrap_err();
+    let err = apply_all(&mut fake, &migrations(), "db_schema").unwrap_err();
     assert!(chain(&err).ends_with("not authorized on db_shop (code 13)"), "{err}");
     assert_eq!(fake.commands()[fake.commands().len() - 2..], ["create t_order", "release"]);
 }
@@ -199,7 +317,7 @@ fn other_errors_on_create_are_not_swallowed_by_the_fallback() {
 #[test]
 fn an_unreadable_state_collection_stops_before_any_migration() {
     let mut fake = Fake { fail: vec![("find", "t_schema_migration", 13, "not authorized")], ..Fake::default() };
-    let err = apply(&mut fake, &migrations(), "db_ops").unwrap_err();
+    let err = apply_all(&mut fake, &migrations(), "db_ops").unwrap_err();
     assert_eq!(
         chain(&err),
         "migration (state): db_ops.t_schema_migration (this user cannot use db_ops: give it readWrite there, or keep \
@@ -224,7 +342,7 @@ fn a_failed_record_is_reported() {
             })
         }
     }
-    let err = apply(&mut WriteError(Fake::default()), &migrations()[..1], "db_schema").unwrap_err();
+    let err = apply_all(&mut WriteError(Fake::default()), &migrations()[..1], "db_schema").unwrap_err();
     assert!(err.message.starts_with("not started: another run recorded it first"), "{err}");
     assert!(err.message.contains("E11000"), "{err}");
 }

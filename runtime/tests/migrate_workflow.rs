@@ -20,6 +20,20 @@ use mongo_schema::migrate::record::State;
 use mongo_schema::migrate::{migrate, new_data_migration, pending, version_of, MigrateOptions, Model, Naming};
 use std::path::Path;
 
+/// `apply` with the contract phase too: every step of every migration, as once the previous
+/// release no longer writes.
+fn apply_all(
+    server: &mut dyn Server,
+    files: &[MigrationFile],
+    state_db: &str,
+) -> Result<Vec<Outcome>, mongo_schema::migrate::apply::ApplyError> {
+    let options = mongo_schema::migrate::apply::ApplyOptions {
+        contract: true,
+        ..mongo_schema::migrate::apply::ApplyOptions::new(state_db)
+    };
+    mongo_schema::migrate::apply::apply_with(server, files, &options, &mut |_| {})
+}
+
 /// Keeps t_schema_migration's documents as mongod would (insert, `$set` update, delete,
 /// find), granting every lease (`_id: "lock"`: one applier); answers every other command
 /// `{ok: 1}` and logs it.
@@ -50,6 +64,9 @@ impl Server for Fake {
             (true, _) => "release t_schema_migration".to_owned(),
             _ => format!("{name} {target}"),
         });
+        if name == "count" {
+            return Ok(doc! { "n": 0, "ok": 1 });
+        }
         if target != "t_schema_migration" {
             self.others += 1;
             if self.fail_at == Some(self.others) {
@@ -153,12 +170,24 @@ fn data_migrations_run_in_sequence_and_are_recorded() {
         [MigrationKind::Schema, MigrationKind::Data, MigrationKind::Schema]
     );
     let mut fake = Fake::default();
-    let outcomes = apply(&mut fake, &migrations, "db_schema").unwrap();
+    let outcomes = apply_all(&mut fake, &migrations, "db_schema").unwrap();
     assert!(outcomes.iter().all(|o| matches!(o, Outcome::Applied(_))), "{outcomes:?}");
     let others: Vec<&String> = fake.log.iter().filter(|l| !l.ends_with("t_schema_migration")).collect();
     assert_eq!(
         others,
-        ["create t_order", "create t_user", "update t_user", "collMod t_user"],
+        [
+            "create t_order",
+            "create t_user",
+            // the first migration's contract: counted, then enforced
+            "count t_order",
+            "count t_order",
+            "collMod t_order",
+            "count t_user",
+            "count t_user",
+            "collMod t_user",
+            "update t_user",
+            "collMod t_user"
+        ],
         "the backfill before the tightening"
     );
     assert_eq!(fake.records.len(), 3);
@@ -175,7 +204,7 @@ fn an_empty_data_migration_is_refused_before_anything_runs() {
     migrate(dir.path(), &v1(), &MigrateOptions::default()).unwrap().unwrap();
     new_data_migration(dir.path(), "backfill", Naming::Timestamp).unwrap();
     let mut fake = Fake::default();
-    let err = apply(&mut fake, &files(dir.path()), "db_schema").unwrap_err();
+    let err = apply_all(&mut fake, &files(dir.path()), "db_schema").unwrap_err();
     assert!(
         err.to_string().ends_with(
             "a data migration without steps: write its commands in `up` (see its notes), or delete the file"
@@ -190,12 +219,12 @@ fn a_changed_applied_file_is_refused_saying_what_changed() {
     let dir = tempfile::tempdir().unwrap();
     let migrations = three_migrations(dir.path());
     let mut fake = Fake::default();
-    apply(&mut fake, &migrations, "db_schema").unwrap();
+    apply_all(&mut fake, &migrations, "db_schema").unwrap();
     let data = pending(dir.path()).unwrap()[1].clone();
     fill(&data, &[&BACKFILL.replace("unknown@", "nobody@")]);
     let edited = files(dir.path());
     let before = fake.log.len();
-    let err = apply(&mut fake, &edited, "db_schema").unwrap_err().to_string();
+    let err = apply_all(&mut fake, &edited, "db_schema").unwrap_err().to_string();
     assert!(
         err.starts_with(&format!("migration {}: was applied from a file with checksum sha256:", edited[1].name)),
         "{err}"
@@ -223,7 +252,7 @@ fn a_changed_applied_file_is_refused_saying_what_changed() {
     let text = std::fs::read_to_string(&data).unwrap();
     assert_eq!(files(dir.path())[1].checksum, migrations[1].checksum, "restored");
     std::fs::write(&data, text.replace("\n", "\n ")).unwrap();
-    let err = apply(&mut fake, &files(dir.path()), "db_schema").unwrap_err().to_string();
+    let err = apply_all(&mut fake, &files(dir.path()), "db_schema").unwrap_err().to_string();
     assert!(err.contains("What changed: only text around the commands"), "{err}");
 }
 
@@ -233,20 +262,34 @@ fn a_run_stopped_half_way_resumes_at_the_step_that_did_not_complete() {
     let migrations = three_migrations(dir.path());
     // the second command of the first migration (create t_user) fails
     let mut fake = Fake { fail_at: Some(2), ..Fake::default() };
-    let err = apply(&mut fake, &migrations, "db_schema").unwrap_err();
-    assert!(err.to_string().ends_with("step 2 of 2 (create db_shop.t_user)"), "{err}");
+    let err = apply_all(&mut fake, &migrations, "db_schema").unwrap_err();
+    assert!(err.to_string().ends_with("step 2 of 4 (create db_shop.t_user)"), "{err}");
     let lines = status(&mut fake, &migrations, "db_schema").unwrap();
-    assert_eq!(lines[0].state, Some(State::Partial { done: 1, steps: 2 }));
+    assert_eq!(lines[0].state, Some(State::Partial { done: 1, steps: 4 }));
     assert_eq!(lines[1].state, Some(State::Pending));
     let todo: Vec<(String, usize)> =
         to_apply(&mut fake, &migrations, "db_schema").unwrap().into_iter().map(|(f, d)| (f.name.clone(), d)).collect();
     assert_eq!(todo[0], (migrations[0].name.clone(), 1));
     fake.fail_at = None;
     fake.log.clear();
-    let outcomes = apply(&mut fake, &migrations, "db_schema").unwrap();
+    let outcomes = apply_all(&mut fake, &migrations, "db_schema").unwrap();
     assert_eq!(outcomes[0], Outcome::Resumed { name: migrations[0].name.clone(), done: 1 });
     let others: Vec<&String> = fake.log.iter().filter(|l| !l.ends_with("t_schema_migration")).collect();
-    assert_eq!(others, ["create t_user", "update t_user", "collMod t_user"], "create t_order is not run again");
+    assert_eq!(
+        others,
+        [
+            "create t_user",
+            "count t_order",
+            "count t_order",
+            "collMod t_order",
+            "count t_user",
+            "count t_user",
+            "collMod t_user",
+            "update t_user",
+            "collMod t_user"
+        ],
+        "create t_order is not run again"
+    );
     let lines = status(&mut fake, &migrations, "db_schema").unwrap();
     assert!(lines.iter().all(|l| matches!(l.state, Some(State::Applied { verified: true, .. }))), "{lines:?}");
 }
@@ -266,7 +309,7 @@ fn revert_runs_the_last_down_steps_and_deletes_its_record() {
     let dir = tempfile::tempdir().unwrap();
     let migrations = three_migrations(dir.path());
     let mut fake = Fake::default();
-    apply(&mut fake, &migrations, "db_schema").unwrap();
+    apply_all(&mut fake, &migrations, "db_schema").unwrap();
     fake.log.clear();
     assert_eq!(revert(&mut fake, &migrations, "db_schema").unwrap().as_deref(), Some(migrations[2].name.as_str()));
     assert_eq!(
@@ -299,7 +342,7 @@ fn revert_runs_the_last_down_steps_and_deletes_its_record() {
     assert_eq!(revert(&mut fake, &migrations, "db_schema").unwrap(), None, "nothing left to revert");
     assert!(fake.records.is_empty());
     // and everything applies again
-    let outcomes = apply(&mut fake, &migrations, "db_schema").unwrap();
+    let outcomes = apply_all(&mut fake, &migrations, "db_schema").unwrap();
     assert!(outcomes.iter().all(|o| matches!(o, Outcome::Applied(_))));
 }
 
@@ -333,7 +376,7 @@ fn migrate_check_exits_1_when_the_models_changed_without_a_migration() {
     assert_eq!((code, out.starts_with("migrations are current")), (0, true), "{out}");
     let (code, out, _) = schema(&v3(), &["migrate", "--dir", dir_arg, "--check"]);
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("db_shop.t_user (app::User) [validator, validationAction error -> warn]: tightened"), "{out}");
+    assert!(out.contains("db_shop.t_user (app::User) [validator]: tightened: first a validator that admits"), "{out}");
     assert!(out.contains("- email: newly required"), "{out}");
 }
 
@@ -366,7 +409,7 @@ fn a_failed_write_in_a_data_step_stops_apply() {
     let dir = tempfile::tempdir().unwrap();
     let migrations = three_migrations(dir.path());
     let mut server = WriteErrors(Fake::default());
-    let err = apply(&mut server, &migrations, "db_schema").unwrap_err();
+    let err = apply_all(&mut server, &migrations, "db_schema").unwrap_err();
     let mut text = err.to_string();
     if let Some(cause) = std::error::Error::source(&err) {
         text = format!("{text}: {cause}");
@@ -378,8 +421,9 @@ fn a_failed_write_in_a_data_step_stops_apply() {
             migrations[1].name
         )
     );
+    let backfill = server.0.log.iter().position(|l| l == "update t_user").unwrap();
     assert!(
-        !server.0.log.contains(&"collMod t_user".to_owned()),
+        !server.0.log[backfill..].contains(&"collMod t_user".to_owned()),
         "the tightening does not run after a failed backfill"
     );
 }
