@@ -85,6 +85,10 @@ enum Command {
         /// Name the migration `NNNN_` (one past the highest) instead of a UTC timestamp.
         #[arg(long)]
         numbered: bool,
+        /// A step of the contract: it waits for `schema apply --contract`, once no instance of
+        /// the previous release writes (a conversion of what that release still writes).
+        #[arg(long)]
+        contract: bool,
     },
     /// Dry-run the models' validators over mongodump directories, BSON or archives,
     /// Extended JSON lines or JSON arrays, on every core.
@@ -253,8 +257,10 @@ fn dispatch(models: &[Model], command: Command, out: &mut dyn Write) -> Result<i
                 false => write_migration(models, &dir, &options, out),
             }
         }
-        Command::NewData { name, dir, numbered } => {
-            let path = migrate::new_data_migration(&dir, &name, naming(numbered)).map_err(|e| Exit(2, chain(&e)))?;
+        Command::NewData { name, dir, numbered, contract } => {
+            let phase = if contract { migrate::Phase::Contract } else { migrate::Phase::Expand };
+            let path =
+                migrate::new_data_migration_in(&dir, &name, naming(numbered), phase).map_err(|e| Exit(2, chain(&e)))?;
             writeln!(out, "wrote data migration {}: fill its `up` with the commands to run", path.display())?;
             Ok(0)
         }

@@ -193,12 +193,11 @@ pub(crate) fn run_apply(
         let each: Vec<serde_json::Value> = outcomes.iter().map(outcome_json).collect();
         let count = |f: fn(&Outcome) -> bool| outcomes.iter().filter(|o| f(o)).count();
         let already = count(|o| matches!(o, Outcome::AlreadyApplied(_)));
-        let held = count(|o| matches!(o, Outcome::Held { .. }));
-        let waiting = count(|o| matches!(o, Outcome::ContractPending { .. } | Outcome::Held { .. }));
+        let waiting = count(|o| matches!(o, Outcome::ContractPending { .. }));
         writeln!(
             out,
             "{}",
-            json!({ "migrations": each, "applied": outcomes.len() - already - held, "alreadyApplied": already, "waitingForContract": waiting })
+            json!({ "migrations": each, "applied": outcomes.len() - already, "alreadyApplied": already, "contractPending": waiting })
         )?;
         return Ok(0);
     }
@@ -250,18 +249,17 @@ pub(crate) fn run_apply(
             Outcome::ContractPending { name, done, steps } => {
                 writeln!(out, "expanded {name} ({done} of {steps} steps; its contract waits for `--contract`)")?
             }
-            Outcome::Held { name, behind } => {
-                writeln!(out, "waiting {name} (after the contract of {behind}: migrations apply in order)")?
-            }
         }
-        let counted = !matches!(outcome, Outcome::AlreadyApplied(_) | Outcome::Held { .. });
-        ran += usize::from(counted);
-        waiting += usize::from(matches!(outcome, Outcome::ContractPending { .. } | Outcome::Held { .. }));
+        ran += usize::from(!matches!(outcome, Outcome::AlreadyApplied(_)));
+        waiting += usize::from(matches!(outcome, Outcome::ContractPending { .. }));
     }
     let already = outcomes.iter().filter(|o| matches!(o, Outcome::AlreadyApplied(_))).count();
     match waiting {
         0 => writeln!(out, "{ran} applied, {already} already applied")?,
-        n => writeln!(out, "{ran} applied, {already} already applied, {n} waiting for `schema apply --contract`")?,
+        n => writeln!(
+            out,
+            "{ran} applied, {already} already applied, {n} with a contract pending (`schema apply --contract`)"
+        )?,
     }
     Ok(0)
 }
@@ -281,7 +279,6 @@ fn outcome_json(outcome: &Outcome) -> serde_json::Value {
         Outcome::ContractPending { name, done, steps } => {
             json!({ "name": name, "outcome": "contractPending", "done": done, "steps": steps })
         }
-        Outcome::Held { name, behind } => json!({ "name": name, "outcome": "held", "behind": behind }),
     }
 }
 

@@ -120,14 +120,6 @@ pub enum Outcome {
         /// All its steps.
         steps: usize,
     },
-    /// Not started: it comes after a migration whose contract is pending, and migrations
-    /// apply in order.
-    Held {
-        /// The migration's name.
-        name: String,
-        /// The migration whose contract it waits behind.
-        behind: String,
-    },
 }
 
 /// Where and how [`apply_with`] keeps its records and takes its lock.
@@ -144,8 +136,11 @@ pub struct ApplyOptions {
     /// instead of running every migration again.
     pub look_elsewhere: Vec<String>,
     /// Run the contract steps too ([`Phase::Contract`](super::Phase::Contract)): the
-    /// previous release no longer writes. Without it `apply` stops at the first contract
-    /// step, and every later migration waits behind it.
+    /// previous release no longer writes. Without it each migration stops at its first
+    /// contract step, and later migrations' expand steps still run. With it, every pending
+    /// step runs in the order of the files, except the gated ones (`requireValid`), which
+    /// run last, so that every data step of the contract (written before or after the
+    /// migration whose validator it prepares) runs before any validator is enforced.
     pub contract: bool,
     /// Run a gated step (`requireValid`) even while stored documents fail the validator it
     /// enforces: every later update of those documents is then refused.
@@ -278,8 +273,10 @@ fn apply_locked(
     let (todo, waiting) = runs(server, files, options)?;
     let mut deployment = Deployment::default();
     let mut outcomes = Vec::new();
-    // the migration whose contract is pending: every later one waits behind it
-    let mut held: Option<String> = None;
+    // with the contract: the migrations stopped at a gated step, finished after every other
+    // step of every migration ran
+    let mut gated = Vec::new();
+    let superseded = superseded(files);
     for file in files {
         let fail = |(message, cause)| ApplyError { migration: file.name.clone(), message, cause };
         if let Some((_, deferred)) = waiting.iter().find(|(f, _)| f.name == file.name) {
@@ -294,23 +291,51 @@ fn apply_locked(
             outcomes.push(Outcome::AlreadyApplied(file.name.clone()));
             continue;
         };
-        if let Some(behind) = &held {
-            outcomes.push(Outcome::Held { name: file.name.clone(), behind: behind.clone() });
-            continue;
-        }
-        let mut run = Run { server: &mut *server, deployment: &mut deployment, lease, options, report: &mut *report };
-        let ran = run.migration(file, done, recorded)?;
-        outcomes.push(match ran {
-            Ran::Stopped(at) => {
-                held = Some(file.name.clone());
-                Outcome::ContractPending { name: file.name.clone(), done: at, steps: file.up.len() }
+        let until = if options.contract { Until::Gate } else { Until::Contract };
+        let mut run = Run {
+            server: &mut *server,
+            deployment: &mut deployment,
+            lease,
+            options,
+            superseded: &superseded,
+            report: &mut *report,
+        };
+        match run.migration(file, done, recorded, until)? {
+            Ran::Stopped { at, recorded } if options.contract => {
+                gated.push((file, done, at, recorded));
+                outcomes.push(Outcome::AlreadyApplied(String::new()));
             }
-            Ran::Done(deferred) if !deferred.is_empty() => Outcome::Deferred { name: file.name.clone(), deferred },
-            Ran::Done(_) if done == 0 => Outcome::Applied(file.name.clone()),
-            Ran::Done(_) => Outcome::Resumed { name: file.name.clone(), done },
-        });
+            Ran::Stopped { at, .. } => {
+                outcomes.push(Outcome::ContractPending { name: file.name.clone(), done: at, steps: file.up.len() })
+            }
+            Ran::Done(deferred) => outcomes.push(finished(file, done, deferred)),
+        }
+    }
+    for (file, done, at, recorded) in gated {
+        let mut run = Run {
+            server: &mut *server,
+            deployment: &mut deployment,
+            lease,
+            options,
+            superseded: &superseded,
+            report: &mut *report,
+        };
+        let Ran::Done(deferred) = run.migration(file, at, recorded, Until::End)? else {
+            unreachable!("a run to the end stops nowhere")
+        };
+        let slot = outcomes.iter_mut().find(|o| **o == Outcome::AlreadyApplied(String::new()));
+        *slot.expect("a slot per gated migration") = finished(file, done, deferred);
     }
     Ok(outcomes)
+}
+
+/// The outcome of a migration run to its end, which had `done` steps done before this run.
+fn finished(file: &MigrationFile, done: usize, deferred: Vec<usize>) -> Outcome {
+    match (done, deferred.is_empty()) {
+        (_, false) => Outcome::Deferred { name: file.name.clone(), deferred },
+        (0, true) => Outcome::Applied(file.name.clone()),
+        (done, true) => Outcome::Resumed { name: file.name.clone(), done },
+    }
 }
 
 /// What [`apply`] would run, read without writing anything: each migration not yet applied
@@ -591,33 +616,74 @@ struct Run<'r> {
     deployment: &'r mut Deployment,
     lease: &'r Lease,
     options: &'r ApplyOptions,
+    /// Gated steps `(migration, step)` that a later migration's validator replaces.
+    superseded: &'r [(String, usize)],
     report: &'r mut dyn FnMut(Event),
+}
+
+/// The gated steps (`requireValid`) of `files` whose collection a later file installs a
+/// validator on: enforcing them would put back a validator the later migration replaced
+/// (its own contract enforces its model), so they are recorded done without running.
+fn superseded(files: &[MigrationFile]) -> Vec<(String, usize)> {
+    let mut found = Vec::new();
+    for (i, file) in files.iter().enumerate() {
+        for (j, step) in file.up.iter().enumerate().filter(|(_, s)| s.require_valid) {
+            let Some((collection, _)) = enforced(step) else { continue };
+            let later = super::gate::validated_namespaces(files[i + 1..].iter().flat_map(|f| &f.up));
+            if later.iter().any(|(db, c)| *db == step.db && c == collection) {
+                found.push((file.name.clone(), j));
+            }
+        }
+    }
+    found
+}
+
+/// How far [`Run::migration`] takes a migration.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Until {
+    /// Up to its first contract step: the expand phase.
+    Contract,
+    /// Up to its first gated step (`requireValid`): every data step first.
+    Gate,
+    /// To its last step.
+    End,
 }
 
 /// How far [`Run::migration`] took a migration.
 enum Ran {
     /// Every step ran; the sharding steps deferred (none through mongos).
     Done(Vec<usize>),
-    /// It stopped before this step (0-based), the first of its contract.
-    Stopped(usize),
+    /// It stopped before step `at` (0-based): its contract, or its gated step; `recorded`:
+    /// its record exists.
+    Stopped { at: usize, recorded: bool },
 }
 
 impl Run<'_> {
     /// Runs one migration's steps from step `done` on, recording each (and the migration
-    /// first when no earlier run `recorded` it), up to its contract unless the options say
-    /// to run that too; what failed, with the server's error.
-    fn migration(&mut self, file: &MigrationFile, done: usize, recorded: bool) -> Result<Ran, ApplyError> {
+    /// first when no earlier run `recorded` it), as far as `until` says; what failed, with
+    /// the server's error.
+    fn migration(
+        &mut self,
+        file: &MigrationFile,
+        done: usize,
+        recorded: bool,
+        until: Until,
+    ) -> Result<Ran, ApplyError> {
         let fail = |message: String, cause| ApplyError::new(&file.name, message, cause);
         let (server, state_db) = (&mut *self.server, self.options.state_db.as_str());
         let steps = file.up.len();
-        let stop = file.contract_from(done).filter(|_| !self.options.contract);
-        if let Some(at) = stop {
+        let stop = match until {
+            Until::Contract => file.contract_from(done),
+            Until::Gate => (done..steps).find(|&i| file.up[i].require_valid),
+            Until::End => None,
+        };
+        if let (Some(at), Until::Contract) = (stop, until) {
             let step = format!("step {} of {steps} ({})", at + 1, describe(&file.up[at]));
             (self.report)(Event::ContractPending { migration: file.name.clone(), step });
         }
         if stop == Some(done) {
             // nothing of it runs now: a contract-only migration is not even started
-            return Ok(Ran::Stopped(done));
+            return Ok(Ran::Stopped { at: done, recorded });
         }
         if !recorded {
             record::start(server, state_db, file).map_err(|m| fail(format!("not started: {m}"), None))?;
@@ -632,7 +698,11 @@ impl Run<'_> {
                     .deployment
                     .is_mongos(server)
                     .map_err(|e| fail(format!("{} (asking the deployment `hello`)", position()), Some(e)))?;
-            if here {
+            let replaced = self.superseded.iter().any(|(m, j)| *m == file.name && *j == i);
+            if replaced {
+                let step = format!("{} (superseded: a later migration replaces this validator)", position());
+                (self.report)(Event::Step { migration: file.name.clone(), step });
+            } else if here {
                 if step.require_valid && !self.options.enforce_anyway {
                     gate(server, step).map_err(|(message, cause)| fail(format!("{}: {message}", position()), cause))?;
                 }
@@ -653,7 +723,7 @@ impl Run<'_> {
             recorded.map_err(|m| fail(format!("step {} of {steps} ran, but recording it failed: {m}", i + 1), None))?;
         }
         if let Some(at) = stop {
-            return Ok(Ran::Stopped(at));
+            return Ok(Ran::Stopped { at, recorded: true });
         }
         if steps == 0 || done == steps {
             // nothing left to run: mark it applied

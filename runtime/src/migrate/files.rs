@@ -11,7 +11,7 @@ use super::model::Model;
 use super::plan::plan;
 use super::rules::{collection_count, DEFAULT_MAX_COLLECTIONS};
 use super::snapshot::{Snapshot, SnapshotError, SNAPSHOT_FILE};
-use super::step::Migration;
+use super::step::{Migration, Phase};
 use crate::command::ValidationLevel;
 use std::error::Error;
 use std::fmt;
@@ -303,6 +303,13 @@ fn write(path: &Path, text: &str) -> Result<PathBuf, MigrateError> {
 /// the file to fill with the commands of a backfill, a `$rename`, a clean-up. `apply` refuses
 /// it while its `up` is empty.
 pub fn new_data_migration(dir: &Path, name: &str, naming: Naming) -> Result<PathBuf, MigrateError> {
+    new_data_migration_in(dir, name, naming, Phase::Expand)
+}
+
+/// [`new_data_migration`] of a `phase`: [`Phase::Contract`] for a step that must wait until
+/// the previous release no longer writes (a conversion of what it still writes in the old
+/// shape), run by `apply --contract` before the tightening it prepares.
+pub fn new_data_migration_in(dir: &Path, name: &str, naming: Naming, phase: Phase) -> Result<PathBuf, MigrateError> {
     let safe: String =
         name.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' }).take(60).collect();
     let stem = format!("{}_{safe}", prefix(naming.next(highest_version(dir)?)));
@@ -314,9 +321,17 @@ pub fn new_data_migration(dir: &Path, name: &str, naming: Naming) -> Result<Path
             "Each step is {\"db\": \"db_shop\", \"command\": {...}}, a database command in canonical Extended JSON, e.g. {\"update\": \"t_user\", \"updates\": [{\"q\": {\"email\": {\"$exists\": false}}, \"u\": {\"$set\": {\"email\": \"\"}}, \"multi\": true}]}.",
             "Appliers started together take turns on a lock, so each step runs once; but a run killed during a step runs that step again. Write steps that can run twice: a $set guarded by its filter ({\"email\": {\"$exists\": false}}), not an $inc (run twice, it counts twice); for a counter, mark the document in the same update ({\"q\": {\"migratedV2\": {\"$exists\": false}}, \"u\": {\"$inc\": {\"n\": 1}, \"$set\": {\"migratedV2\": true}}})."
         ],
+        "phase": phase.as_str(),
         "up": [],
         "down": [],
     });
+    let mut template = template;
+    template["notes"].as_array_mut().expect("notes is an array").push(
+        "`phase`: \"expand\" runs with the release (safe while the previous release still writes: backfills of \
+         new fields); \"contract\" waits for `schema apply --contract`, once no instance of the previous release \
+         writes (conversions of what it writes in the old shape), and runs before the tightening it prepares."
+            .into(),
+    );
     fs::create_dir_all(dir).map_err(MigrateError::io(dir))?;
     let text = serde_json::to_string_pretty(&template).expect("a JSON value always serialises") + "\n";
     write(&dir.join(format!("{stem}.json")), &text)

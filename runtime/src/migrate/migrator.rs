@@ -172,9 +172,8 @@ impl Migrator {
 
     /// Runs the contract steps too (`schema apply --contract`): keys moved to their new names,
     /// the models' validators enforced. Only once no instance of the previous release writes:
-    /// a job after the rollout, or the start-up of the release after. Without it, `run`
-    /// stops at the first contract step (and every later migration waits behind it), and
-    /// says so in a `tracing` warning.
+    /// a job after the rollout. Without it, `run` runs every migration's expand steps and
+    /// stops each at its contract, saying so in a `tracing` warning.
     pub fn contract(mut self, contract: bool) -> Self {
         self.contract = contract;
         self
@@ -285,9 +284,6 @@ fn traced(event: Event, step: &mut String) {
 fn traced_outcome(outcome: &Outcome) {
     match outcome {
         Outcome::AlreadyApplied(_) => {}
-        Outcome::Held { name, behind } => {
-            tracing::warn!(target: TARGET, migration = %name, %behind, "migration waits behind a pending contract")
-        }
         other => tracing::info!(target: TARGET, outcome = ?other, "migration"),
     }
 }

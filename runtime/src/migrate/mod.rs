@@ -37,7 +37,10 @@ pub mod server;
 #[cfg_attr(docsrs, doc(cfg(feature = "migrate")))]
 pub use migrator::{Migrator, MigratorError};
 
-pub use files::{migrate, new_data_migration, pending, version_of, MigrateError, MigrateOptions, Naming, Written};
+pub use files::{
+    migrate, new_data_migration, new_data_migration_in, pending, version_of, MigrateError, MigrateOptions, Naming,
+    Written,
+};
 pub use model::{registered_models, Model, Options};
 #[cfg(feature = "cli")]
 pub(crate) use options::create_commands;

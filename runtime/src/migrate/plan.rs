@@ -423,12 +423,20 @@ fn staged_note(m: &Model, tightening: &[String], renamed: &[(String, String)]) -
 
 /// What a new model's migration does to a collection that already holds documents.
 fn adoption_note(m: &Model) -> String {
+    let moved: Vec<String> = m.renames.iter().map(|(new, old)| format!("`{old}` to `{new}`")).collect();
+    let moves = match moved.is_empty() {
+        true => String::new(),
+        false => format!(
+            " Renamed fields: the validator accepts the old keys too until the contract moves {} (renamed_from).",
+            moved.join(", ")
+        ),
+    };
     format!(
         "{ns}: if the collection already exists, it is adopted: the validator is installed with validationAction \
          \"warn\" and validationLevel \"moderate\", so nothing its current writers do is refused (apply says how many \
          stored documents fail it). The contract enforces \"{action}\" once no stored document fails: fix them with \
          the fixes `schema check --uri \"$MONGODB_URI\" --collection {ns}` prints (in data migrations), then run \
-         `schema apply --contract`. `--direct` enforces at once instead.",
+         `schema apply --contract`. `--direct` enforces at once instead.{moves}",
         ns = m.namespace(),
         action = m.action
     )
