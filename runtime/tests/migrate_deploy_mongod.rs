@@ -97,7 +97,7 @@ impl Scene {
     }
 
     fn find(&self, db: &str, collection: &str, filter: Document) -> Vec<Document> {
-        let reply = self.run(db, doc! { "find": collection, "filter": filter, "batchSize": 1000 });
+        let reply = self.run(db, doc! { "find": collection, "filter": filter, "batchSize": 100_000 });
         let batch = reply.get_document("cursor").unwrap().get_array("firstBatch").unwrap();
         batch.iter().map(|d| d.as_document().unwrap().clone()).collect()
     }
@@ -293,7 +293,7 @@ fn a_refused_first_step_resumes_under_a_user_who_may_run_it() {
     assert_eq!(code, 0, "{out}");
     assert!(out.contains(&format!("applied {name}")), "{out}");
     let (_, out) = with("status", "MONGODB_URI_AUTH");
-    assert!(out.ends_with("1 applied, 0 pending, 0 partial\n"), "{out}");
+    assert!(out.ends_with("1 applied, 0 pending, 0 partial, 0 contract pending\n"), "{out}");
     let _ = server.run_command("db_app", doc! { "drop": "t_refused" });
     let _ = server.run_command("db_app", doc! { "drop": "t_schema_migration" });
     drop(app);
@@ -518,10 +518,19 @@ fn a_renamed_required_field_moves_under_a_strict_validator_and_back() {
 
     use mongo_schema::MongoCollection;
     assert_eq!(<plans::renamed::Plan as MongoCollection>::RENAMES, [("seatLimit", "maxSeats")]);
-    let written = migrate(dir.path(), &[Model::of::<plans::renamed::Plan>("Plan")], &numbered).unwrap().unwrap();
-    let steps: Vec<String> =
-        written.migration.up.iter().map(|s| s.command.iter().next().map(|(k, _)| k.clone()).unwrap()).collect();
-    assert_eq!(steps, ["collMod", "update", "collMod", "update"], "accept both, copy, tighten, unset");
+    let rolling = MigrateOptions { direct: false, ..numbered.clone() };
+    let written = migrate(dir.path(), &[Model::of::<plans::renamed::Plan>("Plan")], &rolling).unwrap().unwrap();
+    let steps: Vec<(String, &str)> = written
+        .migration
+        .up
+        .iter()
+        .map(|s| (s.command.iter().next().map(|(k, _)| k.clone()).unwrap(), s.phase.as_str()))
+        .collect();
+    assert_eq!(
+        steps,
+        [("collMod".into(), "expand"), ("update".into(), "contract"), ("collMod".into(), "contract")],
+        "accept both; then move the values and enforce"
+    );
     assert!(
         !written.migration.notes.iter().any(|n| n.contains("looks like a rename")),
         "a declared rename is carried out, not guessed at: {:?}",
@@ -529,15 +538,27 @@ fn a_renamed_required_field_moves_under_a_strict_validator_and_back() {
     );
     let (code, out) = schema(&args);
     assert_eq!(code, 0, "{out}");
+    // the previous release writes the old key, this one the new: both accepted, nothing moved
+    let insert =
+        |d: Document| scene.server().run_command(&scene.db, doc! { "insert": "t_plan", "documents": [d] }).unwrap();
+    let old_writer = insert(doc! { "planName": "old", "maxSeats": 3 });
+    let new_writer = insert(doc! { "planName": "new", "seatLimit": 4 });
+    assert!(
+        !old_writer.contains_key("writeErrors") && !new_writer.contains_key("writeErrors"),
+        "{old_writer} {new_writer}"
+    );
+    assert_eq!(scene.find(&scene.db, "t_plan", doc! { "maxSeats": { "$exists": true } }).len(), 1001);
+    let mut contract = args.clone();
+    contract.push("--contract");
+    let (code, out) = schema(&contract);
+    assert_eq!(code, 0, "{out}");
     let stored = scene.find(&scene.db, "t_plan", doc! {});
-    assert_eq!(stored.len(), 1000);
+    assert_eq!(stored.len(), 1002);
     assert!(stored.iter().all(|p| p.contains_key("seatLimit") && !p.contains_key("maxSeats")), "{:?}", stored[0]);
     assert_eq!(stored[7].get_i32("seatLimit").unwrap(), 8, "the values moved with their documents");
+    assert_eq!(stored[1000].get_i32("seatLimit").unwrap(), 3, "what the previous release wrote during the expand too");
     // the strict validator now requires the new key and refuses the old one
-    let old = scene
-        .server()
-        .run_command(&scene.db, doc! { "insert": "t_plan", "documents": [{ "planName": "x", "maxSeats": 2 }] })
-        .unwrap();
+    let old = insert(doc! { "planName": "x", "maxSeats": 2 });
     assert_eq!(old.get_array("writeErrors").unwrap()[0].as_document().unwrap().get_i32("code").unwrap(), 121);
 
     // the attribute removed later: nothing to migrate
@@ -550,7 +571,7 @@ fn a_renamed_required_field_moves_under_a_strict_validator_and_back() {
     assert_eq!(code, 0, "{out}");
     let stored = scene.find(&scene.db, "t_plan", doc! {});
     assert!(stored.iter().all(|p| p.contains_key("maxSeats") && !p.contains_key("seatLimit")), "{:?}", stored[0]);
-    let (code, out) = schema(&args);
+    let (code, out) = schema(&contract);
     assert_eq!(code, 0, "{out}");
-    assert!(scene.find(&scene.db, "t_plan", doc! { "seatLimit": { "$exists": true } }).len() == 1000);
+    assert!(scene.find(&scene.db, "t_plan", doc! { "seatLimit": { "$exists": true } }).len() == 1002);
 }

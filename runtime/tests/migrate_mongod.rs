@@ -1,7 +1,8 @@
 //! `apply` and `drift` against the real mongod `scripts/with-mongod.sh` starts
-//! (`MONGODB_URI`): applying twice, and a tightening staged over violating documents
-//! (what `warn`, then `error`, do with them). Without `MONGODB_URI` each test says it
-//! was skipped and passes.
+//! (`MONGODB_URI`): applying twice, and a tightening over violating documents in its two
+//! phases (the expand admits what the previous release still writes; the contract's gate
+//! refuses to enforce while stored documents fail, and enforces once they are fixed).
+//! Without `MONGODB_URI` each test says it was skipped and passes.
 #![forbid(unsafe_code)]
 #![cfg(feature = "driver")]
 
@@ -9,8 +10,11 @@ mod migrate_models;
 
 use migrate_models::{v1, v3};
 use mongo_schema::bson::{doc, oid::ObjectId, Document};
-use mongo_schema::migrate::apply::{apply, drift, DriftStatus, MigrationFile, Outcome, Server};
+use mongo_schema::migrate::apply::{
+    apply, apply_with, drift, status, ApplyError, ApplyOptions, DriftStatus, MigrationFile, Outcome, Server,
+};
 use mongo_schema::migrate::driver::MongoServer;
+use mongo_schema::migrate::record::State;
 use mongo_schema::migrate::{migrate, pending, MigrateOptions, Model, Naming};
 use std::path::Path;
 use std::sync::Mutex;
@@ -37,6 +41,11 @@ fn reset(server: &mut MongoServer, state_db: &str) {
 
 fn files(dir: &Path) -> Vec<MigrationFile> {
     pending(dir).unwrap().iter().map(|p| MigrationFile::read(p).unwrap()).collect()
+}
+
+/// `apply --contract`: every step, the gated ones counted first.
+fn apply_all(server: &mut MongoServer, files: &[MigrationFile], state_db: &str) -> Result<Vec<Outcome>, ApplyError> {
+    apply_with(server, files, &ApplyOptions { contract: true, ..ApplyOptions::new(state_db) }, &mut |_| {})
 }
 
 fn write(dir: &Path, models: &[Model]) -> String {
@@ -72,42 +81,64 @@ fn apply_twice_the_second_run_is_a_no_op() {
     let dir = tempfile::tempdir().unwrap();
     let name = write(dir.path(), &v1());
     let first = apply(&mut server, &files(dir.path()), "db_schema_twice").unwrap();
-    assert_eq!(first, [Outcome::Applied(name.clone())]);
-    let second = apply(&mut server, &files(dir.path()), "db_schema_twice").unwrap();
+    assert_eq!(first, [Outcome::ContractPending { name: name.clone(), done: 2, steps: 4 }]);
+    let again = apply(&mut server, &files(dir.path()), "db_schema_twice").unwrap();
+    assert_eq!(again, first, "the expand ran; the contract still waits");
+    assert_eq!(
+        apply_all(&mut server, &files(dir.path()), "db_schema_twice").unwrap(),
+        [Outcome::Resumed { name: name.clone(), done: 2 }]
+    );
+    let second = apply_all(&mut server, &files(dir.path()), "db_schema_twice").unwrap();
     assert_eq!(second, [Outcome::AlreadyApplied(name)]);
     let report = drift(&mut server, &v1()).unwrap();
     assert!(report.iter().all(|(_, s)| *s == DriftStatus::InSync), "{report:?}");
 }
 
 #[test]
-fn a_staged_tightening_warns_then_errors_over_violating_documents() {
+fn a_tightening_admits_both_releases_then_enforces_only_over_fixed_documents() {
+    let test = "a_tightening_admits_both_releases_then_enforces_only_over_fixed_documents";
     let _shop = SHOP.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(mut server) = server("a_staged_tightening_warns_then_errors_over_violating_documents") else { return };
+    let Some(mut server) = server(test) else { return };
     reset(&mut server, "db_schema_staged");
     let dir = tempfile::tempdir().unwrap();
-    let run = |server: &mut MongoServer| apply(server, &files(dir.path()), "db_schema_staged").unwrap();
     write(dir.path(), &v1());
-    run(&mut server);
+    apply_all(&mut server, &files(dir.path()), "db_schema_staged").unwrap();
     let legacy = user("Ada", None);
     insert(&mut server, legacy.clone()).expect("valid under v1");
 
+    // v3 requires `email`: the expand, while the previous release (no email) still writes
     assert_eq!(write(dir.path(), &v3()), "0002_tighten_t_user");
-    run(&mut server);
-    insert(&mut server, user("Bo", None)).expect("warn: a document without email is accepted (and logged)");
-    assert!(
-        matches!(&drift(&mut server, &v3()).unwrap()[1].1, DriftStatus::Differs(lines) if lines == &["validationAction: deployed warn, code error"])
-    );
+    let expanded = apply(&mut server, &files(dir.path()), "db_schema_staged").unwrap();
+    assert_eq!(expanded[1], Outcome::ContractPending { name: "0002_tighten_t_user".into(), done: 1, steps: 2 });
+    insert(&mut server, user("Bo", None)).expect("the previous release's document is accepted");
+    insert(&mut server, user("Di", Some("di@example.com"))).expect("this release's document is accepted");
+    let mut bad = user("Ed", Some("ed@example.com"));
+    bad.insert("status", "bogus");
+    assert_eq!(insert(&mut server, bad), Err("121".to_owned()), "what neither release writes is still refused");
+    let lines = status(&mut server, &files(dir.path()), "db_schema_staged").unwrap();
+    assert_eq!(lines[1].state, Some(State::ContractPending { done: 1, steps: 2 }));
+    assert!(matches!(&drift(&mut server, &v3()).unwrap()[1].1, DriftStatus::Differs(_)), "the union is not the model");
 
-    assert_eq!(write(dir.path(), &v3()), "0003_enforce_t_user");
-    run(&mut server);
-    assert_eq!(insert(&mut server, user("Cy", None)), Err("121".to_owned()), "error: DocumentValidationFailure");
-    insert(&mut server, user("Di", Some("di@example.com"))).expect("a valid document is accepted");
+    // the contract: refused while Ada and Bo lack `email`, counted by the server
+    let err = apply_all(&mut server, &files(dir.path()), "db_schema_staged").unwrap_err();
+    assert_eq!(err.migration, "0002_tighten_t_user");
+    assert!(err.message.contains("and 2 of 3 documents of db_shop.t_user fail it"), "{err}");
+    assert!(!err.is_deployment_error());
+    insert(&mut server, user("Fy", None)).expect("nothing was enforced");
+    let fix = doc! { "update": "t_user", "updates": [{ "q": { "email": { "$exists": false } }, "u": { "$set": { "email": "unknown@example.com" } }, "multi": true }] };
+    assert_eq!(server.run_command("db_shop", fix).unwrap().get_i32("n").unwrap(), 3);
+    let done = apply_all(&mut server, &files(dir.path()), "db_schema_staged").unwrap();
+    assert_eq!(done[1], Outcome::Resumed { name: "0002_tighten_t_user".into(), done: 1 });
+    assert_eq!(insert(&mut server, user("Cy", None)), Err("121".to_owned()), "enforced: DocumentValidationFailure");
+    insert(&mut server, user("Gu", Some("gu@example.com"))).expect("a valid document is accepted");
     let update = doc! { "update": "t_user", "updates": [{ "q": { "_id": legacy.get_object_id("_id").unwrap() }, "u": { "$set": { "status": "closed" } } }] };
     let reply = server.run_command("db_shop", update).unwrap();
-    assert_eq!(
-        reply.get_array("writeErrors").unwrap()[0].as_document().unwrap().get_i32("code").unwrap(),
-        121,
-        "strict level: updating a legacy violator fails until it is fixed"
-    );
+    assert!(reply.get_array("writeErrors").is_err(), "the fixed legacy document updates: {reply}");
     assert!(drift(&mut server, &v3()).unwrap().iter().all(|(_, s)| *s == DriftStatus::InSync));
+
+    // a document failing the enforced validator (written around it) makes drift say so
+    let sneak = doc! { "insert": "t_user", "documents": [user("Hal", None)], "bypassDocumentValidation": true };
+    server.run_command("db_shop", sneak).unwrap();
+    let DriftStatus::Differs(lines) = &drift(&mut server, &v3()).unwrap()[1].1 else { panic!("not clean") };
+    assert!(lines[0].starts_with("documents: 1 of 6 fail the enforced validator"), "{lines:?}");
 }
