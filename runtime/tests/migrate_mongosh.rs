@@ -18,8 +18,14 @@ use std::process::Command;
 mod support;
 use support::mongosh;
 
-fn run_script(mongosh: &Path, uri: &str, script: &Path) {
-    let out = Command::new(mongosh).args(["--quiet", uri]).arg(script).output().unwrap();
+/// `mongosh URI [--eval EVAL] SCRIPT`, which must succeed; its output.
+fn run_script_with(mongosh: &Path, uri: &str, eval: Option<&str>, script: &Path) -> String {
+    let mut command = Command::new(mongosh);
+    command.args(["--quiet", uri]);
+    if let Some(eval) = eval {
+        command.args(["--eval", eval]);
+    }
+    let out = command.arg(script).output().unwrap();
     assert!(
         out.status.success(),
         "mongosh {}: {}{}",
@@ -27,6 +33,11 @@ fn run_script(mongosh: &Path, uri: &str, script: &Path) {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn run_script(mongosh: &Path, uri: &str, script: &Path) -> String {
+    run_script_with(mongosh, uri, None, script)
 }
 
 #[test]
@@ -49,9 +60,28 @@ fn mongosh_runs_the_generated_scripts() {
     };
     let dir = tempfile::tempdir().unwrap();
     let first = migrate(dir.path(), &shell(v1()), &MigrateOptions::default()).unwrap().unwrap();
+    let out = run_script(&mongosh, &uri, &first.files[0]);
+    assert!(out.contains("expanded; the contract waits"), "{out}");
+    assert!(drift(&mut server, &shell(v1())).unwrap().iter().all(|(_, s)| *s == DriftStatus::InSync), "created");
+    // run again, the collections exist: adopted under warn until the contract enforces
     run_script(&mongosh, &uri, &first.files[0]);
-    run_script(&mongosh, &uri, &first.files[0]);
-    assert!(drift(&mut server, &shell(v1())).unwrap().iter().all(|(_, s)| *s == DriftStatus::InSync));
+    assert!(drift(&mut server, &shell(v1())).unwrap().iter().all(|(_, s)| *s != DriftStatus::InSync), "adopted");
+    run_script_with(&mongosh, &uri, Some("var contract = true"), &first.files[0]);
+    assert!(drift(&mut server, &shell(v1())).unwrap().iter().all(|(_, s)| *s == DriftStatus::InSync), "enforced");
+    // the contract's gate: a document failing the validator stops the script before enforcing
+    let legacy = doc! { "insert": "t_user", "documents": [{ "userName": 7 }], "bypassDocumentValidation": true };
+    server.run_command("db_shell", legacy).unwrap();
+    let out = Command::new(&mongosh)
+        .args(["--quiet", &uri, "--eval", "var contract = true"])
+        .arg(&first.files[0])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !out.status.success() && err.contains("1 of 1 documents fail the validator the next step enforces"),
+        "{err}"
+    );
+    server.run_command("db_shell", doc! { "delete": "t_user", "deletes": [{ "q": {}, "limit": 0 }] }).unwrap();
     let second = migrate(dir.path(), &shell(v3()), &MigrateOptions { direct: true, ..MigrateOptions::default() })
         .unwrap()
         .unwrap();
