@@ -168,18 +168,23 @@ fn fill(path: &Path, up: &[String]) {
     std::fs::write(path, serde_json::to_string_pretty(&value).unwrap()).unwrap();
 }
 
+/// Migrations enforced at once (`--direct`): these tests are about records, resumption and
+/// privileges, not the phases of a rolling deploy.
+fn direct() -> MigrateOptions {
+    MigrateOptions { direct: true, ..MigrateOptions::default() }
+}
+
 /// v1, a data migration with `data` steps, then v3 (`email` required, enforced at once;
 /// not for a user who cannot run collMod): the names of the files.
 fn write_migrations(dep: &Deployment, dir: &Path, data: &[String]) -> Vec<String> {
-    migrate(dir, &dep.models(v1()), &MigrateOptions::default()).unwrap().unwrap();
+    migrate(dir, &dep.models(v1()), &direct()).unwrap().unwrap();
     write_data_and_tighten(dep, dir, data)
 }
 
 fn write_data_and_tighten(dep: &Deployment, dir: &Path, data: &[String]) -> Vec<String> {
     fill(&new_data_migration(dir, "backfill email", Naming::Timestamp).unwrap(), data);
     if dep.label != AUTH {
-        let direct = MigrateOptions { direct: true, ..MigrateOptions::default() };
-        migrate(dir, &dep.models(v3()), &direct).unwrap().unwrap();
+        migrate(dir, &dep.models(v3()), &direct()).unwrap().unwrap();
     }
     names(dir)
 }
@@ -205,7 +210,7 @@ fn status_dry_run_apply_refuse_changed_revert() {
         assert_eq!(code, 0, "{label}: {out}");
         let pending: Vec<String> = names.iter().map(|n| format!("pending  {n}")).collect();
         assert_eq!(out.lines().take(3).collect::<Vec<_>>(), pending, "{label}");
-        assert!(out.ends_with("0 applied, 3 pending, 0 partial\n"), "{label}: {out}");
+        assert!(out.ends_with("0 applied, 3 pending, 0 partial, 0 contract pending\n"), "{label}: {out}");
 
         // dry run: every step listed, and the deployment exactly as it was
         let (collections, users) = (dep.collections(), dep.documents(&dep.user()));
@@ -234,7 +239,7 @@ fn status_dry_run_apply_refuse_changed_revert() {
         assert!(records.iter().all(|r| r.get_str("checksum").unwrap().starts_with("sha256:")), "{label}");
         let (code, out) = dep.schema(dir.path(), &["status"]);
         assert_eq!(code, 0, "{label}: {out}");
-        assert!(out.ends_with("3 applied, 0 pending, 0 partial\n"), "{label}: {out}");
+        assert!(out.ends_with("3 applied, 0 pending, 0 partial, 0 contract pending\n"), "{label}: {out}");
         assert!(out.lines().take(3).all(|l| l.starts_with("applied  ")), "{label}: {out}");
 
         // the applied data migration edited: refused, nothing runs
@@ -293,7 +298,7 @@ fn an_interrupted_run_resumes() {
         let label = dep.label;
         dep.reset();
         let dir = tempfile::tempdir().unwrap();
-        migrate(dir.path(), &dep.models(v1()), &MigrateOptions::default()).unwrap().unwrap();
+        migrate(dir.path(), &dep.models(v1()), &direct()).unwrap().unwrap();
         let (code, out) = dep.schema(dir.path(), &["apply"]);
         assert_eq!(code, 0, "{label}: {out}");
         for name in ["ann", "bob", "cid"] {
@@ -361,7 +366,10 @@ fn an_interrupted_run_resumes() {
             }
         }
         let (_, out) = dep.schema(dir.path(), &["status"]);
-        assert!(out.ends_with(&format!("{} applied, 0 pending, 0 partial\n", names.len())), "{label}: {out}");
+        assert!(
+            out.ends_with(&format!("{} applied, 0 pending, 0 partial, 0 contract pending\n", names.len())),
+            "{label}: {out}"
+        );
         dep.reset();
     }
 }
@@ -396,7 +404,10 @@ fn migrator_applies_at_application_start_with_the_apps_database() {
         // the CLI reads the same records
         let (code, out) = dep.schema(dir.path(), &["status"]);
         assert_eq!(code, 0, "{label}: {out}");
-        assert!(out.ends_with(&format!("{} applied, 0 pending, 0 partial\n", names.len())), "{label}: {out}");
+        assert!(
+            out.ends_with(&format!("{} applied, 0 pending, 0 partial, 0 contract pending\n", names.len())),
+            "{label}: {out}"
+        );
         dep.reset();
     }
 }
@@ -419,7 +430,7 @@ fn a_read_write_user_keeps_records_and_runs_data_migrations_in_its_database() {
     let dep = Deployment { label: AUTH, uri, db: "db_app".to_owned(), tag: "rw" };
     dep.reset();
     let dir = tempfile::tempdir().unwrap();
-    migrate(dir.path(), &dep.models(v1()), &MigrateOptions::default()).unwrap().unwrap();
+    migrate(dir.path(), &dep.models(v1()), &direct()).unwrap().unwrap();
     let (code, out) = dep.schema(dir.path(), &["apply", "--dry-run"]);
     assert_eq!(code, 0, "{out}");
     // other tests keep collections in db_app too: only this test's and the records count
@@ -436,15 +447,13 @@ fn a_read_write_user_keeps_records_and_runs_data_migrations_in_its_database() {
     assert!(code == 0 && out.starts_with(&format!("reverted {}", names[1])), "{out}");
     assert_eq!(dep.records().len(), 1);
     // changing a validator needs collMod, which readWrite lacks: said, and recorded as not done
-    migrate(dir.path(), &dep.models(v3()), &MigrateOptions { direct: true, ..MigrateOptions::default() })
-        .unwrap()
-        .unwrap();
+    migrate(dir.path(), &dep.models(v3()), &direct()).unwrap().unwrap();
     let (code, out) = dep.schema(dir.path(), &["apply"]);
     assert_eq!(code, 2, "an authorization failure is an error, not a finding: {out}");
     assert!(out.contains("collMod, which needs the dbAdmin role, or a role with the collMod action, on db_app: readWrite is not enough)"), "{out}");
     let (code, out) = dep.schema(dir.path(), &["status"]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.ends_with("2 applied, 0 pending, 1 partial\n"), "{out}");
+    assert!(out.ends_with("2 applied, 0 pending, 1 partial, 0 contract pending\n"), "{out}");
     assert!(!out.contains("mongodb://app:"), "{out}");
     dep.reset();
 }
