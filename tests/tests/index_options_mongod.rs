@@ -10,7 +10,7 @@
 
 #![forbid(unsafe_code)]
 
-use mongo_schema::migrate::apply::{apply, drift, CommandError, DriftStatus, MigrationFile, Server};
+use mongo_schema::migrate::apply::{apply_with, drift, ApplyOptions, CommandError, DriftStatus, MigrationFile, Server};
 use mongo_schema::migrate::{migrate, MigrateOptions, Model, Naming};
 use mongo_schema_tests::bson::{doc, oid::ObjectId, DateTime, Document};
 use mongodb::sync::{Client, Database};
@@ -236,9 +236,12 @@ fn round_trip(uri: &str, deployment: &str) {
         .expect("the migration's JSON");
     let migration = MigrationFile::read(file).expect("read");
     let mut server = Driver(client.clone());
-    apply(&mut server, std::slice::from_ref(&migration), state).expect("the migration applies");
+    // the whole migration, its contract too (the collections were created enforced; applied
+    // again, they exist: adopted under warn, then enforced by the contract)
+    let whole = ApplyOptions { contract: true, ..ApplyOptions::new(state) };
+    apply_with(&mut server, std::slice::from_ref(&migration), &whole, &mut |_| {}).expect("the migration applies");
     let again = MigrationFile { name: "replay_0001".to_owned(), ..migration };
-    apply(&mut server, &[again], state).expect("applying it again is harmless");
+    apply_with(&mut server, &[again], &whole, &mut |_| {}).expect("applying it again is harmless");
     for (model, status) in drift(&mut server, &models()).expect("drift") {
         assert_eq!(status, DriftStatus::InSync, "{deployment}: {} right after the migration", model.namespace());
     }

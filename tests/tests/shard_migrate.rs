@@ -50,7 +50,8 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn written(dir: &Path) -> Written {
-    let options = MigrateOptions { naming: Naming::Sequence, ..MigrateOptions::default() };
+    // enforced at once: this is about the shard step, not the phases of a rolling deploy
+    let options = MigrateOptions { naming: Naming::Sequence, direct: true, ..MigrateOptions::default() };
     migrate(dir, &models(), &options).expect("migrate").expect("a first migration")
 }
 

@@ -61,6 +61,6 @@ fn the_committed_migrations_apply_at_start_and_the_cli_sees_them() {
     for name in &names {
         assert!(out.contains(&format!("applied  {name}  ")), "{out}");
     }
-    assert!(out.ends_with("3 applied, 0 pending, 0 partial\n"), "{out}");
+    assert!(out.ends_with("3 applied, 0 pending, 0 partial, 0 contract pending\n"), "{out}");
     reset();
 }
