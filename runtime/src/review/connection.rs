@@ -5,7 +5,7 @@ use super::report::{Item, List, Options, Status};
 use super::source;
 use super::uri::{self, Access, Reach, UriFacts};
 use crate::bson::{doc, Bson, Document};
-use crate::migrate::server::Server;
+use crate::migrate::server::{chain, Server};
 
 /// Built-in roles that administer: a business application never needs them.
 const ADMIN_ROLES: &[&str] = &[
@@ -117,7 +117,7 @@ fn auth_enforced(server: &mut dyn Server, anonymous: Option<&mut dyn Server>) ->
     match probe.run_command("admin", doc! { "listDatabases": 1, "nameOnly": true }) {
         Ok(_) => Ok(false),
         Err(e) if e.code() == Some(13) => Ok(true),
-        Err(e) => Err(e.to_string()),
+        Err(e) => Err(chain(&e)),
     }
 }
 
@@ -275,7 +275,7 @@ fn mongos_count(server: &mut dyn Server, options: &Options) -> Result<(u32, Stri
     }
     let since = crate::bson::DateTime::from_millis(crate::bson::DateTime::now().timestamp_millis() - 600_000);
     let command = doc! { "find": "mongos", "filter": { "ping": { "$gte": since } }, "projection": { "_id": 1 }, "batchSize": 10_000 };
-    let reply = server.run_command("config", command).map_err(|e| format!("config.mongos: {e}"))?;
+    let reply = server.run_command("config", command).map_err(|e| format!("config.mongos: {}", chain(&e)))?;
     let batch = reply.get_document("cursor").and_then(|c| c.get_array("firstBatch")).map_err(|e| e.to_string())?;
     let names: Vec<String> =
         batch.iter().filter_map(|d| d.as_document()?.get_str("_id").ok().map(str::to_owned)).collect();
@@ -321,7 +321,7 @@ fn server_status(server: &mut dyn Server) -> Result<Document, String> {
     let command = doc! { "serverStatus": 1, "repl": 0, "metrics": 0, "locks": 0 };
     server.run_command("admin", command).map_err(|e| match e.code() {
         Some(13) => "this user may not run serverStatus (it needs clusterMonitor)".to_owned(),
-        _ => format!("serverStatus: {e}"),
+        _ => format!("serverStatus: {}", chain(&e)),
     })
 }
 

@@ -4,7 +4,7 @@
 
 use super::report::{Item, List, Options, Status};
 use crate::bson::{doc, Bson, Document};
-use crate::migrate::server::{CommandError, Server};
+use crate::migrate::server::{chain, CommandError, Server};
 use crate::migrate::Model;
 use mongo_schema_contract::naming;
 use std::collections::{BTreeMap, BTreeSet};
@@ -96,7 +96,7 @@ fn survey(server: &mut dyn Server, models: &[Model], options: &Options) -> Surve
     let (names, database_source) = list_databases(server, models, options);
     let mut databases = BTreeMap::new();
     for db in names {
-        databases.insert(db.clone(), list_collections(server, &db).map_err(|e| e.to_string()));
+        databases.insert(db.clone(), list_collections(server, &db).map_err(|e| chain(&e)));
     }
     let mut samples = Vec::new();
     for collection in databases.values().flatten().flatten() {
@@ -108,7 +108,7 @@ fn survey(server: &mut dyn Server, models: &[Model], options: &Options) -> Surve
         if collection.kind == "view" || collection.name.starts_with("system.") || tool {
             continue;
         }
-        let sample = sample(server, collection, options).map_err(|e| e.to_string());
+        let sample = sample(server, collection, options).map_err(|e| chain(&e));
         samples.push((collection.clone(), sample));
     }
     Survey { databases, database_source, samples }
@@ -137,7 +137,7 @@ fn list_databases(server: &mut dyn Server, models: &[Model], options: &Options) 
             if let Some(db) = default_database(&options.uri) {
                 names.insert(db);
             }
-            (names.into_iter().collect(), format!("the models' and the URI's databases (listDatabases: {e})"))
+            (names.into_iter().collect(), format!("the models' and the URI's databases (listDatabases: {})", chain(&e)))
         }
     }
 }

@@ -156,7 +156,8 @@ pub struct Report {
 pub enum ReviewError {
     /// The URI does not parse (the driver's message, password redacted by the caller).
     Uri(String),
-    /// A command every review needs failed.
+    /// A command every review needs failed; `Display` names the command, the error is the
+    /// [`source`](std::error::Error::source) (and the driver's cause, its source).
     Command {
         /// The command (`hello`).
         command: &'static str,
@@ -169,13 +170,20 @@ impl fmt::Display for ReviewError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ReviewError::Uri(message) => write!(f, "the connection string does not parse: {message}"),
-            ReviewError::Command { command: "connect", error } => write!(f, "cannot connect: {error}"),
-            ReviewError::Command { command, error } => write!(f, "`{command}` failed: {error}"),
+            ReviewError::Command { command: "connect", .. } => f.write_str("cannot connect"),
+            ReviewError::Command { command, .. } => write!(f, "`{command}` failed"),
         }
     }
 }
 
-impl std::error::Error for ReviewError {}
+impl std::error::Error for ReviewError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ReviewError::Uri(_) => None,
+            ReviewError::Command { error, .. } => Some(error),
+        }
+    }
+}
 
 impl Report {
     /// The item with this id (`auth`, `document_size`).
