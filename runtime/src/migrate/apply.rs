@@ -677,12 +677,15 @@ impl Run<'_> {
             Until::Gate => (done..steps).find(|&i| file.up[i].require_valid),
             Until::End => None,
         };
-        if let (Some(at), Until::Contract) = (stop, until) {
-            let step = format!("step {} of {steps} ({})", at + 1, describe(&file.up[at]));
-            (self.report)(Event::ContractPending { migration: file.name.clone(), step });
-        }
+        let pending = |report: &mut dyn FnMut(Event), at: usize| {
+            if until == Until::Contract {
+                let step = format!("step {} of {steps} ({})", at + 1, describe(&file.up[at]));
+                report(Event::ContractPending { migration: file.name.clone(), step });
+            }
+        };
         if stop == Some(done) {
             // nothing of it runs now: a contract-only migration is not even started
+            pending(&mut *self.report, done);
             return Ok(Ran::Stopped { at: done, recorded });
         }
         if !recorded {
@@ -723,6 +726,7 @@ impl Run<'_> {
             recorded.map_err(|m| fail(format!("step {} of {steps} ran, but recording it failed: {m}", i + 1), None))?;
         }
         if let Some(at) = stop {
+            pending(&mut *self.report, at);
             return Ok(Ran::Stopped { at, recorded: true });
         }
         if steps == 0 || done == steps {
