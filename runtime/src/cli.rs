@@ -56,7 +56,8 @@ enum Command {
     Migrate {
         #[arg(long, default_value = "migrations")]
         dir: PathBuf,
-        /// Enforce tightening changes at once instead of a `warn` stage first.
+        /// One phase, enforced at once: no expand validator admitting the previous release's
+        /// documents, no adoption under `warn` (for a deployment nothing else writes to).
         #[arg(long)]
         direct: bool,
         /// validationLevel for the collections this migration touches (`moderate` for legacy data).

@@ -6,9 +6,11 @@
 //! it works ([`lock`]): instances started together run each step once.
 //!
 //! Every step installs a validator (`createCollection`, falling back to `collMod` when the
-//! collection exists); nothing is ever dropped, and re-running a migration is harmless.
-//! A change that tightens a validator is staged: first `validationAction: "warn"`, then,
-//! on the next run, the switch to the model's action. See `docs/MIGRATIONS.md`.
+//! collection exists: adopted under `validationAction: "warn"`); nothing is ever dropped,
+//! and re-running a migration is harmless. Each step has a [`Phase`]: the expand runs with
+//! the release while the previous one still writes (validators admitting both releases'
+//! documents), the contract once it is gone (renamed keys moved, each validator enforced
+//! where the server counts no failing document: [`gate`]). See `docs/MIGRATIONS.md`.
 
 mod diff;
 mod files;
