@@ -575,3 +575,90 @@ fn a_renamed_required_field_moves_under_a_strict_validator_and_back() {
     assert_eq!(code, 0, "{out}");
     assert!(scene.find(&scene.db, "t_plan", doc! { "seatLimit": { "$exists": true } }).len() == 1002);
 }
+
+/// The `mongo_schema::migrate` events of this process, as `LEVEL field=value ...` lines.
+static EVENTS: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+/// A subscriber of the test's own: `Migrator` runs its steps on tokio's blocking pool, so
+/// the subscriber is the process's (set once).
+struct Collect;
+
+impl tracing::Subscriber for Collect {
+    fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
+        true
+    }
+    fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+        tracing::span::Id::from_u64(1)
+    }
+    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
+    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+    fn event(&self, event: &tracing::Event<'_>) {
+        struct Fields<'a>(&'a mut String);
+        impl tracing::field::Visit for Fields<'_> {
+            fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+                self.0.push_str(&format!(" {}={value:?}", field.name()));
+            }
+        }
+        if event.metadata().target() == "mongo_schema::migrate" {
+            let mut line = event.metadata().level().to_string();
+            event.record(&mut Fields(&mut line));
+            EVENTS.lock().unwrap().push(line);
+        }
+    }
+    fn enter(&self, _: &tracing::span::Id) {}
+    fn exit(&self, _: &tracing::span::Id) {}
+}
+
+#[test]
+fn migrator_reports_its_lock_wait_steps_and_failure_through_tracing() {
+    let test = "migrator_reports_its_lock_wait_steps_and_failure_through_tracing";
+    let Some(uri) = uri(test, "MONGODB_URI_REPLSET") else { return };
+    let _ = tracing::subscriber::set_global_default(Collect);
+    let scene = Scene::new(uri, "traced");
+    scene.run(&scene.db, doc! { "insert": "t_count", "documents": [{ "_id": "sleeper" }] });
+    let dir = tempfile::tempdir().unwrap();
+    let counted = data_migration(dir.path(), "count", vec![scene.count_step("traced"), scene.sleep_step(200)]);
+    // a collMod of a collection that does not exist: the server refuses it
+    let refused = data_migration(
+        dir.path(),
+        "refused",
+        vec![serde_json::json!({ "db": scene.db, "command": { "collMod": "t_missing", "validator": {} } })],
+    );
+    // a dead instance's lease, 2 s left: this one waits, then takes it over
+    let expires =
+        mongo_schema::bson::DateTime::from_millis(mongo_schema::bson::DateTime::now().timestamp_millis() + 2000);
+    scene.run(
+        &scene.state_db,
+        doc! { "insert": "t_schema_migration", "documents": [{ "_id": "lock", "owner": "ghost-host:4242:dead", "expiresAt": expires, "renewedAt": expires }] },
+    );
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let (uri, state_db, db) = (scene.uri.clone(), scene.state_db.clone(), scene.db.clone());
+    let err = runtime
+        .block_on(async move {
+            let client = mongodb::Client::with_uri_str(&uri).await.unwrap();
+            Migrator::from_dir(dir.path()).unwrap().state_db(state_db).run(&client.database(&db)).await
+        })
+        .unwrap_err();
+    // the error names the migration, the step and the server's words, without source()
+    let text = err.to_string();
+    assert!(
+        text.starts_with(&format!(
+            "cannot apply the migrations: migration {refused}: step 1 of 1 (collMod db_deploy_traced.t_missing)"
+        )),
+        "{text}"
+    );
+    assert!(text.contains("(code 26)"), "the server's refusal: {text}");
+    let events = EVENTS.lock().unwrap().clone();
+    let find = |what: &str| events.iter().filter(|e| e.contains(what)).cloned().collect::<Vec<_>>();
+    let waiting = find("waiting for the migration lock");
+    assert!(waiting.len() == 1 && waiting[0].contains("ghost-host:4242:dead"), "{events:#?}");
+    let taken = find("took the migration lock");
+    let waited: u64 = taken[0].split("waited_ms=").nth(1).unwrap().split_whitespace().next().unwrap().parse().unwrap();
+    assert!(waited >= 1000, "taken over once the dead lease expired: {taken:?}");
+    assert_eq!(find("migration step started").len(), 3, "{events:#?}");
+    let done = find("migration step done");
+    assert_eq!(done.len(), 2, "the refused step never ends: {events:#?}");
+    assert!(done[1].contains(&format!("{counted}: step 2 of 2")) && done[1].contains("duration_ms="), "{done:?}");
+    let failed = find("migrations failed");
+    assert!(failed.len() == 1 && failed[0].starts_with("ERROR") && failed[0].contains(&refused), "{events:#?}");
+}

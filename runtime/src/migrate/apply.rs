@@ -496,7 +496,7 @@ fn revert_locked(
             result => drop(result.map_err(|e| fail(position, Some(e)))?),
         }
     }
-    record::delete(server, state_db, &file.name).map_err(|m| fail(format!("reverted, but {m}"), None))?;
+    record::delete(server, state_db, &file.name).map_err(|m| fail(format!("reverted, but {m}"), m.cause))?;
     Ok(Some(file.name.clone()))
 }
 
@@ -549,7 +549,7 @@ fn resolve_locked(
         Resolution::SkipStep => {
             let done = record.done.min(file.up.len());
             let step = file.up.get(done).ok_or_else(|| refuse("every step ran".to_owned()))?;
-            record::skip(server, state_db, name, done, done + 1 == file.up.len()).map_err(refuse)?;
+            record::skip(server, state_db, name, done, done + 1 == file.up.len()).map_err(unrecorded(name))?;
             Ok(format!(
                 "{name}: step {} of {} ({}) recorded as done without running it; `schema apply` goes on from step {}",
                 done + 1,
@@ -559,7 +559,7 @@ fn resolve_locked(
             ))
         }
         Resolution::Forget => {
-            record::delete(server, state_db, name).map_err(refuse)?;
+            record::delete(server, state_db, name).map_err(unrecorded(name))?;
             Ok(format!(
                 "{name}: its record (after {} of {} steps) is deleted; `schema apply` runs it again from step 1",
                 record.done,
@@ -600,6 +600,11 @@ fn state_error(state_db: &str) -> impl Fn(CommandError) -> ApplyError + '_ {
         };
         ApplyError::new(STATE, format!("{state_db}.{STATE_COLLECTION}{hint}"), Some(e))
     }
+}
+
+/// A record of `name` that could not be written, as an [`ApplyError`] keeping the cause.
+fn unrecorded(name: &str) -> impl Fn(record::WriteFailed) -> ApplyError + '_ {
+    move |e| ApplyError::new(name, e.message, e.cause)
 }
 
 fn lock_error(e: LockError) -> ApplyError {
@@ -689,13 +694,16 @@ impl Run<'_> {
             return Ok(Ran::Stopped { at: done, recorded });
         }
         if !recorded {
-            record::start(server, state_db, file).map_err(|m| fail(format!("not started: {m}"), None))?;
+            record::start(server, state_db, file).map_err(|m| fail(format!("not started: {m}"), m.cause))?;
         }
         let mut deferred = Vec::new();
         for (i, step) in file.up.iter().enumerate().skip(done).take(stop.unwrap_or(steps) - done) {
             let position = || format!("step {} of {steps} ({})", i + 1, describe(step));
             // a lease lost to another applier: stop before running anything more
-            self.lease.renew(server).map_err(|e| fail(format!("{}: not run: {e}", position()), None))?;
+            self.lease.renew(server).map_err(|e| {
+                let cause = lock_error(e.clone()).cause;
+                fail(format!("{}: not run: {e}", position()), cause)
+            })?;
             let here = !needs_sharded_cluster(step)
                 || self
                     .deployment
@@ -719,11 +727,12 @@ impl Run<'_> {
                 }
             } else {
                 record::defer(server, state_db, &file.name, i, true)
-                    .map_err(|m| fail(format!("{}: recording it as deferred failed: {m}", position()), None))?;
+                    .map_err(|m| fail(format!("{}: recording it as deferred failed: {m}", position()), m.cause))?;
                 deferred.push(i);
             }
             let recorded = record::progress(server, state_db, &file.name, i + 1, i + 1 == steps);
-            recorded.map_err(|m| fail(format!("step {} of {steps} ran, but recording it failed: {m}", i + 1), None))?;
+            recorded
+                .map_err(|m| fail(format!("step {} of {steps} ran, but recording it failed: {m}", i + 1), m.cause))?;
         }
         if let Some(at) = stop {
             pending(&mut *self.report, at);
@@ -732,7 +741,7 @@ impl Run<'_> {
         if steps == 0 || done == steps {
             // nothing left to run: mark it applied
             record::progress(server, state_db, &file.name, steps, true)
-                .map_err(|m| fail(format!("recording it as applied failed: {m}"), None))?;
+                .map_err(|m| fail(format!("recording it as applied failed: {m}"), m.cause))?;
         }
         Ok(Ran::Done(deferred))
     }
@@ -799,7 +808,7 @@ fn run_deferred(
         let position = format!("deferred step {} of {} ({})", i + 1, file.up.len(), describe(step));
         run_step(server, step).map_err(|e| (format!("{position}{}", hint(step, &e)), Some(e)))?;
         record::defer(server, state_db, &file.name, i, false)
-            .map_err(|m| (format!("{position} ran, but recording it failed: {m}"), None))?;
+            .map_err(|m| (format!("{position} ran, but recording it failed: {m}"), m.cause))?;
         ran.push(i);
     }
     Ok(ran)

@@ -118,8 +118,24 @@ fn step_document(step: &FileStep) -> Document {
     doc
 }
 
+/// Why a record could not be written: what failed, and the server's or the driver's error
+/// when the command itself failed (a lost connection is the deployment's failure, exit 2).
+#[derive(Debug)]
+pub(super) struct WriteFailed {
+    /// `db_schema.t_schema_migration: ...`, with the write error of the reply if any.
+    pub message: String,
+    /// The command's error.
+    pub cause: Option<CommandError>,
+}
+
+impl std::fmt::Display for WriteFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
 /// Inserts the record of `file` before its first step.
-pub(super) fn start(server: &mut dyn Server, state_db: &str, file: &MigrationFile) -> Result<(), String> {
+pub(super) fn start(server: &mut dyn Server, state_db: &str, file: &MigrationFile) -> Result<(), WriteFailed> {
     let record = doc! {
         "_id": ObjectId::new(),
         "migration": &file.name,
@@ -130,8 +146,12 @@ pub(super) fn start(server: &mut dyn Server, state_db: &str, file: &MigrationFil
         "up": file.up.iter().map(step_document).map(Bson::Document).collect::<Vec<_>>(),
     };
     write(server, state_db, doc! { "insert": STATE_COLLECTION, "documents": [record] }).map_err(|e| {
-        if e.contains("E11000") {
-            format!("another run recorded it first (an applier of a version without the migration lock?): {e}")
+        if e.message.contains("E11000") {
+            let message = format!(
+                "another run recorded it first (an applier of a version without the migration lock?): {}",
+                e.message
+            );
+            WriteFailed { message, ..e }
         } else {
             e
         }
@@ -145,7 +165,7 @@ pub(super) fn progress(
     name: &str,
     done: usize,
     finished: bool,
-) -> Result<(), String> {
+) -> Result<(), WriteFailed> {
     let mut set = doc! { "done": done as i64 };
     if finished {
         set.insert("appliedAt", DateTime::now());
@@ -162,7 +182,7 @@ pub(super) fn skip(
     name: &str,
     index: usize,
     finished: bool,
-) -> Result<(), String> {
+) -> Result<(), WriteFailed> {
     let mut set = doc! { "done": (index + 1) as i64 };
     if finished {
         set.insert("appliedAt", DateTime::now());
@@ -179,7 +199,7 @@ pub(super) fn defer(
     name: &str,
     index: usize,
     deferred: bool,
-) -> Result<(), String> {
+) -> Result<(), WriteFailed> {
     let change = match deferred {
         true => doc! { "$addToSet": { "deferred": index as i64 } },
         false => doc! { "$pull": { "deferred": index as i64 } },
@@ -189,19 +209,19 @@ pub(super) fn defer(
 }
 
 /// Deletes the record of `name` (after `revert`).
-pub(super) fn delete(server: &mut dyn Server, state_db: &str, name: &str) -> Result<(), String> {
+pub(super) fn delete(server: &mut dyn Server, state_db: &str, name: &str) -> Result<(), WriteFailed> {
     let delete = doc! { "q": { "migration": name }, "limit": 1 };
     write(server, state_db, doc! { "delete": STATE_COLLECTION, "deletes": [delete] })
 }
 
 /// A write on the record collection; its error as one line.
-fn write(server: &mut dyn Server, state_db: &str, command: Document) -> Result<(), String> {
+fn write(server: &mut dyn Server, state_db: &str, command: Document) -> Result<(), WriteFailed> {
     match server.run_command(state_db, command) {
         Ok(reply) => match write_error(&reply) {
             None => Ok(()),
-            Some(e) => Err(format!("{state_db}.{STATE_COLLECTION}: {e}")),
+            Some(e) => Err(WriteFailed { message: format!("{state_db}.{STATE_COLLECTION}: {e}"), cause: None }),
         },
-        Err(e) => Err(format!("{state_db}.{STATE_COLLECTION}: {e}")),
+        Err(e) => Err(WriteFailed { message: format!("{state_db}.{STATE_COLLECTION}"), cause: Some(e) }),
     }
 }
 
