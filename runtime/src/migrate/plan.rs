@@ -70,7 +70,10 @@ fn add(parts: &mut Parts, change: &Change, direct: bool) {
             }
             parts.down.extend(move_step(&before.model, &back));
             if staged {
-                parts.expand.push(coll_mod_step(&expand_entry(before, after, &renamed), comments));
+                // a stricter level or action alone has nothing to expand
+                if before.model.validator != after.model.validator || !renamed.is_empty() {
+                    parts.expand.push(coll_mod_step(&expand_entry(before, after, &renamed), comments));
+                }
                 parts.contract.extend(move_step(&after.model, &renamed));
                 parts.contract.push(enforce_step(after, "enforce the model's validator"));
                 parts.notes.push(staged_note(&after.model, tightening, &renamed));
