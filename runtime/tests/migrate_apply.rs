@@ -7,27 +7,13 @@
 
 mod migrate_models;
 
-use migrate_models::{v1, v3};
+use migrate_models::{apply_all, v1, v3};
 use mongo_schema::bson::{doc, Bson, Document};
 use mongo_schema::migrate::apply::{
     apply, drift, ApplyOptions, CommandError, DriftStatus, MigrationFile, Outcome, Server,
 };
 use mongo_schema::migrate::lock::granting_reply;
 use mongo_schema::migrate::{migrate, pending, MigrateOptions, Naming};
-
-/// `apply` with the contract phase too: every step of every migration, as once the previous
-/// release no longer writes.
-fn apply_all(
-    server: &mut dyn Server,
-    files: &[MigrationFile],
-    state_db: &str,
-) -> Result<Vec<Outcome>, mongo_schema::migrate::apply::ApplyError> {
-    let options = mongo_schema::migrate::apply::ApplyOptions {
-        contract: true,
-        ..mongo_schema::migrate::apply::ApplyOptions::new(state_db)
-    };
-    mongo_schema::migrate::apply::apply_with(server, files, &options, &mut |_| {})
-}
 
 /// Records every command; answers from a script keyed by the command's name and
 /// collection, `{ok: 1}` otherwise.
@@ -148,18 +134,21 @@ fn applies_in_order_and_records_each() {
             "lease",
             "create t_user",
             "update t_schema_migration",
-            "insert t_schema_migration",
-            "lease",
-            "collMod t_user",
-            "update t_schema_migration",
-            // the gated steps last, each after the server counted no failing document
+            // the contract: each enforcing collMod after the server counted no failing
+            // document, each collection's validators in the order of the files
             "lease",
             "count t_order",
             "count t_order",
             "collMod t_order",
             "update t_schema_migration",
-            // the first migration's enforcing of t_user: superseded by the second's, recorded
             "lease",
+            "count t_user",
+            "count t_user",
+            "collMod t_user",
+            "update t_schema_migration",
+            "insert t_schema_migration",
+            "lease",
+            "collMod t_user",
             "update t_schema_migration",
             "lease",
             "count t_user",
@@ -175,14 +164,18 @@ fn applies_in_order_and_records_each() {
 }
 
 #[test]
-fn a_release_applies_every_expand_step_and_no_contract_step() {
+fn a_release_applies_its_expand_and_a_later_validator_waits_for_a_pending_contract() {
     let mut fake = Fake::default();
     let outcomes = apply(&mut fake, &migrations(), "db_schema").unwrap();
     assert_eq!(
         outcomes,
         [
             Outcome::ContractPending { name: "0001_create_t_order_and_1_more".into(), done: 2, steps: 4 },
-            Outcome::ContractPending { name: "0002_tighten_t_user".into(), done: 1, steps: 2 },
+            Outcome::Held {
+                name: "0002_tighten_t_user".into(),
+                done: 0,
+                behind: "0001_create_t_order_and_1_more".into()
+            },
         ]
     );
     assert_eq!(
@@ -195,13 +188,9 @@ fn a_release_applies_every_expand_step_and_no_contract_step() {
             "lease",
             "create t_user",
             "update t_schema_migration",
-            "insert t_schema_migration",
-            "lease",
-            "collMod t_user",
-            "update t_schema_migration",
             "release"
         ],
-        "every expand step, nothing of a contract"
+        "every expand step, nothing of a contract; t_user's next validator waits for the first one's contract"
     );
 }
 

@@ -8,11 +8,9 @@
 
 mod migrate_models;
 
-use migrate_models::{v1, v3};
+use migrate_models::{apply_all, v1, v3};
 use mongo_schema::bson::{doc, oid::ObjectId, Document};
-use mongo_schema::migrate::apply::{
-    apply, apply_with, drift, status, ApplyError, ApplyOptions, DriftStatus, MigrationFile, Outcome, Server,
-};
+use mongo_schema::migrate::apply::{apply, drift, status, DriftStatus, MigrationFile, Outcome, Server};
 use mongo_schema::migrate::driver::MongoServer;
 use mongo_schema::migrate::record::State;
 use mongo_schema::migrate::{migrate, pending, MigrateOptions, Model, Naming};
@@ -41,11 +39,6 @@ fn reset(server: &mut MongoServer, state_db: &str) {
 
 fn files(dir: &Path) -> Vec<MigrationFile> {
     pending(dir).unwrap().iter().map(|p| MigrationFile::read(p).unwrap()).collect()
-}
-
-/// `apply --contract`: every step, the gated ones counted first.
-fn apply_all(server: &mut MongoServer, files: &[MigrationFile], state_db: &str) -> Result<Vec<Outcome>, ApplyError> {
-    apply_with(server, files, &ApplyOptions { contract: true, ..ApplyOptions::new(state_db) }, &mut |_| {})
 }
 
 fn write(dir: &Path, models: &[Model]) -> String {

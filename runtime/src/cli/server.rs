@@ -193,7 +193,7 @@ pub(crate) fn run_apply(
         let each: Vec<serde_json::Value> = outcomes.iter().map(outcome_json).collect();
         let count = |f: fn(&Outcome) -> bool| outcomes.iter().filter(|o| f(o)).count();
         let already = count(|o| matches!(o, Outcome::AlreadyApplied(_)));
-        let waiting = count(|o| matches!(o, Outcome::ContractPending { .. }));
+        let waiting = count(|o| matches!(o, Outcome::ContractPending { .. } | Outcome::Held { .. }));
         writeln!(
             out,
             "{}",
@@ -218,6 +218,11 @@ pub(crate) fn run_apply(
                 } else {
                     String::new()
                 }
+            ),
+            Event::Held { migration, step, behind } => writeln!(
+                out,
+                "{migration}: waits before {step}: {behind}'s contract installs that collection's validator first \
+                 (`schema apply --contract` runs both in order)"
             ),
             Event::ContractPending { migration, step } => writeln!(
                 out,
@@ -249,9 +254,12 @@ pub(crate) fn run_apply(
             Outcome::ContractPending { name, done, steps } => {
                 writeln!(out, "expanded {name} ({done} of {steps} steps; its contract waits for `--contract`)")?
             }
+            Outcome::Held { name, done, behind } => {
+                writeln!(out, "waiting {name} ({done} steps done; after the contract of {behind})")?
+            }
         }
         ran += usize::from(!matches!(outcome, Outcome::AlreadyApplied(_)));
-        waiting += usize::from(matches!(outcome, Outcome::ContractPending { .. }));
+        waiting += usize::from(matches!(outcome, Outcome::ContractPending { .. } | Outcome::Held { .. }));
     }
     let already = outcomes.iter().filter(|o| matches!(o, Outcome::AlreadyApplied(_))).count();
     match waiting {
@@ -278,6 +286,9 @@ fn outcome_json(outcome: &Outcome) -> serde_json::Value {
         }
         Outcome::ContractPending { name, done, steps } => {
             json!({ "name": name, "outcome": "contractPending", "done": done, "steps": steps })
+        }
+        Outcome::Held { name, done, behind } => {
+            json!({ "name": name, "outcome": "held", "done": done, "behind": behind })
         }
     }
 }

@@ -9,6 +9,7 @@
 
 use super::lock::{Lease, LockError, LockOptions};
 use super::record;
+use super::step::Phase;
 use crate::bson::{doc, Bson};
 use std::error::Error;
 use std::fmt;
@@ -120,6 +121,18 @@ pub enum Outcome {
         /// All its steps.
         steps: usize,
     },
+    /// Stopped before a step installing a validator on a collection whose validator an
+    /// earlier migration has not installed yet (its contract is pending): the validators of
+    /// a collection are installed in the order of the files, so this one waits for
+    /// `apply --contract`, which runs the earlier one first.
+    Held {
+        /// The migration's name.
+        name: String,
+        /// The steps done.
+        done: usize,
+        /// The earlier migration it waits for.
+        behind: String,
+    },
 }
 
 /// Where and how [`apply_with`] keeps its records and takes its lock.
@@ -187,6 +200,16 @@ pub enum Event {
         failing: u64,
         /// Documents in the collection.
         total: u64,
+    },
+    /// A migration waits before a validator of a collection an earlier migration's pending
+    /// contract installs first.
+    Held {
+        /// The migration.
+        migration: String,
+        /// The step it stopped before (1-based) and what it runs.
+        step: String,
+        /// The earlier migration.
+        behind: String,
     },
     /// A migration's contract steps wait for `apply --contract`.
     ContractPending {
@@ -269,64 +292,50 @@ fn apply_locked(
     lease: &Lease,
     report: &mut dyn FnMut(Event),
 ) -> Result<Vec<Outcome>, ApplyError> {
-    let state_db = options.state_db.as_str();
     let (todo, waiting) = runs(server, files, options)?;
     let mut deployment = Deployment::default();
-    let mut outcomes = Vec::new();
-    // with the contract: the migrations stopped at a gated step, finished after every other
-    // step of every migration ran
+    let mut run =
+        Run { server, deployment: &mut deployment, lease, options, waiting_on: Vec::new(), report: &mut *report };
+    // one slot a file; with the contract, the migrations stopped at a gated step are
+    // finished after every other step of every migration ran
+    let mut outcomes: Vec<Option<Outcome>> = Vec::new();
     let mut gated = Vec::new();
-    let superseded = superseded(files);
     for file in files {
         let fail = |(message, cause)| ApplyError { migration: file.name.clone(), message, cause };
         if let Some((_, deferred)) = waiting.iter().find(|(f, _)| f.name == file.name) {
-            let steps = run_deferred(server, &mut deployment, file, state_db, deferred).map_err(fail)?;
-            outcomes.push(match steps.is_empty() {
+            let steps = run.deferred(file, deferred).map_err(fail)?;
+            outcomes.push(Some(match steps.is_empty() {
                 true => Outcome::AlreadyApplied(file.name.clone()),
                 false => Outcome::RanDeferred { name: file.name.clone(), steps },
-            });
+            }));
             continue;
         }
         let Some(&(_, done, recorded)) = todo.iter().find(|(f, _, _)| f.name == file.name) else {
-            outcomes.push(Outcome::AlreadyApplied(file.name.clone()));
+            outcomes.push(Some(Outcome::AlreadyApplied(file.name.clone())));
             continue;
         };
         let until = if options.contract { Until::Gate } else { Until::Contract };
-        let mut run = Run {
-            server: &mut *server,
-            deployment: &mut deployment,
-            lease,
-            options,
-            superseded: &superseded,
-            report: &mut *report,
-        };
-        match run.migration(file, done, recorded, until)? {
-            Ran::Stopped { at, recorded } if options.contract => {
-                gated.push((file, done, at, recorded));
-                outcomes.push(Outcome::AlreadyApplied(String::new()));
+        outcomes.push(match run.migration(file, done, recorded, until)? {
+            Ran::Stopped { at, recorded, .. } if options.contract => {
+                gated.push((outcomes.len(), file, done, at, recorded));
+                None
             }
-            Ran::Stopped { at, .. } => {
-                outcomes.push(Outcome::ContractPending { name: file.name.clone(), done: at, steps: file.up.len() })
+            Ran::Stopped { at, behind: Some(behind), .. } => {
+                Some(Outcome::Held { name: file.name.clone(), done: at, behind })
             }
-            Ran::Done(deferred) => outcomes.push(finished(file, done, deferred)),
-        }
+            Ran::Stopped { at, behind: None, .. } => {
+                Some(Outcome::ContractPending { name: file.name.clone(), done: at, steps: file.up.len() })
+            }
+            Ran::Done(deferred) => Some(finished(file, done, deferred)),
+        });
     }
-    for (file, done, at, recorded) in gated {
-        let mut run = Run {
-            server: &mut *server,
-            deployment: &mut deployment,
-            lease,
-            options,
-            superseded: &superseded,
-            report: &mut *report,
-        };
+    for (slot, file, done, at, recorded) in gated {
         let Ran::Done(deferred) = run.migration(file, at, recorded, Until::End)? else {
             unreachable!("a run to the end stops nowhere")
         };
-        let slot = outcomes.iter_mut().find(|o| **o == Outcome::AlreadyApplied(String::new()));
-        *slot.expect("a slot per gated migration") = finished(file, done, deferred);
+        outcomes[slot] = Some(finished(file, done, deferred));
     }
-    Ok(outcomes)
+    Ok(outcomes.into_iter().map(|o| o.expect("every gated migration was finished")).collect())
 }
 
 /// The outcome of a migration run to its end, which had `done` steps done before this run.
@@ -621,26 +630,11 @@ struct Run<'r> {
     deployment: &'r mut Deployment,
     lease: &'r Lease,
     options: &'r ApplyOptions,
-    /// Gated steps `(migration, step)` that a later migration's validator replaces.
-    superseded: &'r [(String, usize)],
+    /// The collections `(db, collection)` a migration stopped before installing their
+    /// validator (its contract pending, or its gate not yet run), with its name: a later
+    /// migration's validator for them waits, so the validators are installed in file order.
+    waiting_on: Vec<(String, String, String)>,
     report: &'r mut dyn FnMut(Event),
-}
-
-/// The gated steps (`requireValid`) of `files` whose collection a later file installs a
-/// validator on: enforcing them would put back a validator the later migration replaced
-/// (its own contract enforces its model), so they are recorded done without running.
-fn superseded(files: &[MigrationFile]) -> Vec<(String, usize)> {
-    let mut found = Vec::new();
-    for (i, file) in files.iter().enumerate() {
-        for (j, step) in file.up.iter().enumerate().filter(|(_, s)| s.require_valid) {
-            let Some((collection, _)) = enforced(step) else { continue };
-            let later = super::gate::validated_namespaces(files[i + 1..].iter().flat_map(|f| &f.up));
-            if later.iter().any(|(db, c)| *db == step.db && c == collection) {
-                found.push((file.name.clone(), j));
-            }
-        }
-    }
-    found
 }
 
 /// How far [`Run::migration`] takes a migration.
@@ -658,9 +652,9 @@ enum Until {
 enum Ran {
     /// Every step ran; the sharding steps deferred (none through mongos).
     Done(Vec<usize>),
-    /// It stopped before step `at` (0-based): its contract, or its gated step; `recorded`:
-    /// its record exists.
-    Stopped { at: usize, recorded: bool },
+    /// It stopped before step `at` (0-based): its contract, its gated step, or a validator
+    /// `behind` an earlier migration's pending one; `recorded`: its record exists.
+    Stopped { at: usize, recorded: bool, behind: Option<String> },
 }
 
 impl Run<'_> {
@@ -677,27 +671,52 @@ impl Run<'_> {
         let fail = |message: String, cause| ApplyError::new(&file.name, message, cause);
         let (server, state_db) = (&mut *self.server, self.options.state_db.as_str());
         let steps = file.up.len();
-        let stop = match until {
-            Until::Contract => file.contract_from(done),
-            Until::Gate => (done..steps).find(|&i| file.up[i].require_valid),
-            Until::End => None,
+        let behind = |step: &FileStep| {
+            let (db, collection) = validated(step)?;
+            self.waiting_on.iter().find(|(d, c, _)| *d == db && *c == collection).map(|(_, _, m)| m.clone())
         };
-        let pending = |report: &mut dyn FnMut(Event), at: usize| {
-            if until == Until::Contract {
-                let step = format!("step {} of {steps} ({})", at + 1, describe(&file.up[at]));
-                report(Event::ContractPending { migration: file.name.clone(), step });
+        let stop = (done..steps).find_map(|i| {
+            let step = &file.up[i];
+            let reached = match until {
+                Until::Contract => step.phase == Phase::Contract,
+                Until::Gate => step.require_valid,
+                Until::End => return None,
+            };
+            match (reached, behind(step)) {
+                (_, Some(earlier)) => Some((i, Some(earlier))),
+                (true, None) => Some((i, None)),
+                (false, None) => None,
+            }
+        });
+        if let Some((at, _)) = &stop {
+            // its validators wait, and every later migration's for the same collections
+            for step in &file.up[*at..] {
+                if let Some((db, collection)) = validated(step) {
+                    self.waiting_on.push((db.to_owned(), collection.to_owned(), file.name.clone()));
+                }
+            }
+        }
+        let pending = |report: &mut dyn FnMut(Event), at: usize, behind: &Option<String>| {
+            let step = format!("step {} of {steps} ({})", at + 1, describe(&file.up[at]));
+            match (until, behind) {
+                (_, Some(earlier)) => {
+                    report(Event::Held { migration: file.name.clone(), step, behind: earlier.clone() })
+                }
+                (Until::Contract, None) => report(Event::ContractPending { migration: file.name.clone(), step }),
+                _ => {}
             }
         };
-        if stop == Some(done) {
+        if let Some((at, behind)) = stop.clone().filter(|(at, _)| *at == done) {
             // nothing of it runs now: a contract-only migration is not even started
-            pending(&mut *self.report, done);
-            return Ok(Ran::Stopped { at: done, recorded });
+            pending(&mut *self.report, at, &behind);
+            return Ok(Ran::Stopped { at, recorded, behind });
         }
         if !recorded {
             record::start(server, state_db, file).map_err(|m| fail(format!("not started: {m}"), m.cause))?;
         }
         let mut deferred = Vec::new();
-        for (i, step) in file.up.iter().enumerate().skip(done).take(stop.unwrap_or(steps) - done) {
+        let end = stop.as_ref().map_or(steps, |(at, _)| *at);
+        for (i, step) in file.up.iter().enumerate().skip(done).take(end - done) {
             let position = || format!("step {} of {steps} ({})", i + 1, describe(step));
             // a lease lost to another applier: stop before running anything more
             self.lease.renew(server).map_err(|e| {
@@ -709,11 +728,7 @@ impl Run<'_> {
                     .deployment
                     .is_mongos(server)
                     .map_err(|e| fail(format!("{} (asking the deployment `hello`)", position()), Some(e)))?;
-            let replaced = self.superseded.iter().any(|(m, j)| *m == file.name && *j == i);
-            if replaced {
-                let step = format!("{} (superseded: a later migration replaces this validator)", position());
-                (self.report)(Event::Step { migration: file.name.clone(), step });
-            } else if here {
+            if here {
                 if step.require_valid && !self.options.enforce_anyway {
                     gate(server, step).map_err(|(message, cause)| fail(format!("{}: {message}", position()), cause))?;
                 }
@@ -734,9 +749,9 @@ impl Run<'_> {
             recorded
                 .map_err(|m| fail(format!("step {} of {steps} ran, but recording it failed: {m}", i + 1), m.cause))?;
         }
-        if let Some(at) = stop {
-            pending(&mut *self.report, at);
-            return Ok(Ran::Stopped { at, recorded: true });
+        if let Some((at, behind)) = stop {
+            pending(&mut *self.report, at, &behind);
+            return Ok(Ran::Stopped { at, recorded: true, behind });
         }
         if steps == 0 || done == steps {
             // nothing left to run: mark it applied
@@ -744,6 +759,33 @@ impl Run<'_> {
                 .map_err(|m| fail(format!("recording it as applied failed: {m}"), m.cause))?;
         }
         Ok(Ran::Done(deferred))
+    }
+}
+
+impl Run<'_> {
+    /// The deferred sharding steps of an applied migration, run when the deployment is a
+    /// sharded cluster; none (and nothing sent but `hello`) elsewhere.
+    fn deferred(
+        &mut self,
+        file: &MigrationFile,
+        deferred: &[usize],
+    ) -> Result<Vec<usize>, (String, Option<CommandError>)> {
+        let (server, state_db) = (&mut *self.server, self.options.state_db.as_str());
+        let mongos =
+            self.deployment.is_mongos(server).map_err(|e| ("asking the deployment `hello`".to_owned(), Some(e)))?;
+        if !mongos {
+            return Ok(Vec::new());
+        }
+        let mut ran = Vec::new();
+        for &i in deferred {
+            let Some(step) = file.up.get(i) else { continue };
+            let position = format!("deferred step {} of {} ({})", i + 1, file.up.len(), describe(step));
+            run_step(server, step).map_err(|e| (format!("{position}{}", hint(step, &e)), Some(e)))?;
+            record::defer(server, state_db, &file.name, i, false)
+                .map_err(|m| (format!("{position} ran, but recording it failed: {m}"), m.cause))?;
+            ran.push(i);
+        }
+        Ok(ran)
     }
 }
 
@@ -769,6 +811,13 @@ fn gate(server: &mut dyn Server, step: &FileStep) -> Result<(), (String, Option<
     ))
 }
 
+/// The collection whose validator a step installs (`createCollection` or `collMod` with a
+/// `validator`), with its database.
+fn validated(step: &FileStep) -> Option<(&str, &str)> {
+    let collection = ["create", "collMod"].iter().find_map(|verb| step.command.get_str(verb).ok())?;
+    step.command.contains_key("validator").then_some((step.db.as_str(), collection))
+}
+
 /// The collection and the validator a `collMod` step installs.
 fn enforced(step: &FileStep) -> Option<(&str, &crate::bson::Document)> {
     Some((step.command.get_str("collMod").ok()?, step.command.get_document("validator").ok()?))
@@ -787,31 +836,6 @@ fn adoption(server: &mut dyn Server, step: &FileStep, fallback: &crate::bson::Do
     if let Ok((failing, total)) = super::gate::failing(server, &step.db, collection, validator) {
         report(Event::Adopted { namespace: format!("{}.{collection}", step.db), failing, total });
     }
-}
-
-/// The deferred sharding steps of an applied migration, run when the deployment is a
-/// sharded cluster; none (and nothing sent but `hello`) elsewhere.
-fn run_deferred(
-    server: &mut dyn Server,
-    deployment: &mut Deployment,
-    file: &MigrationFile,
-    state_db: &str,
-    deferred: &[usize],
-) -> Result<Vec<usize>, (String, Option<CommandError>)> {
-    let mongos = deployment.is_mongos(server).map_err(|e| ("asking the deployment `hello`".to_owned(), Some(e)))?;
-    if !mongos {
-        return Ok(Vec::new());
-    }
-    let mut ran = Vec::new();
-    for &i in deferred {
-        let Some(step) = file.up.get(i) else { continue };
-        let position = format!("deferred step {} of {} ({})", i + 1, file.up.len(), describe(step));
-        run_step(server, step).map_err(|e| (format!("{position}{}", hint(step, &e)), Some(e)))?;
-        record::defer(server, state_db, &file.name, i, false)
-            .map_err(|m| (format!("{position} ran, but recording it failed: {m}"), m.cause))?;
-        ran.push(i);
-    }
-    Ok(ran)
 }
 
 /// `collMod db_app.t_session index ix_email`: what a step runs on what.

@@ -32,16 +32,9 @@ pub fn drift(server: &mut dyn Server, models: &[Model]) -> Result<Vec<(Model, Dr
 }
 
 fn drift_of(server: &mut dyn Server, model: &Model) -> Result<DriftStatus, CommandError> {
-    let reply =
-        server.run_command(&model.db, doc! { "listCollections": 1, "filter": { "name": &model.collection } })?;
-    let first = reply
-        .get_document("cursor")
-        .and_then(|c| c.get_array("firstBatch"))
-        .ok()
-        .and_then(|b| b.first())
-        .and_then(Bson::as_document);
-    let Some(info) = first else { return Ok(DriftStatus::Missing) };
-    let options = info.get_document("options").cloned().unwrap_or_default();
+    let Some(options) = super::gate::collection_options(server, &model.db, &model.collection)? else {
+        return Ok(DriftStatus::Missing);
+    };
     let status = if let Ok(declared) = model.options.create.get_document("timeseries") {
         // mongod refuses a validator on a time-series collection: compare what the
         // migration installed there instead

@@ -273,6 +273,11 @@ fn traced(event: Event, step: &mut String) {
         Event::Adopted { namespace, total, .. } => tracing::info!(
             target: TARGET, %namespace, total, "existing collection adopted; every document passes the model's validator"
         ),
+        Event::Held { migration, step, behind } => tracing::warn!(
+            target: TARGET, %migration, %step, %behind,
+            "migration waits: an earlier migration's pending contract installs this collection's validator first; \
+             run `schema apply --contract` (or Migrator::contract(true)) once no instance of the previous release writes"
+        ),
         Event::ContractPending { migration, step } => tracing::warn!(
             target: TARGET, %migration, %step,
             "contract pending: run `schema apply --contract` (or Migrator::contract(true)) once no instance of the \

@@ -1,7 +1,14 @@
 //! Successive versions of two models, as a team would edit them, for the migration tests.
 #![allow(dead_code)]
 
+use mongo_schema::migrate::apply::{apply_with, ApplyError, ApplyOptions, MigrationFile, Outcome, Server};
 use mongo_schema::migrate::Model;
+
+/// `apply` with the contract phase too: every step of every migration, as once the previous
+/// release no longer writes.
+pub fn apply_all(server: &mut dyn Server, files: &[MigrationFile], state_db: &str) -> Result<Vec<Outcome>, ApplyError> {
+    apply_with(server, files, &ApplyOptions { contract: true, ..ApplyOptions::new(state_db) }, &mut |_| {})
+}
 
 pub mod v1 {
     use mongo_schema::bson::{oid::ObjectId, DateTime};
