@@ -44,7 +44,7 @@ const STATE_DB: &str = "db_prop_changes_state";
 /// The seed when `PROPTEST_RNG_SEED` is unset (`.cargo/config.toml` sets the same one).
 const DEFAULT_SEED: u64 = 20_261_126;
 /// Cases when `MIGRATE_CHANGE_CASES` is unset: one per change kind, then combinations.
-const DEFAULT_CASES: usize = 17;
+const DEFAULT_CASES: usize = 30;
 /// Documents stored under the old model before the migration is written.
 const STORED: usize = 60;
 /// Documents of each shape written between the expand and the contract.
@@ -164,24 +164,27 @@ enum Kind {
 }
 
 impl Kind {
-    fn schema(&self) -> Document {
+    /// The field's schema; `closed`: subdocuments admit no other key (`deny_unknown_fields`).
+    fn schema(&self, closed: bool) -> Document {
         match self {
             Kind::Str { max_len, .. } => doc! { "bsonType": "string", "maxLength": *max_len },
             Kind::Num { ty, min, max } => doc! { "bsonType": ty.name(), "minimum": *min, "maximum": *max },
             Kind::Date => doc! { "bsonType": "date" },
             Kind::Enum { values } => doc! { "enum": values.clone() },
-            Kind::Lines { max_items, sku_len, n_max } => doc! {
-                "bsonType": "array",
-                "maxItems": *max_items,
-                "items": {
+            Kind::Lines { max_items, sku_len, n_max } => {
+                let mut items = doc! {
                     "bsonType": "object",
                     "required": ["sku", "n"],
                     "properties": {
                         "sku": { "bsonType": "string", "maxLength": *sku_len },
                         "n": { "bsonType": "int", "minimum": 0, "maximum": *n_max },
                     },
-                },
-            },
+                };
+                if closed {
+                    items.insert("additionalProperties", false);
+                }
+                doc! { "bsonType": "array", "maxItems": *max_items, "items": items }
+            }
         }
     }
 
@@ -266,12 +269,14 @@ struct Field {
 #[derive(Debug, Clone, PartialEq)]
 struct Spec {
     fields: Vec<Field>,
+    /// `additionalProperties: false` (serde's `deny_unknown_fields`), `_id` still allowed.
+    closed: bool,
 }
 
 const STATUSES: [&str; 7] = ["active", "closed", "pending", "archived", "blocked", "draft", "review"];
 
 impl Spec {
-    fn old(rng: &mut Rng) -> Spec {
+    fn old(rng: &mut Rng, closed: bool) -> Spec {
         let field = |id: &str, kind: Kind, required: bool| Field { id: id.into(), key: id.into(), kind, required };
         let mut statuses: Vec<String> = STATUSES.iter().map(|s| s.to_string()).collect();
         for i in (1..statuses.len()).rev() {
@@ -293,6 +298,7 @@ impl Spec {
                     true,
                 ),
             ],
+            closed,
         }
     }
 
@@ -303,9 +309,13 @@ impl Spec {
             if f.required {
                 required.push(Bson::String(f.key.clone()));
             }
-            properties.insert(f.key.clone(), f.kind.schema());
+            properties.insert(f.key.clone(), f.kind.schema(self.closed));
         }
-        doc! { "bsonType": "object", "required": required, "properties": properties }
+        let mut schema = doc! { "bsonType": "object", "required": required, "properties": properties };
+        if self.closed {
+            schema.insert("additionalProperties", false);
+        }
+        schema
     }
 
     fn validator(&self) -> Document {
@@ -397,9 +407,13 @@ const CHANGES: [Change; 13] = [
 impl Change {
     /// May the new validator refuse a document the old one admits (or must values move)?
     /// Then the migration expands and contracts; otherwise it installs the new validator
-    /// at once.
-    fn staged(self) -> bool {
-        !matches!(self, Change::AddEnumValue | Change::RemoveField)
+    /// at once. A field removed from a `closed` model is refused where documents still hold it.
+    fn staged(self, closed: bool) -> bool {
+        match self {
+            Change::AddEnumValue => false,
+            Change::RemoveField => closed,
+            _ => true,
+        }
     }
 }
 
@@ -534,17 +548,19 @@ struct Case {
     changes: Vec<(Change, String)>,
 }
 
-/// Case `index`: for the first ones, change kind `index` alone; after them, a drawn kind and
-/// one or two more on other fields.
+/// Case `index`: for the first ones, each change kind alone on an open model, then each alone
+/// on a closed one (`additionalProperties: false`); after them, a drawn kind and one or two
+/// more on other fields, of a model open or closed.
 fn case(index: usize, rng: &mut Rng) -> Case {
-    let old = Spec::old(rng);
+    let (first, more, closed) = match (CHANGES.get(index), CHANGES.get(index.wrapping_sub(CHANGES.len()))) {
+        (Some(kind), _) => (*kind, 0, false),
+        (None, Some(kind)) => (*kind, 0, true),
+        (None, None) => (*rng.pick(&CHANGES), rng.range(1, 2) as usize, rng.chance(2)),
+    };
+    let old = Spec::old(rng, closed);
     let mut new = old.clone();
     let mut claims = Claims::default();
     let mut changes = Vec::new();
-    let (first, more) = match CHANGES.get(index) {
-        Some(kind) => (*kind, 0),
-        None => (*rng.pick(&CHANGES), rng.range(1, 2) as usize),
-    };
     let said = apply_change(first, &mut new, &mut claims, rng).expect("the first change always finds a field");
     changes.push((first, said));
     let mut tries = 0;
@@ -575,7 +591,9 @@ fn insert(server: &mut MongoServer, collection: &str, documents: &[Document], wh
             .filter_map(Bson::as_document)
             .map(|e| format!("{} {}", e.get_i32("code").unwrap_or_default(), e.get_str("errmsg").unwrap_or_default()))
             .collect();
-        panic!("{collection}: {} of {} {what} refused: {}", errors.len(), documents.len(), codes.join("; "));
+        let mut distinct = codes.clone();
+        distinct.dedup();
+        panic!("{collection}: {} of {} {what} refused: {}", errors.len(), documents.len(), distinct.join("; "));
     }
     assert_eq!(reply.get_i32("n").unwrap() as usize, documents.len(), "{reply}");
 }
@@ -590,6 +608,13 @@ fn store(
 ) {
     insert(server, collection, &documents, what);
     inserted.extend(documents.into_iter().map(|d| (d.get_object_id("_id").unwrap(), d)));
+}
+
+/// Updates the one document `q` selects; it must be accepted.
+fn update_one(server: &mut MongoServer, collection: &str, q: Document, u: Document, what: &str) {
+    let reply = command(server, doc! { "update": collection, "updates": [{ "q": q.clone(), "u": u.clone() }] });
+    assert!(!reply.contains_key("writeErrors"), "{collection}: {what} refused: {q} {u}: {reply}");
+    assert_eq!(reply.get_i32("n").unwrap(), 1, "{reply}");
 }
 
 /// Every document, by `_id`.
@@ -659,12 +684,18 @@ fn moved(inserted: &Document, renames: &[(String, String)]) -> Document {
 /// only the documents that break the rule it mends, with `bypassDocumentValidation` (a
 /// document may break several rules: mending one leaves it failing the validator in force).
 /// A text that is no date cannot become one: those documents are deleted.
-fn fixes(spec: &Spec, collection: &str) -> Vec<(String, Document)> {
+fn fixes(old: &Spec, spec: &Spec, collection: &str) -> Vec<(String, Document)> {
     let update = |q: Document, u: Bson| {
         doc! { "update": collection, "updates": [{ "q": q, "u": u, "multi": true }], "bypassDocumentValidation": true }
     };
     let pipeline = |stage: Document| Bson::Array(vec![Bson::Document(doc! { "$set": stage })]);
     let mut out = Vec::new();
+    // a closed model admits no key it does not declare: a removed field's goes
+    for gone in old.fields.iter().filter(|o| spec.closed && !spec.fields.iter().any(|f| f.key == o.key)) {
+        let k = gone.key.as_str();
+        let u = Bson::Document(doc! { "$unset": { k: "" } });
+        out.push((format!("{k}: no longer declared, unset"), update(doc! { k: { "$exists": true } }, u)));
+    }
     for f in &spec.fields {
         let k = f.key.as_str();
         let path = format!("${k}");
@@ -749,7 +780,7 @@ fn generated_model_changes_expand_then_contract_on_mongod() {
     let seed = seed();
     let cases: usize = std::env::var("MIGRATE_CHANGE_CASES")
         .map_or(DEFAULT_CASES, |n| n.parse().expect("MIGRATE_CHANGE_CASES is a number"))
-        .max(CHANGES.len());
+        .max(2 * CHANGES.len());
     eprintln!("{test}: {cases} cases, PROPTEST_RNG_SEED={seed} (set it to replay them)");
     let mut server = MongoServer::connect(&uri).expect("connect");
     for db in [DB, STATE_DB] {
@@ -762,7 +793,8 @@ fn generated_model_changes_expand_then_contract_on_mongod() {
         let mut rng = Rng::new(seed ^ (index as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
         let case = case(index, &mut rng);
         let said: Vec<&str> = case.changes.iter().map(|(_, s)| s.as_str()).collect();
-        eprintln!("case {index}: {}", said.join("; "));
+        let model = if case.old.closed { "closed" } else { "open" };
+        eprintln!("case {index}: {} ({model} model)", said.join("; "));
         let at = Instant::now();
         let ran = run_case(&mut server, index, &case, &mut rng);
         eprintln!(
@@ -801,7 +833,7 @@ fn run_case(server: &mut MongoServer, index: usize, case: &Case, rng: &mut Rng) 
     let (old_local, new_local) = (case.old.local(), case.new.local());
     let new_validator = case.new.validator();
     let renames = case.new.renames(&case.old);
-    let staged = case.changes.iter().any(|(c, _)| c.staged());
+    let staged = case.changes.iter().any(|(c, _)| c.staged(case.old.closed));
 
     // 1. the old model's first migration, contract included: strict/error from the start
     let old_model = model(&case.old, coll, Vec::new());
@@ -816,6 +848,7 @@ fn run_case(server: &mut MongoServer, index: usize, case: &Case, rng: &mut Rng) 
     // 2. documents the old validator admits, locally and on mongod
     let mut inserted: HashMap<ObjectId, Document> = HashMap::new();
     let old_docs: Vec<Document> = (0..STORED).map(|_| case.old.document(rng)).collect();
+    let old_ids: Vec<ObjectId> = old_docs.iter().map(|d| d.get_object_id("_id").unwrap()).collect();
     for d in &old_docs {
         assert!(old_local.is_valid(d), "a generated document fails the old validator locally: {d}");
     }
@@ -870,6 +903,24 @@ fn run_case(server: &mut MongoServer, index: usize, case: &Case, rng: &mut Rng) 
     }
     store(server, coll, &mut inserted, old_shape, "documents of the OLD model (the previous release) after the expand");
     store(server, coll, &mut inserted, new_shape, "documents of the NEW model after the expand");
+    // the new release saves whole documents it read in the old shape: the new shape, same _id
+    for id in &old_ids[..5] {
+        let mut d = case.new.document(rng);
+        d.insert("_id", *id);
+        update_one(server, coll, doc! { "_id": *id }, d.clone(), "the new release replacing an old document");
+        inserted.insert(*id, d);
+    }
+    // and sets a renamed field under its new key in documents still holding the old one: the
+    // contract keeps the new value and drops the old key
+    for (new, _) in renames.iter().take(1) {
+        let field = case.new.fields.iter().find(|f| f.key == *new).unwrap();
+        for id in &old_ids[5..10] {
+            let value = field.kind.value(rng);
+            let set = doc! { "$set": { new.as_str(): value.clone() } };
+            update_one(server, coll, doc! { "_id": *id }, set, "the new release setting a renamed field");
+            inserted.get_mut(id).unwrap().insert(new.clone(), value);
+        }
+    }
     let total = inserted.len() as u64;
 
     // 5. the contract
@@ -916,7 +967,7 @@ fn run_case(server: &mut MongoServer, index: usize, case: &Case, rng: &mut Rng) 
     }
 
     if let Some(stored) = after_move {
-        for (what, fix) in fixes(&case.new, coll) {
+        for (what, fix) in fixes(&case.old, &case.new, coll) {
             let deletes = fix.contains_key("delete");
             let reply = command(server, fix);
             assert!(!reply.contains_key("writeErrors"), "{what}: {reply}");
