@@ -37,8 +37,11 @@ use mongo_schema::migrate::{migrate, pending, MigrateOptions, Model, Naming, Opt
 use mongo_schema::Validator;
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Mutex;
 use std::time::Instant;
 
+/// The tests share the deployment's databases: one at a time.
+static DEPLOYMENT: Mutex<()> = Mutex::new(());
 const DB: &str = "db_prop_changes";
 const STATE_DB: &str = "db_prop_changes_state";
 /// The seed when `PROPTEST_RNG_SEED` is unset (`.cargo/config.toml` sets the same one).
@@ -759,6 +762,20 @@ fn fixes(old: &Spec, spec: &Spec, collection: &str) -> Vec<(String, Document)> {
 // ---------------------------------------------------------------------------------------
 // The test.
 
+/// The replica set, with the test's databases dropped (test set-up: migrations never drop);
+/// `None`, said, without `MONGODB_URI_REPLSET`.
+fn fresh(test: &str) -> Option<MongoServer> {
+    let Ok(uri) = std::env::var("MONGODB_URI_REPLSET") else {
+        eprintln!("skipped (no MONGODB_URI_REPLSET): {test}");
+        return None;
+    };
+    let mut server = MongoServer::connect(&uri).expect("connect");
+    for db in [DB, STATE_DB] {
+        server.run_command(db, doc! { "dropDatabase": 1 }).expect("dropDatabase");
+    }
+    Some(server)
+}
+
 /// What one case did, for the summary and the coverage assertions.
 #[derive(Debug, Default)]
 struct Ran {
@@ -773,19 +790,13 @@ struct Ran {
 #[test]
 fn generated_model_changes_expand_then_contract_on_mongod() {
     let test = "generated_model_changes_expand_then_contract_on_mongod";
-    let Ok(uri) = std::env::var("MONGODB_URI_REPLSET") else {
-        eprintln!("skipped (no MONGODB_URI_REPLSET): {test}");
-        return;
-    };
+    let _deployment = DEPLOYMENT.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(mut server) = fresh(test) else { return };
     let seed = seed();
     let cases: usize = std::env::var("MIGRATE_CHANGE_CASES")
         .map_or(DEFAULT_CASES, |n| n.parse().expect("MIGRATE_CHANGE_CASES is a number"))
         .max(2 * CHANGES.len());
     eprintln!("{test}: {cases} cases, PROPTEST_RNG_SEED={seed} (set it to replay them)");
-    let mut server = MongoServer::connect(&uri).expect("connect");
-    for db in [DB, STATE_DB] {
-        server.run_command(db, doc! { "dropDatabase": 1 }).expect("dropDatabase");
-    }
     let started = Instant::now();
     let mut results = Vec::new();
     let mut seen = Vec::new();
@@ -1012,4 +1023,88 @@ fn run_case(server: &mut MongoServer, index: usize, case: &Case, rng: &mut Rng) 
         assert!(case.changes.iter().any(|(c, _)| *c == Change::StringToDate), "only a text that is no date is deleted");
     }
     ran
+}
+
+/// A model of one required `name` of at most `max_len` characters.
+fn name_model(collection: &str, max_len: i32) -> Model {
+    let name =
+        Field { id: "name".into(), key: "name".into(), kind: Kind::Str { max_len, dates: false }, required: true };
+    model(&Spec { fields: vec![name], closed: false }, collection, Vec::new())
+}
+
+/// Inserts a document a writer that knows no model writes: a name of 15 characters; the
+/// server's error when it refuses it.
+fn legacy_insert(server: &mut MongoServer, collection: &str) -> Result<(), String> {
+    let document = doc! { "_id": ObjectId::new(), "name": "x".repeat(15) };
+    let reply = command(server, doc! { "insert": collection, "documents": [document] });
+    match reply.get_array("writeErrors") {
+        Ok(errors) => Err(errors[0].to_string()),
+        Err(_) => Ok(()),
+    }
+}
+
+/// The next release's migration arrives while an earlier contract is pending (its gate
+/// refused, or nobody ran `apply --contract` yet): its own steps must not enforce a validator
+/// the stored documents fail, which the pending gate exists to prevent. Three ways, each
+/// with names of 15 characters stored: a tightening (20 -> 10) then a loosening (10 -> 12)
+/// both applied with `--contract`, where the gate must refuse; a collection adopted (its
+/// validator under warn/moderate) then a tightening (10 -> 8), or a loosening (10 -> 12),
+/// applied without `--contract`, where the applications already writing there must not be
+/// refused.
+#[test]
+#[ignore = "fails on main since 2c204dd (no migration waits behind another's contract): a later migration's \
+            collMod enforces without the gate; run with --ignored"]
+fn a_later_migration_never_enforces_past_a_pending_contract() {
+    let test = "a_later_migration_never_enforces_past_a_pending_contract";
+    let _deployment = DEPLOYMENT.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(mut server) = fresh(test) else { return };
+    let server = &mut server;
+    let naming = MigrateOptions { naming: Naming::Sequence, ..MigrateOptions::default() };
+    let write = |dir: &Path, model: Model| drop(migrate(dir, &[model], &naming).unwrap().expect("a migration"));
+    let mut wrong = Vec::new();
+
+    // a tightening, then a loosening still tighter than what is stored: `apply --contract`
+    let coll = "t_pending_staged";
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), name_model(coll, 20));
+    run(server, &read_files(dir.path()), true, &mut Vec::new()).unwrap();
+    for _ in 0..3 {
+        legacy_insert(server, coll).expect("valid under the first model");
+    }
+    write(dir.path(), name_model(coll, 10));
+    write(dir.path(), name_model(coll, 12));
+    let mut events = Vec::new();
+    let result = run(server, &read_files(dir.path()), true, &mut events);
+    if !result.as_ref().is_err_and(|e| gate_count(&e.message) == Some((3, 3))) {
+        let installed = options(server, coll);
+        let failing = failing(server, coll, installed.get_document("validator").unwrap());
+        wrong.push(format!(
+            "{coll}: apply --contract must stop at a gate naming the 3 stored documents; it returned {result:?} \
+             and left {installed} with {failing} stored documents failing it (steps: {events:?})"
+        ));
+    }
+
+    // an adopted collection, then the next release's tightening, or a loosening: apply only
+    for (coll, next) in [("t_pending_adopted_tightened", 8), ("t_pending_adopted_loosened", 12)] {
+        command(server, doc! { "create": coll });
+        for _ in 0..3 {
+            legacy_insert(server, coll).expect("no validator yet");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), name_model(coll, 10));
+        run(server, &read_files(dir.path()), false, &mut Vec::new()).unwrap();
+        assert_eq!(options(server, coll).get_str("validationAction").ok(), Some("warn"), "adopted");
+        legacy_insert(server, coll).expect("adopted: warn");
+        write(dir.path(), name_model(coll, next));
+        let mut events = Vec::new();
+        let outcomes = run(server, &read_files(dir.path()), false, &mut events).unwrap();
+        if let Err(refused) = legacy_insert(server, coll) {
+            wrong.push(format!(
+                "{coll}: the release's apply ({outcomes:?}) left {}, and a writer of the adopted collection is \
+                 refused: {refused}",
+                options(server, coll)
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
