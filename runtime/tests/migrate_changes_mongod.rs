@@ -7,13 +7,16 @@
 //! and a new model made of it by one or more changes: a new required field, a lowered bound
 //! (`maxLength`, `maximum`, `maxItems`, inside the array's items), a renamed field (with its
 //! `renames` entry), a changed type (int to long, double or decimal; a string to a date), an
-//! enum value added or removed, a field removed. Then, on mongod, as a rolling deploy runs it:
+//! enum value added or removed, a field removed. The model is open, or closed
+//! (`additionalProperties: false`, serde's `deny_unknown_fields`: a removed field then
+//! tightens). Then, on mongod, as a rolling deploy runs it:
 //!
 //! 1. the old model's first migration is applied with its contract: strict/error;
 //! 2. documents the old validator admits (checked by the local validator first) are stored;
 //! 3. the migration from the old snapshot to the new model is written (`migrate`);
 //! 4. its expand is applied: the documents are untouched, and documents of the old shape (the
-//!    previous release still writing) and of the new shape are all accepted;
+//!    previous release still writing) and of the new shape are all accepted, as are the new
+//!    release's whole documents saved over old ones and its renamed key set beside the old;
 //! 5. its contract is applied: when the gate refuses, the count it names is the number of
 //!    stored documents the new validator refuses, counted by the local validator over every
 //!    document and by the server; the renamed values moved exactly; the documents are then
@@ -21,10 +24,16 @@
 //! 6. no document is lost, every document passes the new validator, no document holds a
 //!    renamed key's old name, and the collection is strict/error with the new validator.
 //!
-//! Every change kind is the single change of one case, whatever the seed; the cases after
-//! those combine a drawn change with one or two more. The seed is fixed
-//! (`PROPTEST_RNG_SEED`, as for every randomised test of the repository; `random` draws one)
-//! and printed; `MIGRATE_CHANGE_CASES` sets the number of cases (at least one per kind).
+//! Every change kind is the single change of one case on an open model and of one on a
+//! closed model, whatever the seed; the cases after those combine a drawn change with one or
+//! two more. At least one case's gate refuses (a new required field) and one's lets the
+//! contract through at once (a rename alone). The seed is fixed (`PROPTEST_RNG_SEED`, as for
+//! every randomised test of the repository; `random` draws one) and printed;
+//! `MIGRATE_CHANGE_CASES` sets the number of cases (at least two per kind).
+//!
+//! `a_later_migration_never_enforces_past_a_pending_contract` (ignored: it fails on main) is
+//! the reproducer of a regression this file's author found: a later migration enforcing a
+//! validator past an earlier migration's pending gate.
 
 #![forbid(unsafe_code)]
 #![cfg(all(feature = "driver", feature = "validator"))]
@@ -81,7 +90,7 @@ impl Rng {
     }
 
     /// In `lo..=hi`, the bounds drawn more often than the rest (a quarter `hi`, an eighth
-    /// `lo`): a lowered bound then always finds documents at the old one.
+    /// `lo`): a lowered bound then finds documents at the old one (all but surely, over dozens).
     fn edgy(&mut self, lo: i32, hi: i32) -> i32 {
         match self.next() % 8 {
             0 | 1 => hi,
