@@ -31,9 +31,9 @@
 //! every randomised test of the repository; `random` draws one) and printed;
 //! `MIGRATE_CHANGE_CASES` sets the number of cases (at least two per kind).
 //!
-//! `a_later_migration_never_enforces_past_a_pending_contract` (ignored: it fails on main) is
-//! the reproducer of a regression this file's author found: a later migration enforcing a
-//! validator past an earlier migration's pending gate.
+//! `a_later_migration_never_enforces_past_a_pending_contract` holds what this test first
+//! found: a later migration enforcing a validator past an earlier migration's pending gate
+//! (a collection's validators now install in the order of the files: `Outcome::Held`).
 
 #![forbid(unsafe_code)]
 #![cfg(all(feature = "driver", feature = "validator"))]
@@ -1062,8 +1062,6 @@ fn legacy_insert(server: &mut MongoServer, collection: &str) -> Result<(), Strin
 /// loosening (10 -> 12), applied without `--contract` (the applications already writing
 /// there must not be refused), then with it.
 #[test]
-#[ignore = "fails on main since 2c204dd (no migration waits behind another's contract): a later migration's \
-            collMod enforces without the gate; run with --ignored"]
 fn a_later_migration_never_enforces_past_a_pending_contract() {
     let test = "a_later_migration_never_enforces_past_a_pending_contract";
     let _deployment = DEPLOYMENT.lock().unwrap_or_else(|e| e.into_inner());
