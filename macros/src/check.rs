@@ -36,6 +36,8 @@ fn renames(cx: &Ctxt, c: &Container) {
             Some(format!("renamed_from = \"{}\" is the key of field `{}` of this struct: a rename's old key must be free in the new model", old.value(), other.original.ident.as_ref().map_or_else(String::new, ToString::to_string)))
         } else if fields[..i].iter().any(|f| f.mongo.renamed_from.as_ref().is_some_and(|o| o.value() == old.value())) {
             Some(format!("two fields are renamed_from = \"{}\": the stored key can move to one of them", old.value()))
+        } else if !field.serde.aliases.iter().any(|alias| alias.value() == old.value()) {
+            Some(missing_alias(&old.value(), &field.serde.aliases))
         } else {
             None
         };
@@ -43,6 +45,25 @@ fn renames(cx: &Ctxt, c: &Container) {
             cx.error_spanned_by(old, message);
         }
     }
+}
+
+/// A renamed field that serde would not read under its old key. During a rolling deploy
+/// the previous release keeps writing the old key until the migration moves it, so the
+/// new release must read both; serde's `alias` does, and the derive cannot add it.
+fn missing_alias(old: &str, aliases: &[syn::LitStr]) -> String {
+    let others = match aliases {
+        [] => String::new(),
+        [one] => format!(" (its `alias = \"{}\"` is another key)", one.value()),
+        more => {
+            let keys: Vec<String> = more.iter().map(|a| format!("\"{}\"", a.value())).collect();
+            format!(" (its aliases {} are other keys)", keys.join(", "))
+        }
+    };
+    format!(
+        "renamed_from = \"{old}\" needs serde to read the old key too{others}: add `#[serde(alias = \"{old}\")]` to this \
+         field. During a rolling deploy the previous release keeps writing `{old}` until the migration moves it, and \
+         this release must read those documents"
+    )
 }
 
 fn fields<'c>(c: &'c Container) -> Box<dyn Iterator<Item = &'c Field<'c>> + 'c> {
@@ -301,6 +322,42 @@ mod tests {
                 bits & check::KEYWORDS != 0
             })
             .collect()
+    }
+
+    #[test]
+    fn a_rename_needs_serde_to_read_the_old_key() {
+        let errors = |input| run(input).0;
+        // the alias names the old key: nothing to say, whichever of several aliases it is
+        assert!(errors(parse_quote! {
+            #[mongo(db = "db_a", collection = "t_plan")]
+            struct Plan { #[serde(alias = "seats", alias = "maxSeats")] #[mongo(renamed_from = "maxSeats")] seat_limit: i32 }
+        })
+        .is_empty());
+        let missing = errors(parse_quote! {
+            #[mongo(db = "db_a", collection = "t_plan")]
+            struct Plan { #[mongo(renamed_from = "maxSeats")] seat_limit: i32 }
+        });
+        assert_eq!(missing.len(), 1, "{missing:?}");
+        assert!(
+            missing[0].starts_with(
+                "renamed_from = \"maxSeats\" needs serde to read the old key too: add `#[serde(alias = \"maxSeats\")]`"
+            ),
+            "{missing:?}"
+        );
+        // an alias of another key, or the old key as the deserialize-only name, is not the alias
+        let other = errors(parse_quote! {
+            #[mongo(db = "db_a", collection = "t_plan")]
+            struct Plan {
+                #[serde(alias = "max_seats", rename(deserialize = "maxSeats"))]
+                #[mongo(renamed_from = "maxSeats")]
+                seat_limit: i32,
+            }
+        });
+        assert!(other[0].contains("too (its `alias = \"max_seats\"` is another key): add"), "{other:?}");
+        // a misplaced rename says that, not also the alias
+        let embedded = errors(parse_quote! { struct Seats { #[mongo(renamed_from = "max")] seat_limit: i32 } });
+        assert_eq!(embedded.len(), 1, "{embedded:?}");
+        assert!(embedded[0].starts_with("renamed_from is read by migrations"), "{embedded:?}");
     }
 
     #[test]

@@ -64,6 +64,9 @@ pub const UNTAGGED: &str = "untagged";
 pub const TRANSPARENT: &str = "transparent";
 pub const INTO: &str = "into";
 
+// #[serde(...)] keys that change what is read, where a `#[mongo(...)]` key depends on them
+pub const ALIAS: &str = "alias";
+
 // rule ids (as in RULES.md), waivable or not, and the standard's limits
 pub use mongo_schema_contract::rules::{
     COLLECTION_OPTIONS, DEFAULT_MAX_DEPTH, DEFAULT_MAX_ITEMS, INDEX_KEY, INDEX_NAME, MONEY_DOUBLE, MONOTONIC_SHARD_KEY,

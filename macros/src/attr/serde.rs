@@ -115,6 +115,8 @@ pub struct Field {
     pub flatten: bool,
     /// `with = "path"` or `serialize_with = "path"`: the path as written.
     pub with: Option<syn::LitStr>,
+    /// Every `alias = "key"`: the other keys serde reads the field from.
+    pub aliases: Vec<syn::LitStr>,
 }
 
 /// The keys fields and variants share: the name written, whether it is written, and
@@ -157,6 +159,7 @@ impl Field {
         let mut written = Written::new(cx);
         let mut skip_if = Attr::none(cx, SKIP_SERIALIZING_IF);
         let mut flatten = BoolAttr::none(cx, FLATTEN);
+        let mut aliases = Vec::new();
         each_key(cx, attrs, |meta| {
             if written.parse(meta)? {
                 return Ok(true);
@@ -166,6 +169,8 @@ impl Field {
                 skip_if.set(path, string(meta)?);
             } else if path.is_ident(FLATTEN) {
                 flatten.set_true(path);
+            } else if path.is_ident(ALIAS) {
+                aliases.push(string(meta)?);
             } else {
                 return Ok(false);
             }
@@ -177,6 +182,7 @@ impl Field {
             with: written.with.get(),
             skip_serializing_if: skip_if.get(),
             flatten: flatten.get(),
+            aliases,
         }
     }
 }
