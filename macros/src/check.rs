@@ -19,6 +19,7 @@ pub fn all(cx: &Ctxt, c: &Container) {
     }
     variant_helpers(cx, c);
     renames(cx, c);
+    nullable(cx, c);
 }
 
 /// `renamed_from`: on a collection root struct's own fields (where migrations find the
@@ -36,12 +37,80 @@ fn renames(cx: &Ctxt, c: &Container) {
             Some(format!("renamed_from = \"{}\" is the key of field `{}` of this struct: a rename's old key must be free in the new model", old.value(), other.original.ident.as_ref().map_or_else(String::new, ToString::to_string)))
         } else if fields[..i].iter().any(|f| f.mongo.renamed_from.as_ref().is_some_and(|o| o.value() == old.value())) {
             Some(format!("two fields are renamed_from = \"{}\": the stored key can move to one of them", old.value()))
+        } else if !field.serde.aliases.iter().any(|alias| alias.value() == old.value()) {
+            Some(missing_alias(&old.value(), &field.serde.aliases))
         } else {
             None
         };
         if let Some(message) = message {
             cx.error_spanned_by(old, message);
         }
+    }
+}
+
+/// A renamed field that serde would not read under its old key. During a rolling deploy
+/// the previous release keeps writing the old key until the migration moves it, so the
+/// new release must read both; serde's `alias` does, and the derive cannot add it.
+fn missing_alias(old: &str, aliases: &[syn::LitStr]) -> String {
+    let others = match aliases {
+        [] => String::new(),
+        [one] => format!(" (its `alias = \"{}\"` is another key)", one.value()),
+        more => {
+            let keys: Vec<String> = more.iter().map(|a| format!("\"{}\"", a.value())).collect();
+            format!(" (its aliases {} are other keys)", keys.join(", "))
+        }
+    };
+    format!(
+        "renamed_from = \"{old}\" needs serde to read the old key too{others}: add `#[serde(alias = \"{old}\")]` to this \
+         field. During a rolling deploy the previous release keeps writing `{old}` until the migration moves it, and \
+         this release must read those documents"
+    )
+}
+
+/// `nullable`: on an `Option` field that serde skips when `None` (so it may be missing),
+/// and that serde reads back when missing; the validator then admits `null` as well.
+fn nullable(cx: &Ctxt, c: &Container) {
+    if let Data::Enum(variants) = &c.data {
+        for span in variants.iter().filter_map(|v| v.mongo.nullable) {
+            cx.syn_error(syn::Error::new(span, "`nullable` applies to a field: put it on the variant's field"));
+        }
+    }
+    for field in fields(c) {
+        let Some(span) = field.mongo.nullable else { continue };
+        let skip_if = field.serde.skip_serializing_if.as_ref().map(syn::LitStr::value);
+        let message = if field.original.ident.is_none() {
+            "`nullable` applies to a named field: a tuple's items have no key that may be missing".to_owned()
+        } else if field.serde.flatten {
+            "`nullable` applies to a field with a key of its own; a flattened field's members are written inline"
+                .to_owned()
+        } else if !field.is_option() {
+            "`nullable` admits null for a field that may be missing or null, which serde reads back only into an \
+             `Option`: write the field's type as `Option<...>` (spelled out: the derive reads the type as written, \
+             not through an alias)"
+                .to_owned()
+        } else if skip_if.is_none() {
+            "this `Option` admits null already: serde writes `None` as null, so the field is required and may be \
+             null. `nullable` is for a field that may also be missing: add \
+             `#[serde(default, skip_serializing_if = \"Option::is_none\")]`, or remove `nullable`"
+                .to_owned()
+        } else if !field.skips_none() {
+            format!(
+                "this `Option` admits null already and may be missing: serde writes `None` as null wherever \
+                 `skip_serializing_if = \"{}\"` does not skip it; remove `nullable`",
+                skip_if.unwrap_or_default()
+            )
+        } else if let (Some((key, helper)), false) = (&field.serde.read_by, field.serde.default || c.serde.default) {
+            format!(
+                "serde refuses a document without this field: the helper `{}` reads it, and serde calls no helper for \
+                 a missing field; add `default` so that a missing field reads as `None`: \
+                 `#[serde(default, {key} = \"{}\", skip_serializing_if = \"Option::is_none\")]`",
+                helper.value(),
+                helper.value()
+            )
+        } else {
+            continue;
+        };
+        cx.syn_error(syn::Error::new(span, message));
     }
 }
 
@@ -301,6 +370,95 @@ mod tests {
                 bits & check::KEYWORDS != 0
             })
             .collect()
+    }
+
+    #[test]
+    fn a_rename_needs_serde_to_read_the_old_key() {
+        let errors = |input| run(input).0;
+        // the alias names the old key: nothing to say, whichever of several aliases it is
+        assert!(errors(parse_quote! {
+            #[mongo(db = "db_a", collection = "t_plan")]
+            struct Plan { #[serde(alias = "seats", alias = "maxSeats")] #[mongo(renamed_from = "maxSeats")] seat_limit: i32 }
+        })
+        .is_empty());
+        let missing = errors(parse_quote! {
+            #[mongo(db = "db_a", collection = "t_plan")]
+            struct Plan { #[mongo(renamed_from = "maxSeats")] seat_limit: i32 }
+        });
+        assert_eq!(missing.len(), 1, "{missing:?}");
+        assert!(
+            missing[0].starts_with(
+                "renamed_from = \"maxSeats\" needs serde to read the old key too: add `#[serde(alias = \"maxSeats\")]`"
+            ),
+            "{missing:?}"
+        );
+        // an alias of another key, or the old key as the deserialize-only name, is not the alias
+        let other = errors(parse_quote! {
+            #[mongo(db = "db_a", collection = "t_plan")]
+            struct Plan {
+                #[serde(alias = "max_seats", rename(deserialize = "maxSeats"))]
+                #[mongo(renamed_from = "maxSeats")]
+                seat_limit: i32,
+            }
+        });
+        assert!(other[0].contains("too (its `alias = \"max_seats\"` is another key): add"), "{other:?}");
+        // a misplaced rename says that, not also the alias
+        let embedded = errors(parse_quote! { struct Seats { #[mongo(renamed_from = "max")] seat_limit: i32 } });
+        assert_eq!(embedded.len(), 1, "{embedded:?}");
+        assert!(embedded[0].starts_with("renamed_from is read by migrations"), "{embedded:?}");
+    }
+
+    #[test]
+    fn nullable_is_for_an_option_that_may_be_missing_and_reads_back_when_it_is() {
+        let errors = |input| run(input).0;
+        let first = |input| errors(input).first().cloned().unwrap_or_default();
+        // the spelling, with a helper (which needs `default`) and without (which does not)
+        assert!(errors(parse_quote! {
+            struct A {
+                #[serde(skip_serializing_if = "Option::is_none")] #[mongo(nullable, max_length = 20)] nick: Option<String>,
+                #[serde(default, with = "decimal128_option", skip_serializing_if = "Option::is_none")] #[mongo(nullable)]
+                tip_amount: Option<Decimal>,
+            }
+        })
+        .is_empty());
+        // a container `default` covers the helper too
+        assert!(errors(parse_quote! {
+            #[serde(default)]
+            struct A { #[serde(with = "decimal128_option", skip_serializing_if = "Option::is_none")] #[mongo(nullable)] tip_amount: Option<Decimal> }
+        })
+        .is_empty());
+        let cases: [(syn::DeriveInput, &str); 7] = [
+            (
+                parse_quote! { struct A { #[serde(skip_serializing_if = "String::is_empty")] #[mongo(nullable)] nick: String } },
+                "`nullable` admits null for a field that may be missing or null, which serde reads back only into an `Option`",
+            ),
+            (
+                parse_quote! { struct A { #[serde(skip_serializing_if = "Option::is_none")] #[mongo(nullable)] nick: MaybeNick } },
+                "`nullable` admits null",
+            ),
+            (
+                parse_quote! { struct A { #[mongo(nullable)] nick: Option<String> } },
+                "this `Option` admits null already: serde writes `None` as null, so the field is required",
+            ),
+            (
+                parse_quote! { struct A { #[serde(skip_serializing_if = "no_tags")] #[mongo(nullable)] tags: Option<Vec<u8>> } },
+                "this `Option` admits null already and may be missing: serde writes `None` as null wherever `skip_serializing_if = \"no_tags\"`",
+            ),
+            (
+                parse_quote! { struct A { #[serde(deserialize_with = "read", skip_serializing_if = "Option::is_none")] #[mongo(nullable)] n: Option<i32> } },
+                "serde refuses a document without this field: the helper `read` reads it, and serde calls no helper for a missing field; add `default` so that a missing field reads as `None`: `#[serde(default, deserialize_with = \"read\", skip_serializing_if = \"Option::is_none\")]`",
+            ),
+            (
+                parse_quote! { struct A { #[serde(flatten, skip_serializing_if = "Option::is_none")] #[mongo(nullable)] extra: Option<Extra> } },
+                "`nullable` applies to a field with a key of its own",
+            ),
+            (parse_quote! { enum E { #[mongo(nullable)] A { n: i32 } } }, "`nullable` applies to a field: put it on the variant's field"),
+        ];
+        for (input, expected) in cases {
+            let error = first(input);
+            assert!(error.starts_with(expected), "{error}\nexpected: {expected}");
+        }
+        assert!(first(parse_quote! { struct T(#[mongo(nullable)] Option<i32>, i32); }).contains("a named field"));
     }
 
     #[test]

@@ -809,8 +809,8 @@ impl ToTokens for Field<'_> {
     fn to_tokens(&self, tokens: &mut TokenStream) {
         let name = &self.name;
         let ident = self.original.ident.as_ref().map(ToString::to_string).unwrap_or_default();
-        let skips_none =
-            self.serde.skip_serializing_if.as_ref().is_some_and(|p| p.value().replace(' ', "").ends_with("::is_none"));
+        // `nullable`: serde never writes null, and the validator admits it (other writers')
+        let skips_none = self.skips_none() && self.mongo.nullable.is_none();
         let flags = [
             (self.serde.skip_serializing_if.is_none(), REQUIRED),
             (self.is_option(), NULLABLE),

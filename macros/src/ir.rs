@@ -230,6 +230,12 @@ impl<'a> Field<'a> {
         !self.serde.skip_serializing
     }
 
+    /// `skip_serializing_if = "Option::is_none"` (any path ending in `::is_none`): serde
+    /// writes nothing for `None`, so the field may be missing.
+    pub fn skips_none(&self) -> bool {
+        self.serde.skip_serializing_if.as_ref().is_some_and(|p| p.value().replace(' ', "").ends_with("::is_none"))
+    }
+
     /// The Rust type, syntactically an `Option` (for `bson_type` overrides, which do not
     /// ask the trait).
     pub fn is_option(&self) -> bool {

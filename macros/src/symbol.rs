@@ -40,6 +40,7 @@ pub const MONEY: &str = "money";
 pub const DATE: &str = "date";
 pub const AUTO_INCREMENT: &str = "auto_increment";
 pub const RENAMED_FROM: &str = "renamed_from";
+pub const NULLABLE: &str = "nullable";
 pub const ALLOW: &str = "allow";
 pub const REASON: &str = "reason";
 
@@ -63,6 +64,11 @@ pub const CONTENT: &str = "content";
 pub const UNTAGGED: &str = "untagged";
 pub const TRANSPARENT: &str = "transparent";
 pub const INTO: &str = "into";
+
+// #[serde(...)] keys that change what is read, where a `#[mongo(...)]` key depends on them
+pub const ALIAS: &str = "alias";
+pub const DEFAULT: &str = "default";
+pub const DESERIALIZE_WITH: &str = "deserialize_with";
 
 // rule ids (as in RULES.md), waivable or not, and the standard's limits
 pub use mongo_schema_contract::rules::{

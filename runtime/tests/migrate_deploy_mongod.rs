@@ -470,6 +470,7 @@ mod plans {
             pub id: ObjectId,
             #[mongo(max_length = 40)]
             pub plan_name: String,
+            #[serde(alias = "maxSeats")]
             #[mongo(minimum = 1, renamed_from = "maxSeats")]
             pub seat_limit: i32,
         }

@@ -367,6 +367,15 @@ pub struct SerdeAttributes {
     #[mongo(bson_type = "int", minimum = 0)]
     pub name_length: usize,
     pub r#type: Priority,
+    /// May be missing (serde skips `None`; older documents lack it) or null (other
+    /// writers store it): serde reads both back as `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[mongo(nullable, max_length = 20)]
+    pub middle_name: Option<String>,
+    /// The same through a helper, which needs `default` to read a missing field.
+    #[serde(default, with = "mongo_schema::serde_helpers::decimal128_option", skip_serializing_if = "Option::is_none")]
+    #[mongo(nullable)]
+    pub tip_amount: Option<Decimal>,
 }
 
 fn serialize_len<S: serde::Serializer>(n: &usize, s: S) -> Result<S::Ok, S::Error> {
@@ -391,10 +400,31 @@ impl Samples for SerdeAttributes {
             owner_hex: oid(31),
             name_length: 40,
             r#type: Priority::Urgent,
+            middle_name: Some("m".repeat(20)),
+            tip_amount: Some(Decimal::new(150, 2)),
         };
-        let bare = SerdeAttributes { id: oid(32), notes: vec![], ..base.clone() };
+        let bare = SerdeAttributes { id: oid(32), notes: vec![], middle_name: None, tip_amount: None, ..base.clone() };
         vec![base, bare]
     }
+}
+
+/// The documents a `nullable` field meets, each with the values serde reads from it:
+/// `SerdeAttributes`' first sample as the driver writes it, with its two `nullable`
+/// fields missing (as older documents, and serde's own `None`), null (as other writers
+/// store them), and holding values.
+pub fn nullable_cases() -> Vec<(&'static str, Document, Option<String>, Option<Decimal>)> {
+    let sample = SerdeAttributes::samples().remove(0);
+    let written: Document =
+        bson::deserialize_from_slice(crate::driver_bytes(&sample).as_bytes()).expect("the driver's bytes read back");
+    let (middle_name, tip_amount) = (sample.middle_name, sample.tip_amount);
+    assert!(matches!(written.get("tip_amount"), Some(Bson::Decimal128(_))), "{written}");
+    let mut missing = written.clone();
+    missing.remove("middle_name");
+    missing.remove("tip_amount");
+    let mut null = written.clone();
+    null.insert("middle_name", Bson::Null);
+    null.insert("tip_amount", Bson::Null);
+    vec![("missing", missing, None, None), ("null", null, None, None), ("a value", written, middle_name, tip_amount)]
 }
 
 /// Audit fields shared by several models, flattened into them.

@@ -125,3 +125,44 @@ fn validation_options_are_installed_as_declared() {
     assert_eq!(options.get_str("validationAction").ok(), Some("warn"));
     assert_eq!(options.get_document("validator").ok(), Some(&Keywords::validator()));
 }
+
+/// A `nullable` field on mongod: the document missing it, the one holding null and the one
+/// holding a value all insert under the model's validator, and the driver reads each back
+/// to the value serde should; a value of another type is refused (121), as locally.
+#[test]
+fn nullable_fields_take_missing_null_and_values_and_read_back_through_the_driver() {
+    let Some(client) = client("nullable_fields_take_missing_null_and_values_and_read_back_through_the_driver") else {
+        return;
+    };
+    let db = client.database(SerdeAttributes::DB_NAME);
+    let name = format!("{}_nullable", SerdeAttributes::COLLECTION_NAME);
+    fresh(&db, &name);
+    let mut create = SerdeAttributes::create_collection_command();
+    create.insert("create", name.as_str());
+    db.run_command(create).run().expect("create");
+    let local = Validator::for_type::<SerdeAttributes>().unwrap();
+    let cases = nullable_cases();
+    let raw = db.collection::<Document>(&name);
+    let id = |i: usize| bson::oid::ObjectId::from_bytes([40 + i as u8; 12]);
+    for (i, (case, document, ..)) in cases.iter().enumerate() {
+        let mut document = document.clone();
+        document.insert("_id", id(i));
+        assert!(local.is_valid(&document), "{case}: the local validator refused it");
+        raw.insert_one(&document).run().unwrap_or_else(|e| panic!("{case}: mongod refused it: {e}\n{document}"));
+    }
+    let typed = db.collection::<SerdeAttributes>(&name);
+    for (i, (case, _, middle_name, tip_amount)) in cases.iter().enumerate() {
+        let back = typed
+            .find_one(doc! { "_id": id(i) })
+            .run()
+            .unwrap_or_else(|e| panic!("{case}: the driver could not read it back: {e}"))
+            .expect("inserted");
+        assert_eq!((&back.middle_name, &back.tip_amount), (middle_name, tip_amount), "{case}");
+    }
+    let (_, mut wrong, ..) = cases[0].clone();
+    wrong.insert("_id", id(10));
+    wrong.insert("middle_name", 5);
+    assert!(!local.is_valid(&wrong));
+    let refused = raw.insert_one(&wrong).run().expect_err("an int where a string or null belongs");
+    assert_eq!(code(&refused), Some(VALIDATION_FAILED), "{refused}");
+}

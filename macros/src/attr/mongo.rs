@@ -403,7 +403,7 @@ fn unknown(meta: &ParseNestedMeta, valid: &str) -> syn::Error {
 
 /// The keys a field accepts besides the keywords.
 const FIELD_KEYS: &str =
-    "items(...), money, date, auto_increment, renamed_from = \"oldName\", allow(rule_id, reason = \"...\")";
+    "items(...), money, date, auto_increment, nullable, renamed_from = \"oldName\", allow(rule_id, reason = \"...\")";
 
 /// The keywords of one level of `items(...)`: the items of an array, or the values of a
 /// map, one level further down at each nested `items(...)`.
@@ -522,6 +522,10 @@ pub struct Field {
     /// `renamed_from = "oldName"`: the key this field was stored under before (migrations
     /// rename the stored documents' field safely).
     pub renamed_from: Option<LitStr>,
+    /// `nullable`: an `Option` serde skips when `None` (so the field may be missing) whose
+    /// validator admits `null` too, which other writers store and serde reads as `None`.
+    /// The key's span, for errors.
+    pub nullable: Option<Span>,
 }
 
 impl Field {
@@ -533,6 +537,7 @@ impl Field {
         let mut allow = Vec::new();
         let mut levels = Vec::new();
         let mut renamed_from: Option<LitStr> = None;
+        let mut nullable = None;
         each_key(cx, attrs, |meta| {
             let path = &meta.path;
             if path.is_ident(RENAMED_FROM) {
@@ -568,6 +573,14 @@ impl Field {
                 if flag(meta)? {
                     auto_increment.set_true(path);
                 }
+            } else if path.is_ident(NULLABLE) {
+                // #[mongo(nullable)]
+                if nullable.is_some() {
+                    return Err(meta.error("duplicate mongo attribute `nullable`"));
+                }
+                if flag(meta)? {
+                    nullable = Some(path.span());
+                }
             } else if path.is_ident(ALLOW) {
                 // #[mongo(allow(money_double, reason = "..."))]
                 allow.extend(waivers(meta)?);
@@ -585,6 +598,7 @@ impl Field {
             allow,
             items: levels,
             renamed_from,
+            nullable,
         }
     }
 }

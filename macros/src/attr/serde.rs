@@ -54,6 +54,8 @@ pub struct Container {
     pub transparent: bool,
     /// `into = "Type"`: serde writes that type instead.
     pub into: Option<syn::Type>,
+    /// `default` or `default = "path"`: a missing field reads as the container's default.
+    pub default: bool,
 }
 
 impl Container {
@@ -66,6 +68,7 @@ impl Container {
         let mut untagged = BoolAttr::none(cx, UNTAGGED);
         let mut transparent = BoolAttr::none(cx, TRANSPARENT);
         let mut into = Attr::none(cx, INTO);
+        let mut default = false;
         each_key(cx, attrs, |meta| {
             let path = &meta.path;
             if path.is_ident(RENAME_ALL) || path.is_ident(RENAME_ALL_FIELDS) {
@@ -88,6 +91,10 @@ impl Container {
             } else if path.is_ident(INTO) {
                 let lit = string(meta)?;
                 into.set(path, lit.parse::<syn::Type>()?);
+            } else if path.is_ident(DEFAULT) {
+                // serde itself refuses a second `default`
+                default = true;
+                return Ok(false);
             } else {
                 return Ok(false);
             }
@@ -102,6 +109,7 @@ impl Container {
             untagged: untagged.get(),
             transparent: transparent.get(),
             into: into.get(),
+            default,
         }
     }
 }
@@ -115,6 +123,13 @@ pub struct Field {
     pub flatten: bool,
     /// `with = "path"` or `serialize_with = "path"`: the path as written.
     pub with: Option<syn::LitStr>,
+    /// Every `alias = "key"`: the other keys serde reads the field from.
+    pub aliases: Vec<syn::LitStr>,
+    /// `default` or `default = "path"`: a missing field reads as a default value.
+    pub default: bool,
+    /// `with = "path"` or `deserialize_with = "path"` (the key and the path): a helper reads
+    /// the field, so serde refuses a document without it unless `default` is set.
+    pub read_by: Option<(&'static str, syn::LitStr)>,
 }
 
 /// The keys fields and variants share: the name written, whether it is written, and
@@ -157,26 +172,46 @@ impl Field {
         let mut written = Written::new(cx);
         let mut skip_if = Attr::none(cx, SKIP_SERIALIZING_IF);
         let mut flatten = BoolAttr::none(cx, FLATTEN);
+        let (mut aliases, mut default, mut read_by, mut with) = (Vec::new(), false, None, false);
         each_key(cx, attrs, |meta| {
+            let path = &meta.path;
+            // keys that change only what is read, looked at beside `#[mongo(...)]` keys; serde
+            // itself refuses their duplicates
+            if path.is_ident(DEFAULT) {
+                default = true;
+                return Ok(false);
+            }
+            if path.is_ident(DESERIALIZE_WITH) {
+                read_by = Some((DESERIALIZE_WITH, string(meta)?));
+                return Ok(true);
+            }
+            with |= path.is_ident(WITH);
             if written.parse(meta)? {
                 return Ok(true);
             }
-            let path = &meta.path;
             if path.is_ident(SKIP_SERIALIZING_IF) {
                 skip_if.set(path, string(meta)?);
             } else if path.is_ident(FLATTEN) {
                 flatten.set_true(path);
+            } else if path.is_ident(ALIAS) {
+                aliases.push(string(meta)?);
             } else {
                 return Ok(false);
             }
             Ok(true)
         });
+        if with {
+            read_by = written.with.value.clone().map(|path| (WITH, path));
+        }
         Field {
             skip_serializing: written.skip.get(),
             rename: written.rename.get(),
             with: written.with.get(),
             skip_serializing_if: skip_if.get(),
             flatten: flatten.get(),
+            aliases,
+            default,
+            read_by,
         }
     }
 }

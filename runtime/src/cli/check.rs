@@ -314,7 +314,9 @@ fn fixes(checked: &Checked<'_>) -> Vec<Fix> {
         .report
         .sorted_groups()
         .into_iter()
-        .map(|((path, keyword), group)| suggest(&m.db, &m.collection, &checked.schema, path, keyword, group))
+        .map(|((path, keyword), group)| {
+            suggest(&m.db, &m.collection, &checked.schema, &m.renames, path, keyword, group)
+        })
         .collect()
 }
 

@@ -26,6 +26,7 @@ struct Plan {
     #[mongo(renamed_from = "limits.seats")]
     seat_limit: i32,
     /// Two fields from one old key.
+    #[serde(alias = "owner")]
     #[mongo(renamed_from = "owner")]
     owner_id: ObjectId,
     #[mongo(renamed_from = "owner")]
