@@ -492,6 +492,7 @@ fn check_migrations(
                 "current": false,
                 "steps": migration.up.iter().map(|s| json!({
                     "db": s.db, "collection": s.collection, "comments": s.comments,
+                    "phase": s.phase.as_str(), "requireValid": s.require_valid,
                 })).collect::<Vec<_>>(),
                 "removed": migration.removed.iter().map(|e| e.model.namespace()).collect::<Vec<_>>(),
                 "notes": migration.notes,
@@ -505,7 +506,12 @@ fn check_migrations(
         return Ok(0);
     };
     writeln!(out, "the models changed without a migration; `schema migrate --dir {}` would write:", dir.display())?;
+    let mut contract = false;
     for step in &migration.up {
+        if step.phase == migrate::Phase::Contract && !contract {
+            contract = true;
+            writeln!(out, "  then, in its contract (`schema apply --contract`, once the previous release is gone):")?;
+        }
         for comment in &step.comments {
             writeln!(out, "  {comment}")?;
         }

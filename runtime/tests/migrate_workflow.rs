@@ -365,6 +365,17 @@ fn migrate_check_exits_1_when_the_models_changed_without_a_migration() {
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("db_shop.t_user (app::User) [validator]: tightened: first a validator that admits"), "{out}");
     assert!(out.contains("- email: newly required"), "{out}");
+    let contract = out.find("then, in its contract").expect("the contract announced");
+    assert!(out[contract..].contains("enforce the model's validator"), "the enforcing step after it: {out}");
+    let (_, json, _) = schema(&v3(), &["migrate", "--dir", dir_arg, "--check", "--format", "json"]);
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let phases: Vec<(&str, bool)> = value["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["phase"].as_str().unwrap(), s["requireValid"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(phases, [("expand", false), ("contract", true)], "{json}");
 }
 
 #[test]
