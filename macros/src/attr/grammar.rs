@@ -334,6 +334,15 @@ fn hint(spec: &KeySpec, value: &TokenStream) -> Option<syn::Error> {
             );
             Some(spanned(value.clone(), Span::call_site(), message))
         }
+        // `description("...")`, `enum_values("a", "b")`: a value written as a call
+        (Kind::Str | Kind::Choice | Kind::Int | Kind::Num | Kind::Lits, None) if matches!(trees.as_slice(), [TokenTree::Group(g)] if g.delimiter() == proc_macro2::Delimiter::Parenthesis) =>
+        {
+            let [TokenTree::Group(group)] = trees.as_slice() else { return None };
+            let inner = group.stream().to_string();
+            let written = if spec.kind == Kind::Lits { format!("[{inner}]") } else { inner };
+            let message = format!("{named} takes {} after `=`: write `{key} = {written}`", spec.takes);
+            Some(spanned(value.clone(), Span::call_site(), message))
+        }
         (Kind::Choice, None) if is_path(value) => {
             let written = value.to_string().replace(' ', "");
             let choice = choices(spec).into_iter().find(|choice| choice.eq_ignore_ascii_case(&written));
@@ -581,6 +590,35 @@ mod tests {
             let message = &errors[0];
             assert!(message.contains(&format!("`{}`", spec.key)), "{}: {message}", spec.bad);
             assert!(message.contains("e.g. `") || message.contains("write "), "{}: {message}", spec.bad);
+        }
+    }
+
+    /// Malformed forms beyond the table's: a list key written bare, a bad token inside a
+    /// list, a value missing.
+    #[test]
+    fn more_bad_forms_name_their_key_and_show_a_form() {
+        for (scope, attr, key) in [
+            (Scope::Type, "index", "index"),
+            (Scope::Type, "capped", "capped"),
+            (Scope::Type, "timeseries", "timeseries"),
+            (Scope::Type, "allow", "allow"),
+            (Scope::Type, "index(keys(email = asc))", "keys"),
+            (Scope::Type, "index(keys(bio = \"text\"), weights(bio = \"3\"))", "weights"),
+            (Scope::Type, "index(keys(bio = \"text\"), weights(bio))", "weights"),
+            (Scope::Type, "index(keys(email = 1), ttl)", "ttl"),
+            (Scope::Type, "collation(locale)", "locale"),
+            (Scope::Type, "db", "db"),
+            (Scope::Field, "items", "items"),
+            (Scope::Field, "enum_values = [active]", "enum_values"),
+            (Scope::Field, "items(max_length = \"30\")", "max_length"),
+            (Scope::Field, "min_length", "min_length"),
+            (Scope::Field, "maximum = -x", "maximum"),
+        ] {
+            let errors = errors(scope, attr);
+            assert_eq!(errors.len(), 1, "{attr}: {errors:?}");
+            let message = &errors[0];
+            assert!(message.contains(&format!("`{key}`")), "{attr}: {message}");
+            assert!(message.contains("e.g. `") || message.contains("write "), "{attr}: {message}");
         }
     }
 
