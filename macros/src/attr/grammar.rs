@@ -6,6 +6,7 @@
 //! The UI cases of `uitests/ui/malformed/` are generated from the `bad` column (a unit
 //! test checks they are current), so a new key cannot be added without its case.
 
+use mongo_schema_contract::keyword;
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
@@ -175,13 +176,16 @@ pub const KEYWORD_ROWS: &[KeySpec] = rows! {
     Keyword "description" Str, "a string", r#"description = "Username, 2-50 characters""#, r#"description("Username")"#;
 };
 
-/// The row of `meta`'s key in `scope`; the keywords are keys of the field, type and
-/// keyword (`items(...)`) scopes (a type takes only `title` and `description`, which its
-/// parser decides).
+/// The row of `meta`'s key in `scope`; the keywords are keys of the field and keyword
+/// (`items(...)`) scopes, and their annotations (`title`, `description`) of a type.
 pub fn find(scope: Scope, meta: &ParseNestedMeta) -> Option<&'static KeySpec> {
     let name = meta.path.get_ident()?.to_string();
     let keywords = matches!(scope, Scope::Field | Scope::Type | Scope::Keyword);
-    let in_scope = |spec: &&KeySpec| spec.scope == scope || (keywords && spec.scope == Scope::Keyword);
+    // a type takes only the annotations (`title`, `description`) of the keywords
+    let annotation =
+        |spec: &KeySpec| scope != Scope::Type || keyword::by_attr(spec.key).is_some_and(super::mongo::is_annotation);
+    let in_scope =
+        |spec: &&KeySpec| spec.scope == scope || (keywords && spec.scope == Scope::Keyword && annotation(spec));
     KEYS.iter().chain(KEYWORD_ROWS).filter(in_scope).find(|spec| spec.key == name)
 }
 
@@ -613,6 +617,7 @@ mod tests {
             (Scope::Field, "items(max_length = \"30\")", "max_length"),
             (Scope::Field, "min_length", "min_length"),
             (Scope::Field, "maximum = -x", "maximum"),
+            (Scope::Type, "title = Users", "title"),
         ] {
             let errors = errors(scope, attr);
             assert_eq!(errors.len(), 1, "{attr}: {errors:?}");
@@ -620,6 +625,13 @@ mod tests {
             assert!(message.contains(&format!("`{key}`")), "{attr}: {message}");
             assert!(message.contains("e.g. `") || message.contains("write "), "{attr}: {message}");
         }
+    }
+
+    /// A keyword a type does not take is an unknown key there, whatever its value.
+    #[test]
+    fn a_field_keyword_on_a_type_is_unknown() {
+        let errors = errors(Scope::Type, "max_length = \"50\"");
+        assert!(errors.len() == 1 && errors[0].starts_with("unknown mongo attribute `max_length`"), "{errors:?}");
     }
 
     /// The UI cases are generated from the table: a new key gets its case (and, through

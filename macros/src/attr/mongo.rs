@@ -191,7 +191,7 @@ fn string_keyword(spec: &Spec, lit: &LitStr) -> syn::Result<Option<Keyword>> {
 }
 
 /// `title` or `description`: the keywords a type takes.
-fn is_annotation(spec: &Spec) -> bool {
+pub(super) fn is_annotation(spec: &Spec) -> bool {
     matches!(new_keyword(spec, Value::Str(&String::new())), Some(Keyword::Title(_) | Keyword::Description(_)))
 }
 
