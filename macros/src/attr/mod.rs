@@ -1,6 +1,7 @@
 //! Attribute parsing: the `#[serde(...)]` keys that change what is written, and every
 //! `#[mongo(...)]` key.
 
+pub mod grammar;
 pub mod mongo;
 pub mod options;
 pub mod serde;

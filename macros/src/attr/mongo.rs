@@ -1,6 +1,7 @@
 //! `#[mongo(...)]`: one branch per key, each headed by its syntax; anything else is an
 //! "unknown mongo attribute" error at the key.
 
+use super::grammar::{self, Scope};
 use super::{key, string, Attr, BoolAttr};
 use crate::ctxt::Ctxt;
 use crate::symbol::*;
@@ -19,30 +20,27 @@ pub type Keyword = keyword::Keyword<String, Vec<Lit>>;
 pub type Lit = keyword::Lit<String>;
 pub use keyword::Num;
 
+// The value parsers below fail with syn's bare words ("expected ..."), which
+// `grammar::value` says in the key's: what it takes and an example.
+
 /// `key = 10`
 fn unsigned(meta: &ParseNestedMeta) -> syn::Result<u64> {
-    let lit: syn::LitInt = meta.value()?.parse().map_err(|e| retype(meta, e, "a non-negative integer"))?;
-    lit.base10_parse::<u64>()
-        .map_err(|_| syn::Error::new(lit.span(), format!("`{}` takes a non-negative integer", key(meta))))
-}
-
-fn retype(meta: &ParseNestedMeta, error: syn::Error, what: &str) -> syn::Error {
-    let example = if what.contains("true") { "true" } else { "10" };
-    syn::Error::new(error.span(), format!("`{}` takes {what}, e.g. `{} = {example}`", key(meta), key(meta)))
+    let lit: syn::LitInt = meta.value()?.parse()?;
+    lit.base10_parse::<u64>().map_err(|_| syn::Error::new(lit.span(), "expected a non-negative integer"))
 }
 
 /// `key = -1.5` or `key = 0`
 fn number(meta: &ParseNestedMeta) -> syn::Result<Num> {
     let input = meta.value()?;
     let negative = input.parse::<Option<Token![-]>>()?.is_some();
-    let lit: syn::Lit = input.parse().map_err(|e| retype(meta, e, "a number"))?;
+    let lit: syn::Lit = input.parse()?;
     let sign = if negative { -1 } else { 1 };
     match &lit {
         syn::Lit::Int(i) => i.base10_parse::<i64>().map(|n| Num::Int(sign * n)),
         syn::Lit::Float(f) => f.base10_parse::<f64>().map(|n| Num::Float(sign as f64 * n)),
         _ => Err(syn::Error::new(lit.span(), "")),
     }
-    .map_err(|_| syn::Error::new(lit.span(), format!("`{}` takes a number, e.g. `{} = 10`", key(meta), key(meta))))
+    .map_err(|_| syn::Error::new(lit.span(), "expected a number"))
 }
 
 /// `key` or `key = true`
@@ -50,7 +48,7 @@ fn flag(meta: &ParseNestedMeta) -> syn::Result<bool> {
     if !meta.input.peek(Token![=]) {
         return Ok(true);
     }
-    let lit: syn::LitBool = meta.value()?.parse().map_err(|e| retype(meta, e, "`true` or `false`"))?;
+    let lit: syn::LitBool = meta.value()?.parse()?;
     Ok(lit.value)
 }
 
@@ -193,7 +191,7 @@ fn string_keyword(spec: &Spec, lit: &LitStr) -> syn::Result<Option<Keyword>> {
 }
 
 /// `title` or `description`: the keywords a type takes.
-fn is_annotation(spec: &Spec) -> bool {
+pub(super) fn is_annotation(spec: &Spec) -> bool {
     matches!(new_keyword(spec, Value::Str(&String::new())), Some(Keyword::Title(_) | Keyword::Description(_)))
 }
 
@@ -373,7 +371,7 @@ fn waivers(meta: &ParseNestedMeta) -> syn::Result<Vec<Waiver>> {
     let mut reason: Option<LitStr> = None;
     meta.parse_nested_meta(|inner| {
         if inner.path.is_ident(REASON) {
-            reason = Some(string(&inner)?);
+            reason = Some(grammar::value(grammar::row(Scope::Allow, REASON), &inner, string)?);
         } else {
             rules.push(rule_id(&inner.path)?);
         }
@@ -436,7 +434,8 @@ fn items(cx: &Ctxt, meta: &ParseNestedMeta, depth: usize, levels: &mut Vec<Items
     let mut result = Ok(());
     meta.parse_nested_meta(|nested| {
         if nested.path.is_ident(ITEMS) {
-            if let Err(error) = items(cx, &nested, depth + 1, levels) {
+            let spec = grammar::row(Scope::Field, ITEMS);
+            if let Err(error) = grammar::value(spec, &nested, |nested| items(cx, nested, depth + 1, levels)) {
                 result = Err(error);
             }
             return Ok(());
@@ -447,7 +446,8 @@ fn items(cx: &Ctxt, meta: &ParseNestedMeta, depth: usize, levels: &mut Vec<Items
                  with `#[mongo(bson_type = \"...\")]` on its field)",
             ));
         }
-        if !inner.parse(cx, &nested)? {
+        let spec = grammar::find(Scope::Keyword, &nested);
+        if !spec.map_or(Ok(false), |spec| grammar::value(spec, &nested, |nested| inner.parse(cx, nested)))? {
             let keywords: Vec<&str> =
                 keyword::KEYWORDS.iter().filter(|spec| spec.attr != "bson_type").map(|spec| spec.attr).collect();
             return Err(nested.error(format!(
@@ -539,55 +539,58 @@ impl Field {
         let mut renamed_from: Option<LitStr> = None;
         let mut nullable = None;
         each_key(cx, attrs, |meta| {
-            let path = &meta.path;
-            if path.is_ident(RENAMED_FROM) {
-                // #[mongo(renamed_from = "maxSeats")]
-                let old = super::string(meta)?;
-                let name = old.value();
-                if name.is_empty() || name.starts_with('$') || name.contains('.') || name == "_id" {
-                    return Err(syn::Error::new(
+            let Some(spec) = grammar::find(Scope::Field, meta) else { return Err(unknown(meta, &field_keys())) };
+            grammar::value(spec, meta, |meta| {
+                let path = &meta.path;
+                if path.is_ident(RENAMED_FROM) {
+                    // #[mongo(renamed_from = "maxSeats")]
+                    let old = super::string(meta)?;
+                    let name = old.value();
+                    if name.is_empty() || name.starts_with('$') || name.contains('.') || name == "_id" {
+                        return Err(syn::Error::new(
                         old.span(),
                         "renamed_from names the field's previous key in the stored documents: not empty, not `_id`, \
                          without `$` at its start or `.` (one field of this struct)",
                     ));
+                    }
+                    if renamed_from.is_some() {
+                        return Err(meta.error("duplicate mongo attribute `renamed_from`"));
+                    }
+                    renamed_from = Some(old);
+                } else if path.is_ident(ITEMS) {
+                    // #[mongo(items(max_length = 30, pattern = "^[a-z]+$"))]
+                    items(cx, meta, 0, &mut levels)?;
+                } else if path.is_ident(MONEY) {
+                    // #[mongo(money)]
+                    if flag(meta)? {
+                        money.set_true(path);
+                    }
+                } else if path.is_ident(DATE) {
+                    // #[mongo(date)]
+                    if flag(meta)? {
+                        date.set_true(path);
+                    }
+                } else if path.is_ident(AUTO_INCREMENT) {
+                    // #[mongo(auto_increment)]
+                    if flag(meta)? {
+                        auto_increment.set_true(path);
+                    }
+                } else if path.is_ident(NULLABLE) {
+                    // #[mongo(nullable)]
+                    if nullable.is_some() {
+                        return Err(meta.error("duplicate mongo attribute `nullable`"));
+                    }
+                    if flag(meta)? {
+                        nullable = Some(path.span());
+                    }
+                } else if path.is_ident(ALLOW) {
+                    // #[mongo(allow(money_double, reason = "..."))]
+                    allow.extend(waivers(meta)?);
+                } else if !keywords.parse(cx, meta)? {
+                    return Err(unknown(meta, &field_keys()));
                 }
-                if renamed_from.is_some() {
-                    return Err(meta.error("duplicate mongo attribute `renamed_from`"));
-                }
-                renamed_from = Some(old);
-            } else if path.is_ident(ITEMS) {
-                // #[mongo(items(max_length = 30, pattern = "^[a-z]+$"))]
-                items(cx, meta, 0, &mut levels)?;
-            } else if path.is_ident(MONEY) {
-                // #[mongo(money)]
-                if flag(meta)? {
-                    money.set_true(path);
-                }
-            } else if path.is_ident(DATE) {
-                // #[mongo(date)]
-                if flag(meta)? {
-                    date.set_true(path);
-                }
-            } else if path.is_ident(AUTO_INCREMENT) {
-                // #[mongo(auto_increment)]
-                if flag(meta)? {
-                    auto_increment.set_true(path);
-                }
-            } else if path.is_ident(NULLABLE) {
-                // #[mongo(nullable)]
-                if nullable.is_some() {
-                    return Err(meta.error("duplicate mongo attribute `nullable`"));
-                }
-                if flag(meta)? {
-                    nullable = Some(path.span());
-                }
-            } else if path.is_ident(ALLOW) {
-                // #[mongo(allow(money_double, reason = "..."))]
-                allow.extend(waivers(meta)?);
-            } else if !keywords.parse(cx, meta)? {
-                return Err(unknown(meta, &field_keys()));
-            }
-            Ok(())
+                Ok(())
+            })
         });
         keywords.check_bounds(cx);
         Field {
@@ -709,41 +712,45 @@ impl Container {
         let mut options = super::options::Options::default();
         let mut allow = Vec::new();
         each_key(cx, attrs, |meta| {
-            let path = &meta.path;
-            if path.is_ident(CRATE) {
-                // #[mongo(crate = "my_facade::mongo_schema")]: read by `runtime_path`
-                string(meta)?.parse::<syn::Path>()?;
-            } else if path.is_ident(DB) {
-                // #[mongo(db = "db_user_center")]
-                db.set(path, string(meta)?);
-            } else if path.is_ident(COLLECTION) {
-                // #[mongo(collection = "t_user_account")]
-                collection.set(path, string(meta)?);
-            } else if path.is_ident(VALIDATION_LEVEL) {
-                // #[mongo(validation_level = "strict" | "moderate" | "off")]
-                level.set(path, one_of(string(meta)?, &ValidationLevel::ALL, |l| l.as_str(), "validation_level")?);
-            } else if path.is_ident(VALIDATION_ACTION) {
-                // #[mongo(validation_action = "error" | "warn" | "errorAndLog")]
-                action.set(path, one_of(string(meta)?, &ValidationAction::ALL, |a| a.as_str(), "validation_action")?);
-            } else if path.is_ident(MAX_DEPTH) {
-                // #[mongo(max_depth = 3)]
-                depth.set(path, max_depth(meta)?);
-            } else if path.is_ident(FIELD_CASE) {
-                // #[mongo(field_case = "camelCase" | "snake_case")]
-                case.set(path, field_case(meta)?);
-            } else if path.is_ident(MAX_ITEMS_LIMIT) {
-                // #[mongo(max_items_limit = 100)]
-                items_limit.set(path, max_items_limit(meta)?);
-            } else if path.is_ident(ALLOW) {
-                // #[mongo(allow(field_name, reason = "..."))]
-                allow.extend(waivers(meta)?);
-            } else if is_annotation_key(meta) {
-                // #[mongo(title = "...", description = "...")]
-                keywords.parse(cx, meta)?;
-            } else if !options.parse(cx, meta)? {
-                return Err(unknown(meta, &container_keys()));
-            }
-            Ok(())
+            let Some(spec) = grammar::find(Scope::Type, meta) else { return Err(unknown(meta, &container_keys())) };
+            grammar::value(spec, meta, |meta| {
+                let path = &meta.path;
+                if path.is_ident(CRATE) {
+                    // #[mongo(crate = "my_facade::mongo_schema")]: read by `runtime_path`
+                    string(meta)?.parse::<syn::Path>()?;
+                } else if path.is_ident(DB) {
+                    // #[mongo(db = "db_user_center")]
+                    db.set(path, string(meta)?);
+                } else if path.is_ident(COLLECTION) {
+                    // #[mongo(collection = "t_user_account")]
+                    collection.set(path, string(meta)?);
+                } else if path.is_ident(VALIDATION_LEVEL) {
+                    // #[mongo(validation_level = "strict" | "moderate" | "off")]
+                    level.set(path, one_of(string(meta)?, &ValidationLevel::ALL, |l| l.as_str(), "validation_level")?);
+                } else if path.is_ident(VALIDATION_ACTION) {
+                    // #[mongo(validation_action = "error" | "warn" | "errorAndLog")]
+                    action
+                        .set(path, one_of(string(meta)?, &ValidationAction::ALL, |a| a.as_str(), "validation_action")?);
+                } else if path.is_ident(MAX_DEPTH) {
+                    // #[mongo(max_depth = 3)]
+                    depth.set(path, max_depth(meta)?);
+                } else if path.is_ident(FIELD_CASE) {
+                    // #[mongo(field_case = "camelCase" | "snake_case")]
+                    case.set(path, field_case(meta)?);
+                } else if path.is_ident(MAX_ITEMS_LIMIT) {
+                    // #[mongo(max_items_limit = 100)]
+                    items_limit.set(path, max_items_limit(meta)?);
+                } else if path.is_ident(ALLOW) {
+                    // #[mongo(allow(field_name, reason = "..."))]
+                    allow.extend(waivers(meta)?);
+                } else if is_annotation_key(meta) {
+                    // #[mongo(title = "...", description = "...")]
+                    keywords.parse(cx, meta)?;
+                } else if !options.parse(cx, meta)? {
+                    return Err(unknown(meta, &container_keys()));
+                }
+                Ok(())
+            })
         });
         Container {
             db: db.get(),

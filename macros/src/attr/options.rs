@@ -2,6 +2,7 @@
 //! `shard_key(...)`, `capped(...)`, `collation(...)`, `clustered(...)`. One branch per
 //! key, each headed by its syntax.
 
+use super::grammar::{self, Scope};
 use super::{key, string, Attr, BoolAttr};
 use crate::ctxt::Ctxt;
 use crate::symbol::*;
@@ -222,23 +223,26 @@ fn timeseries(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Timeseries> {
     let mut granularity = Attr::none(cx, GRANULARITY);
     let mut expire = Attr::none(cx, EXPIRE_AFTER_SECONDS);
     meta.parse_nested_meta(|inner| {
+        let Some(spec) = grammar::find(Scope::Timeseries, &inner) else { return Err(inner.error(format!("unknown timeseries option `{}`; expected one of: time_field, meta_field, granularity, expire_after_seconds", key(&inner)))) };
+        grammar::value(spec, &inner, |inner| {
         let path = &inner.path;
         if path.is_ident(TIME_FIELD) {
-            time.set(path, string(&inner)?);
+            time.set(path, string(inner)?);
         } else if path.is_ident(META_FIELD) {
-            meta_field.set(path, string(&inner)?);
+            meta_field.set(path, string(inner)?);
         } else if path.is_ident(GRANULARITY) {
-            let lit = string(&inner)?;
+            let lit = string(inner)?;
             if !GRANULARITIES.contains(&lit.value().as_str()) {
                 return Err(syn::Error::new(lit.span(), format!("unknown granularity \"{}\", expected \"seconds\", \"minutes\" or \"hours\"", lit.value())));
             }
             granularity.set(path, lit);
         } else if path.is_ident(EXPIRE_AFTER_SECONDS) {
-            expire.set(path, positive(&inner)?);
+            expire.set(path, positive(inner)?);
         } else {
-            return Err(inner.error(format!("unknown timeseries option `{}`; expected one of: time_field, meta_field, granularity, expire_after_seconds", key(&inner))));
+            return Err(inner.error(format!("unknown timeseries option `{}`; expected one of: time_field, meta_field, granularity, expire_after_seconds", key(inner))));
         }
         Ok(())
+        })
     })?;
     let Some(time_field) = time.get() else {
         return Err(meta.error("`timeseries` needs `time_field = \"...\"`, the field holding each measurement's date"));
@@ -266,28 +270,44 @@ fn index(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Index> {
     let mut language_override = Attr::none(cx, LANGUAGE_OVERRIDE);
     let mut projection = Attr::none(cx, WILDCARD_PROJECTION);
     let all = KeyKind::ALL;
+    let unknown = |inner: &ParseNestedMeta| {
+        inner.error(format!(
+            "unknown index option `{}`; expected one of: keys(...), unique, name, ttl, partial, sparse, hidden, \
+             collation(...), weights(...), default_language, language_override, wildcard_projection(...)",
+            key(inner)
+        ))
+    };
     meta.parse_nested_meta(|inner| {
-        let path = &inner.path;
-        if path.is_ident(KEYS) {
-            keys.set(path, key_list(&inner, &all)?);
-        } else if path.is_ident(UNIQUE) {
-            unique.set_true(path);
-        } else if path.is_ident(NAME) {
-            name.set(path, string(&inner)?);
-        } else if path.is_ident(TTL) {
-            ttl.set(path, (path.span(), non_negative(&inner)?));
-        } else if path.is_ident(PARTIAL) {
-            partial.set(path, json_object(&string(&inner)?)?);
-        } else if path.is_ident(SPARSE) {
-            sparse.set(path, path.span());
-        } else if path.is_ident(HIDDEN) {
-            hidden.set(path, path.span());
-        } else if path.is_ident(COLLATION) {
-            collation_.set(path, collation(cx, &inner)?);
-        } else if path.is_ident(WEIGHTS) {
-            // weights(title = 10, "body.text" = 2)
-            let list = pairs(&inner, |lit| {
-                match lit.base10_parse::<u64>() {
+        let Some(spec) = grammar::find(Scope::Index, &inner) else { return Err(unknown(&inner)) };
+        grammar::value(spec, &inner, |inner| {
+            let path = &inner.path;
+            if path.is_ident(KEYS) {
+                keys.set(path, key_list(inner, &all)?);
+            } else if path.is_ident(UNIQUE) {
+                // `unique`, or `unique = true | false` as every flag
+                if flag(inner)? {
+                    unique.set_true(path);
+                }
+            } else if path.is_ident(NAME) {
+                name.set(path, string(inner)?);
+            } else if path.is_ident(TTL) {
+                ttl.set(path, (path.span(), non_negative(inner)?));
+            } else if path.is_ident(PARTIAL) {
+                partial.set(path, json_object(&string(inner)?)?);
+            } else if path.is_ident(SPARSE) {
+                if flag(inner)? {
+                    sparse.set(path, path.span());
+                }
+            } else if path.is_ident(HIDDEN) {
+                if flag(inner)? {
+                    hidden.set(path, path.span());
+                }
+            } else if path.is_ident(COLLATION) {
+                collation_.set(path, collation(cx, inner)?);
+            } else if path.is_ident(WEIGHTS) {
+                // weights(title = 10, "body.text" = 2)
+                let list = pairs(inner, |lit| {
+                    match lit.base10_parse::<u64>() {
                 Ok(n) if n > 0 && n < u64::from(mongo_schema_contract::options::MAX_TEXT_WEIGHT) => Ok(n),
                 _ => Err(syn::Error::new(
                     lit.span(),
@@ -295,31 +315,28 @@ fn index(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Index> {
                      interval (0,100000)\", code 67), e.g. `weights(title = 10, body = 1)`",
                 )),
             }
-            })?;
-            weights.set(path, (path.span(), list));
-        } else if path.is_ident(DEFAULT_LANGUAGE) {
-            default_language.set(path, string(&inner)?);
-        } else if path.is_ident(LANGUAGE_OVERRIDE) {
-            language_override.set(path, string(&inner)?);
-        } else if path.is_ident(WILDCARD_PROJECTION) {
-            // wildcard_projection(attributes = 1, "meta.internal" = 0)
-            let list = pairs(&inner, |lit| match lit.base10_digits() {
-                "1" => Ok(true),
-                "0" => Ok(false),
-                _ => Err(syn::Error::new(
-                    lit.span(),
-                    "a wildcard projection includes a path with `1` or excludes it with `0`",
-                )),
-            })?;
-            projection.set(path, (path.span(), list));
-        } else {
-            return Err(inner.error(format!(
-                "unknown index option `{}`; expected one of: keys(...), unique, name, ttl, partial, sparse, hidden, \
-                 collation(...), weights(...), default_language, language_override, wildcard_projection(...)",
-                key(&inner)
-            )));
-        }
-        Ok(())
+                })?;
+                weights.set(path, (path.span(), list));
+            } else if path.is_ident(DEFAULT_LANGUAGE) {
+                default_language.set(path, string(inner)?);
+            } else if path.is_ident(LANGUAGE_OVERRIDE) {
+                language_override.set(path, string(inner)?);
+            } else if path.is_ident(WILDCARD_PROJECTION) {
+                // wildcard_projection(attributes = 1, "meta.internal" = 0)
+                let list = pairs(inner, |lit| match lit.base10_digits() {
+                    "1" => Ok(true),
+                    "0" => Ok(false),
+                    _ => Err(syn::Error::new(
+                        lit.span(),
+                        "a wildcard projection includes a path with `1` or excludes it with `0`",
+                    )),
+                })?;
+                projection.set(path, (path.span(), list));
+            } else {
+                return Err(unknown(inner));
+            }
+            Ok(())
+        })
     })?;
     let Some(keys) = keys.get() else {
         return Err(meta.error("`index` needs its keys: `index(keys(field = 1, other = -1))`"));
@@ -383,52 +400,56 @@ fn collation(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Collation> {
         let names: Vec<String> = allowed.iter().map(|a| format!("\"{a}\"")).collect();
         Err(syn::Error::new(lit.span(), format!("`{}` is one of {}", key(inner), names.join(", "))))
     };
+    let unknown = |inner: &ParseNestedMeta| {
+        inner.error(format!(
+            "unknown collation option `{}`; expected one of: locale, strength, case_level, case_first, \
+             numeric_ordering, alternate, max_variable, normalization, backwards",
+            key(inner)
+        ))
+    };
     meta.parse_nested_meta(|inner| {
-        let path = &inner.path;
-        if path.is_ident(LOCALE) {
-            let lit = string(&inner)?;
-            if !locale_like(&lit.value()) {
-                return Err(syn::Error::new(
+        let Some(spec) = grammar::find(Scope::Collation, &inner) else { return Err(unknown(&inner)) };
+        grammar::value(spec, &inner, |inner| {
+            let path = &inner.path;
+            if path.is_ident(LOCALE) {
+                let lit = string(inner)?;
+                if !locale_like(&lit.value()) {
+                    return Err(syn::Error::new(
                     lit.span(),
                     "`locale` is an ICU locale mongod supports, such as \"en\", \"fr_CA\", \"zh@collation=pinyin\", or \
                      \"simple\" (binary comparison); mongod refuses others (code 2, \"Field 'locale' is invalid\")",
                 ));
-            }
-            locale.set(path, lit);
-        } else if path.is_ident(STRENGTH) {
-            let lit: syn::LitInt = inner.value()?.parse()?;
-            match lit.base10_parse::<u32>() {
-                Ok(n) if COLLATION_STRENGTHS.contains(&n) => strength.set(path, n),
-                _ => {
-                    return Err(syn::Error::new(
+                }
+                locale.set(path, lit);
+            } else if path.is_ident(STRENGTH) {
+                let lit: syn::LitInt = inner.value()?.parse()?;
+                match lit.base10_parse::<u32>() {
+                    Ok(n) if COLLATION_STRENGTHS.contains(&n) => strength.set(path, n),
+                    _ => return Err(syn::Error::new(
                         lit.span(),
                         "`strength` is 1 (base letters only), 2 (and accents: case-insensitive), 3 (and case, ICU's \
                          default), 4 or 5; mongod refuses others (code 51024)",
-                    ))
+                    )),
                 }
+            } else if path.is_ident(CASE_LEVEL) {
+                case_level.set(path, flag(inner)?);
+            } else if path.is_ident(CASE_FIRST) {
+                case_first.set(path, word(inner, &COLLATION_CASE_FIRST)?);
+            } else if path.is_ident(NUMERIC_ORDERING) {
+                numeric_ordering.set(path, flag(inner)?);
+            } else if path.is_ident(ALTERNATE) {
+                alternate.set(path, word(inner, &COLLATION_ALTERNATE)?);
+            } else if path.is_ident(MAX_VARIABLE) {
+                max_variable.set(path, word(inner, &COLLATION_MAX_VARIABLE)?);
+            } else if path.is_ident(NORMALIZATION) {
+                normalization.set(path, flag(inner)?);
+            } else if path.is_ident(BACKWARDS) {
+                backwards.set(path, flag(inner)?);
+            } else {
+                return Err(unknown(inner));
             }
-        } else if path.is_ident(CASE_LEVEL) {
-            case_level.set(path, flag(&inner)?);
-        } else if path.is_ident(CASE_FIRST) {
-            case_first.set(path, word(&inner, &COLLATION_CASE_FIRST)?);
-        } else if path.is_ident(NUMERIC_ORDERING) {
-            numeric_ordering.set(path, flag(&inner)?);
-        } else if path.is_ident(ALTERNATE) {
-            alternate.set(path, word(&inner, &COLLATION_ALTERNATE)?);
-        } else if path.is_ident(MAX_VARIABLE) {
-            max_variable.set(path, word(&inner, &COLLATION_MAX_VARIABLE)?);
-        } else if path.is_ident(NORMALIZATION) {
-            normalization.set(path, flag(&inner)?);
-        } else if path.is_ident(BACKWARDS) {
-            backwards.set(path, flag(&inner)?);
-        } else {
-            return Err(inner.error(format!(
-                "unknown collation option `{}`; expected one of: locale, strength, case_level, case_first, \
-                 numeric_ordering, alternate, max_variable, normalization, backwards",
-                key(&inner)
-            )));
-        }
-        Ok(())
+            Ok(())
+        })
     })?;
     let Some(locale) = locale.get() else {
         return Err(meta.error(
@@ -482,8 +503,8 @@ fn clustered(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Clustered> {
     let mut expire = Attr::none(cx, EXPIRE_AFTER_SECONDS);
     if meta.input.peek(syn::token::Paren) {
         meta.parse_nested_meta(|inner| {
-            if inner.path.is_ident(EXPIRE_AFTER_SECONDS) {
-                expire.set(&inner.path, non_negative(&inner)?);
+            if let Some(spec) = grammar::find(Scope::Clustered, &inner) {
+                expire.set(&inner.path, grammar::value(spec, &inner, non_negative)?);
                 Ok(())
             } else {
                 Err(inner.error(format!(
@@ -501,10 +522,11 @@ fn capped(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Capped> {
     let mut size = Attr::none(cx, SIZE);
     let mut max = Attr::none(cx, MAX);
     meta.parse_nested_meta(|inner| {
-        if inner.path.is_ident(SIZE) {
-            size.set(&inner.path, positive(&inner)?);
-        } else if inner.path.is_ident(MAX) {
-            max.set(&inner.path, positive(&inner)?);
+        let spec = grammar::find(Scope::Capped, &inner);
+        if let Some(spec) = spec.filter(|_| inner.path.is_ident(SIZE)) {
+            size.set(&inner.path, grammar::value(spec, &inner, positive)?);
+        } else if let Some(spec) = spec.filter(|_| inner.path.is_ident(MAX)) {
+            max.set(&inner.path, grammar::value(spec, &inner, positive)?);
         } else {
             return Err(inner.error(format!(
                 "unknown capped option `{}`; expected `size` (bytes) and optionally `max` (documents)",
@@ -583,6 +605,22 @@ fn one_key(input: ParseStream, meta: &ParseNestedMeta, allowed: &[KeyKind]) -> s
             format!("`{}` keys name fields; a wildcard `$**` goes in an index's `keys`", key(meta)),
         ));
     }
+    if input.is_empty() || input.peek(Token![,]) {
+        // `keys(email)`: ascending, MongoDB's plain index (`email_1`); a shard key's kind
+        // (ranged or hashed) is a choice not to be made for the user
+        if key(meta) == KEYS {
+            return Ok(Key { path, span, kind: KeyKind::Ascending });
+        }
+        let field = if path.contains('.') { format!("\"{path}\"") } else { path.clone() };
+        return Err(syn::Error::new(
+            span,
+            format!(
+                "`{0}` says how each key distributes documents: write `{0}({field} = 1)` for a ranged key or \
+                 `{0}({field} = \"hashed\")` for a hashed one",
+                key(meta)
+            ),
+        ));
+    }
     input.parse::<Token![=]>()?;
     let kind = key_kind(input)?;
     if !allowed.contains(&kind.0) {
@@ -610,7 +648,8 @@ fn key_kind(input: ParseStream) -> syn::Result<(KeyKind, Span)> {
     kind.map(|k| (k, lit.span())).ok_or_else(|| {
         syn::Error::new(
             lit.span(),
-            "an index key is `1` (ascending), `-1` (descending), \"hashed\", \"2dsphere\", \"2d\" or \"text\"",
+            "an index key is `1` (ascending), `-1` (descending), \"hashed\", \"2dsphere\", \"2d\" or \"text\", e.g. \
+             `keys(email = 1, createTime = -1)`",
         )
     })
 }
