@@ -1,0 +1,380 @@
+//! `schema infer` over a legacy database made by a seeded generator: mixed int32 / int64 /
+//! double, string dates beside BSON dates, a renamed key, enum-like strings, a map keyed by
+//! ObjectIds, optional and null fields, nested arrays, binary UUIDs, and a clean collection.
+//! The generator knows the anomalies it planted; the report must count exactly those.
+//! The drafted file is `downstream/infer/src/drafted.rs` (built by scripts/test.sh):
+//! `UPDATE_INFER=1` rewrites it.
+#![forbid(unsafe_code)]
+#![cfg(feature = "cli")]
+
+use mongo_schema::bson::{doc, oid::ObjectId, spec::BinarySubtype, Binary, Bson, DateTime, Decimal128, Document};
+use mongo_schema::cli::run;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+fn schema(args: &[&str]) -> (i32, String, String) {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = run(&[], std::iter::once("schema").chain(args.iter().copied()), &mut out, &mut err);
+    (code, String::from_utf8(out).unwrap(), String::from_utf8(err).unwrap())
+}
+
+/// xorshift64*: a fixed sequence per seed, no dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+const ORDERS: u64 = 400;
+const CUSTOMERS: u64 = 50;
+
+fn oid(i: u64, tag: u8) -> ObjectId {
+    let mut bytes = [0u8; 12];
+    bytes[0] = 0x65;
+    bytes[3] = tag;
+    bytes[4..12].copy_from_slice(&i.to_be_bytes());
+    ObjectId::from_bytes(bytes)
+}
+
+fn decimal(cents: u64) -> Decimal128 {
+    format!("{}.{:02}", cents / 100, cents % 100).parse().unwrap()
+}
+
+/// The legacy database: `t_order` (messy) and `customers` (clean, a name off the standard),
+/// and the anomalies planted, `path → documents`.
+fn legacy(seed: u64) -> (Vec<Document>, Vec<Document>, BTreeMap<&'static str, u64>) {
+    let mut rng = Rng(seed | 1);
+    let mut planted: BTreeMap<&'static str, u64> = BTreeMap::new();
+    let statuses = ["pending", "paid", "shipped", "cancelled"];
+    let mut orders = Vec::new();
+    for i in 0..ORDERS {
+        let mut d = doc! { "_id": oid(i, 1) };
+        // int32 and int64: an i64, nothing refused
+        d.insert("orderNo", if i % 3 == 0 { Bson::Int64(1_000_000 + i as i64) } else { Bson::Int32(i as i32) });
+        // a counter with a few integral doubles: an integer, the doubles refused
+        if i % 10 == 0 {
+            d.insert("quantity", (1 + rng.below(5)) as f64);
+            *planted.entry("quantity").or_default() += 1;
+        } else {
+            d.insert("quantity", (1 + rng.below(5)) as i32);
+        }
+        // money: Decimal128, a few doubles refused
+        if i % 7 == 0 {
+            d.insert("totalAmount", rng.below(10_000) as f64 / 100.0 + 0.01);
+            *planted.entry("totalAmount").or_default() += 1;
+        } else {
+            d.insert("totalAmount", decimal(rng.below(100_000)));
+        }
+        // a BSON date, some string dates refused
+        let millis = 1_700_000_000_000 + (i as i64) * 60_000;
+        if i % 8 == 0 {
+            d.insert("createTime", DateTime::from_millis(millis).try_to_rfc3339_string().unwrap());
+            *planted.entry("createTime").or_default() += 1;
+        } else {
+            d.insert("createTime", DateTime::from_millis(millis));
+        }
+        d.insert("status", statuses[rng.below(4) as usize]);
+        // an ObjectId reference, some stored as its hex string
+        let customer = oid(rng.below(CUSTOMERS), 2);
+        if i % 9 == 0 {
+            d.insert("customerId", customer.to_hex());
+            *planted.entry("customerId").or_default() += 1;
+        } else {
+            d.insert("customerId", customer);
+        }
+        // renamed: the first 150 documents have the old key
+        let city = ["Lyon", "Oslo", "Kyoto"][rng.below(3) as usize];
+        let address = doc! { "city": city, "zip": format!("{:05}", rng.below(99_999)) };
+        if i < 150 {
+            d.insert("shipTo", address);
+            *planted.entry("shipTo").or_default() += 1;
+        } else {
+            d.insert("shippingAddress", address);
+        }
+        // optional (missing), nullable (null), and both (the nulls refused)
+        if i % 3 != 0 {
+            d.insert("remark", format!("remark {}", rng.below(1_000_000)));
+        }
+        d.insert(
+            "couponCode",
+            if i % 4 == 0 { Bson::Null } else { Bson::String(format!("C{}", rng.below(1_000_000))) },
+        );
+        match i % 5 {
+            0 => {}
+            1 => {
+                d.insert("giftMessage", Bson::Null);
+                *planted.entry("giftMessage").or_default() += 1;
+            }
+            _ => {
+                d.insert("giftMessage", format!("for you {}", rng.below(1_000_000)));
+            }
+        }
+        // an array of documents, and an array of arrays
+        let lines = if i % 50 == 0 { 12 } else { 1 + rng.below(4) };
+        let items: Vec<Bson> = (0..lines)
+            .map(|_| {
+                Bson::Document(doc! {
+                    "sku": format!("SKU-{}", rng.below(100_000)),
+                    "qty": (1 + rng.below(3)) as i32,
+                    "unitPrice": decimal(rng.below(5_000)),
+                })
+            })
+            .collect();
+        d.insert("items", items);
+        let sizes: Vec<Bson> = (0..1 + rng.below(2))
+            .map(|_| Bson::Array(vec![Bson::Int32(rng.below(100) as i32), Bson::Int32(rng.below(100) as i32)]))
+            .collect();
+        d.insert("boxSizes", sizes);
+        // a map keyed by ObjectIds
+        let mut stock = Document::new();
+        for _ in 0..1 + rng.below(3) {
+            stock.insert(oid(rng.below(20), 3).to_hex(), rng.below(50) as i32);
+        }
+        d.insert("stockByWarehouse", stock);
+        // binary UUIDs (subtype 4), missing in some documents
+        if i % 6 != 0 {
+            let mut bytes = [0u8; 16];
+            bytes[..8].copy_from_slice(&rng.next().to_be_bytes());
+            bytes[8..].copy_from_slice(&rng.next().to_be_bytes());
+            d.insert("trackingId", Binary { subtype: BinarySubtype::Uuid, bytes: bytes.to_vec() });
+        }
+        orders.push(d);
+    }
+    let customers = (0..CUSTOMERS)
+        .map(|i| {
+            doc! {
+                "_id": oid(i, 2),
+                "name": format!("Customer {i}"),
+                "email": format!("c{i}@example.com"),
+                "vip": i % 4 == 0,
+                "joinedAt": DateTime::from_millis(1_600_000_000_000 + i as i64 * 86_400_000),
+            }
+        })
+        .collect();
+    (orders, customers, planted)
+}
+
+/// Writes the database as Extended JSON lines, one file per collection, in `dir/db_legacy/`.
+fn write_dump(dir: &Path, orders: &[Document], customers: &[Document]) -> std::path::PathBuf {
+    let db = dir.join("db_legacy");
+    std::fs::create_dir_all(&db).unwrap();
+    for (name, docs) in [("t_order", orders), ("customers", customers)] {
+        let text: String =
+            docs.iter().map(|d| format!("{}\n", Bson::Document(d.clone()).into_canonical_extjson())).collect();
+        std::fs::write(db.join(format!("{name}.json")), text).unwrap();
+    }
+    db
+}
+
+fn infer_files(db: &Path) -> (String, serde_json::Value) {
+    let files = [db.join("customers.json"), db.join("t_order.json")];
+    let report = db.join("report.json");
+    let args: Vec<String> = ["infer".to_owned()]
+        .into_iter()
+        .chain(files.iter().map(|f| f.display().to_string()))
+        .chain(["--format".into(), "json".into(), "--report".into(), report.display().to_string()])
+        .collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, out, err) = schema(&args);
+    assert_eq!(code, 0, "{err}");
+    let report = serde_json::from_str(&std::fs::read_to_string(report).unwrap()).unwrap();
+    (out, report)
+}
+
+/// `path → documents` of a collection's anomalies in a JSON report.
+fn anomalies(report: &serde_json::Value, namespace: &str) -> BTreeMap<String, u64> {
+    let collection = report["collections"].as_array().unwrap().iter().find(|c| c["namespace"] == namespace).unwrap();
+    let mut found = BTreeMap::new();
+    for a in collection["anomalies"].as_array().unwrap() {
+        *found.entry(a["path"].as_str().unwrap().to_owned()).or_default() += a["documents"].as_u64().unwrap();
+    }
+    found
+}
+
+const DRAFTED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../downstream/infer/src/drafted.rs");
+
+#[test]
+fn drafts_the_target_shapes_and_counts_the_planted_anomalies() {
+    let dir = tempfile::tempdir().unwrap();
+    let (orders, customers, planted) = legacy(37);
+    let db = write_dump(dir.path(), &orders, &customers);
+    let (source, report) = infer_files(&db);
+
+    // what the issue asks of each shape
+    for expected in [
+        "#[mongo(db = \"db_legacy\", collection = \"t_order\")]",
+        "pub order_no: i64,",
+        "pub quantity: i64,",
+        "#[serde(rename = \"totalAmount\", with = \"mongo_schema::serde_helpers::decimal128\")]",
+        "pub total_amount: rust_decimal::Decimal,",
+        "pub create_time: mongo_schema::bson::DateTime,",
+        "pub status: OrderStatus,",
+        "pub customer_id: mongo_schema::bson::oid::ObjectId,",
+        "#[mongo(renamed_from = \"shipTo\")]",
+        "pub shipping_address: OrderShippingAddress,",
+        "#[serde(skip_serializing_if = \"Option::is_none\")]\n    pub remark: Option<String>,",
+        "pub coupon_code: Option<String>,",
+        "pub gift_message: Option<String>,",
+        "#[mongo(max_items = 20)]\n    pub items: Vec<OrderItems>,",
+        "#[mongo(max_items = 2, items(max_items = 2))]\n    pub box_sizes: Vec<Vec<mongo_schema::bson::Bson>>,",
+        "#[mongo(max_properties = 5)]\n    pub stock_by_warehouse: std::collections::BTreeMap<String, i32>,",
+        "with = \"mongo_schema::serde_helpers::uuid_binary_option\", default)]\n    pub tracking_id: Option<uuid::Uuid>,",
+        "#[mongo(db = \"db_legacy\", collection = \"customers\", allow(collection_name,",
+        "/// 400 of 400: int32 67%, int64 34%.",
+    ] {
+        assert!(source.contains(expected), "missing {expected:?} in:\n{source}");
+    }
+    // the coupon code is only null, never missing: required and nullable
+    assert!(!source.contains("skip_serializing_if = \"Option::is_none\")]\n    pub coupon_code"), "{source}");
+
+    // exactly the planted anomalies, none on the clean collection
+    let mut expected: BTreeMap<String, u64> = planted.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect();
+    expected.retain(|_, v| *v > 0);
+    assert_eq!(anomalies(&report, "db_legacy.t_order"), expected);
+    assert_eq!(anomalies(&report, "db_legacy.customers"), BTreeMap::new());
+    let candidates = report["collections"][1]["candidates"].as_array().unwrap();
+    assert!(candidates.iter().any(|c| c["kind"] == "rename" && c["path"] == "shippingAddress"), "{candidates:?}");
+    assert!(candidates.iter().any(|c| c["kind"] == "map" && c["path"] == "stockByWarehouse"), "{candidates:?}");
+    assert_eq!(report["collections"][1]["read"], ORDERS);
+
+    // the same input, the same file, byte for byte
+    let (again, _) = infer_files(&db);
+    assert_eq!(source, again);
+
+    // the drafted file the downstream crate compiles is this one
+    if std::env::var_os("UPDATE_INFER").is_some() {
+        std::fs::write(DRAFTED, &source).unwrap();
+    }
+    let committed = std::fs::read_to_string(DRAFTED).unwrap_or_default();
+    assert!(
+        committed == source,
+        "{DRAFTED} is not what infer drafts from the generator: run `UPDATE_INFER=1 cargo test -p mongo-schema --features cli --test infer_legacy`"
+    );
+}
+
+#[test]
+fn an_empty_collection_is_reported_and_a_bad_input_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db_shop");
+    std::fs::create_dir_all(&db).unwrap();
+    std::fs::write(db.join("t_empty.json"), "").unwrap();
+    let file = db.join("t_empty.json");
+    let (code, out, err) = schema(&["infer", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("pub struct Empty {"), "{out}");
+    assert!(err.contains("db_shop.t_empty (0 documents read)"), "{err}");
+    assert!(err.contains("the collection is empty"), "{err}");
+
+    std::fs::write(db.join("t_bad.json"), "{\"a\": 1}\n{not json\n").unwrap();
+    let (code, _, err) = schema(&["infer", db.join("t_bad.json").to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("schema: ") && err.contains("t_bad.json"), "{err}");
+
+    let (code, _, err) = schema(&["infer", file.to_str().unwrap(), "--all"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("need --uri"), "{err}");
+}
+
+/// The live side: the generator's database on mongod, drafted with `--all`, gives the dump's
+/// models; a `$sample` reads at most its size; nothing on the server changes.
+#[cfg(feature = "driver")]
+#[test]
+fn live_all_matches_the_dump_and_changes_nothing() {
+    let Ok(uri) = std::env::var("MONGODB_URI") else {
+        eprintln!("skipped (no MONGODB_URI): live_all_matches_the_dump_and_changes_nothing");
+        return;
+    };
+    use mongodb::sync::Client;
+    let client = Client::with_uri_str(&uri).unwrap();
+    let db_name = "db_legacy";
+    let db = client.database(db_name);
+    db.drop().run().unwrap();
+    let (orders, customers, planted) = legacy(37);
+    db.collection::<Document>("t_order").insert_many(orders.clone()).run().unwrap();
+    db.collection::<Document>("customers").insert_many(customers.clone()).run().unwrap();
+    let state = |db: &mongodb::sync::Database| {
+        let mut all = Vec::new();
+        for name in ["customers", "t_order"] {
+            let c = db.collection::<Document>(name);
+            let docs: Vec<Document> =
+                c.find(doc! {}).sort(doc! { "_id": 1 }).run().unwrap().map(Result::unwrap).collect();
+            let indexes: Vec<String> = c.list_index_names().run().unwrap();
+            all.push((docs, indexes));
+        }
+        let names = db.list_collection_names().run().unwrap();
+        (all, names)
+    };
+    let before = state(&db);
+
+    let dir = tempfile::tempdir().unwrap();
+    let dump = write_dump(dir.path(), &orders, &customers);
+    let (from_dump, _) = infer_files(&dump);
+    let report = dir.path().join("live.json");
+    let (code, from_live, err) = schema(&[
+        "infer",
+        "--uri",
+        &uri,
+        "--db",
+        db_name,
+        "--all",
+        "--format",
+        "json",
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    // the live header counts what the collection holds
+    let from_live_models = from_live
+        .replace(" of 400 documents read.", " documents read.")
+        .replace(" of 50 documents read.", " documents read.");
+    assert_eq!(from_live_models, from_dump);
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let expected: BTreeMap<String, u64> = planted.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect();
+    assert_eq!(anomalies(&report, "db_legacy.t_order"), expected);
+    assert_eq!(report["collections"][1]["total"], ORDERS);
+
+    // a sample reads at most its size, and says of how many
+    let (code, _, err) =
+        schema(&["infer", "--uri", &uri, "--db", db_name, "--collection", "t_order", "--sample", "100"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("db_legacy.t_order (100 of 400 documents read)"), "{err}");
+
+    // indexes become attributes
+    db.collection::<Document>("customers")
+        .create_index(
+            mongodb::IndexModel::builder()
+                .keys(doc! { "email": 1 })
+                .options(mongodb::options::IndexOptions::builder().unique(true).build())
+                .build(),
+        )
+        .run()
+        .unwrap();
+    let (code, out, err) = schema(&["infer", "--uri", &uri, "--db", db_name, "--collection", "customers"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("index(keys(\"email\" = 1), unique, name = \"email_1\")"), "{out}");
+
+    // errors: a database with no collection, a collection that is not there, no server
+    let (code, _, err) = schema(&["infer", "--uri", &uri, "--db", "db_nothing_here_37"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("database db_nothing_here_37 has no collection"), "{err}");
+    let (code, _, err) = schema(&["infer", "--uri", &uri, "--db", db_name, "--collection", "t_missing"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no collection t_missing in db_legacy"), "{err}");
+    let (code, _, err) =
+        schema(&["infer", "--uri", "mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=300", "--db", db_name]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot list the collections of db_legacy") && err.contains("127.0.0.1:1"), "{err}");
+
+    // read only: the documents, indexes and collections as they were (the one index added above aside)
+    db.collection::<Document>("customers").drop_index("email_1").run().unwrap();
+    assert_eq!(state(&db), before);
+    db.drop().run().unwrap();
+}
