@@ -7,7 +7,12 @@
 #![forbid(unsafe_code)]
 #![cfg(feature = "cli")]
 
-use mongo_schema::bson::{doc, oid::ObjectId, spec::BinarySubtype, Binary, Bson, DateTime, Decimal128, Document};
+#[path = "support/legacy_db.rs"]
+mod legacy_db;
+
+use legacy_db::{legacy, write_dump, ORDERS};
+#[cfg(feature = "driver")]
+use mongo_schema::bson::{doc, Document};
 use mongo_schema::cli::run;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -16,162 +21,6 @@ fn schema(args: &[&str]) -> (i32, String, String) {
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let code = run(&[], std::iter::once("schema").chain(args.iter().copied()), &mut out, &mut err);
     (code, String::from_utf8(out).unwrap(), String::from_utf8(err).unwrap())
-}
-
-/// xorshift64*: a fixed sequence per seed, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-const ORDERS: u64 = 400;
-const CUSTOMERS: u64 = 50;
-
-fn oid(i: u64, tag: u8) -> ObjectId {
-    let mut bytes = [0u8; 12];
-    bytes[0] = 0x65;
-    bytes[3] = tag;
-    bytes[4..12].copy_from_slice(&i.to_be_bytes());
-    ObjectId::from_bytes(bytes)
-}
-
-fn decimal(cents: u64) -> Decimal128 {
-    format!("{}.{:02}", cents / 100, cents % 100).parse().unwrap()
-}
-
-/// The legacy database: `t_order` (messy) and `customers` (clean, a name off the standard),
-/// and the anomalies planted, `path → documents`.
-fn legacy(seed: u64) -> (Vec<Document>, Vec<Document>, BTreeMap<&'static str, u64>) {
-    let mut rng = Rng(seed | 1);
-    let mut planted: BTreeMap<&'static str, u64> = BTreeMap::new();
-    let statuses = ["pending", "paid", "shipped", "cancelled"];
-    let mut orders = Vec::new();
-    for i in 0..ORDERS {
-        let mut d = doc! { "_id": oid(i, 1) };
-        // int32 and int64: an i64, nothing refused
-        d.insert("orderNo", if i % 3 == 0 { Bson::Int64(1_000_000 + i as i64) } else { Bson::Int32(i as i32) });
-        // a counter with a few integral doubles: an integer, the doubles refused
-        if i % 10 == 0 {
-            d.insert("quantity", (1 + rng.below(5)) as f64);
-            *planted.entry("quantity").or_default() += 1;
-        } else {
-            d.insert("quantity", (1 + rng.below(5)) as i32);
-        }
-        // money: Decimal128, a few doubles refused
-        if i % 7 == 0 {
-            d.insert("totalAmount", rng.below(10_000) as f64 / 100.0 + 0.01);
-            *planted.entry("totalAmount").or_default() += 1;
-        } else {
-            d.insert("totalAmount", decimal(rng.below(100_000)));
-        }
-        // a BSON date, some string dates refused
-        let millis = 1_700_000_000_000 + (i as i64) * 60_000;
-        if i % 8 == 0 {
-            d.insert("createTime", DateTime::from_millis(millis).try_to_rfc3339_string().unwrap());
-            *planted.entry("createTime").or_default() += 1;
-        } else {
-            d.insert("createTime", DateTime::from_millis(millis));
-        }
-        d.insert("status", statuses[rng.below(4) as usize]);
-        // an ObjectId reference, some stored as its hex string
-        let customer = oid(rng.below(CUSTOMERS), 2);
-        if i % 9 == 0 {
-            d.insert("customerId", customer.to_hex());
-            *planted.entry("customerId").or_default() += 1;
-        } else {
-            d.insert("customerId", customer);
-        }
-        // renamed: the first 150 documents have the old key
-        let city = ["Lyon", "Oslo", "Kyoto"][rng.below(3) as usize];
-        let address = doc! { "city": city, "zip": format!("{:05}", rng.below(99_999)) };
-        if i < 150 {
-            d.insert("shipTo", address);
-            *planted.entry("shipTo").or_default() += 1;
-        } else {
-            d.insert("shippingAddress", address);
-        }
-        // optional (missing), nullable (null), and both (the nulls refused)
-        if i % 3 != 0 {
-            d.insert("remark", format!("remark {}", rng.below(1_000_000)));
-        }
-        d.insert(
-            "couponCode",
-            if i % 4 == 0 { Bson::Null } else { Bson::String(format!("C{}", rng.below(1_000_000))) },
-        );
-        match i % 5 {
-            0 => {}
-            1 => {
-                d.insert("giftMessage", Bson::Null);
-                *planted.entry("giftMessage").or_default() += 1;
-            }
-            _ => {
-                d.insert("giftMessage", format!("for you {}", rng.below(1_000_000)));
-            }
-        }
-        // an array of documents, and an array of arrays
-        let lines = if i % 50 == 0 { 12 } else { 1 + rng.below(4) };
-        let items: Vec<Bson> = (0..lines)
-            .map(|_| {
-                Bson::Document(doc! {
-                    "sku": format!("SKU-{}", rng.below(100_000)),
-                    "qty": (1 + rng.below(3)) as i32,
-                    "unitPrice": decimal(rng.below(5_000)),
-                })
-            })
-            .collect();
-        d.insert("items", items);
-        let sizes: Vec<Bson> = (0..1 + rng.below(2))
-            .map(|_| Bson::Array(vec![Bson::Int32(rng.below(100) as i32), Bson::Int32(rng.below(100) as i32)]))
-            .collect();
-        d.insert("boxSizes", sizes);
-        // a map keyed by ObjectIds
-        let mut stock = Document::new();
-        for _ in 0..1 + rng.below(3) {
-            stock.insert(oid(rng.below(20), 3).to_hex(), rng.below(50) as i32);
-        }
-        d.insert("stockByWarehouse", stock);
-        // binary UUIDs (subtype 4), missing in some documents
-        if i % 6 != 0 {
-            let mut bytes = [0u8; 16];
-            bytes[..8].copy_from_slice(&rng.next().to_be_bytes());
-            bytes[8..].copy_from_slice(&rng.next().to_be_bytes());
-            d.insert("trackingId", Binary { subtype: BinarySubtype::Uuid, bytes: bytes.to_vec() });
-        }
-        orders.push(d);
-    }
-    let customers = (0..CUSTOMERS)
-        .map(|i| {
-            doc! {
-                "_id": oid(i, 2),
-                "name": format!("Customer {i}"),
-                "email": format!("c{i}@example.com"),
-                "vip": i % 4 == 0,
-                "joinedAt": DateTime::from_millis(1_600_000_000_000 + i as i64 * 86_400_000),
-            }
-        })
-        .collect();
-    (orders, customers, planted)
-}
-
-/// Writes the database as Extended JSON lines, one file per collection, in `dir/db_legacy/`.
-fn write_dump(dir: &Path, orders: &[Document], customers: &[Document]) -> std::path::PathBuf {
-    let db = dir.join("db_legacy");
-    std::fs::create_dir_all(&db).unwrap();
-    for (name, docs) in [("t_order", orders), ("customers", customers)] {
-        let text: String =
-            docs.iter().map(|d| format!("{}\n", Bson::Document(d.clone()).into_canonical_extjson())).collect();
-        std::fs::write(db.join(format!("{name}.json")), text).unwrap();
-    }
-    db
 }
 
 fn infer_files(db: &Path) -> (String, serde_json::Value) {
@@ -204,7 +53,7 @@ const DRAFTED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../downstream/infer/
 #[test]
 fn drafts_the_target_shapes_and_counts_the_planted_anomalies() {
     let dir = tempfile::tempdir().unwrap();
-    let (orders, customers, planted) = legacy(37);
+    let legacy_db::Legacy { orders, customers, planted, .. } = legacy(37);
     let db = write_dump(dir.path(), &orders, &customers);
     let (source, report) = infer_files(&db);
 
@@ -212,7 +61,7 @@ fn drafts_the_target_shapes_and_counts_the_planted_anomalies() {
     for expected in [
         "#[mongo(db = \"db_legacy\", collection = \"t_order\")]",
         "pub order_no: i64,",
-        "pub quantity: i64,",
+        "pub quantity: i32,",
         "#[serde(rename = \"totalAmount\", with = \"mongo_schema::serde_helpers::decimal128\")]",
         "pub total_amount: rust_decimal::Decimal,",
         "pub create_time: mongo_schema::bson::DateTime,",
@@ -297,7 +146,7 @@ fn live_all_matches_the_dump_and_changes_nothing() {
     let db_name = "db_legacy";
     let db = client.database(db_name);
     db.drop().run().unwrap();
-    let (orders, customers, planted) = legacy(37);
+    let legacy_db::Legacy { orders, customers, planted, .. } = legacy(37);
     db.collection::<Document>("t_order").insert_many(orders.clone()).run().unwrap();
     db.collection::<Document>("customers").insert_many(customers.clone()).run().unwrap();
     let state = |db: &mongodb::sync::Database| {

@@ -36,7 +36,7 @@ pub struct Order {
     #[serde(rename = "orderNo")]
     pub order_no: i64,
     /// 400 of 400: int32 90%, double 10%.
-    pub quantity: i64,
+    pub quantity: i32,
     /// 400 of 400: decimal128 86%, double 15%.
     #[serde(rename = "totalAmount", with = "mongo_schema::serde_helpers::decimal128")]
     pub total_amount: rust_decimal::Decimal,

@@ -1,5 +1,7 @@
 //! The drafted models as a module of a user's crate, compiled unchanged.
 
+// exactly as drafted: `schema infer` writes it, rustfmt does not rewrite it
+#[rustfmt::skip]
 pub mod drafted;
 
 #[cfg(test)]

@@ -538,7 +538,8 @@ impl Writer {
             if has(Kind::Double) && (values.fractional.values > 0 || !(has(Kind::Int) || has(Kind::Long))) {
                 return Ty::F64;
             }
-            return if has(Kind::Long) || has(Kind::Double) { Ty::I64 } else { Ty::I32 };
+            // int32 alone stays int32; int64 (or doubles an int32 cannot hold) widen to i64
+            return if has(Kind::Long) || values.wide_doubles > 0 { Ty::I64 } else { Ty::I32 };
         }
         if has(Kind::Date) && only(&[Kind::Date, Kind::String]) {
             return Ty::Date;

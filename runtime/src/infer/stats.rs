@@ -164,6 +164,8 @@ pub struct Values {
     pub uuid_strings: u64,
     /// Doubles with no fractional part.
     pub integral_doubles: u64,
+    /// Doubles an int32 cannot hold (integral or not).
+    pub wide_doubles: u64,
     /// Doubles with one; their documents are kept too (an integer field refuses them).
     pub fractional: Seen,
     /// Array lengths (longer than [`MAX_LENGTH`]: counted at `MAX_LENGTH + 1`).
@@ -374,8 +376,13 @@ impl Values {
                     }
                 }
             }
-            RawBsonRef::Double(d) if d.fract() == 0.0 && d.is_finite() => self.integral_doubles += 1,
-            RawBsonRef::Double(_) => self.fractional.add(at),
+            RawBsonRef::Double(d) => {
+                self.wide_doubles += u64::from(!(f64::from(i32::MIN)..=f64::from(i32::MAX)).contains(&d));
+                match d.fract() == 0.0 && d.is_finite() {
+                    true => self.integral_doubles += 1,
+                    false => self.fractional.add(at),
+                }
+            }
             RawBsonRef::Array(items) if depth < MAX_NESTING => {
                 let mut length = 0u32;
                 let values = self.items.get_or_insert_with(Default::default);
@@ -446,6 +453,7 @@ impl Values {
         self.date_strings += other.date_strings;
         self.uuid_strings += other.uuid_strings;
         self.integral_doubles += other.integral_doubles;
+        self.wide_doubles += other.wide_doubles;
         self.fractional.merge(&other.fractional);
         for (length, n) in &other.lengths {
             *self.lengths.entry(*length).or_default() += n;
