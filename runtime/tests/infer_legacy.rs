@@ -48,6 +48,51 @@ fn anomalies(report: &serde_json::Value, namespace: &str) -> BTreeMap<String, u6
     found
 }
 
+fn bson_bytes(docs: &[mongo_schema::bson::Document]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for d in docs {
+        d.to_writer(&mut out).unwrap();
+    }
+    out
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    encoder.write_all(bytes).unwrap();
+    encoder.finish().unwrap()
+}
+
+/// A `mongodump --archive` of the two collections, their segments interleaved.
+fn legacy_archive(orders: &[mongo_schema::bson::Document], customers: &[mongo_schema::bson::Document]) -> Vec<u8> {
+    use mongo_schema::bson::doc;
+    let header = |c: &str, eof: bool| doc! { "db": "db_legacy", "collection": c, "EOF": eof, "CRC": 0_i64 };
+    let metadata = |c: &str| doc! { "db": "db_legacy", "collection": c, "metadata": "{\"indexes\":[]}", "size": 0 };
+    let prelude =
+        doc! { "concurrent_collections": 4, "version": "0.1", "server_version": "6.0.5", "tool_version": "100.7.0" };
+    let end = [0xffu8; 4].to_vec();
+    let half = orders.len() / 2;
+    [
+        mongo_schema::dump::ARCHIVE_MAGIC.to_vec(),
+        bson_bytes(&[prelude, metadata("customers"), metadata("t_order")]),
+        end.clone(),
+        bson_bytes(&[header("t_order", false)]),
+        bson_bytes(&orders[..half]),
+        end.clone(),
+        bson_bytes(&[header("customers", false)]),
+        bson_bytes(customers),
+        end.clone(),
+        bson_bytes(&[header("t_order", false)]),
+        bson_bytes(&orders[half..]),
+        end.clone(),
+        bson_bytes(&[header("customers", true)]),
+        end.clone(),
+        bson_bytes(&[header("t_order", true)]),
+        end,
+    ]
+    .concat()
+}
+
 const DRAFTED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../downstream/infer/src/drafted.rs");
 
 #[test]
@@ -97,6 +142,26 @@ fn drafts_the_target_shapes_and_counts_the_planted_anomalies() {
     // the same input, the same file, byte for byte
     let (again, _) = infer_files(&db);
     assert_eq!(source, again);
+
+    // the same documents as a mongodump directory (.bson, one gzipped) and as an archive
+    let dump = dir.path().join("dump");
+    std::fs::create_dir_all(dump.join("db_legacy")).unwrap();
+    std::fs::write(dump.join("db_legacy/t_order.bson"), bson_bytes(&orders)).unwrap();
+    std::fs::write(dump.join("db_legacy/customers.bson.gz"), gzip(&bson_bytes(&customers))).unwrap();
+    let (code, from_dir, err) = schema(&["infer", dump.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(from_dir, source);
+    let archive = dir.path().join("legacy.archive");
+    std::fs::write(&archive, legacy_archive(&orders, &customers)).unwrap();
+    let (code, from_archive, err) = schema(&["infer", archive.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(from_archive, source);
+    let (code, only_orders, err) = schema(&["infer", archive.to_str().unwrap(), "--collection", "t_order"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        only_orders.contains("pub struct Order {") && !only_orders.contains("pub struct Customers"),
+        "{only_orders}"
+    );
 
     // the drafted file the downstream crate compiles is this one
     if std::env::var_os("UPDATE_INFER").is_some() {

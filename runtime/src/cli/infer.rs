@@ -7,6 +7,7 @@ use super::shared::{chain, Exit, Output};
 use crate::bson::Document;
 use crate::infer::{self, Collection, Input};
 use clap::Args;
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -79,14 +80,15 @@ fn chosen(wanted: &[String], namespace: &str) -> bool {
     wanted.is_empty() || wanted.iter().any(|w| w == namespace || w == collection)
 }
 
-/// The collections of dump directories and files.
+/// The collections of dump directories and files (an archive's: each of its collections).
 fn files(args: &InferArgs) -> Result<Vec<Input>, Exit> {
-    let mut targets: Vec<(String, PathBuf)> = Vec::new();
     let single = args.files.iter().filter(|p| !p.is_dir()).count() == 1 && args.collection.len() == 1;
+    let mut found: BTreeMap<String, Collection> = BTreeMap::new();
+    let mut read: Vec<(String, PathBuf)> = Vec::new();
     for path in &args.files {
         if path.is_dir() {
-            let found = crate::check::dump_directory(path).map_err(|e| Exit(2, chain(&e)))?;
-            targets.extend(found.into_iter().filter(|(ns, _)| chosen(&args.collection, ns)));
+            let dumped = crate::check::dump_directory(path).map_err(|e| Exit(2, chain(&e)))?;
+            read.extend(dumped.into_iter().filter(|(ns, _)| chosen(&args.collection, ns)));
             continue;
         }
         let namespace = match single {
@@ -103,36 +105,74 @@ fn files(args: &InferArgs) -> Result<Vec<Input>, Exit> {
                 format!("{}.{collection}", directory_name(path))
             }
         };
+        read.push((namespace, path.clone()));
+    }
+    for (namespace, path) in read {
+        let at = |e: &dyn std::error::Error| Exit(2, format!("{}: {}", path.display(), chain(e)));
+        let reader = crate::dump::open(&path).map_err(|e| at(&e))?;
+        if reader.format() == crate::dump::DumpFormat::Archive {
+            // every collection of the archive (those --collection names), each in its state
+            let mut reader = reader;
+            while let Some(document) = reader.next() {
+                let document = document.map_err(|e| at(&e))?;
+                let Some(ns) = reader.archive_namespace().filter(|ns| wanted_in_archive(&args.collection, ns)) else {
+                    continue;
+                };
+                let stats = found.entry(ns.to_owned()).or_default();
+                stats.observe(&document).map_err(|e| at(&e))?;
+            }
+            for ns in reader.archive_namespaces() {
+                if wanted_in_archive(&args.collection, ns) {
+                    found.entry(ns.clone()).or_default();
+                }
+            }
+            continue;
+        }
         if single || chosen(&args.collection, &namespace) {
-            targets.push((namespace, path.clone()));
+            add(&mut found, &namespace)?;
+        } else {
+            continue;
+        }
+        let stats = found.get_mut(&namespace).expect("added above");
+        for document in reader {
+            let document = document.map_err(|e| at(&e))?;
+            stats.observe(&document).map_err(|e| at(&e))?;
         }
     }
-    if targets.is_empty() {
+    if found.is_empty() {
         return Err(Exit(
             2,
             format!("no collection to draft: --collection {} matches none of the inputs", args.collection.join(", ")),
         ));
     }
-    let mut inputs: Vec<Input> = Vec::new();
-    for (namespace, path) in targets {
-        let (db, collection) = namespace.split_once('.').expect("a namespace has a database");
-        let mut stats = Collection::default();
-        read_file(&path, &namespace, &mut stats)?;
-        match inputs.iter_mut().find(|i| i.db == db && i.collection == collection) {
-            // two files of one collection: a second state would count documents twice over;
-            // read them into one
-            Some(_) => return Err(Exit(2, format!("{namespace} is given twice: keep one input per collection"))),
-            None => inputs.push(Input {
+    Ok(found
+        .into_iter()
+        .map(|(namespace, stats)| {
+            let (db, collection) = namespace.split_once('.').unwrap_or(("db", &namespace));
+            Input {
                 db: db.to_owned(),
                 collection: collection.to_owned(),
                 stats,
                 total: None,
                 indexes: Vec::new(),
                 validator: None,
-            }),
-        }
+            }
+        })
+        .collect())
+}
+
+/// A new collection's state; a collection given twice would count its documents twice.
+fn add(found: &mut BTreeMap<String, Collection>, namespace: &str) -> Result<(), Exit> {
+    match found.insert(namespace.to_owned(), Collection::default()) {
+        Some(_) => Err(Exit(2, format!("{namespace} is given twice: keep one input per collection"))),
+        None => Ok(()),
     }
-    Ok(inputs)
+}
+
+/// An archive's collection to draft: not the server's `system.*`, and one of `--collection`'s.
+fn wanted_in_archive(wanted: &[String], namespace: &str) -> bool {
+    let collection = namespace.split_once('.').map_or(namespace, |(_, c)| c);
+    !collection.starts_with("system.") && chosen(wanted, namespace)
 }
 
 fn directory_name(path: &Path) -> String {
@@ -141,21 +181,6 @@ fn directory_name(path: &Path) -> String {
         .ok()
         .and_then(|p| p.parent().and_then(|d| d.file_name()).map(|n| n.to_string_lossy().into_owned()));
     dir.filter(|d| !d.is_empty()).unwrap_or_else(|| "db".to_owned())
-}
-
-fn read_file(path: &Path, namespace: &str, stats: &mut Collection) -> Result<(), Exit> {
-    let reader = crate::dump::open(path).map_err(|e| Exit(2, format!("{}: {}", path.display(), chain(&e))))?;
-    let reader = match reader.format() {
-        crate::dump::DumpFormat::Archive => reader.only_namespace(namespace),
-        _ => reader,
-    };
-    for document in reader {
-        let document = document.map_err(|e| Exit(2, format!("{}: {}", path.display(), chain(&e))))?;
-        stats
-            .observe(&document)
-            .map_err(|e| Exit(2, format!("{}: a corrupt document: {}", path.display(), chain(&e))))?;
-    }
-    Ok(())
 }
 
 #[cfg(not(feature = "driver"))]
