@@ -292,3 +292,21 @@ fn live_all_matches_the_dump_and_changes_nothing() {
     assert_eq!(state(&db), before);
     db.drop().run().unwrap();
 }
+
+/// A user who may not read the database: exit 2, with the server's refusal.
+#[cfg(feature = "driver")]
+#[test]
+fn a_database_the_user_may_not_read_exits_2_with_the_cause() {
+    let Ok(uri) = std::env::var("MONGODB_URI_AUTH_READ") else {
+        eprintln!("skipped (no MONGODB_URI): a_database_the_user_may_not_read_exits_2_with_the_cause");
+        return;
+    };
+    // `reader` has `read` on db_app only
+    let (code, out, err) = schema(&["infer", "--uri", &uri, "--db", "db_secret_37"]);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(err.contains("cannot list the collections of db_secret_37"), "{err}");
+    assert!(err.to_lowercase().contains("not authorized") || err.contains("Unauthorized"), "{err}");
+    // the password is never printed
+    let password = uri.split_once("reader:").and_then(|(_, rest)| rest.split_once('@')).map(|(pw, _)| pw).unwrap();
+    assert!(!password.is_empty() && !err.contains(password), "{err}");
+}

@@ -69,6 +69,10 @@ pub struct Order {
     /// Missing in some documents and null in others: optional here (missing admitted); the nulls are anomalies until a data migration unsets them.
     #[serde(rename = "giftMessage", skip_serializing_if = "Option::is_none")]
     pub gift_message: Option<String>,
+    /// 300 of 400: array 100%.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[mongo(max_items = 2)]
+    pub tags: Option<Vec<OrderTags>>,
     /// 333 of 400: uuid 100%.
     #[serde(rename = "trackingId", skip_serializing_if = "Option::is_none", with = "mongo_schema::serde_helpers::uuid_binary_option", default)]
     pub tracking_id: Option<uuid::Uuid>,
@@ -78,7 +82,7 @@ pub struct Order {
     pub shipping_address: OrderShippingAddress,
 }
 
-/// The values of `status`: "cancelled" 101, "paid" 103, "pending" 103, "shipped" 93.
+/// The values of `status`: "cancelled" 98, "paid" 110, "pending" 98, "shipped" 94.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, MongoSchema)]
 pub enum OrderStatus {
     #[serde(rename = "cancelled")]
@@ -93,16 +97,25 @@ pub enum OrderStatus {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
 pub struct OrderItems {
-    /// 1,068 of 1,068: string 100%.
+    /// 1,048 of 1,048: string 100%.
     pub sku: String,
-    /// 1,068 of 1,068: int32 100%.
+    /// 1,048 of 1,048: int32 100%.
     pub qty: i32,
-    /// 1,068 of 1,068: decimal128 100%.
+    /// 1,048 of 1,048: decimal128 100%.
     #[serde(rename = "unitPrice", with = "mongo_schema::serde_helpers::decimal128")]
     pub unit_price: rust_decimal::Decimal,
 }
 
-/// The values of `shippingAddress.city`: "Kyoto" 134, "Lyon" 133, "Oslo" 133.
+/// The values of `tags[]`: "express" 142, "gift" 300.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, MongoSchema)]
+pub enum OrderTags {
+    #[serde(rename = "express")]
+    Express,
+    #[serde(rename = "gift")]
+    Gift,
+}
+
+/// The values of `shippingAddress.city`: "Kyoto" 139, "Lyon" 111, "Oslo" 150.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, MongoSchema)]
 pub enum OrderShippingAddressCity {
     #[serde(rename = "Kyoto")]

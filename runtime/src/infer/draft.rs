@@ -314,6 +314,19 @@ impl Writer {
             idents.insert("id".to_owned());
         }
         for field in &object.fields {
+            if field.key.is_empty() || field.key.contains('.') || field.key.starts_with('$') {
+                let path = join(path, &field.key);
+                ctx.candidate(
+                    "key",
+                    &path,
+                    &format!(
+                        "the key {:?} ({} documents) cannot be a field (the rules refuse `.`, `$` and empty names, with no waiver): left out of the model, so serde drops it when a document is read and written back; rename it with a data migration",
+                        field.key,
+                        thousands(field.present)
+                    ),
+                );
+                continue;
+            }
             if renames.values().any(|old| old == &field.key) {
                 continue; // written as the new key's `renamed_from`
             }
@@ -759,6 +772,9 @@ impl Ctx {
     }
 
     fn candidate(&mut self, kind: &'static str, path: &str, note: &str) {
+        if kind == "key" {
+            self.notes.push(format!("{path}: {note}"));
+        }
         self.candidates.push(Candidate { kind, path: path.to_owned(), note: note.to_owned() });
     }
 }
@@ -1095,5 +1111,32 @@ mod tests {
         assert!(d.source.contains("pub struct Nothing {\n    /// Not seen"), "{}", d.source);
         assert_eq!(d.collections[0].read, 0);
         assert!(d.collections[0].notes[0].contains("empty"));
+    }
+}
+
+#[cfg(test)]
+mod key_tests {
+    use super::*;
+    use crate::bson::{doc, RawDocumentBuf};
+
+    #[test]
+    fn keys_no_field_may_have_are_left_out_and_reported() {
+        let mut stats = Collection::default();
+        let d = doc! { "_id": 1, "a.b": 1, "$weird": 2, "fine": 3 };
+        stats.observe(&RawDocumentBuf::try_from(&d).unwrap()).unwrap();
+        let input = Input {
+            db: "db_app".into(),
+            collection: "t_x".into(),
+            stats,
+            total: None,
+            indexes: Vec::new(),
+            validator: None,
+        };
+        let drafted = draft(&[input]);
+        assert!(drafted.source.contains("pub fine: i32,"), "{}", drafted.source);
+        assert!(!drafted.source.contains("a.b") && !drafted.source.contains("$weird"), "{}", drafted.source);
+        let notes = &drafted.collections[0].notes;
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(notes[0].starts_with("a.b: the key \"a.b\" (1 documents) cannot be a field"), "{notes:?}");
     }
 }

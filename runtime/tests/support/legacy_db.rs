@@ -139,6 +139,12 @@ pub fn legacy(seed: u64) -> Legacy {
             stock.insert(oid(rng.below(20), 3).to_hex(), rng.below(50) as i32);
         }
         d.insert("stockByWarehouse", stock);
+        // an optional array of enum-like strings
+        if i % 4 != 0 {
+            let tags = ["gift", "express", "fragile"];
+            let n = 1 + rng.below(2) as usize;
+            d.insert("tags", tags[..n].iter().map(|t| Bson::String((*t).to_owned())).collect::<Vec<_>>());
+        }
         // binary UUIDs (subtype 4), missing in some documents
         if i % 6 != 0 {
             let mut bytes = [0u8; 16];
