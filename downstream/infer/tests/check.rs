@@ -78,3 +78,44 @@ fn the_models_round_trip_every_clean_document() {
         assert_eq!(&to_document(&customer).unwrap(), doc);
     }
 }
+
+/// The same on a deployment: `schema check --uri` (the server selects the failing
+/// documents) with the drafted models counts exactly the planted anomalies.
+#[test]
+fn check_uri_on_mongod_refuses_exactly_the_planted_anomalies() {
+    let Ok(uri) = std::env::var("MONGODB_URI") else {
+        eprintln!("skipped (no MONGODB_URI): check_uri_on_mongod_refuses_exactly_the_planted_anomalies");
+        return;
+    };
+    let legacy = legacy_db::legacy(37);
+    let client = mongodb::sync::Client::with_uri_str(&uri).unwrap();
+    let db = client.database("db_legacy");
+    db.drop().run().unwrap();
+    db.collection::<Document>("t_order").insert_many(&legacy.orders).run().unwrap();
+    db.collection::<Document>("customers").insert_many(&legacy.customers).run().unwrap();
+
+    let models = mongo_schema::migrate::registered_models();
+    let check = |namespace: &str| {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let args = ["schema", "check", "--uri", &uri, "--collection", namespace, "--format", "json"];
+        let code = mongo_schema::cli::run(&models, args, &mut out, &mut err);
+        assert!(code <= 1, "{}", String::from_utf8_lossy(&err));
+        serde_json::from_slice::<serde_json::Value>(&out).unwrap()
+    };
+    let orders = check("db_legacy.t_order");
+    let collection = &orders["collections"][0];
+    let dirty = legacy.dirty.iter().filter(|d| **d).count() as u64;
+    assert_eq!(collection["failed"], dirty, "{collection:#}");
+    let mut by_path: BTreeMap<String, u64> = BTreeMap::new();
+    for group in collection["groups"].as_array().unwrap() {
+        *by_path.entry(group["path"].as_str().unwrap().to_owned()).or_default() += group["documents"].as_u64().unwrap();
+    }
+    let expected: BTreeMap<String, u64> = legacy
+        .planted
+        .iter()
+        .map(|(path, n)| ((if *path == "shipTo" { "shippingAddress" } else { path }).to_owned(), *n))
+        .collect();
+    assert_eq!(by_path, expected, "{collection:#}");
+    assert_eq!(check("db_legacy.customers")["collections"][0]["failed"], 0);
+    db.drop().run().unwrap();
+}
