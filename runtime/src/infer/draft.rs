@@ -298,6 +298,9 @@ impl Writer {
     ) -> String {
         let mut fields: Vec<(String, String, Vec<String>)> = Vec::new(); // (key, rust field, lines)
         let renames = if root { renames(object, ctx) } else { BTreeMap::new() };
+        if root {
+            discriminators(object, ctx);
+        }
         let mut idents = BTreeSet::new();
         let mut keys = Vec::new();
         let has_id = object.fields.iter().any(|f| f.key == "_id");
@@ -834,6 +837,68 @@ fn renames(object: &Object, ctx: &mut Ctx) -> BTreeMap<String, String> {
     found
 }
 
+/// Root keys whose string values each come with keys of their own (`kind: "click"` with
+/// `x` and `y`, `kind: "buy"` with `price`): the tag of an internally tagged enum. Reported
+/// for a person; the draft stays one struct whose variant-only keys are optional.
+fn discriminators(object: &Object, ctx: &mut Ctx) {
+    let universal = object
+        .fields
+        .iter()
+        .enumerate()
+        .take(64)
+        .filter(|(_, f)| f.present == object.count)
+        .fold(0u64, |m, (i, _)| m | (1 << i));
+    for (position, field) in object.fields.iter().enumerate().take(64) {
+        if field.present != object.count || object.many_values & (1 << position) != 0 {
+            continue;
+        }
+        let values: Vec<(&String, &super::stats::Together)> = object
+            .by_value
+            .iter()
+            .filter(|((p, _), _)| usize::from(*p) == position)
+            .map(|((_, v), t)| (v, t))
+            .collect();
+        if values.len() < 2 || values.iter().map(|(_, t)| t.documents).sum::<u64>() != object.count {
+            continue;
+        }
+        let own: Vec<u64> = values.iter().map(|(_, t)| t.all & !universal).collect();
+        let exclusive = values
+            .iter()
+            .enumerate()
+            .all(|(i, _)| values.iter().enumerate().all(|(j, (_, other))| i == j || own[i] & other.any == 0));
+        if !exclusive || own.iter().filter(|o| **o != 0).count() < 2 {
+            continue;
+        }
+        let described: Vec<String> = values
+            .iter()
+            .zip(&own)
+            .map(|((value, _), own)| {
+                let keys: Vec<&str> = object
+                    .fields
+                    .iter()
+                    .enumerate()
+                    .take(64)
+                    .filter(|(i, _)| own & (1 << i) != 0)
+                    .map(|(_, f)| f.key.as_str())
+                    .collect();
+                format!(
+                    "{value:?} with {}",
+                    if keys.is_empty() { "no keys of its own".to_owned() } else { keys.join(", ") }
+                )
+            })
+            .collect();
+        ctx.candidate(
+            "discriminator",
+            &field.key,
+            &format!(
+                "each value comes with keys of its own ({}): an internally tagged enum (`#[serde(tag = {:?})]`) would state it; drafted as one struct with those keys optional",
+                described.join("; "),
+                field.key
+            ),
+        );
+    }
+}
+
 fn merge_seen(into: &mut Seen, other: &Seen) {
     for id in &other.examples {
         if into.examples.len() < super::stats::EXAMPLES && !into.examples.contains(id) {
@@ -1111,6 +1176,52 @@ mod tests {
         assert!(d.source.contains("pub struct Nothing {\n    /// Not seen"), "{}", d.source);
         assert_eq!(d.collections[0].read, 0);
         assert!(d.collections[0].notes[0].contains("empty"));
+    }
+}
+
+#[cfg(test)]
+mod discriminator_tests {
+    use super::*;
+    use crate::bson::{doc, RawDocumentBuf};
+
+    fn candidates(docs: &[Document]) -> Vec<Candidate> {
+        let mut stats = Collection::default();
+        for d in docs {
+            stats.observe(&RawDocumentBuf::try_from(d).unwrap()).unwrap();
+        }
+        let input = Input {
+            db: "db_app".into(),
+            collection: "t_event".into(),
+            stats,
+            total: None,
+            indexes: Vec::new(),
+            validator: None,
+        };
+        draft(&[input]).collections.remove(0).candidates
+    }
+
+    #[test]
+    fn a_tag_whose_values_bring_their_own_keys_is_a_discriminator() {
+        let docs = [
+            doc! { "_id": 1, "kind": "click", "x": 1, "y": 2 },
+            doc! { "_id": 2, "kind": "buy", "price": 1.5 },
+            doc! { "_id": 3, "kind": "click", "x": 3, "y": 4 },
+            doc! { "_id": 4, "kind": "view" },
+            doc! { "_id": 5, "kind": "buy", "price": 2.5 },
+        ];
+        let all = candidates(&docs);
+        let found: Vec<&Candidate> = all.iter().filter(|c| c.kind == "discriminator").collect();
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].path, "kind");
+        assert!(
+            found[0].note.contains(r#""buy" with price; "click" with x, y; "view" with no keys of its own"#),
+            "{}",
+            found[0].note
+        );
+        // a key shared by two values makes it no tag
+        let mut shared = docs.to_vec();
+        shared.push(doc! { "_id": 6, "kind": "view", "x": 1 });
+        assert!(!candidates(&shared).iter().any(|c| c.kind == "discriminator"));
     }
 }
 

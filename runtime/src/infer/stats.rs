@@ -193,10 +193,30 @@ pub struct Object {
     pub max_keys: u64,
     /// Keys that look like data (an ObjectId's hex, a number, a date, a UUID), counted once each.
     pub data_keys: u64,
+    /// At the root: per (key position, string value), the keys seen with it (first
+    /// [`TRACKED_KEYS`] keys, at most 16 values a key).
+    pub by_value: BTreeMap<(u8, String), Together>,
+    /// Key positions with more distinct string values than are tracked.
+    pub many_values: u64,
     /// Distinct keys counted; once [`overflowed`](Self::overflowed), a lower bound (keys are
     /// no longer told apart).
     pub distinct_keys: u64,
 }
+
+/// The documents in which one key held one string value: which keys they all had, and
+/// which any had (bits by key position). Kept at the root for discriminator candidates.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Together {
+    /// Documents with this value.
+    pub documents: u64,
+    /// Keys every one of them had.
+    pub all: u64,
+    /// Keys any of them had.
+    pub any: u64,
+}
+
+/// String values tracked per key for discriminators; past this, the key is no discriminator.
+const DISCRIMINATOR_VALUES: usize = 16;
 
 /// One key of an embedded document.
 #[derive(Debug, Clone, PartialEq)]
@@ -252,6 +272,7 @@ impl Object {
         self.count += 1;
         let mut keys = 0u64;
         let mut mask = 0u64;
+        let mut strings: Vec<(usize, &str)> = Vec::new();
         for element in doc.iter() {
             let (key, value) = element?;
             let key = key_str(key);
@@ -281,12 +302,35 @@ impl Object {
             };
             if position < TRACKED_KEYS {
                 mask |= 1 << position;
+                if let (0, RawBsonRef::String(s)) = (depth, value) {
+                    strings.push((position, s));
+                }
             }
             let field = &mut self.fields[position];
             field.present += 1;
             field.values.observe(value, at, depth + 1)?;
         }
         self.max_keys = self.max_keys.max(keys);
+        for (position, value) in strings {
+            if self.many_values & (1 << position) != 0 {
+                continue;
+            }
+            let key = (position as u8, value.to_owned());
+            let known = self
+                .by_value
+                .range((position as u8, String::new())..)
+                .take_while(|((p, _), _)| *p as usize == position)
+                .count();
+            if !self.by_value.contains_key(&key) && known >= DISCRIMINATOR_VALUES {
+                self.many_values |= 1 << position;
+                self.by_value.retain(|(p, _), _| *p as usize != position);
+                continue;
+            }
+            let together = self.by_value.entry(key).or_insert(Together { documents: 0, all: u64::MAX, any: 0 });
+            together.documents += 1;
+            together.all &= mask;
+            together.any |= mask;
+        }
         for (i, field) in self.fields.iter_mut().enumerate().take(TRACKED_KEYS) {
             if mask & (1 << i) != 0 {
                 field.seen_with |= mask;
