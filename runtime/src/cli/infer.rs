@@ -284,3 +284,33 @@ fn live(uri: &str, args: &InferArgs) -> Result<Vec<Input>, Exit> {
     }
     Ok(inputs)
 }
+
+#[cfg(test)]
+mod tests {
+    fn infer(args: &[&str]) -> (i32, String) {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let code = crate::cli::run(&[], ["schema", "infer"].iter().chain(args), &mut out, &mut err);
+        (code, String::from_utf8(err).unwrap())
+    }
+
+    #[cfg(not(feature = "driver"))]
+    #[test]
+    fn infer_uri_without_the_driver_names_the_feature() {
+        let (code, err) = infer(&["--uri", "mongodb://127.0.0.1:1/", "--db", "db_app"]);
+        assert_eq!(code, 2);
+        assert!(err.contains("turn on mongo-schema's `driver` feature"), "{err}");
+    }
+
+    #[test]
+    fn usage_errors_exit_2() {
+        // neither inputs nor --uri; --uri without --db; --sample with --all
+        let (code, _) = infer(&[]);
+        assert_eq!(code, 2);
+        let (code, err) = infer(&["--uri", "mongodb://127.0.0.1:1/"]);
+        assert_eq!(code, 2);
+        assert!(err.contains("--db"), "{err}");
+        let (code, err) = infer(&["--uri", "mongodb://127.0.0.1:1/", "--db", "db_a", "--sample", "5", "--all"]);
+        assert_eq!(code, 2);
+        assert!(err.contains("cannot be used with"), "{err}");
+    }
+}
