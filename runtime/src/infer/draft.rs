@@ -949,6 +949,12 @@ fn index_attrs(indexes: &[Document], ctx: &mut Ctx) -> Vec<String> {
             ctx.notes.push(format!("index `{name}` is not drafted: {why}; keep it by hand"));
             continue;
         }
+        let drafted = ["v", "key", "name", "ns", "unique", "expireAfterSeconds", "partialFilterExpression"];
+        let left: Vec<&str> = index.keys().map(String::as_str).filter(|k| !drafted.contains(k)).collect();
+        if !left.is_empty() {
+            ctx.notes
+                .push(format!("index `{name}`: its options {} are not drafted; add them by hand", left.join(", ")));
+        }
         let mut attr = format!("index(keys({})", keys.join(", "));
         if index.get_bool("unique").unwrap_or(false) {
             attr.push_str(", unique");
@@ -1222,6 +1228,48 @@ mod discriminator_tests {
         let mut shared = docs.to_vec();
         shared.push(doc! { "_id": 6, "kind": "view", "x": 1 });
         assert!(!candidates(&shared).iter().any(|c| c.kind == "discriminator"));
+    }
+}
+
+#[cfg(test)]
+mod index_tests {
+    use super::*;
+    use crate::bson::{doc, RawDocumentBuf};
+
+    #[test]
+    fn indexes_become_attributes_and_what_cannot_be_stated_is_noted() {
+        let mut stats = Collection::default();
+        let d = doc! { "_id": 1, "email": "a@b.c", "expireTime": crate::bson::DateTime::from_millis(0), "tags": ["x"], "cats": ["y"] };
+        stats.observe(&RawDocumentBuf::try_from(&d).unwrap()).unwrap();
+        let indexes = vec![
+            doc! { "v": 2, "key": { "_id": 1 }, "name": "_id_" },
+            doc! { "v": 2, "key": { "email": 1 }, "name": "email_1", "unique": true, "sparse": true },
+            doc! { "v": 2, "key": { "expireTime": 1 }, "name": "ttl", "expireAfterSeconds": 60 },
+            doc! { "v": 2, "key": { "email": 1, "_id": -1 }, "name": "p", "partialFilterExpression": { "email": { "$exists": true } } },
+            doc! { "v": 2, "key": { "gone": 1 }, "name": "gone_1" },
+            doc! { "v": 2, "key": { "tags": 1, "cats": 1 }, "name": "two_arrays" },
+        ];
+        let input =
+            Input { db: "db_app".into(), collection: "t_x".into(), stats, total: None, indexes, validator: None };
+        let drafted = draft(&[input]);
+        let root = drafted.source.lines().find(|l| l.starts_with("#[mongo(db")).unwrap();
+        assert_eq!(
+            root,
+            r##"#[mongo(db = "db_app", collection = "t_x", index(keys("email" = 1), unique, name = "email_1"), index(keys("expireTime" = 1), name = "ttl", ttl = 60), index(keys("email" = 1, "_id" = -1), name = "p", partial = r#"{"email":{"$exists":true}}"#))]"##
+        );
+        let notes = &drafted.collections[0].notes;
+        assert!(
+            notes.iter().any(|n| n == "index `email_1`: its options sparse are not drafted; add them by hand"),
+            "{notes:?}"
+        );
+        assert!(
+            notes.iter().any(|n| n.starts_with("index `gone_1` is not drafted: `gone` is not a field")),
+            "{notes:?}"
+        );
+        assert!(
+            notes.iter().any(|n| n.starts_with("index `two_arrays` is not drafted: more than one array")),
+            "{notes:?}"
+        );
     }
 }
 
