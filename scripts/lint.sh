@@ -20,7 +20,7 @@ cargo clippy --workspace --all-targets --quiet \
 # own: it would check the driver's tree twice more for a few hundred lines of test code.
 echo "lint: cargo fmt of the downstream crates" >&2
 cargo fmt --manifest-path downstream/facade/Cargo.toml --all --check
-for crate in downstream/bson2 downstream/bson3; do
+for crate in downstream/bson2 downstream/bson3 downstream/infer; do
   cargo fmt --manifest-path "$crate/Cargo.toml" --check
 done
 

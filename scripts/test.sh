@@ -108,6 +108,10 @@ scripts/with-mongod.sh bash -c '
     cargo test --manifest-path "$crate/Cargo.toml"
     cargo test --manifest-path "$crate/Cargo.toml" --features driver
   done
+  # the models `schema infer` drafts from its seeded legacy database, compiled unchanged as a
+  # user'"'"'s module with -D warnings (runtime/tests/infer_legacy.rs, run above, fails unless
+  # downstream/infer/src/drafted.rs is exactly what infer drafts now)
+  cargo test --manifest-path downstream/infer/Cargo.toml
   # a crate that knows mongo-schema only through a facade crate'"'"'s re-export: `#[mongo(crate = ...)]`
   cargo test --manifest-path downstream/facade/Cargo.toml --workspace
   # an application that migrates at start-up: `migrations!` with the `migrate` feature alone,

@@ -23,6 +23,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 mod check;
+mod infer;
 #[cfg(feature = "driver")]
 mod review;
 #[cfg(feature = "driver")]
@@ -94,6 +95,10 @@ enum Command {
     /// Dry-run the models' validators over mongodump directories, BSON or archives,
     /// Extended JSON lines or JSON arrays, on every core.
     Check(check::CheckArgs),
+    /// Draft models from the documents of dumps or of a deployment (`--uri`, read only):
+    /// one Rust file of models that follow the modelling rules, and a report of what each
+    /// collection holds and which documents the drafted models refuse.
+    Infer(infer::InferArgs),
     #[cfg(feature = "driver")]
     #[command(flatten)]
     Server(server::ServerCommand),
@@ -130,7 +135,7 @@ impl Command {
             // judge what they find
             return false;
         }
-        !matches!(self, Command::NewData { .. })
+        !matches!(self, Command::NewData { .. } | Command::Infer(_))
     }
 }
 
@@ -188,7 +193,7 @@ where
         Ok(args) => args,
         Err(e) => return clap_exit(e, out, err),
     };
-    match dispatch(models, args.command, out) {
+    match dispatch(models, args.command, out, err) {
         Ok(code) => code,
         Err(Exit(code, message)) => {
             // a driver error may quote the connection string it was given
@@ -232,7 +237,7 @@ fn redact_credentials(text: &str) -> String {
     out
 }
 
-fn dispatch(models: &[Model], command: Command, out: &mut dyn Write) -> Result<i32, Exit> {
+fn dispatch(models: &[Model], command: Command, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Exit> {
     if models.is_empty() && command.needs_models() {
         // without this, `print` prints nothing and `migrate` would write a migration that
         // drops every model from the snapshot
@@ -266,6 +271,7 @@ fn dispatch(models: &[Model], command: Command, out: &mut dyn Write) -> Result<i
             Ok(0)
         }
         Command::Check(args) => check::run(models, args, out),
+        Command::Infer(args) => infer::run(args, out, err),
         #[cfg(not(feature = "driver"))]
         Command::Missing(args) => {
             let name = args.first().map(String::as_str).unwrap_or_default();

@@ -143,6 +143,8 @@ pub struct DumpReader<R> {
     namespace: Option<String>,
     /// The collections an archive names, in order.
     archive_namespaces: Vec<String>,
+    /// The collection of the archive segment being read.
+    segment_namespace: Option<String>,
 }
 
 /// The bytes a reader hands on: a file, standard input, or either through gunzip. `Send`,
@@ -225,6 +227,7 @@ impl<R: BufRead> DumpReader<R> {
             archive: ArchiveState::Magic,
             namespace: None,
             archive_namespaces: Vec::new(),
+            segment_namespace: None,
         }
     }
 
@@ -306,8 +309,9 @@ impl<R: BufRead> DumpReader<R> {
                             } else {
                                 let wanted = self.namespace.as_deref().is_none_or(|n| n == namespace);
                                 if !self.archive_namespaces.contains(&namespace) {
-                                    self.archive_namespaces.push(namespace);
+                                    self.archive_namespaces.push(namespace.clone());
                                 }
+                                self.segment_namespace = Some(namespace);
                                 self.archive = ArchiveState::Segment(wanted);
                             }
                         }
@@ -327,6 +331,17 @@ impl<R: BufRead> DumpReader<R> {
         let held =
             if self.archive_namespaces.is_empty() { "none".to_owned() } else { self.archive_namespaces.join(", ") };
         Some(Err(Bad::new(format!("the archive holds no collection {wanted}; it holds: {held}"))))
+    }
+
+    /// In an archive, the collection (`db.collection`) of the document read last (its
+    /// segment's); `None` in other formats and before the first segment.
+    pub fn archive_namespace(&self) -> Option<&str> {
+        self.segment_namespace.as_deref()
+    }
+
+    /// The collections an archive names (its prelude's, then any segment's), as far as read.
+    pub fn archive_namespaces(&self) -> &[String] {
+        &self.archive_namespaces
     }
 
     /// Documents read so far.

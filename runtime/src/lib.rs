@@ -18,6 +18,9 @@ pub mod command;
 #[cfg(feature = "dump")]
 #[cfg_attr(docsrs, doc(cfg(feature = "dump")))]
 pub mod dump;
+#[cfg(feature = "cli")]
+#[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
+pub mod infer;
 #[cfg(any(feature = "cli", feature = "migrate"))]
 #[cfg_attr(docsrs, doc(cfg(any(feature = "cli", feature = "migrate"))))]
 pub mod migrate;

@@ -1,0 +1,135 @@
+// Drafted by `schema infer` from the data: the target shape of each collection, what the
+// modelling rules want, chosen from what the documents hold. Review every type, waiver and
+// bound before adopting it (docs/INFER.md); `schema check` with these models lists the
+// documents that must change.
+#![allow(dead_code)]
+
+use mongo_schema::MongoSchema;
+use serde::{Deserialize, Serialize};
+
+/// `db_legacy.customers`: 50 documents read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
+#[mongo(db = "db_legacy", collection = "customers", allow(collection_name, reason = "the deployed names, kept as they are: renaming a database or collection is a move, not a model change"))]
+pub struct Customers {
+    /// 50 of 50: objectId 100%.
+    #[serde(rename = "_id")]
+    pub id: mongo_schema::bson::oid::ObjectId,
+    /// 50 of 50: string 100%.
+    pub name: String,
+    /// 50 of 50: string 100%.
+    pub email: String,
+    /// 50 of 50: bool 100%.
+    pub vip: bool,
+    /// 50 of 50: date 100%.
+    #[serde(rename = "joinedAt")]
+    pub joined_at: mongo_schema::bson::DateTime,
+}
+
+/// `db_legacy.t_order`: 400 documents read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
+#[mongo(db = "db_legacy", collection = "t_order")]
+pub struct Order {
+    /// 400 of 400: objectId 100%.
+    #[serde(rename = "_id")]
+    pub id: mongo_schema::bson::oid::ObjectId,
+    /// 400 of 400: int32 67%, int64 34%.
+    #[serde(rename = "orderNo")]
+    pub order_no: i64,
+    /// 400 of 400: int32 90%, double 10%.
+    pub quantity: i32,
+    /// 400 of 400: decimal128 86%, double 15%.
+    #[serde(rename = "totalAmount", with = "mongo_schema::serde_helpers::decimal128")]
+    pub total_amount: rust_decimal::Decimal,
+    /// 400 of 400: date 88%, string 13%.
+    #[serde(rename = "createTime")]
+    pub create_time: mongo_schema::bson::DateTime,
+    /// 400 of 400: string 100%.
+    pub status: OrderStatus,
+    /// 400 of 400: objectId 89%, string 11%.
+    #[serde(rename = "customerId")]
+    pub customer_id: mongo_schema::bson::oid::ObjectId,
+    /// 400 of 400: string 75%, null 25%.
+    #[serde(rename = "couponCode")]
+    pub coupon_code: Option<String>,
+    /// 400 of 400: array 100%.
+    #[mongo(max_items = 20)]
+    pub items: Vec<OrderItems>,
+    /// 400 of 400: array 100%.
+    #[serde(rename = "boxSizes")]
+    #[mongo(max_items = 2, items(max_items = 2))]
+    pub box_sizes: Vec<Vec<mongo_schema::bson::Bson>>,
+    /// 400 of 400: object 100%.
+    #[serde(rename = "stockByWarehouse")]
+    #[mongo(max_properties = 5)]
+    pub stock_by_warehouse: std::collections::BTreeMap<String, i32>,
+    /// 266 of 400: string 100%.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub remark: Option<String>,
+    /// 320 of 400: string 75%, null 25%.
+    /// Missing in some documents and null in others: optional here (missing admitted); the nulls are anomalies until a data migration unsets them.
+    #[serde(rename = "giftMessage", skip_serializing_if = "Option::is_none")]
+    pub gift_message: Option<String>,
+    /// 300 of 400: array 100%.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[mongo(max_items = 2)]
+    pub tags: Option<Vec<OrderTags>>,
+    /// 333 of 400: uuid 100%.
+    #[serde(rename = "trackingId", skip_serializing_if = "Option::is_none", with = "mongo_schema::serde_helpers::uuid_binary_option", default)]
+    pub tracking_id: Option<uuid::Uuid>,
+    /// 400 of 400: object 100% (with `shipTo`, its old key).
+    #[serde(rename = "shippingAddress")]
+    #[mongo(renamed_from = "shipTo")]
+    pub shipping_address: OrderShippingAddress,
+}
+
+/// The values of `status`: "cancelled" 98, "paid" 110, "pending" 98, "shipped" 94.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, MongoSchema)]
+pub enum OrderStatus {
+    #[serde(rename = "cancelled")]
+    Cancelled,
+    #[serde(rename = "paid")]
+    Paid,
+    #[serde(rename = "pending")]
+    Pending,
+    #[serde(rename = "shipped")]
+    Shipped,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
+pub struct OrderItems {
+    /// 1,048 of 1,048: string 100%.
+    pub sku: String,
+    /// 1,048 of 1,048: int32 100%.
+    pub qty: i32,
+    /// 1,048 of 1,048: decimal128 100%.
+    #[serde(rename = "unitPrice", with = "mongo_schema::serde_helpers::decimal128")]
+    pub unit_price: rust_decimal::Decimal,
+}
+
+/// The values of `tags[]`: "express" 142, "gift" 300.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, MongoSchema)]
+pub enum OrderTags {
+    #[serde(rename = "express")]
+    Express,
+    #[serde(rename = "gift")]
+    Gift,
+}
+
+/// The values of `shippingAddress.city`: "Kyoto" 139, "Lyon" 111, "Oslo" 150.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, MongoSchema)]
+pub enum OrderShippingAddressCity {
+    #[serde(rename = "Kyoto")]
+    Kyoto,
+    #[serde(rename = "Lyon")]
+    Lyon,
+    #[serde(rename = "Oslo")]
+    Oslo,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
+pub struct OrderShippingAddress {
+    /// 400 of 400: string 100%.
+    pub city: OrderShippingAddressCity,
+    /// 400 of 400: string 100%.
+    pub zip: String,
+}

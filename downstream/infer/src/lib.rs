@@ -1,0 +1,22 @@
+//! The drafted models as a module of a user's crate, compiled unchanged.
+
+// exactly as drafted: `schema infer` writes it, rustfmt does not rewrite it
+#[rustfmt::skip]
+pub mod drafted;
+
+#[cfg(test)]
+mod tests {
+    use super::drafted::{Customers, Order};
+    use mongo_schema::{MongoCollection, MongoSchema};
+
+    /// The roots are registered as collections of the legacy database, each with a validator.
+    #[test]
+    fn the_drafted_roots_are_collections() {
+        assert_eq!((Order::DB_NAME, Order::COLLECTION_NAME), ("db_legacy", "t_order"));
+        assert_eq!((Customers::DB_NAME, Customers::COLLECTION_NAME), ("db_legacy", "customers"));
+        let schema = Order::json_schema();
+        let required = schema.get_array("required").unwrap();
+        assert!(required.iter().any(|r| r.as_str() == Some("shippingAddress")), "{schema}");
+        assert!(!required.iter().any(|r| r.as_str() == Some("remark")), "{schema}");
+    }
+}

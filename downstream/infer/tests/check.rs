@@ -1,0 +1,121 @@
+//! The drafted models held to the data they were drafted from: `schema check` with them
+//! refuses exactly the documents the generator planted anomalies in (per path, the
+//! planted counts), nothing of the clean collection, and every other document reads into
+//! the models and writes back unchanged.
+
+#[path = "../../../runtime/tests/support/legacy_db.rs"]
+mod legacy_db;
+
+use downstream_infer::drafted::{Customers, Order};
+use mongo_schema::bson::{from_document, to_document, Bson, Document};
+use std::collections::BTreeMap;
+
+fn check(namespace: &str, file: &std::path::Path) -> serde_json::Value {
+    let models = mongo_schema::migrate::registered_models();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let args = ["schema", "check", "--collection", namespace, file.to_str().unwrap(), "--format", "json"];
+    let code = mongo_schema::cli::run(&models, args, &mut out, &mut err);
+    assert!(code <= 1, "{}", String::from_utf8_lossy(&err));
+    serde_json::from_slice(&out).unwrap()
+}
+
+#[test]
+fn check_refuses_exactly_the_planted_anomalies() {
+    let legacy = legacy_db::legacy(37);
+    let dir = std::env::temp_dir().join(format!("downstream-infer-check-{}", std::process::id()));
+    let db = legacy_db::write_dump(&dir, &legacy.orders, &legacy.customers);
+
+    let orders = check("db_legacy.t_order", &db.join("t_order.json"));
+    let collection = &orders["collections"][0];
+    assert_eq!(collection["documents"], legacy_db::ORDERS);
+    let dirty = legacy.dirty.iter().filter(|d| **d).count() as u64;
+    assert_eq!(collection["failed"], dirty, "{collection:#}");
+    let mut by_path: BTreeMap<String, u64> = BTreeMap::new();
+    for group in collection["groups"].as_array().unwrap() {
+        *by_path.entry(group["path"].as_str().unwrap().to_owned()).or_default() += group["documents"].as_u64().unwrap();
+    }
+    // the old key's documents miss the new one
+    let mut expected: BTreeMap<String, u64> = BTreeMap::new();
+    for (path, n) in &legacy.planted {
+        let path = if *path == "shipTo" { "shippingAddress" } else { path };
+        expected.insert(path.to_owned(), *n);
+    }
+    assert_eq!(by_path, expected, "{collection:#}");
+
+    let customers = check("db_legacy.customers", &db.join("customers.json"));
+    assert_eq!(customers["collections"][0]["documents"], legacy_db::CUSTOMERS);
+    assert_eq!(customers["collections"][0]["failed"], 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `value` with every int32 written as the int64 of the same number.
+fn widened(value: Bson) -> Bson {
+    match value {
+        Bson::Int32(n) => Bson::Int64(n.into()),
+        Bson::Document(d) => Bson::Document(d.into_iter().map(|(k, v)| (k, widened(v))).collect()),
+        Bson::Array(items) => Bson::Array(items.into_iter().map(widened).collect()),
+        other => other,
+    }
+}
+
+#[test]
+fn the_models_round_trip_every_clean_document() {
+    let legacy = legacy_db::legacy(37);
+    let mut clean = 0;
+    for (doc, dirty) in legacy.orders.iter().zip(&legacy.dirty) {
+        if *dirty {
+            continue;
+        }
+        let order: Order = from_document(doc.clone()).unwrap_or_else(|e| panic!("{e}: {doc}"));
+        let back: Document = to_document(&order).unwrap();
+        // int32 and int64 mixed in a field: an i64, which writes int64 (the same numbers)
+        assert_eq!(widened(Bson::Document(back)), widened(Bson::Document(doc.clone())));
+        clean += 1;
+    }
+    assert!(clean > 100, "{clean} clean orders");
+    for doc in &legacy.customers {
+        let customer: Customers = from_document(doc.clone()).unwrap();
+        assert_eq!(&to_document(&customer).unwrap(), doc);
+    }
+}
+
+/// The same on a deployment: `schema check --uri` (the server selects the failing
+/// documents) with the drafted models counts exactly the planted anomalies.
+#[test]
+fn check_uri_on_mongod_refuses_exactly_the_planted_anomalies() {
+    let Ok(uri) = std::env::var("MONGODB_URI") else {
+        eprintln!("skipped (no MONGODB_URI): check_uri_on_mongod_refuses_exactly_the_planted_anomalies");
+        return;
+    };
+    let legacy = legacy_db::legacy(37);
+    let client = mongodb::sync::Client::with_uri_str(&uri).unwrap();
+    let db = client.database("db_legacy");
+    db.drop().run().unwrap();
+    db.collection::<Document>("t_order").insert_many(&legacy.orders).run().unwrap();
+    db.collection::<Document>("customers").insert_many(&legacy.customers).run().unwrap();
+
+    let models = mongo_schema::migrate::registered_models();
+    let check = |namespace: &str| {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let args = ["schema", "check", "--uri", &uri, "--collection", namespace, "--format", "json"];
+        let code = mongo_schema::cli::run(&models, args, &mut out, &mut err);
+        assert!(code <= 1, "{}", String::from_utf8_lossy(&err));
+        serde_json::from_slice::<serde_json::Value>(&out).unwrap()
+    };
+    let orders = check("db_legacy.t_order");
+    let collection = &orders["collections"][0];
+    let dirty = legacy.dirty.iter().filter(|d| **d).count() as u64;
+    assert_eq!(collection["failed"], dirty, "{collection:#}");
+    let mut by_path: BTreeMap<String, u64> = BTreeMap::new();
+    for group in collection["groups"].as_array().unwrap() {
+        *by_path.entry(group["path"].as_str().unwrap().to_owned()).or_default() += group["documents"].as_u64().unwrap();
+    }
+    let expected: BTreeMap<String, u64> = legacy
+        .planted
+        .iter()
+        .map(|(path, n)| ((if *path == "shipTo" { "shippingAddress" } else { path }).to_owned(), *n))
+        .collect();
+    assert_eq!(by_path, expected, "{collection:#}");
+    assert_eq!(check("db_legacy.customers")["collections"][0]["failed"], 0);
+    db.drop().run().unwrap();
+}

@@ -1,0 +1,119 @@
+//! `schema infer`: draft models from the documents a database already holds. One pass
+//! over each collection's documents fills a bounded inference state ([`Collection`]: per
+//! path the BSON kinds with counts, presence, distinct strings up to a cap, array lengths,
+//! embedded documents, keys that are data); [`draft()`] turns the states into the Rust
+//! source of models that follow the modelling rules (or waive them with a reason) and the
+//! report of what those models will refuse. Nothing here talks to a server or reads a file:
+//! the `schema` command feeds it documents from dumps or a deployment.
+
+mod draft;
+mod stats;
+
+pub use draft::{draft, pascal, percent, thousands, Anomaly, Candidate, CollectionDraft, Draft, FieldSeen, Input};
+pub use stats::{
+    data_key, id_text, Collection, Field, Kind, Object, Seen, Values, EXAMPLES, MAX_KEYS, MAX_LENGTH, MAX_STRINGS,
+};
+
+use serde_json::{json, Value};
+
+/// What to run next, after reading the drafted models (docs/MIGRATIONS.md, "Adopting an
+/// existing database").
+pub const NEXT_STEPS: &str = "\
+next steps (docs/INFER.md, docs/MIGRATIONS.md \"Adopting an existing database\"):
+  1. review the drafted models (types, enums, maps, bounds, waivers) and add them to your crate
+  2. schema migrate                  # the first migration: adopts the collections under validationAction warn
+  3. schema apply --uri URI          # installs the validators under warn: nothing is refused yet
+  4. schema check --uri URI          # the documents that must change, by path (the anomalies above)
+  5. schema new-data fix_NAME --contract, fill it, then schema apply --uri URI --contract
+                                     # the data fixed and the validators enforced";
+
+/// The report for people: per collection what was read, each path's kinds, the
+/// anomalies, the candidates, then the next steps.
+pub fn render_text(draft: &Draft) -> String {
+    let mut out = String::new();
+    for c in &draft.collections {
+        let read = match c.total {
+            Some(total) => format!("{} of {} documents read", thousands(c.read), thousands(total)),
+            None => format!("{} documents read", thousands(c.read)),
+        };
+        out.push_str(&format!("{} ({read}) -> struct {}\n", c.namespace, c.model));
+        for note in &c.notes {
+            out.push_str(&format!("  note: {note}\n"));
+        }
+        out.push_str("  fields:\n");
+        for f in &c.fields {
+            let total: u64 = f.kinds.iter().map(|(_, n)| n).sum();
+            let kinds: Vec<String> =
+                f.kinds.iter().map(|(k, n)| format!("{k} {} ({})", thousands(*n), percent(*n, total))).collect();
+            out.push_str(&format!(
+                "    {}: {} of {}: {} -> {}\n",
+                f.path,
+                thousands(f.present),
+                thousands(f.of),
+                kinds.join(", "),
+                f.rust
+            ));
+        }
+        if c.anomalies.is_empty() {
+            out.push_str("  anomalies: none (every document read fits the drafted model)\n");
+        } else {
+            out.push_str("  anomalies (documents the drafted model refuses):\n");
+            for a in &c.anomalies {
+                out.push_str(&format!(
+                    "    {}: {} document{}: {}; e.g. _id {}\n",
+                    a.path,
+                    thousands(a.documents),
+                    if a.documents == 1 { "" } else { "s" },
+                    a.what,
+                    a.examples.join(", ")
+                ));
+            }
+        }
+        if !c.candidates.is_empty() {
+            out.push_str("  to decide:\n");
+            for k in &c.candidates {
+                out.push_str(&format!("    {} {}: {}\n", k.kind, k.path, k.note));
+            }
+        }
+        out.push('\n');
+    }
+    out.push_str(NEXT_STEPS);
+    out.push('\n');
+    out
+}
+
+/// The report as one JSON document (`--format json`).
+pub fn render_json(draft: &Draft) -> Value {
+    let collections: Vec<Value> = draft
+        .collections
+        .iter()
+        .map(|c| {
+            json!({
+                "namespace": c.namespace,
+                "model": c.model,
+                "read": c.read,
+                "total": c.total,
+                "notes": c.notes,
+                "fields": c.fields.iter().map(|f| json!({
+                    "path": f.path,
+                    "present": f.present,
+                    "of": f.of,
+                    "kinds": f.kinds.iter().map(|(k, n)| ((*k).to_owned(), json!(n))).collect::<serde_json::Map<_, _>>(),
+                    "rust": f.rust,
+                })).collect::<Vec<_>>(),
+                "anomalies": c.anomalies.iter().map(|a| json!({
+                    "path": a.path,
+                    "what": a.what,
+                    "documents": a.documents,
+                    "examples": a.examples,
+                })).collect::<Vec<_>>(),
+                "candidates": c.candidates.iter().map(|k| json!({
+                    "kind": k.kind,
+                    "path": k.path,
+                    "note": k.note,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    json!({ "collections": collections, "next": NEXT_STEPS.lines().skip(1).map(str::trim).collect::<Vec<_>>() })
+}

@@ -1,0 +1,312 @@
+//! `schema infer` over a legacy database made by a seeded generator: mixed int32 / int64 /
+//! double, string dates beside BSON dates, a renamed key, enum-like strings, a map keyed by
+//! ObjectIds, optional and null fields, nested arrays, binary UUIDs, and a clean collection.
+//! The generator knows the anomalies it planted; the report must count exactly those.
+//! The drafted file is `downstream/infer/src/drafted.rs` (built by scripts/test.sh):
+//! `UPDATE_INFER=1` rewrites it.
+#![forbid(unsafe_code)]
+#![cfg(feature = "cli")]
+
+#[path = "support/legacy_db.rs"]
+mod legacy_db;
+
+use legacy_db::{legacy, write_dump, ORDERS};
+#[cfg(feature = "driver")]
+use mongo_schema::bson::{doc, Document};
+use mongo_schema::cli::run;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+fn schema(args: &[&str]) -> (i32, String, String) {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = run(&[], std::iter::once("schema").chain(args.iter().copied()), &mut out, &mut err);
+    (code, String::from_utf8(out).unwrap(), String::from_utf8(err).unwrap())
+}
+
+fn infer_files(db: &Path) -> (String, serde_json::Value) {
+    let files = [db.join("customers.json"), db.join("t_order.json")];
+    let report = db.join("report.json");
+    let args: Vec<String> = ["infer".to_owned()]
+        .into_iter()
+        .chain(files.iter().map(|f| f.display().to_string()))
+        .chain(["--format".into(), "json".into(), "--report".into(), report.display().to_string()])
+        .collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, out, err) = schema(&args);
+    assert_eq!(code, 0, "{err}");
+    let report = serde_json::from_str(&std::fs::read_to_string(report).unwrap()).unwrap();
+    (out, report)
+}
+
+/// `path → documents` of a collection's anomalies in a JSON report.
+fn anomalies(report: &serde_json::Value, namespace: &str) -> BTreeMap<String, u64> {
+    let collection = report["collections"].as_array().unwrap().iter().find(|c| c["namespace"] == namespace).unwrap();
+    let mut found = BTreeMap::new();
+    for a in collection["anomalies"].as_array().unwrap() {
+        *found.entry(a["path"].as_str().unwrap().to_owned()).or_default() += a["documents"].as_u64().unwrap();
+    }
+    found
+}
+
+fn bson_bytes(docs: &[mongo_schema::bson::Document]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for d in docs {
+        d.to_writer(&mut out).unwrap();
+    }
+    out
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    encoder.write_all(bytes).unwrap();
+    encoder.finish().unwrap()
+}
+
+/// A `mongodump --archive` of the two collections, their segments interleaved.
+fn legacy_archive(orders: &[mongo_schema::bson::Document], customers: &[mongo_schema::bson::Document]) -> Vec<u8> {
+    use mongo_schema::bson::doc;
+    let header = |c: &str, eof: bool| doc! { "db": "db_legacy", "collection": c, "EOF": eof, "CRC": 0_i64 };
+    let metadata = |c: &str| doc! { "db": "db_legacy", "collection": c, "metadata": "{\"indexes\":[]}", "size": 0 };
+    let prelude =
+        doc! { "concurrent_collections": 4, "version": "0.1", "server_version": "6.0.5", "tool_version": "100.7.0" };
+    let end = [0xffu8; 4].to_vec();
+    let half = orders.len() / 2;
+    [
+        mongo_schema::dump::ARCHIVE_MAGIC.to_vec(),
+        bson_bytes(&[prelude, metadata("customers"), metadata("t_order")]),
+        end.clone(),
+        bson_bytes(&[header("t_order", false)]),
+        bson_bytes(&orders[..half]),
+        end.clone(),
+        bson_bytes(&[header("customers", false)]),
+        bson_bytes(customers),
+        end.clone(),
+        bson_bytes(&[header("t_order", false)]),
+        bson_bytes(&orders[half..]),
+        end.clone(),
+        bson_bytes(&[header("customers", true)]),
+        end.clone(),
+        bson_bytes(&[header("t_order", true)]),
+        end,
+    ]
+    .concat()
+}
+
+const DRAFTED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../downstream/infer/src/drafted.rs");
+
+#[test]
+fn drafts_the_target_shapes_and_counts_the_planted_anomalies() {
+    let dir = tempfile::tempdir().unwrap();
+    let legacy_db::Legacy { orders, customers, planted, .. } = legacy(37);
+    let db = write_dump(dir.path(), &orders, &customers);
+    let (source, report) = infer_files(&db);
+
+    // what the issue asks of each shape
+    for expected in [
+        "#[mongo(db = \"db_legacy\", collection = \"t_order\")]",
+        "pub order_no: i64,",
+        "pub quantity: i32,",
+        "#[serde(rename = \"totalAmount\", with = \"mongo_schema::serde_helpers::decimal128\")]",
+        "pub total_amount: rust_decimal::Decimal,",
+        "pub create_time: mongo_schema::bson::DateTime,",
+        "pub status: OrderStatus,",
+        "pub customer_id: mongo_schema::bson::oid::ObjectId,",
+        "#[mongo(renamed_from = \"shipTo\")]",
+        "pub shipping_address: OrderShippingAddress,",
+        "#[serde(skip_serializing_if = \"Option::is_none\")]\n    pub remark: Option<String>,",
+        "pub coupon_code: Option<String>,",
+        "pub gift_message: Option<String>,",
+        "#[mongo(max_items = 20)]\n    pub items: Vec<OrderItems>,",
+        "#[mongo(max_items = 2, items(max_items = 2))]\n    pub box_sizes: Vec<Vec<mongo_schema::bson::Bson>>,",
+        "#[mongo(max_properties = 5)]\n    pub stock_by_warehouse: std::collections::BTreeMap<String, i32>,",
+        "with = \"mongo_schema::serde_helpers::uuid_binary_option\", default)]\n    pub tracking_id: Option<uuid::Uuid>,",
+        "#[mongo(db = \"db_legacy\", collection = \"customers\", allow(collection_name,",
+        "/// 400 of 400: int32 67%, int64 34%.",
+    ] {
+        assert!(source.contains(expected), "missing {expected:?} in:\n{source}");
+    }
+    // the coupon code is only null, never missing: required and nullable
+    assert!(!source.contains("skip_serializing_if = \"Option::is_none\")]\n    pub coupon_code"), "{source}");
+
+    // exactly the planted anomalies, none on the clean collection
+    let mut expected: BTreeMap<String, u64> = planted.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect();
+    expected.retain(|_, v| *v > 0);
+    assert_eq!(anomalies(&report, "db_legacy.t_order"), expected);
+    assert_eq!(anomalies(&report, "db_legacy.customers"), BTreeMap::new());
+    let candidates = report["collections"][1]["candidates"].as_array().unwrap();
+    assert!(candidates.iter().any(|c| c["kind"] == "rename" && c["path"] == "shippingAddress"), "{candidates:?}");
+    assert!(candidates.iter().any(|c| c["kind"] == "map" && c["path"] == "stockByWarehouse"), "{candidates:?}");
+    assert_eq!(report["collections"][1]["read"], ORDERS);
+
+    // the same input, the same file, byte for byte
+    let (again, _) = infer_files(&db);
+    assert_eq!(source, again);
+
+    // the same documents as a mongodump directory (.bson, one gzipped) and as an archive
+    let dump = dir.path().join("dump");
+    std::fs::create_dir_all(dump.join("db_legacy")).unwrap();
+    std::fs::write(dump.join("db_legacy/t_order.bson"), bson_bytes(&orders)).unwrap();
+    std::fs::write(dump.join("db_legacy/customers.bson.gz"), gzip(&bson_bytes(&customers))).unwrap();
+    let (code, from_dir, err) = schema(&["infer", dump.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(from_dir, source);
+    let archive = dir.path().join("legacy.archive");
+    std::fs::write(&archive, legacy_archive(&orders, &customers)).unwrap();
+    let (code, from_archive, err) = schema(&["infer", archive.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(from_archive, source);
+    let (code, only_orders, err) = schema(&["infer", archive.to_str().unwrap(), "--collection", "t_order"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        only_orders.contains("pub struct Order {") && !only_orders.contains("pub struct Customers"),
+        "{only_orders}"
+    );
+
+    // the drafted file the downstream crate compiles is this one
+    if std::env::var_os("UPDATE_INFER").is_some() {
+        std::fs::write(DRAFTED, &source).unwrap();
+    }
+    let committed = std::fs::read_to_string(DRAFTED).unwrap_or_default();
+    assert!(
+        committed == source,
+        "{DRAFTED} is not what infer drafts from the generator: run `UPDATE_INFER=1 cargo test -p mongo-schema --features cli --test infer_legacy`"
+    );
+}
+
+#[test]
+fn an_empty_collection_is_reported_and_a_bad_input_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db_shop");
+    std::fs::create_dir_all(&db).unwrap();
+    std::fs::write(db.join("t_empty.json"), "").unwrap();
+    let file = db.join("t_empty.json");
+    let (code, out, err) = schema(&["infer", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("pub struct Empty {"), "{out}");
+    assert!(err.contains("db_shop.t_empty (0 documents read)"), "{err}");
+    assert!(err.contains("the collection is empty"), "{err}");
+
+    std::fs::write(db.join("t_bad.json"), "{\"a\": 1}\n{not json\n").unwrap();
+    let (code, _, err) = schema(&["infer", db.join("t_bad.json").to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("schema: ") && err.contains("t_bad.json"), "{err}");
+
+    let (code, _, err) = schema(&["infer", file.to_str().unwrap(), "--all"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("need --uri"), "{err}");
+}
+
+/// The live side: the generator's database on mongod, drafted with `--all`, gives the dump's
+/// models; a `$sample` reads at most its size; nothing on the server changes.
+#[cfg(feature = "driver")]
+#[test]
+fn live_all_matches_the_dump_and_changes_nothing() {
+    let Ok(uri) = std::env::var("MONGODB_URI") else {
+        eprintln!("skipped (no MONGODB_URI): live_all_matches_the_dump_and_changes_nothing");
+        return;
+    };
+    use mongodb::sync::Client;
+    let client = Client::with_uri_str(&uri).unwrap();
+    let db_name = "db_legacy";
+    let db = client.database(db_name);
+    db.drop().run().unwrap();
+    let legacy_db::Legacy { orders, customers, planted, .. } = legacy(37);
+    db.collection::<Document>("t_order").insert_many(orders.clone()).run().unwrap();
+    db.collection::<Document>("customers").insert_many(customers.clone()).run().unwrap();
+    let state = |db: &mongodb::sync::Database| {
+        let mut all = Vec::new();
+        for name in ["customers", "t_order"] {
+            let c = db.collection::<Document>(name);
+            let docs: Vec<Document> =
+                c.find(doc! {}).sort(doc! { "_id": 1 }).run().unwrap().map(Result::unwrap).collect();
+            let indexes: Vec<String> = c.list_index_names().run().unwrap();
+            all.push((docs, indexes));
+        }
+        let names = db.list_collection_names().run().unwrap();
+        (all, names)
+    };
+    let before = state(&db);
+
+    let dir = tempfile::tempdir().unwrap();
+    let dump = write_dump(dir.path(), &orders, &customers);
+    let (from_dump, _) = infer_files(&dump);
+    let report = dir.path().join("live.json");
+    let (code, from_live, err) = schema(&[
+        "infer",
+        "--uri",
+        &uri,
+        "--db",
+        db_name,
+        "--all",
+        "--format",
+        "json",
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    // the live header counts what the collection holds
+    let from_live_models = from_live
+        .replace(" of 400 documents read.", " documents read.")
+        .replace(" of 50 documents read.", " documents read.");
+    assert_eq!(from_live_models, from_dump);
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let expected: BTreeMap<String, u64> = planted.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect();
+    assert_eq!(anomalies(&report, "db_legacy.t_order"), expected);
+    assert_eq!(report["collections"][1]["total"], ORDERS);
+
+    // a sample reads at most its size, and says of how many
+    let (code, _, err) =
+        schema(&["infer", "--uri", &uri, "--db", db_name, "--collection", "t_order", "--sample", "100"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("db_legacy.t_order (100 of 400 documents read)"), "{err}");
+
+    // indexes become attributes
+    db.collection::<Document>("customers")
+        .create_index(
+            mongodb::IndexModel::builder()
+                .keys(doc! { "email": 1 })
+                .options(mongodb::options::IndexOptions::builder().unique(true).build())
+                .build(),
+        )
+        .run()
+        .unwrap();
+    let (code, out, err) = schema(&["infer", "--uri", &uri, "--db", db_name, "--collection", "customers"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("index(keys(\"email\" = 1), unique, name = \"email_1\")"), "{out}");
+
+    // errors: a database with no collection, a collection that is not there, no server
+    let (code, _, err) = schema(&["infer", "--uri", &uri, "--db", "db_nothing_here_37"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("database db_nothing_here_37 has no collection"), "{err}");
+    let (code, _, err) = schema(&["infer", "--uri", &uri, "--db", db_name, "--collection", "t_missing"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no collection t_missing in db_legacy"), "{err}");
+    let (code, _, err) =
+        schema(&["infer", "--uri", "mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=300", "--db", db_name]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot list the collections of db_legacy") && err.contains("127.0.0.1:1"), "{err}");
+
+    // read only: the documents, indexes and collections as they were (the one index added above aside)
+    db.collection::<Document>("customers").drop_index("email_1").run().unwrap();
+    assert_eq!(state(&db), before);
+    db.drop().run().unwrap();
+}
+
+/// A user who may not read the database: exit 2, with the server's refusal.
+#[cfg(feature = "driver")]
+#[test]
+fn a_database_the_user_may_not_read_exits_2_with_the_cause() {
+    let Ok(uri) = std::env::var("MONGODB_URI_AUTH_READ") else {
+        eprintln!("skipped (no MONGODB_URI): a_database_the_user_may_not_read_exits_2_with_the_cause");
+        return;
+    };
+    // `reader` has `read` on db_app only
+    let (code, out, err) = schema(&["infer", "--uri", &uri, "--db", "db_secret_37"]);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(err.contains("cannot list the collections of db_secret_37"), "{err}");
+    assert!(err.to_lowercase().contains("not authorized") || err.contains("Unauthorized"), "{err}");
+    // the password is never printed
+    let password = uri.split_once("reader:").and_then(|(_, rest)| rest.split_once('@')).map(|(pw, _)| pw).unwrap();
+    assert!(!password.is_empty() && !err.contains(password), "{err}");
+}
