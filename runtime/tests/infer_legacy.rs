@@ -116,7 +116,7 @@ fn drafts_the_target_shapes_and_counts_the_planted_anomalies() {
         "pub shipping_address: OrderShippingAddress,",
         "#[serde(skip_serializing_if = \"Option::is_none\")]\n    pub remark: Option<String>,",
         "pub coupon_code: Option<String>,",
-        "pub gift_message: Option<String>,",
+        "#[serde(rename = \"giftMessage\", skip_serializing_if = \"Option::is_none\")]\n    #[mongo(nullable)]\n    pub gift_message: Option<String>,",
         "#[mongo(max_items = 20)]\n    pub items: Vec<OrderItems>,",
         "#[mongo(max_items = 2, items(max_items = 2))]\n    pub box_sizes: Vec<Vec<mongo_schema::bson::Bson>>,",
         "#[mongo(max_properties = 5)]\n    pub stock_by_warehouse: std::collections::BTreeMap<String, i32>,",

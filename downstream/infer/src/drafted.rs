@@ -66,8 +66,9 @@ pub struct Order {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub remark: Option<String>,
     /// 320 of 400: string 75%, null 25%.
-    /// Missing in some documents and null in others: optional here (missing admitted); the nulls are anomalies until a data migration unsets them.
+    /// Missing in some documents and null in others: both admitted (`nullable`), both read as `None`.
     #[serde(rename = "giftMessage", skip_serializing_if = "Option::is_none")]
+    #[mongo(nullable)]
     pub gift_message: Option<String>,
     /// 300 of 400: array 100%.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -77,7 +78,7 @@ pub struct Order {
     #[serde(rename = "trackingId", skip_serializing_if = "Option::is_none", with = "mongo_schema::serde_helpers::uuid_binary_option", default)]
     pub tracking_id: Option<uuid::Uuid>,
     /// 400 of 400: object 100% (with `shipTo`, its old key).
-    #[serde(rename = "shippingAddress")]
+    #[serde(rename = "shippingAddress", alias = "shipTo")]
     #[mongo(renamed_from = "shipTo")]
     pub shipping_address: OrderShippingAddress,
 }

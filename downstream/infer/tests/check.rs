@@ -68,8 +68,15 @@ fn the_models_round_trip_every_clean_document() {
         }
         let order: Order = from_document(doc.clone()).unwrap_or_else(|e| panic!("{e}: {doc}"));
         let back: Document = to_document(&order).unwrap();
+        // a null in a field that may also be missing (`nullable`) reads as None, which is
+        // written as a missing field
+        let original: Document = doc
+            .iter()
+            .filter(|(key, value)| **value != Bson::Null || back.contains_key(*key))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
         // int32 and int64 mixed in a field: an i64, which writes int64 (the same numbers)
-        assert_eq!(widened(Bson::Document(back)), widened(Bson::Document(doc.clone())));
+        assert_eq!(widened(Bson::Document(back)), widened(Bson::Document(original)));
         clean += 1;
     }
     assert!(clean > 100, "{clean} clean orders");

@@ -438,8 +438,7 @@ impl Writer {
         lines.push(format!("/// {seen}."));
         if optional && nullable {
             lines.push(
-                "/// Missing in some documents and null in others: optional here (missing admitted); the nulls are \
-                 anomalies until a data migration unsets them."
+                "/// Missing in some documents and null in others: both admitted (`nullable`), both read as `None`."
                     .to_owned(),
             );
         }
@@ -453,9 +452,7 @@ impl Writer {
         // anomalies: the kinds the type refuses
         for (kind, seen) in &values.kinds {
             if *kind == Kind::Null {
-                if optional {
-                    ctx.anomaly(path, "null (the field is optional: missing is admitted, null is not)", seen);
-                }
+                // an `Option`: null admitted (`nullable` where the field may be missing too)
                 continue;
             }
             if !ty.accepts(*kind) {
@@ -468,6 +465,10 @@ impl Writer {
         let mut serde = Vec::new();
         if ident != key {
             serde.push(format!("rename = {key:?}"));
+        }
+        if let Some(old) = old {
+            // the previous release writes the old key until the contract moves it
+            serde.push(format!("alias = {old:?}"));
         }
         let wrapped = optional || nullable;
         if optional {
@@ -490,6 +491,9 @@ impl Writer {
             lines.push(format!("#[serde({})]", serde.join(", ")));
         }
         let mut mongo = Vec::new();
+        if optional && nullable {
+            mongo.push("nullable".to_owned());
+        }
         if let Some(old) = old {
             mongo.push(format!("renamed_from = {old:?}"));
         }
