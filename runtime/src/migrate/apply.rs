@@ -672,7 +672,7 @@ impl Run<'_> {
         let (server, state_db) = (&mut *self.server, self.options.state_db.as_str());
         let steps = file.up.len();
         let behind = |step: &FileStep| {
-            let (db, collection) = validated(step)?;
+            let (db, collection) = step.validated()?;
             self.waiting_on.iter().find(|(d, c, _)| *d == db && *c == collection).map(|(_, _, m)| m.clone())
         };
         let stop = (done..steps).find_map(|i| {
@@ -691,7 +691,7 @@ impl Run<'_> {
         if let Some((at, _)) = &stop {
             // its validators wait, and every later migration's for the same collections
             for step in &file.up[*at..] {
-                if let Some((db, collection)) = validated(step) {
+                if let Some((db, collection)) = step.validated() {
                     self.waiting_on.push((db.to_owned(), collection.to_owned(), file.name.clone()));
                 }
             }
@@ -809,13 +809,6 @@ fn gate(server: &mut dyn Server, step: &FileStep) -> Result<(), (String, Option<
         ),
         None,
     ))
-}
-
-/// The collection whose validator a step installs (`createCollection` or `collMod` with a
-/// `validator`), with its database.
-fn validated(step: &FileStep) -> Option<(&str, &str)> {
-    let collection = ["create", "collMod"].iter().find_map(|verb| step.command.get_str(verb).ok())?;
-    step.command.contains_key("validator").then_some((step.db.as_str(), collection))
 }
 
 /// The collection and the validator a `collMod` step installs.

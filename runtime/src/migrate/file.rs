@@ -54,6 +54,15 @@ pub struct MigrationFile {
     pub checksum: String,
 }
 
+impl FileStep {
+    /// The database and collection whose validator this step installs (`createCollection`
+    /// or `collMod` with a `validator`), if it installs one.
+    pub fn validated(&self) -> Option<(&str, &str)> {
+        let collection = ["create", "collMod"].iter().find_map(|verb| self.command.get_str(verb).ok())?;
+        self.command.contains_key("validator").then_some((self.db.as_str(), collection))
+    }
+}
+
 impl MigrationFile {
     /// The first of `up`'s steps from `done` on that waits for the contract, if any.
     pub fn contract_from(&self, done: usize) -> Option<usize> {

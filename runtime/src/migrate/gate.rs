@@ -99,14 +99,10 @@ pub(crate) fn enforced_failing_in(
 /// The collections whose validators `steps` install (`createCollection`, `collMod`), each once.
 pub fn validated_namespaces<'a>(steps: impl Iterator<Item = &'a super::file::FileStep>) -> Vec<(String, String)> {
     let mut found: Vec<(String, String)> = Vec::new();
-    for step in steps {
-        let target = ["create", "collMod"].iter().find_map(|verb| step.command.get_str(verb).ok());
-        let validated = step.command.contains_key("validator");
-        if let (Some(collection), true) = (target, validated) {
-            let ns = (step.db.clone(), collection.to_owned());
-            if !found.contains(&ns) {
-                found.push(ns);
-            }
+    for (db, collection) in steps.filter_map(super::file::FileStep::validated) {
+        let ns = (db.to_owned(), collection.to_owned());
+        if !found.contains(&ns) {
+            found.push(ns);
         }
     }
     found
