@@ -143,6 +143,8 @@ pub struct DumpReader<R> {
     namespace: Option<String>,
     /// The collections an archive names, in order.
     archive_namespaces: Vec<String>,
+    /// An archive prelude's metadata per collection: (`db.collection`, its JSON text).
+    archive_metadata: Vec<(String, String)>,
     /// The collection of the archive segment being read.
     segment_namespace: Option<String>,
 }
@@ -227,6 +229,7 @@ impl<R: BufRead> DumpReader<R> {
             archive: ArchiveState::Magic,
             namespace: None,
             archive_namespaces: Vec::new(),
+            archive_metadata: Vec::new(),
             segment_namespace: None,
         }
     }
@@ -303,6 +306,9 @@ impl<R: BufRead> DumpReader<R> {
                             };
                             let namespace = format!("{db}.{collection}");
                             if state == ArchiveState::Prelude {
+                                if let Ok(json) = doc.get_str("metadata") {
+                                    self.archive_metadata.push((namespace.clone(), json.to_owned()));
+                                }
                                 self.archive_namespaces.push(namespace);
                             } else if doc.get_bool("EOF").unwrap_or(false) {
                                 self.archive = ArchiveState::EofTerminator;
@@ -342,6 +348,13 @@ impl<R: BufRead> DumpReader<R> {
     /// The collections an archive names (its prelude's, then any segment's), as far as read.
     pub fn archive_namespaces(&self) -> &[String] {
         &self.archive_namespaces
+    }
+
+    /// An archive's metadata of `namespace` (`db.collection`): the JSON text mongodump
+    /// writes, [`Metadata::parse`] reads it. `None` before the prelude is read (the first
+    /// document) and for a collection the prelude does not name.
+    pub fn archive_metadata(&self, namespace: &str) -> Option<&str> {
+        self.archive_metadata.iter().find(|(ns, _)| ns == namespace).map(|(_, json)| json.as_str())
     }
 
     /// Documents read so far.
@@ -573,6 +586,33 @@ fn nested(value: RawBsonRef<'_>) -> Result<(), crate::compat::RawError> {
         RawBsonRef::Document(doc) => well_formed(doc),
         RawBsonRef::Array(items) => items.into_iter().try_for_each(|item| nested(item?)),
         _ => Ok(()),
+    }
+}
+
+/// What mongodump keeps of a collection besides its documents (`<collection>.metadata.json`,
+/// or an archive prelude's entry): its indexes as `listIndexes` lists them, and its options
+/// (`validator`, `validationLevel`, ...) as `listCollections` does.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Metadata {
+    /// The index specifications (`_id_` among them).
+    pub indexes: Vec<crate::bson::Document>,
+    /// The collection's options.
+    pub options: crate::bson::Document,
+}
+
+impl Metadata {
+    /// Reads the metadata's JSON (canonical or relaxed Extended JSON, as mongodump's
+    /// versions write it).
+    pub fn parse(json: &str) -> Result<Metadata, DumpError> {
+        let doc = json_document(json.as_bytes()).map_err(|bad| bad.at(0, false))?;
+        let doc =
+            crate::bson::Document::try_from(doc.as_ref()).map_err(|e| Bad::by("cannot decode")(e).at(0, false))?;
+        let indexes = match doc.get_array("indexes") {
+            Ok(list) => list.iter().filter_map(|i| i.as_document().cloned()).collect(),
+            Err(_) => Vec::new(),
+        };
+        let options = doc.get_document("options").cloned().unwrap_or_default();
+        Ok(Metadata { indexes, options })
     }
 }
 

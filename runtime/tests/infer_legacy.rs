@@ -12,7 +12,8 @@ mod legacy_db;
 
 use legacy_db::{legacy, write_dump, ORDERS};
 #[cfg(feature = "driver")]
-use mongo_schema::bson::{doc, Document};
+use mongo_schema::bson::doc;
+use mongo_schema::bson::Document;
 use mongo_schema::cli::run;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -107,8 +108,8 @@ fn drafts_the_target_shapes_and_counts_the_planted_anomalies() {
         "#[mongo(db = \"db_legacy\", collection = \"t_order\")]",
         "pub order_no: i64,",
         "pub quantity: i32,",
-        "#[serde(rename = \"totalAmount\", with = \"mongo_schema::serde_helpers::decimal128\")]",
-        "pub total_amount: rust_decimal::Decimal,",
+        "#[serde(rename_all = \"camelCase\")]\n#[mongo(db = \"db_legacy\", collection = \"t_order\")]\npub struct Order {",
+        "#[serde(with = \"mongo_schema::serde_helpers::decimal128\")]\n    pub total_amount: rust_decimal::Decimal,",
         "pub create_time: mongo_schema::bson::DateTime,",
         "pub status: OrderStatus,",
         "pub customer_id: mongo_schema::bson::oid::ObjectId,",
@@ -116,7 +117,7 @@ fn drafts_the_target_shapes_and_counts_the_planted_anomalies() {
         "pub shipping_address: OrderShippingAddress,",
         "#[serde(skip_serializing_if = \"Option::is_none\")]\n    pub remark: Option<String>,",
         "pub coupon_code: Option<String>,",
-        "#[serde(rename = \"giftMessage\", skip_serializing_if = \"Option::is_none\")]\n    #[mongo(nullable)]\n    pub gift_message: Option<String>,",
+        "#[serde(skip_serializing_if = \"Option::is_none\")]\n    #[mongo(nullable)]\n    pub gift_message: Option<String>,",
         "#[mongo(max_items = 20)]\n    pub items: Vec<OrderItems>,",
         "#[mongo(max_items = 2, items(max_items = 2))]\n    pub box_sizes: Vec<Vec<mongo_schema::bson::Bson>>,",
         "#[mongo(max_properties = 5)]\n    pub stock_by_warehouse: std::collections::BTreeMap<String, i32>,",
@@ -309,4 +310,93 @@ fn a_database_the_user_may_not_read_exits_2_with_the_cause() {
     // the password is never printed
     let password = uri.split_once("reader:").and_then(|(_, rest)| rest.split_once('@')).map(|(pw, _)| pw).unwrap();
     assert!(!password.is_empty() && !err.contains(password), "{err}");
+}
+
+const FLEET_DRAFTED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../downstream/infer/src/fleet.rs");
+
+/// The fleet's indexes, as `listIndexes` lists them (mongodump writes the same in each
+/// collection's `.metadata.json`).
+fn fleet_indexes(collection: &str) -> Vec<Document> {
+    use mongo_schema::bson::doc;
+    let id = doc! { "v": 2, "key": { "_id": 1 }, "name": "_id_" };
+    match collection {
+        "t_device" => vec![
+            id,
+            doc! { "v": 2, "key": { "serialNumber": 1 }, "name": "serialNumber_1", "unique": true },
+            doc! { "v": 2, "key": { "retiredAt": 1 }, "name": "retiredAt_1", "partialFilterExpression": { "retiredAt": { "$exists": true } } },
+        ],
+        "t_event" => {
+            vec![id, doc! { "v": 2, "key": { "deviceId": 1, "occurredAt": -1 }, "name": "deviceId_1_occurredAt_-1" }]
+        }
+        _ => {
+            vec![id, doc! { "v": 2, "key": { "startedAt": 1 }, "name": "startedAt_1", "expireAfterSeconds": 2_592_000 }]
+        }
+    }
+}
+
+/// `schema infer` of the fleet's mongodump directory (`.bson` and `.metadata.json` files):
+/// the models, and the JSON report.
+fn infer_fleet_dump(dir: &Path) -> (String, serde_json::Value) {
+    let fleet = legacy_db::fleet(38);
+    let collections: Vec<(&str, Vec<Document>, Vec<Document>)> =
+        fleet.collections.iter().map(|(name, docs)| (*name, docs.clone(), fleet_indexes(name))).collect();
+    let dump = legacy_db::write_bson_dump(dir, "db_fleet", &collections);
+    let report = dir.join("fleet-report.json");
+    let (code, source, err) =
+        schema(&["infer", dump.to_str().unwrap(), "--format", "json", "--report", report.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    (source, serde_json::from_str(&std::fs::read_to_string(report).unwrap()).unwrap())
+}
+
+#[test]
+fn a_polymorphic_collection_becomes_a_tagged_enum_and_nested_renames_are_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let fleet = legacy_db::fleet(38);
+    let (source, report) = infer_fleet_dump(dir.path());
+    for expected in [
+        "#[serde(tag = \"type\")]\n#[mongo(db = \"db_fleet\", collection = \"t_event\", index(keys(\"deviceId\" = 1, \"occurredAt\" = -1), name = \"deviceId_1_occurredAt_-1\"))]\npub enum Event {",
+        "    #[serde(rename = \"purchase\")]\n    Purchase {",
+        "        #[serde(with = \"mongo_schema::serde_helpers::decimal128\")]\n        amount: rust_decimal::Decimal,",
+        "        currency: EventPurchaseCurrency,",
+        "    #[serde(rename = \"logout\")]\n    Logout {",
+        "#[serde(rename_all = \"camelCase\")]\n#[mongo(db = \"db_fleet\", collection = \"t_device\"",
+        "index(keys(\"serialNumber\" = 1), unique, name = \"serialNumber_1\")",
+        "partial = r#\"{\"retiredAt\":{\"$exists\":true}}\"#",
+        "index(keys(\"startedAt\" = 1), name = \"startedAt_1\", ttl = 2592000)",
+        "    /// Renamed from `tempUnit`, which `alias` still reads: migrations rename root fields only, so a data migration (`schema new-data --contract`) moves these.\n    #[serde(alias = \"tempUnit\")]\n    pub temperature_unit: DeviceSettingsTemperatureUnit,",
+        "    pub daily_usage: std::collections::BTreeMap<String, i32>,",
+        "    pub readings: Vec<Vec<mongo_schema::bson::Bson>>,",
+        "    pub trace_id: String,",
+        "    pub device_id: uuid::Uuid,",
+    ] {
+        assert!(source.contains(expected), "missing {expected:?} in:\n{source}");
+    }
+    for (collection, _) in &fleet.collections {
+        let namespace = format!("db_fleet.{collection}");
+        let expected: BTreeMap<String, u64> = fleet
+            .planted
+            .iter()
+            .filter(|((c, _), _)| c == collection)
+            .map(|((_, path), n)| ((*path).to_owned(), *n))
+            .collect();
+        assert_eq!(anomalies(&report, &namespace), expected, "{namespace}");
+    }
+    let events =
+        report["collections"].as_array().unwrap().iter().find(|c| c["namespace"] == "db_fleet.t_event").unwrap();
+    assert!(
+        events["candidates"].as_array().unwrap().iter().any(|c| c["kind"] == "discriminator" && c["path"] == "type"),
+        "{events:#}"
+    );
+    // the same input, the same file
+    let again = tempfile::tempdir().unwrap();
+    assert_eq!(infer_fleet_dump(again.path()).0, source);
+
+    if std::env::var_os("UPDATE_INFER").is_some() {
+        std::fs::write(FLEET_DRAFTED, &source).unwrap();
+    }
+    let committed = std::fs::read_to_string(FLEET_DRAFTED).unwrap_or_default();
+    assert!(
+        committed == source,
+        "{FLEET_DRAFTED} is not what infer drafts from the fleet: run `UPDATE_INFER=1 cargo test -p mongo-schema --features cli --test infer_legacy`"
+    );
 }

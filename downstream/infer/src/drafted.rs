@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 /// `db_legacy.customers`: 50 documents read.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
 #[mongo(db = "db_legacy", collection = "customers", allow(collection_name, reason = "the deployed names, kept as they are: renaming a database or collection is a move, not a model change"))]
 pub struct Customers {
     /// 50 of 50: objectId 100%.
@@ -21,45 +22,39 @@ pub struct Customers {
     /// 50 of 50: bool 100%.
     pub vip: bool,
     /// 50 of 50: date 100%.
-    #[serde(rename = "joinedAt")]
     pub joined_at: mongo_schema::bson::DateTime,
 }
 
 /// `db_legacy.t_order`: 400 documents read.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
 #[mongo(db = "db_legacy", collection = "t_order")]
 pub struct Order {
     /// 400 of 400: objectId 100%.
     #[serde(rename = "_id")]
     pub id: mongo_schema::bson::oid::ObjectId,
     /// 400 of 400: int32 67%, int64 34%.
-    #[serde(rename = "orderNo")]
     pub order_no: i64,
     /// 400 of 400: int32 90%, double 10%.
     pub quantity: i32,
     /// 400 of 400: decimal128 86%, double 15%.
-    #[serde(rename = "totalAmount", with = "mongo_schema::serde_helpers::decimal128")]
+    #[serde(with = "mongo_schema::serde_helpers::decimal128")]
     pub total_amount: rust_decimal::Decimal,
     /// 400 of 400: date 88%, string 13%.
-    #[serde(rename = "createTime")]
     pub create_time: mongo_schema::bson::DateTime,
     /// 400 of 400: string 100%.
     pub status: OrderStatus,
     /// 400 of 400: objectId 89%, string 11%.
-    #[serde(rename = "customerId")]
     pub customer_id: mongo_schema::bson::oid::ObjectId,
     /// 400 of 400: string 75%, null 25%.
-    #[serde(rename = "couponCode")]
     pub coupon_code: Option<String>,
     /// 400 of 400: array 100%.
     #[mongo(max_items = 20)]
     pub items: Vec<OrderItems>,
     /// 400 of 400: array 100%.
-    #[serde(rename = "boxSizes")]
     #[mongo(max_items = 2, items(max_items = 2))]
     pub box_sizes: Vec<Vec<mongo_schema::bson::Bson>>,
     /// 400 of 400: object 100%.
-    #[serde(rename = "stockByWarehouse")]
     #[mongo(max_properties = 5)]
     pub stock_by_warehouse: std::collections::BTreeMap<String, i32>,
     /// 266 of 400: string 100%.
@@ -67,7 +62,7 @@ pub struct Order {
     pub remark: Option<String>,
     /// 320 of 400: string 75%, null 25%.
     /// Missing in some documents and null in others: both admitted (`nullable`), both read as `None`.
-    #[serde(rename = "giftMessage", skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[mongo(nullable)]
     pub gift_message: Option<String>,
     /// 300 of 400: array 100%.
@@ -75,10 +70,10 @@ pub struct Order {
     #[mongo(max_items = 2)]
     pub tags: Option<Vec<OrderTags>>,
     /// 333 of 400: uuid 100%.
-    #[serde(rename = "trackingId", skip_serializing_if = "Option::is_none", with = "mongo_schema::serde_helpers::uuid_binary_option", default)]
+    #[serde(skip_serializing_if = "Option::is_none", with = "mongo_schema::serde_helpers::uuid_binary_option", default)]
     pub tracking_id: Option<uuid::Uuid>,
     /// 400 of 400: object 100% (with `shipTo`, its old key).
-    #[serde(rename = "shippingAddress", alias = "shipTo")]
+    #[serde(alias = "shipTo")]
     #[mongo(renamed_from = "shipTo")]
     pub shipping_address: OrderShippingAddress,
 }
@@ -97,17 +92,18 @@ pub enum OrderStatus {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct OrderItems {
     /// 1,048 of 1,048: string 100%.
     pub sku: String,
     /// 1,048 of 1,048: int32 100%.
     pub qty: i32,
     /// 1,048 of 1,048: decimal128 100%.
-    #[serde(rename = "unitPrice", with = "mongo_schema::serde_helpers::decimal128")]
+    #[serde(with = "mongo_schema::serde_helpers::decimal128")]
     pub unit_price: rust_decimal::Decimal,
 }
 
-/// The values of `tags[]`: "express" 142, "gift" 300.
+/// The values of `tags.$[]`: "express" 142, "gift" 300.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, MongoSchema)]
 pub enum OrderTags {
     #[serde(rename = "express")]

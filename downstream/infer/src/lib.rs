@@ -4,6 +4,10 @@
 #[rustfmt::skip]
 pub mod drafted;
 
+// the fleet's models: a tagged enum, a nested rename, maps and UUIDs (runtime/tests/infer_legacy.rs)
+#[rustfmt::skip]
+pub mod fleet;
+
 #[cfg(test)]
 mod tests {
     use super::drafted::{Customers, Order};

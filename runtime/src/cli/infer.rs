@@ -5,6 +5,7 @@
 use super::shared::{chain, Exit, Output};
 #[cfg(feature = "driver")]
 use crate::bson::Document;
+use crate::dump::Metadata;
 use crate::infer::{self, Collection, Input};
 use clap::Args;
 use std::collections::BTreeMap;
@@ -84,6 +85,7 @@ fn chosen(wanted: &[String], namespace: &str) -> bool {
 fn files(args: &InferArgs) -> Result<Vec<Input>, Exit> {
     let single = args.files.iter().filter(|p| !p.is_dir()).count() == 1 && args.collection.len() == 1;
     let mut found: BTreeMap<String, Collection> = BTreeMap::new();
+    let mut metadata: BTreeMap<String, Metadata> = BTreeMap::new();
     let mut read: Vec<(String, PathBuf)> = Vec::new();
     for path in &args.files {
         if path.is_dir() {
@@ -125,6 +127,9 @@ fn files(args: &InferArgs) -> Result<Vec<Input>, Exit> {
                 if wanted_in_archive(&args.collection, ns) {
                     found.entry(ns.clone()).or_default();
                 }
+                if let Some(json) = reader.archive_metadata(ns) {
+                    metadata.insert(ns.clone(), Metadata::parse(json).map_err(|e| at(&e))?);
+                }
             }
             continue;
         }
@@ -132,6 +137,9 @@ fn files(args: &InferArgs) -> Result<Vec<Input>, Exit> {
             add(&mut found, &namespace)?;
         } else {
             continue;
+        }
+        if let Some(beside) = metadata_beside(&path)? {
+            metadata.insert(namespace.clone(), beside);
         }
         let stats = found.get_mut(&namespace).expect("added above");
         for document in reader {
@@ -149,16 +157,41 @@ fn files(args: &InferArgs) -> Result<Vec<Input>, Exit> {
         .into_iter()
         .map(|(namespace, stats)| {
             let (db, collection) = namespace.split_once('.').unwrap_or(("db", &namespace));
+            let Metadata { indexes, options } = metadata.remove(&namespace).unwrap_or_default();
             Input {
                 db: db.to_owned(),
                 collection: collection.to_owned(),
                 stats,
                 total: None,
-                indexes: Vec::new(),
-                validator: None,
+                indexes,
+                validator: options.get_document("validator").ok().cloned(),
             }
         })
         .collect())
+}
+
+/// The metadata mongodump writes beside a collection's `.bson[.gz]` file
+/// (`<collection>.metadata.json[.gz]`): its indexes and validator. `None` for other files.
+fn metadata_beside(path: &Path) -> Result<Option<Metadata>, Exit> {
+    use std::io::Read;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let Some(stem) = name.strip_suffix(".bson.gz").or_else(|| name.strip_suffix(".bson")) else { return Ok(None) };
+    for (suffix, gzip) in [(".metadata.json", false), (".metadata.json.gz", true)] {
+        let file = path.with_file_name(format!("{stem}{suffix}"));
+        let bytes = match std::fs::read(&file) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(Exit(2, format!("{}: {}", file.display(), chain(&e)))),
+        };
+        let mut json = String::new();
+        let read = match gzip {
+            true => flate2::read::GzDecoder::new(&bytes[..]).read_to_string(&mut json),
+            false => String::from_utf8(bytes).map(|s| json = s).map(|()| 0).map_err(std::io::Error::other),
+        };
+        read.map_err(|e| Exit(2, format!("{}: {}", file.display(), chain(&e))))?;
+        return Metadata::parse(&json).map(Some).map_err(|e| Exit(2, format!("{}: {}", file.display(), chain(&e))));
+    }
+    Ok(None)
 }
 
 /// A new collection's state; a collection given twice would count its documents twice.

@@ -33,7 +33,7 @@ pub struct Input {
 pub struct Candidate {
     /// `rename`, `enum`, `map`, `bound`, `type`, `date`, `nesting`.
     pub kind: &'static str,
-    /// The path (`a.b`, `items[]` for an array's items, `<key>` for a map's values).
+    /// The path (`a.b`, `items.$[]` for an array's items, as `schema check` groups them, `<key>` for a map's values).
     pub path: String,
     /// What was seen and what was drafted.
     pub note: String,
@@ -42,7 +42,7 @@ pub struct Candidate {
 /// Documents the drafted model refuses, at one path.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Anomaly {
-    /// The path (`a.b`, `items[]` for an array's items, `<key>` for a map's values).
+    /// The path (`a.b`, `items.$[]` for an array's items, as `schema check` groups them, `<key>` for a map's values).
     pub path: String,
     /// What the refused values are.
     pub what: String,
@@ -55,7 +55,7 @@ pub struct Anomaly {
 /// A path's observed kinds.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FieldSeen {
-    /// The path (`a.b`, `items[]` for an array's items, `<key>` for a map's values).
+    /// The path (`a.b`, `items.$[]` for an array's items, as `schema check` groups them, `<key>` for a map's values).
     pub path: String,
     /// Documents (at this level) holding the key.
     pub present: u64,
@@ -285,8 +285,9 @@ impl Writer {
         }
     }
 
-    /// The struct `name` for the documents of `object` at `path` (nesting `level`, the
-    /// root is 1); pushes its nested types and returns its own source.
+    /// The type `name` for the documents of `object` at `path` (nesting `level`, the root
+    /// is 1): a struct, or at the root an internally tagged enum when a key's values each
+    /// bring keys of their own. Pushes its nested types and returns its own source.
     fn structure(
         &mut self,
         name: &str,
@@ -296,42 +297,55 @@ impl Writer {
         root: bool,
         ctx: &mut Ctx,
     ) -> String {
-        let mut fields: Vec<(String, String, Vec<String>)> = Vec::new(); // (key, rust field, lines)
-        let renames = if root { renames(object, ctx) } else { BTreeMap::new() };
-        if root {
-            discriminators(object, ctx);
-        }
+        let renames = renames(object, path, ctx);
+        let tagged = if root { discriminator(object, ctx) } else { None };
+        // keys all in camelCase: `rename_all` says it once (not in an enum: it would rename the variants)
+        let rename_all = tagged.is_none() && camel_case(object, &renames);
+        let mut fields: Vec<Drafted> = Vec::new();
         let mut idents = BTreeSet::new();
         let mut keys = Vec::new();
         let has_id = object.fields.iter().any(|f| f.key == "_id");
         if root && !has_id {
-            fields.push((
-                "_id".into(),
-                "id".into(),
-                vec![
+            fields.push(Drafted {
+                key: "_id".into(),
+                position: None,
+                lines: vec![
                     "/// Not seen in the documents read: mongod adds one to every document.".into(),
                     "#[serde(rename = \"_id\")]".into(),
                     "pub id: mongo_schema::bson::oid::ObjectId,".into(),
                 ],
-            ));
+            });
             idents.insert("id".to_owned());
         }
-        for field in &object.fields {
+        for (position, field) in object.fields.iter().enumerate() {
+            let child = join(path, &field.key);
             if field.key.is_empty() || field.key.contains('.') || field.key.starts_with('$') {
-                let path = join(path, &field.key);
                 ctx.candidate(
                     "key",
-                    &path,
+                    &child,
                     &format!(
                         "the key {:?} ({} documents) cannot be a field (the rules refuse `.`, `$` and empty names, with no waiver): left out of the model, so serde drops it when a document is read and written back; rename it with a data migration",
                         field.key,
-                        thousands(field.present)
+                        thousands(field.holders.documents)
                     ),
                 );
                 continue;
             }
             if renames.values().any(|old| old == &field.key) {
                 continue; // written as the new key's `renamed_from`
+            }
+            if let Some(tag) = &tagged {
+                if tag.position == position {
+                    keys.push(field.key.clone());
+                    ctx.fields.push(FieldSeen {
+                        path: child,
+                        present: field.present,
+                        of: object.count,
+                        kinds: field.values.kinds.iter().map(|(k, s)| (k.name(), s.values)).collect(),
+                        rust: format!("the tag of enum {name}"),
+                    });
+                    continue;
+                }
             }
             let merged;
             let (values, present, old) = match renames.get(&field.key) {
@@ -344,47 +358,84 @@ impl Writer {
                 }
                 None => (&field.values, field.present, None),
             };
-            let child = join(path, &field.key);
+            // a key only one variant's documents hold is typed among that variant's documents
+            let (parent, of) = match tagged.as_ref().and_then(|t| t.owner(position)) {
+                Some(variant) => (format!("{name}{}", variant.name), variant.documents),
+                None => (name.to_owned(), object.count),
+            };
             let ident = self.ident(&field.key, &mut idents);
             if field.key != "_id" {
                 keys.push(field.key.clone());
             }
             let lines = self.field(
-                name,
+                &parent,
                 field,
                 values,
-                present,
-                object.count,
+                (present, of),
                 old.as_deref(),
                 &child,
-                &ident,
+                (&ident, rename_all),
                 level,
                 root,
                 ctx,
             );
-            fields.push((field.key.clone(), ident, lines));
+            fields.push(Drafted { key: field.key.clone(), position: Some(position), lines });
         }
-        let mut waivers: Vec<String> = Vec::new();
+        let mut container: Vec<String> = Vec::new();
+        if root {
+            container.push("ROOT".to_owned());
+        }
         if !field_names_pass(&keys) {
-            waivers.push(
+            container.push(
                 "allow(field_name, reason = \"the keys as deployed; renaming them is a data migration (renamed_from)\")"
                     .to_owned(),
             );
         }
         let mut out = String::new();
         out.push_str("#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]\n");
-        let mut mongo = Vec::new();
-        if root {
-            mongo.push("ROOT".to_owned());
-        }
-        mongo.extend(waivers);
-        if !mongo.is_empty() {
-            let _ = writeln!(out, "#[mongo({})]", mongo.join(", "));
-        }
-        let _ = writeln!(out, "pub struct {name} {{");
-        for (_, _, lines) in &fields {
-            for line in lines {
-                let _ = writeln!(out, "    {line}");
+        match &tagged {
+            Some(tag) => {
+                let _ = writeln!(out, "#[serde(tag = {:?})]", tag.key);
+                let _ = writeln!(out, "#[mongo({})]", container.join(", "));
+                let _ = writeln!(out, "pub enum {name} {{");
+                for variant in &tag.variants {
+                    let own: Vec<&str> = fields
+                        .iter()
+                        .filter(|f| variant.has(f.position) && f.position.is_some_and(|p| tag.owner(p).is_some()))
+                        .map(|f| f.key.as_str())
+                        .collect();
+                    let _ = writeln!(
+                        out,
+                        "    /// `{}: {:?}`: {} documents{}.",
+                        tag.key,
+                        variant.value,
+                        thousands(variant.documents),
+                        if own.is_empty() { String::new() } else { format!(", with {}", own.join(", ")) }
+                    );
+                    let _ = writeln!(out, "    #[serde(rename = {:?})]", variant.value);
+                    let _ = writeln!(out, "    {} {{", variant.name);
+                    for f in fields.iter().filter(|f| variant.has(f.position)) {
+                        for line in &f.lines {
+                            let line = line.strip_prefix("pub ").unwrap_or(line);
+                            let _ = writeln!(out, "        {line}");
+                        }
+                    }
+                    out.push_str("    },\n");
+                }
+            }
+            None => {
+                if rename_all {
+                    out.push_str("#[serde(rename_all = \"camelCase\")]\n");
+                }
+                if !container.is_empty() {
+                    let _ = writeln!(out, "#[mongo({})]", container.join(", "));
+                }
+                let _ = writeln!(out, "pub struct {name} {{");
+                for f in &fields {
+                    for line in &f.lines {
+                        let _ = writeln!(out, "    {line}");
+                    }
+                }
             }
         }
         out.push_str("}\n");
@@ -411,11 +462,10 @@ impl Writer {
         parent: &str,
         field: &Field,
         values: &Values,
-        present: u64,
-        of: u64,
+        (present, of): (u64, u64),
         old: Option<&str>,
         path: &str,
-        ident: &str,
+        (ident, rename_all): (&str, bool),
         level: usize,
         root: bool,
         ctx: &mut Ctx,
@@ -463,7 +513,8 @@ impl Writer {
             ctx.candidate("bound", path, "every double is integral: an integer type may fit");
         }
         let mut serde = Vec::new();
-        if ident != key {
+        let written = if rename_all { serde_camel(ident) } else { ident.to_owned() };
+        if written != key {
             serde.push(format!("rename = {key:?}"));
         }
         if let Some(old) = old {
@@ -494,8 +545,14 @@ impl Writer {
         if optional && nullable {
             mongo.push("nullable".to_owned());
         }
-        if let Some(old) = old {
-            mongo.push(format!("renamed_from = {old:?}"));
+        match old {
+            // migrations move a root field's old key; below the root a data migration does
+            Some(old) if root => mongo.push(format!("renamed_from = {old:?}")),
+            Some(old) => {
+                let docs = lines.iter().take_while(|l| l.starts_with("///")).count();
+                lines.insert(docs, format!("/// Renamed from `{old}`, which `alias` still reads: migrations rename root fields only, so a data migration (`schema new-data --contract`) moves these."));
+            }
+            None => {}
         }
         mongo.extend(bounds(&ty, Place::Field));
         if matches!(ty, Ty::I32 | Ty::I64 | Ty::F64) && naming::is_status_name(key) {
@@ -526,8 +583,8 @@ impl Writer {
         }
         let rust = if wrapped { format!("Option<{}>", ty.rust()) } else { ty.rust() };
         lines.push(format!("pub {ident}: {rust},"));
-        let in_array = path.contains("[]") || matches!(ty, Ty::Vec(..));
-        ctx.paths.insert(path.replace("[]", ""), (in_array, !in_array && !wrapped && ty == Ty::Date));
+        let in_array = path.contains(".$[]") || matches!(ty, Ty::Vec(..));
+        ctx.paths.insert(path.replace(".$[]", ""), (in_array, !in_array && !wrapped && ty == Ty::Date));
         lines
     }
 
@@ -622,16 +679,7 @@ impl Writer {
         let _ = writeln!(out, "pub enum {name} {{");
         let mut taken = BTreeSet::new();
         for value in strings.keys() {
-            let mut variant = pascal(value);
-            if variant.is_empty() || variant.starts_with(|c: char| c.is_ascii_digit()) {
-                variant = format!("V{variant}");
-            }
-            let base = variant.clone();
-            let mut n = 2;
-            while !taken.insert(variant.clone()) {
-                variant = format!("{base}{n}");
-                n += 1;
-            }
+            let variant = variant_name(value, &mut taken);
             let _ = writeln!(out, "    #[serde(rename = {value:?})]\n    {variant},");
         }
         out.push_str("}\n");
@@ -722,7 +770,7 @@ impl Writer {
         }
         let item = match (values.items.as_deref(), place) {
             (Some(items), Place::Field) if items.total() > 0 => {
-                let item_path = format!("{path}[]");
+                let item_path = format!("{path}.$[]");
                 let ty = self.decide(parent, key, items, &item_path, level, Place::Inner, ctx);
                 let ty = match ty {
                     Ty::Map(..) => Ty::Any,
@@ -786,9 +834,58 @@ impl Ctx {
     }
 }
 
-/// Two root keys never seen together whose counts add up to every document: an old and a
-/// new name. Returns new key → old key.
-fn renames(object: &Object, ctx: &mut Ctx) -> BTreeMap<String, String> {
+/// One field's drafted lines, with the key's position in its object (for a tagged enum's
+/// variants); `None` for an `_id` added because no document showed one.
+struct Drafted {
+    key: String,
+    position: Option<usize>,
+    lines: Vec<String>,
+}
+
+/// An internally tagged enum drafted for a root: the tag's key and a variant per value.
+struct Tagged {
+    key: String,
+    position: usize,
+    variants: Vec<Variant>,
+}
+
+struct Variant {
+    value: String,
+    name: String,
+    documents: u64,
+    /// Keys (bits by position) every document of the variant has, and any has.
+    all: u64,
+    any: u64,
+}
+
+impl Tagged {
+    /// The one variant whose documents alone hold the key at `position`.
+    fn owner(&self, position: usize) -> Option<&Variant> {
+        if position >= 64 {
+            return None;
+        }
+        let bit = 1u64 << position;
+        let mut holders = self.variants.iter().filter(|v| v.any & bit != 0);
+        let first = holders.next()?;
+        let shared = holders.next().is_some() || self.variants.iter().all(|v| v.all & bit != 0);
+        (!shared).then_some(first)
+    }
+}
+
+impl Variant {
+    /// Whether the variant's documents hold the key at `position` (an untracked key, past
+    /// the first 64, or an added `_id`, goes in every variant).
+    fn has(&self, position: Option<usize>) -> bool {
+        match position {
+            Some(p) if p < 64 => self.any & (1 << p) != 0,
+            _ => true,
+        }
+    }
+}
+
+/// Two keys of one object never seen together whose counts add up to every document there:
+/// an old and a new name. Returns new key → old key.
+fn renames(object: &Object, path: &str, ctx: &mut Ctx) -> BTreeMap<String, String> {
     let mut found = BTreeMap::new();
     let mut used = BTreeSet::new();
     let case = object.fields.iter().find_map(|f| naming::infer_case(&f.key));
@@ -809,30 +906,32 @@ fn renames(object: &Object, ctx: &mut Ctx) -> BTreeMap<String, String> {
                 _ => a.present > b.present,
             };
             let (new, old) = if a_new { (a, b) } else { (b, a) };
+            let how = match path.is_empty() {
+                true => format!("renamed_from = \"{}\"", old.key),
+                false => format!("alias = \"{}\" (below the root, a data migration moves the values)", old.key),
+            };
             ctx.candidate(
                 "rename",
-                &new.key,
+                &join(path, &new.key),
                 &format!(
-                    "`{}` ({}) and `{}` ({}) never occur together and add up to every document: drafted as `{}` with renamed_from = \"{}\"",
+                    "`{}` ({}) and `{}` ({}) never occur together and add up to every document: drafted as `{}` with {how}",
                     new.key,
                     thousands(new.present),
                     old.key,
                     thousands(old.present),
                     new.key,
-                    old.key
                 ),
             );
-            let mut seen = Seen::default();
-            for s in old.values.kinds.values() {
-                merge_seen(&mut seen, s);
-            }
-            seen.documents = old.present;
-            ctx.anomalies.push(Anomaly {
-                path: old.key.clone(),
-                what: format!("the old key `{}`: the model writes `{}` (renamed_from)", old.key, new.key),
-                documents: old.present,
-                examples: seen.examples,
-            });
+            ctx.anomaly(
+                &join(path, &old.key),
+                &format!(
+                    "the old key `{}`: the model writes `{}` ({})",
+                    old.key,
+                    new.key,
+                    if path.is_empty() { "renamed_from" } else { "a data migration moves it" }
+                ),
+                &old.holders,
+            );
             used.insert(a.key.clone());
             used.insert(b.key.clone());
             found.insert(new.key.clone(), old.key.clone());
@@ -841,10 +940,11 @@ fn renames(object: &Object, ctx: &mut Ctx) -> BTreeMap<String, String> {
     found
 }
 
-/// Root keys whose string values each come with keys of their own (`kind: "click"` with
-/// `x` and `y`, `kind: "buy"` with `price`): the tag of an internally tagged enum. Reported
-/// for a person; the draft stays one struct whose variant-only keys are optional.
-fn discriminators(object: &Object, ctx: &mut Ctx) {
+/// A root key whose string values each come with keys of their own (`kind: "click"` with
+/// `x` and `y`, `kind: "buy"` with `price`): the tag of an internally tagged enum, a
+/// variant per value. The first such key (in the order keys were first seen) is drafted;
+/// every one is reported.
+fn discriminator(object: &Object, ctx: &mut Ctx) -> Option<Tagged> {
     let universal = object
         .fields
         .iter()
@@ -852,8 +952,9 @@ fn discriminators(object: &Object, ctx: &mut Ctx) {
         .take(64)
         .filter(|(_, f)| f.present == object.count)
         .fold(0u64, |m, (i, _)| m | (1 << i));
+    let mut drafted: Option<Tagged> = None;
     for (position, field) in object.fields.iter().enumerate().take(64) {
-        if field.present != object.count || object.many_values & (1 << position) != 0 {
+        if field.present != object.count || object.many_values & (1 << position) != 0 || field.key == "_id" {
             continue;
         }
         let values: Vec<(&String, &super::stats::Together)> = object
@@ -891,23 +992,78 @@ fn discriminators(object: &Object, ctx: &mut Ctx) {
                 )
             })
             .collect();
+        let what = match drafted {
+            None => "drafted as an internally tagged enum, a variant per value".to_owned(),
+            Some(_) => format!("not drafted: the enum is tagged by `{}`", drafted.as_ref().map_or("", |t| &t.key)),
+        };
         ctx.candidate(
             "discriminator",
             &field.key,
-            &format!(
-                "each value comes with keys of its own ({}): an internally tagged enum (`#[serde(tag = {:?})]`) would state it; drafted as one struct with those keys optional",
-                described.join("; "),
-                field.key
-            ),
+            &format!("each value comes with keys of its own ({}): {what}", described.join("; ")),
         );
+        if drafted.is_none() {
+            let mut taken = BTreeSet::new();
+            let variants = values
+                .iter()
+                .map(|(value, together)| Variant {
+                    value: (*value).clone(),
+                    name: variant_name(value, &mut taken),
+                    documents: together.documents,
+                    all: together.all,
+                    any: together.any,
+                })
+                .collect();
+            drafted = Some(Tagged { key: field.key.clone(), position, variants });
+        }
     }
+    drafted
 }
 
-fn merge_seen(into: &mut Seen, other: &Seen) {
-    for id in &other.examples {
-        if into.examples.len() < super::stats::EXAMPLES && !into.examples.contains(id) {
-            into.examples.push(id.clone());
+/// A Rust variant name for a string value, unique among `taken`.
+fn variant_name(value: &str, taken: &mut BTreeSet<String>) -> String {
+    let mut variant = pascal(value);
+    if variant.is_empty() || variant.starts_with(|c: char| c.is_ascii_digit()) {
+        variant = format!("V{variant}");
+    }
+    let base = variant.clone();
+    let mut n = 2;
+    while !taken.insert(variant.clone()) {
+        variant = format!("{base}{n}");
+        n += 1;
+    }
+    variant
+}
+
+/// Whether the keys that become fields of `object` are all camelCase with at least one
+/// capital: `#[serde(rename_all = "camelCase")]` then names most of them.
+fn camel_case(object: &Object, renames: &BTreeMap<String, String>) -> bool {
+    let keys: Vec<&str> = object
+        .fields
+        .iter()
+        .map(|f| f.key.as_str())
+        .filter(|k| *k != "_id" && !renames.values().any(|old| old == k))
+        .collect();
+    keys.iter().any(|k| k.chars().any(|c| c.is_ascii_uppercase()))
+        && keys.iter().all(|k| naming::FieldCase::Camel.fits(k) && naming::check_field_name(k).is_ok())
+}
+
+/// The key serde writes for a field `ident` under `rename_all = "camelCase"` (serde_derive's rule).
+fn serde_camel(ident: &str) -> String {
+    let mut pascal = String::new();
+    let mut capitalize = true;
+    for c in ident.chars() {
+        if c == '_' {
+            capitalize = true;
+        } else if capitalize {
+            pascal.push(c.to_ascii_uppercase());
+            capitalize = false;
+        } else {
+            pascal.push(c);
         }
+    }
+    match pascal.chars().next() {
+        Some(first) => first.to_ascii_lowercase().to_string() + &pascal[first.len_utf8()..],
+        None => pascal,
     }
 }
 

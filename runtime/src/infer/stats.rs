@@ -225,6 +225,9 @@ pub struct Field {
     pub key: String,
     /// Documents (at this level) holding the key, `null` included.
     pub present: u64,
+    /// The collection's documents holding the key somewhere (an array's embedded documents
+    /// count once per document), with their first `_id`s.
+    pub holders: Seen,
     /// Its values.
     pub values: Values,
     /// For the first [`TRACKED_KEYS`] keys: the keys (by position) seen in a document with it.
@@ -294,6 +297,7 @@ impl Object {
                     self.fields.push(Field {
                         key: key.to_owned(),
                         present: 0,
+                        holders: Seen::default(),
                         values: Values::default(),
                         seen_with: 0,
                     });
@@ -308,6 +312,7 @@ impl Object {
             }
             let field = &mut self.fields[position];
             field.present += 1;
+            field.holders.add(at);
             field.values.observe(value, at, depth + 1)?;
         }
         self.max_keys = self.max_keys.max(keys);
@@ -530,6 +535,7 @@ impl Object {
             match self.fields.iter_mut().find(|f| f.key == field.key) {
                 Some(mine) => {
                     mine.present += field.present;
+                    mine.holders.merge(&field.holders);
                     mine.values.merge(&field.values);
                     // positions differ between the two: co-occurrence is no longer known
                     mine.seen_with = u64::MAX;

@@ -178,3 +178,216 @@ pub fn write_dump(dir: &Path, orders: &[Document], customers: &[Document]) -> Pa
     }
     db
 }
+
+/// A second domain: a device fleet's telemetry. `t_event` is polymorphic (a `type` tag whose
+/// values bring their own keys), `t_device` has a renamed key below the root, a map keyed
+/// by dates, an array of arrays and a UUID `_id`, `t_session` is clean (its `traceId` holds
+/// UUIDs as strings only).
+pub struct Fleet {
+    /// (collection, documents), sorted by name.
+    pub collections: Vec<(&'static str, Vec<Document>)>,
+    /// The anomalies planted: (collection, path as `schema infer` reports it) → documents.
+    pub planted: BTreeMap<(&'static str, &'static str), u64>,
+    /// Per collection, whether each document has at least one anomaly.
+    pub dirty: BTreeMap<&'static str, Vec<bool>>,
+    /// An old key's path → the path of its new key (what `schema check` reports missing).
+    pub renamed: BTreeMap<&'static str, &'static str>,
+}
+
+pub const EVENTS: u64 = 600;
+const MODELS: [&str; 3] = ["T100", "T200", "X1"];
+pub const DEVICES: u64 = 120;
+pub const SESSIONS: u64 = 200;
+
+fn uuid_bytes(rng: &mut Rng) -> [u8; 16] {
+    let mut bytes = [0u8; 16];
+    bytes[..8].copy_from_slice(&rng.next().to_be_bytes());
+    bytes[8..].copy_from_slice(&rng.next().to_be_bytes());
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    bytes
+}
+
+fn uuid_binary(bytes: [u8; 16]) -> Bson {
+    Bson::Binary(Binary { subtype: BinarySubtype::Uuid, bytes: bytes.to_vec() })
+}
+
+fn uuid_text(b: [u8; 16]) -> String {
+    let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    format!("{}-{}-{}-{}-{}", &hex[..8], &hex[8..12], &hex[12..16], &hex[16..20], &hex[20..])
+}
+
+pub fn fleet(seed: u64) -> Fleet {
+    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let mut planted: BTreeMap<(&'static str, &'static str), u64> = BTreeMap::new();
+    let mut dirty: BTreeMap<&'static str, Vec<bool>> = BTreeMap::new();
+    let device_ids: Vec<[u8; 16]> = (0..DEVICES).map(|_| uuid_bytes(&mut rng)).collect();
+
+    let mut devices = Vec::new();
+    for (i, id) in device_ids.iter().enumerate() {
+        let i = i as u64;
+        let mut bad = false;
+        let mut plant = |path: &'static str, planted: &mut BTreeMap<_, _>| {
+            *planted.entry(("t_device", path)).or_insert(0) += 1;
+            bad = true;
+        };
+        let mut d = doc! {
+            "_id": uuid_binary(*id),
+            "serialNumber": format!("SN-{:05}", 10_000 + i),
+            "model": MODELS[rng.below(3) as usize],
+            "firmware": format!("{}.{}.{}", 1 + rng.below(3), rng.below(10), rng.below(40)),
+        };
+        // a renamed key one level down: the first 40 devices still have the old one
+        let unit = ["C", "F"][rng.below(2) as usize];
+        let settings = if i < 40 {
+            plant("settings.tempUnit", &mut planted);
+            doc! { "tempUnit": unit, "reportEvery": (60 * (1 + rng.below(5))) as i32 }
+        } else {
+            doc! { "temperatureUnit": unit, "reportEvery": (60 * (1 + rng.below(5))) as i32 }
+        };
+        d.insert("settings", settings);
+        // a map keyed by dates
+        let mut usage = Document::new();
+        for day in 0..1 + rng.below(4) {
+            usage.insert(format!("2024-03-{:02}", 1 + day + rng.below(3) * 4), rng.below(1_440) as i32);
+        }
+        d.insert("dailyUsage", usage);
+        // an array of arrays: [epoch millis, value]
+        let readings: Vec<Bson> = (0..1 + rng.below(3))
+            .map(|k| {
+                Bson::Array(vec![
+                    Bson::Int64(1_710_000_000_000 + (k as i64) * 60_000),
+                    Bson::Double(rng.below(400) as f64 / 10.0),
+                ])
+            })
+            .collect();
+        d.insert("readings", readings);
+        // owners: ObjectIds, one stored as its hex string now and then
+        let mut owners: Vec<Bson> = (0..1 + rng.below(2)).map(|_| Bson::ObjectId(oid(rng.below(30), 5))).collect();
+        if i.is_multiple_of(15) {
+            owners.push(Bson::String(oid(rng.below(30), 5).to_hex()));
+            plant("ownerIds.$[]", &mut planted);
+        }
+        d.insert("ownerIds", owners);
+        if !i.is_multiple_of(5) {
+            d.insert(
+                "location",
+                doc! { "lat": 40.0 + rng.below(1000) as f64 / 100.0, "lng": rng.below(1000) as f64 / 100.0 + 0.5 },
+            );
+        }
+        match i % 3 {
+            0 => {}
+            1 => drop(d.insert("retiredAt", Bson::Null)),
+            _ => drop(d.insert("retiredAt", DateTime::from_millis(1_720_000_000_000 + i as i64 * 1_000))),
+        }
+        dirty.entry("t_device").or_default().push(bad);
+        devices.push(d);
+    }
+
+    let mut events = Vec::new();
+    for i in 0..EVENTS {
+        let mut bad = false;
+        let mut plant = |path: &'static str, planted: &mut BTreeMap<_, _>| {
+            *planted.entry(("t_event", path)).or_insert(0) += 1;
+            bad = true;
+        };
+        let device = device_ids[rng.below(DEVICES) as usize];
+        let kind = ["login", "purchase", "pageView", "logout"][rng.below(4) as usize];
+        let mut d = doc! { "_id": oid(i, 4), "type": kind };
+        // binary UUIDs, some written as strings by an old client
+        if i % 10 == 0 {
+            d.insert("deviceId", uuid_text(device));
+            plant("deviceId", &mut planted);
+        } else {
+            d.insert("deviceId", uuid_binary(device));
+        }
+        d.insert("occurredAt", DateTime::from_millis(1_710_000_000_000 + i as i64 * 30_000));
+        match kind {
+            "login" => {
+                d.insert("userId", oid(rng.below(30), 5));
+                d.insert("ip", format!("10.0.{}.{}", rng.below(256), rng.below(256)));
+                if rng.below(2) == 0 {
+                    d.insert("mfa", rng.below(2) == 0);
+                }
+            }
+            "purchase" => {
+                if i % 9 == 0 {
+                    d.insert("amount", rng.below(10_000) as f64 / 100.0 + 0.01);
+                    plant("amount", &mut planted);
+                } else {
+                    d.insert("amount", decimal(rng.below(100_000)));
+                }
+                d.insert("currency", ["EUR", "USD", "JPY"][rng.below(3) as usize]);
+                let quoted = i % 25 == 1;
+                let lines: Vec<Bson> = (0..1 + rng.below(3))
+                    .map(|k| {
+                        let qty = if quoted && k == 0 {
+                            Bson::String((1 + rng.below(3)).to_string())
+                        } else {
+                            Bson::Int32((1 + rng.below(3)) as i32)
+                        };
+                        Bson::Document(doc! { "sku": format!("SKU-{}", rng.below(100_000)), "qty": qty })
+                    })
+                    .collect();
+                if quoted {
+                    plant("lines.$[].qty", &mut planted);
+                }
+                d.insert("lines", lines);
+            }
+            "pageView" => {
+                d.insert("url", format!("/p/{}", rng.below(100_000)));
+                let ms = rng.below(90_000) as i64;
+                d.insert("durationMs", if i % 4 == 0 { Bson::Int64(ms) } else { Bson::Int32(ms as i32) });
+            }
+            _ => {}
+        }
+        dirty.entry("t_event").or_default().push(bad);
+        events.push(d);
+    }
+
+    let sessions: Vec<Document> = (0..SESSIONS)
+        .map(|i| {
+            let mut d = doc! {
+                "_id": oid(i, 6),
+                "deviceId": uuid_binary(device_ids[rng.below(DEVICES) as usize]),
+                "traceId": uuid_text(uuid_bytes(&mut rng)),
+                "startedAt": DateTime::from_millis(1_710_000_000_000 + i as i64 * 600_000),
+                "pageCount": rng.below(40) as i32,
+                "userAgent": format!("FleetApp/{}.{}", 1 + rng.below(4), rng.below(10)),
+            };
+            if i % 4 != 0 {
+                d.insert("endedAt", DateTime::from_millis(1_710_000_300_000 + i as i64 * 600_000));
+            }
+            d
+        })
+        .collect();
+    dirty.insert("t_session", vec![false; SESSIONS as usize]);
+
+    Fleet {
+        collections: vec![("t_device", devices), ("t_event", events), ("t_session", sessions)],
+        planted,
+        dirty,
+        renamed: BTreeMap::from([("settings.tempUnit", "settings.temperatureUnit")]),
+    }
+}
+
+/// Writes `collections` as a mongodump directory of `db`: `<collection>.bson` files beside
+/// their `<collection>.metadata.json` (the indexes given, as mongodump 100.x writes them).
+pub fn write_bson_dump(dir: &Path, db: &str, collections: &[(&str, Vec<Document>, Vec<Document>)]) -> PathBuf {
+    let at = dir.join(db);
+    std::fs::create_dir_all(&at).unwrap();
+    for (name, docs, indexes) in collections {
+        let mut bytes = Vec::new();
+        for d in docs {
+            d.to_writer(&mut bytes).unwrap();
+        }
+        std::fs::write(at.join(format!("{name}.bson")), bytes).unwrap();
+        let metadata = doc! { "indexes": indexes.iter().cloned().map(Bson::Document).collect::<Vec<_>>(), "collectionName": *name, "type": "collection" };
+        std::fs::write(
+            at.join(format!("{name}.metadata.json")),
+            Bson::Document(metadata).into_canonical_extjson().to_string(),
+        )
+        .unwrap();
+    }
+    at
+}

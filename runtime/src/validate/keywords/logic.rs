@@ -218,6 +218,14 @@ fn parse_enum(value: &Bson, ctx: Ctx<'_>) -> Result<Enumeration, SchemaError> {
 }
 
 impl LogicRules {
+    /// Whether `v` fails this schema's `enum` (`false` without one).
+    pub(crate) fn enum_refuses<'a, V: Value<'a>>(&self, v: V) -> Res<bool> {
+        match &self.enumeration {
+            Some(e) => Ok(!e.contains(v)?),
+            None => Ok(false),
+        }
+    }
+
     pub(crate) fn explain<'a, V: Value<'a>>(
         &self,
         v: V,
@@ -290,10 +298,26 @@ impl LogicRules {
     }
 }
 
+/// Every clause's failure, as mongod reports them. The violations recorded (the report's
+/// paths) are those of the clauses `v`'s tag selects: when some clauses require a key whose
+/// `enum` `v` fails (the variants another tag names) and others do not, only the others'
+/// count, so a variant's wrong field is reported once, at its own path, and not as every
+/// other variant's missing fields and wrong tag.
 fn explain_each<'a, V: Value<'a>>(schemas: &[Schema], v: V, ex: &mut Explain<'_>) -> Res<Vec<Document>> {
+    let excluded: Vec<bool> = match v.view() {
+        View::Document(d) => {
+            schemas.iter().map(|s| s.object.as_ref().map_or(Ok(false), |o| o.tag_excludes(d))).collect::<Res<_>>()?
+        }
+        _ => vec![false; schemas.len()],
+    };
+    let selective = excluded.iter().any(|e| *e) && excluded.iter().any(|e| !*e);
     let mut out = Vec::with_capacity(schemas.len());
     for (i, schema) in schemas.iter().enumerate() {
+        let recorded = ex.violations.len();
         out.push(clause_failure(i, schema, v, ex)?);
+        if selective && excluded[i] {
+            ex.violations.truncate(recorded);
+        }
     }
     Ok(out)
 }
@@ -356,5 +380,47 @@ impl LogicRules {
         if self.not.as_ref().is_some_and(|n| !n.fails_on_missing()) {
             out.push(doc! { "operatorName": "not", "reason": "child expression matched" });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::bson::doc;
+    use crate::Validator;
+
+    /// The paths a failing document's violations name.
+    fn paths(validator: &Validator, d: crate::bson::Document) -> Vec<(String, &'static str)> {
+        let failure = validator.validate(&d).unwrap_err();
+        failure.failure().unwrap().violations().iter().map(|v| (v.path.clone(), v.keyword)).collect()
+    }
+
+    #[test]
+    fn a_tagged_branch_alone_reports_its_violations() {
+        // an internally tagged enum as the derive writes it: the tag in the common part, each
+        // variant under `oneOf` fixing it with an `enum` of one value
+        let schema = doc! {
+            "bsonType": "object",
+            "required": ["type"],
+            "properties": { "type": { "enum": ["click", "buy"] } },
+            "oneOf": [
+                { "required": ["type", "x"], "properties": { "type": { "enum": ["click"] }, "x": { "bsonType": "int" } } },
+                { "required": ["type", "price"], "properties": { "type": { "enum": ["buy"] }, "price": { "bsonType": "decimal" } } },
+            ],
+        };
+        let validator = Validator::new(&schema).unwrap();
+        // a buy with a double price: only the buy variant speaks, once, at `price`
+        assert_eq!(
+            paths(&validator, doc! { "_id": 1, "type": "buy", "price": 1.5 }),
+            [("price".to_owned(), "bsonType")]
+        );
+        // an unknown tag: no variant is selected, so every one reports (with the common enum)
+        let unknown = paths(&validator, doc! { "_id": 2, "type": "view" });
+        assert!(unknown.contains(&("type".to_owned(), "enum")), "{unknown:?}");
+        assert!(unknown.contains(&("x".to_owned(), "required")), "{unknown:?}");
+        assert!(unknown.contains(&("price".to_owned(), "required")), "{unknown:?}");
+        // the errInfo still explains every branch, as mongod does
+        let failure = validator.validate(&doc! { "_id": 1, "type": "buy", "price": 1.5 }).unwrap_err();
+        let info = failure.failure().unwrap().err_info().to_string();
+        assert!(info.contains("\"index\": 0") && info.contains("\"index\": 1"), "{info}");
     }
 }

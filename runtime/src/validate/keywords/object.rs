@@ -420,6 +420,20 @@ fn property_list(name: &str, list: &[Bson], ctx: Ctx<'_>) -> Result<Vec<String>,
 }
 
 impl ObjectRules {
+    /// Whether a required key of `d` fails its `enum` (a tag that names another variant):
+    /// the branch of a `oneOf` / `anyOf` this is cannot be the one `d` was written as.
+    pub(crate) fn tag_excludes<'a, D: Doc<'a>>(&self, d: D) -> Res<bool> {
+        for named in self.named.iter().filter(|n| n.required) {
+            let Some(logic) = named.schema.as_ref().and_then(|s| s.logic.as_deref()) else { continue };
+            if let Some(value) = d.get(&named.name)? {
+                if logic.enum_refuses(value)? {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
+    }
+
     /// Appends mongod's entries for every object keyword `d` breaks.
     pub(crate) fn explain<'a, D: Doc<'a>>(
         &self,
