@@ -400,3 +400,55 @@ fn a_polymorphic_collection_becomes_a_tagged_enum_and_nested_renames_are_found()
         "{FLEET_DRAFTED} is not what infer drafts from the fleet: run `UPDATE_INFER=1 cargo test -p mongo-schema --features cli --test infer_legacy`"
     );
 }
+
+/// The fleet on mongod, with its indexes: `--all` drafts the dump's models (its indexes
+/// read by `listIndexes` as the dump's from `.metadata.json`), and afterwards every
+/// collection's checksum (`dbHash`) and index is as it was.
+#[cfg(feature = "driver")]
+#[test]
+fn the_fleet_live_gives_the_dump_models_and_changes_no_checksum() {
+    let Ok(uri) = std::env::var("MONGODB_URI") else {
+        eprintln!("skipped (no MONGODB_URI): the_fleet_live_gives_the_dump_models_and_changes_no_checksum");
+        return;
+    };
+    let client = mongodb::sync::Client::with_uri_str(&uri).unwrap();
+    let db = client.database("db_fleet_infer");
+    db.drop().run().unwrap();
+    let fleet = legacy_db::fleet(38);
+    for (name, docs) in &fleet.collections {
+        db.collection::<Document>(name).insert_many(docs).run().unwrap();
+        let indexes: Vec<Document> =
+            fleet_indexes(name).into_iter().filter(|i| i.get_str("name") != Ok("_id_")).collect();
+        db.run_command(doc! { "createIndexes": *name, "indexes": indexes }).run().unwrap();
+    }
+    let hashes = |db: &mongodb::sync::Database| {
+        let hash = db.run_command(doc! { "dbHash": 1 }).run().unwrap();
+        let indexes: Vec<Vec<Document>> = fleet
+            .collections
+            .iter()
+            .map(|(name, _)| {
+                db.collection::<Document>(name)
+                    .list_indexes()
+                    .run()
+                    .unwrap()
+                    .map(|i| mongo_schema::bson::to_document(&i.unwrap()).unwrap())
+                    .collect()
+            })
+            .collect();
+        (hash.get_document("collections").unwrap().clone(), indexes)
+    };
+    let before = hashes(&db);
+
+    let dir = tempfile::tempdir().unwrap();
+    let (from_dump, _) = infer_fleet_dump(dir.path());
+    let (code, from_live, err) = schema(&["infer", "--uri", &uri, "--db", "db_fleet_infer", "--all"]);
+    assert_eq!(code, 0, "{err}");
+    let mut from_live = from_live.replace("db_fleet_infer", "db_fleet");
+    for (_, docs) in &fleet.collections {
+        from_live = from_live.replace(&format!(" of {} documents read.", docs.len()), " documents read.");
+    }
+    assert_eq!(from_live, from_dump);
+    assert!(err.contains("db_fleet_infer.t_event (600 of 600 documents read)"), "{err}");
+    assert_eq!(hashes(&db), before, "infer changed a document or an index");
+    db.drop().run().unwrap();
+}
