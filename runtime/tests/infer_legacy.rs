@@ -452,3 +452,49 @@ fn the_fleet_live_gives_the_dump_models_and_changes_no_checksum() {
     assert_eq!(hashes(&db), before, "infer changed a document or an index");
     db.drop().run().unwrap();
 }
+
+const EDGES_DRAFTED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../downstream/infer/src/edges.rs");
+
+/// Hostile keys, values and shapes (legacy_db::edges): the draft compiles unchanged in the
+/// downstream crate (with -D warnings), every key a field cannot have is reported.
+#[test]
+fn hostile_keys_and_values_draft_a_file_that_compiles() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db_edge");
+    std::fs::create_dir_all(&db).unwrap();
+    let mut files = Vec::new();
+    for (name, docs) in legacy_db::edges() {
+        let text: String = docs
+            .iter()
+            .map(|d| format!("{}\n", mongo_schema::bson::Bson::Document(d.clone()).into_canonical_extjson()))
+            .collect();
+        let file = db.join(format!("{name}.json"));
+        std::fs::write(&file, text).unwrap();
+        files.push(file.display().to_string());
+    }
+    let args: Vec<&str> = std::iter::once("infer").chain(files.iter().map(String::as_str)).collect();
+    let (code, source, err) = schema(&args);
+    assert_eq!(code, 0, "{err}");
+    for expected in [
+        "pub self_: i32,",
+        "pub gen_: i32,",
+        "pub yield_: i32,",
+        "pub box_: i32,",
+        "pub f_2fa: bool,",
+        "#[serde(tag = \"kind\")]",
+    ] {
+        assert!(source.contains(expected), "missing {expected:?} in:\n{source}");
+    }
+    assert!(!source.contains("pub struct Self ") && !source.contains("    Self,"), "{source}");
+    // a line break in a key is escaped in the report and in the comments, never printed raw
+    assert!(err.contains("    line\\nbreak: 40 of 40: int32"), "{err}");
+    assert!(source.contains("#[serde(rename = \"line\\nbreak\")]"), "{source}");
+    if std::env::var_os("UPDATE_INFER").is_some() {
+        std::fs::write(EDGES_DRAFTED, &source).unwrap();
+    }
+    let committed = std::fs::read_to_string(EDGES_DRAFTED).unwrap_or_default();
+    assert!(
+        committed == source,
+        "{EDGES_DRAFTED} is not what infer drafts from the edge cases: run `UPDATE_INFER=1 cargo test -p mongo-schema --features cli --test infer_legacy`"
+    );
+}

@@ -8,6 +8,11 @@ pub mod drafted;
 #[rustfmt::skip]
 pub mod fleet;
 
+// keys that are keywords or not ASCII, odd tag values, nesting past the rules' depth
+// (runtime/tests/infer_legacy.rs, `hostile_keys_and_values_draft_a_file_that_compiles`)
+#[rustfmt::skip]
+pub mod edges;
+
 #[cfg(test)]
 mod tests {
     use super::drafted::{Customers, Order};

@@ -269,7 +269,7 @@ impl Writer {
             Some(total) => format!("{} of {}", thousands(input.stats.documents), thousands(total)),
             None => thousands(input.stats.documents),
         };
-        let mut item = format!("/// `{namespace}`: {read} documents read.\n");
+        let mut item = format!("/// `{}`: {read} documents read.\n", shown(&namespace));
         item.push_str(&body.replacen("#[mongo(ROOT", &format!("#[mongo({}", root_attrs.join(", ")), 1));
         self.items.insert(start, item);
         ctx.anomalies.sort_by(|a, b| a.path.cmp(&b.path).then(a.what.cmp(&b.what)));
@@ -407,10 +407,10 @@ impl Writer {
                     let _ = writeln!(
                         out,
                         "    /// `{}: {:?}`: {} documents{}.",
-                        tag.key,
+                        shown(&tag.key),
                         variant.value,
                         thousands(variant.documents),
-                        if own.is_empty() { String::new() } else { format!(", with {}", own.join(", ")) }
+                        if own.is_empty() { String::new() } else { format!(", with {}", shown(&own.join(", "))) }
                     );
                     let _ = writeln!(out, "    #[serde(rename = {:?})]", variant.value);
                     let _ = writeln!(out, "    {} {{", variant.name);
@@ -449,7 +449,7 @@ impl Writer {
         let mut ident = base.clone();
         let mut n = 2;
         while taken.contains(&ident) {
-            ident = format!("{base}_{n}");
+            ident = format!("{}_{n}", base.trim_end_matches('_'));
             n += 1;
         }
         taken.insert(ident.clone());
@@ -483,7 +483,7 @@ impl Writer {
             let _ = write!(seen, ": {kinds}");
         }
         if let Some(old) = old {
-            let _ = write!(seen, " (with `{old}`, its old key)");
+            let _ = write!(seen, " (with `{}`, its old key)", shown(old));
         }
         lines.push(format!("/// {seen}."));
         if optional && nullable {
@@ -550,7 +550,7 @@ impl Writer {
             Some(old) if root => mongo.push(format!("renamed_from = {old:?}")),
             Some(old) => {
                 let docs = lines.iter().take_while(|l| l.starts_with("///")).count();
-                lines.insert(docs, format!("/// Renamed from `{old}`, which `alias` still reads: migrations rename root fields only, so a data migration (`schema new-data --contract`) moves these."));
+                lines.insert(docs, format!("/// Renamed from `{}`, which `alias` still reads: migrations rename root fields only, so a data migration (`schema new-data --contract`) moves these.", shown(old)));
             }
             None => {}
         }
@@ -674,7 +674,7 @@ impl Writer {
         let name = self.unique(&format!("{parent}{}", pascal(key)));
         let mut out = String::new();
         let listed: Vec<String> = strings.iter().map(|(s, n)| format!("{s:?} {}", thousands(*n))).collect();
-        let _ = writeln!(out, "/// The values of `{path}`: {}.", listed.join(", "));
+        let _ = writeln!(out, "/// The values of `{}`: {}.", shown(path), listed.join(", "));
         out.push_str("#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, MongoSchema)]\n");
         let _ = writeln!(out, "pub enum {name} {{");
         let mut taken = BTreeSet::new();
@@ -1022,7 +1022,7 @@ fn discriminator(object: &Object, ctx: &mut Ctx) -> Option<Tagged> {
 /// A Rust variant name for a string value, unique among `taken`.
 fn variant_name(value: &str, taken: &mut BTreeSet<String>) -> String {
     let mut variant = pascal(value);
-    if variant.is_empty() || variant.starts_with(|c: char| c.is_ascii_digit()) {
+    if variant.is_empty() || variant == "Self" || variant.starts_with(|c: char| c.is_ascii_digit()) {
         variant = format!("V{variant}");
     }
     let base = variant.clone();
@@ -1182,6 +1182,12 @@ pub fn percent(n: u64, total: u64) -> String {
     }
 }
 
+/// Text from the data as a doc comment shows it: control characters (a line break in a
+/// key) escaped, so the comment stays one line.
+pub(crate) fn shown(text: &str) -> String {
+    text.chars().flat_map(|c| if c.is_control() { c.escape_debug().collect::<Vec<_>>() } else { vec![c] }).collect()
+}
+
 /// `9812` → `9,812`.
 pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
@@ -1248,14 +1254,17 @@ fn snake(key: &str) -> String {
     }
 }
 
-const KEYWORDS: [&str; 39] = [
+/// Rust's keywords, strict and reserved (`gen` since edition 2024): no field may be named one.
+const KEYWORDS: [&str; 51] = [
     "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for", "if", "impl", "in",
     "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self", "static", "struct", "super", "trait",
-    "true", "type", "unsafe", "use", "where", "while", "async", "await", "dyn", "abstract", "try",
+    "true", "type", "unsafe", "use", "where", "while", "async", "await", "dyn", "abstract", "try", "become", "box",
+    "do", "final", "macro", "override", "priv", "typeof", "unsized", "virtual", "yield", "gen",
 ];
 
 /// Type names the drafted file's items must not take (they would shadow what it uses).
-const RESERVED: [&str; 12] = [
+const RESERVED: [&str; 13] = [
+    "Self",
     "Option",
     "Vec",
     "String",

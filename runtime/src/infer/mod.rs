@@ -38,7 +38,7 @@ pub fn render_text(draft: &Draft) -> String {
         };
         out.push_str(&format!("{} ({read}) -> struct {}\n", c.namespace, c.model));
         for note in &c.notes {
-            out.push_str(&format!("  note: {note}\n"));
+            out.push_str(&format!("  note: {}\n", draft::shown(note)));
         }
         out.push_str("  fields:\n");
         for f in &c.fields {
@@ -47,7 +47,7 @@ pub fn render_text(draft: &Draft) -> String {
                 f.kinds.iter().map(|(k, n)| format!("{k} {} ({})", thousands(*n), percent(*n, total))).collect();
             out.push_str(&format!(
                 "    {}: {} of {}: {} -> {}\n",
-                f.path,
+                draft::shown(&f.path),
                 thousands(f.present),
                 thousands(f.of),
                 kinds.join(", "),
@@ -61,7 +61,7 @@ pub fn render_text(draft: &Draft) -> String {
             for a in &c.anomalies {
                 out.push_str(&format!(
                     "    {}: {} document{}: {}; e.g. _id {}\n",
-                    a.path,
+                    draft::shown(&a.path),
                     thousands(a.documents),
                     if a.documents == 1 { "" } else { "s" },
                     a.what,
@@ -72,7 +72,7 @@ pub fn render_text(draft: &Draft) -> String {
         if !c.candidates.is_empty() {
             out.push_str("  to decide:\n");
             for k in &c.candidates {
-                out.push_str(&format!("    {} {}: {}\n", k.kind, k.path, k.note));
+                out.push_str(&format!("    {} {}: {}\n", k.kind, draft::shown(&k.path), draft::shown(&k.note)));
             }
         }
         out.push('\n');

@@ -391,3 +391,72 @@ pub fn write_bson_dump(dir: &Path, db: &str, collections: &[(&str, Vec<Document>
     }
     at
 }
+
+/// Data that a drafted file must survive: keys that are Rust keywords, not ASCII, hold
+/// spaces, line breaks or start with a digit; strings that would make variant names
+/// `Self` or start with a digit; fields always null or always empty arrays; mixed arrays;
+/// nesting past the rules' depth; a document of 300 keys; `_id`s of mixed types; a tagged
+/// collection with odd tag values and UUID `_id`s; a collection whose name is `Self`'s.
+pub fn edges() -> Vec<(&'static str, Vec<Document>)> {
+    let mut rng = Rng(0x5eed_ed9e);
+    let keys: Vec<Document> = (0..40)
+        .map(|i: i64| {
+            let mut d = doc! {
+                "_id": if i % 2 == 0 { Bson::String(format!("k{i}")) } else { Bson::Int64(i) },
+                "type": "t", "self": 1, "fn": true, "gen": 2, "yield": 3, "box": 4, "Self": 5,
+                "naïve": "n", "with space": 6, "line\nbreak": 7, "2fa": false, "___": 8,
+                "fooBar": 9, "foo_bar": 10, "a-b": 11, "x": 12,
+            };
+            if i % 3 == 0 {
+                d.insert("sometimes", Bson::Null);
+            }
+            d
+        })
+        .collect();
+    let values: Vec<Document> = (0..60)
+        .map(|i: u64| {
+            let words = ["self", "Self", "", "1st", "a b", "ünï", "SELF", "crate"];
+            let mut wide = Document::new();
+            for k in 0..300 {
+                if rng.below(3) == 0 {
+                    wide.insert(format!("k{k}"), k as i32);
+                }
+            }
+            let mut deep = doc! { "leaf": i as i32 };
+            for level in 0..7 {
+                deep = doc! { format!("l{level}"): deep };
+            }
+            doc! {
+                "_id": oid(i, 7),
+                "word": words[(i % 8) as usize],
+                "status": (i % 3) as i32,
+                "nothing": Bson::Null,
+                "empty": Bson::Array(vec![]),
+                "mixed": [1_i32, "two", 3.5_f64],
+                "deep": deep,
+                "wide": wide,
+                "when": if i % 2 == 0 { Bson::String("2024-01-01".into()) } else { Bson::Int32(20240101) },
+            }
+        })
+        .collect();
+    let tagged: Vec<Document> = (0..30)
+        .map(|i: u64| {
+            let mut d = doc! { "_id": uuid_binary(uuid_bytes(&mut rng)) };
+            match i % 3 {
+                0 => drop(d.insert("kind", "self")),
+                1 => {
+                    d.insert("kind", "1");
+                    d.insert("one", i as i32);
+                }
+                _ => {
+                    d.insert("kind", "a b");
+                    d.insert("ab", format!("v{i}"));
+                    d.insert("type", "inner");
+                }
+            }
+            d.insert("self", i as i32);
+            d
+        })
+        .collect();
+    vec![("Self", values), ("t_", tagged), ("t_keys", keys)]
+}
