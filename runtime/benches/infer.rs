@@ -1,11 +1,13 @@
 //! `schema infer --all` over 100,000 small documents: `cargo bench -p mongo-schema --features
 //! cli --bench infer`. Prints documents/s for the whole command over a `.bson` dump (read,
-//! infer, draft, write) and for the inference state alone. `INFER_DOCS` sets the number of
+//! infer, draft, write) and for the inference state alone, against a named peer measured in
+//! the same run: decoding every document into a `bson::Document` (what any tool that reads
+//! documents as values pays before it looks at one). `INFER_DOCS` sets the number of
 //! documents. Issue #37 asks for well under 30 s on a 2-core machine.
 
 #![forbid(unsafe_code)]
 
-use mongo_schema::bson::{doc, oid::ObjectId, Bson, DateTime, RawDocumentBuf};
+use mongo_schema::bson::{doc, oid::ObjectId, Bson, DateTime, Document, RawDocumentBuf};
 use mongo_schema::infer::Collection;
 use std::time::Instant;
 
@@ -34,6 +36,15 @@ fn main() {
     std::fs::create_dir_all(&db).unwrap();
     let file = db.join("t_small.bson");
     std::fs::write(&file, &bytes).unwrap();
+
+    // the peer: every document decoded into an owned `bson::Document`
+    let started = Instant::now();
+    let mut keys = 0usize;
+    for raw in &raws {
+        keys += Document::try_from(raw.as_ref()).unwrap().len();
+    }
+    let decode = started.elapsed();
+    assert_eq!(keys, 7 * n as usize);
 
     let started = Instant::now();
     let mut state = Collection::default();
@@ -65,4 +76,10 @@ fn main() {
     println!("infer: {n} documents, {} bytes of BSON", bytes.len());
     println!("  inference state alone: {:>10.0} documents/s ({:.2} s)", rate(engine), engine.as_secs_f64());
     println!("  schema infer DUMP:     {:>10.0} documents/s ({:.2} s)", rate(command), command.as_secs_f64());
+    println!("  peer, bson::Document decode alone: {:>10.0} documents/s ({:.2} s)", rate(decode), decode.as_secs_f64());
+    println!(
+        "  ratio to the peer (time): inference state {:.2}, whole command {:.2}",
+        engine.as_secs_f64() / decode.as_secs_f64(),
+        command.as_secs_f64() / decode.as_secs_f64()
+    );
 }

@@ -78,7 +78,7 @@ pub struct Order {
     pub shipping_address: OrderShippingAddress,
 }
 
-/// The values of `status`: "cancelled" 98, "paid" 110, "pending" 98, "shipped" 94.
+/// The values of `status`: "cancelled" 102, "paid" 97, "pending" 89, "shipped" 112.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, MongoSchema)]
 pub enum OrderStatus {
     #[serde(rename = "cancelled")]
@@ -94,16 +94,16 @@ pub enum OrderStatus {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct OrderItems {
-    /// 1,048 of 1,048: string 100%.
+    /// 1,200 of 1,200: string 100%.
     pub sku: String,
-    /// 1,048 of 1,048: int32 100%.
+    /// 1,200 of 1,200: int32 100%.
     pub qty: i32,
-    /// 1,048 of 1,048: decimal128 100%.
+    /// 1,200 of 1,200: decimal128 100%.
     #[serde(with = "mongo_schema::serde_helpers::decimal128")]
     pub unit_price: rust_decimal::Decimal,
 }
 
-/// The values of `tags.$[]`: "express" 142, "gift" 300.
+/// The values of `tags.$[]`: "express" 156, "gift" 300.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, MongoSchema)]
 pub enum OrderTags {
     #[serde(rename = "express")]
@@ -112,7 +112,7 @@ pub enum OrderTags {
     Gift,
 }
 
-/// The values of `shippingAddress.city`: "Kyoto" 139, "Lyon" 111, "Oslo" 150.
+/// The values of `shippingAddress.city`: "Kyoto" 134, "Lyon" 128, "Oslo" 138.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, MongoSchema)]
 pub enum OrderShippingAddressCity {
     #[serde(rename = "Kyoto")]

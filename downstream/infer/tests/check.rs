@@ -3,6 +3,7 @@
 //! planted counts), nothing of the clean collection, and every other document reads into
 //! the models and writes back unchanged.
 
+mod common;
 #[path = "../../../runtime/tests/support/legacy_db.rs"]
 mod legacy_db;
 
@@ -48,15 +49,7 @@ fn check_refuses_exactly_the_planted_anomalies() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// `value` with every int32 written as the int64 of the same number.
-fn widened(value: Bson) -> Bson {
-    match value {
-        Bson::Int32(n) => Bson::Int64(n.into()),
-        Bson::Document(d) => Bson::Document(d.into_iter().map(|(k, v)| (k, widened(v))).collect()),
-        Bson::Array(items) => Bson::Array(items.into_iter().map(widened).collect()),
-        other => other,
-    }
-}
+use common::widened;
 
 #[test]
 fn the_models_round_trip_every_clean_document() {
@@ -124,5 +117,9 @@ fn check_uri_on_mongod_refuses_exactly_the_planted_anomalies() {
         .collect();
     assert_eq!(by_path, expected, "{collection:#}");
     assert_eq!(check("db_legacy.customers")["collections"][0]["failed"], 0);
+    // every clean document reads through the driver into the models and writes back unchanged
+    let read = common::round_trip::<Order>(&db, "t_order", &legacy.dirty, &legacy.orders)
+        + common::round_trip::<Customers>(&db, "customers", &vec![false; legacy.customers.len()], &legacy.customers);
+    assert_eq!(read, legacy.dirty.iter().filter(|d| !**d).count() + legacy.customers.len());
     db.drop().run().unwrap();
 }

@@ -752,22 +752,43 @@ impl Writer {
         ctx: &mut Ctx,
     ) -> Ty {
         let max = values.max_length();
-        let bound = round_up(u64::from(max.clamp(1, MAX_LENGTH)), u64::from(MAX_LENGTH));
-        if values.too_long.values > 0 {
-            ctx.anomaly(
-                path,
-                &format!("an array of more than {MAX_LENGTH} items (the standard's greatest max_items)"),
-                &values.too_long,
-            );
-        }
-        let p95 = values.length_percentile(95);
-        if u64::from(p95) * 4 < u64::from(max) {
-            ctx.candidate(
-                "bound",
-                path,
-                &format!("arrays of up to {max} items, 95% of them {p95} or fewer: max_items = {bound} admits all; a lower bound makes the long ones anomalies"),
-            );
-        }
+        let all = round_up(u64::from(max.clamp(1, MAX_LENGTH)), u64::from(MAX_LENGTH));
+        // the bound of the bulk: what admits 99% of the arrays; the few far longer (more than
+        // twice it) are outliers, and anomalies, when their documents are all known
+        let bulk = round_up(u64::from(values.length_percentile(99).max(1)), u64::from(MAX_LENGTH));
+        let outliers = match u64::from(max) > 2 * bulk {
+            true => values.longer_than(bulk as u32),
+            false => None,
+        };
+        let bound = match &outliers {
+            Some(seen) => {
+                ctx.anomaly(path, &format!("an array of more than {bulk} items (up to {max})"), seen);
+                ctx.candidate(
+                    "bound",
+                    path,
+                    &format!("99% of the arrays have {bulk} items or fewer, {} have up to {max}: max_items = {bulk}, the longer ones are anomalies (max_items = {all} would admit them)", thousands(seen.values)),
+                );
+                bulk
+            }
+            None => {
+                if values.too_long.values > 0 {
+                    ctx.anomaly(
+                        path,
+                        &format!("an array of more than {MAX_LENGTH} items (the standard's greatest max_items)"),
+                        &values.too_long,
+                    );
+                }
+                let p95 = values.length_percentile(95);
+                if u64::from(p95) * 4 < u64::from(max) {
+                    ctx.candidate(
+                        "bound",
+                        path,
+                        &format!("arrays of up to {max} items, 95% of them {p95} or fewer: max_items = {all} admits all; a lower bound makes the long ones anomalies"),
+                    );
+                }
+                all
+            }
+        };
         let item = match (values.items.as_deref(), place) {
             (Some(items), Place::Field) if items.total() > 0 => {
                 let item_path = format!("{path}.$[]");

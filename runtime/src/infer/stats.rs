@@ -14,6 +14,9 @@ pub const EXAMPLES: usize = 3;
 /// Array lengths counted one by one up to this; longer arrays share one bucket. Also the
 /// standard's greatest `max_items`.
 pub const MAX_LENGTH: u32 = 1000;
+/// The longest arrays kept per path (their documents), so that the few far longer than the
+/// rest can be counted exactly as anomalies.
+pub const LONGEST: usize = 100;
 /// Keys whose co-occurrence is tracked (rename candidates), per document level.
 const TRACKED_KEYS: usize = 64;
 /// Nesting followed; deeper values are counted by kind only.
@@ -172,6 +175,9 @@ pub struct Values {
     pub lengths: BTreeMap<u32, u64>,
     /// Arrays longer than [`MAX_LENGTH`].
     pub too_long: Seen,
+    /// The [`LONGEST`] longest arrays, longest first (the first seen first among equals):
+    /// (length, the document's number in the pass, its `_id`).
+    pub longest: Vec<(u32, u64, String)>,
     /// The items of the arrays.
     pub items: Option<Box<Values>>,
     /// The embedded documents.
@@ -442,6 +448,11 @@ impl Values {
                 if length > MAX_LENGTH {
                     self.too_long.add(at);
                 }
+                if self.longest.len() < LONGEST || self.longest.last().is_some_and(|(l, _, _)| length > *l) {
+                    let at_rank = self.longest.partition_point(|(l, _, _)| *l >= length);
+                    self.longest.insert(at_rank, (length, at.seq, at.id.to_owned()));
+                    self.longest.truncate(LONGEST);
+                }
                 *self.lengths.entry(length.min(MAX_LENGTH + 1)).or_default() += 1;
             }
             RawBsonRef::Document(doc) if depth < MAX_NESTING => {
@@ -465,6 +476,29 @@ impl Values {
     /// The longest array (longer than [`MAX_LENGTH`]: `MAX_LENGTH + 1`).
     pub fn max_length(&self) -> u32 {
         self.lengths.keys().next_back().copied().unwrap_or(0)
+    }
+
+    /// Arrays longer than `bound`, with the documents holding one, when every such array is
+    /// among the [`LONGEST`] kept (`None` otherwise: too many to tell their documents).
+    pub fn longer_than(&self, bound: u32) -> Option<Seen> {
+        let over: u64 = self.lengths.range(bound + 1..).map(|(_, n)| n).sum();
+        if over > self.longest.len() as u64 {
+            return None;
+        }
+        let mut hits: Vec<(u64, &str)> =
+            self.longest.iter().filter(|(l, _, _)| *l > bound).map(|(_, seq, id)| (*seq, id.as_str())).collect();
+        hits.sort_unstable();
+        let mut seen = Seen { values: over, ..Seen::default() };
+        for (seq, id) in hits {
+            if seen.last != seq {
+                seen.last = seq;
+                seen.documents += 1;
+                if seen.examples.len() < EXAMPLES {
+                    seen.examples.push(id.to_owned());
+                }
+            }
+        }
+        Some(seen)
     }
 
     /// The length `percent` % of the arrays do not exceed.
@@ -508,6 +542,11 @@ impl Values {
             *self.lengths.entry(*length).or_default() += n;
         }
         self.too_long.merge(&other.too_long);
+        for entry in &other.longest {
+            let at_rank = self.longest.partition_point(|(l, _, _)| *l >= entry.0);
+            self.longest.insert(at_rank, entry.clone());
+        }
+        self.longest.truncate(LONGEST);
         if let Some(items) = &other.items {
             self.items.get_or_insert_with(Default::default).merge(items);
         }

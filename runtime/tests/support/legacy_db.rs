@@ -116,7 +116,15 @@ pub fn legacy(seed: u64) -> Legacy {
             }
         }
         // an array of documents, and an array of arrays
-        let lines = if i % 50 == 0 { 12 } else { 1 + rng.below(4) };
+        // a tail of longer orders, and two far longer than the rest (anomalies past max_items)
+        let lines = match i {
+            123 | 321 => {
+                *planted.entry("items").or_default() += 1;
+                60
+            }
+            _ if i % 50 == 0 => 12,
+            _ => 1 + rng.below(4),
+        };
         let items: Vec<Bson> = (0..lines)
             .map(|_| {
                 Bson::Document(doc! {
