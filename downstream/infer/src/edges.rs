@@ -193,3 +193,15 @@ pub enum KeysNave {
     #[serde(rename = "n")]
     N,
 }
+
+/// `db_edge.t_wide`: 150 documents read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
+#[mongo(db = "db_edge", collection = "t_wide")]
+pub struct Wide {
+    /// 150 of 150: objectId 100%.
+    #[serde(rename = "_id")]
+    pub id: mongo_schema::bson::oid::ObjectId,
+    /// The other keys: more than 256 distinct keys (int32 100%).
+    #[serde(flatten)]
+    pub entries: std::collections::BTreeMap<String, i32>,
+}

@@ -317,7 +317,13 @@ impl Writer {
             });
             idents.insert("id".to_owned());
         }
+        // a root whose keys are data (dates, ids) or too many to be names: `_id` and a map of the rest
+        let others = object.distinct_keys.saturating_sub(u64::from(has_id));
+        let data_root = root && tagged.is_none() && (object.overflowed || (others > 0 && object.data_keys == others));
         for (position, field) in object.fields.iter().enumerate() {
+            if data_root && field.key != "_id" {
+                continue;
+            }
             let child = join(path, &field.key);
             if field.key.is_empty() || field.key.contains('.') || field.key.starts_with('$') {
                 ctx.candidate(
@@ -381,6 +387,10 @@ impl Writer {
             );
             fields.push(Drafted { key: field.key.clone(), position: Some(position), lines });
         }
+        if data_root {
+            let lines = self.entries(name, object, others, ctx);
+            fields.push(Drafted { key: String::new(), position: None, lines });
+        }
         let mut container: Vec<String> = Vec::new();
         if root {
             container.push("ROOT".to_owned());
@@ -441,6 +451,37 @@ impl Writer {
         out.push_str("}\n");
         self.items.push(out.clone());
         out
+    }
+
+    /// The lines of a root's flattened map: its keys (but `_id`) are data, `others` of them.
+    fn entries(&mut self, name: &str, object: &Object, others: u64, ctx: &mut Ctx) -> Vec<String> {
+        let merged = object.merged_data();
+        let value = match self.decide(name, "entries", &merged, "<key>", 2, Place::Inner, ctx) {
+            Ty::Map(..) | Ty::Vec(..) => Ty::Any,
+            other => other,
+        };
+        for (kind, seen) in &merged.kinds {
+            if !value.accepts(*kind) {
+                ctx.anomaly("<key>", &format!("{} value where the model has {}", kind.name(), value.rust()), seen);
+            }
+        }
+        let why = match object.overflowed {
+            true => format!("more than {} distinct keys", super::stats::MAX_KEYS),
+            false => format!("{} distinct keys, all data (ids, numbers, dates)", thousands(others)),
+        };
+        ctx.candidate("map", "<root>", &format!("{why}: drafted as `_id` and a flattened map of the other keys"));
+        ctx.fields.push(FieldSeen {
+            path: "<key>".into(),
+            present: merged.total(),
+            of: object.count,
+            kinds: merged.kinds.iter().map(|(k, s)| (k.name(), s.values)).collect(),
+            rust: value.rust(),
+        });
+        vec![
+            format!("/// The other keys: {why} ({}).", kinds_line(&merged)),
+            "#[serde(flatten)]".to_owned(),
+            format!("pub entries: std::collections::BTreeMap<String, {}>,", value.rust()),
+        ]
     }
 
     fn ident(&self, key: &str, taken: &mut BTreeSet<String>) -> String {
@@ -1487,5 +1528,44 @@ mod key_tests {
         let notes = &drafted.collections[0].notes;
         assert_eq!(notes.len(), 2, "{notes:?}");
         assert!(notes[0].starts_with("a.b: the key \"a.b\" (1 documents) cannot be a field"), "{notes:?}");
+    }
+}
+
+#[cfg(test)]
+mod wide_root_tests {
+    use super::*;
+    use crate::bson::{doc, RawDocumentBuf};
+
+    #[test]
+    fn a_root_with_keys_that_are_data_keeps_them_in_a_flattened_map() {
+        let mut stats = Collection::default();
+        for i in 0..300 {
+            let mut d = doc! { "_id": i };
+            d.insert(format!("2024-01-{i:03}"), i);
+            if i == 7 {
+                d.insert("2025-01-01", "seven");
+            }
+            stats.observe(&RawDocumentBuf::try_from(&d).unwrap()).unwrap();
+        }
+        let input = Input {
+            db: "db_app".into(),
+            collection: "t_wide".into(),
+            stats,
+            total: None,
+            indexes: Vec::new(),
+            validator: None,
+        };
+        let drafted = draft(&[input]);
+        assert!(drafted.source.contains("    #[serde(rename = \"_id\")]\n    pub id: i32,\n"), "{}", drafted.source);
+        assert!(
+            drafted
+                .source
+                .contains("    #[serde(flatten)]\n    pub entries: std::collections::BTreeMap<String, i32>,\n"),
+            "{}",
+            drafted.source
+        );
+        let anomalies: Vec<(&str, u64)> =
+            drafted.collections[0].anomalies.iter().map(|a| (a.path.as_str(), a.documents)).collect();
+        assert_eq!(anomalies, [("<key>", 1)]);
     }
 }

@@ -286,7 +286,7 @@ impl Object {
             let (key, value) = element?;
             let key = key_str(key);
             keys += 1;
-            if self.overflowed {
+            if self.overflowed && key != "_id" {
                 self.map.get_or_insert_with(Default::default).observe(value, at, depth + 1)?;
                 continue;
             }
@@ -350,13 +350,26 @@ impl Object {
         Ok(())
     }
 
-    /// Too many distinct keys: they are data. The fields' values merge into one map value.
+    /// Too many distinct keys: they are data. The fields' values merge into one map value,
+    /// but for `_id`'s (a collection's documents keep theirs beside the data).
     fn overflow(&mut self) {
         self.overflowed = true;
         let map = self.map.get_or_insert_with(Default::default);
-        for field in self.fields.drain(..) {
-            map.merge(&field.values);
+        for field in std::mem::take(&mut self.fields) {
+            match field.key == "_id" {
+                true => self.fields.push(field),
+                false => map.merge(&field.values),
+            }
         }
+    }
+
+    /// The values of every key but `_id` merged: a root's entries when its keys are data.
+    pub fn merged_data(&self) -> Values {
+        let mut merged = self.map.as_deref().cloned().unwrap_or_default();
+        for field in self.fields.iter().filter(|f| f.key != "_id") {
+            merged.merge(&field.values);
+        }
+        merged
     }
 
     /// The values of every key merged (a map's value), whether or not it overflowed.
@@ -567,7 +580,7 @@ impl Object {
         }
         self.overflowed |= other.overflowed;
         for field in &other.fields {
-            if self.overflowed {
+            if self.overflowed && field.key != "_id" {
                 self.map.get_or_insert_with(Default::default).merge(&field.values);
                 continue;
             }

@@ -466,5 +466,14 @@ pub fn edges() -> Vec<(&'static str, Vec<Document>)> {
             d
         })
         .collect();
-    vec![("Self", values), ("t_", tagged), ("t_keys", keys)]
+    // a root whose keys are data: `_id`, then a count per day, 300 distinct days
+    let wide: Vec<Document> = (0..150)
+        .map(|i: u64| {
+            let mut d = doc! { "_id": oid(i, 8) };
+            d.insert(format!("2024-{:02}-{:02}", 1 + (2 * i) % 12, 1 + (2 * i) % 25), i as i32);
+            d.insert(format!("2025-{:02}-{:02}", 1 + (2 * i + 1) % 12, 1 + (2 * i + 1) % 25), i as i32);
+            d
+        })
+        .collect();
+    vec![("Self", values), ("t_", tagged), ("t_keys", keys), ("t_wide", wide)]
 }
