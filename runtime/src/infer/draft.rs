@@ -297,8 +297,10 @@ impl Writer {
         root: bool,
         ctx: &mut Ctx,
     ) -> String {
-        let renames = renames(object, path, ctx);
         let tagged = if root { discriminator(object, ctx) } else { None };
+        // keys of one variant each never meet either: they are no rename
+        let variant_key = |p: usize| tagged.as_ref().is_some_and(|t| t.position == p || t.owner(p).is_some());
+        let renames = renames(object, path, variant_key, ctx);
         // keys all in camelCase: `rename_all` says it once (not in an enum: it would rename the variants)
         let rename_all = tagged.is_none() && camel_case(object, &renames);
         let mut fields: Vec<Drafted> = Vec::new();
@@ -947,14 +949,15 @@ impl Variant {
 
 /// Two keys of one object never seen together whose counts add up to every document there:
 /// an old and a new name. Returns new key → old key.
-fn renames(object: &Object, path: &str, ctx: &mut Ctx) -> BTreeMap<String, String> {
+fn renames(object: &Object, path: &str, skip: impl Fn(usize) -> bool, ctx: &mut Ctx) -> BTreeMap<String, String> {
     let mut found = BTreeMap::new();
     let mut used = BTreeSet::new();
     let case = object.fields.iter().find_map(|f| naming::infer_case(&f.key));
     for (i, a) in object.fields.iter().enumerate().take(64) {
         for (j, b) in object.fields.iter().enumerate().take(64).skip(i + 1) {
             let apart = a.seen_with & (1 << j) == 0 && b.seen_with & (1 << i) == 0;
-            if !apart || a.present + b.present != object.count || a.key == "_id" || b.key == "_id" {
+            if !apart || a.present + b.present != object.count || a.key == "_id" || b.key == "_id" || skip(i) || skip(j)
+            {
                 continue;
             }
             if used.contains(&a.key) || used.contains(&b.key) {
@@ -1455,6 +1458,15 @@ mod discriminator_tests {
             "{}",
             found[0].note
         );
+        // two variants' own keys never meet and add up to every document: no rename
+        let two = [
+            doc! { "_id": 1, "kind": "click", "x": 1 },
+            doc! { "_id": 2, "kind": "buy", "price": 1.5 },
+            doc! { "_id": 3, "kind": "click", "x": 3 },
+        ];
+        let found = candidates(&two);
+        assert!(found.iter().any(|c| c.kind == "discriminator"), "{found:?}");
+        assert!(!found.iter().any(|c| c.kind == "rename"), "{found:?}");
         // a key shared by two values makes it no tag
         let mut shared = docs.to_vec();
         shared.push(doc! { "_id": 6, "kind": "view", "x": 1 });
