@@ -418,7 +418,7 @@ fn the_fleet_live_gives_the_dump_models_and_changes_no_checksum() {
     for (name, docs) in &fleet.collections {
         db.collection::<Document>(name).insert_many(docs).run().unwrap();
         let indexes: Vec<Document> =
-            fleet_indexes(name).into_iter().filter(|i| i.get_str("name") != Ok("_id_")).collect();
+            fleet_indexes(name).into_iter().filter(|i| i.get_str("name").ok() != Some("_id_")).collect();
         db.run_command(doc! { "createIndexes": *name, "indexes": indexes }).run().unwrap();
     }
     let hashes = |db: &mongodb::sync::Database| {
@@ -427,12 +427,9 @@ fn the_fleet_live_gives_the_dump_models_and_changes_no_checksum() {
             .collections
             .iter()
             .map(|(name, _)| {
-                db.collection::<Document>(name)
-                    .list_indexes()
-                    .run()
-                    .unwrap()
-                    .map(|i| mongo_schema::bson::to_document(&i.unwrap()).unwrap())
-                    .collect()
+                let reply = db.run_command(doc! { "listIndexes": *name }).run().unwrap();
+                let batch = reply.get_document("cursor").unwrap().get_array("firstBatch").unwrap();
+                batch.iter().map(|i| i.as_document().unwrap().clone()).collect()
             })
             .collect();
         (hash.get_document("collections").unwrap().clone(), indexes)

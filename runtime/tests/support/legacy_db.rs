@@ -427,7 +427,7 @@ pub fn edges() -> Vec<(&'static str, Vec<Document>)> {
             let mut wide = Document::new();
             for k in 0..300 {
                 if rng.below(3) == 0 {
-                    wide.insert(format!("k{k}"), k as i32);
+                    wide.insert(format!("k{k}"), k);
                 }
             }
             let mut deep = doc! { "leaf": i as i32 };
@@ -443,7 +443,7 @@ pub fn edges() -> Vec<(&'static str, Vec<Document>)> {
                 "mixed": [1_i32, "two", 3.5_f64],
                 "deep": deep,
                 "wide": wide,
-                "when": if i % 2 == 0 { Bson::String("2024-01-01".into()) } else { Bson::Int32(20240101) },
+                "when": if i.is_multiple_of(2) { Bson::String("2024-01-01".into()) } else { Bson::Int32(20240101) },
             }
         })
         .collect();
