@@ -63,7 +63,7 @@ impl Deployment {
         let mut server = self.server();
         for collection in [self.user(), format!("t_{}_order", self.tag), "t_schema_migration".to_owned()] {
             match server.run_command(&self.db, doc! { "drop": collection }) {
-                Err(e) if e.code() == Some(26) => {}
+                Err(e) if e.is(mongo_schema::codes::NAMESPACE_NOT_FOUND) => {}
                 result => drop(result.expect("drop")),
             }
         }

@@ -9,6 +9,7 @@
 #![cfg(feature = "driver")]
 
 use mongo_schema::bson::{doc, Bson, Document};
+use mongo_schema::codes::{ServerCode, UNAUTHORIZED};
 use mongo_schema::migrate::apply::{CommandError, Server};
 use mongo_schema::review::{review, Options, Report, Status};
 
@@ -43,8 +44,8 @@ impl Fake {
     }
 }
 
-fn refused(code: i32) -> CommandError {
-    CommandError::Refused { code, message: "not authorized".to_owned() }
+fn refused(code: ServerCode) -> CommandError {
+    CommandError::Refused { code: code.code, message: "not authorized".to_owned() }
 }
 
 fn cursor(batch: Vec<Document>) -> Document {
@@ -64,7 +65,9 @@ impl Server for Fake {
                     doc! { "authInfo": { "authenticatedUsers": [{ "user": "app", "db": "admin" }], "authenticatedUserRoles": roles } },
                 )
             }
-            "listDatabases" if command.get_bool("authorizedDatabases").is_err() && self.auth => Err(refused(13)),
+            "listDatabases" if command.get_bool("authorizedDatabases").is_err() && self.auth => {
+                Err(refused(UNAUTHORIZED))
+            }
             "listDatabases" => {
                 let dbs: Vec<Document> = self.databases.iter().map(|(name, _)| doc! { "name": name }).collect();
                 Ok(doc! { "databases": dbs })
@@ -77,12 +80,12 @@ impl Server for Fake {
             "aggregate" => Ok(cursor(vec![doc! { "sizes": [], "paths": [] }])),
             "find" => match &self.mongos {
                 Some(names) => Ok(cursor(names.iter().map(|n| doc! { "_id": *n }).collect())),
-                None => Err(refused(13)),
+                None => Err(refused(UNAUTHORIZED)),
             },
             "serverStatus" => match self.connections {
                 Some((current, available)) => Ok(doc! { "uptime": self.created.1 as f64,
                 "connections": { "current": current, "available": available, "totalCreated": self.created.0 } }),
-                None => Err(refused(13)),
+                None => Err(refused(UNAUTHORIZED)),
             },
             other => panic!("the review sent `{other}`, which it never should"),
         }

@@ -11,6 +11,11 @@ use super::lock::{Lease, LockError, LockOptions};
 use super::record;
 use super::step::Phase;
 use crate::bson::{doc, Bson};
+use mongo_schema_contract::codes::{
+    ServerCode, AUTHENTICATION_FAILED, CANNOT_CONVERT_INDEX_TO_UNIQUE, HOST_NOT_FOUND, HOST_UNREACHABLE,
+    INDEX_NOT_FOUND, NAMESPACE_EXISTS, NAMESPACE_NOT_FOUND, NETWORK_TIMEOUT, NOT_WRITABLE_PRIMARY,
+    PRIMARY_STEPPED_DOWN, SHUTDOWN_IN_PROGRESS, SOCKET_EXCEPTION, UNAUTHORIZED,
+};
 use std::error::Error;
 use std::fmt;
 
@@ -18,17 +23,6 @@ pub use super::drift::{drift, DriftStatus};
 pub use super::file::{FileStep, MigrationFile, MigrationFileError, MigrationKind};
 pub use super::record::{DEFAULT_STATE_DB, STATE_COLLECTION};
 pub use super::server::{CommandError, Server};
-/// NamespaceExists: `createCollection` on an existing collection.
-const NAMESPACE_EXISTS: i32 = 48;
-/// IndexNotFound: `dropIndexes` of an index that is not there.
-const INDEX_NOT_FOUND: i32 = 27;
-/// Unauthorized: the user lacks the privilege.
-const UNAUTHORIZED: i32 = 13;
-/// CannotConvertIndexToUnique: `collMod` to `unique: true` while duplicates exist.
-const CANNOT_CONVERT_INDEX_TO_UNIQUE: i32 = 359;
-/// NamespaceNotFound: `collMod` of a collection that does not exist.
-const NAMESPACE_NOT_FOUND: i32 = 26;
-
 /// Why `apply` stopped: the migration, the step that failed, and the server's error as
 /// [`source`](std::error::Error::source) when it refused a command.
 #[derive(Debug, Clone)]
@@ -51,7 +45,7 @@ impl ApplyError {
     pub fn is_deployment_error(&self) -> bool {
         matches!(self.migration.as_str(), STATE | LOCK)
             || matches!(self.cause, Some(CommandError::Driver(_)))
-            || self.cause.as_ref().and_then(CommandError::code).is_some_and(|c| DEPLOYMENT_CODES.contains(&c))
+            || self.cause.as_ref().is_some_and(|e| DEPLOYMENT_CODES.iter().any(|&c| e.is(c)))
     }
 }
 
@@ -60,10 +54,18 @@ const STATE: &str = "(state)";
 /// The `migration` of an [`ApplyError`] about the lock.
 const LOCK: &str = "(lock)";
 
-/// Server codes that say the deployment, not the migration, failed: HostUnreachable,
-/// HostNotFound, Unauthorized, AuthenticationFailed, NetworkTimeout, ShutdownInProgress,
-/// PrimarySteppedDown, SocketException, NotWritablePrimary.
-const DEPLOYMENT_CODES: [i32; 9] = [6, 7, UNAUTHORIZED, 18, 89, 91, 189, 9001, 10107];
+/// Server codes that say the deployment, not the migration, failed.
+const DEPLOYMENT_CODES: [ServerCode; 9] = [
+    HOST_UNREACHABLE,
+    HOST_NOT_FOUND,
+    UNAUTHORIZED,
+    AUTHENTICATION_FAILED,
+    NETWORK_TIMEOUT,
+    SHUTDOWN_IN_PROGRESS,
+    PRIMARY_STEPPED_DOWN,
+    SOCKET_EXCEPTION,
+    NOT_WRITABLE_PRIMARY,
+];
 
 impl fmt::Display for ApplyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -501,7 +503,7 @@ fn revert_locked(
         let position = format!("down step {} of {} on {}", i + 1, file.down.len(), step.db);
         match run_step(server, step) {
             // the collection a partly applied migration never created: nothing to restore
-            Err(e) if e.code() == Some(NAMESPACE_NOT_FOUND) && step.command.contains_key("collMod") => {}
+            Err(e) if e.is(NAMESPACE_NOT_FOUND) && step.command.contains_key("collMod") => {}
             result => drop(result.map_err(|e| fail(position, Some(e)))?),
         }
     }
@@ -600,8 +602,8 @@ pub fn status_with(
 
 fn state_error(state_db: &str) -> impl Fn(CommandError) -> ApplyError + '_ {
     move |e| {
-        let hint = match e.code() {
-            Some(UNAUTHORIZED) => format!(
+        let hint = match e.is(UNAUTHORIZED) {
+            true => format!(
                 " (this user cannot use {state_db}: give it readWrite there, or keep the records in a database it \
                  can write, the same for every applier: `--state-db NAME`, `Migrator::state_db(NAME)`)"
             ),
@@ -851,17 +853,18 @@ fn describe(step: &FileStep) -> String {
 /// What to do about a refused step, where the cause is a usual one: a missing role, or
 /// duplicates that keep an index from becoming unique.
 fn hint(step: &FileStep, e: &CommandError) -> String {
-    match e.code() {
-        Some(CANNOT_CONVERT_INDEX_TO_UNIQUE) => " (documents share a key of this index: find them with an \
+    let unauthorized = e.is(UNAUTHORIZED);
+    match () {
+        _ if e.is(CANNOT_CONVERT_INDEX_TO_UNIQUE) => " (documents share a key of this index: find them with an \
              aggregation grouping on the index's keys, remove or change the duplicates, then run apply again, \
              which resumes here; meanwhile the index refuses new duplicates: prepareUnique)"
             .to_owned(),
-        Some(UNAUTHORIZED) if step.command.contains_key("collMod") || step.if_namespace_exists.is_some() => format!(
+        _ if unauthorized && (step.command.contains_key("collMod") || step.if_namespace_exists.is_some()) => format!(
             " (installing a validator on an existing collection runs collMod, which needs the dbAdmin \
              role, or a role with the collMod action, on {}: readWrite is not enough)",
             step.db
         ),
-        Some(UNAUTHORIZED) if needs_sharded_cluster(step) => " (shardCollection needs the clusterManager role, \
+        _ if unauthorized && needs_sharded_cluster(step) => " (shardCollection needs the clusterManager role, \
              or enableSharding on the database: an application's readWrite user cannot shard)"
             .to_owned(),
         _ => String::new(),
@@ -872,14 +875,12 @@ fn hint(step: &FileStep, e: &CommandError) -> String {
 fn run_step(server: &mut dyn Server, step: &FileStep) -> Result<bool, CommandError> {
     let mut fell_back = false;
     let reply = match (server.run_command(&step.db, step.command.clone()), &step.if_namespace_exists) {
-        (Err(e), Some(fallback)) if e.code() == Some(NAMESPACE_EXISTS) => {
+        (Err(e), Some(fallback)) if e.is(NAMESPACE_EXISTS) => {
             fell_back = true;
             server.run_command(&step.db, fallback.clone())
         }
         // an index already dropped: re-running a drop-and-create is harmless
-        (Err(e), _) if e.code() == Some(INDEX_NOT_FOUND) && step.command.contains_key("dropIndexes") => {
-            return Ok(false)
-        }
+        (Err(e), _) if e.is(INDEX_NOT_FOUND) && step.command.contains_key("dropIndexes") => return Ok(false),
         (result, _) => result,
     }?;
     // a data step's insert, update or delete reports failed writes in an `ok: 1` reply

@@ -4,6 +4,7 @@
 //! the `migrate` feature implements it with the official driver ([`driver`](super::driver)).
 
 use crate::bson::{doc, Bson, Document, RawDocumentBuf};
+use mongo_schema_contract::codes::ServerCode;
 use std::error::Error;
 use std::fmt;
 use std::sync::Arc;
@@ -97,6 +98,12 @@ impl CommandError {
             CommandError::Refused { code, .. } => Some(*code),
             _ => None,
         }
+    }
+
+    /// Whether the server refused the command with `code`
+    /// (`e.is(mongo_schema::codes::UNAUTHORIZED)`).
+    pub fn is(&self, code: ServerCode) -> bool {
+        self.code() == Some(code.code)
     }
 }
 

@@ -16,7 +16,7 @@
 //! let err = validator.check_update(&current, &doc! { "$inc": { "n": 2 } }).unwrap_err();
 //! assert_eq!(err.code(), Some(121));
 //! let err = validator.check_update(&current, &doc! { "$set": { "n": 1 }, "$inc": { "n": 1 } }).unwrap_err();
-//! assert_eq!(err.code(), Some(40)); // ConflictingUpdateOperators
+//! assert_eq!(err.server_code(), Some(mongo_schema::codes::CONFLICTING_UPDATE_OPERATORS));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -84,6 +84,7 @@ use std::collections::HashMap;
 use std::fmt;
 
 use crate::bson::{Bson, Document};
+use mongo_schema_contract::codes::{ServerCode, DOCUMENT_VALIDATION_FAILURE};
 
 pub use lint::{lint_update, lint_upsert, Finding};
 
@@ -121,18 +122,24 @@ pub enum UpdateError {
 }
 
 impl UpdateError {
-    pub(crate) fn refused(code: i32, code_name: &'static str, message: impl Into<String>) -> UpdateError {
-        UpdateError::Refused { code, code_name, message: message.into() }
+    pub(crate) fn refused(code: ServerCode, message: impl Into<String>) -> UpdateError {
+        UpdateError::Refused { code: code.code, code_name: code.name, message: message.into() }
+    }
+
+    /// mongod's error code with its name: the refusal's, or 121 DocumentValidationFailure
+    /// for a document that fails validation; `None` when the update was not modelled.
+    pub fn server_code(&self) -> Option<ServerCode> {
+        match self {
+            UpdateError::Refused { code, code_name, .. } => Some(ServerCode { code: *code, name: code_name }),
+            UpdateError::Invalid { .. } => Some(DOCUMENT_VALIDATION_FAILURE),
+            UpdateError::NotMatched | UpdateError::Unsupported(_) => None,
+        }
     }
 
     /// mongod's error code: the refusal's, or 121 for a document that fails validation;
     /// `None` when the update was not modelled.
     pub fn code(&self) -> Option<i32> {
-        match self {
-            UpdateError::Refused { code, .. } => Some(*code),
-            UpdateError::Invalid { .. } => Some(121),
-            UpdateError::NotMatched | UpdateError::Unsupported(_) => None,
-        }
+        self.server_code().map(|c| c.code)
     }
 
     /// The failure, for an updated document that breaks the schema.

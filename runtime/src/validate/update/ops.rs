@@ -4,6 +4,7 @@
 use std::cmp::Ordering;
 
 use crate::bson::{Bson, DateTime, Timestamp};
+use mongo_schema_contract::codes::{BAD_VALUE, FAILED_TO_PARSE, TYPE_MISMATCH};
 
 use super::arith::{self, ArithError};
 use super::format::{element, type_name, value_text};
@@ -62,7 +63,7 @@ enum Sort {
 }
 
 fn bad(message: impl Into<String>) -> UpdateError {
-    UpdateError::refused(2, "BadValue", message)
+    UpdateError::refused(BAD_VALUE, message)
 }
 
 impl Leaf {
@@ -79,8 +80,7 @@ impl Leaf {
             "$inc" | "$mul" if !arith::is_number(arg) => {
                 let verb = if operator == "$inc" { "increment" } else { "multiply" };
                 return Err(UpdateError::refused(
-                    14,
-                    "TypeMismatch",
+                    TYPE_MISMATCH,
                     format!("Cannot {verb} with non-numeric argument: {{{}}}", element(path, arg)),
                 ));
             }
@@ -262,8 +262,7 @@ impl Leaf {
         };
         if !arith::is_number(current) {
             return Err(UpdateError::refused(
-                14,
-                "TypeMismatch",
+                TYPE_MISMATCH,
                 format!(
                     "Cannot apply {name} to a value of non-numeric type. {} has the field '{}' of non-numeric type {}",
                     ctx.id_text(),
@@ -300,8 +299,7 @@ impl Leaf {
                 "Cannot apply $addToSet to non-array field. Field named '{field}' has non-array type {kind}"
             )),
             "$pop" => UpdateError::refused(
-                14,
-                "TypeMismatch",
+                TYPE_MISMATCH,
                 format!("Path '{path}' contains an element of non-array type '{kind}'"),
             ),
             _ => bad("Cannot apply $pull to a non-array value"),
@@ -376,19 +374,11 @@ fn pop(path: &str, arg: &Bson) -> Result<bool, UpdateError> {
         Bson::Int64(v) => *v as f64,
         Bson::Double(v) => *v,
         _ => {
-            return Err(UpdateError::refused(
-                9,
-                "FailedToParse",
-                format!("Expected a number in: {}", element(path, arg)),
-            ))
+            return Err(UpdateError::refused(FAILED_TO_PARSE, format!("Expected a number in: {}", element(path, arg))))
         }
     };
     if number != 1.0 && number != -1.0 {
-        return Err(UpdateError::refused(
-            9,
-            "FailedToParse",
-            format!("$pop expects 1 or -1, found: {}", value_text(arg)),
-        ));
+        return Err(UpdateError::refused(FAILED_TO_PARSE, format!("$pop expects 1 or -1, found: {}", value_text(arg))));
     }
     Ok(number < 0.0)
 }
