@@ -11,7 +11,7 @@ use migrate_models::{apply_all, v1, v3};
 use mongo_schema::bson::{doc, Bson, Document};
 use mongo_schema::codes::{ServerCode, BAD_VALUE, DUPLICATE_KEY, NAMESPACE_EXISTS, UNAUTHORIZED};
 use mongo_schema::migrate::apply::{
-    apply, drift, ApplyOptions, CommandError, DriftStatus, MigrationFile, Outcome, Server,
+    apply, drift, ApplyError, ApplyOptions, CommandError, DriftStatus, MigrationFile, Outcome, Server,
 };
 use mongo_schema::migrate::lock::granting_reply;
 use mongo_schema::migrate::{migrate, pending, MigrateOptions, Naming};
@@ -200,9 +200,10 @@ fn the_enforcing_step_refuses_while_stored_documents_fail_it() {
     let mut fake = Fake { failing: 3, applied: vec!["0001_create_t_order_and_1_more"], ..Fake::default() };
     let err = apply_all(&mut fake, &migrations(), "db_schema").unwrap_err();
     assert!(!err.is_deployment_error(), "a finding (exit 1), not a deployment error");
-    assert_eq!(err.migration, "0002_tighten_t_user");
+    let ApplyError::Migration { migration, message, .. } = &err else { panic!("{err:?}") };
+    assert_eq!(migration, "0002_tighten_t_user");
     assert!(
-        err.message.starts_with(
+        message.starts_with(
             "step 2 of 2 (collMod db_shop.t_user): not run: it enforces the model's validator, and 3 of 100 documents \
              of db_shop.t_user fail it. `schema check --uri \"$MONGODB_URI\" --collection db_shop.t_user` lists them"
         ),
@@ -312,9 +313,10 @@ fn an_unreadable_state_collection_stops_before_any_migration() {
     let mut fake =
         Fake { fail: vec![("find", "t_schema_migration", UNAUTHORIZED, "not authorized")], ..Fake::default() };
     let err = apply_all(&mut fake, &migrations(), "db_ops").unwrap_err();
+    assert!(matches!(&err, ApplyError::State { state_db, cause } if state_db == "db_ops" && cause.is(UNAUTHORIZED)));
     assert_eq!(
         chain(&err),
-        "migration (state): db_ops.t_schema_migration (this user cannot use db_ops: give it readWrite there, or keep \
+        "cannot use the migration records db_ops.t_schema_migration (this user cannot use db_ops: give it readWrite there, or keep \
          the records in a database it can write, the same for every applier: `--state-db NAME`, \
          `Migrator::state_db(NAME)`): not authorized (code 13)"
     );
@@ -337,8 +339,11 @@ fn a_failed_record_is_reported() {
         }
     }
     let err = apply_all(&mut WriteError(Fake::default()), &migrations()[..1], "db_schema").unwrap_err();
-    assert!(err.message.starts_with("not started: another run recorded it first"), "{err}");
-    assert!(err.message.contains("E11000"), "{err}");
+    let ApplyError::Migration { message, cause: Some(cause), .. } = &err else { panic!("{err:?}") };
+    assert!(message.starts_with("not started: another run recorded it first"), "{err}");
+    assert!(cause.is(DUPLICATE_KEY), "the write error, typed: {cause:?}");
+    assert!(chain(&err).ends_with("write failed: E11000 duplicate key (code 11000)"), "{}", chain(&err));
+    assert!(!err.is_deployment_error());
 }
 
 #[test]

@@ -11,7 +11,7 @@
 use mongo_schema::bson::{doc, Bson, Document};
 use mongo_schema::codes::{ServerCode, UNAUTHORIZED};
 use mongo_schema::migrate::apply::{CommandError, Server};
-use mongo_schema::review::{review, Options, Report, Status};
+use mongo_schema::review::{review, Options, Report, ReviewError, Status};
 
 /// Answers by command name; records every command.
 struct Fake {
@@ -310,5 +310,15 @@ fn a_review_that_cannot_run_keeps_the_drivers_cause_as_its_source() {
         chain.push(e.to_string());
         cause = e.source();
     }
-    assert_eq!(chain, ["`hello` failed", "the driver failed", RESET]);
+    assert_eq!(chain, ["`hello` failed", &format!("the driver failed: {RESET}"), RESET]);
+}
+
+#[test]
+fn a_connection_string_that_does_not_parse_keeps_the_drivers_error_as_its_source() {
+    let options = Options { uri: "mongodb://h:notaport/".to_owned(), ..Options::default() };
+    let error = review(&mut Fake::mongos(), None, &[], &options).expect_err("no URI, no review");
+    assert!(matches!(error, ReviewError::Uri(_)), "{error:?}");
+    assert_eq!(error.to_string(), "the connection string does not parse");
+    let cause = std::error::Error::source(&error).expect("the driver's error").to_string();
+    assert!(cause.contains("port"), "{cause}");
 }

@@ -83,7 +83,7 @@ impl std::fmt::Display for LockError {
                  its next step (was the process paused longer than the lease?); run apply again, which resumes",
                 holder.as_deref().unwrap_or("another applier")
             ),
-            LockError::Server(_) => f.write_str("the migration lock"),
+            LockError::Server(_) => f.write_str("cannot use the migration lock"),
         }
     }
 }
