@@ -1,6 +1,6 @@
 //! `apply`, `revert`, `resolve` and `status` over a [`Server`]: under the lease
 //! ([`lock`](super::lock)), the pending migrations run in order and are recorded (see
-//! [`record`](super::record)), the last one is reverted, a stuck one is resolved. The port,
+//! [`record`]), the last one is reverted, a stuck one is resolved. The port,
 //! the file model, the records and drift live in their own modules; this one re-exports
 //! their names so that `migrate::apply::*` keeps working.
 //!
@@ -209,7 +209,7 @@ pub struct ApplyOptions {
     /// when `state_db` holds no record and one of these does, `apply` stops and names it
     /// instead of running every migration again.
     pub look_elsewhere: Vec<String>,
-    /// Run the contract steps too ([`Phase::Contract`](super::Phase::Contract)): the
+    /// Run the contract steps too ([`Phase::Contract`]): the
     /// previous release no longer writes. Without it each migration stops at its first
     /// contract step, and later migrations' expand steps still run. With it, every pending
     /// step runs in the order of the files, except the gated ones (`requireValid`), which
