@@ -12,9 +12,10 @@ use mongo_schema_contract::codes::{
 
 use super::format::{document, element};
 use super::matcher;
-use super::ops::{Leaf, Op};
-use super::tree::{identifiers, index, operators, Key, Node};
-use super::{Apply, UpdateError};
+use super::ops::{Apply, Leaf, Op};
+use super::path::{identifiers, index};
+use super::tree::{operators, Key, Node};
+use super::UpdateError;
 
 fn bad(message: impl Into<String>) -> UpdateError {
     UpdateError::refused(BAD_VALUE, message)
@@ -279,16 +280,9 @@ fn apply_to_id(doc: &mut Document, node: &Node, ctx: &Apply) -> Result<(), Updat
         (Some(_), None) => false,
     };
     if !unchanged {
-        return Err(immutable_id());
+        return Err(UpdateError::immutable_id());
     }
     Ok(())
-}
-
-pub(crate) fn immutable_id() -> UpdateError {
-    UpdateError::refused(
-        IMMUTABLE_FIELD,
-        "Performing an update on the path '_id' would modify the immutable field '_id'",
-    )
 }
 
 /// The position `$` stands for; mongod refuses an update that uses `$` where the filter

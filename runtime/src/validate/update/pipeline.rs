@@ -431,7 +431,7 @@ fn project(spec: &Bson) -> Result<Stage, UpdateError> {
 /// The document mongod stores from the pipeline's output: `_id` unchanged (restored when the
 /// pipeline dropped it) and first; and whether this is a change (an insert always is).
 pub(crate) fn finish(current: &Document, out: Document, inserting: bool) -> Result<(Document, bool), UpdateError> {
-    let modified = inserting || !super::bytes_equal(&out, current);
+    let modified = inserting || !order::bytes_equal(&out, current);
     let id = match (current.get("_id"), out.get("_id")) {
         (Some(a), Some(b)) if !order::identical(a, b) => {
             return Err(UpdateError::refused(
