@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The maintainer checks, run by the test command before the tests: formatting (rustfmt.toml),
-# clippy with every warning an error, and the declared minimum Rust version (the workspace's
-# `rust-version`) building the published crates.
+# clippy with every warning an error, rustdoc with every warning an error, and the declared
+# minimum Rust version (the workspace's `rust-version`) building the published crates.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -24,10 +24,20 @@ for crate in downstream/bson2 downstream/bson3 downstream/infer; do
   cargo fmt --manifest-path "$crate/Cargo.toml" --check
 done
 
-# One source for the version: the workspace's `rust-version`.
-msrv=$(sed -n 's/^rust-version = "\(.*\)"$/\1/p' Cargo.toml)
 published=$(cargo metadata --no-deps --format-version 1 |
   python3 -c 'import json, sys; print(" ".join("-p " + p["name"] for p in json.load(sys.stdin)["packages"] if p.get("publish") != []))')
+
+# rustdoc's warnings (a broken or private intra-doc link, ...) denied for every published
+# crate, mongo-schema with the features docs.rs renders (its [package.metadata.docs.rs]).
+docs_features=$(cargo metadata --no-deps --format-version 1 |
+  python3 -c 'import json, sys; print(",".join(p["name"] + "/" + f for p in json.load(sys.stdin)["packages"]
+    if (p.get("metadata") or {}).get("docs") for f in p["metadata"]["docs"]["rs"].get("features", [])))')
+echo "lint: cargo doc of the published crates (rustdoc warnings denied)" >&2
+# shellcheck disable=SC2086 # one -p per package
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet $published --features "$docs_features"
+
+# One source for the version: the workspace's `rust-version`.
+msrv=$(sed -n 's/^rust-version = "\(.*\)"$/\1/p' Cargo.toml)
 echo "lint: the published crates build with Rust $msrv (rust-version)" >&2
 if ! rustup run "$msrv" rustc --version >/dev/null 2>&1; then
   rustup toolchain install "$msrv" --profile minimal >&2

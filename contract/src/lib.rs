@@ -13,7 +13,8 @@
 //! - [`helpers`]: serde-helper paths and what they write;
 //! - [`options`]: validation level and action names, index key kinds;
 //! - [`fields`]: the flags of the derive's `FIELDS` table;
-//! - [`migration`]: migration file names (`migrations!` and the runtime's directory reader).
+//! - [`migration`]: migration file names (`migrations!` and the runtime's directory reader);
+//! - [`codes`]: mongod's error codes with their names (the update checker, migrations, review).
 //!
 //! Dependency-free on purpose: every user of the derive compiles it.
 
@@ -21,6 +22,7 @@
 #![warn(missing_docs)]
 
 pub mod bson;
+pub mod codes;
 pub mod fields;
 pub mod helpers;
 pub mod keyword;

@@ -30,7 +30,10 @@ mod review;
 mod server;
 mod shared;
 
-use shared::{chain, select, Exit, Output};
+use shared::{chain, chain_then, select, Exit, Output};
+
+/// The fix of a damaged snapshot.
+const RESTORE: &str = "restore it from version control";
 
 #[derive(Parser)]
 #[command(
@@ -481,7 +484,7 @@ fn check_migrations(
     let path = dir.join(migrate::SNAPSHOT_FILE);
     let snapshot = match std::fs::read_to_string(&path) {
         Ok(text) => migrate::Snapshot::from_json(&text)
-            .map_err(|e| Exit(2, format!("{}: {}; restore it from version control", path.display(), chain(&e))))?,
+            .map_err(|e| Exit(2, format!("{}: {}", path.display(), chain_then(&e, RESTORE))))?,
         // no snapshot: every model is new (a wrong --dir shows up here too)
         Err(e) if e.kind() == io::ErrorKind::NotFound => migrate::Snapshot::default(),
         Err(e) => return Err(Exit(2, format!("{}: {e}", path.display()))),
@@ -532,9 +535,7 @@ fn write_migration(models: &[Model], dir: &Path, options: &MigrateOptions, out: 
     let written = match migrate::migrate(dir, models, options) {
         Ok(written) => written,
         Err(MigrateError::CollectionCount(message)) => return Err(Exit(1, message)),
-        Err(e @ MigrateError::Snapshot { .. }) => {
-            return Err(Exit(2, format!("{}; restore it from version control", chain(&e))))
-        }
+        Err(e @ MigrateError::Snapshot { .. }) => return Err(Exit(2, chain_then(&e, RESTORE))),
         Err(e) => return Err(Exit(2, chain(&e))),
     };
     let Some(written) = written else {

@@ -38,6 +38,11 @@ pub mod validate;
 #[doc(hidden)]
 pub mod __private;
 
+/// mongod's error codes with their names (`BAD_VALUE` is 2 `"BadValue"`): what
+/// the update checker answers (`UpdateError::server_code`, feature `validator`) and what
+/// the migrations and the review read in the server's replies.
+pub use mongo_schema_contract::codes;
+
 /// A migrations directory embedded at compile time, as a [`migrate::Migrator`]:
 /// `mongo_schema::migrations!("migrations").run(&db).await?` applies what `schema apply`
 /// would. The path is relative to the crate's `Cargo.toml`. An edited file rebuilds the

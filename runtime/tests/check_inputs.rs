@@ -186,7 +186,7 @@ fn empty_and_unreadable_inputs_say_so_without_an_empty_report() {
     let missing = dir.path().join("missing.bson");
     let (code, out, err) = schema(&[missing.to_str().unwrap()]);
     assert_eq!((code, out.as_str()), (2, ""));
-    assert!(err.contains(&format!("{}: ", missing.display())), "{err}");
+    assert!(err.contains(&format!("{}\n  caused by: ", missing.display())), "{err}");
 }
 
 #[test]
@@ -201,7 +201,7 @@ fn a_malformed_array_in_the_cli_names_file_and_offset_after_the_partial_report()
     assert!(out.ends_with(&format!("(incomplete: stopped at the error in {})\n", path.display())), "{out}");
     assert!(
         err.contains(&format!(
-            "{}: at byte offset {}: expected ',' or ']' after a document of the array, found '{{'",
+            "{}\n  caused by: at byte offset {}: expected ',' or ']' after a document of the array, found '{{'",
             path.display(),
             good.len()
         )),

@@ -75,8 +75,11 @@ fn a_damaged_snapshot_names_the_file_the_cause_and_the_fix() {
     std::fs::write(&snapshot, "{").unwrap();
     let (code, _, err) = schema(&v1(), &["migrate", "--dir", dir.path().to_str().unwrap()]);
     assert_eq!(code, 2);
-    let head = format!("schema: {}: not JSON: ", snapshot.display());
-    assert!(err.starts_with(&head) && err.ends_with("; restore it from version control\n"), "{err}");
+    let head = format!(
+        "schema: {}; restore it from version control\n  caused by: not JSON\n  caused by: ",
+        snapshot.display()
+    );
+    assert!(err.starts_with(&head), "{err}");
 }
 
 fn write_dump(path: &Path, docs: &[bson::Document]) {

@@ -9,8 +9,9 @@ mod migrate_models;
 
 use migrate_models::{apply_all, v1, v3};
 use mongo_schema::bson::{doc, Bson, Document};
+use mongo_schema::codes::{ServerCode, BAD_VALUE, DUPLICATE_KEY, NAMESPACE_EXISTS, UNAUTHORIZED};
 use mongo_schema::migrate::apply::{
-    apply, drift, ApplyOptions, CommandError, DriftStatus, MigrationFile, Outcome, Server,
+    apply, drift, ApplyError, ApplyOptions, CommandError, DriftStatus, MigrationFile, Outcome, Server,
 };
 use mongo_schema::migrate::lock::granting_reply;
 use mongo_schema::migrate::{migrate, pending, MigrateOptions, Naming};
@@ -21,7 +22,7 @@ use mongo_schema::migrate::{migrate, pending, MigrateOptions, Naming};
 struct Fake {
     calls: Vec<(String, Document)>,
     applied: Vec<&'static str>,
-    fail: Vec<(&'static str, &'static str, i32, &'static str)>,
+    fail: Vec<(&'static str, &'static str, ServerCode, &'static str)>,
     collections: Vec<(&'static str, Document)>,
     /// What `count` answers for the documents failing a validator (`query` given).
     failing: i64,
@@ -47,7 +48,7 @@ impl Server for Fake {
         let (name, target) =
             command.iter().next().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned())).unwrap();
         if let Some((_, _, code, message)) = self.fail.iter().find(|(n, t, _, _)| *n == name && *t == target) {
-            return Err(CommandError::Refused { code: *code, message: (*message).to_owned() });
+            return Err(CommandError::Refused { code: code.code, message: (*message).to_owned() });
         }
         Ok(match name.as_str() {
             "find" => {
@@ -199,9 +200,10 @@ fn the_enforcing_step_refuses_while_stored_documents_fail_it() {
     let mut fake = Fake { failing: 3, applied: vec!["0001_create_t_order_and_1_more"], ..Fake::default() };
     let err = apply_all(&mut fake, &migrations(), "db_schema").unwrap_err();
     assert!(!err.is_deployment_error(), "a finding (exit 1), not a deployment error");
-    assert_eq!(err.migration, "0002_tighten_t_user");
+    let ApplyError::Migration { migration, message, .. } = &err else { panic!("{err:?}") };
+    assert_eq!(migration, "0002_tighten_t_user");
     assert!(
-        err.message.starts_with(
+        message.starts_with(
             "step 2 of 2 (collMod db_shop.t_user): not run: it enforces the model's validator, and 3 of 100 documents \
              of db_shop.t_user fail it. `schema check --uri \"$MONGODB_URI\" --collection db_shop.t_user` lists them"
         ),
@@ -222,7 +224,7 @@ fn the_enforcing_step_refuses_while_stored_documents_fail_it() {
 #[test]
 fn existing_collections_fall_back_to_coll_mod() {
     let mut fake = Fake {
-        fail: vec![("create", "t_user", 48, "Collection already exists. NS: db_shop.t_user")],
+        fail: vec![("create", "t_user", NAMESPACE_EXISTS, "Collection already exists. NS: db_shop.t_user")],
         ..Fake::default()
     };
     apply_all(&mut fake, &migrations()[..1], "db_schema").unwrap();
@@ -285,7 +287,7 @@ fn applied_migrations_are_skipped() {
 
 #[test]
 fn the_first_failure_stops_with_the_servers_message_and_is_not_recorded_as_applied() {
-    let fail = vec![("collMod", "t_user", 2, "$jsonSchema keyword 'maxLength' must be a non-negative integer")];
+    let fail = vec![("collMod", "t_user", BAD_VALUE, "$jsonSchema keyword 'maxLength' must be a non-negative integer")];
     let mut fake = Fake { fail, applied: vec!["0001_create_t_order_and_1_more"], ..Fake::default() };
     let err = apply_all(&mut fake, &migrations(), "db_schema").unwrap_err();
     assert_eq!(chain(&err), "migration 0002_tighten_t_user: step 1 of 2 (collMod db_shop.t_user): $jsonSchema keyword 'maxLength' must be a non-negative integer (code 2)");
@@ -299,7 +301,8 @@ fn the_first_failure_stops_with_the_servers_message_and_is_not_recorded_as_appli
 
 #[test]
 fn other_errors_on_create_are_not_swallowed_by_the_fallback() {
-    let mut fake = Fake { fail: vec![("create", "t_order", 13, "not authorized on db_shop")], ..Fake::default() };
+    let mut fake =
+        Fake { fail: vec![("create", "t_order", UNAUTHORIZED, "not authorized on db_shop")], ..Fake::default() };
     let err = apply_all(&mut fake, &migrations(), "db_schema").unwrap_err();
     assert!(chain(&err).ends_with("not authorized on db_shop (code 13)"), "{err}");
     assert_eq!(fake.commands()[fake.commands().len() - 2..], ["create t_order", "release"]);
@@ -307,11 +310,13 @@ fn other_errors_on_create_are_not_swallowed_by_the_fallback() {
 
 #[test]
 fn an_unreadable_state_collection_stops_before_any_migration() {
-    let mut fake = Fake { fail: vec![("find", "t_schema_migration", 13, "not authorized")], ..Fake::default() };
+    let mut fake =
+        Fake { fail: vec![("find", "t_schema_migration", UNAUTHORIZED, "not authorized")], ..Fake::default() };
     let err = apply_all(&mut fake, &migrations(), "db_ops").unwrap_err();
+    assert!(matches!(&err, ApplyError::State { state_db, cause } if state_db == "db_ops" && cause.is(UNAUTHORIZED)));
     assert_eq!(
         chain(&err),
-        "migration (state): db_ops.t_schema_migration (this user cannot use db_ops: give it readWrite there, or keep \
+        "cannot use the migration records db_ops.t_schema_migration (this user cannot use db_ops: give it readWrite there, or keep \
          the records in a database it can write, the same for every applier: `--state-db NAME`, \
          `Migrator::state_db(NAME)`): not authorized (code 13)"
     );
@@ -327,15 +332,18 @@ fn a_failed_record_is_reported() {
             let insert = command.contains_key("insert");
             let reply = self.0.run_command(db, command)?;
             Ok(if insert {
-                doc! { "ok": 1, "n": 0, "writeErrors": [{ "index": 0, "code": 11000, "errmsg": "E11000 duplicate key" }] }
+                doc! { "ok": 1, "n": 0, "writeErrors": [{ "index": 0, "code": DUPLICATE_KEY.code, "errmsg": "E11000 duplicate key" }] }
             } else {
                 reply
             })
         }
     }
     let err = apply_all(&mut WriteError(Fake::default()), &migrations()[..1], "db_schema").unwrap_err();
-    assert!(err.message.starts_with("not started: another run recorded it first"), "{err}");
-    assert!(err.message.contains("E11000"), "{err}");
+    let ApplyError::Migration { message, cause: Some(cause), .. } = &err else { panic!("{err:?}") };
+    assert!(message.starts_with("not started: another run recorded it first"), "{err}");
+    assert!(cause.is(DUPLICATE_KEY), "the write error, typed: {cause:?}");
+    assert!(chain(&err).ends_with("write failed: E11000 duplicate key (code 11000)"), "{}", chain(&err));
+    assert!(!err.is_deployment_error());
 }
 
 #[test]

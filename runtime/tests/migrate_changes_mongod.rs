@@ -958,8 +958,8 @@ fn run_case(server: &mut MongoServer, index: usize, case: &Case, rng: &mut Rng) 
             None
         }
         Err(e) => {
-            let (named, of) =
-                gate_count(&e.message).unwrap_or_else(|| panic!("{coll}: the contract failed, not at the gate: {e}"));
+            let (named, of) = gate_count(&e.to_string())
+                .unwrap_or_else(|| panic!("{coll}: the contract failed, not at the gate: {e}"));
             let stored = documents(server, coll);
             let local = stored.iter().filter(|d| !new_local.is_valid(d)).count() as u64;
             let counted = failing(server, coll, &new_validator);
@@ -1083,7 +1083,7 @@ fn a_later_migration_never_enforces_past_a_pending_contract() {
     write(dir.path(), name_model(coll, 12));
     let mut events = Vec::new();
     let result = run(server, &read_files(dir.path()), true, &mut events);
-    if !result.as_ref().is_err_and(|e| gate_count(&e.message) == Some((3, 3))) {
+    if !result.as_ref().is_err_and(|e| gate_count(&e.to_string()) == Some((3, 3))) {
         let installed = options(server, coll);
         let failing = failing(server, coll, installed.get_document("validator").unwrap());
         wrong.push(format!(
@@ -1116,7 +1116,7 @@ fn a_later_migration_never_enforces_past_a_pending_contract() {
         let result = run(server, &read_files(dir.path()), true, &mut Vec::new());
         let installed = options(server, coll);
         let failing = failing(server, coll, installed.get_document("validator").unwrap());
-        let stopped = result.as_ref().is_err_and(|e| gate_count(&e.message).is_some_and(|(n, _)| n > 0));
+        let stopped = result.as_ref().is_err_and(|e| gate_count(&e.to_string()).is_some_and(|(n, _)| n > 0));
         if !stopped && failing > 0 {
             wrong.push(format!(
                 "{coll}: apply --contract returned {result:?} and left {installed} with {failing} stored documents \

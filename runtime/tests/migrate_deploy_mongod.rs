@@ -640,14 +640,17 @@ fn migrator_reports_its_lock_wait_steps_and_failure_through_tracing() {
             Migrator::from_dir(dir.path()).unwrap().state_db(state_db).run(&client.database(&db)).await
         })
         .unwrap_err();
-    // the error names the migration, the step and the server's words, without source()
-    let text = err.to_string();
-    assert!(
-        text.starts_with(&format!(
-            "cannot apply the migrations: migration {refused}: step 1 of 1 (collMod db_deploy_traced.t_missing)"
-        )),
-        "{text}"
-    );
+    // the context in Display; the migration, the step and the server's words down source()
+    assert_eq!(err.to_string(), "cannot apply the migrations");
+    let mut text = err.to_string();
+    let mut cause = std::error::Error::source(&err);
+    while let Some(e) = cause {
+        text = format!("{text}: {e}");
+        cause = e.source();
+    }
+    let said =
+        format!("cannot apply the migrations: migration {refused}: step 1 of 1 (collMod db_deploy_traced.t_missing)");
+    assert!(text.starts_with(&said), "{text}");
     assert!(text.contains("(code 26)"), "the server's refusal: {text}");
     let events = EVENTS.lock().unwrap().clone();
     let find = |what: &str| events.iter().filter(|e| e.contains(what)).cloned().collect::<Vec<_>>();
@@ -661,5 +664,6 @@ fn migrator_reports_its_lock_wait_steps_and_failure_through_tracing() {
     assert_eq!(done.len(), 2, "the refused step never ends: {events:#?}");
     assert!(done[1].contains(&format!("{counted}: step 2 of 2")) && done[1].contains("duration_ms="), "{done:?}");
     let failed = find("migrations failed");
-    assert!(failed.len() == 1 && failed[0].starts_with("ERROR") && failed[0].contains(&refused), "{events:#?}");
+    assert!(failed.len() == 1 && failed[0].starts_with("ERROR") && failed[0].contains(&said), "{events:#?}");
+    assert!(failed[0].contains("(code 26)"), "the log line says the whole chain: {failed:?}");
 }

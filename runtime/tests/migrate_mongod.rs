@@ -10,7 +10,7 @@ mod migrate_models;
 
 use migrate_models::{apply_all, v1, v3};
 use mongo_schema::bson::{doc, oid::ObjectId, Document};
-use mongo_schema::migrate::apply::{apply, drift, status, DriftStatus, MigrationFile, Outcome, Server};
+use mongo_schema::migrate::apply::{apply, drift, status, ApplyError, DriftStatus, MigrationFile, Outcome, Server};
 use mongo_schema::migrate::driver::MongoServer;
 use mongo_schema::migrate::record::State;
 use mongo_schema::migrate::{migrate, pending, MigrateOptions, Model, Naming};
@@ -114,8 +114,9 @@ fn a_tightening_admits_both_releases_then_enforces_only_over_fixed_documents() {
 
     // the contract: refused while Ada and Bo lack `email`, counted by the server
     let err = apply_all(&mut server, &files(dir.path()), "db_schema_staged").unwrap_err();
-    assert_eq!(err.migration, "0002_tighten_t_user");
-    assert!(err.message.contains("and 2 of 3 documents of db_shop.t_user fail it"), "{err}");
+    let ApplyError::Migration { migration, message, .. } = &err else { panic!("{err:?}") };
+    assert_eq!(migration, "0002_tighten_t_user");
+    assert!(message.contains("and 2 of 3 documents of db_shop.t_user fail it"), "{err}");
     assert!(!err.is_deployment_error());
     insert(&mut server, user("Fy", None)).expect("nothing was enforced");
     let fix = doc! { "update": "t_user", "updates": [{ "q": { "email": { "$exists": false } }, "u": { "$set": { "email": "unknown@example.com" } }, "multi": true }] };

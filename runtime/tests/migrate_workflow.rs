@@ -12,6 +12,7 @@ mod migrate_models;
 use migrate_models::{apply_all, v1, v3};
 use mongo_schema::bson::{doc, Bson, Document};
 use mongo_schema::cli::run;
+use mongo_schema::codes::BAD_VALUE;
 use mongo_schema::migrate::apply::{
     revert, status, to_apply, CommandError, MigrationFile, MigrationKind, Outcome, Server,
 };
@@ -56,7 +57,7 @@ impl Server for Fake {
         if target != "t_schema_migration" {
             self.others += 1;
             if self.fail_at == Some(self.others) {
-                return Err(CommandError::Refused { code: 2, message: "refused for the test".into() });
+                return Err(CommandError::Refused { code: BAD_VALUE.code, message: "refused for the test".into() });
             }
             return Ok(doc! { "ok": 1 });
         }

@@ -17,7 +17,9 @@ use mongo_schema::bson::{doc, oid::ObjectId, Bson, Document};
 use mongo_schema::cli::run;
 use mongo_schema::migrate::apply::{CommandError, Outcome, Server};
 use mongo_schema::migrate::driver::MongoServer;
-use mongo_schema::migrate::{migrate, new_data_migration, pending, MigrateOptions, Migrator, Model, Naming};
+use mongo_schema::migrate::{
+    migrate, new_data_migration, pending, MigrateOptions, Migrator, MigratorError, Model, Naming,
+};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
@@ -63,7 +65,7 @@ impl Deployment {
         let mut server = self.server();
         for collection in [self.user(), format!("t_{}_order", self.tag), "t_schema_migration".to_owned()] {
             match server.run_command(&self.db, doc! { "drop": collection }) {
-                Err(e) if e.code() == Some(26) => {}
+                Err(e) if e.is(mongo_schema::codes::NAMESPACE_NOT_FOUND) => {}
                 result => drop(result.expect("drop")),
             }
         }
@@ -93,7 +95,11 @@ impl Deployment {
         }
         let reply = self.server().run_command(&self.db, doc! { "insert": self.user(), "documents": [user] })?;
         match reply.get_array("writeErrors") {
-            Ok(errors) => Err(CommandError::Reply(errors[0].as_document().unwrap().to_string())),
+            Ok(errors) => {
+                let error = errors[0].as_document().unwrap();
+                let (code, message) = (error.get_i32("code").unwrap(), error.get_str("errmsg").unwrap().to_owned());
+                Err(CommandError::Write { code, message })
+            }
             Err(_) => Ok(()),
         }
     }
@@ -415,7 +421,10 @@ fn migrator_applies_at_application_start_with_the_apps_database() {
 #[test]
 fn migrator_refuses_a_missing_directory() {
     let err = Migrator::from_dir(PathBuf::from("no/such/migrations")).unwrap_err();
+    assert!(matches!(&err, MigratorError::Empty { dir: Some(dir) } if dir == Path::new("no/such/migrations")));
     assert_eq!(err.to_string(), "no migrations in no/such/migrations: pass the directory `schema migrate --dir` wrote");
+    let err = Migrator::from_sources(&[]).unwrap_err();
+    assert!(matches!(err, MigratorError::Empty { dir: None }), "{err:?}");
 }
 
 #[test]

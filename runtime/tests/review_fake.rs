@@ -9,8 +9,9 @@
 #![cfg(feature = "driver")]
 
 use mongo_schema::bson::{doc, Bson, Document};
+use mongo_schema::codes::{ServerCode, UNAUTHORIZED};
 use mongo_schema::migrate::apply::{CommandError, Server};
-use mongo_schema::review::{review, Options, Report, Status};
+use mongo_schema::review::{review, Options, Report, ReviewError, Status};
 
 /// Answers by command name; records every command.
 struct Fake {
@@ -43,8 +44,8 @@ impl Fake {
     }
 }
 
-fn refused(code: i32) -> CommandError {
-    CommandError::Refused { code, message: "not authorized".to_owned() }
+fn refused(code: ServerCode) -> CommandError {
+    CommandError::Refused { code: code.code, message: "not authorized".to_owned() }
 }
 
 fn cursor(batch: Vec<Document>) -> Document {
@@ -64,7 +65,9 @@ impl Server for Fake {
                     doc! { "authInfo": { "authenticatedUsers": [{ "user": "app", "db": "admin" }], "authenticatedUserRoles": roles } },
                 )
             }
-            "listDatabases" if command.get_bool("authorizedDatabases").is_err() && self.auth => Err(refused(13)),
+            "listDatabases" if command.get_bool("authorizedDatabases").is_err() && self.auth => {
+                Err(refused(UNAUTHORIZED))
+            }
             "listDatabases" => {
                 let dbs: Vec<Document> = self.databases.iter().map(|(name, _)| doc! { "name": name }).collect();
                 Ok(doc! { "databases": dbs })
@@ -77,12 +80,12 @@ impl Server for Fake {
             "aggregate" => Ok(cursor(vec![doc! { "sizes": [], "paths": [] }])),
             "find" => match &self.mongos {
                 Some(names) => Ok(cursor(names.iter().map(|n| doc! { "_id": *n }).collect())),
-                None => Err(refused(13)),
+                None => Err(refused(UNAUTHORIZED)),
             },
             "serverStatus" => match self.connections {
                 Some((current, available)) => Ok(doc! { "uptime": self.created.1 as f64,
                 "connections": { "current": current, "available": available, "totalCreated": self.created.0 } }),
-                None => Err(refused(13)),
+                None => Err(refused(UNAUTHORIZED)),
             },
             other => panic!("the review sent `{other}`, which it never should"),
         }
@@ -307,5 +310,15 @@ fn a_review_that_cannot_run_keeps_the_drivers_cause_as_its_source() {
         chain.push(e.to_string());
         cause = e.source();
     }
-    assert_eq!(chain, ["`hello` failed", "the driver failed", RESET]);
+    assert_eq!(chain, ["`hello` failed", &format!("the driver failed: {RESET}"), RESET]);
+}
+
+#[test]
+fn a_connection_string_that_does_not_parse_keeps_the_drivers_error_as_its_source() {
+    let options = Options { uri: "mongodb://h:notaport/".to_owned(), ..Options::default() };
+    let error = review(&mut Fake::mongos(), None, &[], &options).expect_err("no URI, no review");
+    assert!(matches!(error, ReviewError::Uri(_)), "{error:?}");
+    assert_eq!(error.to_string(), "the connection string does not parse");
+    let cause = std::error::Error::source(&error).expect("the driver's error").to_string();
+    assert!(cause.contains("port"), "{cause}");
 }

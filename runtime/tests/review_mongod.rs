@@ -46,7 +46,7 @@ fn uri(var: &str, test: &str) -> Option<String> {
 fn seed(uri: &str, collection: &str, docs: Vec<Document>) {
     let mut server = MongoServer::connect(uri).expect("connect");
     match server.run_command(DB, doc! { "drop": collection }) {
-        Err(e) if e.code() == Some(26) => {}
+        Err(e) if e.is(mongo_schema::codes::NAMESPACE_NOT_FOUND) => {}
         result => drop(result.expect("drop")),
     }
     server.run_command(DB, doc! { "create": collection }).expect("create");

@@ -522,7 +522,7 @@ pub fn enumeration(repr: Repr<'_>, variants: &[Variant<'_>], keywords: &[Keyword
 }
 
 /// An internally tagged enum as a collection root: a document that is one of its
-/// variants ([`polymorphic`]), each admitting the `_id` the driver adds.
+/// variants (`polymorphic`), each admitting the `_id` the driver adds.
 pub fn polymorphic_root(enumeration: Document) -> Document {
     let mut schema = enumeration;
     let Some(parts) = alternatives(&mut schema) else { return with_id(schema) };

@@ -84,10 +84,11 @@ pub fn live_check(
             let mut total = 0;
             let mut counted = Ok(());
             server.cursor(db, command, &mut |document| {
-                counted = document.get("n").ok().flatten().and_then(|n| Bson::try_from(n).ok()).map_or_else(
-                    || Err(CommandError::Reply(format!("`$count` answered without `n`: {document:?}"))),
-                    |n| count_value(&n).map(|n| total = n),
-                );
+                let n = document.get("n").ok().flatten().and_then(|n| Bson::try_from(n).ok());
+                counted = n.map_or(Err("a count at `n`"), |n| count_value(&n).map(|n| total = n)).map_err(|expected| {
+                    let reply = Document::try_from(document.as_ref()).unwrap_or_default();
+                    CommandError::reply("aggregate", expected, &reply)
+                });
                 false
             })?;
             counted?;
@@ -103,18 +104,19 @@ pub fn live_check(
 
 /// The `n` of a `count` reply.
 fn count(reply: &Document) -> Result<u64, CommandError> {
-    let n = reply.get("n").ok_or_else(|| CommandError::Reply(format!("`count` answered without `n`: {reply}")))?;
-    count_value(n)
+    let n = reply.get("n").ok_or_else(|| CommandError::reply("count", "a count at `n`", reply))?;
+    count_value(n).map_err(|expected| CommandError::reply("count", expected, reply))
 }
 
-fn count_value(n: &Bson) -> Result<u64, CommandError> {
+/// A count, or what the value at `n` is not.
+fn count_value(n: &Bson) -> Result<u64, &'static str> {
     let n = match n {
         Bson::Int32(n) => i64::from(*n),
         Bson::Int64(n) => *n,
         Bson::Double(n) if n.fract() == 0.0 => *n as i64,
-        other => return Err(CommandError::Reply(format!("a count that is not a number: {other}"))),
+        _ => return Err("a whole number at `n`"),
     };
-    u64::try_from(n).map_err(|_| CommandError::Reply(format!("a negative count: {n}")))
+    u64::try_from(n).map_err(|_| "a count that is not negative at `n`")
 }
 
 fn to_i64(n: u64) -> i64 {

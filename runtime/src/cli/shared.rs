@@ -1,7 +1,13 @@
-//! What the commands' modules share: how a command ends early, an error's causes on one
-//! line, the models a `--collection` selects, and `--format`.
+//! What the commands' modules share: how a command ends early, an error with its causes,
+//! the models a `--collection` selects, and `--format`.
 
-pub(crate) use crate::migrate::server::chain;
+/// An error and its causes as the command line prints them: the error, then each cause on a
+/// line of its own (`  caused by: ...`).
+pub(crate) use crate::migrate::server::caused_by as chain;
+/// [`chain`] with a fix said after the error, before its causes.
+pub(crate) fn chain_then(error: &dyn std::error::Error, fix: &str) -> String {
+    crate::migrate::server::caused_by_then(error, Some(fix))
+}
 use crate::migrate::Model;
 use clap::ValueEnum;
 use std::io;

@@ -200,7 +200,7 @@ pub struct Object {
     /// Keys that look like data (an ObjectId's hex, a number, a date, a UUID), counted once each.
     pub data_keys: u64,
     /// At the root: per (key position, string value), the keys seen with it (first
-    /// [`TRACKED_KEYS`] keys, at most 16 values a key).
+    /// `TRACKED_KEYS` keys, at most 16 values a key).
     pub by_value: BTreeMap<(u8, String), Together>,
     /// Key positions with more distinct string values than are tracked.
     pub many_values: u64,
@@ -236,7 +236,7 @@ pub struct Field {
     pub holders: Seen,
     /// Its values.
     pub values: Values,
-    /// For the first [`TRACKED_KEYS`] keys: the keys (by position) seen in a document with it.
+    /// For the first `TRACKED_KEYS` keys: the keys (by position) seen in a document with it.
     pub seen_with: u64,
 }
 

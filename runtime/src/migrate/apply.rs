@@ -1,6 +1,6 @@
 //! `apply`, `revert`, `resolve` and `status` over a [`Server`]: under the lease
 //! ([`lock`](super::lock)), the pending migrations run in order and are recorded (see
-//! [`record`](super::record)), the last one is reverted, a stuck one is resolved. The port,
+//! [`record`]), the last one is reverted, a stuck one is resolved. The port,
 //! the file model, the records and drift live in their own modules; this one re-exports
 //! their names so that `migrate::apply::*` keeps working.
 //!
@@ -11,6 +11,11 @@ use super::lock::{Lease, LockError, LockOptions};
 use super::record;
 use super::step::Phase;
 use crate::bson::{doc, Bson};
+use mongo_schema_contract::codes::{
+    ServerCode, AUTHENTICATION_FAILED, CANNOT_CONVERT_INDEX_TO_UNIQUE, HOST_NOT_FOUND, HOST_UNREACHABLE,
+    INDEX_NOT_FOUND, NAMESPACE_EXISTS, NAMESPACE_NOT_FOUND, NETWORK_TIMEOUT, NOT_WRITABLE_PRIMARY,
+    PRIMARY_STEPPED_DOWN, SHUTDOWN_IN_PROGRESS, SOCKET_EXCEPTION, UNAUTHORIZED,
+};
 use std::error::Error;
 use std::fmt;
 
@@ -18,62 +23,118 @@ pub use super::drift::{drift, DriftStatus};
 pub use super::file::{FileStep, MigrationFile, MigrationFileError, MigrationKind};
 pub use super::record::{DEFAULT_STATE_DB, STATE_COLLECTION};
 pub use super::server::{CommandError, Server};
-/// NamespaceExists: `createCollection` on an existing collection.
-const NAMESPACE_EXISTS: i32 = 48;
-/// IndexNotFound: `dropIndexes` of an index that is not there.
-const INDEX_NOT_FOUND: i32 = 27;
-/// Unauthorized: the user lacks the privilege.
-const UNAUTHORIZED: i32 = 13;
-/// CannotConvertIndexToUnique: `collMod` to `unique: true` while duplicates exist.
-const CANNOT_CONVERT_INDEX_TO_UNIQUE: i32 = 359;
-/// NamespaceNotFound: `collMod` of a collection that does not exist.
-const NAMESPACE_NOT_FOUND: i32 = 26;
-
-/// Why `apply` stopped: the migration, the step that failed, and the server's error as
-/// [`source`](std::error::Error::source) when it refused a command.
+/// Why `apply` stopped: a migration that failed, or the records or the lock that could
+/// not be used. `Display` says what and where; the server's or the driver's error is the
+/// [`source`](std::error::Error::source).
 #[derive(Debug, Clone)]
-pub struct ApplyError {
-    /// The migration that failed, or `(state)` when the state collection could not be read.
-    pub migration: String,
-    /// What failed: `step 2 of 3 on db_shop`, or the recording of the migration.
-    pub message: String,
-    cause: Option<CommandError>,
+#[non_exhaustive]
+pub enum ApplyError {
+    /// A migration failed: a step the server refused or the gate stopped, its record not
+    /// written, its file changed since it ran.
+    Migration {
+        /// The migration.
+        migration: String,
+        /// What failed: `step 2 of 3 (collMod db_shop.t_user)`, the recording of the migration.
+        message: String,
+        /// The server's or the driver's error, when a command failed.
+        cause: Option<CommandError>,
+    },
+    /// The record collection could not be prepared or read.
+    State {
+        /// The database holding it (`--state-db`).
+        state_db: String,
+        /// The server's or the driver's error.
+        cause: CommandError,
+    },
+    /// The records of these migrations are kept in another database than the one this run
+    /// reads: running every migration again would fail on the newer state, or run a data step
+    /// twice.
+    StateElsewhere {
+        /// The database this run reads, which records none of them.
+        state_db: String,
+        /// The database that records them.
+        found_in: String,
+        /// How many of the migrations it records.
+        count: usize,
+    },
+    /// The migration lock could not be taken: another applier held it too long, or the
+    /// server refused.
+    Lock(LockError),
 }
 
 impl ApplyError {
-    fn new(migration: &str, message: String, cause: Option<CommandError>) -> Self {
-        ApplyError { migration: migration.to_owned(), message, cause }
+    fn migration(migration: &str, message: String, cause: Option<CommandError>) -> Self {
+        ApplyError::Migration { migration: migration.to_owned(), message, cause }
+    }
+
+    /// The server's or the driver's error, when a command failed.
+    fn cause(&self) -> Option<&CommandError> {
+        match self {
+            ApplyError::Migration { cause, .. } => cause.as_ref(),
+            ApplyError::State { cause, .. } | ApplyError::Lock(LockError::Server(cause)) => Some(cause),
+            ApplyError::StateElsewhere { .. } | ApplyError::Lock(_) => None,
+        }
     }
 
     /// The deployment failed rather than a migration: it could not be reached, refused the
     /// credentials or a privilege (Unauthorized), or the state collection or the lock could
     /// not be used. The CLI exits 2 on these, 1 on a migration that failed.
     pub fn is_deployment_error(&self) -> bool {
-        matches!(self.migration.as_str(), STATE | LOCK)
-            || matches!(self.cause, Some(CommandError::Driver(_)))
-            || self.cause.as_ref().and_then(CommandError::code).is_some_and(|c| DEPLOYMENT_CODES.contains(&c))
+        !matches!(self, ApplyError::Migration { .. })
+            || matches!(self.cause(), Some(CommandError::Driver(_)))
+            || self.cause().is_some_and(|e| DEPLOYMENT_CODES.iter().any(|&c| e.is(c)))
     }
 }
 
-/// The `migration` of an [`ApplyError`] about the record collection.
-const STATE: &str = "(state)";
-/// The `migration` of an [`ApplyError`] about the lock.
-const LOCK: &str = "(lock)";
-
-/// Server codes that say the deployment, not the migration, failed: HostUnreachable,
-/// HostNotFound, Unauthorized, AuthenticationFailed, NetworkTimeout, ShutdownInProgress,
-/// PrimarySteppedDown, SocketException, NotWritablePrimary.
-const DEPLOYMENT_CODES: [i32; 9] = [6, 7, UNAUTHORIZED, 18, 89, 91, 189, 9001, 10107];
+/// Server codes that say the deployment, not the migration, failed.
+const DEPLOYMENT_CODES: [ServerCode; 9] = [
+    HOST_UNREACHABLE,
+    HOST_NOT_FOUND,
+    UNAUTHORIZED,
+    AUTHENTICATION_FAILED,
+    NETWORK_TIMEOUT,
+    SHUTDOWN_IN_PROGRESS,
+    PRIMARY_STEPPED_DOWN,
+    SOCKET_EXCEPTION,
+    NOT_WRITABLE_PRIMARY,
+];
 
 impl fmt::Display for ApplyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "migration {}: {}", self.migration, self.message)
+        match self {
+            ApplyError::Migration { migration, message, .. } => write!(f, "migration {migration}: {message}"),
+            ApplyError::State { state_db, cause } => {
+                write!(f, "cannot use the migration records {state_db}.{STATE_COLLECTION}")?;
+                if cause.is(UNAUTHORIZED) {
+                    write!(
+                        f,
+                        " (this user cannot use {state_db}: give it readWrite there, or keep the records in a \
+                         database it can write, the same for every applier: `--state-db NAME`, \
+                         `Migrator::state_db(NAME)`)"
+                    )?;
+                }
+                Ok(())
+            }
+            ApplyError::StateElsewhere { state_db, found_in: other, count } => write!(
+                f,
+                "{state_db}.{STATE_COLLECTION} records none of these migrations, but {other}.{STATE_COLLECTION} \
+                 records {count} of them: the records are kept there, and running every migration again here \
+                 would fail on the newer state or run a data step twice. Point this run at them (`--state-db \
+                 {other}`, or `Migrator::state_db(\"{other}\")`), or move them: copy {other}.{STATE_COLLECTION} \
+                 into {state_db} (without its `_id: \"lock\"` document) and drop the old one"
+            ),
+            ApplyError::Lock(e) => e.fmt(f),
+        }
     }
 }
 
 impl Error for ApplyError {
     fn source(&self) -> Option<&(dyn Error + 'static)> {
-        self.cause.as_ref().map(|e| e as &(dyn Error + 'static))
+        match self {
+            // the lock's own words are this error's; its cause is the server's
+            ApplyError::Lock(e) => e.source(),
+            _ => self.cause().map(|e| e as &(dyn Error + 'static)),
+        }
     }
 }
 
@@ -148,7 +209,7 @@ pub struct ApplyOptions {
     /// when `state_db` holds no record and one of these does, `apply` stops and names it
     /// instead of running every migration again.
     pub look_elsewhere: Vec<String>,
-    /// Run the contract steps too ([`Phase::Contract`](super::Phase::Contract)): the
+    /// Run the contract steps too ([`Phase::Contract`]): the
     /// previous release no longer writes. Without it each migration stops at its first
     /// contract step, and later migrations' expand steps still run. With it, every pending
     /// step runs in the order of the files, except the gated ones (`requireValid`), which
@@ -272,7 +333,7 @@ impl<'s> Locked<'s> {
     ) -> Result<Locked<'s>, ApplyError> {
         let state_db = options.state_db.as_str();
         record::prepare(server, state_db).map_err(state_error(state_db))?;
-        let lease = Lease::acquire(server, state_db, options.lock, waiting).map_err(lock_error)?;
+        let lease = Lease::acquire(server, state_db, options.lock, waiting).map_err(ApplyError::Lock)?;
         Ok(Locked { server, lease })
     }
 
@@ -301,7 +362,7 @@ fn apply_locked(
     let mut outcomes: Vec<Option<Outcome>> = Vec::new();
     let mut gated = Vec::new();
     for file in files {
-        let fail = |(message, cause)| ApplyError { migration: file.name.clone(), message, cause };
+        let fail = |(message, cause)| ApplyError::migration(&file.name, message, cause);
         if let Some((_, deferred)) = waiting.iter().find(|(f, _)| f.name == file.name) {
             let steps = run.deferred(file, deferred).map_err(fail)?;
             outcomes.push(Some(match steps.is_empty() {
@@ -380,7 +441,7 @@ fn runs<'a>(
     let mut todo = Vec::new();
     let mut waiting = Vec::new();
     for file in files {
-        let refuse = |message: String| ApplyError { migration: file.name.clone(), message, cause: None };
+        let refuse = |message: String| ApplyError::migration(&file.name, message, None);
         let record = records.iter().find(|r| r.migration == file.name);
         if let Some(record) = record {
             record::verify(record, file).map_err(refuse)?;
@@ -423,17 +484,7 @@ fn records(
         let Ok(found) = record::read_records(server, other) else { continue };
         let count = ours(&found);
         if count > 0 {
-            return Err(ApplyError::new(
-                STATE,
-                format!(
-                    "{state_db}.{STATE_COLLECTION} records none of these migrations, but {other}.{STATE_COLLECTION} \
-                     records {count} of them: the records are kept there, and running every migration again here \
-                     would fail on the newer state or run a data step twice. Point this run at them (`--state-db \
-                     {other}`, or `Migrator::state_db(\"{other}\")`), or move them: copy {other}.{STATE_COLLECTION} \
-                     into {state_db} (without its `_id: \"lock\"` document) and drop the old one"
-                ),
-                None,
-            ));
+            return Err(ApplyError::StateElsewhere { state_db: state_db.to_owned(), found_in: other.clone(), count });
         }
     }
     Ok(records)
@@ -495,13 +546,13 @@ fn revert_locked(
     else {
         return Ok(None);
     };
-    let fail = |message: String, cause| ApplyError { migration: file.name.clone(), message, cause };
+    let fail = |message: String, cause| ApplyError::migration(&file.name, message, cause);
     record::verify(record, file).map_err(|m| fail(m, None))?;
     for (i, step) in file.down.iter().enumerate() {
         let position = format!("down step {} of {} on {}", i + 1, file.down.len(), step.db);
         match run_step(server, step) {
             // the collection a partly applied migration never created: nothing to restore
-            Err(e) if e.code() == Some(NAMESPACE_NOT_FOUND) && step.command.contains_key("collMod") => {}
+            Err(e) if e.is(NAMESPACE_NOT_FOUND) && step.command.contains_key("collMod") => {}
             result => drop(result.map_err(|e| fail(position, Some(e)))?),
         }
     }
@@ -543,7 +594,7 @@ fn resolve_locked(
     resolution: Resolution,
 ) -> Result<String, ApplyError> {
     let state_db = options.state_db.as_str();
-    let refuse = |message: String| ApplyError::new(name, message, None);
+    let refuse = |message: String| ApplyError::migration(name, message, None);
     let file = files.iter().find(|f| f.name == name).ok_or_else(|| refuse("no such migration file".to_owned()))?;
     let records = records(server, files, options)?;
     let record = records
@@ -599,29 +650,12 @@ pub fn status_with(
 }
 
 fn state_error(state_db: &str) -> impl Fn(CommandError) -> ApplyError + '_ {
-    move |e| {
-        let hint = match e.code() {
-            Some(UNAUTHORIZED) => format!(
-                " (this user cannot use {state_db}: give it readWrite there, or keep the records in a database it \
-                 can write, the same for every applier: `--state-db NAME`, `Migrator::state_db(NAME)`)"
-            ),
-            _ => String::new(),
-        };
-        ApplyError::new(STATE, format!("{state_db}.{STATE_COLLECTION}{hint}"), Some(e))
-    }
+    move |cause| ApplyError::State { state_db: state_db.to_owned(), cause }
 }
 
 /// A record of `name` that could not be written, as an [`ApplyError`] keeping the cause.
 fn unrecorded(name: &str) -> impl Fn(record::WriteFailed) -> ApplyError + '_ {
-    move |e| ApplyError::new(name, e.message, e.cause)
-}
-
-fn lock_error(e: LockError) -> ApplyError {
-    let cause = match &e {
-        LockError::Server(c) => Some(c.clone()),
-        _ => None,
-    };
-    ApplyError::new(LOCK, e.to_string(), cause)
+    move |e| ApplyError::migration(name, e.message, e.cause)
 }
 
 /// One applier's run, under its lease.
@@ -668,7 +702,7 @@ impl Run<'_> {
         recorded: bool,
         until: Until,
     ) -> Result<Ran, ApplyError> {
-        let fail = |message: String, cause| ApplyError::new(&file.name, message, cause);
+        let fail = |message: String, cause| ApplyError::migration(&file.name, message, cause);
         let (server, state_db) = (&mut *self.server, self.options.state_db.as_str());
         let steps = file.up.len();
         let behind = |step: &FileStep| {
@@ -720,7 +754,10 @@ impl Run<'_> {
             let position = || format!("step {} of {steps} ({})", i + 1, describe(step));
             // a lease lost to another applier: stop before running anything more
             self.lease.renew(server).map_err(|e| {
-                let cause = lock_error(e.clone()).cause;
+                let cause = match &e {
+                    LockError::Server(c) => Some(c.clone()),
+                    _ => None,
+                };
                 fail(format!("{}: not run: {e}", position()), cause)
             })?;
             let here = !needs_sharded_cluster(step)
@@ -851,17 +888,18 @@ fn describe(step: &FileStep) -> String {
 /// What to do about a refused step, where the cause is a usual one: a missing role, or
 /// duplicates that keep an index from becoming unique.
 fn hint(step: &FileStep, e: &CommandError) -> String {
-    match e.code() {
-        Some(CANNOT_CONVERT_INDEX_TO_UNIQUE) => " (documents share a key of this index: find them with an \
+    let unauthorized = e.is(UNAUTHORIZED);
+    match () {
+        _ if e.is(CANNOT_CONVERT_INDEX_TO_UNIQUE) => " (documents share a key of this index: find them with an \
              aggregation grouping on the index's keys, remove or change the duplicates, then run apply again, \
              which resumes here; meanwhile the index refuses new duplicates: prepareUnique)"
             .to_owned(),
-        Some(UNAUTHORIZED) if step.command.contains_key("collMod") || step.if_namespace_exists.is_some() => format!(
+        _ if unauthorized && (step.command.contains_key("collMod") || step.if_namespace_exists.is_some()) => format!(
             " (installing a validator on an existing collection runs collMod, which needs the dbAdmin \
              role, or a role with the collMod action, on {}: readWrite is not enough)",
             step.db
         ),
-        Some(UNAUTHORIZED) if needs_sharded_cluster(step) => " (shardCollection needs the clusterManager role, \
+        _ if unauthorized && needs_sharded_cluster(step) => " (shardCollection needs the clusterManager role, \
              or enableSharding on the database: an application's readWrite user cannot shard)"
             .to_owned(),
         _ => String::new(),
@@ -872,19 +910,17 @@ fn hint(step: &FileStep, e: &CommandError) -> String {
 fn run_step(server: &mut dyn Server, step: &FileStep) -> Result<bool, CommandError> {
     let mut fell_back = false;
     let reply = match (server.run_command(&step.db, step.command.clone()), &step.if_namespace_exists) {
-        (Err(e), Some(fallback)) if e.code() == Some(NAMESPACE_EXISTS) => {
+        (Err(e), Some(fallback)) if e.is(NAMESPACE_EXISTS) => {
             fell_back = true;
             server.run_command(&step.db, fallback.clone())
         }
         // an index already dropped: re-running a drop-and-create is harmless
-        (Err(e), _) if e.code() == Some(INDEX_NOT_FOUND) && step.command.contains_key("dropIndexes") => {
-            return Ok(false)
-        }
+        (Err(e), _) if e.is(INDEX_NOT_FOUND) && step.command.contains_key("dropIndexes") => return Ok(false),
         (result, _) => result,
     }?;
     // a data step's insert, update or delete reports failed writes in an `ok: 1` reply
     match record::write_error(&reply) {
-        Some(e) => Err(CommandError::Reply(format!("write failed: {e}"))),
+        Some(e) => Err(e),
         None => Ok(fell_back),
     }
 }

@@ -176,7 +176,7 @@ fn list_indexes(server: &mut dyn Server, model: &Model) -> Result<Vec<Document>,
     let batch = reply
         .get_document("cursor")
         .and_then(|c| c.get_array("firstBatch"))
-        .map_err(|_| CommandError::Reply(format!("listIndexes reply without a cursor: {reply}")))?;
+        .map_err(|_| CommandError::reply("listIndexes", "a cursor with a first batch", &reply))?;
     Ok(batch.iter().filter_map(Bson::as_document).cloned().collect())
 }
 

@@ -45,9 +45,7 @@ impl Server for MongoServer {
             .optional(self.selection(), |run, selection| run.selection_criteria(selection))
             .run()
             .map_err(command_error)?;
-        let mut bytes = Vec::new();
-        reply.to_writer(&mut bytes).map_err(|e| CommandError::Reply(e.to_string()))?;
-        Document::from_reader(&mut &bytes[..]).map_err(|e| CommandError::Reply(e.to_string()))
+        from_driver(&reply)
     }
 
     /// The same client (its pool), for the migration lease's heartbeat.
@@ -73,8 +71,7 @@ impl Server for MongoServer {
             .map_err(command_error)?;
         // dropping the cursor early kills it on the server
         while cursor.advance().map_err(command_error)? {
-            let raw = RawDocumentBuf::from_bytes(cursor.current().as_bytes().to_vec())
-                .map_err(|e| CommandError::Reply(e.to_string()))?;
+            let raw = RawDocumentBuf::from_bytes(cursor.current().as_bytes().to_vec()).map_err(CommandError::bson)?;
             if !each(raw) {
                 break;
             }
@@ -83,14 +80,22 @@ impl Server for MongoServer {
     }
 }
 
-fn to_driver(command: &Document) -> Result<mongodb::bson::RawDocumentBuf, CommandError> {
+/// A command as the driver's bson (its major may differ from ours: BSON bytes are the same).
+pub(super) fn to_driver(command: &Document) -> Result<mongodb::bson::RawDocumentBuf, CommandError> {
     let mut bytes = Vec::new();
-    command.to_writer(&mut bytes).map_err(|e| CommandError::Driver(Arc::new(e)))?;
-    mongodb::bson::RawDocumentBuf::from_bytes(bytes).map_err(|e| CommandError::Driver(Arc::new(e)))
+    command.to_writer(&mut bytes).map_err(CommandError::bson)?;
+    mongodb::bson::RawDocumentBuf::from_bytes(bytes).map_err(CommandError::bson)
+}
+
+/// A reply of the driver's bson as ours.
+pub(super) fn from_driver(reply: &mongodb::bson::Document) -> Result<Document, CommandError> {
+    let mut bytes = Vec::new();
+    reply.to_writer(&mut bytes).map_err(CommandError::bson)?;
+    Document::from_reader(&mut &bytes[..]).map_err(CommandError::bson)
 }
 
 /// The server's code and message when it refused the command; the driver's error otherwise.
-fn command_error(e: mongodb::error::Error) -> CommandError {
+pub(super) fn command_error(e: mongodb::error::Error) -> CommandError {
     match e.kind.as_ref() {
         ErrorKind::Command(c) => CommandError::Refused { code: c.code, message: c.message.clone() },
         _ => CommandError::Driver(Arc::new(e)),

@@ -25,7 +25,7 @@ fn count(server: &mut dyn Server, db: &str, command: Document) -> Result<u64, Co
         Some(Bson::Int32(n)) => Ok(u64::try_from(*n).unwrap_or(0)),
         Some(Bson::Int64(n)) => Ok(u64::try_from(*n).unwrap_or(0)),
         Some(Bson::Double(n)) => Ok(*n as u64),
-        _ => Err(CommandError::Reply(format!("`count` replied without `n`: {reply}"))),
+        _ => Err(CommandError::reply("count", "a count at `n`", &reply)),
     }
 }
 

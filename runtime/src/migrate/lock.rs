@@ -12,6 +12,7 @@
 use super::record::STATE_COLLECTION;
 use super::server::{CommandError, Server};
 use crate::bson::{doc, Bson, Document};
+use mongo_schema_contract::codes::DUPLICATE_KEY;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
@@ -19,9 +20,6 @@ use std::time::{Duration, Instant};
 
 /// The `_id` of the lease document in the record collection.
 pub const LOCK_ID: &str = "lock";
-
-/// DuplicateKey: the lease's upsert met the document another applier holds.
-const DUPLICATE_KEY: i32 = 11000;
 
 /// How an applier takes the lease.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,7 +83,7 @@ impl std::fmt::Display for LockError {
                  its next step (was the process paused longer than the lease?); run apply again, which resumes",
                 holder.as_deref().unwrap_or("another applier")
             ),
-            LockError::Server(_) => f.write_str("the migration lock"),
+            LockError::Server(_) => f.write_str("cannot use the migration lock"),
         }
     }
 }
@@ -238,7 +236,8 @@ fn take(server: &mut dyn Server, state_db: &str, owner: &str, lease: Duration) -
             let holder = reply.get_document("value").ok().and_then(|v| v.get_str("owner").ok());
             Ok(holder == Some(owner))
         }
-        Err(e) if e.code() == Some(DUPLICATE_KEY) => Ok(false),
+        // the lease's upsert met the document another applier holds
+        Err(e) if e.is(DUPLICATE_KEY) => Ok(false),
         Err(e) => Err(LockError::Server(e)),
     }
 }

@@ -5,15 +5,15 @@ use super::apply::{
     apply_with, status_with, ApplyError, ApplyOptions, CommandError, Event, MigrationFile, MigrationFileError, Outcome,
     Server, DEFAULT_STATE_DB,
 };
+use super::driver::{command_error, from_driver, to_driver};
 use super::files::{pending, MigrateError};
 use super::lock::LockOptions;
 use super::record::Status;
+use super::server::chain;
 use crate::bson::Document;
-use mongodb::error::ErrorKind;
 use std::error::Error;
 use std::fmt;
-use std::path::Path;
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
 
 /// The migrations of a directory, applied with an application's own database handle:
 ///
@@ -52,12 +52,23 @@ pub enum MigratorError {
     Dir(MigrateError),
     /// A migration file is not one.
     File(MigrationFileError),
-    /// No migration directory or source was given: an empty migrator would report success.
-    Empty(String),
+    /// No migration was given: an empty migrator would report success. Far more often a
+    /// wrong path than an application without migrations.
+    Empty {
+        /// The directory read ([`Migrator::from_dir`]); `None` for [`Migrator::from_sources`].
+        dir: Option<PathBuf>,
+    },
+    /// A source of [`Migrator::from_sources`] holds a migration of another name.
+    Misnamed {
+        /// The source's name.
+        source: String,
+        /// The name of the migration it holds.
+        migration: String,
+    },
     /// A migration failed, or a file changed after it was applied.
     Apply(ApplyError),
     /// The blocking task running the migrations panicked or was cancelled.
-    Task(String),
+    Task(tokio::task::JoinError),
 }
 
 impl fmt::Display for MigratorError {
@@ -65,18 +76,15 @@ impl fmt::Display for MigratorError {
         match self {
             MigratorError::Dir(_) => f.write_str("cannot list the migrations directory"),
             MigratorError::File(_) => f.write_str("cannot read a migration"),
-            MigratorError::Empty(message) | MigratorError::Task(message) => f.write_str(message),
-            // the migration, the step and the server's or the driver's words: what a log line
-            // of the application needs, without walking `source()`
-            MigratorError::Apply(e) => {
-                write!(f, "cannot apply the migrations: {e}")?;
-                let mut cause = e.source();
-                while let Some(c) = cause {
-                    write!(f, ": {c}")?;
-                    cause = c.source();
-                }
-                Ok(())
+            MigratorError::Empty { dir: Some(dir) } => {
+                write!(f, "no migrations in {}: pass the directory `schema migrate --dir` wrote", dir.display())
             }
+            MigratorError::Empty { dir: None } => f.write_str("no migrations given"),
+            MigratorError::Misnamed { source, migration } => {
+                write!(f, "the source named {source:?} holds migration {migration:?}: give each file its own name")
+            }
+            MigratorError::Apply(_) => f.write_str("cannot apply the migrations"),
+            MigratorError::Task(_) => f.write_str("the migration task failed"),
         }
     }
 }
@@ -87,7 +95,8 @@ impl Error for MigratorError {
             MigratorError::Dir(e) => Some(e),
             MigratorError::File(e) => Some(e),
             MigratorError::Apply(e) => Some(e),
-            MigratorError::Empty(_) | MigratorError::Task(_) => None,
+            MigratorError::Task(e) => Some(e),
+            MigratorError::Empty { .. } | MigratorError::Misnamed { .. } => None,
         }
     }
 }
@@ -100,10 +109,7 @@ impl Migrator {
         let dir = dir.as_ref();
         let paths = pending(dir).map_err(MigratorError::Dir)?;
         if paths.is_empty() {
-            return Err(MigratorError::Empty(format!(
-                "no migrations in {}: pass the directory `schema migrate --dir` wrote",
-                dir.display()
-            )));
+            return Err(MigratorError::Empty { dir: Some(dir.to_owned()) });
         }
         let files = paths.iter().map(|p| MigrationFile::read(p)).collect::<Result<_, _>>();
         Ok(Migrator::of(files.map_err(MigratorError::File)?))
@@ -113,7 +119,7 @@ impl Migrator {
     /// binary; sorted into the order they apply (by version, then by name).
     pub fn from_sources(sources: &[(&str, &str)]) -> Result<Self, MigratorError> {
         if sources.is_empty() {
-            return Err(MigratorError::Empty("no migrations given".to_owned()));
+            return Err(MigratorError::Empty { dir: None });
         }
         let mut files = Vec::new();
         for (name, text) in sources {
@@ -124,10 +130,7 @@ impl Migrator {
                 })
             })?;
             if file.name != *name {
-                return Err(MigratorError::Empty(format!(
-                    "the source named {name:?} holds migration {:?}: give each file its own name",
-                    file.name
-                )));
+                return Err(MigratorError::Misnamed { source: (*name).to_owned(), migration: file.name });
             }
             files.push(file);
         }
@@ -206,7 +209,7 @@ impl Migrator {
             Ok(outcomes)
         })
         .await
-        .inspect_err(|e| tracing::error!(target: TARGET, error = %e, "migrations failed"))
+        .inspect_err(|e| tracing::error!(target: TARGET, error = %chain(e), "migrations failed"))
     }
 
     /// Where each migration stands on the deployment (as `schema status` prints it); reads only.
@@ -217,11 +220,11 @@ impl Migrator {
 
     /// The files and where to record them, or the error of an embedded file.
     fn prepared(&self, db: &mongodb::Database) -> Result<(Vec<MigrationFile>, ApplyOptions), MigratorError> {
-        if let Some(sources) = self.broken {
-            return Err(Migrator::from_sources(sources)
-                .err()
-                .unwrap_or_else(|| MigratorError::Empty("an embedded migration did not parse, then did".to_owned())));
-        }
+        let files = match self.broken {
+            // parsing them again gives the error they gave when embedded
+            Some(sources) => Migrator::from_sources(sources)?.files,
+            None => self.files.clone(),
+        };
         let options = ApplyOptions {
             state_db: self.state_db.clone().unwrap_or_else(|| DEFAULT_STATE_DB.to_owned()),
             lock: self.lock,
@@ -229,7 +232,7 @@ impl Migrator {
             contract: self.contract,
             enforce_anyway: self.enforce_anyway,
         };
-        Ok((self.files.clone(), options))
+        Ok((files, options))
     }
 
     /// Runs the synchronous migration logic on tokio's blocking pool, where it may wait on
@@ -240,9 +243,7 @@ impl Migrator {
         job: impl FnOnce(&mut dyn Server) -> Result<T, MigratorError> + Send + 'static,
     ) -> Result<T, MigratorError> {
         let mut server = AsyncServer { client: db.client().clone(), runtime: tokio::runtime::Handle::current() };
-        tokio::task::spawn_blocking(move || job(&mut server))
-            .await
-            .map_err(|e| MigratorError::Task(format!("the migration task failed: {e}")))?
+        tokio::task::spawn_blocking(move || job(&mut server)).await.map_err(MigratorError::Task)?
     }
 }
 
@@ -302,20 +303,10 @@ struct AsyncServer {
 impl Server for AsyncServer {
     /// As bytes both ways: the driver's bson major and ours may differ (see `driver.rs`).
     fn run_command(&mut self, db: &str, command: Document) -> Result<Document, CommandError> {
-        let mut bytes = Vec::new();
-        command.to_writer(&mut bytes).map_err(|e| CommandError::Driver(Arc::new(e)))?;
-        let command =
-            mongodb::bson::RawDocumentBuf::from_bytes(bytes).map_err(|e| CommandError::Driver(Arc::new(e)))?;
+        let command = to_driver(&command)?;
         let database = self.client.database(db);
-        let reply = self.runtime.block_on(async { database.run_raw_command(command).await }).map_err(|e| {
-            match e.kind.as_ref() {
-                ErrorKind::Command(c) => CommandError::Refused { code: c.code, message: c.message.clone() },
-                _ => CommandError::Driver(Arc::new(e)),
-            }
-        })?;
-        let mut bytes = Vec::new();
-        reply.to_writer(&mut bytes).map_err(|e| CommandError::Reply(e.to_string()))?;
-        Document::from_reader(&mut &bytes[..]).map_err(|e| CommandError::Reply(e.to_string()))
+        let reply = self.runtime.block_on(async { database.run_raw_command(command).await }).map_err(command_error)?;
+        from_driver(&reply)
     }
 
     /// The same client on the same runtime, for the migration lease's heartbeat.

@@ -13,6 +13,7 @@ pub use super::file::checksum;
 use super::file::{FileStep, MigrationFile};
 use super::server::{CommandError, Server};
 use crate::bson::{doc, oid::ObjectId, Bson, DateTime, Document};
+use mongo_schema_contract::codes::DUPLICATE_KEY;
 use std::fmt::Write as _;
 
 /// Where applied migrations are recorded, one document each.
@@ -87,13 +88,11 @@ pub fn read_records(server: &mut dyn Server, state_db: &str) -> Result<Vec<Recor
     let mut reply = server.run_command(state_db, doc! { "find": STATE_COLLECTION, "batchSize": 1000 })?;
     let mut records = Vec::new();
     loop {
-        let cursor = reply
-            .get_document("cursor")
-            .map_err(|_| CommandError::Reply(format!("find reply without a cursor: {reply}")))?;
+        let cursor = reply.get_document("cursor").map_err(|_| CommandError::reply("find", "a cursor", &reply))?;
         let batch = cursor
             .get_array("firstBatch")
             .or_else(|_| cursor.get_array("nextBatch"))
-            .map_err(|_| CommandError::Reply(format!("find reply without a batch: {cursor}")))?;
+            .map_err(|_| CommandError::reply("find", "a batch in its cursor", &reply))?;
         records.extend(batch.iter().filter_map(Bson::as_document).filter_map(Record::from_document));
         let id = cursor.get_i64("id").unwrap_or(0);
         if id == 0 {
@@ -122,9 +121,9 @@ fn step_document(step: &FileStep) -> Document {
 /// when the command itself failed (a lost connection is the deployment's failure, exit 2).
 #[derive(Debug)]
 pub(super) struct WriteFailed {
-    /// `db_schema.t_schema_migration: ...`, with the write error of the reply if any.
+    /// The record collection (`db_schema.t_schema_migration`), and what failed there.
     pub message: String,
-    /// The command's error.
+    /// The command's error, or the write's.
     pub cause: Option<CommandError>,
 }
 
@@ -146,14 +145,15 @@ pub(super) fn start(server: &mut dyn Server, state_db: &str, file: &MigrationFil
         "up": file.up.iter().map(step_document).map(Bson::Document).collect::<Vec<_>>(),
     };
     write(server, state_db, doc! { "insert": STATE_COLLECTION, "documents": [record] }).map_err(|e| {
-        if e.message.contains("E11000") {
-            let message = format!(
-                "another run recorded it first (an applier of a version without the migration lock?): {}",
-                e.message
-            );
-            WriteFailed { message, ..e }
-        } else {
-            e
+        match e.cause.as_ref().is_some_and(|c| c.is(DUPLICATE_KEY)) {
+            true => WriteFailed {
+                message: format!(
+                    "another run recorded it first (an applier of a version without the migration lock?): {}",
+                    e.message
+                ),
+                ..e
+            },
+            false => e,
         }
     })
 }
@@ -214,27 +214,19 @@ pub(super) fn delete(server: &mut dyn Server, state_db: &str, name: &str) -> Res
     write(server, state_db, doc! { "delete": STATE_COLLECTION, "deletes": [delete] })
 }
 
-/// A write on the record collection; its error as one line.
+/// A write on the record collection: the namespace, and the command's or the write's error.
 fn write(server: &mut dyn Server, state_db: &str, command: Document) -> Result<(), WriteFailed> {
-    match server.run_command(state_db, command) {
-        Ok(reply) => match write_error(&reply) {
-            None => Ok(()),
-            Some(e) => Err(WriteFailed { message: format!("{state_db}.{STATE_COLLECTION}: {e}"), cause: None }),
-        },
-        Err(e) => Err(WriteFailed { message: format!("{state_db}.{STATE_COLLECTION}"), cause: Some(e) }),
-    }
+    let written = server.run_command(state_db, command).and_then(|reply| write_error(&reply).map_or(Ok(()), Err));
+    written.map_err(|e| WriteFailed { message: format!("{state_db}.{STATE_COLLECTION}"), cause: Some(e) })
 }
 
 /// The first write error or write concern error of a write command's reply.
-pub(super) fn write_error(reply: &Document) -> Option<String> {
+pub(super) fn write_error(reply: &Document) -> Option<CommandError> {
     let first = reply.get_array("writeErrors").ok().and_then(|e| e.first()).and_then(Bson::as_document);
     let concern = reply.get_document("writeConcernError").ok();
-    first.or(concern).map(|e| {
-        let message = e.get_str("errmsg").unwrap_or("write error");
-        match e.get("code") {
-            Some(code) => format!("{message} (code {code})"),
-            None => message.to_owned(),
-        }
+    first.or(concern).map(|e| CommandError::Write {
+        code: e.get_i32("code").unwrap_or_default(),
+        message: e.get_str("errmsg").unwrap_or("write error").to_owned(),
     })
 }
 

@@ -226,3 +226,19 @@ fn step_json(step: &Step) -> Value {
 fn canonical(doc: &crate::bson::Document) -> Value {
     Bson::Document(doc.clone()).into_canonical_extjson()
 }
+
+#[cfg(test)]
+mod tests {
+    use mongo_schema_contract::codes::{INDEX_NOT_FOUND, NAMESPACE_EXISTS};
+
+    /// The scripts' prelude spells the codes `apply` reads by name (it is mongosh's text).
+    #[test]
+    fn the_prelude_reads_the_codes_apply_reads() {
+        for (code, condition) in
+            [(NAMESPACE_EXISTS, "ifNamespaceExists"), (INDEX_NOT_FOUND, "\"dropIndexes\" in command")]
+        {
+            let test = format!("reply.code === {} && {condition}", code.code);
+            assert!(super::PRELUDE.contains(&test), "{} ({}): {test}", code.name, code.code);
+        }
+    }
+}

@@ -4,6 +4,7 @@
 //! the `migrate` feature implements it with the official driver ([`driver`](super::driver)).
 
 use crate::bson::{doc, Bson, Document, RawDocumentBuf};
+use mongo_schema_contract::codes::ServerCode;
 use std::error::Error;
 use std::fmt;
 use std::sync::Arc;
@@ -34,20 +35,22 @@ pub trait Server {
         command: Document,
         each: &mut dyn FnMut(RawDocumentBuf) -> bool,
     ) -> Result<(), CommandError> {
+        let mut name = command.keys().next().cloned().unwrap_or_default();
         let mut reply = self.run_command(db, command)?;
         let mut batch_key = "firstBatch";
         loop {
-            let cursor = reply.get_document("cursor").map_err(|_| reply_error("no `cursor` in the reply", &reply))?;
-            let id = cursor.get_i64("id").map_err(|_| reply_error("no cursor `id` in the reply", &reply))?;
+            let odd = |expected| CommandError::reply(&name, expected, &reply);
+            let cursor = reply.get_document("cursor").map_err(|_| odd("a `cursor`"))?;
+            let id = cursor.get_i64("id").map_err(|_| odd("a cursor `id`"))?;
             let ns = cursor.get_str("ns").unwrap_or_default().to_owned();
-            let batch = cursor.get_array(batch_key).map_err(|_| reply_error("no batch in the reply", &reply))?;
+            let batch = cursor.get_array(batch_key).map_err(|_| odd("a batch"))?;
             for document in batch {
                 let Bson::Document(document) = document else {
-                    return Err(reply_error("a batch holds a value that is not a document", &reply));
+                    return Err(odd("only documents in its batch"));
                 };
                 let mut bytes = Vec::new();
-                document.to_writer(&mut bytes).map_err(|e| CommandError::Reply(e.to_string()))?;
-                let raw = RawDocumentBuf::from_bytes(bytes).map_err(|e| CommandError::Reply(e.to_string()))?;
+                document.to_writer(&mut bytes).map_err(CommandError::bson)?;
+                let raw = RawDocumentBuf::from_bytes(bytes).map_err(CommandError::bson)?;
                 if !each(raw) {
                     if id != 0 {
                         let collection = ns.split_once('.').map_or(ns.as_str(), |(_, c)| c);
@@ -62,13 +65,10 @@ pub trait Server {
             }
             let collection = ns.split_once('.').map_or(ns.as_str(), |(_, c)| c).to_owned();
             reply = self.run_command(db, doc! { "getMore": id, "collection": collection })?;
+            "getMore".clone_into(&mut name);
             batch_key = "nextBatch";
         }
     }
-}
-
-fn reply_error(what: &str, reply: &Document) -> CommandError {
-    CommandError::Reply(format!("{what}: {reply}"))
 }
 
 /// A command that failed: refused by the server, answered oddly, or never sent.
@@ -77,26 +77,62 @@ fn reply_error(what: &str, reply: &Document) -> CommandError {
 pub enum CommandError {
     /// The server refused the command: its error code and message (`errmsg`).
     Refused {
-        /// The server's error code (48 NamespaceExists, 13 Unauthorized, ...).
+        /// The server's error code (48 NamespaceExists, 13 Unauthorized, ...:
+        /// [`codes`](crate::codes)).
         code: i32,
         /// The server's message.
         message: String,
     },
+    /// The command ran (`ok: 1`) but a write in it failed: the first of `writeErrors`, or
+    /// the `writeConcernError`.
+    Write {
+        /// The write error's code (11000 DuplicateKey, ...).
+        code: i32,
+        /// The write error's message (`errmsg`).
+        message: String,
+    },
     /// The server answered, but not with the reply the command promises.
-    Reply(String),
+    Reply {
+        /// The command (`find`, `count`, `aggregate`).
+        command: String,
+        /// What the reply lacks: a `cursor`, a count at `n`, ...
+        expected: &'static str,
+        /// The reply.
+        reply: Box<Document>,
+    },
+    /// A document could not be carried between BSON's bytes and a `Document` (the driver's
+    /// bson and this crate's may be different majors); the BSON library's error is the
+    /// [`source`](std::error::Error::source).
+    Bson(Arc<dyn Error + Send + Sync>),
     /// The command got no reply: the driver failed (network, TLS, authentication, the URI).
-    /// The driver's error is the [`source`](std::error::Error::source): `Display` says only
-    /// "the driver failed", so print it with its `source()` chain, as the `schema` commands do.
+    /// `Display` says the driver's words; the driver's error is also the
+    /// [`source`](std::error::Error::source).
     Driver(Arc<dyn Error + Send + Sync>),
 }
 
 impl CommandError {
-    /// The server's error code, when the server refused the command.
+    /// The server's error code, when the server refused the command or a write in it.
     pub fn code(&self) -> Option<i32> {
         match self {
-            CommandError::Refused { code, .. } => Some(*code),
+            CommandError::Refused { code, .. } | CommandError::Write { code, .. } => Some(*code),
             _ => None,
         }
+    }
+
+    /// Whether the server refused the command, or a write in it, with `code`
+    /// (`e.is(mongo_schema::codes::UNAUTHORIZED)`).
+    pub fn is(&self, code: ServerCode) -> bool {
+        self.code() == Some(code.code)
+    }
+
+    /// A reply to `command` (its name) without what it promises (`expected`).
+    pub(crate) fn reply(command: &str, expected: &'static str, reply: &Document) -> CommandError {
+        CommandError::Reply { command: command.to_owned(), expected, reply: Box::new(reply.clone()) }
+    }
+
+    /// A BSON library's error, as [`CommandError::Bson`].
+    pub(crate) fn bson(error: impl Error + Send + Sync + 'static) -> CommandError {
+        CommandError::Bson(Arc::new(error))
     }
 }
 
@@ -104,8 +140,12 @@ impl fmt::Display for CommandError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CommandError::Refused { code, message } => write!(f, "{message} (code {code})"),
-            CommandError::Reply(message) => f.write_str(message),
-            CommandError::Driver(_) => f.write_str("the driver failed"),
+            CommandError::Write { code, message } => write!(f, "write failed: {message} (code {code})"),
+            CommandError::Reply { command, expected, reply } => {
+                write!(f, "`{command}` replied without {expected}: {reply}")
+            }
+            CommandError::Bson(_) => f.write_str("a document is not valid BSON"),
+            CommandError::Driver(cause) => write!(f, "the driver failed: {cause}"),
         }
     }
 }
@@ -113,24 +153,91 @@ impl fmt::Display for CommandError {
 impl Error for CommandError {
     fn source(&self) -> Option<&(dyn Error + 'static)> {
         match self {
-            CommandError::Driver(e) => Some(&**e),
+            CommandError::Driver(e) | CommandError::Bson(e) => Some(&**e),
             _ => None,
         }
     }
 }
 
-/// An error and its causes on one line, `: ` between them: the library's errors say their
-/// context in `Display` and leave the cause to `source()`, so whatever prints one (a command's
-/// exit message, a review's evidence) prints it through this, and a [`CommandError::Driver`]
-/// names the driver's cause (`invalid peer certificate: UnknownIssuer`) instead of only "the
-/// driver failed". (Its users, the commands and the review, all come with feature `cli`.)
-#[cfg(feature = "cli")]
-pub(crate) fn chain(error: &dyn Error) -> String {
-    let mut text = error.to_string();
+/// An error and its causes, each once: the library's errors say their context in `Display`
+/// and leave the cause to `source()`, so whatever prints one goes through this. A cause whose
+/// words its error already says (a [`CommandError::Driver`] quotes the driver's) is skipped.
+pub(crate) fn causes(error: &dyn Error) -> Vec<String> {
+    let mut said = vec![error.to_string()];
     let mut cause = error.source();
     while let Some(e) = cause {
-        text = format!("{text}: {e}");
+        let text = e.to_string();
+        if !said.iter().any(|before| before.contains(&text)) {
+            said.push(text);
+        }
         cause = e.source();
     }
-    text
+    said
+}
+
+/// An error and its causes on one line, `: ` between them, for a line of a report (a
+/// review's evidence, a tracing event).
+#[cfg(feature = "migrate")]
+pub(crate) fn chain(error: &dyn Error) -> String {
+    causes(error).join(": ")
+}
+
+/// An error and its causes, one a line (`caused by: ...`), as the command line prints them.
+#[cfg(feature = "cli")]
+pub(crate) fn caused_by(error: &dyn Error) -> String {
+    caused_by_then(error, None)
+}
+
+/// [`caused_by`], with `fix` said right after the error, before its causes.
+#[cfg(feature = "cli")]
+pub(crate) fn caused_by_then(error: &dyn Error, fix: Option<&str>) -> String {
+    let mut said = causes(error);
+    if let Some(fix) = fix {
+        said[0] = format!("{}; {fix}", said[0]);
+    }
+    said.join("\n  caused by: ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An error about a command, whose cause is the command's error.
+    #[derive(Debug)]
+    struct Failed(CommandError);
+
+    impl fmt::Display for Failed {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("`hello` failed")
+        }
+    }
+
+    impl Error for Failed {
+        fn source(&self) -> Option<&(dyn Error + 'static)> {
+            Some(&self.0)
+        }
+    }
+
+    #[test]
+    fn the_drivers_cause_is_said_once_and_kept_as_the_source() {
+        let reset = std::io::Error::new(std::io::ErrorKind::ConnectionReset, "connection reset by peer");
+        let driver = CommandError::Driver(Arc::new(reset));
+        assert_eq!(driver.to_string(), "the driver failed: connection reset by peer");
+        assert_eq!(driver.source().map(ToString::to_string).as_deref(), Some("connection reset by peer"));
+        let failed = Failed(driver);
+        assert_eq!(causes(&failed), ["`hello` failed", "the driver failed: connection reset by peer"]);
+        #[cfg(feature = "migrate")]
+        assert_eq!(chain(&failed), "`hello` failed: the driver failed: connection reset by peer");
+        #[cfg(feature = "cli")]
+        assert_eq!(caused_by(&failed), "`hello` failed\n  caused by: the driver failed: connection reset by peer");
+    }
+
+    #[test]
+    fn an_odd_reply_names_the_command_and_what_it_lacks() {
+        let e = CommandError::reply("count", "a count at `n`", &doc! { "ok": 1 });
+        assert!(matches!(&e, CommandError::Reply { command, .. } if command == "count"));
+        assert_eq!(e.to_string(), "`count` replied without a count at `n`: { \"ok\": 1 }");
+        let write = CommandError::Write { code: 11000, message: "E11000 duplicate key".to_owned() };
+        assert!(write.is(mongo_schema_contract::codes::DUPLICATE_KEY));
+    }
 }

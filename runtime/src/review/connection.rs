@@ -6,6 +6,7 @@ use super::source;
 use super::uri::{self, Access, Reach, UriFacts};
 use crate::bson::{doc, Bson, Document};
 use crate::migrate::server::{chain, Server};
+use mongo_schema_contract::codes::UNAUTHORIZED;
 
 /// Built-in roles that administer: a business application never needs them.
 const ADMIN_ROLES: &[&str] = &[
@@ -116,7 +117,7 @@ fn auth_enforced(server: &mut dyn Server, anonymous: Option<&mut dyn Server>) ->
     };
     match probe.run_command("admin", doc! { "listDatabases": 1, "nameOnly": true }) {
         Ok(_) => Ok(false),
-        Err(e) if e.code() == Some(13) => Ok(true),
+        Err(e) if e.is(UNAUTHORIZED) => Ok(true),
         Err(e) => Err(chain(&e)),
     }
 }
@@ -319,9 +320,9 @@ fn connection_limit(status: &Result<Document, String>, options: &Options) -> Res
 /// `serverStatus` (only the sections the review reads), or why it is not readable.
 fn server_status(server: &mut dyn Server) -> Result<Document, String> {
     let command = doc! { "serverStatus": 1, "repl": 0, "metrics": 0, "locks": 0 };
-    server.run_command("admin", command).map_err(|e| match e.code() {
-        Some(13) => "this user may not run serverStatus (it needs clusterMonitor)".to_owned(),
-        _ => format!("serverStatus: {}", chain(&e)),
+    server.run_command("admin", command).map_err(|e| match e.is(UNAUTHORIZED) {
+        true => "this user may not run serverStatus (it needs clusterMonitor)".to_owned(),
+        false => format!("serverStatus: {}", chain(&e)),
     })
 }
 

@@ -152,7 +152,7 @@ fn list_collections(server: &mut dyn Server, db: &str) -> Result<Vec<Collection>
     let batch = reply
         .get_document("cursor")
         .and_then(|c| c.get_array("firstBatch"))
-        .map_err(|e| CommandError::Reply(format!("listCollections on {db}: {e}")))?;
+        .map_err(|_| CommandError::reply("listCollections", "a cursor with a first batch", &reply))?;
     let mut collections: Vec<Collection> = batch
         .iter()
         .filter_map(Bson::as_document)
@@ -251,7 +251,7 @@ fn sample(server: &mut dyn Server, collection: &Collection, options: &Options) -
         .ok()
         .and_then(|b| b.first())
         .and_then(Bson::as_document)
-        .ok_or_else(|| CommandError::Reply(format!("aggregate on {}: no result", collection.namespace())))?;
+        .ok_or_else(|| CommandError::reply("aggregate", "a result in its first batch", &reply))?;
     Ok(read_sample(facet))
 }
 

@@ -154,8 +154,9 @@ pub struct Report {
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum ReviewError {
-    /// The URI does not parse (the driver's message, password redacted by the caller).
-    Uri(String),
+    /// The URI does not parse: the driver's parser's error is the
+    /// [`source`](std::error::Error::source) (it may quote the URI: redact it before printing).
+    Uri(mongodb::error::Error),
     /// A command every review needs failed; `Display` names the command, the error is the
     /// [`source`](std::error::Error::source) (and the driver's cause, its source).
     Command {
@@ -169,7 +170,7 @@ pub enum ReviewError {
 impl fmt::Display for ReviewError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ReviewError::Uri(message) => write!(f, "the connection string does not parse: {message}"),
+            ReviewError::Uri(_) => f.write_str("the connection string does not parse"),
             ReviewError::Command { command: "connect", .. } => f.write_str("cannot connect"),
             ReviewError::Command { command, .. } => write!(f, "`{command}` failed"),
         }
@@ -179,7 +180,7 @@ impl fmt::Display for ReviewError {
 impl std::error::Error for ReviewError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            ReviewError::Uri(_) => None,
+            ReviewError::Uri(e) => Some(e),
             ReviewError::Command { error, .. } => Some(error),
         }
     }

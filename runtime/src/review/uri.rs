@@ -51,9 +51,9 @@ impl std::fmt::Debug for UriFacts {
 }
 
 impl UriFacts {
-    /// Reads `uri` with the driver's parser; the error is the driver's message.
-    pub fn parse(uri: &str) -> Result<Self, String> {
-        let parsed = ConnectionString::parse(uri).map_err(|e| e.to_string())?;
+    /// Reads `uri` with the driver's parser; the error is the driver's.
+    pub fn parse(uri: &str) -> Result<Self, mongodb::error::Error> {
+        let parsed = ConnectionString::parse(uri)?;
         let (srv, hosts) = match &parsed.host_info {
             HostInfo::DnsRecord(name) => (true, vec![name.clone()]),
             HostInfo::HostIdentifiers(hosts) => (false, hosts.iter().map(ServerAddress::to_string).collect()),

@@ -5,15 +5,20 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
 use crate::bson::{oid::ObjectId, Bson, Document};
+use mongo_schema_contract::codes::{
+    BAD_VALUE, DOLLAR_PREFIXED_FIELD_NAME, FAILED_TO_PARSE, IMMUTABLE_FIELD, INVALID_ID_FIELD, NOT_SINGLE_VALUE_FIELD,
+    PATH_NOT_VIABLE,
+};
 
 use super::format::{document, element};
 use super::matcher;
-use super::ops::{Leaf, Op};
-use super::tree::{identifiers, index, operators, Key, Node};
-use super::{Apply, UpdateError};
+use super::ops::{Apply, Leaf, Op};
+use super::path::{identifiers, index};
+use super::tree::{operators, Key, Node};
+use super::UpdateError;
 
 fn bad(message: impl Into<String>) -> UpdateError {
-    UpdateError::refused(2, "BadValue", message)
+    UpdateError::refused(BAD_VALUE, message)
 }
 
 /// The updated copy of `current`.
@@ -119,8 +124,7 @@ fn lookup_for_rename(
 
 fn cannot_traverse(part: &str, path: &str, shown: &str, value: &Bson) -> UpdateError {
     UpdateError::refused(
-        28,
-        "PathNotViable",
+        PATH_NOT_VIABLE,
         format!("cannot use the part ({part} of {path}) to traverse the element ({{{}}})", element(shown, value)),
     )
 }
@@ -276,17 +280,9 @@ fn apply_to_id(doc: &mut Document, node: &Node, ctx: &Apply) -> Result<(), Updat
         (Some(_), None) => false,
     };
     if !unchanged {
-        return Err(immutable_id());
+        return Err(UpdateError::immutable_id());
     }
     Ok(())
-}
-
-pub(crate) fn immutable_id() -> UpdateError {
-    UpdateError::refused(
-        66,
-        "ImmutableField",
-        "Performing an update on the path '_id' would modify the immutable field '_id'",
-    )
 }
 
 /// The position `$` stands for; mongod refuses an update that uses `$` where the filter
@@ -308,7 +304,7 @@ fn not_viable(node: &Node, field: &str, path: &str, name: &str, value: &Bson) ->
         ),
         _ => format!("Cannot create field '{field}' in element {{{}}}", element(name, value)),
     };
-    UpdateError::refused(28, "PathNotViable", message)
+    UpdateError::refused(PATH_NOT_VIABLE, message)
 }
 
 /// A `$rename` whose source mongod refuses reports that before its destination's path.
@@ -500,10 +496,7 @@ pub(crate) fn replace(current: &Document, replacement: &Document) -> Result<Docu
 }
 
 fn dollar_field(name: &str) -> UpdateError {
-    UpdateError::refused(
-        52,
-        "DollarPrefixedFieldName",
-        format!(
+    UpdateError::refused(DOLLAR_PREFIXED_FIELD_NAME, format!(
             "The dollar ($) prefixed field '{name}' in '{name}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith."
         ),
     )
@@ -520,8 +513,7 @@ pub(crate) fn finish(current: &Document, doc: &mut Document, inserting: bool) ->
     };
     if !same {
         return Err(UpdateError::refused(
-            66,
-            "ImmutableField",
+            IMMUTABLE_FIELD,
             "Performing an update on the path '_id' would modify the immutable field '_id'",
         ));
     }
@@ -537,8 +529,7 @@ pub(crate) fn finish(current: &Document, doc: &mut Document, inserting: bool) ->
     }
     if let Some(id @ (Bson::Array(_) | Bson::RegularExpression(_) | Bson::Undefined)) = doc.get("_id") {
         return Err(UpdateError::refused(
-            53,
-            "InvalidIdField",
+            INVALID_ID_FIELD,
             format!("The '_id' value cannot be of type {}", super::format::type_name(id)),
         ));
     }
@@ -557,10 +548,7 @@ pub(crate) fn array_filters(filters: &[Document]) -> Result<HashMap<String, Docu
             }
             match id {
                 Some(seen) if seen != top => {
-                    return Err(UpdateError::refused(
-                        9,
-                        "FailedToParse",
-                        format!("Error parsing array filter :: caused by :: Expected a single top-level field name, found '{seen}' and '{top}'"),
+                    return Err(UpdateError::refused(FAILED_TO_PARSE, format!("Error parsing array filter :: caused by :: Expected a single top-level field name, found '{seen}' and '{top}'"),
                     ))
                 }
                 _ => id = Some(top),
@@ -568,8 +556,7 @@ pub(crate) fn array_filters(filters: &[Document]) -> Result<HashMap<String, Docu
         }
         let Some(id) = id else {
             return Err(UpdateError::refused(
-                9,
-                "FailedToParse",
+                FAILED_TO_PARSE,
                 "Cannot use an expression without a top-level field name in arrayFilters",
             ));
         };
@@ -582,8 +569,7 @@ pub(crate) fn array_filters(filters: &[Document]) -> Result<HashMap<String, Docu
         }
         if out.insert(id.to_owned(), filter.clone()).is_some() {
             return Err(UpdateError::refused(
-                9,
-                "FailedToParse",
+                FAILED_TO_PARSE,
                 format!("Found multiple array filters with the same top-level field name {id}"),
             ));
         }
@@ -605,8 +591,7 @@ pub(crate) fn all_filters_used(filters: &HashMap<String, Document>, update: &Doc
     for id in out.keys() {
         if !used.contains(id) {
             return Err(UpdateError::refused(
-                9,
-                "FailedToParse",
+                FAILED_TO_PARSE,
                 format!("The array filter for identifier '{id}' was not used in the update {}", document(update)),
             ));
         }
@@ -629,15 +614,13 @@ pub(crate) fn upsert_base(filter: &Document) -> Result<Document, UpdateError> {
             let nested = |a: &str, b: &str| b.strip_prefix(a).is_some_and(|r| r.starts_with('.'));
             if seen == path {
                 return Err(UpdateError::refused(
-                    54,
-                    "NotSingleValueField",
+                    NOT_SINGLE_VALUE_FIELD,
                     format!("cannot infer query fields to set, path '{path}' is matched twice"),
                 ));
             }
             if nested(seen, path) || nested(path, seen) {
                 return Err(UpdateError::refused(
-                    54,
-                    "NotSingleValueField",
+                    NOT_SINGLE_VALUE_FIELD,
                     format!("cannot infer query fields to set, both paths '{seen}' and '{path}' are matched"),
                 ));
             }

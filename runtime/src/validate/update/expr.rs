@@ -5,6 +5,10 @@
 use std::cmp::Ordering;
 
 use crate::bson::{Bson, DateTime, Decimal128, Document};
+use mongo_schema_contract::codes::{
+    ServerCode, BAD_VALUE, CONVERSION_FAILURE, FAILED_TO_PARSE, INVALID_PIPELINE_OPERATOR, TYPE_MISMATCH,
+};
+use mongo_schema_contract::location_code;
 
 use super::super::number::Dec;
 use super::format::type_name;
@@ -258,7 +262,7 @@ fn parse_path(s: &str, vars: &[String]) -> Result<Expr, UpdateError> {
                 return Err(unsupported(format!("the variable $${name}")))
             }
             _ if name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
-                return Err(UpdateError::refused(17276, "Location17276", format!("Use of undefined variable: {name}")))
+                return Err(UpdateError::refused(location_code!(17276), format!("Use of undefined variable: {name}")))
             }
             _ => return Err(unsupported(format!("the variable $${name}"))),
         };
@@ -300,8 +304,7 @@ fn args(arg: &Bson, vars: &[String]) -> Result<Vec<Expr>, UpdateError> {
 fn exactly(name: &str, args: Vec<Expr>, n: usize) -> Result<Vec<Expr>, UpdateError> {
     if args.len() != n {
         return Err(UpdateError::refused(
-            16020,
-            "Location16020",
+            location_code!(16020),
             format!("Expression {name} takes exactly {n} arguments. {} were passed in.", args.len()),
         ));
     }
@@ -330,8 +333,7 @@ fn operator(name: &str, arg: &Bson, vars: &[String]) -> Result<Expr, UpdateError
         let a = args(arg, vars)?;
         if a.len() != 1 {
             return Err(UpdateError::refused(
-                50723,
-                "Location50723",
+                location_code!(50723),
                 format!("{name} requires a single argument, got {}", a.len()),
             ));
         }
@@ -367,8 +369,7 @@ fn operator(name: &str, arg: &Bson, vars: &[String]) -> Result<Expr, UpdateError
             let a = args(arg, vars)?;
             if a.len() < 2 {
                 return Err(UpdateError::refused(
-                    1257300,
-                    "Location1257300",
+                    location_code!(1257300),
                     format!("$ifNull needs at least two arguments, had: {}", a.len()),
                 ));
             }
@@ -384,20 +385,19 @@ fn operator(name: &str, arg: &Bson, vars: &[String]) -> Result<Expr, UpdateError
                         "else" => &mut e,
                         _ => {
                             return Err(UpdateError::refused(
-                                17083,
-                                "Location17083",
+                                location_code!(17083),
                                 format!("Unrecognized parameter to $cond: {k}"),
                             ))
                         }
                     };
                     *slot = Some(parse(v, vars)?);
                 }
-                let missing = |code: i32, what: &str| {
-                    UpdateError::refused(code, "Location", format!("Missing '{what}' parameter to $cond"))
+                let missing = |code: ServerCode, what: &str| {
+                    UpdateError::refused(code, format!("Missing '{what}' parameter to $cond"))
                 };
-                let i = i.ok_or_else(|| missing(17080, "if"))?;
-                let t = t.ok_or_else(|| missing(17081, "then"))?;
-                let e = e.ok_or_else(|| missing(17082, "else"))?;
+                let i = i.ok_or_else(|| missing(location_code!(17080), "if"))?;
+                let t = t.ok_or_else(|| missing(location_code!(17081), "then"))?;
+                let e = e.ok_or_else(|| missing(location_code!(17082), "else"))?;
                 Ok(Expr::Call(Fun::Cond, vec![i, t, e]))
             }
             _ => call(Fun::Cond, Some(3)),
@@ -413,17 +413,15 @@ fn operator(name: &str, arg: &Bson, vars: &[String]) -> Result<Expr, UpdateError
                     "onNull" => &mut on_null,
                     _ => {
                         return Err(UpdateError::refused(
-                            9,
-                            "FailedToParse",
+                            FAILED_TO_PARSE,
                             format!("$convert found an unknown argument: {k}"),
                         ))
                     }
                 };
                 *slot = Some(Box::new(parse(v, vars)?));
             }
-            let missing = |what: &str| {
-                UpdateError::refused(9, "FailedToParse", format!("Missing '{what}' parameter to $convert"))
-            };
+            let missing =
+                |what: &str| UpdateError::refused(FAILED_TO_PARSE, format!("Missing '{what}' parameter to $convert"));
             let input = input.ok_or_else(|| missing("input"))?;
             let to = to.ok_or_else(|| missing("to"))?;
             Ok(Expr::Convert { input, to, on_error, on_null })
@@ -449,7 +447,7 @@ fn operator(name: &str, arg: &Bson, vars: &[String]) -> Result<Expr, UpdateError
             Ok(if name == "$map" { Expr::Map { input, var, body } } else { Expr::Filter { input, var, cond: body } })
         }
         _ if KNOWN.contains(&name) => Err(unsupported(format!("the expression {name}"))),
-        _ => Err(UpdateError::refused(168, "InvalidPipelineOperator", format!("Unrecognized expression '{name}'"))),
+        _ => Err(UpdateError::refused(INVALID_PIPELINE_OPERATOR, format!("Unrecognized expression '{name}'"))),
     }
 }
 
@@ -655,9 +653,7 @@ impl Expr {
                         "date" => Target::Date,
                         "bool" => Target::Bool,
                         "objectId" => return Err(unsupported("$convert to objectId")),
-                        other => {
-                            return Err(UpdateError::refused(2, "BadValue", format!("Unknown type name: {other}")))
-                        }
+                        other => return Err(UpdateError::refused(BAD_VALUE, format!("Unknown type name: {other}"))),
                     },
                     Some(Bson::Int32(n)) => match n {
                         1 => Target::Double,
@@ -681,7 +677,7 @@ impl Expr {
                     Ok(v) => Ok(Some(v)),
                     Err(Conv::Fail(message)) => match on_error {
                         Some(e) => e.eval(env),
-                        None => Err(UpdateError::refused(241, "ConversionFailure", message)),
+                        None => Err(UpdateError::refused(CONVERSION_FAILURE, message)),
                     },
                     Err(Conv::Unsupported(what)) => Err(unsupported(what)),
                 }
@@ -695,10 +691,10 @@ impl Expr {
                 let items = match value {
                     Some(Bson::Array(items)) => items,
                     other => {
-                        let (code, name) = if is_map { (16883, "$map") } else { (28651, "$filter") };
+                        let (code, name) =
+                            if is_map { (location_code!(16883), "$map") } else { (location_code!(28651), "$filter") };
                         return Err(UpdateError::refused(
                             code,
-                            "Location",
                             format!("input to {name} must be an array not {}", type_of(&other)),
                         ));
                     }
@@ -742,8 +738,7 @@ fn call(fun: Fun, args: &[Expr], env: &Env) -> Result<Val, UpdateError> {
                     Some(Bson::String(s)) => out.push_str(&s),
                     v => {
                         return Err(UpdateError::refused(
-                            16702,
-                            "Location16702",
+                            location_code!(16702),
                             format!("$concat only supports strings, not {}", type_of(&v)),
                         ))
                     }
@@ -781,8 +776,7 @@ fn call(fun: Fun, args: &[Expr], env: &Env) -> Result<Val, UpdateError> {
                     }
                     v => {
                         return Err(UpdateError::refused(
-                            40400,
-                            "Location40400",
+                            location_code!(40400),
                             format!(
                                 "$mergeObjects requires object inputs, but input {} is of type {}",
                                 value_string(&v),
@@ -801,7 +795,7 @@ fn call(fun: Fun, args: &[Expr], env: &Env) -> Result<Val, UpdateError> {
             }
             match convert(v.as_ref().expect("not nullish"), target) {
                 Ok(v) => Ok(Some(v)),
-                Err(Conv::Fail(message)) => Err(UpdateError::refused(241, "ConversionFailure", message)),
+                Err(Conv::Fail(message)) => Err(UpdateError::refused(CONVERSION_FAILURE, message)),
                 Err(Conv::Unsupported(what)) => Err(unsupported(what)),
             }
         }
@@ -843,16 +837,14 @@ fn call(fun: Fun, args: &[Expr], env: &Env) -> Result<Val, UpdateError> {
             Some(v @ (Bson::Int32(_) | Bson::Int64(_))) => Ok(Some(v)),
             Some(Bson::Decimal128(_)) => Err(unsupported("$trunc of a decimal")),
             v => Err(UpdateError::refused(
-                51081,
-                "Location51081",
+                location_code!(51081),
                 format!("$trunc only supports numeric types, not {}", type_of(&v)),
             )),
         },
         Fun::Size => match args[0].eval(env)? {
             Some(Bson::Array(items)) => Ok(Some(Bson::Int32(items.len() as i32))),
             v => Err(UpdateError::refused(
-                17124,
-                "Location17124",
+                location_code!(17124),
                 format!("The argument to $size must be an array, but was of type: {}", type_of(&v)),
             )),
         },
@@ -863,16 +855,14 @@ fn call(fun: Fun, args: &[Expr], env: &Env) -> Result<Val, UpdateError> {
             }
             let Some(Bson::Array(items)) = &v[0] else {
                 return Err(UpdateError::refused(
-                    28689,
-                    "Location28689",
+                    location_code!(28689),
                     format!("$arrayElemAt's first argument must be an array, but is {}", type_of(&v[0])),
                 ));
             };
             let index = v[1].as_ref().expect("not nullish");
             if !is_number(index) {
                 return Err(UpdateError::refused(
-                    28690,
-                    "Location28690",
+                    location_code!(28690),
                     format!("$arrayElemAt's second argument must be a numeric value, but is {}", type_of(&v[1])),
                 ));
             }
@@ -885,8 +875,7 @@ fn call(fun: Fun, args: &[Expr], env: &Env) -> Result<Val, UpdateError> {
                 Bson::Decimal128(_) => return Err(unsupported("$arrayElemAt with a decimal index")),
                 _ => {
                     return Err(UpdateError::refused(
-                        28691,
-                        "Location28691",
+                        location_code!(28691),
                         format!(
                             "$arrayElemAt's second argument must be representable as a 32-bit integer: {}",
                             value_string(&v[1])
@@ -906,8 +895,7 @@ fn call(fun: Fun, args: &[Expr], env: &Env) -> Result<Val, UpdateError> {
                     Some(Bson::Array(items)) => out.extend(items),
                     v => {
                         return Err(UpdateError::refused(
-                            28664,
-                            "Location28664",
+                            location_code!(28664),
                             format!("$concatArrays only supports arrays, not {}", type_of(&v)),
                         ))
                     }
@@ -949,8 +937,7 @@ fn add(args: &[Expr], env: &Env) -> Result<Val, UpdateError> {
             Bson::DateTime(d) => {
                 if date {
                     return Err(UpdateError::refused(
-                        16612,
-                        "Location16612",
+                        location_code!(16612),
                         "only one date allowed in an $add expression",
                     ));
                 }
@@ -974,8 +961,7 @@ fn add(args: &[Expr], env: &Env) -> Result<Val, UpdateError> {
             }
             other => {
                 return Err(UpdateError::refused(
-                    16554,
-                    "Location16554",
+                    location_code!(16554),
                     format!("$add only supports numeric or date types, not {}", type_name(other)),
                 ))
             }
@@ -1035,8 +1021,7 @@ fn multiply(args: &[Expr], env: &Env) -> Result<Val, UpdateError> {
         let v = v.expect("not nullish");
         if !is_number(&v) {
             return Err(UpdateError::refused(
-                14,
-                "TypeMismatch",
+                TYPE_MISMATCH,
                 format!("$multiply only supports numeric types, not {}", type_name(&v)),
             ));
         }
@@ -1100,11 +1085,11 @@ fn subtract(lhs: &Val, rhs: &Val) -> Result<Val, UpdateError> {
                 Ok(Some(Bson::DateTime(DateTime::from_millis(d.timestamp_millis().wrapping_sub(ms)))))
             }
             other => {
-                Err(UpdateError::refused(14, "TypeMismatch", format!("can't $subtract {} from Date", type_name(other))))
+                Err(UpdateError::refused(TYPE_MISMATCH, format!("can't $subtract {} from Date", type_name(other))))
             }
         };
     }
-    Err(UpdateError::refused(14, "TypeMismatch", format!("can't $subtract {} from {}", type_name(r), type_name(l))))
+    Err(UpdateError::refused(TYPE_MISMATCH, format!("can't $subtract {} from {}", type_name(r), type_name(l))))
 }
 
 fn int_of(v: &Bson) -> Option<i64> {
@@ -1428,9 +1413,9 @@ mod tests {
     #[test]
     fn refusals_word_for_word() {
         let e = run(Bson::Document(doc! { "$concat": ["x", 1] }), doc! {}).unwrap_err();
-        assert_eq!(e, UpdateError::refused(16702, "Location16702", "$concat only supports strings, not int"));
+        assert_eq!(e, UpdateError::refused(location_code!(16702), "$concat only supports strings, not int"));
         let e = run(Bson::Document(doc! { "$foo": 1 }), doc! {}).unwrap_err();
-        assert_eq!(e.code(), Some(168));
+        assert_eq!(e.server_code(), Some(INVALID_PIPELINE_OPERATOR));
         let e = run(Bson::Document(doc! { "$dateToString": 1 }), doc! {}).unwrap_err();
         assert!(matches!(e, UpdateError::Unsupported(_)));
     }

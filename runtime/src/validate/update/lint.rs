@@ -27,7 +27,8 @@ use mongo_schema_contract::bson::{NUMBER, NUMBER_ALIASES};
 
 use super::super::Validator;
 use super::format::{type_name, value_text};
-use super::tree::{identifiers, index, operators};
+use super::path::{identifiers, index};
+use super::tree::operators;
 use super::{Parsed, UpdateError, UpdateOptions};
 
 /// One way an update can break a document of the schema, or be refused by mongod.

@@ -8,6 +8,7 @@ use std::cmp::Ordering;
 
 use crate::bson::{Bson, Document};
 use mongo_schema_contract::bson;
+use mongo_schema_contract::codes::BAD_VALUE;
 
 use super::order::{compare, rank};
 use super::UpdateError;
@@ -119,10 +120,10 @@ fn any_clause(doc: &Document, value: &Bson, key: &str, position: &mut Option<usi
 }
 
 fn clauses<'a>(value: &'a Bson, key: &str) -> Result<Vec<&'a Document>, UpdateError> {
-    let bad = || UpdateError::refused(2, "BadValue", format!("{key} must be an array of objects"));
+    let bad = || UpdateError::refused(BAD_VALUE, format!("{key} must be an array of objects"));
     let Bson::Array(items) = value else { return Err(bad()) };
     if items.is_empty() {
-        return Err(UpdateError::refused(2, "BadValue", format!("{key}/$or/$nor must be a nonempty array")));
+        return Err(UpdateError::refused(BAD_VALUE, format!("{key}/$or/$nor must be a nonempty array")));
     }
     items.iter().map(|c| c.as_document().ok_or_else(bad)).collect()
 }
@@ -191,10 +192,7 @@ pub(crate) fn check_query(query: &Document) -> Result<(), UpdateError> {
             }
             top if TOP_OPERATORS.contains(&top) => return Err(unsupported(top)),
             unknown if unknown.starts_with('$') => {
-                return Err(UpdateError::refused(
-                    2,
-                    "BadValue",
-                    format!("unknown top level operator: {unknown}. If you are trying to negate an entire expression, use $nor."),
+                return Err(UpdateError::refused(BAD_VALUE, format!("unknown top level operator: {unknown}. If you are trying to negate an entire expression, use $nor."),
                 ))
             }
             _ => check_condition(condition)?,
@@ -295,7 +293,7 @@ impl Predicate {
         let list = |arg: &Bson| match arg {
             Bson::Array(items) if items.iter().all(|i| !matches!(i, Bson::RegularExpression(_))) => Ok(items.clone()),
             Bson::Array(_) => Err(unsupported("regex in $in")),
-            _ => Err(UpdateError::refused(2, "BadValue", format!("{op} needs an array"))),
+            _ => Err(UpdateError::refused(BAD_VALUE, format!("{op} needs an array"))),
         };
         Ok(match op {
             "$eq" => Predicate::Eq(arg.clone()),
@@ -321,14 +319,14 @@ impl Predicate {
                     }
                     Predicate::ElemMatch(d.clone())
                 }
-                _ => return Err(UpdateError::refused(2, "BadValue", "$elemMatch needs an Object")),
+                _ => return Err(UpdateError::refused(BAD_VALUE, "$elemMatch needs an Object")),
             },
             "$not" => match arg {
                 Bson::Document(_) => Predicate::Not(Box::new(Predicate::parse(arg)?)),
                 _ => return Err(unsupported("$not with a regex")),
             },
             known if PATH_OPERATORS.contains(&known) => return Err(unsupported(known)),
-            unknown => return Err(UpdateError::refused(2, "BadValue", format!("unknown operator: {unknown}"))),
+            unknown => return Err(UpdateError::refused(BAD_VALUE, format!("unknown operator: {unknown}"))),
         })
     }
 
@@ -402,7 +400,7 @@ fn type_codes(arg: &Bson) -> Result<Vec<i32>, UpdateError> {
             }
             Bson::String(alias) => match bson::type_code(alias) {
                 Some(code) => Ok(vec![code]),
-                None => Err(UpdateError::refused(2, "BadValue", format!("Unknown type name alias: {alias}"))),
+                None => Err(UpdateError::refused(BAD_VALUE, format!("Unknown type name alias: {alias}"))),
             },
             Bson::Int32(code) => Ok(vec![*code]),
             Bson::Int64(code) => Ok(vec![*code as i32]),

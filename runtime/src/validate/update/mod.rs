@@ -16,7 +16,7 @@
 //! let err = validator.check_update(&current, &doc! { "$inc": { "n": 2 } }).unwrap_err();
 //! assert_eq!(err.code(), Some(121));
 //! let err = validator.check_update(&current, &doc! { "$set": { "n": 1 }, "$inc": { "n": 1 } }).unwrap_err();
-//! assert_eq!(err.code(), Some(40)); // ConflictingUpdateOperators
+//! assert_eq!(err.server_code(), Some(mongo_schema::codes::CONFLICTING_UPDATE_OPERATORS));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -70,101 +70,27 @@
 
 mod apply;
 mod arith;
+mod error;
 mod expr;
 mod format;
 mod lint;
 mod matcher;
 mod ops;
 mod order;
+mod path;
 mod pipeline;
 mod tree;
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
-use std::fmt;
 
-use crate::bson::{Bson, Document};
+use crate::bson::Document;
 
+pub use error::UpdateError;
 pub use lint::{lint_update, lint_upsert, Finding};
 
-use super::report::{Failure, ValidationError};
+use super::report::ValidationError;
 use super::Validator;
-
-/// Why [`Validator::check_update`] says mongod would not store the update's result.
-#[derive(Clone, Debug, PartialEq)]
-#[non_exhaustive]
-pub enum UpdateError {
-    /// mongod refuses the update itself, with this error (e.g. 14 TypeMismatch for `$inc`
-    /// of a string, 40 ConflictingUpdateOperators, 28 PathNotViable).
-    Refused {
-        /// mongod's error code.
-        code: i32,
-        /// mongod's name for the code.
-        code_name: &'static str,
-        /// mongod's message, as the server words it.
-        message: String,
-    },
-    /// The updated document breaks the schema: mongod's write error 121 "Document failed
-    /// validation", whose `errInfo` is [`Failure::err_info`].
-    Invalid {
-        /// The document the update would have written.
-        document: Box<Document>,
-        /// What breaks the schema.
-        failure: Box<Failure>,
-    },
-    /// The filter given in [`UpdateOptions::filter`] does not match the current document:
-    /// mongod would update nothing.
-    NotMatched,
-    /// The update uses something this checker does not model (see the module docs); mongod
-    /// may well accept it. Says what.
-    Unsupported(String),
-}
-
-impl UpdateError {
-    pub(crate) fn refused(code: i32, code_name: &'static str, message: impl Into<String>) -> UpdateError {
-        UpdateError::Refused { code, code_name, message: message.into() }
-    }
-
-    /// mongod's error code: the refusal's, or 121 for a document that fails validation;
-    /// `None` when the update was not modelled.
-    pub fn code(&self) -> Option<i32> {
-        match self {
-            UpdateError::Refused { code, .. } => Some(*code),
-            UpdateError::Invalid { .. } => Some(121),
-            UpdateError::NotMatched | UpdateError::Unsupported(_) => None,
-        }
-    }
-
-    /// The failure, for an updated document that breaks the schema.
-    pub fn failure(&self) -> Option<&Failure> {
-        match self {
-            UpdateError::Invalid { failure, .. } => Some(failure),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for UpdateError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            UpdateError::Refused { code, code_name, message } => {
-                write!(f, "mongod refuses this update ({code} {code_name}): {message}")
-            }
-            UpdateError::Invalid { failure, .. } => {
-                write!(f, "the updated document fails validation (121): ")?;
-                for (i, v) in failure.violations().iter().enumerate() {
-                    let sep = if i == 0 { "" } else { "; " };
-                    write!(f, "{sep}`{}` breaks {}: {}", v.path, v.keyword, v.reason)?;
-                }
-                Ok(())
-            }
-            UpdateError::NotMatched => write!(f, "the filter does not match the document: nothing would be updated"),
-            UpdateError::Unsupported(what) => write!(f, "update not checked: {what}"),
-        }
-    }
-}
-
-impl std::error::Error for UpdateError {}
 
 /// How an update is sent, beyond the update document itself.
 #[derive(Clone, Debug, Default)]
@@ -174,39 +100,6 @@ pub struct UpdateOptions {
     pub filter: Document,
     /// The `arrayFilters` option: one document per `$[<id>]` identifier.
     pub array_filters: Vec<Document>,
-}
-
-/// What applying an update needs besides the tree.
-pub(crate) struct Apply {
-    /// The array position the filter matched (what `$` stands for).
-    matched: Option<usize>,
-    /// The array filters, by identifier.
-    filters: HashMap<String, Document>,
-    inserting: bool,
-    /// The document's `_id`, as messages show it.
-    id: Option<Bson>,
-    now_millis: i64,
-    /// `$rename` destinations with the source values they receive.
-    /// (The source's value, or why mongod refuses to move it.)
-    renamed: HashMap<String, Result<Bson, UpdateError>>,
-    /// `$rename` destinations whose source is `_id` (refused once the value is set).
-    id_renamed: Vec<String>,
-    /// Whether any operator changed anything (mongod's no-op detection, per operator).
-    modified: Cell<bool>,
-    /// The name and path (positions resolved) of the value an operator is applied to, as
-    /// mongod's messages name it.
-    at: RefCell<(String, String)>,
-}
-
-impl Apply {
-    fn id_text(&self) -> String {
-        format!("{{{}}}", self.id_element())
-    }
-
-    /// `_id: 1`, as mongod's messages name the document.
-    fn id_element(&self) -> String {
-        self.id.as_ref().map(|id| format::element("_id", id)).unwrap_or_default()
-    }
 }
 
 impl Validator {
@@ -334,10 +227,6 @@ fn pipeline_parse(pipeline: &[Document], options: &UpdateOptions) -> Result<pipe
     pipeline::Pipeline::parse(pipeline)
 }
 
-fn bytes_equal(a: &Document, b: &Document) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|((m, v), (n, w))| m == n && order::identical(v, w))
-}
-
 /// An update document read as mongod reads it before looking at any document.
 enum Parsed<'u> {
     Replacement(&'u Document),
@@ -366,11 +255,11 @@ impl<'u> Parsed<'u> {
         let (mut doc, modified) = match self {
             Parsed::Replacement(replacement) => {
                 let doc = apply::replace(current, replacement)?;
-                let modified = !bytes_equal(&doc, current);
+                let modified = !order::bytes_equal(&doc, current);
                 (doc, modified)
             }
             Parsed::Operators { tree, filters } => {
-                let mut ctx = Apply {
+                let mut ctx = ops::Apply {
                     matched,
                     filters: filters.clone(),
                     inserting,

@@ -1,15 +1,18 @@
 //! The update operators: each parsed with mongod's checks (its error codes and wording), and
 //! applied to the value at its path, or to a path that does not exist yet.
 
+use std::cell::{Cell, RefCell};
 use std::cmp::Ordering;
+use std::collections::HashMap;
 
-use crate::bson::{Bson, DateTime, Timestamp};
+use crate::bson::{Bson, DateTime, Document, Timestamp};
+use mongo_schema_contract::codes::{BAD_VALUE, FAILED_TO_PARSE, TYPE_MISMATCH};
 
 use super::arith::{self, ArithError};
 use super::format::{element, type_name, value_text};
 use super::matcher;
 use super::order::{compare, identical, same};
-use super::{Apply, UpdateError};
+use super::UpdateError;
 
 /// An operator with its operand, at its path.
 #[derive(Clone, Debug)]
@@ -62,7 +65,7 @@ enum Sort {
 }
 
 fn bad(message: impl Into<String>) -> UpdateError {
-    UpdateError::refused(2, "BadValue", message)
+    UpdateError::refused(BAD_VALUE, message)
 }
 
 impl Leaf {
@@ -79,8 +82,7 @@ impl Leaf {
             "$inc" | "$mul" if !arith::is_number(arg) => {
                 let verb = if operator == "$inc" { "increment" } else { "multiply" };
                 return Err(UpdateError::refused(
-                    14,
-                    "TypeMismatch",
+                    TYPE_MISMATCH,
                     format!("Cannot {verb} with non-numeric argument: {{{}}}", element(path, arg)),
                 ));
             }
@@ -115,8 +117,8 @@ impl Leaf {
         let Bson::String(to) = arg else {
             return Err(bad(format!("The 'to' field for $rename must be a string: {}", element(path, arg))));
         };
-        super::tree::check_path(path)?;
-        super::tree::check_path(to)?;
+        super::path::check_path(path)?;
+        super::path::check_path(to)?;
         if path == to {
             return Err(bad(format!("The source and target field for $rename must differ: {}", element(path, arg))));
         }
@@ -127,10 +129,10 @@ impl Leaf {
                 element(path, arg)
             )));
         }
-        if super::tree::is_dynamic(path) {
+        if super::path::is_dynamic(path) {
             return Err(bad(format!("The source field for $rename may not be dynamic: {path}")));
         }
-        if super::tree::is_dynamic(to) {
+        if super::path::is_dynamic(to) {
             return Err(bad(format!("The destination field for $rename may not be dynamic: {to}")));
         }
         Ok(to.clone())
@@ -154,7 +156,7 @@ impl Leaf {
                 true
             }
             Op::Rename { .. } => match ctx.renamed.get(&self.path) {
-                Some(Ok(_)) if ctx.id_renamed.contains(&self.path) => return Err(super::apply::immutable_id()),
+                Some(Ok(_)) if ctx.id_renamed.contains(&self.path) => return Err(UpdateError::immutable_id()),
                 Some(Ok(v)) => {
                     *value = v.clone();
                     true
@@ -234,7 +236,7 @@ impl Leaf {
                 Bson::Array(items)
             }
             Op::Rename { .. } => match ctx.renamed.get(&self.path) {
-                Some(Ok(_)) if ctx.id_renamed.contains(&self.path) => return Err(super::apply::immutable_id()),
+                Some(Ok(_)) if ctx.id_renamed.contains(&self.path) => return Err(UpdateError::immutable_id()),
                 Some(Ok(v)) => v.clone(),
                 Some(Err(e)) => return Err(e.clone()),
                 None => return Ok(None),
@@ -262,8 +264,7 @@ impl Leaf {
         };
         if !arith::is_number(current) {
             return Err(UpdateError::refused(
-                14,
-                "TypeMismatch",
+                TYPE_MISMATCH,
                 format!(
                     "Cannot apply {name} to a value of non-numeric type. {} has the field '{}' of non-numeric type {}",
                     ctx.id_text(),
@@ -300,12 +301,44 @@ impl Leaf {
                 "Cannot apply $addToSet to non-array field. Field named '{field}' has non-array type {kind}"
             )),
             "$pop" => UpdateError::refused(
-                14,
-                "TypeMismatch",
+                TYPE_MISMATCH,
                 format!("Path '{path}' contains an element of non-array type '{kind}'"),
             ),
             _ => bad("Cannot apply $pull to a non-array value"),
         })
+    }
+}
+
+/// What applying an update needs besides the tree.
+pub(crate) struct Apply {
+    /// The array position the filter matched (what `$` stands for).
+    pub(super) matched: Option<usize>,
+    /// The array filters, by identifier.
+    pub(super) filters: HashMap<String, Document>,
+    pub(super) inserting: bool,
+    /// The document's `_id`, as messages show it.
+    pub(super) id: Option<Bson>,
+    pub(super) now_millis: i64,
+    /// `$rename` destinations with the source values they receive.
+    /// (The source's value, or why mongod refuses to move it.)
+    pub(super) renamed: HashMap<String, Result<Bson, UpdateError>>,
+    /// `$rename` destinations whose source is `_id` (refused once the value is set).
+    pub(super) id_renamed: Vec<String>,
+    /// Whether any operator changed anything (mongod's no-op detection, per operator).
+    pub(super) modified: Cell<bool>,
+    /// The name and path (positions resolved) of the value an operator is applied to, as
+    /// mongod's messages name it.
+    pub(super) at: RefCell<(String, String)>,
+}
+
+impl Apply {
+    pub(super) fn id_text(&self) -> String {
+        format!("{{{}}}", self.id_element())
+    }
+
+    /// `_id: 1`, as mongod's messages name the document.
+    pub(super) fn id_element(&self) -> String {
+        self.id.as_ref().map(|id| element("_id", id)).unwrap_or_default()
     }
 }
 
@@ -376,19 +409,11 @@ fn pop(path: &str, arg: &Bson) -> Result<bool, UpdateError> {
         Bson::Int64(v) => *v as f64,
         Bson::Double(v) => *v,
         _ => {
-            return Err(UpdateError::refused(
-                9,
-                "FailedToParse",
-                format!("Expected a number in: {}", element(path, arg)),
-            ))
+            return Err(UpdateError::refused(FAILED_TO_PARSE, format!("Expected a number in: {}", element(path, arg))))
         }
     };
     if number != 1.0 && number != -1.0 {
-        return Err(UpdateError::refused(
-            9,
-            "FailedToParse",
-            format!("$pop expects 1 or -1, found: {}", value_text(arg)),
-        ));
+        return Err(UpdateError::refused(FAILED_TO_PARSE, format!("$pop expects 1 or -1, found: {}", value_text(arg))));
     }
     Ok(number < 0.0)
 }
@@ -569,7 +594,7 @@ fn dotted(value: &Bson, path: &str) -> Bson {
                 Some(v) => v,
                 None => return Bson::Null,
             },
-            Bson::Array(items) => match super::tree::index(part).and_then(|i| items.get(i)) {
+            Bson::Array(items) => match super::path::index(part).and_then(|i| items.get(i)) {
                 Some(v) => v,
                 None => return Bson::Null,
             },

@@ -118,3 +118,9 @@ fn same_types(a: &Bson, b: &Bson) -> bool {
         _ => true,
     }
 }
+
+/// Whether two documents are the same bytes: the same keys in the same order, each value
+/// identical (mongod's no-op detection).
+pub(crate) fn bytes_equal(a: &Document, b: &Document) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|((m, v), (n, w))| m == n && identical(v, w))
+}

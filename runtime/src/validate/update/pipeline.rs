@@ -3,6 +3,8 @@
 //! against the document it receives; the result replaces the document (its `_id` kept).
 
 use crate::bson::{oid::ObjectId, Bson, Document};
+use mongo_schema_contract::codes::{IMMUTABLE_FIELD, INVALID_ID_FIELD, INVALID_OPTIONS};
+use mongo_schema_contract::location_code;
 
 use super::expr::{self, document_string, Env, Expr};
 use super::format::{element, type_name};
@@ -82,8 +84,7 @@ impl Pipeline {
     pub(crate) fn parse(stages: &[Document]) -> Result<Pipeline, UpdateError> {
         if stages.iter().any(|s| s.len() != 1) {
             return Err(UpdateError::refused(
-                40323,
-                "Location40323",
+                location_code!(40323),
                 "A pipeline stage specification object must contain exactly one field.",
             ));
         }
@@ -96,8 +97,7 @@ impl Pipeline {
                 "$set" | "$addFields" => {
                     let Bson::Document(d) = spec else {
                         return Err(UpdateError::refused(
-                            40272,
-                            "Location40272",
+                            location_code!(40272),
                             format!("{name} specification stage must be an object, got {}", type_name(spec)),
                         ));
                     };
@@ -118,8 +118,7 @@ impl Pipeline {
                         Bson::Array(_) => return Err(unsupported("$unset of an empty array")),
                         _ => {
                             return Err(UpdateError::refused(
-                                31002,
-                                "Location31002",
+                                location_code!(31002),
                                 "$unset specification must be a string or an array",
                             ))
                         }
@@ -136,8 +135,7 @@ impl Pipeline {
                     let Bson::Document(d) = spec else { return Err(unsupported("$replaceRoot of a non-object")) };
                     if let Some(k) = d.keys().find(|k| *k != "newRoot") {
                         return Err(UpdateError::refused(
-                            40415,
-                            "Location40415",
+                            location_code!(40415),
                             format!("BSON field '$replaceRoot.{k}' is an unknown field."),
                         ));
                     }
@@ -153,8 +151,7 @@ impl Pipeline {
         }
         if let Some(name) = refused_stage {
             return Err(UpdateError::refused(
-                72,
-                "InvalidOptions",
+                INVALID_OPTIONS,
                 format!("{name} is not allowed to be used within an update"),
             ));
         }
@@ -195,10 +192,7 @@ impl Pipeline {
                 Stage::Replace { expr, what } => match expr.eval(&env)? {
                     Some(Bson::Document(d)) => d,
                     other => {
-                        return Err(UpdateError::refused(
-                            40228,
-                            "Location40228",
-                            format!(
+                        return Err(UpdateError::refused(location_code!(40228), format!(
                                 "{what} must evaluate to an object, but resulting value was: {}. Type of resulting value: '{}'. Input document: {}",
                                 expr::value_string(&other),
                                 other.as_ref().map_or("missing", type_name),
@@ -216,8 +210,7 @@ impl Pipeline {
 fn add_field(node: &mut Node, key: &str, full: &str, value: &Bson) -> Result<(), UpdateError> {
     if key.starts_with('$') {
         return Err(UpdateError::refused(
-            16410,
-            "Location16410",
+            location_code!(16410),
             "FieldPath field names may not start with '$'. Consider using $getField or $setField.",
         ));
     }
@@ -247,8 +240,7 @@ fn add_field(node: &mut Node, key: &str, full: &str, value: &Bson) -> Result<(),
     let child = match value {
         Bson::Document(d) if d.is_empty() => {
             return Err(UpdateError::refused(
-                40180,
-                "Location40180",
+                location_code!(40180),
                 format!("an empty object is not a valid value. Found empty object at path {full}"),
             ))
         }
@@ -384,8 +376,7 @@ fn project(spec: &Bson) -> Result<Stage, UpdateError> {
             Some(false) if k == "_id" => id = false,
             Some(false) if inclusion => {
                 return Err(UpdateError::refused(
-                    31254,
-                    "Location31254",
+                    location_code!(31254),
                     format!(
                         "Invalid $project :: caused by :: Cannot do exclusion on field {k} in inclusion projection"
                     ),
@@ -440,12 +431,11 @@ fn project(spec: &Bson) -> Result<Stage, UpdateError> {
 /// The document mongod stores from the pipeline's output: `_id` unchanged (restored when the
 /// pipeline dropped it) and first; and whether this is a change (an insert always is).
 pub(crate) fn finish(current: &Document, out: Document, inserting: bool) -> Result<(Document, bool), UpdateError> {
-    let modified = inserting || !super::bytes_equal(&out, current);
+    let modified = inserting || !order::bytes_equal(&out, current);
     let id = match (current.get("_id"), out.get("_id")) {
         (Some(a), Some(b)) if !order::identical(a, b) => {
             return Err(UpdateError::refused(
-                66,
-                "ImmutableField",
+                IMMUTABLE_FIELD,
                 format!(
                     "After applying the update, the (immutable) field '_id' was found to have been altered to {}",
                     element("_id", b)
@@ -471,8 +461,7 @@ pub(crate) fn finish(current: &Document, out: Document, inserting: bool) -> Resu
     }
     if let Some(id @ (Bson::Array(_) | Bson::RegularExpression(_) | Bson::Undefined)) = doc.get("_id") {
         return Err(UpdateError::refused(
-            53,
-            "InvalidIdField",
+            INVALID_ID_FIELD,
             format!("The '_id' value cannot be of type {}", type_name(id)),
         ));
     }
@@ -502,7 +491,7 @@ mod tests {
         let out = run(doc! { "_id": 1, "a": 1 }, vec![doc! { "$replaceWith": { "x": 1, "_id": 1 } }]).unwrap();
         assert_eq!(out, doc! { "_id": 1, "x": 1 });
         let err = run(doc! { "_id": 1 }, vec![doc! { "$replaceWith": { "_id": 2 } }]).unwrap_err();
-        assert_eq!(err.code(), Some(66));
+        assert_eq!(err.server_code(), Some(IMMUTABLE_FIELD));
         let out =
             run(doc! { "_id": 1, "a": 1, "b": 2 }, vec![doc! { "$project": { "b": 1, "c": "$a", "a": 1 } }]).unwrap();
         assert_eq!(out, doc! { "_id": 1, "a": 1, "b": 2, "c": 1 });

@@ -7,8 +7,10 @@ use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 
 use crate::bson::{Bson, Document};
+use mongo_schema_contract::codes::{BAD_VALUE, CONFLICTING_UPDATE_OPERATORS, FAILED_TO_PARSE};
 
 use super::ops::{Leaf, Op};
+use super::path::{check_path, identifiers, index, part, Part};
 use super::UpdateError;
 
 /// A child name ordered as mongod's `cmpPathsAndArrayIndexes` orders it.
@@ -30,14 +32,6 @@ impl PartialOrd for Key {
     }
 }
 
-/// The name as an array index, when it is one (digits only).
-pub(crate) fn index(name: &str) -> Option<usize> {
-    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    name.parse().ok()
-}
-
 /// One level of the update tree.
 #[derive(Clone, Debug)]
 pub(crate) enum Node {
@@ -53,88 +47,13 @@ pub(crate) enum Node {
     Leaf(Leaf),
 }
 
-/// A path component.
-enum Part<'a> {
-    Field(&'a str),
-    Positional,
-    Each(&'a str),
-}
-
-fn part(component: &str) -> Part<'_> {
-    if component == "$" {
-        return Part::Positional;
-    }
-    match component.strip_prefix("$[").and_then(|rest| rest.strip_suffix(']')) {
-        Some(id) => Part::Each(id),
-        None => Part::Field(component),
-    }
-}
-
-/// Checks a path as mongod does when parsing an update; its components.
-pub(crate) fn check_path(path: &str) -> Result<Vec<&str>, UpdateError> {
-    if path.is_empty() {
-        return Err(UpdateError::refused(56, "EmptyFieldName", "An empty update path is not valid."));
-    }
-    let parts: Vec<&str> = path.split('.').collect();
-    if parts.iter().any(|p| p.is_empty()) {
-        return Err(UpdateError::refused(
-            56,
-            "EmptyFieldName",
-            format!("The update path '{path}' contains an empty field name, which is not allowed."),
-        ));
-    }
-    match part(parts[0]) {
-        Part::Positional => {
-            return Err(UpdateError::refused(
-                2,
-                "BadValue",
-                format!("Cannot have positional (i.e. '$') element in the first component in path '{path}'"),
-            ))
-        }
-        Part::Each(_) => {
-            return Err(UpdateError::refused(
-                2,
-                "BadValue",
-                format!(
-                "Cannot have array filter identifier (i.e. '$[<id>]') element in the first component in path '{path}'"
-            ),
-            ))
-        }
-        Part::Field(_) => {}
-    }
-    if parts.iter().filter(|p| **p == "$").count() > 1 {
-        return Err(UpdateError::refused(
-            2,
-            "BadValue",
-            format!("Too many positional (i.e. '$') elements found in path '{path}'"),
-        ));
-    }
-    Ok(parts)
-}
-
-/// Whether a path holds `$`, `$[]` or `$[<id>]` (which `$rename` refuses).
-pub(crate) fn is_dynamic(path: &str) -> bool {
-    path.split('.').any(|p| !matches!(part(p), Part::Field(_)))
-}
-
-/// The identifiers of `$[<id>]` in a path.
-pub(crate) fn identifiers(path: &str) -> Vec<&str> {
-    path.split('.')
-        .filter_map(|p| match part(p) {
-            Part::Each(id) if !id.is_empty() => Some(id),
-            _ => None,
-        })
-        .collect()
-}
-
 /// Adds `leaf` at `path` under `root`; a path that is, or runs through or into, one already
 /// there is mongod's error 40.
 pub(crate) fn insert(root: &mut Node, path: &str, leaf: Leaf) -> Result<(), UpdateError> {
     let parts = check_path(path)?;
     let conflict = |i: usize| {
         UpdateError::refused(
-            40,
-            "ConflictingUpdateOperators",
+            CONFLICTING_UPDATE_OPERATORS,
             format!("Updating the path '{path}' would create a conflict at '{}'", parts[..=i].join(".")),
         )
     };
@@ -193,7 +112,7 @@ fn insert_at(
 /// them; where both update the same path, mongod's error 40 names it.
 pub(crate) fn merge(a: &Node, b: &Node, path: &str) -> Result<Node, UpdateError> {
     let conflict =
-        || UpdateError::refused(40, "ConflictingUpdateOperators", format!("Update created a conflict at '{path}'"));
+        || UpdateError::refused(CONFLICTING_UPDATE_OPERATORS, format!("Update created a conflict at '{path}'"));
     match (a, b) {
         (Node::Object { children: x, positional: p }, Node::Object { children: y, positional: q }) => {
             let mut children = x.clone();
@@ -245,19 +164,13 @@ pub(crate) fn operators(update: &Document) -> Result<Vec<(&str, &Document)>, Upd
     let mut out = Vec::new();
     for (name, operand) in update {
         if !KNOWN.contains(&name.as_str()) {
-            return Err(UpdateError::refused(
-                9,
-                "FailedToParse",
-                format!(
+            return Err(UpdateError::refused(FAILED_TO_PARSE, format!(
                     "Unknown modifier: {name}. Expected a valid update modifier or pipeline-style update specified as an array"
                 ),
             ));
         }
         let Bson::Document(fields) = operand else {
-            return Err(UpdateError::refused(
-                9,
-                "FailedToParse",
-                format!(
+            return Err(UpdateError::refused(FAILED_TO_PARSE, format!(
                     "Modifiers operate on fields but we found type {} instead. For example: {{$mod: {{<field>: ...}}}} not {{{name}: {}}}",
                     super::format::type_name(operand),
                     super::format::value_text(operand)
@@ -290,8 +203,7 @@ const KNOWN: &[&str] = &[
 fn has_filters(path: &str, filters: &HashMap<String, Document>) -> Result<(), UpdateError> {
     match identifiers(path).into_iter().find(|id| !filters.contains_key(*id)) {
         Some(id) => Err(UpdateError::refused(
-            2,
-            "BadValue",
+            BAD_VALUE,
             format!("No array filter found for identifier '{id}' in path '{path}'"),
         )),
         None => Ok(()),
