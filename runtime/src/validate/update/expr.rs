@@ -6,10 +6,10 @@ use std::cmp::Ordering;
 
 use crate::bson::{Bson, DateTime, Decimal128, Document};
 
-use super::super::number::Dec;
 use super::format::type_name;
 use super::order;
 use super::UpdateError;
+use crate::view::number::Dec;
 
 pub(crate) type Val = Option<Bson>;
 

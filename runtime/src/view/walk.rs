@@ -1,0 +1,217 @@
+//! Paths through a schema: a document path to the subschemas that hold its values, two ways
+//! (the one subschema a path plainly has, [`SchemaView::resolve`]; every subschema it may
+//! meet through the branches, [`SchemaView::reach`]), and a schema path (`properties.a.anyOf.0`,
+//! as the validator's reports name a rule) to its subschema and back.
+
+use crate::bson::Bson;
+
+use super::node::{Additional, Items, SchemaView};
+
+/// One step of a document path: into a field, or into an array's elements (whichever
+/// position: `$`, `$[]`, `$[id]`, `3`, or the `[]` of a path that names no position).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step<'p> {
+    /// The field of this name.
+    Field(&'p str),
+    /// An element of an array.
+    Element,
+}
+
+/// What a schema says of a field name, in the order mongod asks: `properties`, then
+/// `additionalProperties`, then `patternProperties`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Field<'a> {
+    /// `properties` declares it, with this schema.
+    Declared(SchemaView<'a>),
+    /// `properties` does not; `additionalProperties` holds the value to this schema (a map,
+    /// whose keys are data).
+    Map(SchemaView<'a>),
+    /// `properties` does not, and `additionalProperties: false` refuses it.
+    Refused,
+    /// `properties` does not; `patternProperties` may hold it to a schema.
+    Patterned,
+    /// `properties` declares other names and nothing else speaks of it: any value.
+    Undeclared,
+    /// The schema declares no fields (no `properties`): any value.
+    Open,
+}
+
+/// The one subschema a document path has, where the schema says it plainly
+/// ([`SchemaView::resolve`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Resolved<'a> {
+    /// The subschema of the path's last step, and whether its parent requires that field
+    /// (never for an element).
+    Known(SchemaView<'a>, bool),
+    /// The schema does not say plainly: a combinator, `not`, a tuple, `patternProperties`,
+    /// no `properties`: any value may be there.
+    Open,
+    /// The step at this position names no field where the schema there (whose declared names
+    /// follow) declares its fields and admits no other.
+    Unknown(usize, Vec<&'a str>),
+}
+
+/// Every subschema a document path may meet, through every branch ([`SchemaView::reach`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Reach<'a> {
+    /// The subschemas that hold the path's values (several through `anyOf`/`oneOf`/`allOf`
+    /// and tuples; none where no schema speaks of it).
+    pub schemas: Vec<SchemaView<'a>>,
+    /// Some step went through `additionalProperties` with a schema: the path is a map's key
+    /// (or under one), whose name is data.
+    pub in_map: bool,
+    /// At some step no branch declared the name, and one declares its fields (`properties`).
+    pub undeclared: bool,
+}
+
+/// A subschema and where it is, as a schema path ([`SchemaView::subschemas`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Subschema<'a> {
+    /// Its schema path below the parent (`properties.zip`, `items`, `anyOf.1`).
+    pub path: String,
+    /// The field it declares, for a subschema of `properties`; `None` for the same value
+    /// seen through a container or a branch (`items`, `additionalProperties`, `not`, the
+    /// combinators).
+    pub property: Option<&'a str>,
+    /// The subschema.
+    pub schema: SchemaView<'a>,
+}
+
+impl<'a> SchemaView<'a> {
+    /// What the schema says of the field `name` ([`Field`]).
+    pub fn field(&self, name: &str) -> Field<'a> {
+        if let Some(sub) = self.property(name) {
+            return Field::Declared(sub);
+        }
+        match self.additional_properties() {
+            Additional::Schema(sub) => Field::Map(sub),
+            Additional::Allowed(false) => Field::Refused,
+            _ if self.has("patternProperties") => Field::Patterned,
+            _ if self.properties().is_some() => Field::Undeclared,
+            _ => Field::Open,
+        }
+    }
+
+    /// The one subschema at a document path, as far as the schema says it plainly: into a
+    /// declared field or a map's values, into the items of an array with one items schema;
+    /// [`Resolved::Open`] at a tuple, an array without `items`, `patternProperties`, a schema
+    /// without `properties`, and at a step whose subschema has `anyOf`, `oneOf`, `allOf` or
+    /// `not` (its branches are not followed). The root's own combinators are not looked at.
+    pub fn resolve<'p>(&self, steps: impl IntoIterator<Item = Step<'p>>) -> Resolved<'a> {
+        let mut current = *self;
+        let mut required = false;
+        for (i, step) in steps.into_iter().enumerate() {
+            let next = match step {
+                Step::Element => {
+                    required = false;
+                    match current.items() {
+                        Items::One(items) => Some(items),
+                        _ => return Resolved::Open,
+                    }
+                }
+                Step::Field(name) => {
+                    required = current.requires(name);
+                    match current.field(name) {
+                        Field::Declared(sub) | Field::Map(sub) => Some(sub),
+                        Field::Refused | Field::Undeclared => None,
+                        Field::Patterned | Field::Open => return Resolved::Open,
+                    }
+                }
+            };
+            let Some(next) = next else {
+                let known = current.properties().map(|p| p.names().collect()).unwrap_or_default();
+                return Resolved::Unknown(i, known);
+            };
+            current = next;
+            if current.is_combined() || current.has("not") {
+                return Resolved::Open;
+            }
+        }
+        Resolved::Known(current, required)
+    }
+
+    /// Every subschema at a document path, through every branch: at each step, each schema
+    /// reached and every branch under its `anyOf`, `oneOf` and `allOf`
+    /// ([`SchemaView::with_branches`]) is followed into a declared field, a map's values,
+    /// or the items of an array (one schema, or each of a tuple's).
+    pub fn reach<'p>(&self, steps: impl IntoIterator<Item = Step<'p>>) -> Reach<'a> {
+        let mut reach = Reach { schemas: vec![*self], ..Reach::default() };
+        for step in steps {
+            let mut next = Vec::new();
+            let (mut declared, mut closed) = (false, false);
+            for schema in reach.schemas.iter().flat_map(SchemaView::with_branches) {
+                match step {
+                    Step::Element => {
+                        match schema.items() {
+                            Items::One(items) => next.push(items),
+                            Items::Tuple(items) => next.extend(items),
+                            Items::Absent | Items::Other(_) => {}
+                        }
+                        declared = true;
+                    }
+                    Step::Field(name) => match schema.field(name) {
+                        Field::Declared(sub) => {
+                            next.push(sub);
+                            declared = true;
+                        }
+                        Field::Map(sub) => {
+                            next.push(sub);
+                            declared = true;
+                            reach.in_map = true;
+                        }
+                        _ => closed |= schema.has("properties"),
+                    },
+                }
+            }
+            reach.undeclared |= !declared && closed;
+            reach.schemas = next;
+        }
+        reach
+    }
+
+    /// The subschema at a schema path (`properties.address.properties.zip`, `anyOf.0`,
+    /// `items.2`): each segment a keyword whose value is a schema, or a keyword whose value is
+    /// a list and then a position in it. `""` is the schema itself.
+    pub fn at(&self, schema_path: &str) -> Option<SchemaView<'a>> {
+        let mut at = self.document();
+        let mut segments = schema_path.split('.').filter(|s| !s.is_empty());
+        while let Some(segment) = segments.next() {
+            at = match at.get(segment)? {
+                Bson::Document(d) => d,
+                Bson::Array(items) => items.get(segments.next()?.parse::<usize>().ok()?)?.as_document()?,
+                _ => return None,
+            };
+        }
+        Some(SchemaView::new(at))
+    }
+
+    /// The schema's direct subschemas, in the order its keywords are written: those of
+    /// `properties` (one a field), of `items` (one, or each of a tuple), of
+    /// `additionalProperties` and `not`, and the branches of `anyOf`, `oneOf` and `allOf`;
+    /// each with its schema path below this schema ([`SchemaView::at`] finds it there).
+    pub fn subschemas(&self) -> Vec<Subschema<'a>> {
+        let mut out = Vec::new();
+        for (key, value) in self.keywords() {
+            match (key, value) {
+                ("properties", Bson::Document(_)) => {
+                    for (name, schema) in self.properties().into_iter().flat_map(|p| p.iter()) {
+                        out.push(Subschema { path: format!("properties.{name}"), property: Some(name), schema });
+                    }
+                }
+                ("items" | "additionalProperties" | "not", Bson::Document(sub)) => {
+                    out.push(Subschema { path: key.to_owned(), property: None, schema: SchemaView::new(sub) })
+                }
+                ("items" | "anyOf" | "oneOf" | "allOf", Bson::Array(subs)) => {
+                    for (i, sub) in subs.iter().enumerate() {
+                        if let Bson::Document(sub) = sub {
+                            let path = format!("{key}.{i}");
+                            out.push(Subschema { path, property: None, schema: SchemaView::new(sub) });
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+}
