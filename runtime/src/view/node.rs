@@ -78,6 +78,12 @@ impl<'a> Properties<'a> {
         self.doc.iter().filter_map(|(name, sub)| Some((name.as_str(), SchemaView::new(sub.as_document()?))))
     }
 
+    /// Every declared field with its value as written (a schema, or what mongod would
+    /// refuse), in declaration order.
+    pub fn entries(&self) -> impl Iterator<Item = (&'a str, &'a Bson)> + 'a {
+        self.doc.iter().map(|(name, value)| (name.as_str(), value))
+    }
+
     /// Every declared name, whatever its value, in declaration order.
     pub fn names(&self) -> impl Iterator<Item = &'a str> + 'a {
         self.doc.keys().map(String::as_str)
@@ -138,9 +144,10 @@ impl<'a> SchemaView<'a> {
     }
 
     /// The BSON types the schema admits by its type keyword: `bsonType`, else `type`, with
-    /// the aliases of several types spelt out ([`expand_aliases`]); `None`: any type.
+    /// the aliases of several types spelt out ([`expand_aliases`]); `None`: any type (or a
+    /// type keyword that is neither a string nor a list).
     pub fn admitted(&self) -> Option<Vec<&'a str>> {
-        self.bson_type().or_else(|| self.json_type()).map(expand_aliases)
+        names(self.get("bsonType").or_else(|| self.get("type"))?).map(expand_aliases)
     }
 
     /// The names `required` lists (entries that are not strings left out).
