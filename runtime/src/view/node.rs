@@ -287,3 +287,143 @@ pub fn expand_aliases(names: Vec<&str>) -> Vec<&str> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bson::{doc, Decimal128};
+
+    fn decimal(text: &str) -> Bson {
+        Bson::Decimal128(text.parse::<Decimal128>().unwrap())
+    }
+
+    #[test]
+    fn counts_are_read_exactly_whatever_their_bson_type() {
+        for written in
+            [Bson::Int32(10), Bson::Int64(10), Bson::Double(10.0), decimal("10"), decimal("1.0E+1"), decimal("10.000")]
+        {
+            let schema =
+                doc! { "maxItems": written.clone(), "maxLength": written.clone(), "maxProperties": written.clone() };
+            let view = SchemaView::new(&schema);
+            assert_eq!(
+                (view.max_items(), view.max_length(), view.max_properties()),
+                (Some(10), Some(10), Some(10)),
+                "{written}"
+            );
+        }
+        // what mongod refuses as a count is no bound
+        for written in [
+            Bson::Double(10.5),
+            Bson::Int32(-1),
+            Bson::Int64(-1),
+            decimal("10.5"),
+            decimal("NaN"),
+            Bson::Double(f64::INFINITY),
+            Bson::String("10".into()),
+            Bson::Double(1e19),
+        ] {
+            let schema = doc! { "maxItems": written.clone() };
+            assert_eq!(SchemaView::new(&schema).max_items(), None, "{written}");
+        }
+        // an int64 above 2^53 is kept whole (a double would round it)
+        let big = (1_i64 << 53) + 1;
+        let schema = doc! { "maxLength": big };
+        assert_eq!(SchemaView::new(&schema).max_length(), Some(big as u64));
+        assert_eq!(SchemaView::new(&doc! {}).max_length(), None);
+    }
+
+    #[test]
+    fn numbers_compare_on_one_exact_line() {
+        let n = |v: Bson| Number::of(&v).unwrap();
+        let two53 = 1_i64 << 53;
+        // an int64 one above 2^53 is above the double 2^53, which f64 cannot tell apart
+        assert!(n(Bson::Int64(two53 + 1)) > n(Bson::Double(two53 as f64)));
+        assert!(n(Bson::Int64(two53 + 1)) > n(Bson::Int64(two53)));
+        // the double 0.1 is 0.1000000000000000055511151231257827...: above the decimal 0.1
+        assert!(n(decimal("0.1")) < n(Bson::Double(0.1)));
+        assert!(n(decimal("0.1000000000000000055511151231257828")) > n(Bson::Double(0.1)));
+        // the same value written four ways is equal
+        let five = [Bson::Int32(5), Bson::Int64(5), Bson::Double(5.0), decimal("5.00")];
+        for a in &five {
+            for b in &five {
+                assert!(n(a.clone()) == n(b.clone()), "{a} == {b}");
+            }
+        }
+        assert!(n(decimal("-1E+400")) < n(Bson::Int32(i32::MIN)));
+        // NaN orders against nothing, itself included
+        let nan = n(Bson::Double(f64::NAN));
+        assert!(nan.partial_cmp(&nan).is_none() && nan != nan);
+        assert!(Number::of(&Bson::String("5".into())).is_none());
+        let schema = doc! { "minimum": decimal("2.5"), "maximum": 2.5 };
+        let view = SchemaView::new(&schema);
+        assert!(view.number("minimum") == view.number("maximum"));
+        assert_eq!(view.number("multipleOf"), None);
+    }
+
+    #[test]
+    fn keywords_are_read_as_written() {
+        let schema = doc! {
+            "bsonType": ["object", "null", 3],
+            "required": ["a", 1, "b"],
+            "properties": { "a": { "type": "number" }, "b": { "bsonType": "string" }, "c": true },
+            "additionalProperties": false,
+            "items": [{ "bsonType": "int" }, 7, { "bsonType": "long" }],
+            "enum": [1, "x"],
+            "pattern": "^a$",
+            "uniqueItems": true,
+        };
+        let view = SchemaView::new(&schema);
+        assert_eq!(view.bson_type(), Some(vec!["object", "null"]));
+        assert_eq!(view.admitted(), Some(vec!["object", "null"]));
+        assert_eq!(view.required(), vec!["a", "b"]);
+        assert!(view.requires("b") && !view.requires("c"));
+        let properties = view.properties().unwrap();
+        assert_eq!(properties.names().collect::<Vec<_>>(), ["a", "b", "c"]);
+        assert_eq!(properties.iter().map(|(name, _)| name).collect::<Vec<_>>(), ["a", "b"]);
+        assert!(properties.contains("c") && properties.get("c").is_none());
+        let a = view.property("a").unwrap();
+        assert_eq!((a.bson_type(), a.json_type()), (None, Some(vec!["number"])));
+        assert_eq!(a.admitted(), Some(vec!["int", "long", "double", "decimal"]));
+        assert_eq!(view.additional_properties(), Additional::Allowed(false));
+        let tuple = match view.items() {
+            Items::Tuple(items) => items.iter().map(|i| i.bson_type()).collect::<Vec<_>>(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(tuple, [Some(vec!["int"]), Some(vec!["long"])]);
+        assert_eq!(view.enum_values().map(<[Bson]>::len), Some(2));
+        assert_eq!(view.pattern(), Some("^a$"));
+        assert!(view.flag("uniqueItems") && !view.flag("exclusiveMaximum"));
+        // a type keyword of another BSON type admits any type, and so does none
+        let odd = doc! { "bsonType": 5, "type": "string" };
+        assert_eq!(SchemaView::new(&odd).admitted(), None);
+        assert_eq!(SchemaView::new(&doc! { "type": "string" }).admitted(), Some(vec!["string"]));
+        assert_eq!(SchemaView::new(&doc! {}).admitted(), None);
+        let map = doc! { "additionalProperties": { "bsonType": "int" }, "items": "x" };
+        let map = SchemaView::new(&map);
+        assert!(matches!(map.additional_properties(), Additional::Schema(s) if s.bson_type() == Some(vec!["int"])));
+        assert_eq!(map.items(), Items::Other(&Bson::String("x".into())));
+        assert_eq!(SchemaView::new(&doc! {}).items(), Items::Absent);
+        assert_eq!(SchemaView::new(&doc! {}).additional_properties(), Additional::Absent);
+    }
+
+    #[test]
+    fn branches_are_listed_anyof_then_oneof_then_allof() {
+        let schema = doc! {
+            "allOf": [{ "title": "all" }],
+            "oneOf": [{ "title": "one", "anyOf": [{ "title": "nested" }] }, 5],
+            "anyOf": [{ "title": "any" }],
+        };
+        let view = SchemaView::new(&schema);
+        let titles = |views: Vec<SchemaView<'_>>| {
+            views.iter().map(|v| v.document().get_str("title").unwrap_or("(root)").to_owned()).collect::<Vec<_>>()
+        };
+        assert_eq!(titles(view.branches()), ["any", "one", "all"]);
+        assert_eq!(titles(view.with_branches()), ["(root)", "any", "one", "nested", "all"]);
+        assert_eq!(titles(view.branches_of(Combinator::OneOf).unwrap()), ["one"]);
+        assert!(view.is_combined() && !SchemaView::new(&doc! { "not": {} }).is_combined());
+        assert_eq!(SchemaView::new(&doc! {}).branches_of(Combinator::AnyOf), None);
+        let validator = doc! { "$jsonSchema": schema.clone() };
+        assert_eq!(SchemaView::of_validator(&validator), Some(view));
+        assert_eq!(SchemaView::of_validator(&schema), None);
+    }
+}

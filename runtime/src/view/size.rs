@@ -121,3 +121,66 @@ fn joined(path: &str, key: &str) -> String {
         format!("{path}.{key}")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bson::doc;
+
+    fn first(schema: &crate::bson::Document, looking: Unbounds) -> Option<(String, Unbounded)> {
+        SchemaView::new(schema).unbounded(looking)
+    }
+
+    #[test]
+    fn strings_are_bounded_by_max_length_or_a_fixed_width_pattern() {
+        let bounded = doc! { "bsonType": "object", "properties": {
+            "a": { "bsonType": "string", "maxLength": 5.0 },
+            "b": { "bsonType": "string", "pattern": "^[0-9]{4}$" },
+            "c": { "bsonType": "string", "enum": ["x", "y"] },
+            "d": { "bsonType": "array", "maxItems": 3, "items": { "bsonType": "string", "maxLength": 2 } },
+        } };
+        assert_eq!(first(&bounded, Unbounds::AlsoByTypes), None);
+        let open = doc! { "properties": { "a": { "bsonType": "string", "maxLength": 5 }, "b": { "bsonType": "string", "pattern": "^[0-9]+$" } } };
+        assert_eq!(first(&open, Unbounds::ByKeywords), Some(("b".to_owned(), Unbounded::String)));
+    }
+
+    #[test]
+    fn each_unbounded_part_is_named_with_its_path() {
+        let cases = [
+            (
+                doc! { "properties": { "tags": { "bsonType": "array", "items": { "bsonType": "int" } } } },
+                "tags",
+                Unbounded::Array,
+            ),
+            (
+                doc! { "properties": { "t": { "bsonType": "array", "maxItems": 2, "items": [{ "bsonType": "int" }, { "bsonType": "string" }] } } },
+                "t.1",
+                Unbounded::String,
+            ),
+            (
+                doc! { "properties": { "m": { "bsonType": "object", "additionalProperties": { "bsonType": "int" } } } },
+                "m",
+                Unbounded::Map,
+            ),
+            (doc! { "properties": { "o": { "bsonType": "object" } } }, "o", Unbounded::Undeclared),
+            (
+                doc! { "properties": { "v": { "oneOf": [{ "bsonType": "int" }, { "bsonType": "string" }] } } },
+                "v",
+                Unbounded::String,
+            ),
+        ];
+        for (schema, path, why) in cases {
+            assert_eq!(first(&schema, Unbounds::ByKeywords), Some((path.to_owned(), why)), "{schema}");
+        }
+    }
+
+    #[test]
+    fn what_only_a_type_bounds_is_looked_for_apart() {
+        let schema = doc! { "properties": { "_id": {}, "id": { "bsonType": "binData" }, "any": {} } };
+        assert_eq!(first(&schema, Unbounds::ByKeywords), None);
+        assert_eq!(first(&schema, Unbounds::AlsoByTypes), Some(("id".to_owned(), Unbounded::Binary)));
+        let schema = doc! { "properties": { "_id": {}, "any": {} } };
+        assert_eq!(first(&schema, Unbounds::AlsoByTypes), Some(("any".to_owned(), Unbounded::Any)));
+        assert_eq!(Unbounded::Any.text(), "a value of any BSON type, which no schema bounds");
+    }
+}

@@ -215,3 +215,192 @@ impl<'a> SchemaView<'a> {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bson::{doc, Document};
+
+    fn steps(path: &str) -> Vec<Step<'_>> {
+        path.split('.').map(|s| if s == "[]" { Step::Element } else { Step::Field(s) }).collect()
+    }
+
+    fn order() -> Document {
+        doc! {
+            "bsonType": "object",
+            "required": ["lines", "payment"],
+            "properties": {
+                "lines": { "bsonType": "array", "items": { "bsonType": "object", "required": ["sku"], "properties": { "sku": { "bsonType": "string" } }, "additionalProperties": false } },
+                "scores": { "bsonType": "object", "additionalProperties": { "bsonType": "int" } },
+                "payment": { "anyOf": [
+                    { "bsonType": "object", "properties": { "card": { "bsonType": "string" } } },
+                    { "bsonType": "object", "properties": { "iban": { "bsonType": "string" } } },
+                ] },
+                "pair": { "bsonType": "array", "items": [{ "bsonType": "int" }, { "bsonType": "string" }] },
+                "loose": { "bsonType": "object" },
+                "patterned": { "bsonType": "object", "properties": {}, "patternProperties": { "^x": {} } },
+            },
+        }
+    }
+
+    #[test]
+    fn a_field_is_declared_a_map_value_refused_patterned_undeclared_or_open() {
+        let schema = order();
+        let view = SchemaView::new(&schema);
+        assert!(matches!(view.field("lines"), Field::Declared(_)));
+        assert!(matches!(view.field("nope"), Field::Undeclared));
+        assert!(matches!(view.property("scores").unwrap().field("math"), Field::Map(_)));
+        let line = view.reach(steps("lines.[]")).schemas[0];
+        assert_eq!(line.field("qty"), Field::Refused);
+        assert_eq!(view.property("patterned").unwrap().field("xy"), Field::Patterned);
+        assert_eq!(view.property("loose").unwrap().field("any"), Field::Open);
+    }
+
+    #[test]
+    fn resolve_follows_what_the_schema_says_plainly_and_stops_at_branches() {
+        let schema = order();
+        let view = SchemaView::new(&schema);
+        let resolved = |path: &str| view.resolve(steps(path));
+        match resolved("lines.[].sku") {
+            Resolved::Known(sku, required) => assert!(sku.bson_type() == Some(vec!["string"]) && required),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(resolved("lines"), Resolved::Known(_, true)));
+        assert!(matches!(resolved("lines.[]"), Resolved::Known(_, false)), "an element is never required");
+        assert!(matches!(resolved("scores.math"), Resolved::Known(s, false) if s.bson_type() == Some(vec!["int"])));
+        assert_eq!(resolved("lines.[].qty"), Resolved::Unknown(2, vec!["sku"]));
+        assert_eq!(
+            resolved("nope.deeper"),
+            Resolved::Unknown(0, vec!["lines", "scores", "payment", "pair", "loose", "patterned"])
+        );
+        // a combinator, a tuple, patternProperties, no properties: anything goes
+        for open in ["payment", "payment.card", "pair.[]", "patterned.xy", "loose.any.thing"] {
+            assert_eq!(resolved(open), Resolved::Open, "{open}");
+        }
+    }
+
+    #[test]
+    fn reach_follows_every_branch_map_and_tuple() {
+        let schema = order();
+        let view = SchemaView::new(&schema);
+        let reach = |path: &str| view.reach(steps(path));
+        let types = |r: Reach<'_>| -> Vec<Vec<String>> {
+            r.schemas
+                .iter()
+                .map(|s| s.bson_type().unwrap_or_default().into_iter().map(str::to_owned).collect())
+                .collect()
+        };
+        assert_eq!(types(reach("payment.card")), [vec!["string"]]);
+        assert_eq!(types(reach("payment")), [Vec::<String>::new()]);
+        assert_eq!(types(reach("pair.[]")), [vec!["int"], vec!["string"]]);
+        assert!(reach("scores.math").in_map && !reach("lines").in_map);
+        assert!(reach("nope").undeclared && reach("nope").schemas.is_empty());
+        assert!(reach("lines.[].qty").undeclared);
+        // declared by one branch: not undeclared; declared by none of them: undeclared
+        assert!(!reach("payment.iban").undeclared && reach("payment.bic").undeclared);
+        // a schema that declares no fields says nothing of a name
+        assert!(!reach("loose.any").undeclared);
+    }
+
+    #[test]
+    fn schema_paths_lead_to_the_subschemas_that_list_them() {
+        let schema = order();
+        let view = SchemaView::new(&schema);
+        assert_eq!(view.at(""), Some(view));
+        let card = view.at("properties.payment.anyOf.0.properties.card").unwrap();
+        assert_eq!(card.bson_type(), Some(vec!["string"]));
+        assert_eq!(view.at("properties.pair.items.1").and_then(|s| s.bson_type()), Some(vec!["string"]));
+        assert_eq!(view.at("properties.payment.anyOf.2"), None);
+        assert_eq!(view.at("properties.payment.anyOf.x"), None);
+        assert_eq!(view.at("required"), None);
+        let children: Vec<(String, Option<&str>)> =
+            view.property("payment").unwrap().subschemas().into_iter().map(|s| (s.path, s.property)).collect();
+        assert_eq!(children, [("anyOf.0".to_owned(), None), ("anyOf.1".to_owned(), None)]);
+        let top: Vec<Option<&str>> = view.subschemas().into_iter().map(|s| s.property).collect();
+        assert_eq!(top.len(), 6);
+        assert!(top.iter().all(Option::is_some));
+    }
+
+    /// Schemas of every shape the readers follow, a few levels deep.
+    fn schemas() -> impl proptest::strategy::Strategy<Value = Document> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(doc! { "bsonType": "string" }),
+            Just(doc! { "bsonType": "int", "maximum": 5 }),
+            Just(doc! {}),
+            Just(doc! { "enum": [1, 2] }),
+        ];
+        leaf.prop_recursive(4, 32, 4, |inner| {
+            let name = prop::sample::select(vec!["a", "b", "c"]);
+            prop_oneof![
+                prop::collection::vec((name, inner.clone()), 0..4).prop_map(|fields| {
+                    let properties: Document =
+                        fields.into_iter().map(|(k, v)| (k.to_owned(), Bson::Document(v))).collect();
+                    doc! { "bsonType": "object", "properties": properties }
+                }),
+                inner.clone().prop_map(|items| doc! { "bsonType": "array", "items": items }),
+                prop::collection::vec(inner.clone(), 1..3)
+                    .prop_map(|items| doc! { "bsonType": "array", "items": items }),
+                inner.clone().prop_map(|map| doc! { "bsonType": "object", "additionalProperties": map }),
+                inner.clone().prop_map(|not| doc! { "not": not }),
+                (prop::sample::select(vec!["anyOf", "oneOf", "allOf"]), prop::collection::vec(inner, 1..3))
+                    .prop_map(|(key, branches)| doc! { key: branches }),
+            ]
+        })
+    }
+
+    /// Every subschema, with its schema path from the root, depth first.
+    fn every_subschema<'a>(view: SchemaView<'a>, path: &str, out: &mut Vec<(String, SchemaView<'a>)>) {
+        for sub in view.subschemas() {
+            let at = if path.is_empty() { sub.path.clone() } else { format!("{path}.{}", sub.path) };
+            out.push((at.clone(), sub.schema));
+            every_subschema(sub.schema, &at, out);
+        }
+    }
+
+    /// The document path of a schema path made of `properties.<name>` and `items` (one
+    /// schema) only, with the schema paths of the subschemas it passes; `None` for others.
+    fn document_path(path: &str) -> Option<(Vec<Step<'_>>, Vec<String>)> {
+        let segments: Vec<&str> = path.split('.').collect();
+        let (mut steps, mut passed, mut i) = (Vec::new(), Vec::new(), 0);
+        while i < segments.len() {
+            match (segments[i], segments.get(i + 1)) {
+                ("properties", Some(name)) => {
+                    steps.push(Step::Field(name));
+                    i += 2;
+                }
+                ("items", next) if next.is_none_or(|n| n.parse::<usize>().is_err()) => {
+                    steps.push(Step::Element);
+                    i += 1;
+                }
+                _ => return None,
+            }
+            passed.push(segments[..i].join("."));
+        }
+        Some((steps, passed))
+    }
+
+    proptest::proptest! {
+        /// `at` finds each subschema where `subschemas` says it is. Along a document path of
+        /// fields and items, `resolve` finds that subschema unless a combinator or `not` is on
+        /// the way (then it answers `Open`), and `reach` meets it whatever is on the way.
+        #[test]
+        fn schema_paths_and_document_paths_agree(schema in schemas()) {
+            let view = SchemaView::new(&schema);
+            let mut all = Vec::new();
+            every_subschema(view, "", &mut all);
+            for (path, sub) in &all {
+                proptest::prop_assert_eq!(view.at(path), Some(*sub), "{}", path);
+                let Some((steps, passed)) = document_path(path) else { continue };
+                let branching = passed.iter().any(|p| view.at(p).is_some_and(|s| s.is_combined() || s.has("not")));
+                let resolved = view.resolve(steps.iter().copied());
+                if branching {
+                    proptest::prop_assert_eq!(resolved, Resolved::Open, "{}", path);
+                } else {
+                    proptest::prop_assert!(matches!(resolved, Resolved::Known(found, _) if found == *sub), "{}", path);
+                }
+                proptest::prop_assert!(view.reach(steps.iter().copied()).schemas.contains(sub), "{}", path);
+            }
+        }
+    }
+}
