@@ -501,4 +501,22 @@ mod tests {
         );
         assert!(!differences(&doc! {}, &after)[0].either_way, "a new pattern tightens only one way");
     }
+
+    #[test]
+    fn bounds_compare_exactly_whatever_their_bson_types() {
+        let max = |v: Bson| doc! { "properties": { "n": { "maximum": v } } };
+        let two53 = 1_i64 << 53;
+        // two int64 bounds a double cannot tell apart
+        assert_eq!(
+            tightenings(&max(Bson::Int64(two53 + 1)), &max(Bson::Int64(two53))),
+            vec![format!("n: maximum {} -> {two53}", two53 + 1)]
+        );
+        // the same bound written as another type is no change
+        assert_eq!(tightenings(&max(Bson::Int32(10)), &max(Bson::Double(10.0))), Vec::<String>::new());
+        let decimal = |s: &str| Bson::Decimal128(s.parse().unwrap());
+        assert_eq!(tightenings(&max(Bson::Int64(10)), &max(decimal("10.00"))), Vec::<String>::new());
+        // the double 0.1 is a little above the decimal 0.1
+        assert_eq!(tightenings(&max(decimal("0.1")), &max(Bson::Double(0.1))), Vec::<String>::new());
+        assert_eq!(tightenings(&max(Bson::Double(0.1)), &max(decimal("0.1"))).len(), 1);
+    }
 }

@@ -475,3 +475,23 @@ fn array_growth(sub: SchemaView<'_>, operator: &str, path: &str, arg: &Bson, out
         Some(_) => {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// mongosh writes every number as a double, and a validator read back from mongod keeps
+    /// it so: the bound is the same whatever its BSON type.
+    #[test]
+    fn max_items_is_read_whatever_its_bson_type() {
+        let decimal = Bson::Decimal128("5".parse().unwrap());
+        for max in [Bson::Int32(5), Bson::Int64(5), Bson::Double(5.0), decimal] {
+            let schema = doc! { "properties": { "tags": { "bsonType": "array", "maxItems": max.clone() } } };
+            let found = lint_update(&schema, &doc! { "$push": { "tags": "x" } });
+            assert!(
+                found.iter().any(|f| f.message.contains("can grow the array past maxItems (5)")),
+                "{max}: {found:?}"
+            );
+        }
+    }
+}
