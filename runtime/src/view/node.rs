@@ -40,6 +40,7 @@ impl Combinator {
 }
 
 /// What `items` says.
+#[non_exhaustive]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Items<'a> {
     /// No `items`: any elements.
@@ -54,6 +55,7 @@ pub enum Items<'a> {
 }
 
 /// What `additionalProperties` says about the keys `properties` does not declare.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Additional<'a> {
     /// No `additionalProperties`: allowed.

@@ -9,6 +9,7 @@ use mongo_schema_contract::size;
 use super::node::{Additional, Items, SchemaView};
 
 /// Why a part of a document has no size bound.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unbounded {
     /// A string with neither `maxLength` nor a fixed-width `pattern`.

@@ -19,6 +19,7 @@ pub enum Step<'p> {
 
 /// What a schema says of a field name, in the order mongod asks: `properties`, then
 /// `additionalProperties`, then `patternProperties`.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Field<'a> {
     /// `properties` declares it, with this schema.
@@ -38,6 +39,7 @@ pub enum Field<'a> {
 
 /// The one subschema a document path has, where the schema says it plainly
 /// ([`SchemaView::resolve`]).
+#[non_exhaustive]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Resolved<'a> {
     /// The subschema of the path's last step, and whether its parent requires that field
@@ -52,6 +54,7 @@ pub enum Resolved<'a> {
 }
 
 /// Every subschema a document path may meet, through every branch ([`SchemaView::reach`]).
+#[non_exhaustive]
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Reach<'a> {
     /// The subschemas that hold the path's values (several through `anyOf`/`oneOf`/`allOf`
@@ -65,6 +68,7 @@ pub struct Reach<'a> {
 }
 
 /// A subschema and where it is, as a schema path ([`SchemaView::subschemas`]).
+#[non_exhaustive]
 #[derive(Clone, Debug, PartialEq)]
 pub struct Subschema<'a> {
     /// Its schema path below the parent (`properties.zip`, `items`, `anyOf.1`).
