@@ -317,8 +317,8 @@ fn model_of<'a>(models: &'a [Model], collection: &Collection) -> Option<&'a Mode
 /// The schema of a model's root (`$jsonSchema`), or the type's own for a time-series
 /// collection, which carries no validator.
 fn root_schema(model: &Model) -> Option<Document> {
-    if let Ok(schema) = model.validator.get_document("$jsonSchema") {
-        return Some(schema.clone());
+    if let Some(schema) = SchemaView::of_validator(&model.validator) {
+        return Some(schema.document().clone());
     }
     crate::registered()
         .into_iter()
