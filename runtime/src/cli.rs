@@ -389,88 +389,10 @@ fn size_note(model: &Model) -> String {
 /// not say), the first field of a kind whose size only the type bounds: binary data, or a
 /// value of any BSON type.
 fn unbounded_by(model: &Model) -> Option<(String, &'static str)> {
-    let schema = model.validator.get_document("$jsonSchema").ok()?;
-    unbounded_in(schema, String::new(), false).or_else(|| unbounded_in(schema, String::new(), true))
-}
-
-/// `path.key`, or `key` at the root.
-fn joined(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_owned()
-    } else {
-        format!("{path}.{key}")
-    }
-}
-
-/// The first unbounded part of `schema` at `path`; `loose`: also binary data and values of
-/// any type.
-fn unbounded_in(schema: &crate::bson::Document, path: String, loose: bool) -> Option<(String, &'static str)> {
-    use crate::bson::Bson;
-    for key in ["anyOf", "oneOf", "allOf"] {
-        if let Ok(branches) = schema.get_array(key) {
-            let found = branches.iter().find_map(|b| match b {
-                Bson::Document(b) => unbounded_in(b, path.clone(), loose),
-                _ => None,
-            });
-            if found.is_some() {
-                return found;
-            }
-        }
-    }
-    let mut types: Vec<&str> = match schema.get("bsonType") {
-        Some(Bson::String(t)) => vec![t.as_str()],
-        Some(Bson::Array(ts)) => ts.iter().filter_map(Bson::as_str).collect(),
-        _ => Vec::new(),
-    };
-    if schema.contains_key("enum") {
-        return None;
-    }
-    if types.is_empty() && schema.contains_key("properties") {
-        types.push("object");
-    }
-    let branching = ["anyOf", "oneOf", "allOf"].iter().any(|k| schema.contains_key(*k));
-    if types.is_empty() && !branching && !path.is_empty() && path != "_id" && loose {
-        return Some((path, "a value of any BSON type, which no schema bounds"));
-    }
-    for kind in types {
-        match kind {
-            "string" => {
-                let pattern = schema.get_str("pattern").ok().and_then(mongo_schema_contract::size::pattern_max_bytes);
-                if !schema.contains_key("maxLength") && pattern.is_none() {
-                    return Some((path, "a string with neither `max_length` nor a fixed-width `pattern`"));
-                }
-            }
-            "binData" if loose => return Some((path, "binary data, which the schema does not bound")),
-            "array" => match schema.get("items") {
-                _ if !schema.contains_key("maxItems") => return Some((path, "an array without `max_items`")),
-                Some(Bson::Document(items)) => return unbounded_in(items, path, loose),
-                Some(Bson::Array(items)) => {
-                    return items.iter().enumerate().find_map(|(i, item)| match item {
-                        Bson::Document(item) => unbounded_in(item, joined(&path, &i.to_string()), loose),
-                        _ => None,
-                    })
-                }
-                _ => {}
-            },
-            "object" => {
-                if let Ok(Bson::Document(_)) = schema.get("additionalProperties").ok_or(()) {
-                    return Some((path, "a map, whose keys no schema bounds"));
-                }
-                let Ok(properties) = schema.get_document("properties") else {
-                    return Some((path, "a document whose fields are not declared"));
-                };
-                let found = properties.iter().find_map(|(key, sub)| match sub {
-                    Bson::Document(sub) => unbounded_in(sub, joined(&path, key), loose),
-                    _ => None,
-                });
-                if found.is_some() {
-                    return found;
-                }
-            }
-            _ => {}
-        }
-    }
-    None
+    use crate::view::{SchemaView, Unbounds};
+    let schema = SchemaView::of_validator(&model.validator)?;
+    let (path, why) = schema.unbounded(Unbounds::ByKeywords).or_else(|| schema.unbounded(Unbounds::AlsoByTypes))?;
+    Some((path, why.text()))
 }
 
 /// `migrate --check`: exit 1, naming what changed, when `migrate` would write a migration.

@@ -34,6 +34,7 @@ pub mod serde_helpers;
 #[cfg(feature = "validator")]
 #[cfg_attr(docsrs, doc(cfg(feature = "validator")))]
 pub mod validate;
+pub mod view;
 
 #[doc(hidden)]
 pub mod __private;

@@ -9,6 +9,7 @@
 use super::report::Group;
 use crate::bson::{doc, Bson, Document};
 use crate::render::js_string;
+use crate::view::SchemaView;
 use crate::Validator;
 
 /// Said once above the fixes: why they bypass validation and what that needs.
@@ -198,11 +199,7 @@ impl<'a> Conversion<'a> {
     /// schema wants, with its note (saying the values are converted `place`); or why there
     /// is none.
     fn for_group(sub: Option<&'a Document>, group: &'a Group, place: &str) -> Result<(Self, String), Fix> {
-        let expected: Vec<&str> = match sub.and_then(|s| s.get("bsonType")) {
-            Some(Bson::String(t)) => vec![t.as_str()],
-            Some(Bson::Array(ts)) => ts.iter().filter_map(Bson::as_str).collect(),
-            _ => Vec::new(),
-        };
+        let expected: Vec<&str> = sub.and_then(|s| SchemaView::new(s).bson_type()).unwrap_or_default();
         let found: Vec<&str> = group.found.iter().map(String::as_str).collect();
         let Some(&(to, name, from)) = CONVERSIONS.iter().find(|(target, ..)| expected.contains(target)) else {
             return Err(Fix::Human(format!(
@@ -326,19 +323,7 @@ fn human(keyword: &str) -> &'static str {
 
 /// The subschema at a dotted schema path (`properties.address.properties.zip`, `anyOf.0`).
 fn subschema<'a>(schema: &'a Document, path: &str) -> Option<&'a Document> {
-    let mut at = schema;
-    let mut segments = path.split('.').filter(|s| !s.is_empty()).peekable();
-    while let Some(segment) = segments.next() {
-        at = match at.get(segment)? {
-            Bson::Document(d) => d,
-            Bson::Array(items) => match items.get(segments.next()?.parse::<usize>().ok()?)? {
-                Bson::Document(d) => d,
-                _ => return None,
-            },
-            _ => return None,
-        };
-    }
-    Some(at)
+    SchemaView::new(schema).at(path).map(|sub| sub.document())
 }
 
 /// A value as mongosh reads it: relaxed JSON on one line (the updates hold only strings,

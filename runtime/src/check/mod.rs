@@ -34,8 +34,8 @@ pub fn schema_to_check(
     validator: &Document,
     timeseries: bool,
 ) -> Result<Document, CheckError> {
-    if let Ok(schema) = validator.get_document("$jsonSchema") {
-        return Ok(schema.clone());
+    if let Some(schema) = crate::view::SchemaView::of_validator(validator) {
+        return Ok(schema.document().clone());
     }
     let registered = crate::registered().into_iter().find(|r| r.db == db && r.collection == collection);
     match registered {

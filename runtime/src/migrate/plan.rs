@@ -8,6 +8,7 @@ use super::snapshot::Entry;
 use super::step::{Migration, Phase, Step};
 use crate::bson::{doc, Bson, Document};
 use crate::command::{coll_mod, ValidationAction, ValidationLevel};
+use crate::view::{Properties, SchemaView};
 
 /// The migration versioned `prefix` for `changes` (which must not be empty). Unless
 /// `direct`, what the previous release's writes would not pass is left to the contract
@@ -265,10 +266,13 @@ fn notes(change: &Change) -> Vec<String> {
 /// know. Said as a note with the `$rename` data migration that would carry the values over
 /// (never run unasked: `schema new-data` takes it).
 fn renames(before: &Model, after: &Model, declared: &[(String, String)]) -> Vec<String> {
-    let schema = |m: &Model| m.validator.get_document("$jsonSchema").ok().cloned();
-    let (Some(old), Some(new)) = (schema(before), schema(after)) else { return Vec::new() };
+    let (Some(old), Some(new)) =
+        (SchemaView::of_validator(&before.validator), SchemaView::of_validator(&after.validator))
+    else {
+        return Vec::new();
+    };
     let mut notes = Vec::new();
-    rename_notes(after, "", &old, &new, &mut notes);
+    rename_notes(after, "", old, new, &mut notes);
     // a declared rename is carried out by the migration's own steps
     notes.retain(|n| !declared.iter().any(|(_, old)| n.contains(&format!(": `{old}` is gone and"))));
     notes
@@ -277,18 +281,17 @@ fn renames(before: &Model, after: &Model, declared: &[(String, String)]) -> Vec<
 /// The `renamed_from` declarations of `after` that this change carries out: the old key is
 /// a top-level property before and gone after, the new key appears.
 fn declared_renames(before: &Model, after: &Model) -> Vec<(String, String)> {
-    let properties = |m: &Model| {
-        m.validator.get_document("$jsonSchema").and_then(|s| s.get_document("properties")).cloned().unwrap_or_default()
-    };
-    let (old_props, new_props) = (properties(before), properties(after));
+    let old_props = SchemaView::of_validator(&before.validator).and_then(|s| s.properties());
+    let new_props = SchemaView::of_validator(&after.validator).and_then(|s| s.properties());
+    let declares = |props: Option<Properties<'_>>, name: &str| props.is_some_and(|p| p.contains(name));
     after
         .renames
         .iter()
         .filter(|(new, old)| {
-            old_props.contains_key(old)
-                && !old_props.contains_key(new)
-                && new_props.contains_key(new)
-                && !new_props.contains_key(old)
+            declares(old_props, old)
+                && !declares(old_props, new)
+                && declares(new_props, new)
+                && !declares(new_props, old)
         })
         .cloned()
         .collect()
@@ -360,8 +363,8 @@ fn move_step(m: &Model, pairs: &[(String, String)]) -> Option<Step> {
     Some(Step::new(&m.db, &m.collection, comments, command))
 }
 
-fn rename_notes(m: &Model, path: &str, old: &Document, new: &Document, notes: &mut Vec<String>) {
-    let (Ok(old_props), Ok(new_props)) = (old.get_document("properties"), new.get_document("properties")) else {
+fn rename_notes(m: &Model, path: &str, old: SchemaView<'_>, new: SchemaView<'_>, notes: &mut Vec<String>) {
+    let (Some(old_props), Some(new_props)) = (old.properties(), new.properties()) else {
         return;
     };
     let plain = |schema: &Bson| match schema {
@@ -374,10 +377,10 @@ fn rename_notes(m: &Model, path: &str, old: &Document, new: &Document, notes: &m
         other => other.clone(),
     };
     let at = |name: &str| if path.is_empty() { name.to_owned() } else { format!("{path}.{name}") };
-    for (gone, schema) in old_props.iter().filter(|(k, _)| !new_props.contains_key(k.as_str())) {
-        let same: Vec<&String> = new_props
-            .iter()
-            .filter(|(k, s)| !old_props.contains_key(k.as_str()) && plain(s) == plain(schema))
+    for (gone, schema) in old_props.entries().filter(|(k, _)| !new_props.contains(k)) {
+        let same: Vec<&str> = new_props
+            .entries()
+            .filter(|(k, s)| !old_props.contains(k) && plain(s) == plain(schema))
             .map(|(k, _)| k)
             .collect();
         if let [renamed] = same[..] {
@@ -395,8 +398,8 @@ fn rename_notes(m: &Model, path: &str, old: &Document, new: &Document, notes: &m
             ));
         }
     }
-    for (name, schema) in new_props {
-        if let (Some(Bson::Document(o)), Bson::Document(n)) = (old_props.get(name), schema) {
+    for (name, n) in new_props.iter() {
+        if let Some(o) = old_props.get(name) {
             rename_notes(m, &at(name), o, n, notes);
         }
     }

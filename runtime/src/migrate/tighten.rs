@@ -9,6 +9,7 @@
 //! by position, and named so (`oneOf[1](type="card").number`).
 
 use crate::bson::{Bson, Document};
+use crate::view::{expand_aliases, Additional, Combinator, Items, Number, SchemaView};
 
 /// One way `after` may reject what `before` accepted.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,50 +36,69 @@ pub(super) fn tightenings(before: &Document, after: &Document) -> Vec<String> {
 
 /// [`tightenings`], each marked with whether the reverse comparison finds it too.
 pub(super) fn differences(before: &Document, after: &Document) -> Vec<Tightening> {
-    let (before, after) = match (before.get_document("$jsonSchema"), after.get_document("$jsonSchema")) {
-        (Ok(b), Ok(a)) => (b, a),
-        _ => (before, after),
+    let (before, after) = match (SchemaView::of_validator(before), SchemaView::of_validator(after)) {
+        (Some(b), Some(a)) => (b, a),
+        _ => (SchemaView::new(before), SchemaView::new(after)),
     };
     let mut out = Vec::new();
     compare("", before, after, &mut out);
     out
 }
 
-fn compare(path: &str, before: &Document, after: &Document, out: &mut Vec<Tightening>) {
-    let keys = after.keys().chain(before.keys().filter(|k| !after.contains_key(k.as_str())));
+/// The two schemas of one place, and the one keyword of theirs that differs.
+#[derive(Clone, Copy)]
+struct Pair<'a> {
+    before: SchemaView<'a>,
+    after: SchemaView<'a>,
+    key: &'a str,
+}
+
+impl<'a> Pair<'a> {
+    fn values(&self) -> (Option<&'a Bson>, Option<&'a Bson>) {
+        (self.before.get(self.key), self.after.get(self.key))
+    }
+}
+
+fn compare(path: &str, before: SchemaView<'_>, after: SchemaView<'_>, out: &mut Vec<Tightening>) {
+    let keys = after.keywords().map(|(k, _)| k).chain(before.keywords().map(|(k, _)| k).filter(|k| !after.has(k)));
     for key in keys {
-        let (b, a) = (before.get(key), after.get(key));
+        let pair = Pair { before, after, key };
+        let (b, a) = pair.values();
         if b != a {
-            keyword(path, key, b, a, after, out);
+            keyword(path, pair, out);
         }
     }
 }
 
 /// One keyword that differs; a removed keyword only loosens, except in `properties`.
-fn keyword(path: &str, key: &str, b: Option<&Bson>, a: Option<&Bson>, after: &Document, out: &mut Vec<Tightening>) {
+fn keyword(path: &str, pair: Pair<'_>, out: &mut Vec<Tightening>) {
     let reason = |what: String| Tightening::from(format!("{}: {what}", shown(path)));
+    let (b, a) = pair.values();
+    let key = pair.key;
     match key {
         "description" | "title" => {}
         "bsonType" | "type" => {
-            narrower_type(b, a).into_iter().for_each(|t| out.push(reason(format!("no longer accepts {t}"))))
+            narrower_type(pair).into_iter().for_each(|t| out.push(reason(format!("no longer accepts {t}"))))
         }
-        "required" => newly_required(b, a)
-            .into_iter()
-            .for_each(|f| out.push(format!("{}: newly required", join(path, &f)).into())),
+        "required" => {
+            newly_required(pair).into_iter().for_each(|f| out.push(format!("{}: newly required", join(path, f)).into()))
+        }
         "minLength" | "minItems" | "minProperties" | "minimum" => {
-            bound(key, b, a, |old, new| new > old).map(|r| out.push(reason(r))).unwrap_or(())
+            bound(pair, |old, new| new > old).map(|r| out.push(reason(r))).unwrap_or(())
         }
         "maxLength" | "maxItems" | "maxProperties" | "maximum" => {
-            bound(key, b, a, |old, new| new < old).map(|r| out.push(reason(r))).unwrap_or(())
+            bound(pair, |old, new| new < old).map(|r| out.push(reason(r))).unwrap_or(())
         }
         "exclusiveMinimum" | "exclusiveMaximum" | "uniqueItems" => {
-            switched_on(key, b, a).map(|r| out.push(reason(r))).unwrap_or(())
+            if pair.after.flag(key) && !pair.before.flag(key) {
+                out.push(reason(format!("new {key}")));
+            }
         }
-        "enum" => fewer_values(b, a).map(|r| out.push(reason(r))).unwrap_or(()),
-        "properties" => properties(path, b, a, after, out),
-        "additionalProperties" => additional(path, b, a, out),
-        "items" => items(path, b, a, out),
-        "oneOf" | "anyOf" | "allOf" => branches(path, key, b, a, out),
+        "enum" => fewer_values(pair).map(|r| out.push(reason(r))).unwrap_or(()),
+        "properties" => properties(path, pair, out),
+        "additionalProperties" => additional(path, pair, out),
+        "items" => items(path, pair, out),
+        "oneOf" | "anyOf" | "allOf" => branches(path, pair, out),
         _ if a.is_none() => {}
         _ => out.push(Tightening {
             either_way: b.is_some(),
@@ -107,101 +127,79 @@ fn value(b: Option<&Bson>) -> String {
     b.map_or_else(|| "(none)".to_owned(), |v| v.clone().into_relaxed_extjson().to_string())
 }
 
-/// The `bsonType`s a schema admits; `None`: any.
-fn types(b: Option<&Bson>) -> Option<Vec<String>> {
-    let names: Vec<String> = match b? {
-        Bson::String(s) => vec![s.clone()],
-        Bson::Array(items) => items.iter().filter_map(Bson::as_str).map(str::to_owned).collect(),
-        _ => return None,
-    };
-    use mongo_schema_contract::bson::{NUMBER, NUMBER_ALIASES};
-    Some(
-        names
-            .into_iter()
-            .flat_map(|n| if n == NUMBER { NUMBER_ALIASES.map(str::to_owned).to_vec() } else { vec![n] })
-            .collect(),
-    )
+/// The types a schema admits by `bsonType` (or by `type`: `key`), aliases spelt out; `None`:
+/// any.
+fn types<'a>(schema: SchemaView<'a>, key: &str) -> Option<Vec<&'a str>> {
+    let names = if key == "type" { schema.json_type() } else { schema.bson_type() };
+    names.map(expand_aliases)
 }
 
-fn narrower_type(b: Option<&Bson>, a: Option<&Bson>) -> Vec<String> {
-    match (types(b), types(a)) {
+fn narrower_type(pair: Pair<'_>) -> Vec<String> {
+    match (types(pair.before, pair.key), types(pair.after, pair.key)) {
         (_, None) => vec![],
         (None, Some(_)) => vec!["every BSON type".to_owned()],
-        (Some(old), Some(new)) => old.into_iter().filter(|t| !new.contains(t)).collect(),
+        (Some(old), Some(new)) => old.into_iter().filter(|t| !new.contains(t)).map(str::to_owned).collect(),
     }
 }
 
-fn newly_required(b: Option<&Bson>, a: Option<&Bson>) -> Vec<String> {
-    let names = |v: Option<&Bson>| -> Vec<String> {
-        v.and_then(Bson::as_array)
-            .map(|xs| xs.iter().filter_map(Bson::as_str).map(str::to_owned).collect())
-            .unwrap_or_default()
-    };
-    let old = names(b);
-    names(a).into_iter().filter(|f| !old.contains(f)).collect()
+fn newly_required<'a>(pair: Pair<'a>) -> Vec<&'a str> {
+    let old = pair.before.required();
+    pair.after.required().into_iter().filter(|f| !old.contains(f)).collect()
 }
 
-fn number(b: &Bson) -> Option<f64> {
-    match b {
-        Bson::Int32(n) => Some(f64::from(*n)),
-        Bson::Int64(n) => Some(*n as f64),
-        Bson::Double(n) => Some(*n),
-        Bson::Decimal128(d) => d.to_string().parse().ok(),
-        _ => None,
-    }
-}
-
-fn bound(key: &str, b: Option<&Bson>, a: Option<&Bson>, tighter: fn(f64, f64) -> bool) -> Option<String> {
-    let new = number(a?)?;
-    match b.and_then(number) {
+/// A bound that moved the tighter way, read by the view's number reader: exact across int,
+/// long, double and decimal.
+fn bound(pair: Pair<'_>, tighter: fn(Number, Number) -> bool) -> Option<String> {
+    let (b, a) = pair.values();
+    let key = pair.key;
+    let new = pair.after.number(key)?;
+    match pair.before.number(key) {
         None => Some(format!("new {key} {}", value(a))),
         Some(old) if tighter(old, new) => Some(format!("{key} {} -> {}", value(b), value(a))),
         Some(_) => None,
     }
 }
 
-fn switched_on(key: &str, b: Option<&Bson>, a: Option<&Bson>) -> Option<String> {
-    let on = |v: Option<&Bson>| v.and_then(Bson::as_bool).unwrap_or(false);
-    (on(a) && !on(b)).then(|| format!("new {key}"))
-}
-
-fn fewer_values(b: Option<&Bson>, a: Option<&Bson>) -> Option<String> {
-    let new = a?.as_array()?;
-    let Some(old) = b.and_then(Bson::as_array) else { return Some(format!("new enum {}", value(a))) };
+fn fewer_values(pair: Pair<'_>) -> Option<String> {
+    let new = pair.after.enum_values()?;
+    let Some(old) = pair.before.enum_values() else {
+        return Some(format!("new enum {}", value(pair.after.get("enum"))));
+    };
     let dropped: Vec<&Bson> = old.iter().filter(|v| !new.contains(v)).collect();
     (!dropped.is_empty()).then(|| {
         format!("enum no longer accepts {}", value(Some(&Bson::Array(dropped.into_iter().cloned().collect()))))
     })
 }
 
-fn properties(path: &str, b: Option<&Bson>, a: Option<&Bson>, after: &Document, out: &mut Vec<Tightening>) {
-    let empty = Document::new();
-    let old = b.and_then(Bson::as_document).unwrap_or(&empty);
-    let new = a.and_then(Bson::as_document).unwrap_or(&empty);
-    for (name, schema) in new {
-        if let (Some(Bson::Document(o)), Bson::Document(n)) = (old.get(name), schema) {
-            compare(&join(path, name), o, n, out);
+fn properties(path: &str, pair: Pair<'_>, out: &mut Vec<Tightening>) {
+    let (old, new) = (pair.before.properties(), pair.after.properties());
+    for (name, schema) in new.iter().flat_map(|p| p.iter()) {
+        if let Some(o) = old.and_then(|p| p.get(name)) {
+            compare(&join(path, name), o, schema, out);
         }
     }
-    if matches!(after.get_bool("additionalProperties"), Ok(false)) {
-        old.keys().filter(|k| !new.contains_key(k.as_str())).for_each(|k| {
+    if pair.after.additional_properties() == Additional::Allowed(false) {
+        let gone = old.iter().flat_map(|p| p.names()).filter(|k| !new.is_some_and(|p| p.contains(k)));
+        gone.for_each(|k| {
             out.push(format!("{}: no longer allowed (additionalProperties is false)", join(path, k)).into())
         });
     }
 }
 
-fn additional(path: &str, b: Option<&Bson>, a: Option<&Bson>, out: &mut Vec<Tightening>) {
-    match (b, a) {
-        (Some(Bson::Document(o)), Some(Bson::Document(n))) => compare(&format!("{}.*", shown(path)), o, n, out),
-        (_, None) | (_, Some(Bson::Boolean(true))) => {}
+fn additional(path: &str, pair: Pair<'_>, out: &mut Vec<Tightening>) {
+    let (b, a) = pair.values();
+    match (pair.before.additional_properties(), pair.after.additional_properties()) {
+        (Additional::Schema(o), Additional::Schema(n)) => compare(&format!("{}.*", shown(path)), o, n, out),
+        (_, Additional::Absent) | (_, Additional::Allowed(true)) => {}
         _ => out.push(format!("{}: additionalProperties {} -> {}", shown(path), value(b), value(a)).into()),
     }
 }
 
-fn items(path: &str, b: Option<&Bson>, a: Option<&Bson>, out: &mut Vec<Tightening>) {
-    match (b, a) {
-        (Some(Bson::Document(o)), Some(Bson::Document(n))) => compare(&format!("{path}[]"), o, n, out),
-        (_, None) => {}
+fn items(path: &str, pair: Pair<'_>, out: &mut Vec<Tightening>) {
+    let (b, a) = pair.values();
+    match (pair.before.items(), pair.after.items()) {
+        (Items::One(o), Items::One(n)) => compare(&format!("{path}[]"), o, n, out),
+        (_, Items::Absent) => {}
         _ => out.push(Tightening {
             text: format!("{}: items {} -> {}", shown(path), value(b), value(a)),
             either_way: b.is_some(),
@@ -215,7 +213,9 @@ fn items(path: &str, b: Option<&Bson>, a: Option<&Bson>, out: &mut Vec<Tightenin
 /// loosens (for `allOf` the other way round). `oneOf` rejects a document two branches
 /// accept: unless its branches in `after` provably exclude each other, any change of them
 /// may tighten.
-fn branches(path: &str, key: &str, b: Option<&Bson>, a: Option<&Bson>, out: &mut Vec<Tightening>) {
+fn branches(path: &str, pair: Pair<'_>, out: &mut Vec<Tightening>) {
+    let (b, a) = pair.values();
+    let key = pair.key;
     let (old, new) = match (b, a) {
         (Some(Bson::Array(old)), Some(Bson::Array(new))) => (old, new),
         // removing the keyword loosens
@@ -233,17 +233,18 @@ fn branches(path: &str, key: &str, b: Option<&Bson>, a: Option<&Bson>, out: &mut
         }
     };
     let tag = tag_key(old.iter().chain(new));
-    let label = |i: usize, branch: &Bson| match branch_label(branch, tag.as_deref()) {
+    let label = |i: usize, branch: &Bson| match branch_label(branch, tag) {
         Some(l) => join(path, &format!("{key}[{i}]({l})")),
         None => join(path, &format!("{key}[{i}]")),
     };
-    let pairs = pair(old, new, tag.as_deref());
+    let pairs = pair_up(old, new, tag);
     let mut changed = false;
     for (o, n) in &pairs {
         match (o.map(|i| &old[i]), n.map(|i| &new[i])) {
             (Some(Bson::Document(ob)), Some(Bson::Document(nb))) if ob != nb => {
                 changed = true;
-                compare(&label(n.unwrap_or_default(), &new[n.unwrap_or_default()]), ob, nb, out);
+                let at = label(n.unwrap_or_default(), &new[n.unwrap_or_default()]);
+                compare(&at, SchemaView::new(ob), SchemaView::new(nb), out);
             }
             (Some(ob), Some(nb)) if ob != nb => {
                 changed = true;
@@ -272,7 +273,7 @@ fn branches(path: &str, key: &str, b: Option<&Bson>, a: Option<&Bson>, out: &mut
             _ => {}
         }
     }
-    if key == "oneOf" && changed && !exclusive(new) {
+    if key == Combinator::OneOf.keyword() && changed && !exclusive(new) {
         out.push(
             format!(
                 "{}: a document may now match two branches, which oneOf refuses (its branches do not provably exclude each other)",
@@ -285,14 +286,14 @@ fn branches(path: &str, key: &str, b: Option<&Bson>, a: Option<&Bson>, out: &mut
 
 /// The property most branches fix to one value (`{type: {enum: ["card"]}}`): the tag of
 /// an internally or adjacently tagged enum.
-fn tag_key<'a>(branches: impl Iterator<Item = &'a Bson>) -> Option<String> {
-    let mut counts: Vec<(String, usize)> = Vec::new();
-    for branch in branches.filter_map(Bson::as_document) {
-        for (name, schema) in branch.get_document("properties").into_iter().flatten() {
+fn tag_key<'a>(branches: impl Iterator<Item = &'a Bson>) -> Option<&'a str> {
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for branch in branches.filter_map(Bson::as_document).map(SchemaView::new) {
+        for (name, schema) in branch.properties().iter().flat_map(|p| p.iter()) {
             if fixed(schema).is_some() {
-                match counts.iter_mut().find(|(n, _)| n == name) {
+                match counts.iter_mut().find(|(n, _)| *n == name) {
                     Some((_, count)) => *count += 1,
-                    None => counts.push((name.clone(), 1)),
+                    None => counts.push((name, 1)),
                 }
             }
         }
@@ -302,8 +303,8 @@ fn tag_key<'a>(branches: impl Iterator<Item = &'a Bson>) -> Option<String> {
 }
 
 /// The one value a schema admits: `{enum: [v]}`.
-fn fixed(schema: &Bson) -> Option<&Bson> {
-    match schema.as_document()?.get_array("enum").ok()?.as_slice() {
+fn fixed(schema: SchemaView<'_>) -> Option<&Bson> {
+    match schema.enum_values()? {
         [one] => Some(one),
         _ => None,
     }
@@ -312,20 +313,24 @@ fn fixed(schema: &Bson) -> Option<&Bson> {
 /// How a branch is named beside its position: the tag value it fixes (`type="card"`), or
 /// the one property an externally tagged variant requires (`circle`).
 fn branch_label(branch: &Bson, tag: Option<&str>) -> Option<String> {
-    let branch = branch.as_document()?;
-    let properties = branch.get_document("properties").ok();
-    if let Some(value) = tag.and_then(|t| properties?.get(t).and_then(fixed).map(|v| (t, v))) {
-        return Some(format!("{}={}", value.0, self::value(Some(value.1))));
+    let branch = SchemaView::new(branch.as_document()?);
+    let properties = branch.properties();
+    if let Some((t, v)) = tag.and_then(|t| properties?.get(t).and_then(fixed).map(|v| (t, v))) {
+        return Some(format!("{t}={}", value(Some(v))));
     }
-    match (branch.get_array("required").map(Vec::as_slice), properties.map(Document::len)) {
-        (Ok([Bson::String(only)]), Some(1)) if properties?.contains_key(only) => Some(only.clone()),
+    let only_required = match branch.get("required").and_then(Bson::as_array).map(Vec::as_slice) {
+        Some([Bson::String(only)]) => Some(only.as_str()),
+        _ => None,
+    };
+    match (only_required, properties.map(|p| p.names().count())) {
+        (Some(only), Some(1)) if properties?.contains(only) => Some(only.to_owned()),
         _ => None,
     }
 }
 
 /// Each branch of `old` with its counterpart in `new`, by label when every branch on both
 /// sides has one of its own, else by position; `None` on the side where it is missing.
-fn pair(old: &[Bson], new: &[Bson], tag: Option<&str>) -> Vec<(Option<usize>, Option<usize>)> {
+fn pair_up(old: &[Bson], new: &[Bson], tag: Option<&str>) -> Vec<(Option<usize>, Option<usize>)> {
     let labels = |side: &[Bson]| -> Option<Vec<String>> {
         let labels: Vec<String> = side.iter().map(|b| branch_label(b, tag)).collect::<Option<_>>()?;
         let unique = labels.iter().enumerate().all(|(i, l)| !labels[..i].contains(l));
@@ -343,30 +348,23 @@ fn pair(old: &[Bson], new: &[Bson], tag: Option<&str>) -> Vec<(Option<usize>, Op
 /// Whether no document can match two of `branches`: each two differ in a tag value they
 /// require, in a property one requires and the other forbids, or in their BSON types.
 fn exclusive(branches: &[Bson]) -> bool {
-    let docs: Vec<&Document> = branches.iter().filter_map(Bson::as_document).collect();
+    let docs: Vec<SchemaView<'_>> = branches.iter().filter_map(Bson::as_document).map(SchemaView::new).collect();
     docs.len() == branches.len()
-        && docs.iter().enumerate().all(|(i, x)| docs[..i].iter().all(|y| disjoint(x, y) || disjoint(y, x)))
+        && docs.iter().enumerate().all(|(i, x)| docs[..i].iter().all(|y| disjoint(*x, *y) || disjoint(*y, *x)))
 }
 
 /// Whether a document `x` accepts is never one `y` accepts, by one of the reasons
 /// [`exclusive`] names (checked from `x`'s side).
-fn disjoint(x: &Document, y: &Document) -> bool {
-    let empty = Document::new();
-    let required = |d: &Document| -> Vec<String> {
-        d.get_array("required")
-            .map(|r| r.iter().filter_map(Bson::as_str).map(str::to_owned).collect())
-            .unwrap_or_default()
-    };
-    let (x_props, y_props) =
-        (x.get_document("properties").unwrap_or(&empty), y.get_document("properties").unwrap_or(&empty));
-    let closed = y.get_bool("additionalProperties").ok() == Some(false) && !y.contains_key("patternProperties");
-    let values = |s: &Bson| s.as_document().and_then(|d| d.get_array("enum").ok()).cloned();
-    required(x).iter().any(|k| {
-        let tags_differ = match (x_props.get(k).and_then(values), y_props.get(k).and_then(values)) {
+fn disjoint<'a>(x: SchemaView<'a>, y: SchemaView<'a>) -> bool {
+    let y_props = y.properties();
+    let closed = y.additional_properties() == Additional::Allowed(false) && !y.has("patternProperties");
+    let values = |schema: SchemaView<'a>, k: &str| schema.property(k).and_then(|p| p.enum_values());
+    x.required().iter().any(|k| {
+        let tags_differ = match (values(x, k), values(y, k)) {
             (Some(xs), Some(ys)) => !xs.iter().any(|v| ys.contains(v)),
             _ => false,
         };
-        tags_differ || (closed && !y_props.contains_key(k))
+        tags_differ || (closed && !y_props.is_some_and(|p| p.contains(k)))
     }) || match (kinds(x), kinds(y)) {
         (Some(xs), Some(ys)) => !xs.iter().any(|t| ys.contains(t)),
         _ => false,
@@ -375,11 +373,10 @@ fn disjoint(x: &Document, y: &Document) -> bool {
 
 /// The BSON types a schema's values can have (`bsonType`, or those of its `enum`'s
 /// values); `None`: any.
-fn kinds(schema: &Document) -> Option<Vec<String>> {
-    if let Some(names) = types(schema.get("bsonType")) {
-        return Some(names);
+fn kinds(schema: SchemaView<'_>) -> Option<Vec<&str>> {
+    if let Some(names) = schema.bson_type() {
+        return Some(expand_aliases(names));
     }
-    let values = schema.get_array("enum").ok()?;
     let kind = |v: &Bson| match v {
         Bson::String(_) => "string",
         Bson::Document(_) => "object",
@@ -391,7 +388,7 @@ fn kinds(schema: &Document) -> Option<Vec<String>> {
         Bson::Double(_) => "double",
         _ => "other",
     };
-    Some(values.iter().map(|v| kind(v).to_owned()).collect())
+    Some(schema.enum_values()?.iter().map(kind).collect())
 }
 
 #[cfg(test)]
@@ -503,5 +500,23 @@ mod tests {
             vec![Tightening { text: "(document): pattern changed from \"^a\" to \"^b\"".into(), either_way: true }]
         );
         assert!(!differences(&doc! {}, &after)[0].either_way, "a new pattern tightens only one way");
+    }
+
+    #[test]
+    fn bounds_compare_exactly_whatever_their_bson_types() {
+        let max = |v: Bson| doc! { "properties": { "n": { "maximum": v } } };
+        let two53 = 1_i64 << 53;
+        // two int64 bounds a double cannot tell apart
+        assert_eq!(
+            tightenings(&max(Bson::Int64(two53 + 1)), &max(Bson::Int64(two53))),
+            vec![format!("n: maximum {} -> {two53}", two53 + 1)]
+        );
+        // the same bound written as another type is no change
+        assert_eq!(tightenings(&max(Bson::Int32(10)), &max(Bson::Double(10.0))), Vec::<String>::new());
+        let decimal = |s: &str| Bson::Decimal128(s.parse().unwrap());
+        assert_eq!(tightenings(&max(Bson::Int64(10)), &max(decimal("10.00"))), Vec::<String>::new());
+        // the double 0.1 is a little above the decimal 0.1
+        assert_eq!(tightenings(&max(decimal("0.1")), &max(Bson::Double(0.1))), Vec::<String>::new());
+        assert_eq!(tightenings(&max(Bson::Double(0.1)), &max(decimal("0.1"))).len(), 1);
     }
 }

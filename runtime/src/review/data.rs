@@ -6,6 +6,7 @@ use super::report::{Item, List, Options, Status};
 use crate::bson::{doc, Bson, Document};
 use crate::migrate::server::{chain, CommandError, Server};
 use crate::migrate::Model;
+use crate::view::{expand_aliases, Reach, SchemaView, Step};
 use mongo_schema_contract::naming;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -316,8 +317,8 @@ fn model_of<'a>(models: &'a [Model], collection: &Collection) -> Option<&'a Mode
 /// The schema of a model's root (`$jsonSchema`), or the type's own for a time-series
 /// collection, which carries no validator.
 fn root_schema(model: &Model) -> Option<Document> {
-    if let Ok(schema) = model.validator.get_document("$jsonSchema") {
-        return Some(schema.clone());
+    if let Some(schema) = SchemaView::of_validator(&model.validator) {
+        return Some(schema.document().clone());
     }
     crate::registered()
         .into_iter()
@@ -325,88 +326,28 @@ fn root_schema(model: &Model) -> Option<Document> {
         .map(|r| (r.json_schema)())
 }
 
-/// What a schema says about a path of the data.
-#[derive(Debug, Default)]
-struct AtPath<'a> {
-    /// The sub-schemas that apply (several through `anyOf`/`oneOf`).
-    schemas: Vec<&'a Document>,
-    /// The path is a key of a map (`additionalProperties` with a schema): its name is data.
-    in_map: bool,
-    /// The path is not declared where its parent declares its fields.
-    undeclared: bool,
-}
-
-/// The branches of a schema: itself, and those of its `anyOf`/`oneOf`/`allOf`.
-fn branches(schema: &Document) -> Vec<&Document> {
-    let mut all = vec![schema];
-    for key in ["anyOf", "oneOf", "allOf"] {
-        if let Ok(list) = schema.get_array(key) {
-            all.extend(list.iter().filter_map(Bson::as_document).flat_map(branches));
-        }
-    }
-    all
-}
-
-fn schema_at<'a>(root: &'a Document, path: &str) -> AtPath<'a> {
-    let mut at = AtPath { schemas: vec![root], ..AtPath::default() };
-    for segment in path.split('.') {
-        let mut next = Vec::new();
-        let mut declared_somewhere = false;
-        let mut closed = false;
-        for schema in at.schemas.iter().flat_map(|s| branches(s)) {
-            if segment == "[]" {
-                match schema.get("items") {
-                    Some(Bson::Document(items)) => next.push(items),
-                    Some(Bson::Array(items)) => next.extend(items.iter().filter_map(Bson::as_document)),
-                    _ => {}
-                }
-                declared_somewhere = true;
-                continue;
-            }
-            if let Ok(sub) = schema.get_document("properties").and_then(|p| p.get_document(segment)) {
-                next.push(sub);
-                declared_somewhere = true;
-            } else if let Ok(map) = schema.get_document("additionalProperties") {
-                next.push(map);
-                declared_somewhere = true;
-                at.in_map = true;
-            } else if schema.contains_key("properties") {
-                closed = true;
-            }
-        }
-        at.undeclared |= !declared_somewhere && closed;
-        at.schemas = next;
-    }
-    at
+/// What a schema says about a path of the data (`tags.[]` for the items of `tags`): every
+/// subschema there, through every branch.
+fn schema_at<'a>(root: &'a Document, path: &str) -> Reach<'a> {
+    let steps = path.split('.').map(|s| if s == "[]" { Step::Element } else { Step::Field(s) });
+    SchemaView::new(root).reach(steps)
 }
 
 /// The BSON types a schema allows (`None`: any).
-fn allowed_types(schemas: &[&Document]) -> Option<BTreeSet<String>> {
+fn allowed_types(schemas: &[SchemaView<'_>]) -> Option<BTreeSet<String>> {
     let mut allowed = BTreeSet::new();
-    for schema in schemas.iter().flat_map(|s| branches(s)) {
-        let named: Vec<&str> = match schema.get("bsonType") {
-            Some(Bson::String(t)) => vec![t.as_str()],
-            Some(Bson::Array(ts)) => ts.iter().filter_map(Bson::as_str).collect(),
-            _ => Vec::new(),
-        };
-        for t in named {
-            match t {
-                mongo_schema_contract::bson::NUMBER => {
-                    allowed.extend(mongo_schema_contract::bson::NUMBER_ALIASES.map(str::to_owned))
-                }
-                t => {
-                    allowed.insert(t.to_owned());
-                }
-            }
-        }
-        if let Ok(values) = schema.get_array("enum") {
+    for schema in schemas.iter().flat_map(SchemaView::with_branches) {
+        let named = schema.bson_type().unwrap_or_default();
+        allowed.extend(expand_aliases(named).into_iter().map(str::to_owned));
+        if let Some(values) = schema.enum_values() {
             allowed.extend(values.iter().map(|v| bson_type_name(v).to_owned()));
         }
     }
     // a schema that names no type (in any branch) allows every type
-    let open = schemas.iter().flat_map(|s| branches(s)).any(|s| {
-        !s.contains_key("bsonType") && !s.contains_key("enum") && !s.contains_key("anyOf") && !s.contains_key("oneOf")
-    });
+    let open = schemas
+        .iter()
+        .flat_map(SchemaView::with_branches)
+        .any(|s| !s.has("bsonType") && !s.has("enum") && !s.has("anyOf") && !s.has("oneOf"));
     (!open && !allowed.is_empty()).then_some(allowed)
 }
 
@@ -607,7 +548,8 @@ fn array_item(survey: &Survey, models: &[Model]) -> Item {
             let Some((len, id)) = &row.longest else { continue };
             let declared = schema
                 .as_ref()
-                .and_then(|s| schema_at(s, &row.path).schemas.iter().filter_map(|s| number(s.get("maxItems"))).max());
+                .and_then(|s| schema_at(s, &row.path).schemas.iter().filter_map(SchemaView::max_items).max())
+                .map(|max| i64::try_from(max).unwrap_or(i64::MAX));
             let items = if *len == 1 { "item" } else { "items" };
             let where_ = format!("{} `{}`: {len} {items} (_id {})", collection.namespace(), row.path, show_id(id));
             if *len > MAX_ARRAY_ITEMS {

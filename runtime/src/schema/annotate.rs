@@ -1,10 +1,11 @@
 //! A derived type's validator, with each subschema annotated with the Rust type and field
 //! that produced it, so a violation says `Address::city` beside `address.city`.
 
-use crate::bson::{Bson, Document};
+use crate::bson::Document;
 
 use super::{FieldFacts, MongoSchema};
 use crate::validate::{join, SchemaError, Validator};
+use crate::view::SchemaView;
 
 impl Validator {
     /// The validator of `T::json_schema()`, each violation carrying in
@@ -49,7 +50,7 @@ impl Validator {
         fields: Option<&'static [FieldFacts]>,
     ) -> Result<Validator, SchemaError> {
         let mut validator = Validator::new(schema)?;
-        annotate(&mut validator, schema, "", &Site { owner: name, fields }, name);
+        annotate(&mut validator, SchemaView::new(schema), "", &Site { owner: name, fields }, name);
         Ok(validator)
     }
 }
@@ -61,37 +62,22 @@ struct Site {
 }
 
 /// Notes `schema` (at `path`) with `note`, and its properties with their fields.
-fn annotate(validator: &mut Validator, schema: &Document, path: &str, at: &Site, note: &str) {
+fn annotate(validator: &mut Validator, schema: SchemaView<'_>, path: &str, at: &Site, note: &str) {
     if !note.is_empty() {
         validator.annotate(path, note);
     }
-    for (key, value) in schema {
-        match (key.as_str(), value) {
-            ("properties", Bson::Document(properties)) => {
-                for (name, sub) in properties {
-                    let Bson::Document(sub) = sub else { continue };
-                    let sub_path = join(path, &format!("properties.{name}"));
-                    match at.fields.and_then(|fields| FieldFacts::written(fields, name.as_bytes(), at.owner)) {
-                        Some((owner, field)) => {
-                            let nested = Site { owner: field.type_name, fields: field.fields };
-                            annotate(validator, sub, &sub_path, &nested, &format!("{owner}::{}", field.ident));
-                        }
-                        None => annotate(validator, sub, &sub_path, &Site { owner: "", fields: None }, note),
-                    }
+    for sub in schema.subschemas() {
+        let sub_path = join(path, &sub.path);
+        match sub.property {
+            Some(name) => match at.fields.and_then(|fields| FieldFacts::written(fields, name.as_bytes(), at.owner)) {
+                Some((owner, field)) => {
+                    let nested = Site { owner: field.type_name, fields: field.fields };
+                    annotate(validator, sub.schema, &sub_path, &nested, &format!("{owner}::{}", field.ident));
                 }
-            }
+                None => annotate(validator, sub.schema, &sub_path, &Site { owner: "", fields: None }, note),
+            },
             // the same value seen through a container or a branch: the same field
-            ("items" | "additionalProperties" | "not", Bson::Document(sub)) => {
-                annotate(validator, sub, &join(path, key), at, note)
-            }
-            ("items" | "anyOf" | "oneOf" | "allOf", Bson::Array(subs)) => {
-                for (i, sub) in subs.iter().enumerate() {
-                    if let Bson::Document(sub) = sub {
-                        annotate(validator, sub, &join(path, &format!("{key}.{i}")), at, note);
-                    }
-                }
-            }
-            _ => {}
+            None => annotate(validator, sub.schema, &sub_path, at, note),
         }
     }
 }

@@ -2,8 +2,8 @@
 //! strings and symbols compare by bytes, and embedded documents ignore field order
 //! (mongod's `UnorderedFieldsBSONElementComparator`).
 
-use super::number::{num_eq, BsonNumber, Dec};
 use super::value::{Arr, Doc, Res, Value, View};
+use crate::view::number::{num_eq, BsonNumber, Dec};
 
 /// Widens any numeric view to a `BsonNumber`.
 pub(crate) fn as_num<D, A>(view: &View<'_, D, A>) -> Option<BsonNumber> {

@@ -137,7 +137,6 @@ mod equal;
 mod error;
 mod eval;
 mod keywords;
-mod number;
 mod pattern;
 mod report;
 mod schema;
@@ -150,7 +149,7 @@ mod walk;
 /// A seeded xorshift64 stream for the unit tests' generated inputs: the same values on
 /// every run.
 #[cfg(test)]
-fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+pub(crate) fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
     move || {
         state ^= state << 13;
         state ^= state >> 7;

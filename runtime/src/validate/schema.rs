@@ -11,8 +11,8 @@ use super::keywords::logic::LogicRules;
 use super::keywords::number::NumberRules;
 use super::keywords::object::ObjectRules;
 use super::keywords::string::StringRules;
-use super::number::{BsonNumber, Dec};
 use super::types::{Aliases, TypeSet};
+use crate::view::number::{integral, number_of};
 
 /// Every keyword mongod's `$jsonSchema` parser knows.
 const KNOWN: &[&str] = &[
@@ -275,17 +275,6 @@ fn one_alias(alias: &str, ctx: Ctx<'_>, keyword: &str, table: Aliases) -> Result
     TypeSet::from_alias(alias, table).ok_or_else(|| ctx.err(keyword, format!("Unknown type name alias: {alias}")))
 }
 
-/// A numeric keyword value (int, long, double or decimal).
-pub(crate) fn number_of(value: &Bson) -> Option<BsonNumber> {
-    match value {
-        Bson::Int32(v) => Some(BsonNumber::Long(i64::from(*v))),
-        Bson::Int64(v) => Some(BsonNumber::Long(*v)),
-        Bson::Double(v) => Some(BsonNumber::Double(*v)),
-        Bson::Decimal128(d) => Some(BsonNumber::Decimal(Dec::from_bytes(d.bytes()))),
-        _ => None,
-    }
-}
-
 /// mongod's `parseIntegerElementToNonNegativeLong`: a number with an integral value that fits
 /// a long and is not negative (used by every length and count keyword).
 pub(crate) fn non_negative_long(value: &Bson, ctx: Ctx<'_>, keyword: &str) -> Result<u64, SchemaError> {
@@ -293,32 +282,6 @@ pub(crate) fn non_negative_long(value: &Bson, ctx: Ctx<'_>, keyword: &str) -> Re
         number_of(value).ok_or_else(|| ctx.err(keyword, format!("Expected a number in: {keyword}: {value}")))?;
     let whole = integral(number).ok_or_else(|| ctx.err(keyword, format!("Expected an integer: {keyword}: {value}")))?;
     u64::try_from(whole).map_err(|_| ctx.err(keyword, format!("Expected a positive number in: {keyword}: {value}")))
-}
-
-/// The integer a number denotes exactly, if it has one that fits a long.
-fn integral(number: BsonNumber) -> Option<i64> {
-    match number {
-        BsonNumber::Long(v) => Some(v),
-        BsonNumber::Double(v) => {
-            (v.trunc() == v && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&v)).then_some(v as i64)
-        }
-        BsonNumber::Decimal(d) => decimal_integral(d),
-    }
-}
-
-fn decimal_integral(d: Dec) -> Option<i64> {
-    let Dec::Finite { neg, coef, exp } = d else { return None };
-    let magnitude = if exp >= 0 {
-        coef.checked_mul(10u128.checked_pow(exp as u32)?)?
-    } else {
-        let divisor = 10u128.checked_pow(exp.unsigned_abs()).unwrap_or(u128::MAX);
-        if coef % divisor != 0 && coef != 0 {
-            return None;
-        }
-        coef / divisor
-    };
-    let signed = i128::try_from(magnitude).ok()?;
-    i64::try_from(if neg { -signed } else { signed }).ok()
 }
 
 /// A length or count bound (`maxLength`, `minItems`, `maxProperties`, ...) and how it was written.

@@ -33,8 +33,8 @@ use std::collections::HashMap;
 use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
 
 use super::equal::{bson_eq, canonical};
-use super::number::{dec_exact_f64, BsonNumber, Dec};
 use super::value::{Arr, Doc, Res, Value, View};
+use crate::view::number::{dec_exact_f64, BsonNumber, Dec};
 
 /// The index of the first element equal to an earlier one, as the pairwise search finds it.
 pub(crate) fn first_duplicate<'a, A: Arr<'a>>(a: A) -> Res<Option<usize>> {

@@ -5,7 +5,7 @@ use crate::bson::spec::ElementType;
 use crate::bson::{Bson, Document};
 
 use super::bytes::same;
-use super::number::{BsonNumber, Dec};
+use crate::view::number::{BsonNumber, Dec};
 
 /// Raw bytes that do not parse as BSON (only `validate_raw` can meet them).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -22,8 +22,8 @@ use crate::bson::spec::ElementType;
 use crate::bson::{Bson, RawDocument};
 
 use super::bytes::{array, cstring_len, known_str, same, utf8};
-use super::number::{BsonNumber, Dec};
 use super::value::{Arr, Doc, FieldIter, Malformed, Res, Value, View};
+use crate::view::number::{BsonNumber, Dec};
 
 /// A BSON document known to be framed: at least 5 bytes, its length prefix equal to its
 /// length, and its last byte 0. Its elements are checked when iterated.

@@ -6,9 +6,9 @@ use std::cmp::Ordering;
 use crate::bson::{doc, Bson, Document};
 
 use crate::validate::error::SchemaError;
-use crate::validate::number::{compare, divisor_of, is_multiple_of, BsonNumber, Dec};
 use crate::validate::report::{leaf, spec, Explain};
-use crate::validate::schema::{number_of, Ctx, Keywords};
+use crate::validate::schema::{Ctx, Keywords};
+use crate::view::number::{compare, divisor_of, is_multiple_of, number_of, BsonNumber, Dec};
 
 #[derive(Debug)]
 pub(crate) struct NumberRules {

@@ -4,7 +4,7 @@
 
 use crate::bson::{Bson, Decimal128};
 
-use super::super::number::{compare, BsonNumber, Dec};
+use crate::view::number::{compare, BsonNumber, Dec};
 
 #[derive(Clone, Copy)]
 pub(crate) enum Op {

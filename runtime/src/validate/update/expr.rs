@@ -10,10 +10,10 @@ use mongo_schema_contract::codes::{
 };
 use mongo_schema_contract::location_code;
 
-use super::super::number::Dec;
 use super::format::type_name;
 use super::order;
 use super::UpdateError;
+use crate::view::number::Dec;
 
 pub(crate) type Val = Option<Bson>;
 

@@ -23,7 +23,8 @@
 use std::fmt;
 
 use crate::bson::{doc, Bson, DateTime, Document, Timestamp};
-use mongo_schema_contract::bson::{NUMBER, NUMBER_ALIASES};
+use crate::view::{Items, Resolved, SchemaView, Step};
+use mongo_schema_contract::bson::NUMBER_ALIASES;
 
 use super::super::Validator;
 use super::format::{type_name, value_text};
@@ -124,8 +125,7 @@ pub fn lint_upsert(schema: &Document, filter: &Document, update: &Document) -> V
             set.push(to);
         }
     }
-    let required: Vec<&str> =
-        schema.get_array("required").map(|r| r.iter().filter_map(Bson::as_str).collect()).unwrap_or_default();
+    let required = SchemaView::new(schema).required();
     let missing: Vec<&str> = required.into_iter().filter(|r| *r != "_id" && !set.iter().any(|s| s == r)).collect();
     if !missing.is_empty() {
         let list: Vec<String> = missing.iter().map(|m| format!("`{m}`")).collect();
@@ -185,64 +185,29 @@ fn parse_alone(update: &Document) -> Result<(), UpdateError> {
     Parsed::new(update, &options).map(|_| ())
 }
 
-/// The subschema at a path, as far as the schema says.
-enum At<'s> {
-    /// The subschema of the last component, and whether the path's last field is required
-    /// by its parent.
-    Known(&'s Document, bool),
-    /// The schema does not say (no `properties`, a combinator, a tuple...): anything goes.
-    Any,
-    /// The component (by index) names no field of the schema there.
-    Unknown(usize, Vec<String>),
+/// The subschema at an update's path, as far as the schema says plainly
+/// ([`SchemaView::resolve`]); `_id` is every document's, whether the schema lists it or not.
+fn resolve<'s>(schema: &'s Document, path: &str) -> Resolved<'s> {
+    let view = SchemaView::new(schema);
+    if (path == "_id" || path.starts_with("_id.")) && view.properties().is_some_and(|p| !p.contains("_id")) {
+        return Resolved::Open;
+    }
+    view.resolve(path.split('.').map(step))
 }
 
-fn resolve<'s>(schema: &'s Document, path: &str) -> At<'s> {
-    // `_id` is every document's, whether the schema lists it or not.
-    let undeclared_id = |s: &Document| s.get_document("properties").is_ok_and(|p| !p.contains_key("_id"));
-    if (path == "_id" || path.starts_with("_id.")) && undeclared_id(schema) {
-        return At::Any;
+/// A component of an update's path: an element (`$`, `$[]`, `$[id]`, a position) or a field.
+fn step(part: &str) -> Step<'_> {
+    match part == "$" || part.starts_with("$[") || index(part).is_some() {
+        true => Step::Element,
+        false => Step::Field(part),
     }
-    let mut current = schema;
-    let mut required = false;
-    for (i, part) in path.split('.').enumerate() {
-        let element = part == "$" || part.starts_with("$[") || index(part).is_some();
-        let next = if element {
-            required = false;
-            match current.get("items") {
-                Some(Bson::Document(items)) => Some(items),
-                _ => return At::Any,
-            }
-        } else {
-            required = current.get_array("required").is_ok_and(|r| r.iter().any(|n| n.as_str() == Some(part)));
-            let properties = current.get_document("properties").ok();
-            match (properties.and_then(|p| p.get_document(part).ok()), current.get("additionalProperties")) {
-                (Some(sub), _) => Some(sub),
-                (None, Some(Bson::Document(sub))) => Some(sub),
-                (None, Some(Bson::Boolean(false))) => None,
-                _ if current.contains_key("patternProperties") => return At::Any,
-                (None, _) if properties.is_some() => None,
-                _ => return At::Any,
-            }
-        };
-        match next {
-            Some(sub) => current = sub,
-            None => {
-                let known = current.get_document("properties").map(|p| p.keys().cloned().collect()).unwrap_or_default();
-                return At::Unknown(i, known);
-            }
-        }
-        if ["anyOf", "oneOf", "allOf", "not"].iter().any(|k| current.contains_key(*k)) {
-            return At::Any;
-        }
-    }
-    At::Known(current, required)
 }
 
 fn lint_one(schema: &Document, operator: &str, path: &str, arg: &Bson, out: &mut Vec<String>) {
     let (sub, required) = match resolve(schema, path) {
-        At::Known(sub, required) => (sub, required),
-        At::Any => return,
-        At::Unknown(i, known) => {
+        Resolved::Known(sub, required) => (sub, required),
+        Resolved::Open => return,
+        Resolved::Unknown(i, known) => {
             let parts: Vec<&str> = path.split('.').collect();
             let at = parts[..=i].join(".");
             let hint = suggestion(parts[i], &known);
@@ -256,7 +221,9 @@ fn lint_one(schema: &Document, operator: &str, path: &str, arg: &Bson, out: &mut
     match operator {
         "$set" | "$setOnInsert" | "$min" | "$max" => {
             out.extend(
-                violations(sub, arg, false).into_iter().map(|v| format!("the value {} breaks {v}", value_text(arg))),
+                violations(sub.document(), arg, false)
+                    .into_iter()
+                    .map(|v| format!("the value {} breaks {v}", value_text(arg))),
             );
         }
         "$inc" | "$mul" => arithmetic(sub, operator, arg, required, out),
@@ -268,7 +235,9 @@ fn lint_one(schema: &Document, operator: &str, path: &str, arg: &Bson, out: &mut
                 Bson::DateTime(DateTime::from_millis(0))
             };
             out.extend(
-                violations(sub, &now, false).into_iter().map(|v| format!("the current {} breaks {v}", type_name(&now))),
+                violations(sub.document(), &now, false)
+                    .into_iter()
+                    .map(|v| format!("the current {} breaks {v}", type_name(&now))),
             );
         }
         "$unset" if required && !last_is_element(path) => {
@@ -276,7 +245,7 @@ fn lint_one(schema: &Document, operator: &str, path: &str, arg: &Bson, out: &mut
         }
         "$unset" if last_is_element(path) => {
             out.extend(
-                violations(sub, &Bson::Null, false)
+                violations(sub.document(), &Bson::Null, false)
                     .into_iter()
                     .map(|v| format!("unsetting an array element sets it to null, which breaks {v}")),
             );
@@ -286,7 +255,7 @@ fn lint_one(schema: &Document, operator: &str, path: &str, arg: &Bson, out: &mut
                 out.push("moves a required field away: every document it updates fails validation (121)".to_owned());
             }
             if let Bson::String(to) = arg {
-                if let At::Unknown(i, known) = resolve(schema, to) {
+                if let Resolved::Unknown(i, known) = resolve(schema, to) {
                     let parts: Vec<&str> = to.split('.').collect();
                     let hint = suggestion(parts[i], &known);
                     out.push(format!("the destination `{to}` names no field of the schema{hint}"));
@@ -294,7 +263,7 @@ fn lint_one(schema: &Document, operator: &str, path: &str, arg: &Bson, out: &mut
             }
         }
         "$push" | "$addToSet" => array_growth(sub, operator, path, arg, out),
-        "$pop" | "$pull" | "$pullAll" if admitted(sub).is_some_and(|types| !types.contains(&"array")) => out.push(
+        "$pop" | "$pull" | "$pullAll" if sub.admitted().is_some_and(|types| !types.contains(&"array")) => out.push(
             format!("{operator} needs an array, and the field admits none (mongod refuses it on a stored value)"),
         ),
         _ => {}
@@ -311,44 +280,38 @@ const CREATING: &[&str] =
 /// to an index past its end.
 fn creation_hazards(schema: &Document, path: &str, out: &mut Vec<String>) {
     let parts: Vec<&str> = path.split('.').collect();
-    let mut current = schema;
+    let mut current = SchemaView::new(schema);
     for (i, part) in parts[..parts.len() - 1].iter().enumerate() {
         let prefix = parts[..=i].join(".");
         let next = parts[i + 1];
         let (sub, may_be_missing) = match (index(part), *part == "$" || part.starts_with("$[")) {
-            (_, true) => match current.get_document("items") {
-                Ok(items) => (items, false),
-                Err(_) => return,
+            (_, true) => match current.items() {
+                Items::One(items) => (items, false),
+                _ => return,
             },
-            (Some(position), false) => match current.get_document("items") {
-                Ok(items) => {
-                    if position > 0 && admitted(items).is_some_and(|t| !t.contains(&"null")) {
+            (Some(position), false) => match current.items() {
+                Items::One(items) => {
+                    if position > 0 && items.admitted().is_some_and(|t| !t.contains(&"null")) {
                         out.push(format!(
                             "on an array shorter than {position}, `{prefix}` pads it with nulls, which its items refuse"
                         ));
                     }
                     (items, true)
                 }
-                Err(_) => return,
+                _ => return,
             },
-            (None, false) => {
-                let required = current.get_array("required").is_ok_and(|r| r.iter().any(|n| n.as_str() == Some(part)));
-                match current.get_document("properties").and_then(|p| p.get_document(part)) {
-                    Ok(sub) => (sub, !required),
-                    Err(_) => return,
-                }
-            }
+            (None, false) => match current.property(part) {
+                Some(sub) => (sub, !current.requires(part)),
+                None => return,
+            },
         };
         if may_be_missing {
-            if index(next).is_some() && admitted(sub).is_some_and(|t| t.contains(&"array") && !t.contains(&"object")) {
+            if index(next).is_some() && sub.admitted().is_some_and(|t| t.contains(&"array") && !t.contains(&"object")) {
                 out.push(format!(
                     "where `{prefix}` is missing, mongod creates it as a document {{\"{next}\": ...}}, not the array the schema wants"
                 ));
             }
-            let others: Vec<&str> = sub
-                .get_array("required")
-                .map(|r| r.iter().filter_map(Bson::as_str).filter(|n| *n != next).collect())
-                .unwrap_or_default();
+            let others: Vec<&str> = sub.required().into_iter().filter(|n| *n != next).collect();
             if !others.is_empty() {
                 out.push(format!(
                     "where `{prefix}` is missing, mongod creates it holding only `{next}`, without its required {}: set the whole `{prefix}` instead",
@@ -361,12 +324,11 @@ fn creation_hazards(schema: &Document, path: &str, out: &mut Vec<String>) {
 }
 
 fn last_is_element(path: &str) -> bool {
-    let last = path.rsplit('.').next().unwrap_or(path);
-    last == "$" || last.starts_with("$[") || index(last).is_some()
+    step(path.rsplit('.').next().unwrap_or(path)) == Step::Element
 }
 
 /// "; did you mean `x`?" for a known name close to `name`.
-fn suggestion(name: &str, known: &[String]) -> String {
+fn suggestion(name: &str, known: &[&str]) -> String {
     let close = known.iter().min_by_key(|k| distance(name, k)).filter(|k| distance(name, k) <= 2.max(name.len() / 3));
     match close {
         Some(k) => format!(" (did you mean `{k}`?)"),
@@ -421,24 +383,6 @@ fn violations(sub: &Document, value: &Bson, root: bool) -> Vec<String> {
     }
 }
 
-/// The BSON types `sub` admits (`None`: any).
-fn admitted(sub: &Document) -> Option<Vec<&str>> {
-    let aliases: Vec<&str> = match sub.get("bsonType").or_else(|| sub.get("type")) {
-        Some(Bson::String(t)) => vec![t.as_str()],
-        Some(Bson::Array(ts)) => ts.iter().filter_map(Bson::as_str).collect(),
-        _ => return None,
-    };
-    let mut out = Vec::new();
-    for alias in aliases {
-        match alias {
-            NUMBER => out.extend(NUMBER_ALIASES),
-            "integer" => out.extend(["int", "long"]),
-            other => out.push(other),
-        }
-    }
-    Some(out)
-}
-
 /// "an int", "a long".
 fn article(type_name: &str) -> String {
     let an = type_name.starts_with(['a', 'e', 'i', 'o', 'u']);
@@ -461,11 +405,11 @@ fn promoted(a: &str, b: &str) -> &'static str {
     NUMBER_ALIASES[rank(a).max(rank(b))]
 }
 
-fn arithmetic(sub: &Document, operator: &str, arg: &Bson, required: bool, out: &mut Vec<String>) {
+fn arithmetic(sub: SchemaView<'_>, operator: &str, arg: &Bson, required: bool, out: &mut Vec<String>) {
     if !super::arith::is_number(arg) {
         return;
     }
-    let Some(types) = admitted(sub) else { return };
+    let Some(types) = sub.admitted() else { return };
     let operand = numeric_type(arg);
     let numeric: Vec<&str> = types.iter().copied().filter(|t| NUMBER_ALIASES.contains(t)).collect();
     if numeric.is_empty() {
@@ -496,8 +440,8 @@ fn arithmetic(sub: &Document, operator: &str, arg: &Bson, required: bool, out: &
 
 /// `$push` and `$addToSet`: the field must be an array, the values must fit its items, and a
 /// `$push` into an array with `maxItems` must keep it with `$slice`.
-fn array_growth(sub: &Document, operator: &str, path: &str, arg: &Bson, out: &mut Vec<String>) {
-    if admitted(sub).is_some_and(|types| !types.contains(&"array")) {
+fn array_growth(sub: SchemaView<'_>, operator: &str, path: &str, arg: &Bson, out: &mut Vec<String>) {
+    if sub.admitted().is_some_and(|types| !types.contains(&"array")) {
         out.push(format!("{operator} needs an array, and the field admits none (mongod refuses it: 2 BadValue)"));
         return;
     }
@@ -510,16 +454,14 @@ fn array_growth(sub: &Document, operator: &str, path: &str, arg: &Bson, out: &mu
         Some(_) => Vec::new(),
         None => vec![arg],
     };
-    if let Ok(items) = sub.get_document("items") {
+    if let Items::One(items) = sub.items() {
         for value in values {
-            for v in violations(items, value, false) {
+            for v in violations(items.document(), value, false) {
                 out.push(format!("the element {} breaks {v}", value_text(value)));
             }
         }
     }
-    let Some(max) = sub.get("maxItems").and_then(|m| m.as_i64().or_else(|| m.as_i32().map(i64::from))) else {
-        return;
-    };
+    let Some(max) = sub.max_items() else { return };
     let slice = clauses.and_then(|d| d.get("$slice")).and_then(|s| s.as_i64().or_else(|| s.as_i32().map(i64::from)));
     match slice {
         _ if operator == "$addToSet" => out.push(format!(
@@ -528,9 +470,29 @@ fn array_growth(sub: &Document, operator: &str, path: &str, arg: &Bson, out: &mu
         None => out.push(format!(
             "can grow the array past maxItems ({max}): write {{$push: {{\"{path}\": {{$each: [...], $slice: -{max}}}}}}} so the bound holds at the database"
         )),
-        Some(n) if n.unsigned_abs() > max.unsigned_abs() => {
+        Some(n) if n.unsigned_abs() > max => {
             out.push(format!("$slice {n} keeps more than maxItems ({max}) elements: use $slice: -{max}"))
         }
         Some(_) => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// mongosh writes every number as a double, and a validator read back from mongod keeps
+    /// it so: the bound is the same whatever its BSON type.
+    #[test]
+    fn max_items_is_read_whatever_its_bson_type() {
+        let decimal = Bson::Decimal128("5".parse().unwrap());
+        for max in [Bson::Int32(5), Bson::Int64(5), Bson::Double(5.0), decimal] {
+            let schema = doc! { "properties": { "tags": { "bsonType": "array", "maxItems": max.clone() } } };
+            let found = lint_update(&schema, &doc! { "$push": { "tags": "x" } });
+            assert!(
+                found.iter().any(|f| f.message.contains("can grow the array past maxItems (5)")),
+                "{max}: {found:?}"
+            );
+        }
     }
 }

@@ -6,8 +6,8 @@ use std::cmp::Ordering;
 use crate::bson::{Bson, Document};
 
 use super::super::equal::{as_num, canonical};
-use super::super::number::{compare as compare_numbers, BsonNumber};
 use super::super::value::{Decoded, Value, View};
+use crate::view::number::{compare as compare_numbers, BsonNumber};
 
 type BView<'a> = View<'a, &'a Document, &'a [Bson]>;
 

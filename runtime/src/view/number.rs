@@ -1,8 +1,53 @@
 //! BSON numbers compared the way mongod compares them: int, long, double and decimal on one
-//! number line, with decimal arithmetic for `multipleOf`.
+//! number line, with decimal arithmetic for `multipleOf`. The one number reader of a
+//! `$jsonSchema`: the validator compiles its bounds with it, and the view reads them with it.
+
+// The validator uses the arithmetic; without it the view needs only the reading and the order.
+#![cfg_attr(not(feature = "validator"), allow(dead_code))]
 
 use std::cmp::Ordering;
 use std::fmt::Write;
+
+use crate::bson::Bson;
+
+/// A number a `$jsonSchema` keyword holds (`maximum: 100`, `maxItems: 10`), read exactly
+/// whatever its BSON type: an int32, an int64, a double or a Decimal128, compared on mongod's
+/// one number line (`Decimal128("0.1")` is below the double `0.1`, whose exact value is
+/// `0.1000000000000000055511151231257827...`; the int64 `2^53 + 1` is above the double
+/// `2^53`). NaN equals and orders against nothing.
+#[derive(Clone, Copy, Debug)]
+pub struct Number(BsonNumber);
+
+impl Number {
+    /// The number `value` holds; `None` when it is not a number.
+    pub fn of(value: &Bson) -> Option<Number> {
+        number_of(value).map(Number)
+    }
+
+    /// The integer it denotes exactly, when it has one that fits an int64 (`10`, `10.0`,
+    /// `Decimal128("1.0E+1")`; not `10.5`, NaN or infinity).
+    pub fn integer(self) -> Option<i64> {
+        integral(self.0)
+    }
+
+    /// A length or a count, as mongod reads `maxLength`, `maxItems`, `maxProperties` and their
+    /// minimums: an integer that is not negative.
+    pub fn count(self) -> Option<u64> {
+        self.integer().and_then(|n| u64::try_from(n).ok())
+    }
+}
+
+impl PartialEq for Number {
+    fn eq(&self, other: &Number) -> bool {
+        compare(self.0, other.0) == Some(Ordering::Equal)
+    }
+}
+
+impl PartialOrd for Number {
+    fn partial_cmp(&self, other: &Number) -> Option<Ordering> {
+        compare(self.0, other.0)
+    }
+}
 
 /// A numeric BSON value (int is widened to long).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -199,6 +244,43 @@ impl BsonNumber {
             BsonNumber::Decimal(d) => d.is_nan(),
         }
     }
+}
+
+/// A numeric keyword value (int, long, double or decimal).
+pub(crate) fn number_of(value: &Bson) -> Option<BsonNumber> {
+    match value {
+        Bson::Int32(v) => Some(BsonNumber::Long(i64::from(*v))),
+        Bson::Int64(v) => Some(BsonNumber::Long(*v)),
+        Bson::Double(v) => Some(BsonNumber::Double(*v)),
+        Bson::Decimal128(d) => Some(BsonNumber::Decimal(Dec::from_bytes(d.bytes()))),
+        _ => None,
+    }
+}
+
+/// The integer a number denotes exactly, if it has one that fits a long.
+pub(crate) fn integral(number: BsonNumber) -> Option<i64> {
+    match number {
+        BsonNumber::Long(v) => Some(v),
+        BsonNumber::Double(v) => {
+            (v.trunc() == v && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&v)).then_some(v as i64)
+        }
+        BsonNumber::Decimal(d) => decimal_integral(d),
+    }
+}
+
+fn decimal_integral(d: Dec) -> Option<i64> {
+    let Dec::Finite { neg, coef, exp } = d else { return None };
+    let magnitude = if exp >= 0 {
+        coef.checked_mul(10u128.checked_pow(exp as u32)?)?
+    } else {
+        let divisor = 10u128.checked_pow(exp.unsigned_abs()).unwrap_or(u128::MAX);
+        if coef % divisor != 0 && coef != 0 {
+            return None;
+        }
+        coef / divisor
+    };
+    let signed = i128::try_from(magnitude).ok()?;
+    i64::try_from(if neg { -signed } else { signed }).ok()
 }
 
 /// Orders two numbers across types; `None` when either is NaN.
@@ -524,6 +606,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "validator")]
     fn a_decimal_against_a_double_is_ordered_by_the_doubles_exact_value() {
         // seeded (xorshift): the same doubles every run
         let mut next = crate::validate::xorshift(0x2026_1126_u64);
