@@ -11,7 +11,8 @@ mod stats;
 
 pub use draft::{draft, pascal, percent, thousands, Anomaly, Candidate, CollectionDraft, Draft, FieldSeen, Input};
 pub use stats::{
-    data_key, id_text, Collection, Field, Kind, Object, Seen, Values, EXAMPLES, MAX_KEYS, MAX_LENGTH, MAX_STRINGS,
+    data_key, id_text, Collection, Field, Kind, Object, Seen, Values, EXAMPLES, LONGEST, MAX_KEYS, MAX_LENGTH,
+    MAX_STRINGS,
 };
 
 use serde_json::{json, Value};
