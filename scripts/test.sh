@@ -57,7 +57,10 @@ forbid() { # forbid FEATURES CRATE...
 }
 forbid "--no-default-features --features bson-2" cc mongo-schema-pcre2 flate2 sha2 clap indicatif mongodb
 forbid "--no-default-features --features bson-2,migrate" clap indicatif mongo-schema-pcre2 flate2
-forbid "" clap indicatif flate2 sha2 mongodb
+# the defaults (derive, commands, bson 2) compile no C; the review library no CLI
+forbid "" cc mongo-schema-pcre2 clap indicatif flate2 sha2 mongodb
+forbid "--no-default-features --features bson-2,review" clap indicatif mongo-schema-pcre2 flate2
+forbid "--no-default-features --features bson-2,validator" mongodb clap indicatif
 echo "test.sh: feature sets compile only what they need (cargo tree)"
 
 # fmt, clippy (warnings denied) and the declared rust-version: the maintainer checks.

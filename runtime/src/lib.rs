@@ -26,8 +26,8 @@ pub mod infer;
 pub mod migrate;
 pub mod paths;
 pub mod render;
-#[cfg(feature = "driver")]
-#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
+#[cfg(feature = "review")]
+#[cfg_attr(docsrs, doc(cfg(feature = "review")))]
 pub mod review;
 pub mod schema;
 pub mod serde_helpers;

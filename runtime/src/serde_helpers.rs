@@ -10,12 +10,12 @@
 //! write the same serde calls: the helpers write the same BSON to either major's serializer
 //! (the driver's raw serializer or `to_document`), whichever the user's driver uses.
 
-#[cfg(feature = "chrono")]
+#[cfg(feature = "chrono-0_4")]
 pub use chrono_helpers::{chrono_datetime, chrono_datetime_option};
-#[cfg(feature = "uuid")]
+#[cfg(feature = "uuid-1")]
 pub use uuid_helpers::{uuid_binary, uuid_binary_option};
 
-#[cfg(feature = "chrono")]
+#[cfg(feature = "chrono-0_4")]
 mod chrono_helpers {
     use crate::bson::DateTime;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -65,7 +65,7 @@ mod chrono_helpers {
     }
 }
 
-#[cfg(feature = "uuid")]
+#[cfg(feature = "uuid-1")]
 mod uuid_helpers {
     use crate::bson::spec::BinarySubtype;
     use crate::bson::Binary;

@@ -4,7 +4,7 @@
 //! features that bring its major; with both on (`--all-features`), both run and the two
 //! majors' results are compared.
 
-#![cfg(all(feature = "decimal", feature = "chrono", feature = "uuid"))]
+#![cfg(all(feature = "decimal", feature = "chrono-0_4", feature = "uuid-1"))]
 
 use mongo_schema::{MongoSchema, Validator};
 use serde::{Deserialize, Serialize};

@@ -7,7 +7,7 @@
 use super::{bson_type, size, BsonKind, FieldFacts, MongoSchema, SchemaFacts, Shape};
 use crate::bson::{doc, Bson, Document};
 use crate::paths::{Array, Leaf, Map};
-#[cfg(any(feature = "decimal", feature = "chrono", feature = "uuid"))]
+#[cfg(any(feature = "decimal", feature = "chrono-0_4", feature = "uuid-1"))]
 use mongo_schema_contract::helpers;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, LinkedList, VecDeque};
@@ -112,7 +112,7 @@ impl MongoSchema for rust_decimal::Decimal {
     }
 }
 
-#[cfg(feature = "chrono")]
+#[cfg(feature = "chrono-0_4")]
 impl MongoSchema for chrono::DateTime<chrono::Utc> {
     type Fields = Leaf;
     const FACTS: SchemaFacts =
@@ -122,7 +122,7 @@ impl MongoSchema for chrono::DateTime<chrono::Utc> {
     }
 }
 
-#[cfg(feature = "uuid")]
+#[cfg(feature = "uuid-1")]
 impl MongoSchema for uuid::Uuid {
     type Fields = Leaf;
     const FACTS: SchemaFacts =
@@ -456,9 +456,9 @@ mod tests {
         check_bson!(bson3);
         #[cfg(feature = "decimal")]
         check::<rust_decimal::Decimal>();
-        #[cfg(feature = "chrono")]
+        #[cfg(feature = "chrono-0_4")]
         check::<chrono::DateTime<chrono::Utc>>();
-        #[cfg(feature = "uuid")]
+        #[cfg(feature = "uuid-1")]
         check::<uuid::Uuid>();
     }
 }
