@@ -13,27 +13,26 @@
 //! migration file, models changed without a migration under `--check`, a failed review
 //! item), 2 a usage, file or connection error.
 
-use crate::migrate::{self, MigrateError, MigrateOptions, Model};
-use crate::render::{js_line_comment, mongosh_create_collection, mongosh_run_command};
+use crate::migrate::{self, MigrateOptions, Model};
 use crate::ValidationLevel;
 use clap::{Parser, Subcommand, ValueEnum};
-use serde_json::json;
 use std::ffi::OsString;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 mod check;
 mod infer;
+mod migrations;
+mod print;
 #[cfg(feature = "driver")]
 mod review;
 #[cfg(feature = "driver")]
 mod server;
 mod shared;
 
-use shared::{chain, chain_then, select, Exit, Output};
-
-/// The fix of a damaged snapshot.
-const RESTORE: &str = "restore it from version control";
+use migrations::{check_migrations, naming, write_migration};
+use print::{print, Format};
+use shared::{chain, select, Exit, Output};
 
 #[derive(Parser)]
 #[command(
@@ -140,22 +139,6 @@ impl Command {
         }
         !matches!(self, Command::NewData { .. } | Command::Infer(_))
     }
-}
-
-fn naming(numbered: bool) -> migrate::Naming {
-    if numbered {
-        migrate::Naming::Sequence
-    } else {
-        migrate::Naming::Timestamp
-    }
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum Format {
-    /// mongosh: `createCollection`, and the `collMod` for an existing collection.
-    Js,
-    /// A JSON array of `{db, collection, rustType, createCollection, collMod}` (relaxed Extended JSON).
-    Json,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -297,221 +280,10 @@ fn dispatch(models: &[Model], command: Command, out: &mut dyn Write, err: &mut d
     }
 }
 
-fn print(models: &[Model], format: Format, out: &mut dyn Write) -> Result<i32, Exit> {
-    let text = match format {
-        Format::Js => models.iter().map(print_js).collect::<Vec<_>>().join("\n"),
-        Format::Json => print_json(models),
-    };
-    writeln!(out, "{text}")?;
-    Ok(0)
-}
-
-fn print_js(model: &Model) -> String {
-    // time-series and capped options included; a time-series collection has no validator
-    let (create, coll_mod) = crate::migrate::create_commands(model);
-    [
-        js_line_comment(&format!(
-            "{} ({}): create the collection with its validator",
-            model.namespace(),
-            model.rust_type
-        )),
-        js_line_comment(&size_note(model)),
-        mongosh_create_collection(&model.db, &create),
-        js_line_comment("or, when the collection exists, install the validator:"),
-        mongosh_run_command(&model.db, &coll_mod),
-    ]
-    .into_iter()
-    .chain(
-        option_commands(model)
-            .into_iter()
-            .flat_map(|(db, comment, command)| [js_line_comment(&comment), mongosh_run_command(&db, &command)]),
-    )
-    .collect::<Vec<_>>()
-    .join("\n")
-        + "\n"
-}
-
-/// What else a migration installs for `model`: its indexes, and its shard key (through
-/// mongos); as (database, comment, command).
-fn option_commands(model: &Model) -> Vec<(String, String, crate::bson::Document)> {
-    let mut commands = Vec::new();
-    if !model.options.indexes.is_empty() {
-        let command =
-            crate::bson::doc! { "createIndexes": &model.collection, "indexes": model.options.indexes.clone() };
-        commands.push((model.db.clone(), "its indexes:".to_owned(), command));
-    }
-    if !model.options.shard_key.is_empty() {
-        let command =
-            crate::bson::doc! { "shardCollection": model.namespace(), "key": model.options.shard_key.clone() };
-        let comment = "its shard key (through mongos, on a sharded cluster):".to_owned();
-        commands.push(("admin".to_owned(), comment, command));
-    }
-    commands
-}
-
-fn print_json(models: &[Model]) -> String {
-    let items: Vec<serde_json::Value> = models.iter().map(|m| {
-        let (create, coll_mod) = crate::migrate::create_commands(m);
-        let relaxed = |d: crate::bson::Document| crate::bson::Bson::Document(d).into_relaxed_extjson();
-        let size = match worst_case_size(m) {
-            Some(bytes) => json!({ "worstCaseBytes": bytes }),
-            None => json!({ "unboundedBy": unbounded_by(m).map(|(path, why)| format!("{path}: {why}")) }),
-        };
-        let mut item = json!({ "db": m.db, "collection": m.collection, "rustType": m.rust_type, "documentSize": size, "createCollection": relaxed(create), "collMod": relaxed(coll_mod) });
-        for (_, _, command) in option_commands(m) {
-            let key = command.keys().next().cloned().unwrap_or_default();
-            item[key] = relaxed(command);
-        }
-        item
-    }).collect();
-    serde_json::to_string_pretty(&items).expect("a JSON value always serialises")
-}
-
-/// A root's worst-case encoded size (`MongoCollection::MAX_DOCUMENT_SIZE`); `None` when
-/// unbounded.
-fn worst_case_size(model: &Model) -> Option<u64> {
-    model.max_document_size
-}
-
-/// `print`'s line on a root's size: its worst case, or what leaves it unbounded.
-fn size_note(model: &Model) -> String {
-    match (worst_case_size(model), unbounded_by(model)) {
-        (Some(bytes), _) => format!("worst-case document size: {bytes} bytes"),
-        (None, Some((path, why))) => format!("document size unbounded: `{path}` is {why}"),
-        (None, None) => "document size unbounded".to_owned(),
-    }
-}
-
-/// The first field of an unbounded root whose schema sets no bound: a string with
-/// neither `maxLength`, `enum` nor a fixed-width `pattern`, an array without `maxItems`,
-/// a map, or a document whose fields are not declared, in the root's fields or any branch
-/// of a polymorphic root. When none is (the bound is the Rust type's, which the schema does
-/// not say), the first field of a kind whose size only the type bounds: binary data, or a
-/// value of any BSON type.
-fn unbounded_by(model: &Model) -> Option<(String, &'static str)> {
-    use crate::view::{SchemaView, Unbounds};
-    let schema = SchemaView::of_validator(&model.validator)?;
-    let (path, why) = schema.unbounded(Unbounds::ByKeywords).or_else(|| schema.unbounded(Unbounds::AlsoByTypes))?;
-    Some((path, why.text()))
-}
-
-/// `migrate --check`: exit 1, naming what changed, when `migrate` would write a migration.
-fn check_migrations(
-    models: &[Model],
-    dir: &Path,
-    options: &MigrateOptions,
-    format: Output,
-    out: &mut dyn Write,
-) -> Result<i32, Exit> {
-    let path = dir.join(migrate::SNAPSHOT_FILE);
-    let snapshot = match std::fs::read_to_string(&path) {
-        Ok(text) => migrate::Snapshot::from_json(&text)
-            .map_err(|e| Exit(2, format!("{}: {}", path.display(), chain_then(&e, RESTORE))))?,
-        // no snapshot: every model is new (a wrong --dir shows up here too)
-        Err(e) if e.kind() == io::ErrorKind::NotFound => migrate::Snapshot::default(),
-        Err(e) => return Err(Exit(2, format!("{}: {e}", path.display()))),
-    };
-    let next = match snapshot.next_migration(models, options) {
-        Ok(next) => next,
-        Err(MigrateError::CollectionCount(message)) => return Err(Exit(1, message)),
-        Err(e) => return Err(Exit(2, chain(&e))),
-    };
-    if format == Output::Json {
-        let report = match &next {
-            None => json!({ "current": true }),
-            Some(migration) => json!({
-                "current": false,
-                "steps": migration.up.iter().map(|s| json!({
-                    "db": s.db, "collection": s.collection, "comments": s.comments,
-                    "phase": s.phase.as_str(), "requireValid": s.require_valid,
-                })).collect::<Vec<_>>(),
-                "removed": migration.removed.iter().map(|e| e.model.namespace()).collect::<Vec<_>>(),
-                "notes": migration.notes,
-            }),
-        };
-        writeln!(out, "{report}")?;
-        return Ok(i32::from(next.is_some()));
-    }
-    let Some(migration) = next else {
-        writeln!(out, "migrations are current: the models match {}", path.display())?;
-        return Ok(0);
-    };
-    writeln!(out, "the models changed without a migration; `schema migrate --dir {}` would write:", dir.display())?;
-    let mut contract = false;
-    for step in &migration.up {
-        if step.phase == migrate::Phase::Contract && !contract {
-            contract = true;
-            writeln!(out, "  then, in its contract (`schema apply --contract`, once the previous release is gone):")?;
-        }
-        for comment in &step.comments {
-            writeln!(out, "  {comment}")?;
-        }
-    }
-    for removed in &migration.removed {
-        writeln!(out, "  {}: removed from the code", removed.model.namespace())?;
-    }
-    Ok(1)
-}
-
-fn write_migration(models: &[Model], dir: &Path, options: &MigrateOptions, out: &mut dyn Write) -> Result<i32, Exit> {
-    let written = match migrate::migrate(dir, models, options) {
-        Ok(written) => written,
-        Err(MigrateError::CollectionCount(message)) => return Err(Exit(1, message)),
-        Err(e @ MigrateError::Snapshot { .. }) => return Err(Exit(2, chain_then(&e, RESTORE))),
-        Err(e) => return Err(Exit(2, chain(&e))),
-    };
-    let Some(written) = written else {
-        writeln!(out, "no changes: the models match {}", dir.join(migrate::SNAPSHOT_FILE).display())?;
-        return Ok(0);
-    };
-    writeln!(out, "wrote migration {}:", written.migration.name)?;
-    for file in &written.files {
-        writeln!(out, "  {}", file.display())?;
-    }
-    for note in &written.migration.notes {
-        writeln!(out, "note: {note}")?;
-    }
-    if let Some(line) = missing_rerun_line(Path::new("."), dir) {
-        writeln!(
-            out,
-            "note: this crate embeds its migrations with `migrations!`, which rebuilds when a file changes but not \
-             when one is added: add `{line}` to its build script (build.rs, in `fn main`) so that cargo rebuilds it \
-             now; until then `cargo build` keeps the old set"
-        )?;
-    }
-    Ok(0)
-}
-
-/// The build-script line a crate at `root` that embeds migrations with `migrations!` lacks
-/// for `dir` (added files rebuild it only with it), or `None`: no such crate here, or the
-/// line is there.
-fn missing_rerun_line(root: &Path, dir: &Path) -> Option<String> {
-    if !root.join("Cargo.toml").is_file() || !embeds_migrations(&root.join("src")) {
-        return None;
-    }
-    let dir = dir.strip_prefix(".").unwrap_or(dir).to_string_lossy().trim_end_matches('/').to_owned();
-    let watched = std::fs::read_to_string(root.join("build.rs"))
-        .is_ok_and(|script| script.contains(&format!("rerun-if-changed={dir}")));
-    (!watched).then(|| format!("println!(\"cargo:rerun-if-changed={dir}\");"))
-}
-
-/// Some `.rs` file under `dir` calls `migrations!`.
-fn embeds_migrations(dir: &Path) -> bool {
-    let Ok(entries) = std::fs::read_dir(dir) else { return false };
-    entries.flatten().any(|entry| {
-        let path = entry.path();
-        if path.is_dir() {
-            embeds_migrations(&path)
-        } else {
-            path.extension().is_some_and(|e| e == "rs")
-                && std::fs::read_to_string(&path).is_ok_and(|text| text.contains("migrations!("))
-        }
-    })
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{missing_rerun_line, redact_credentials};
+    use super::migrations::missing_rerun_line;
+    use super::redact_credentials;
     use std::path::Path;
 
     /// A `cli`-only binary asked for a command of the `driver` feature says so.
