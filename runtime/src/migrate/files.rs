@@ -78,21 +78,11 @@ fn prefix(version: u64) -> String {
 }
 
 /// `YYYYMMDDHHMMSS` of `time` in UTC, as a number.
-fn utc_stamp(time: std::time::SystemTime) -> u64 {
-    let secs = time.duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let (days, rest) = (secs / 86_400, secs % 86_400);
-    // days since 1970-01-01 to a civil date (Howard Hinnant's days_from_civil, inverted)
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    let date = (year as u64) * 10_000 + (month as u64) * 100 + day as u64;
-    date * 1_000_000 + (rest / 3600) * 10_000 + (rest % 3600 / 60) * 100 + rest % 60
+fn utc_stamp(at: std::time::SystemTime) -> u64 {
+    let t = time::OffsetDateTime::from(at);
+    let date =
+        u64::try_from(t.year()).unwrap_or(0) * 10_000 + u64::from(u8::from(t.month())) * 100 + u64::from(t.day());
+    date * 1_000_000 + u64::from(t.hour()) * 10_000 + u64::from(t.minute()) * 100 + u64::from(t.second())
 }
 
 /// A migration written to disk.
