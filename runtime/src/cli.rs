@@ -199,28 +199,7 @@ fn clap_exit(e: clap::Error, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
 /// Every `mongodb://` or `mongodb+srv://` connection string in `text` with its password
 /// replaced by `****` (the user name stays: it helps to see who failed to log in).
 fn redact_credentials(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(start) =
-        ["mongodb://", "mongodb+srv://"].iter().filter_map(|s| rest.find(s).map(|i| i + s.len())).min()
-    {
-        let (head, tail) = rest.split_at(start);
-        out.push_str(head);
-        // the authority ends at the path, the options, or whatever ends the URI in prose
-        let end = tail
-            .find(|c: char| c == '/' || c == '?' || c.is_whitespace() || c == '"' || c == '\'')
-            .unwrap_or(tail.len());
-        match tail[..end].rfind('@').and_then(|at| tail[..at].find(':').map(|colon| (colon, at))) {
-            Some((colon, at)) => {
-                out.push_str(&tail[..=colon]);
-                out.push_str("****");
-                rest = &tail[at..];
-            }
-            None => rest = tail,
-        }
-    }
-    out.push_str(rest);
-    out
+    crate::uri::redact(text)
 }
 
 fn dispatch(models: &[Model], command: Command, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Exit> {

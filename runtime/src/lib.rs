@@ -31,6 +31,8 @@ pub mod render;
 pub mod review;
 pub mod schema;
 pub mod serde_helpers;
+#[cfg(any(feature = "cli", feature = "review"))]
+mod uri;
 #[cfg(feature = "validator")]
 #[cfg_attr(docsrs, doc(cfg(feature = "validator")))]
 pub mod validate;

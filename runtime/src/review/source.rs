@@ -77,27 +77,11 @@ fn walk(dir: &Path, scan: &mut Scan) -> io::Result<()> {
 
 /// Each connection string in `line` that carries a literal password, redacted.
 pub fn credentials_in(line: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    let mut rest = line;
-    while let Some(start) =
-        ["mongodb://", "mongodb+srv://"].iter().filter_map(|s| rest.find(s).map(|i| (i, s.len()))).min()
-    {
-        let (at, scheme_len) = start;
-        let uri = &rest[at..];
-        let authority_end = uri[scheme_len..]
-            .find(|c: char| c == '/' || c == '?' || c.is_whitespace() || "\"'`)>;".contains(c))
-            .map_or(uri.len(), |e| e + scheme_len);
-        let authority = &uri[scheme_len..authority_end];
-        if let Some((userinfo, hosts)) = authority.rsplit_once('@') {
-            if let Some((user, password)) = userinfo.split_once(':') {
-                if is_literal(password) {
-                    found.push(format!("{}{user}:****@{hosts}", &uri[..scheme_len]));
-                }
-            }
-        }
-        rest = &uri[authority_end.max(scheme_len)..];
-    }
-    found
+    crate::uri::credentials(line)
+        .into_iter()
+        .filter(|c| is_literal(&line[c.password.clone()]))
+        .map(|c| format!("{}****{}", &line[c.start..c.password.start], &line[c.password.end..c.end]))
+        .collect()
 }
 
 /// Names that say they hold a password (compared lowercase, `-` read as `_`): `password`,
