@@ -1,4 +1,7 @@
 #![doc = include_str!("lib.md")]
+// the local validator's part only where it is compiled (feature `validator`)
+#![cfg_attr(feature = "validator", doc = include_str!("lib_validator.md"))]
+#![doc = include_str!("lib_more.md")]
 // The only `unsafe` is in the validator's BSON reader (`validate::walk`, `validate::bytes`):
 // each block says why it holds, and an `unsafe fn` states its contract without licensing unsafe operations.
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
