@@ -22,6 +22,7 @@
 #![warn(missing_docs)]
 
 pub mod bson;
+pub mod case;
 pub mod codes;
 pub mod fields;
 pub mod helpers;

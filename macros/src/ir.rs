@@ -2,9 +2,9 @@
 //! original syn nodes for spans.
 
 use crate::attr::{self, mongo, serde};
-use crate::case::RenameRule;
 use crate::ctxt::Ctxt;
 use mongo_schema_contract::bson::{self, BsonKind};
+use mongo_schema_contract::case::RenameRule;
 use mongo_schema_contract::helpers;
 use syn::ext::IdentExt;
 

@@ -11,7 +11,6 @@
 #![forbid(unsafe_code)]
 
 mod attr;
-mod case;
 mod check;
 mod ctxt;
 mod expand;

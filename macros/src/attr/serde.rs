@@ -2,9 +2,9 @@
 //! itself validates them.
 
 use super::{skip_value, string, Attr, BoolAttr};
-use crate::case::RenameRule;
 use crate::ctxt::Ctxt;
 use crate::symbol::*;
+use mongo_schema_contract::case::RenameRule;
 use syn::meta::ParseNestedMeta;
 
 /// `rename = "x"` or `rename(serialize = "x", deserialize = "y")`: the serialize name.

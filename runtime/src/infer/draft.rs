@@ -4,6 +4,7 @@
 
 use super::stats::{Collection, Field, Kind, Object, Seen, Values, MAX_LENGTH};
 use crate::bson::Document;
+use mongo_schema_contract::case::RenameRule;
 use mongo_schema_contract::naming;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -556,7 +557,7 @@ impl Writer {
             ctx.candidate("bound", path, "every double is integral: an integer type may fit");
         }
         let mut serde = Vec::new();
-        let written = if rename_all { serde_camel(ident) } else { ident.to_owned() };
+        let written = if rename_all { RenameRule::Camel.apply_to_field(ident) } else { ident.to_owned() };
         if written != key {
             serde.push(format!("rename = {key:?}"));
         }
@@ -1110,26 +1111,6 @@ fn camel_case(object: &Object, renames: &BTreeMap<String, String>) -> bool {
         .collect();
     keys.iter().any(|k| k.chars().any(|c| c.is_ascii_uppercase()))
         && keys.iter().all(|k| naming::FieldCase::Camel.fits(k) && naming::check_field_name(k).is_ok())
-}
-
-/// The key serde writes for a field `ident` under `rename_all = "camelCase"` (serde_derive's rule).
-fn serde_camel(ident: &str) -> String {
-    let mut pascal = String::new();
-    let mut capitalize = true;
-    for c in ident.chars() {
-        if c == '_' {
-            capitalize = true;
-        } else if capitalize {
-            pascal.push(c.to_ascii_uppercase());
-            capitalize = false;
-        } else {
-            pascal.push(c);
-        }
-    }
-    match pascal.chars().next() {
-        Some(first) => first.to_ascii_lowercase().to_string() + &pascal[first.len_utf8()..],
-        None => pascal,
-    }
 }
 
 /// The index attributes of a root, from `listIndexes`; indexes the derive cannot state are

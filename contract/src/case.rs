@@ -1,5 +1,9 @@
-//! serde's `rename_all` rules, applied exactly as serde applies them.
+//! serde's `rename_all` rules, applied exactly as serde applies them: the derive names
+//! fields and variants with them, and `schema infer` drafts `rename_all` only where they
+//! give the deployment's keys.
 
+/// One of serde's `rename_all` rules.
+#[allow(missing_docs)] // the variants are serde's rules of the same names
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RenameRule {
     Lower,
@@ -24,6 +28,8 @@ const RULES: &[(&str, RenameRule)] = &[
 ];
 
 impl RenameRule {
+    /// The rule `rename_all = "..."` names, or the error serde gives for another name.
+    #[allow(clippy::should_implement_trait)] // the derive's own error text, not `FromStr`'s
     pub fn from_str(name: &str) -> Result<Self, String> {
         RULES.iter().find(|(n, _)| *n == name).map(|(_, rule)| *rule).ok_or_else(|| {
             let valid: Vec<String> = RULES.iter().map(|(n, _)| format!("\"{n}\"")).collect();
