@@ -299,15 +299,19 @@ impl Writer {
         ctx: &mut Ctx,
     ) -> String {
         let tagged = if root { discriminator(object, ctx) } else { None };
-        // keys of one variant each never meet either: they are no rename
-        let variant_key = |p: usize| tagged.as_ref().is_some_and(|t| t.position == p || t.owner(p).is_some());
-        let renames = renames(object, path, variant_key, ctx);
+        let has_id = object.fields.iter().any(|f| f.key == "_id");
+        // a root whose keys are data (dates, ids) or too many to be names: `_id` and a map of the rest
+        let others = object.distinct_keys.saturating_sub(u64::from(has_id));
+        let data_root = root && tagged.is_none() && (object.overflowed || (others > 0 && object.data_keys == others));
+        // keys of one variant each never meet either, nor do data keys: they are no rename
+        let not_renamed =
+            |p: usize| data_root || tagged.as_ref().is_some_and(|t| t.position == p || t.owner(p).is_some());
+        let renames = renames(object, path, not_renamed, ctx);
         // keys all in camelCase: `rename_all` says it once (not in an enum: it would rename the variants)
         let rename_all = tagged.is_none() && camel_case(object, &renames);
         let mut fields: Vec<Drafted> = Vec::new();
         let mut idents = BTreeSet::new();
         let mut keys = Vec::new();
-        let has_id = object.fields.iter().any(|f| f.key == "_id");
         if root && !has_id {
             fields.push(Drafted {
                 key: "_id".into(),
@@ -320,9 +324,6 @@ impl Writer {
             });
             idents.insert("id".to_owned());
         }
-        // a root whose keys are data (dates, ids) or too many to be names: `_id` and a map of the rest
-        let others = object.distinct_keys.saturating_sub(u64::from(has_id));
-        let data_root = root && tagged.is_none() && (object.overflowed || (others > 0 && object.data_keys == others));
         for (position, field) in object.fields.iter().enumerate() {
             if data_root && field.key != "_id" {
                 continue;
@@ -1560,5 +1561,23 @@ mod wide_root_tests {
         let anomalies: Vec<(&str, u64)> =
             drafted.collections[0].anomalies.iter().map(|a| (a.path.as_str(), a.documents)).collect();
         assert_eq!(anomalies, [("<key>", 1)]);
+
+        // two date keys never together that add up to every document: data, not a rename
+        let mut stats = Collection::default();
+        for i in 0..10 {
+            let d = doc! { "_id": i, (if i % 2 == 0 { "2030-01-01" } else { "2030-01-02" }): 1 };
+            stats.observe(&RawDocumentBuf::try_from(&d).unwrap()).unwrap();
+        }
+        let input = Input {
+            db: "db_app".into(),
+            collection: "t_days".into(),
+            stats,
+            total: None,
+            indexes: Vec::new(),
+            validator: None,
+        };
+        let drafted = draft(&[input]);
+        assert!(drafted.source.contains("pub entries: std::collections::BTreeMap<String, i32>,"), "{}", drafted.source);
+        assert!(drafted.collections[0].anomalies.is_empty(), "{:?}", drafted.collections[0].anomalies);
     }
 }
