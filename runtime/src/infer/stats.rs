@@ -500,16 +500,11 @@ impl Values {
         }
         let mut hits: Vec<(u64, &str)> =
             self.longest.iter().filter(|(l, _, _)| *l > bound).map(|(_, seq, id)| (*seq, id.as_str())).collect();
+        // in document order, as a pass would have seen them
         hits.sort_unstable();
-        let mut seen = Seen { values: over, ..Seen::default() };
+        let mut seen = Seen::default();
         for (seq, id) in hits {
-            if seen.last != seq {
-                seen.last = seq;
-                seen.documents += 1;
-                if seen.examples.len() < EXAMPLES {
-                    seen.examples.push(id.to_owned());
-                }
-            }
+            seen.add(&Doc { seq, id });
         }
         Some(seen)
     }
