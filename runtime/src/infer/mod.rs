@@ -37,7 +37,7 @@ pub fn render_text(draft: &Draft) -> String {
             Some(total) => format!("{} of {} documents read", thousands(c.read), thousands(total)),
             None => format!("{} documents read", thousands(c.read)),
         };
-        out.push_str(&format!("{} ({read}) -> struct {}\n", c.namespace, c.model));
+        out.push_str(&format!("{} ({read}) -> model {}\n", c.namespace, c.model));
         for note in &c.notes {
             out.push_str(&format!("  note: {}\n", draft::shown(note)));
         }
