@@ -23,7 +23,7 @@ pub struct Input {
     pub stats: Collection,
     /// Documents in the collection (`count`), when known.
     pub total: Option<u64>,
-    /// `listIndexes`' documents, when read from a deployment.
+    /// `listIndexes`' documents, from a deployment or a dump's metadata.
     pub indexes: Vec<Document>,
     /// The collection's validator, when it has one.
     pub validator: Option<Document>,
@@ -1331,7 +1331,8 @@ mod tests {
     use super::*;
     use crate::bson::{doc, RawDocumentBuf};
 
-    fn input(collection: &str, docs: &[Document]) -> Input {
+    /// `db_app.<collection>` holding `docs`, as a dump gives it (no count, index or validator).
+    pub(super) fn input(collection: &str, docs: &[Document]) -> Input {
         let mut stats = Collection::default();
         for d in docs {
             stats.observe(&RawDocumentBuf::try_from(d).unwrap()).unwrap();
@@ -1404,22 +1405,10 @@ mod tests {
 #[cfg(test)]
 mod discriminator_tests {
     use super::*;
-    use crate::bson::{doc, RawDocumentBuf};
+    use crate::bson::doc;
 
     fn candidates(docs: &[Document]) -> Vec<Candidate> {
-        let mut stats = Collection::default();
-        for d in docs {
-            stats.observe(&RawDocumentBuf::try_from(d).unwrap()).unwrap();
-        }
-        let input = Input {
-            db: "db_app".into(),
-            collection: "t_event".into(),
-            stats,
-            total: None,
-            indexes: Vec::new(),
-            validator: None,
-        };
-        draft(&[input]).collections.remove(0).candidates
+        draft(&[super::tests::input("t_event", docs)]).collections.remove(0).candidates
     }
 
     #[test]
@@ -1459,13 +1448,11 @@ mod discriminator_tests {
 #[cfg(test)]
 mod index_tests {
     use super::*;
-    use crate::bson::{doc, RawDocumentBuf};
+    use crate::bson::doc;
 
     #[test]
     fn indexes_become_attributes_and_what_cannot_be_stated_is_noted() {
-        let mut stats = Collection::default();
         let d = doc! { "_id": 1, "email": "a@b.c", "expireTime": crate::bson::DateTime::from_millis(0), "tags": ["x"], "cats": ["y"] };
-        stats.observe(&RawDocumentBuf::try_from(&d).unwrap()).unwrap();
         let indexes = vec![
             doc! { "v": 2, "key": { "_id": 1 }, "name": "_id_" },
             doc! { "v": 2, "key": { "email": 1 }, "name": "email_1", "unique": true, "sparse": true },
@@ -1474,8 +1461,7 @@ mod index_tests {
             doc! { "v": 2, "key": { "gone": 1 }, "name": "gone_1" },
             doc! { "v": 2, "key": { "tags": 1, "cats": 1 }, "name": "two_arrays" },
         ];
-        let input =
-            Input { db: "db_app".into(), collection: "t_x".into(), stats, total: None, indexes, validator: None };
+        let input = Input { indexes, ..super::tests::input("t_x", &[d]) };
         let drafted = draft(&[input]);
         let root = drafted.source.lines().find(|l| l.starts_with("#[mongo(db")).unwrap();
         assert_eq!(
@@ -1501,22 +1487,12 @@ mod index_tests {
 #[cfg(test)]
 mod key_tests {
     use super::*;
-    use crate::bson::{doc, RawDocumentBuf};
+    use crate::bson::doc;
 
     #[test]
     fn keys_no_field_may_have_are_left_out_and_reported() {
-        let mut stats = Collection::default();
         let d = doc! { "_id": 1, "a.b": 1, "$weird": 2, "fine": 3 };
-        stats.observe(&RawDocumentBuf::try_from(&d).unwrap()).unwrap();
-        let input = Input {
-            db: "db_app".into(),
-            collection: "t_x".into(),
-            stats,
-            total: None,
-            indexes: Vec::new(),
-            validator: None,
-        };
-        let drafted = draft(&[input]);
+        let drafted = draft(&[super::tests::input("t_x", &[d])]);
         assert!(drafted.source.contains("pub fine: i32,"), "{}", drafted.source);
         assert!(!drafted.source.contains("a.b") && !drafted.source.contains("$weird"), "{}", drafted.source);
         let notes = &drafted.collections[0].notes;
@@ -1528,28 +1504,21 @@ mod key_tests {
 #[cfg(test)]
 mod wide_root_tests {
     use super::*;
-    use crate::bson::{doc, RawDocumentBuf};
+    use crate::bson::doc;
 
     #[test]
     fn a_root_with_keys_that_are_data_keeps_them_in_a_flattened_map() {
-        let mut stats = Collection::default();
-        for i in 0..300 {
-            let mut d = doc! { "_id": i };
-            d.insert(format!("2024-01-{i:03}"), i);
-            if i == 7 {
-                d.insert("2025-01-01", "seven");
-            }
-            stats.observe(&RawDocumentBuf::try_from(&d).unwrap()).unwrap();
-        }
-        let input = Input {
-            db: "db_app".into(),
-            collection: "t_wide".into(),
-            stats,
-            total: None,
-            indexes: Vec::new(),
-            validator: None,
-        };
-        let drafted = draft(&[input]);
+        let docs: Vec<Document> = (0..300)
+            .map(|i| {
+                let mut d = doc! { "_id": i };
+                d.insert(format!("2024-01-{i:03}"), i);
+                if i == 7 {
+                    d.insert("2025-01-01", "seven");
+                }
+                d
+            })
+            .collect();
+        let drafted = draft(&[super::tests::input("t_wide", &docs)]);
         assert!(drafted.source.contains("    #[serde(rename = \"_id\")]\n    pub id: i32,\n"), "{}", drafted.source);
         assert!(
             drafted
@@ -1563,20 +1532,9 @@ mod wide_root_tests {
         assert_eq!(anomalies, [("<key>", 1)]);
 
         // two date keys never together that add up to every document: data, not a rename
-        let mut stats = Collection::default();
-        for i in 0..10 {
-            let d = doc! { "_id": i, (if i % 2 == 0 { "2030-01-01" } else { "2030-01-02" }): 1 };
-            stats.observe(&RawDocumentBuf::try_from(&d).unwrap()).unwrap();
-        }
-        let input = Input {
-            db: "db_app".into(),
-            collection: "t_days".into(),
-            stats,
-            total: None,
-            indexes: Vec::new(),
-            validator: None,
-        };
-        let drafted = draft(&[input]);
+        let days: Vec<Document> =
+            (0..10).map(|i| doc! { "_id": i, (if i % 2 == 0 { "2030-01-01" } else { "2030-01-02" }): 1 }).collect();
+        let drafted = draft(&[super::tests::input("t_days", &days)]);
         assert!(drafted.source.contains("pub entries: std::collections::BTreeMap<String, i32>,"), "{}", drafted.source);
         assert!(drafted.collections[0].anomalies.is_empty(), "{:?}", drafted.collections[0].anomalies);
     }
