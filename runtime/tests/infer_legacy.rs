@@ -94,6 +94,19 @@ fn legacy_archive(orders: &[mongo_schema::bson::Document], customers: &[mongo_sc
     .concat()
 }
 
+/// The drafted file `path` (compiled by downstream/infer) is `source`, what infer drafts
+/// from `data` now; `UPDATE_INFER=1` writes it.
+fn assert_committed(path: &str, source: &str, data: &str) {
+    if std::env::var_os("UPDATE_INFER").is_some() {
+        std::fs::write(path, source).unwrap();
+    }
+    let committed = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        committed == source,
+        "{path} is not what infer drafts from {data}: run `UPDATE_INFER=1 cargo test -p mongo-schema --features cli --test infer_legacy`"
+    );
+}
+
 const DRAFTED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../downstream/infer/src/drafted.rs");
 
 #[test]
@@ -165,14 +178,7 @@ fn drafts_the_target_shapes_and_counts_the_planted_anomalies() {
     );
 
     // the drafted file the downstream crate compiles is this one
-    if std::env::var_os("UPDATE_INFER").is_some() {
-        std::fs::write(DRAFTED, &source).unwrap();
-    }
-    let committed = std::fs::read_to_string(DRAFTED).unwrap_or_default();
-    assert!(
-        committed == source,
-        "{DRAFTED} is not what infer drafts from the generator: run `UPDATE_INFER=1 cargo test -p mongo-schema --features cli --test infer_legacy`"
-    );
+    assert_committed(DRAFTED, &source, "the generator");
 }
 
 #[test]
@@ -391,14 +397,7 @@ fn a_polymorphic_collection_becomes_a_tagged_enum_and_nested_renames_are_found()
     let again = tempfile::tempdir().unwrap();
     assert_eq!(infer_fleet_dump(again.path()).0, source);
 
-    if std::env::var_os("UPDATE_INFER").is_some() {
-        std::fs::write(FLEET_DRAFTED, &source).unwrap();
-    }
-    let committed = std::fs::read_to_string(FLEET_DRAFTED).unwrap_or_default();
-    assert!(
-        committed == source,
-        "{FLEET_DRAFTED} is not what infer drafts from the fleet: run `UPDATE_INFER=1 cargo test -p mongo-schema --features cli --test infer_legacy`"
-    );
+    assert_committed(FLEET_DRAFTED, &source, "the fleet");
 }
 
 /// The fleet on mongod, with its indexes: `--all` drafts the dump's models (its indexes
@@ -486,12 +485,5 @@ fn hostile_keys_and_values_draft_a_file_that_compiles() {
     // a line break in a key is escaped in the report and in the comments, never printed raw
     assert!(err.contains("    line\\nbreak: 40 of 40: int32"), "{err}");
     assert!(source.contains("#[serde(rename = \"line\\nbreak\")]"), "{source}");
-    if std::env::var_os("UPDATE_INFER").is_some() {
-        std::fs::write(EDGES_DRAFTED, &source).unwrap();
-    }
-    let committed = std::fs::read_to_string(EDGES_DRAFTED).unwrap_or_default();
-    assert!(
-        committed == source,
-        "{EDGES_DRAFTED} is not what infer drafts from the edge cases: run `UPDATE_INFER=1 cargo test -p mongo-schema --features cli --test infer_legacy`"
-    );
+    assert_committed(EDGES_DRAFTED, &source, "the edge cases");
 }
