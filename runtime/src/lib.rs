@@ -17,7 +17,8 @@ pub mod check;
 #[cfg(feature = "cli")]
 #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
 pub mod cli;
-pub mod command;
+#[doc(inline)]
+pub use mongo_schema_core::command;
 #[cfg(feature = "dump")]
 #[cfg_attr(docsrs, doc(cfg(feature = "dump")))]
 pub mod dump;
@@ -27,22 +28,39 @@ pub mod infer;
 #[cfg(any(feature = "cli", feature = "migrate"))]
 #[cfg_attr(docsrs, doc(cfg(any(feature = "cli", feature = "migrate"))))]
 pub mod migrate;
-pub mod paths;
-pub mod render;
+pub mod paths {
+    #![doc = include_str!("paths.md")]
+    pub use mongo_schema_core::paths::*;
+}
+#[doc(inline)]
+pub use mongo_schema_core::{render, serde_helpers};
 #[cfg(feature = "review")]
 #[cfg_attr(docsrs, doc(cfg(feature = "review")))]
 pub mod review;
-pub mod schema;
-pub mod serde_helpers;
+/// The [`MongoSchema`] trait: the `$jsonSchema` of a Rust type, exact to what the driver
+/// writes, and the compile-time facts the modelling rules need.
+pub mod schema {
+    #[cfg(feature = "validator")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "validator")))]
+    pub use crate::validate::{check_update_static, check_upsert_static};
+    #[doc(inline)]
+    pub use mongo_schema_core::schema::*;
+}
 #[cfg(any(feature = "cli", feature = "review"))]
 mod uri;
 #[cfg(feature = "validator")]
 #[cfg_attr(docsrs, doc(cfg(feature = "validator")))]
 pub mod validate;
-pub mod view;
+pub mod view {
+    #![doc = include_str!("view.md")]
+    pub use mongo_schema_core::view::*;
+}
 
 #[doc(hidden)]
-pub mod __private;
+pub use mongo_schema_core::{__fields_node, __private};
+// the layer below, under the names this crate's modules use
+#[allow(unused_imports)]
+use mongo_schema_core::{__each_bson_major, __testing, compat, model};
 
 /// mongod's error codes with their names (`BAD_VALUE` is 2 `"BadValue"`): what
 /// the update checker answers (`UpdateError::server_code`, feature `validator`) and what
@@ -123,36 +141,22 @@ macro_rules! path {
     };
 }
 
-#[cfg(not(any(feature = "bson-2", feature = "bson-3")))]
-compile_error!(
-    "mongo-schema needs one of its `bson-2` (default) and `bson-3` features, the bson major of your `mongodb` driver"
-);
-
 /// The bson crate of the winning major, by the driver's rule: bson 3 when the `bson-3`
 /// feature is on (alone or beside `bson-2`), else bson 2. `mongodb::bson` follows the same
 /// rule, so the commands and validators this crate returns are the driver's `Document`.
-#[cfg(all(feature = "bson-2", not(feature = "bson-3")))]
-pub use bson2 as bson;
+pub use mongo_schema_core::bson;
 /// bson 2 (the `bson-2` feature), whatever major wins.
 #[cfg(feature = "bson-2")]
-pub use bson2;
-/// The bson crate of the winning major, by the driver's rule: bson 3 when the `bson-3`
-/// feature is on (alone or beside `bson-2`), else bson 2. `mongodb::bson` follows the same
-/// rule, so the commands and validators this crate returns are the driver's `Document`.
-#[cfg(feature = "bson-3")]
-pub use bson3 as bson;
+pub use mongo_schema_core::bson2;
 /// bson 3 (the `bson-3` feature), whatever major wins.
 #[cfg(feature = "bson-3")]
-pub use bson3;
-pub(crate) mod compat;
-pub use command::{registered, MongoCollection, Registration, ValidationAction, ValidationLevel};
+pub use mongo_schema_core::bson3;
+pub use mongo_schema_core::{registered, MongoCollection, Registration, ValidationAction, ValidationLevel};
+pub use mongo_schema_core::{BsonKind, MongoSchema};
 #[doc = include_str!("derive.md")]
 pub use mongo_schema_macros::MongoSchema;
 #[cfg(feature = "validator")]
-pub use schema::{check_update_static, check_upsert_static};
-pub use schema::{BsonKind, MongoSchema};
-#[cfg(feature = "validator")]
-pub use validate::{BsonBytes, SchemaError, Validator};
+pub use validate::{check_update_static, check_upsert_static, BsonBytes, SchemaError, Validator};
 
 /// The derive and both traits, so `User::validator()` and `User::create_collection_command()`
 /// resolve with one import: `use mongo_schema::prelude::*;`.

@@ -29,7 +29,7 @@ pub(super) fn print(models: &[Model], format: Format, out: &mut dyn Write) -> Re
 
 fn print_js(model: &Model) -> String {
     // time-series and capped options included; a time-series collection has no validator
-    let (create, coll_mod) = crate::migrate::create_commands(model);
+    let (create, coll_mod) = model.commands();
     [
         js_line_comment(&format!(
             "{} ({}): create the collection with its validator",
@@ -72,7 +72,7 @@ fn option_commands(model: &Model) -> Vec<(String, String, crate::bson::Document)
 
 fn print_json(models: &[Model]) -> String {
     let items: Vec<serde_json::Value> = models.iter().map(|m| {
-        let (create, coll_mod) = crate::migrate::create_commands(m);
+        let (create, coll_mod) = m.commands();
         let relaxed = |d: crate::bson::Document| crate::bson::Bson::Document(d).into_relaxed_extjson();
         let size = match worst_case_size(m) {
             Some(bytes) => json!({ "worstCaseBytes": bytes }),

@@ -284,7 +284,7 @@ impl Object {
         let mut strings: Vec<(usize, &str)> = Vec::new();
         for element in doc.iter() {
             let (key, value) = element?;
-            let key = key_str(key);
+            let key = crate::compat::key_str(key);
             keys += 1;
             if self.overflowed && key != "_id" {
                 self.map.get_or_insert_with(Default::default).observe(value, at, depth + 1)?;
@@ -380,17 +380,6 @@ impl Object {
         }
         merged
     }
-}
-
-/// A raw document's key as text (bson 3 hands out its own C string type).
-#[cfg(feature = "bson-3")]
-fn key_str(key: &crate::bson::raw::CStr) -> &str {
-    key.as_str()
-}
-
-#[cfg(not(feature = "bson-3"))]
-fn key_str(key: &str) -> &str {
-    key
 }
 
 /// A key that is data rather than a name: an ObjectId's hex, a number, a date, a UUID.

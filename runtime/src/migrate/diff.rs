@@ -1,9 +1,9 @@
 //! What changed between the snapshot and the registered models.
 
-use super::model::Model;
 use super::snapshot::{Entry, Snapshot};
 use super::tighten::tightenings;
 use crate::command::ValidationLevel;
+use crate::model::Model;
 
 /// One collection's change, with the state the migration leaves it in.
 #[derive(Debug, Clone, PartialEq)]

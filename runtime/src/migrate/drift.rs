@@ -1,11 +1,11 @@
 //! `schema drift`: each model's deployed collection (its validator, level and action, or a
 //! time-series collection's options; capped options and indexes) compared with the code's.
 
-use super::model::Model;
 use super::server::{CommandError, Server};
 use super::tighten::differences;
 use crate::bson::{doc, Bson, Document};
 use crate::command::{ValidationAction, ValidationLevel};
+use crate::model::Model;
 
 /// How a deployed collection compares with its model.
 #[derive(Debug, Clone, PartialEq, Eq)]

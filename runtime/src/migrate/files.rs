@@ -7,12 +7,12 @@
 //! numbered file comes before every timestamped one.
 
 use super::diff::{diff, Change};
-use super::model::Model;
 use super::plan::plan;
 use super::rules::{collection_count, DEFAULT_MAX_COLLECTIONS};
 use super::snapshot::{Snapshot, SnapshotError, SNAPSHOT_FILE};
 use super::step::{Migration, Phase};
 use crate::command::ValidationLevel;
+use crate::model::Model;
 use std::error::Error;
 use std::fmt;
 use std::fs;

@@ -32,20 +32,17 @@ pub mod file;
 pub mod lock;
 #[cfg(feature = "migrate")]
 mod migrator;
-mod model;
 pub mod record;
 pub mod server;
 #[cfg(feature = "migrate")]
 #[cfg_attr(docsrs, doc(cfg(feature = "migrate")))]
 pub use migrator::{Migrator, MigratorError};
 
+pub use crate::model::{registered_models, Model, Options};
 pub use files::{
     migrate, new_data_migration, new_data_migration_in, pending, version_of, MigrateError, MigrateOptions, Naming,
     Written,
 };
-pub use model::{registered_models, Model, Options};
-#[cfg(feature = "cli")]
-pub(crate) use options::create_commands;
 pub use rules::DEFAULT_MAX_COLLECTIONS;
 pub use snapshot::{Entry, Snapshot, SnapshotError, SNAPSHOT_FILE};
 pub use step::{Migration, Phase, Step};

@@ -3,28 +3,9 @@
 //! before the old one is dropped where the keys allow, each step saying what it does to the
 //! live collection) and the shard key (`shardCollection`, through mongos).
 
-use super::model::Model;
 use super::step::Step;
 use crate::bson::{doc, Bson, Document};
-use crate::command::{coll_mod, create_collection};
-
-/// `createCollection` for a model and the command to run when it already exists.
-pub(crate) fn create_commands(m: &Model) -> (Document, Document) {
-    if m.options.is_timeseries() {
-        let mut command = doc! { "create": &m.collection };
-        command.extend(m.options.create.clone());
-        return (command, expire_command(m));
-    }
-    let mut command = create_collection(&m.collection, m.validator.clone(), m.level, m.action);
-    command.extend(m.options.create.clone());
-    (command, coll_mod(&m.collection, m.validator.clone(), m.level, m.action))
-}
-
-/// `collMod` of a time-series collection's expiry (`"off"` when none).
-fn expire_command(m: &Model) -> Document {
-    let expire = m.options.create.get("expireAfterSeconds").cloned().unwrap_or_else(|| Bson::from("off"));
-    doc! { "collMod": &m.collection, "expireAfterSeconds": expire }
-}
+use crate::model::Model;
 
 /// Comment lines of a new collection's create step.
 pub(super) fn create_comments(m: &Model) -> Vec<String> {
@@ -79,7 +60,7 @@ pub(super) fn down_steps(before: Option<&Model>, after: &Model) -> Vec<Step> {
         steps.push(step(
             before,
             vec![format!("{}: back to the previous expiry", before.namespace())],
-            expire_command(before),
+            before.commands().1,
         ));
     }
     let created: Vec<String> =
@@ -124,7 +105,7 @@ fn create_option_steps(before: &Model, after: &Model, notes: &mut Vec<String>) -
                 steps.push(step(after, vec![line], doc! { "collMod": &after.collection, "timeseries": { "granularity": granularity } }));
             }
             if b.get("expireAfterSeconds") != a.get("expireAfterSeconds") {
-                steps.push(step(after, vec![format!("{ns}: new expiry of measurements")], expire_command(after)));
+                steps.push(step(after, vec![format!("{ns}: new expiry of measurements")], after.commands().1));
             }
         }
         (None, None) => {

@@ -2,12 +2,12 @@
 //! and the commands that take it back.
 
 use super::diff::Change;
-use super::model::Model;
 use super::options;
 use super::snapshot::Entry;
 use super::step::{Migration, Phase, Step};
 use crate::bson::{doc, Bson, Document};
 use crate::command::{coll_mod, ValidationAction, ValidationLevel};
+use crate::model::Model;
 use crate::view::{Properties, SchemaView};
 
 /// The migration versioned `prefix` for `changes` (which must not be empty). Unless
@@ -112,7 +112,7 @@ fn namespace(entry: &Entry) -> String {
 /// the applications already writing there.
 fn create_step(after: &Entry, adopt: bool) -> Step {
     let m = &after.model;
-    let (command, mut fallback) = options::create_commands(m);
+    let (command, mut fallback) = m.commands();
     let mut comments = vec![format!("{}: new collection; collMod when it already exists", namespace(after))];
     if adopt {
         let validator = accepting_both(&m.validator, &renamed_keys(&m.validator, &m.renames), &m.renames);

@@ -1,7 +1,7 @@
 //! Rules checked at migration time, over every model of the crate at once.
 
-use super::model::Model;
 use super::snapshot::Snapshot;
+use crate::model::Model;
 use std::collections::BTreeMap;
 
 /// The standard's ceiling of business collections per database.

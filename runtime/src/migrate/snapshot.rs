@@ -2,9 +2,9 @@
 //! written so far install, exact to the BSON type (canonical Extended JSON), so the next
 //! run can tell what changed.
 
-use super::model::{parse_action, parse_level, Model, Options};
 use crate::bson::{Bson, Document};
-use crate::command::ValidationAction;
+use crate::command::{ValidationAction, ValidationLevel};
+use crate::model::{Model, Options};
 use serde_json::{json, Map, Value};
 use std::fmt;
 
@@ -140,12 +140,14 @@ fn entry_from_json(value: &Value) -> Result<Entry, SnapshotError> {
             .and_then(Value::as_str)
             .ok_or_else(|| SnapshotError::Shape(format!("collection entry without `{key}`: {value}")))
     };
-    let level = parse_level(text("validationLevel")?)
+    let level = ValidationLevel::from_name(text("validationLevel")?)
         .ok_or_else(|| SnapshotError::Shape(format!("bad validationLevel in {value}")))?;
-    let action = parse_action(text("validationAction")?)
+    let action = ValidationAction::from_name(text("validationAction")?)
         .ok_or_else(|| SnapshotError::Shape(format!("bad validationAction in {value}")))?;
     let enforce = match value.get("enforceAction").and_then(Value::as_str) {
-        Some(a) => Some(parse_action(a).ok_or_else(|| SnapshotError::Shape(format!("bad enforceAction {a:?}")))?),
+        Some(a) => Some(
+            ValidationAction::from_name(a).ok_or_else(|| SnapshotError::Shape(format!("bad enforceAction {a:?}")))?,
+        ),
         None => None,
     };
     let model = Model {

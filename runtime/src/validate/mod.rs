@@ -129,34 +129,29 @@
 //!
 //! # Cargo feature
 //!
-//! This module is the `validator` feature (on by default; `cli` turns it on). A crate that
+//! This module is the `validator` feature (off by default; `cli` turns it on). A crate that
 //! only derives schemas can leave it off and compile no C.
 
 mod bytes;
 mod equal;
 mod error;
 mod eval;
+mod for_type;
 mod keywords;
 mod pattern;
+#[cfg(test)]
+mod polymorphic_tests;
 mod report;
 mod schema;
 mod types;
 mod unique;
 pub mod update;
+mod updates;
 mod value;
 mod walk;
 
-/// A seeded xorshift64 stream for the unit tests' generated inputs: the same values on
-/// every run.
 #[cfg(test)]
-pub(crate) fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
-    move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    }
-}
+pub(crate) use crate::__testing::xorshift;
 
 use std::collections::HashMap;
 
@@ -166,6 +161,7 @@ pub use error::SchemaError;
 pub use pattern::{DEPTH_LIMIT, HEAP_LIMIT_KIB, MATCH_LIMIT};
 pub use report::{Failure, ValidationError, Violation};
 pub use update::{lint_update, lint_upsert, Finding, UpdateError, UpdateOptions};
+pub use updates::{check_update_static, check_upsert_static};
 pub use value::Malformed;
 
 use report::Explain;
@@ -309,22 +305,19 @@ impl BsonBytes for Vec<u8> {
 
 /// Either major's raw documents: their constructors check the framing already.
 macro_rules! raw_documents {
-    ($bson:ident) => {
-        impl sealed::Sealed for $bson::RawDocument {}
-        impl BsonBytes for $bson::RawDocument {
+    ($($bson:tt)*) => {
+        impl sealed::Sealed for $($bson)*::RawDocument {}
+        impl BsonBytes for $($bson)*::RawDocument {
             fn bson_bytes(&self) -> (&[u8], bool) {
                 (self.as_bytes(), true)
             }
         }
-        impl sealed::Sealed for $bson::RawDocumentBuf {}
-        impl BsonBytes for $bson::RawDocumentBuf {
+        impl sealed::Sealed for $($bson)*::RawDocumentBuf {}
+        impl BsonBytes for $($bson)*::RawDocumentBuf {
             fn bson_bytes(&self) -> (&[u8], bool) {
                 (self.as_bytes(), true)
             }
         }
     };
 }
-#[cfg(feature = "bson-2")]
-raw_documents!(bson2);
-#[cfg(feature = "bson-3")]
-raw_documents!(bson3);
+crate::__each_bson_major!(raw_documents);

@@ -492,7 +492,7 @@ mod tests {
     use crate::validate::value::{Arr, Decoded, Doc, Value, View};
 
     // bson 2 regexes hold `String`s (bson 3 `CString`s): the conversion is fallible under bson 3 only
-    #[cfg_attr(not(feature = "bson-3"), allow(clippy::unnecessary_fallible_conversions))]
+    #[allow(clippy::unnecessary_fallible_conversions)]
     fn sample() -> Vec<u8> {
         let scope = doc! { "x": 1, "s": "scope" };
         let doc = doc! {

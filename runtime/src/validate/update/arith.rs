@@ -75,8 +75,8 @@ fn float(op: Op, x: f64, y: f64) -> f64 {
 
 fn decimal(op: Op, x: Dec, y: Dec) -> Result<Bson, ArithError> {
     let result = match op {
-        Op::Add => x.add(y),
-        Op::Mul => x.mul(y),
+        Op::Add => x.checked_add(y),
+        Op::Mul => x.checked_mul(y),
     };
     let bytes = result.and_then(Dec::to_bytes).ok_or(ArithError::Decimal)?;
     Ok(Bson::Decimal128(Decimal128::from_bytes(bytes)))

@@ -984,7 +984,7 @@ fn add(args: &[Expr], env: &Env) -> Result<Val, UpdateError> {
             Widest::Double => double += num_f64(&operand),
             Widest::Decimal => {
                 decimal = decimal
-                    .add(num_dec(&operand, true))
+                    .checked_add(num_dec(&operand, true))
                     .ok_or_else(|| unsupported("a decimal beyond 128-bit arithmetic"))?
             }
         }
@@ -1028,7 +1028,7 @@ fn multiply(args: &[Expr], env: &Env) -> Result<Val, UpdateError> {
         if widest_of(&v) > widest {
             widest = widest_of(&v);
         }
-        decimal = decimal.and_then(|d| d.mul(num_dec(&v, false)));
+        decimal = decimal.and_then(|d| d.checked_mul(num_dec(&v, false)));
         if widest != Widest::Decimal {
             let f = num_f64(&v);
             double *= f;
@@ -1060,7 +1060,7 @@ fn subtract(lhs: &Val, rhs: &Val) -> Result<Val, UpdateError> {
     if is_number(l) && is_number(r) {
         let widest = if widest_of(l) > widest_of(r) { widest_of(l) } else { widest_of(r) };
         return Ok(Some(match widest {
-            Widest::Decimal => dec_bson(num_dec(l, false).add(negate(num_dec(r, false))))?,
+            Widest::Decimal => dec_bson(num_dec(l, false).checked_add(negate(num_dec(r, false))))?,
             Widest::Double => Bson::Double(num_f64(l) - num_f64(r)),
             _ => {
                 let (x, y) = (int_of(l).unwrap_or_default(), int_of(r).unwrap_or_default());

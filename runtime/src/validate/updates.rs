@@ -3,7 +3,7 @@
 use crate::bson::Document;
 use crate::validate::{lint_update, lint_upsert, Finding};
 
-use super::MongoSchema;
+use crate::schema::MongoSchema;
 
 /// What `update` can do wrong to some document of `T`, found without a document
 /// ([`lint_update`] over `T::json_schema()`): paths that name no field of `T`, values that

@@ -3,7 +3,7 @@
 
 use crate::bson::Document;
 
-use super::{FieldFacts, MongoSchema};
+use crate::schema::{FieldFacts, MongoSchema};
 use crate::validate::{join, SchemaError, Validator};
 use crate::view::SchemaView;
 

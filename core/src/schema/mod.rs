@@ -1,17 +1,11 @@
 //! The [`MongoSchema`] trait: the `$jsonSchema` of a Rust type, exact to what the driver
 //! writes, and the compile-time facts the modelling rules need.
 
-#[cfg(feature = "validator")]
-mod annotate;
 mod impls;
 pub(crate) mod size;
-#[cfg(feature = "validator")]
-mod updates;
 
 pub(crate) use impls::narrow;
 pub use impls::{array_of, map_of, nullable, tuple_of, MapKey};
-#[cfg(feature = "validator")]
-pub use updates::{check_update_static, check_upsert_static};
 
 use crate::bson::{doc, Document};
 

@@ -19,7 +19,8 @@ fn pretty(value: &Value) -> String {
 }
 
 /// A JavaScript string literal (JSON's is one, with U+2028/U+2029 escaped).
-pub(crate) fn js_string(s: &str) -> String {
+#[doc(hidden)]
+pub fn js_string(s: &str) -> String {
     escape_line_terminators(Value::from(s).to_string())
 }
 
@@ -37,7 +38,8 @@ fn has_extjson_wrappers(value: &Value) -> bool {
 
 /// A JavaScript expression for a document: the relaxed JSON itself, or wrapped in
 /// `EJSON.deserialize(...)` when it holds BSON types JSON cannot state.
-pub(crate) fn js_document(doc: &Document) -> String {
+#[doc(hidden)]
+pub fn js_document(doc: &Document) -> String {
     let value = Bson::Document(doc.clone()).into_relaxed_extjson();
     let json = escape_line_terminators(pretty(&value));
     if has_extjson_wrappers(&value) {
@@ -62,8 +64,8 @@ pub fn mongosh_run_command(db: &str, command: &Document) -> String {
 
 /// A `//` comment line holding any text: the line terminators JavaScript knows (`\n`,
 /// `\r`, U+2028, U+2029) are escaped, so no text can end the comment and start code.
-#[cfg_attr(not(any(feature = "cli", feature = "migrate")), allow(dead_code))]
-pub(crate) fn js_line_comment(text: &str) -> String {
+#[doc(hidden)]
+pub fn js_line_comment(text: &str) -> String {
     let mut line = String::from("//");
     if !text.is_empty() {
         line.push(' ');

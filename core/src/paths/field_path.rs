@@ -1,4 +1,4 @@
-//! [`path!`](crate::path): a field path checked where it is written, against the fields
+//! `path!`: a field path checked where it is written, against the fields
 //! table (`MongoSchema::FIELDS`) every derived struct already has. Nothing is generated
 //! per model: a use costs one constant where it is written, so it is on with no feature.
 //!
@@ -13,7 +13,7 @@ use mongo_schema_contract::rules::ConstMessage;
 use serde::Serialize;
 use std::fmt;
 
-/// A field path written with [`path!`](crate::path) and checked at compile time: the
+/// A field path written with `path!` and checked at compile time: the
 /// dotted path serde writes (`"addr.cityName"` for `path!(Customer.address.city_name)`),
 /// a `&'static str` with no allocation. It reads as a string (`Deref<Target = str>`,
 /// `Display`, `Into<String>`), so it goes wherever a key does: `doc! { p.as_str(): 1 }`.

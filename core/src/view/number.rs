@@ -2,9 +2,6 @@
 //! number line, with decimal arithmetic for `multipleOf`. The one number reader of a
 //! `$jsonSchema`: the validator compiles its bounds with it, and the view reads them with it.
 
-// The validator uses the arithmetic; without it the view needs only the reading and the order.
-#![cfg_attr(not(feature = "validator"), allow(dead_code))]
-
 use std::cmp::Ordering;
 use std::fmt::Write;
 
@@ -51,7 +48,7 @@ impl PartialOrd for Number {
 
 /// A numeric BSON value (int is widened to long).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum BsonNumber {
+pub enum BsonNumber {
     Long(i64),
     Double(f64),
     Decimal(Dec),
@@ -59,7 +56,7 @@ pub(crate) enum BsonNumber {
 
 /// An IEEE 754-2008 decimal128 value: `(-1)^neg * coef * 10^exp`.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Dec {
+pub enum Dec {
     Finite { neg: bool, coef: u128, exp: i32 },
     Inf { neg: bool },
     NaN,
@@ -70,7 +67,7 @@ const EXP_BIAS: i32 = 6176;
 
 impl Dec {
     /// Decodes the BID encoding stored in BSON (little-endian, 16 bytes).
-    pub(crate) fn from_bytes(bytes: [u8; 16]) -> Dec {
+    pub fn from_bytes(bytes: [u8; 16]) -> Dec {
         let bits = u128::from_le_bytes(bytes);
         let neg = bits >> 127 == 1;
         let combination = (bits >> 122) & 0x1f;
@@ -90,14 +87,14 @@ impl Dec {
         Dec::Finite { neg, coef, exp: exp as i32 - EXP_BIAS }
     }
 
-    pub(crate) fn from_i64(v: i64) -> Dec {
+    pub fn from_i64(v: i64) -> Dec {
         Dec::Finite { neg: v < 0, coef: u128::from(v.unsigned_abs()), exp: 0 }
     }
 
     /// The double rounded to `digits` significant digits, half to even (mongod's
     /// `Decimal128(double, kRoundTo34Digits)`; 15 digits is its default conversion, which
     /// first rounds to 34 digits then quantizes, so we do the same double rounding).
-    pub(crate) fn from_f64(v: f64, digits: usize) -> Dec {
+    pub fn from_f64(v: f64, digits: usize) -> Dec {
         if v.is_nan() {
             return Dec::NaN;
         }
@@ -112,12 +109,12 @@ impl Dec {
         Dec::Finite { neg, coef, exp }
     }
 
-    pub(crate) fn is_nan(self) -> bool {
+    pub fn is_nan(self) -> bool {
         matches!(self, Dec::NaN)
     }
 
     /// The BID encoding stored in BSON; `None` when the exponent is out of range.
-    pub(crate) fn to_bytes(self) -> Option<[u8; 16]> {
+    pub fn to_bytes(self) -> Option<[u8; 16]> {
         let bits = match self {
             Dec::NaN => 0x1fu128 << 122,
             Dec::Inf { neg } => (u128::from(neg) << 127) | (0x1eu128 << 122),
@@ -134,7 +131,7 @@ impl Dec {
 
     /// `self + other` rounded to 34 digits half to even, as IEEE 754 decimal arithmetic
     /// gives it; `None` when the exact sum does not fit this crate's 128-bit arithmetic.
-    pub(crate) fn add(self, other: Dec) -> Option<Dec> {
+    pub fn checked_add(self, other: Dec) -> Option<Dec> {
         let (Dec::Finite { neg: na, coef: ca, exp: ea }, Dec::Finite { neg: nb, coef: cb, exp: eb }) = (self, other)
         else {
             return Some(match (self, other) {
@@ -163,7 +160,7 @@ impl Dec {
 
     /// `self * other` rounded to 34 digits half to even; `None` when the exact product does
     /// not fit 128 bits.
-    pub(crate) fn mul(self, other: Dec) -> Option<Dec> {
+    pub fn checked_mul(self, other: Dec) -> Option<Dec> {
         match (self, other) {
             (Dec::NaN, _) | (_, Dec::NaN) => Some(Dec::NaN),
             (Dec::Inf { neg: x }, Dec::Inf { neg: y }) => Some(Dec::Inf { neg: x != y }),
@@ -178,11 +175,11 @@ impl Dec {
         }
     }
 
-    pub(crate) fn is_zero(self) -> bool {
+    pub fn is_zero(self) -> bool {
         matches!(self, Dec::Finite { coef: 0, .. })
     }
 
-    pub(crate) fn is_negative(self) -> bool {
+    pub fn is_negative(self) -> bool {
         matches!(self, Dec::Finite { neg: true, .. } | Dec::Inf { neg: true })
     }
 }
@@ -237,7 +234,7 @@ impl BsonNumber {
     }
 
     /// Whether the value is NaN (double or decimal).
-    pub(crate) fn is_nan(self) -> bool {
+    pub fn is_nan(self) -> bool {
         match self {
             BsonNumber::Long(_) => false,
             BsonNumber::Double(v) => v.is_nan(),
@@ -247,7 +244,7 @@ impl BsonNumber {
 }
 
 /// A numeric keyword value (int, long, double or decimal).
-pub(crate) fn number_of(value: &Bson) -> Option<BsonNumber> {
+pub fn number_of(value: &Bson) -> Option<BsonNumber> {
     match value {
         Bson::Int32(v) => Some(BsonNumber::Long(i64::from(*v))),
         Bson::Int64(v) => Some(BsonNumber::Long(*v)),
@@ -258,7 +255,7 @@ pub(crate) fn number_of(value: &Bson) -> Option<BsonNumber> {
 }
 
 /// The integer a number denotes exactly, if it has one that fits a long.
-pub(crate) fn integral(number: BsonNumber) -> Option<i64> {
+pub fn integral(number: BsonNumber) -> Option<i64> {
     match number {
         BsonNumber::Long(v) => Some(v),
         BsonNumber::Double(v) => {
@@ -284,7 +281,7 @@ fn decimal_integral(d: Dec) -> Option<i64> {
 }
 
 /// Orders two numbers across types; `None` when either is NaN.
-pub(crate) fn compare(a: BsonNumber, b: BsonNumber) -> Option<Ordering> {
+pub fn compare(a: BsonNumber, b: BsonNumber) -> Option<Ordering> {
     match (a, b) {
         (BsonNumber::Long(x), BsonNumber::Long(y)) => Some(x.cmp(&y)),
         (BsonNumber::Double(x), BsonNumber::Double(y)) => x.partial_cmp(&y),
@@ -302,7 +299,7 @@ pub(crate) fn compare(a: BsonNumber, b: BsonNumber) -> Option<Ordering> {
 /// `Decimal128("0.1000000000000000055511151231257827")`, its 34-digit rounding, and equals
 /// no decimal (its exact value has 55 digits). Integer arithmetic decides but for a decimal
 /// that is no double and whose nearest double is `v`, which needs `v`'s digits.
-pub(crate) fn cmp_dec_double(d: Dec, v: f64) -> Option<Ordering> {
+pub fn cmp_dec_double(d: Dec, v: f64) -> Option<Ordering> {
     if v.is_nan() {
         return None;
     }
@@ -342,7 +339,7 @@ pub(crate) fn cmp_dec_double(d: Dec, v: f64) -> Option<Ordering> {
 
 /// The double equal to a finite decimal, if one is: its value is an odd integer under 2^53
 /// times a power of two (a decimal's 34 digits hold no more than 48 factors of five).
-pub(crate) fn dec_exact_f64(d: Dec) -> Option<f64> {
+pub fn dec_exact_f64(d: Dec) -> Option<f64> {
     let Dec::Finite { neg, mut coef, mut exp } = d else { return None };
     let signed = |x: f64| if neg { -x } else { x };
     if coef == 0 {
@@ -403,7 +400,7 @@ fn cmp_digits(x: f64, digits: usize, coef: u128, exp: i32) -> Ordering {
 }
 
 /// BSON equality of numbers: NaN equals NaN, otherwise numeric equality across types.
-pub(crate) fn num_eq(a: BsonNumber, b: BsonNumber) -> bool {
+pub fn num_eq(a: BsonNumber, b: BsonNumber) -> bool {
     if a.is_nan() || b.is_nan() {
         return a.is_nan() && b.is_nan();
     }
@@ -476,7 +473,7 @@ fn cmp_magnitude((ca, ea): (u128, i32), (cb, eb): (u128, i32)) -> Ordering {
 
 /// `multipleOf` as mongod evaluates it: decimal remainder of the value's `numberDecimal()` by
 /// the divisor is exactly zero, and no IEEE flag was raised.
-pub(crate) fn is_multiple_of(value: BsonNumber, divisor: Dec) -> bool {
+pub fn is_multiple_of(value: BsonNumber, divisor: Dec) -> bool {
     match (value.to_dec15(), divisor) {
         (Dec::NaN | Dec::Inf { .. }, _) | (_, Dec::NaN) => false,
         (Dec::Finite { coef, .. }, Dec::Inf { .. }) => coef == 0,
@@ -488,7 +485,7 @@ pub(crate) fn is_multiple_of(value: BsonNumber, divisor: Dec) -> bool {
 }
 
 /// The decimal divisor of `multipleOf`, as mongod converts the keyword's value.
-pub(crate) fn divisor_of(n: BsonNumber) -> Dec {
+pub fn divisor_of(n: BsonNumber) -> Dec {
     n.to_dec15()
 }
 
@@ -530,17 +527,23 @@ fn pow_mod(base: u128, mut exp: u32, m: u128) -> u128 {
 }
 
 /// A fixed-capacity string on the stack, so number formatting never allocates.
-pub(crate) struct StackStr<const N: usize> {
+pub struct StackStr<const N: usize> {
     buf: [u8; N],
     len: usize,
 }
 
+impl<const N: usize> Default for StackStr<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl<const N: usize> StackStr<N> {
-    pub(crate) fn new() -> Self {
+    pub fn new() -> Self {
         StackStr { buf: [0; N], len: 0 }
     }
 
-    pub(crate) fn as_str(&self) -> &str {
+    pub fn as_str(&self) -> &str {
         std::str::from_utf8(&self.buf[..self.len]).unwrap_or("")
     }
 }
@@ -606,10 +609,9 @@ mod tests {
     }
 
     #[test]
-    #[cfg(feature = "validator")]
     fn a_decimal_against_a_double_is_ordered_by_the_doubles_exact_value() {
         // seeded (xorshift): the same doubles every run
-        let mut next = crate::validate::xorshift(0x2026_1126_u64);
+        let mut next = crate::__testing::xorshift(0x2026_1126_u64);
         let mut checked = 0;
         for round in 0..20_000 {
             let v = match round % 3 {

@@ -1,8 +1,10 @@
-//! A collection root as migrations see it, and its collection options.
+//! A collection root as migrations see it, and its collection options: the catalogue of
+//! the models registered in a binary.
 
-use crate::bson::Document;
+use crate::bson::{doc, Bson, Document};
 use crate::command::{
-    add_capped, create_timeseries, Capped, Index, IndexKey, Registration, Timeseries, ValidationAction, ValidationLevel,
+    add_capped, coll_mod, create_collection, create_timeseries, Capped, Index, IndexKey, Registration, Timeseries,
+    ValidationAction, ValidationLevel,
 };
 use crate::MongoCollection;
 
@@ -90,6 +92,21 @@ impl Model {
     pub fn namespace(&self) -> String {
         format!("{}.{}", self.db, self.collection)
     }
+
+    /// The `createCollection` command that installs the model on a new collection, and the
+    /// command to run when the collection already exists (`collMod` of the validator; of a
+    /// time-series collection, its expiry, since it takes no validator).
+    pub fn commands(&self) -> (Document, Document) {
+        if self.options.is_timeseries() {
+            let mut command = doc! { "create": &self.collection };
+            command.extend(self.options.create.clone());
+            let expire = self.options.create.get("expireAfterSeconds").cloned().unwrap_or_else(|| Bson::from("off"));
+            return (command, doc! { "collMod": &self.collection, "expireAfterSeconds": expire });
+        }
+        let mut command = create_collection(&self.collection, self.validator.clone(), self.level, self.action);
+        command.extend(self.options.create.clone());
+        (command, coll_mod(&self.collection, self.validator.clone(), self.level, self.action))
+    }
 }
 
 impl From<&Registration> for Model {
@@ -113,14 +130,4 @@ impl From<&Registration> for Model {
 /// Every model registered in this binary, sorted by database then collection.
 pub fn registered_models() -> Vec<Model> {
     crate::registered().into_iter().map(Model::from).collect()
-}
-
-/// `validationLevel` from its MongoDB name.
-pub(super) fn parse_level(s: &str) -> Option<ValidationLevel> {
-    ValidationLevel::from_name(s)
-}
-
-/// `validationAction` from its MongoDB name.
-pub(super) fn parse_action(s: &str) -> Option<ValidationAction> {
-    ValidationAction::from_name(s)
 }
