@@ -2,9 +2,8 @@
 // the local validator's part only where it is compiled (feature `validator`)
 #![cfg_attr(feature = "validator", doc = include_str!("lib_validator.md"))]
 #![doc = include_str!("lib_more.md")]
-// The only `unsafe` is in the validator's BSON reader (`validate::walk`, `validate::bytes`):
-// each block says why it holds, and an `unsafe fn` states its contract without licensing unsafe operations.
-#![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
+// No `unsafe` here: the only unsafe code is the validator's BSON reader (mongo-schema-validate).
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 // docs.rs (`--cfg docsrs`) marks each gated item with the feature it needs.
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -50,7 +49,8 @@ pub mod schema {
 mod uri;
 #[cfg(feature = "validator")]
 #[cfg_attr(docsrs, doc(cfg(feature = "validator")))]
-pub mod validate;
+#[doc(inline)]
+pub use mongo_schema_validate as validate;
 pub mod view {
     #![doc = include_str!("view.md")]
     pub use mongo_schema_core::view::*;

@@ -129,8 +129,20 @@
 //!
 //! # Cargo feature
 //!
-//! This module is the `validator` feature (off by default; `cli` turns it on). A crate that
-//! only derives schemas can leave it off and compile no C.
+//! This crate is `mongo_schema::validate`, the `validator` feature of mongo-schema (off by
+//! default; `cli` turns it on). A crate that only derives schemas can leave it off and
+//! compile no C.
+
+// The only `unsafe` is in the BSON reader (`walk`, `bytes`): each block says why it holds, and
+// an `unsafe fn` states its contract without licensing unsafe operations.
+#![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
+#![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+// the layer below, under the names the modules use
+use mongo_schema_core::{__each_bson_major, bson, compat, view};
+#[cfg(test)]
+use mongo_schema_core::{__private, __testing};
 
 mod bytes;
 mod equal;
@@ -165,10 +177,11 @@ pub use updates::{check_update_static, check_upsert_static};
 pub use value::Malformed;
 
 use report::Explain;
-pub(crate) use schema::join;
+#[doc(hidden)]
+pub use schema::join;
 use schema::{Ctx, Schema};
-#[cfg(feature = "dump")]
-pub(crate) use types::alias_of;
+#[doc(hidden)]
+pub use types::alias_of;
 use value::{Doc, Value};
 use walk::Bytes;
 
@@ -209,8 +222,8 @@ impl Validator {
     }
 
     /// The annotation of the subschema at `schema_path`, if any.
-    #[cfg(feature = "dump")]
-    pub(crate) fn note(&self, schema_path: &str) -> Option<&str> {
+    #[doc(hidden)]
+    pub fn note(&self, schema_path: &str) -> Option<&str> {
         self.notes.get(schema_path).map(String::as_str)
     }
 

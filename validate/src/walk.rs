@@ -489,7 +489,7 @@ mod tests {
     };
 
     use super::Bytes;
-    use crate::validate::value::{Arr, Decoded, Doc, Value, View};
+    use crate::value::{Arr, Decoded, Doc, Value, View};
 
     // bson 2 regexes hold `String`s (bson 3 `CString`s): the conversion is fallible under bson 3 only
     #[allow(clippy::unnecessary_fallible_conversions)]
@@ -666,7 +666,7 @@ mod tests {
     #[test]
     fn corrupted_bytes_read_as_bson_reads_them() {
         let original = sample();
-        let mut next = crate::validate::xorshift(0x2545_f491_4f6c_dd1du64);
+        let mut next = crate::xorshift(0x2545_f491_4f6c_dd1du64);
         let interesting = [0u8, 1, 2, 3, 4, 5, 0x7f, 0x80, 0xc3, 0xff, 0x0c, 0x0f, 0x11, 0x13];
         for _ in 0..30_000 {
             let mut bytes = original.clone();

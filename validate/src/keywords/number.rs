@@ -5,9 +5,9 @@ use std::cmp::Ordering;
 
 use crate::bson::{doc, Bson, Document};
 
-use crate::validate::error::SchemaError;
-use crate::validate::report::{leaf, spec, Explain};
-use crate::validate::schema::{Ctx, Keywords};
+use crate::error::SchemaError;
+use crate::report::{leaf, spec, Explain};
+use crate::schema::{Ctx, Keywords};
 use crate::view::number::{compare, divisor_of, is_multiple_of, number_of, BsonNumber, Dec};
 
 #[derive(Debug)]

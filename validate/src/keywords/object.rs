@@ -5,12 +5,12 @@
 use crate::bson::{doc, Bson, Document};
 
 use super::array::{count_of, Additional};
-use crate::validate::bytes::same;
-use crate::validate::error::SchemaError;
-use crate::validate::pattern::{Dialect, Pattern};
-use crate::validate::report::{spec, Explain};
-use crate::validate::schema::{limit, Ctx, Keywords, Limit, Schema};
-use crate::validate::value::{Doc, FieldIter, Res, Value};
+use crate::bytes::same;
+use crate::error::SchemaError;
+use crate::pattern::{Dialect, Pattern};
+use crate::report::{spec, Explain};
+use crate::schema::{limit, Ctx, Keywords, Limit, Schema};
+use crate::value::{Doc, FieldIter, Res, Value};
 
 #[derive(Debug, Default)]
 pub(crate) struct ObjectRules {

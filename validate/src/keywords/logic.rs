@@ -3,11 +3,11 @@
 use crate::bson::{doc, Bson, Document};
 
 use super::array::count_of;
-use crate::validate::equal::bson_eq;
-use crate::validate::error::SchemaError;
-use crate::validate::report::{leaf, spec, Explain};
-use crate::validate::schema::{Ctx, Keywords, Schema};
-use crate::validate::value::{Decoded, Res, Value, View};
+use crate::equal::bson_eq;
+use crate::error::SchemaError;
+use crate::report::{leaf, spec, Explain};
+use crate::schema::{Ctx, Keywords, Schema};
+use crate::value::{Decoded, Res, Value, View};
 
 #[derive(Debug, Default)]
 pub(crate) struct LogicRules {

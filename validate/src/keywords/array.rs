@@ -3,11 +3,11 @@
 
 use crate::bson::{doc, Bson, Document};
 
-use crate::validate::error::SchemaError;
-use crate::validate::report::{leaf, spec, Explain};
-use crate::validate::schema::{limit, Ctx, Keywords, Limit, Schema};
-use crate::validate::unique::first_duplicate;
-use crate::validate::value::{Arr, Res, Value};
+use crate::error::SchemaError;
+use crate::report::{leaf, spec, Explain};
+use crate::schema::{limit, Ctx, Keywords, Limit, Schema};
+use crate::unique::first_duplicate;
+use crate::value::{Arr, Res, Value};
 
 #[derive(Debug)]
 pub(crate) struct ArrayRules {

@@ -3,13 +3,13 @@
 
 use crate::bson::Document;
 
-use crate::schema::{FieldFacts, MongoSchema};
-use crate::validate::{join, SchemaError, Validator};
 use crate::view::SchemaView;
+use crate::{join, SchemaError, Validator};
+use mongo_schema_core::schema::{FieldFacts, MongoSchema};
 
 impl Validator {
     /// The validator of `T::json_schema()`, each violation carrying in
-    /// [`Violation::note`](crate::validate::Violation::note) the Rust field behind its
+    /// [`Violation::note`](crate::Violation::note) the Rust field behind its
     /// schema path (`User::email`, `Address::city`; the type's name for the whole document).
     ///
     /// ```
@@ -44,7 +44,8 @@ impl Validator {
     /// The validator of `schema`, the `$jsonSchema` of the type `name` whose fields are
     /// `fields` (`MongoSchema::NAME` and `MongoSchema::FIELDS`), annotated as by
     /// [`Validator::for_type`].
-    pub(crate) fn annotated(
+    #[doc(hidden)]
+    pub fn annotated(
         schema: &Document,
         name: &'static str,
         fields: Option<&'static [FieldFacts]>,

@@ -124,7 +124,8 @@ impl<'p> Ctx<'p> {
     }
 }
 
-pub(crate) fn join(at: &str, segment: &str) -> String {
+/// `segment` below the dotted path `at` (the root when empty).
+pub fn join(at: &str, segment: &str) -> String {
     if at.is_empty() {
         segment.to_owned()
     } else {

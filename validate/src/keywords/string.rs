@@ -3,10 +3,10 @@
 
 use crate::bson::{Bson, Document};
 
-use crate::validate::error::SchemaError;
-use crate::validate::pattern::{Dialect, Found, Pattern};
-use crate::validate::report::{leaf, spec, Explain};
-use crate::validate::schema::{limit, Ctx, Keywords, Limit};
+use crate::error::SchemaError;
+use crate::pattern::{Dialect, Found, Pattern};
+use crate::report::{leaf, spec, Explain};
+use crate::schema::{limit, Ctx, Keywords, Limit};
 
 /// `repr(C)`: the bounds `matches` reads come first, as plain numbers, ahead of the keywords
 /// as written (for `explain`).

@@ -2,8 +2,8 @@
 
 use crate::__private::*;
 use crate::bson::{doc, Bson, Document};
-use crate::schema::{nullable, MongoSchema};
 use crate::Validator;
+use mongo_schema_core::schema::{nullable, MongoSchema};
 
 fn variant(name: &'static str, body: Body<'static>) -> Variant<'static> {
     Variant { name, body, untagged: false }

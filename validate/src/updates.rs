@@ -1,9 +1,9 @@
 //! The static update lint for a derived type.
 
 use crate::bson::Document;
-use crate::validate::{lint_update, lint_upsert, Finding};
+use crate::{lint_update, lint_upsert, Finding};
 
-use crate::schema::MongoSchema;
+use mongo_schema_core::schema::MongoSchema;
 
 /// What `update` can do wrong to some document of `T`, found without a document
 /// ([`lint_update`] over `T::json_schema()`): paths that name no field of `T`, values that

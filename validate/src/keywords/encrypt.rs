@@ -3,11 +3,11 @@
 
 use crate::bson::{doc, Bson, Document};
 
-use crate::validate::error::SchemaError;
-use crate::validate::report::Explain;
-use crate::validate::schema::{type_set, Ctx, Keywords};
-use crate::validate::types::{Aliases, TypeSet};
-use crate::validate::value::View;
+use crate::error::SchemaError;
+use crate::report::Explain;
+use crate::schema::{type_set, Ctx, Keywords};
+use crate::types::{Aliases, TypeSet};
+use crate::value::View;
 
 /// BSON binary subtype of encrypted values.
 const ENCRYPTED: u8 = 6;

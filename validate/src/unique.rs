@@ -414,9 +414,9 @@ mod tests {
 
     use super::first_duplicate;
     use crate::bson::{doc, spec::BinarySubtype, Binary, Bson, Decimal128, Document, RawDocumentBuf};
-    use crate::validate::equal::bson_eq;
-    use crate::validate::value::{Arr, Doc, Res, Value, View};
-    use crate::validate::walk::Bytes;
+    use crate::equal::bson_eq;
+    use crate::value::{Arr, Doc, Res, Value, View};
+    use crate::walk::Bytes;
 
     /// The definition: the first element equal to an earlier one, every pair tried in order.
     fn pairwise<'a, A: Arr<'a>>(a: A) -> Res<Option<usize>> {

@@ -77,7 +77,7 @@ impl TypeSet {
 }
 
 /// The alias mongod prints for a type in `consideredType`.
-pub(crate) fn alias_of(t: ElementType) -> &'static str {
+pub fn alias_of(t: ElementType) -> &'static str {
     ALIASES.iter().find(|(_, code)| *code == t as u8).map_or("unknown", |(name, _)| name)
 }
 
