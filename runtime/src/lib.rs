@@ -26,7 +26,8 @@ pub mod dump;
 pub mod infer;
 #[cfg(any(feature = "cli", feature = "migrate"))]
 #[cfg_attr(docsrs, doc(cfg(any(feature = "cli", feature = "migrate"))))]
-pub mod migrate;
+#[doc(inline)]
+pub use mongo_schema_migrate as migrate;
 pub mod paths {
     #![doc = include_str!("paths.md")]
     pub use mongo_schema_core::paths::*;

@@ -229,6 +229,8 @@ pub(crate) fn run_apply(
                 "{migration}: the contract ({step} on) waits: run `schema apply --contract` once no instance of the \
                  previous release writes"
             ),
+            // `Event` is `non_exhaustive`: an event this CLI predates is still said
+            other => writeln!(out, "{other:?}"),
         };
         let _ = out.flush();
     };
@@ -257,6 +259,8 @@ pub(crate) fn run_apply(
             Outcome::Held { name, done, behind } => {
                 writeln!(out, "waiting {name} ({done} steps done; after the contract of {behind})")?
             }
+            // `Outcome` is `non_exhaustive`: a kind this CLI predates is still said
+            other => writeln!(out, "{other:?}")?,
         }
         ran += usize::from(!matches!(outcome, Outcome::AlreadyApplied(_)));
         waiting += usize::from(matches!(outcome, Outcome::ContractPending { .. } | Outcome::Held { .. }));
@@ -290,6 +294,7 @@ fn outcome_json(outcome: &Outcome) -> serde_json::Value {
         Outcome::Held { name, done, behind } => {
             json!({ "name": name, "outcome": "held", "done": done, "behind": behind })
         }
+        other => json!({ "outcome": format!("{other:?}") }),
     }
 }
 
@@ -359,6 +364,7 @@ pub(crate) fn run_status(
                     "run": "schema apply --contract",
                 }),
                 Some(State::Changed(message)) => json!({ "name": line.name, "state": "changed", "message": message }),
+                Some(other) => json!({ "name": line.name, "state": format!("{other:?}") }),
                 None => json!({ "name": line.name, "state": "missing", "message": format!("recorded, but no such file in {}", dir.display()) }),
             })
             .collect();
@@ -394,6 +400,7 @@ pub(crate) fn run_status(
                 changed = true;
                 writeln!(out, "CHANGED  {name}: {message}")?
             }
+            Some(other) => writeln!(out, "{other:?}  {name}")?,
             None => writeln!(out, "missing  {name}: recorded, but no such file in {}", dir.display())?,
         }
     }
@@ -466,6 +473,7 @@ fn run_drift(server: &mut dyn Server, models: &[Model], format: Output, out: &mu
                     DriftStatus::Missing => ("missing", &[][..]),
                     DriftStatus::NoValidator => ("noValidator", &[][..]),
                     DriftStatus::Differs(lines) => ("differs", lines.as_slice()),
+                    _ => ("other", &[][..]),
                 };
                 json!({ "namespace": model.namespace(), "state": state, "differences": lines })
             })
@@ -482,6 +490,7 @@ fn run_drift(server: &mut dyn Server, models: &[Model], format: Output, out: &mu
                 writeln!(out, "{}: deployed collection differs from the code", model.namespace())?;
                 lines.iter().try_for_each(|l| writeln!(out, "  - {l}"))?;
             }
+            other => writeln!(out, "{}: {other:?}", model.namespace())?,
         }
     }
     Ok(i32::from(report.iter().any(|(_, s)| *s != DriftStatus::InSync)))

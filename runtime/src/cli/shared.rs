@@ -3,10 +3,21 @@
 
 /// An error and its causes as the command line prints them: the error, then each cause on a
 /// line of its own (`  caused by: ...`).
-pub(crate) use crate::migrate::server::caused_by as chain;
+pub(crate) fn chain(error: &dyn std::error::Error) -> String {
+    said(error, None)
+}
+
 /// [`chain`] with a fix said after the error, before its causes.
 pub(crate) fn chain_then(error: &dyn std::error::Error, fix: &str) -> String {
-    crate::migrate::server::caused_by_then(error, Some(fix))
+    said(error, Some(fix))
+}
+
+fn said(error: &dyn std::error::Error, fix: Option<&str>) -> String {
+    let mut said = crate::migrate::server::causes(error);
+    if let Some(fix) = fix {
+        said[0] = format!("{}; {fix}", said[0]);
+    }
+    said.join("\n  caused by: ")
 }
 use crate::migrate::Model;
 use clap::ValueEnum;
@@ -43,5 +54,39 @@ pub(crate) fn select(models: &[Model], name: Option<&str>) -> Result<Vec<Model>,
         _ => {
             Err(Exit(2, format!("{name:?} names a collection in several databases; write db.collection: {}", known())))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::migrate::server::CommandError;
+    use std::{error::Error, fmt, sync::Arc};
+
+    /// An error about a command, whose cause is the command's error.
+    #[derive(Debug)]
+    struct Failed(CommandError);
+
+    impl fmt::Display for Failed {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("`hello` failed")
+        }
+    }
+
+    impl Error for Failed {
+        fn source(&self) -> Option<&(dyn Error + 'static)> {
+            Some(&self.0)
+        }
+    }
+
+    #[test]
+    fn each_cause_is_a_line_and_the_fix_follows_the_error() {
+        let reset = std::io::Error::new(std::io::ErrorKind::ConnectionReset, "connection reset by peer");
+        let failed = Failed(CommandError::Driver(Arc::new(reset)));
+        assert_eq!(chain(&failed), "`hello` failed\n  caused by: the driver failed: connection reset by peer");
+        assert_eq!(
+            chain_then(&failed, "retry"),
+            "`hello` failed; retry\n  caused by: the driver failed: connection reset by peer"
+        );
     }
 }

@@ -78,7 +78,7 @@ pub enum CommandError {
     /// The server refused the command: its error code and message (`errmsg`).
     Refused {
         /// The server's error code (48 NamespaceExists, 13 Unauthorized, ...:
-        /// [`codes`](crate::codes)).
+        /// [`codes`](mongo_schema_core::codes)).
         code: i32,
         /// The server's message.
         message: String,
@@ -126,7 +126,7 @@ impl CommandError {
     }
 
     /// A reply to `command` (its name) without what it promises (`expected`).
-    pub(crate) fn reply(command: &str, expected: &'static str, reply: &Document) -> CommandError {
+    pub fn reply(command: &str, expected: &'static str, reply: &Document) -> CommandError {
         CommandError::Reply { command: command.to_owned(), expected, reply: Box::new(reply.clone()) }
     }
 
@@ -162,7 +162,7 @@ impl Error for CommandError {
 /// An error and its causes, each once: the library's errors say their context in `Display`
 /// and leave the cause to `source()`, so whatever prints one goes through this. A cause whose
 /// words its error already says (a [`CommandError::Driver`] quotes the driver's) is skipped.
-pub(crate) fn causes(error: &dyn Error) -> Vec<String> {
+pub fn causes(error: &dyn Error) -> Vec<String> {
     let mut said = vec![error.to_string()];
     let mut cause = error.source();
     while let Some(e) = cause {
@@ -177,25 +177,8 @@ pub(crate) fn causes(error: &dyn Error) -> Vec<String> {
 
 /// An error and its causes on one line, `: ` between them, for a line of a report (a
 /// review's evidence, a tracing event).
-#[cfg(feature = "migrate")]
-pub(crate) fn chain(error: &dyn Error) -> String {
+pub fn chain(error: &dyn Error) -> String {
     causes(error).join(": ")
-}
-
-/// An error and its causes, one a line (`caused by: ...`), as the command line prints them.
-#[cfg(feature = "cli")]
-pub(crate) fn caused_by(error: &dyn Error) -> String {
-    caused_by_then(error, None)
-}
-
-/// [`caused_by`], with `fix` said right after the error, before its causes.
-#[cfg(feature = "cli")]
-pub(crate) fn caused_by_then(error: &dyn Error, fix: Option<&str>) -> String {
-    let mut said = causes(error);
-    if let Some(fix) = fix {
-        said[0] = format!("{}; {fix}", said[0]);
-    }
-    said.join("\n  caused by: ")
 }
 
 #[cfg(test)]
@@ -226,10 +209,7 @@ mod tests {
         assert_eq!(driver.source().map(ToString::to_string).as_deref(), Some("connection reset by peer"));
         let failed = Failed(driver);
         assert_eq!(causes(&failed), ["`hello` failed", "the driver failed: connection reset by peer"]);
-        #[cfg(feature = "migrate")]
         assert_eq!(chain(&failed), "`hello` failed: the driver failed: connection reset by peer");
-        #[cfg(feature = "cli")]
-        assert_eq!(caused_by(&failed), "`hello` failed\n  caused by: the driver failed: connection reset by peer");
     }
 
     #[test]

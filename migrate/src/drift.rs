@@ -396,8 +396,8 @@ fn shown(value: Option<&Bson>) -> String {
 /// What differs between `model` and a deployed collection's `validator` and `options`
 /// (`listCollections`' `options`): the validator, its level and action, one line each as
 /// `drift` prints them; empty when they agree. For `schema review`.
-#[cfg(feature = "review")]
-pub(crate) fn validator_differences(model: &Model, validator: &Document, options: &Document) -> Vec<String> {
+#[doc(hidden)]
+pub fn validator_differences(model: &Model, validator: &Document, options: &Document) -> Vec<String> {
     match compare(model, validator, options) {
         DriftStatus::Differs(lines) => lines,
         _ => Vec::new(),

@@ -1,11 +1,11 @@
 //! A migration as files: the mongosh scripts (up, down) and the JSON command file.
 //! Every name, description and pattern reaches them through a serializer
-//! (`crate::render`), never glued into the text.
+//! (`mongo_schema_core::render`), never glued into the text.
 
 use super::snapshot::Entry;
 use super::step::{Migration, Phase, Step};
 use crate::bson::Bson;
-use crate::render::{js_document, js_line_comment, js_string};
+use mongo_schema_core::render::{js_document, js_line_comment, js_string};
 use serde_json::{json, Value};
 
 /// Defined in every script (a function declaration, so scripts can share one mongosh

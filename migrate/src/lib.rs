@@ -11,6 +11,13 @@
 //! the release while the previous one still writes (validators admitting both releases'
 //! documents), the contract once it is gone (renamed keys moved, each validator enforced
 //! where the server counts no failing document: [`gate`]). See `docs/MIGRATIONS.md`.
+//!
+//! This crate is `mongo_schema::migrate`: use it through mongo-schema's `migrate` feature.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+#![warn(missing_docs)]
+
+// the layer below, under the names the modules use
+use mongo_schema_core::{bson, command, compat, model, view};
 
 mod diff;
 mod files;

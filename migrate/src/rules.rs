@@ -65,7 +65,7 @@ mod tests {
     fn collection_count_counts_per_database_with_removed_models() {
         let models: Vec<Model> = (0..3).map(|n| model("db_a", n)).chain((0..3).map(|n| model("db_b", n))).collect();
         assert!(collection_count(&models, &Snapshot::default(), 3).is_ok());
-        let removed = super::super::Entry { model: model("db_a", 9), enforce: None };
+        let removed = crate::Entry { model: model("db_a", 9), enforce: None };
         let snapshot = Snapshot { last_migration: None, entries: vec![removed] };
         let err = collection_count(&models, &snapshot, 3).unwrap_err();
         assert!(err.starts_with("collection_count: database \"db_a\" would hold 4 collections, more than 3"), "{err}");

@@ -139,7 +139,7 @@ impl Migrator {
         Ok(Migrator::of(files))
     }
 
-    /// What [`migrations!`](crate::migrations) expands to: the files of a directory,
+    /// What `mongo_schema::migrations!` expands to: the files of a directory,
     /// embedded at compile time. A file that is not a migration is reported by
     /// [`run`](Migrator::run) and [`status`](Migrator::status).
     #[doc(hidden)]
