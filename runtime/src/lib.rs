@@ -12,18 +12,22 @@ extern crate self as mongo_schema;
 
 #[cfg(all(feature = "validator", feature = "dump"))]
 #[cfg_attr(docsrs, doc(cfg(all(feature = "validator", feature = "dump"))))]
-pub mod check;
+#[doc(inline)]
+pub use mongo_schema_cli::check;
 #[cfg(feature = "cli")]
 #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
-pub mod cli;
 #[doc(inline)]
-pub use mongo_schema_core::command;
+pub use mongo_schema_cli::cli;
 #[cfg(feature = "dump")]
 #[cfg_attr(docsrs, doc(cfg(feature = "dump")))]
-pub mod dump;
+#[doc(inline)]
+pub use mongo_schema_cli::dump;
 #[cfg(feature = "cli")]
 #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
-pub mod infer;
+#[doc(inline)]
+pub use mongo_schema_cli::infer;
+#[doc(inline)]
+pub use mongo_schema_core::command;
 #[cfg(any(feature = "cli", feature = "migrate"))]
 #[cfg_attr(docsrs, doc(cfg(any(feature = "cli", feature = "migrate"))))]
 #[doc(inline)]
@@ -32,11 +36,12 @@ pub mod paths {
     #![doc = include_str!("paths.md")]
     pub use mongo_schema_core::paths::*;
 }
-#[doc(inline)]
-pub use mongo_schema_core::{render, serde_helpers};
 #[cfg(feature = "review")]
 #[cfg_attr(docsrs, doc(cfg(feature = "review")))]
-pub mod review;
+#[doc(inline)]
+pub use mongo_schema_cli::review;
+#[doc(inline)]
+pub use mongo_schema_core::{render, serde_helpers};
 /// The [`MongoSchema`] trait: the `$jsonSchema` of a Rust type, exact to what the driver
 /// writes, and the compile-time facts the modelling rules need.
 pub mod schema {
@@ -46,8 +51,6 @@ pub mod schema {
     #[doc(inline)]
     pub use mongo_schema_core::schema::*;
 }
-#[cfg(any(feature = "cli", feature = "review"))]
-mod uri;
 #[cfg(feature = "validator")]
 #[cfg_attr(docsrs, doc(cfg(feature = "validator")))]
 #[doc(inline)]
@@ -59,9 +62,6 @@ pub mod view {
 
 #[doc(hidden)]
 pub use mongo_schema_core::{__fields_node, __private};
-// the layer below, under the names this crate's modules use
-#[allow(unused_imports)]
-use mongo_schema_core::{__each_bson_major, __testing, compat, model};
 
 /// mongod's error codes with their names (`BAD_VALUE` is 2 `"BadValue"`): what
 /// the update checker answers (`UpdateError::server_code`, feature `validator`) and what

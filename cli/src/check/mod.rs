@@ -8,7 +8,7 @@ mod engine;
 mod error;
 mod fix;
 mod inputs;
-#[cfg(any(feature = "cli", feature = "migrate"))]
+#[cfg(feature = "live")]
 mod live;
 mod report;
 
@@ -16,7 +16,7 @@ pub use engine::{check_input, Progress};
 pub use error::CheckError;
 pub use fix::{suggest, Fix, BYPASS_NOTE};
 pub use inputs::{dump_directory, plan, Plan, Target};
-#[cfg(any(feature = "cli", feature = "migrate"))]
+#[cfg(feature = "live")]
 #[cfg_attr(docsrs, doc(cfg(any(feature = "cli", feature = "migrate"))))]
 pub use live::{live_check, LiveCheck, LiveReport};
 pub use report::{dry_run, DryRunReport, Group};
