@@ -1,14 +1,18 @@
-//! The files of a module import one way: no two of them import each other, directly or
-//! in a loop, so each can be read (and changed) knowing only what is below it.
+//! The layers of mongo-schema import one way. Between crates Cargo sees to it: core, then
+//! validate and migrate, then cli, then this facade, and a dependency loop does not build.
+//! Inside each crate this test does: the files of a module import one way, so that no two
+//! of them import each other, directly or in a loop, and each can be read (and changed)
+//! knowing only what is below it.
 //!
-//! A module is a directory of `src/` with its root file (`migrate/mod.rs` or `cli.rs`), at
-//! any depth (`validate`, `validate/update`); its files are the root and each child
-//! (`migrate/apply.rs`, or for a child directory every file under it: `validate/update/*.rs`
-//! are the child `update` of `validate`). A file imports a child when it names it
-//! (`super::record::State`, `crate::migrate::lock`, `super::super::schema` from
-//! `validate/update/apply.rs`), or names an item the root re-exports from it (`super::Model`
-//! when the root says `pub use model::Model`); a child imports the root when it names an
-//! item the root defines. The root's own `pub use` lines are the module's face, not imports.
+//! A module is a crate's `src/` with its root file `lib.rs` (named by the crate's directory:
+//! `cli`, whose files are `check`, `cli`, `dump`, ...), or a directory of it with its root
+//! file (`update/mod.rs` or `cli.rs`), at any depth (`validate::update`, `cli::cli`); its
+//! files are the root and each child (`apply.rs`, or for a child directory every file under
+//! it: `update/*.rs` are the child `update` of `validate`). A file imports a child when it
+//! names it (`super::record::State`, `crate::lock`, `super::super::schema` from
+//! `update/apply.rs`), or names an item the root re-exports from it (`super::Model` when the
+//! root says `pub use model::Model`); a child imports the root when it names an item the
+//! root defines. The root's own `pub use` lines are the module's face, not imports.
 //! Unit-test modules (from `#[cfg(test)]` on) are left out: they may reach anywhere.
 //!
 //! A loop is either broken or named in [`INTENDED`] with the reason it is one; a loop not
@@ -22,16 +26,27 @@ const ROOT: &str = "(root)";
 
 /// Loops among a module's files that are meant: the module, its files in the loop (sorted),
 /// and why. Every other loop fails the test.
-const INTENDED: &[(&str, &[&str], &str)] = &[(
-    "validate",
-    &["keywords", "schema"],
-    "a dispatcher and its keyword modules: `schema` compiles a node by handing each keyword family to \
-     `keywords`, which compile their subschemas (items, properties, allOf) back through `schema`'s node",
-)];
+const INTENDED: &[(&str, &[&str], &str)] = &[
+    (
+        "validate",
+        &["keywords", "schema"],
+        "a dispatcher and its keyword modules: `schema` compiles a node by handing each keyword family to \
+         `keywords`, which compile their subschemas (items, properties, allOf) back through `schema`'s node",
+    ),
+    (
+        "core",
+        &["paths", "schema"],
+        "the trait names its paths: `MongoSchema::Fields` is a `paths::Node`, and the nodes are built from \
+         each type's `MongoSchema` facts",
+    ),
+];
 
-/// A module: its path from the crate root, its root file, its children by name, and every
-/// file under it with the child it belongs to ([`ROOT`] for the root file) and its own
-/// module path.
+/// The crates whose modules are read, by directory: the layers below the facade.
+const CRATES: &[&str] = &["core", "validate", "migrate", "cli"];
+
+/// A module: its name (the crate's, then its path), its path from the crate root, its root
+/// file, its children by name, and every file under it with the child it belongs to
+/// ([`ROOT`] for the root file) and its own module path.
 struct Module {
     name: String,
     path: Vec<String>,
@@ -40,15 +55,40 @@ struct Module {
     files: Vec<(String, PathBuf, Vec<String>)>,
 }
 
-/// Every module of `src`, nested ones too, by name (`validate`, `validate::update`).
-fn modules(src: &Path) -> Vec<Module> {
-    let mut found = Vec::new();
-    collect(src, src, &mut Vec::new(), &mut found);
+/// Every module of the crate whose sources are `src`: the crate root, named `krate`, and
+/// the nested ones (`validate::update`).
+fn modules(src: &Path, krate: &str) -> Vec<Module> {
+    let root = src.join("lib.rs");
+    let mut files = vec![(ROOT.to_owned(), root.clone(), Vec::new())];
+    for file in rust_files(src).into_iter().filter(|f| *f != root) {
+        let module = module_path(src, &file);
+        files.push((module[0].clone(), file, module));
+    }
+    let mut found = vec![Module { name: krate.to_owned(), path: Vec::new(), root, children: children(src), files }];
+    collect(src, src, krate, &mut Vec::new(), &mut found);
     found.sort_by(|a, b| a.name.cmp(&b.name));
     found
 }
 
-fn collect(src: &Path, dir: &Path, path: &mut Vec<String>, found: &mut Vec<Module>) {
+/// The children of the module whose directory is `dir`: its files and its directories
+/// with a `mod.rs`, by name.
+fn children(dir: &Path) -> BTreeMap<String, PathBuf> {
+    let mut children = BTreeMap::new();
+    for entry in fs::read_dir(dir).expect("a module directory") {
+        let child = entry.expect("an entry").path();
+        let file = match child.extension().and_then(|e| e.to_str()) {
+            Some("rs") if !["mod.rs", "lib.rs"].contains(&&*child.file_name().unwrap().to_string_lossy()) => {
+                child.clone()
+            }
+            None if child.join("mod.rs").is_file() => child.join("mod.rs"),
+            _ => continue,
+        };
+        children.insert(child.file_stem().unwrap().to_string_lossy().into_owned(), file);
+    }
+    children
+}
+
+fn collect(src: &Path, dir: &Path, krate: &str, path: &mut Vec<String>, found: &mut Vec<Module>) {
     for entry in fs::read_dir(dir).expect("a source directory") {
         let sub = entry.expect("an entry").path();
         if !sub.is_dir() {
@@ -58,23 +98,14 @@ fn collect(src: &Path, dir: &Path, path: &mut Vec<String>, found: &mut Vec<Modul
         let root = [sub.join("mod.rs"), dir.join(format!("{name}.rs"))].into_iter().find(|p| p.is_file());
         let Some(root) = root else { continue };
         path.push(name);
-        let mut children = BTreeMap::new();
-        for entry in fs::read_dir(&sub).expect("a module directory") {
-            let child = entry.expect("an entry").path();
-            let file = match child.extension().and_then(|e| e.to_str()) {
-                Some("rs") if child.file_name().unwrap() != "mod.rs" => child.clone(),
-                None if child.join("mod.rs").is_file() => child.join("mod.rs"),
-                _ => continue,
-            };
-            children.insert(child.file_stem().unwrap().to_string_lossy().into_owned(), file);
-        }
         let mut files = vec![(ROOT.to_owned(), root.clone(), path.clone())];
         for file in rust_files(&sub).into_iter().filter(|f| *f != root) {
             let module = module_path(src, &file);
             files.push((module[path.len()].clone(), file, module));
         }
-        found.push(Module { name: path.join("::"), path: path.clone(), root, children, files });
-        collect(src, &sub, path, found);
+        let name = format!("{krate}::{}", path.join("::"));
+        found.push(Module { name, path: path.clone(), root, children: children(&sub), files });
+        collect(src, &sub, krate, path, found);
         path.pop();
     }
 }
@@ -160,17 +191,31 @@ fn first_segment(path: &str) -> Option<String> {
     (!name.is_empty() && name != "self" && name != "super").then_some(name)
 }
 
-/// A statement without the attributes and comments before it.
-fn last_line(statement: &str) -> &str {
-    let statement = statement.trim();
-    statement.rfind(['\n', ']']).map_or(statement, |i| statement[i + 1..].trim())
+/// A statement without the attributes before it (`#[cfg(...)]`, on its own line or not);
+/// the statement itself may span lines (`pub use files::{\n a,\n b,\n}`).
+fn without_attributes(statement: &str) -> &str {
+    let mut rest = statement.trim();
+    while let Some(attribute) = rest.strip_prefix("#[").or_else(|| rest.strip_prefix("#![")) {
+        let mut depth = 1;
+        let end = attribute.char_indices().find(|&(_, c)| {
+            depth += match c {
+                '[' => 1,
+                ']' => -1,
+                _ => 0,
+            };
+            depth == 0
+        });
+        let Some((end, _)) = end else { return "" };
+        rest = attribute[end + 1..].trim_start();
+    }
+    rest
 }
 
 /// The root's `pub use child::...` lines: item name -> child.
 fn reexports(root: &str, children: &BTreeMap<String, PathBuf>) -> BTreeMap<String, String> {
     let mut items = BTreeMap::new();
     for statement in root.split(';') {
-        let statement = last_line(statement);
+        let statement = without_attributes(statement);
         let Some(path) = ["pub use ", "pub(crate) use "].iter().find_map(|p| statement.strip_prefix(p)) else {
             continue;
         };
@@ -194,14 +239,21 @@ fn edges(module: &Module) -> BTreeMap<(String, String), BTreeSet<String>> {
     let mut edges: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
     // the root imports a child it names outside its `mod` and `pub use` lines
     let face = ["pub use ", "pub(crate) use ", "pub mod ", "pub(crate) mod ", "mod "];
-    let private: String =
-        root.split(';').filter(|s| !face.iter().any(|f| last_line(s).starts_with(f))).collect::<Vec<_>>().join(";");
+    let private: String = root
+        .split(';')
+        .filter(|s| !face.iter().any(|f| without_attributes(s).starts_with(f)))
+        .collect::<Vec<_>>()
+        .join(";");
+    let own = match module.path.is_empty() {
+        true => "crate::".to_owned(),
+        false => format!("crate::{}::", module.path.join("::")),
+    };
     for child in module.children.keys() {
         let named = private.match_indices(&format!("{child}::")).any(|(i, _)| {
             let before = private[..i].chars().next_back();
             before.is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == ':'))
                 || private[..i].ends_with("self::")
-                || private[..i].ends_with(&format!("crate::{}::", module.name))
+                || private[..i].ends_with(&own)
         });
         if named {
             edges.entry((ROOT.to_owned(), child.clone())).or_default().insert(format!("{child}::"));
@@ -373,10 +425,11 @@ fn explained(edges: &BTreeMap<(String, String), BTreeSet<String>>, files: &BTree
 
 #[test]
 fn the_files_of_each_module_import_one_way() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let modules = modules(&src);
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the workspace");
+    let modules: Vec<Module> = CRATES.iter().flat_map(|c| modules(&workspace.join(c).join("src"), c)).collect();
     let names: Vec<&str> = modules.iter().map(|m| m.name.as_str()).collect();
-    for expected in ["migrate", "cli", "check", "review", "validate", "validate::update", "validate::keywords"] {
+    let expected = ["core", "core::view", "migrate", "cli", "cli::cli", "cli::check", "cli::review", "validate"];
+    for expected in expected.into_iter().chain(["validate::update", "validate::keywords"]) {
         assert!(names.contains(&expected), "no module {expected} among {names:?}");
     }
     let mut unnamed = Vec::new();
@@ -417,19 +470,20 @@ fn the_scan_sees_a_loop_and_accepts_layers() {
         fs::create_dir_all(path.parent().unwrap()).unwrap();
         fs::write(path, text).unwrap();
     };
+    write("lib.rs", "mod m;\n");
     write("m/mod.rs", "mod a;\nmod b;\npub use a::Thing;\npub use b::{Other, more::Deep};\n");
     write("m/a.rs", "use super::b::Other;\npub struct Thing;\n");
     write("m/b.rs", "pub struct Other;\n#[cfg(test)]\nmod tests { use super::super::a::Thing; }\n");
-    let module = &modules(&src)[0];
+    let module = &modules(&src, "k")[1];
     assert_eq!(a_loop(&edges(module)), None);
     write("m/b.rs", "use super::{Thing, c};\npub struct Other;\n");
-    let module = &modules(&src)[0];
+    let module = &modules(&src, "k")[1];
     let found = a_loop(&edges(module)).expect("a -> b -> a");
     assert!(found == ["a", "b", "a"] || found == ["b", "a", "b"], "{found:?}");
     // an item the root defines: the child imports the root, which imports the child
     write("m/b.rs", "use crate::m::Root;\npub struct Other;\n");
     write("m/mod.rs", "mod a;\nmod b;\nuse b::Other;\npub struct Root(Other);\n");
-    let module = &modules(&src)[0];
+    let module = &modules(&src, "k")[1];
     assert!(a_loop(&edges(module)).is_some_and(|l| l.contains(&ROOT.to_owned())));
 
     // nested modules: `m::n` is a module of its own, and every file under `m/n/` is the child
@@ -439,18 +493,26 @@ fn the_scan_sees_a_loop_and_accepts_layers() {
     write("m/n/mod.rs", "mod x;\nmod y;\npub use x::X;\n");
     write("m/n/x.rs", "use super::y::Y;\nuse super::super::{a::Thing, b};\npub struct X(Y, Thing);\n");
     write("m/n/y.rs", "pub struct Y;\n");
-    let found = modules(&src);
-    assert_eq!(found.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(), ["m", "m::n"]);
-    let (m, n) = (edges(&found[0]), edges(&found[1]));
+    let found = modules(&src, "k");
+    assert_eq!(found.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(), ["k", "k::m", "k::m::n"]);
+    let (m, n) = (edges(&found[1]), edges(&found[2]));
     assert!(m.contains_key(&("n".to_owned(), "a".to_owned())) && m.contains_key(&("n".to_owned(), "b".to_owned())));
     assert_eq!(n.keys().collect::<Vec<_>>(), [&("x".to_owned(), "y".to_owned())]);
     assert!(loops(&m).is_empty() && loops(&n).is_empty());
     // a loop through the nested module, and one inside it
     write("m/a.rs", "use crate::m::n::X;\npub struct Thing;\n");
     write("m/n/y.rs", "use super::X;\npub struct Y;\n");
-    let found = modules(&src);
+    let found = modules(&src, "k");
     let set = |files: &[&str]| files.iter().map(|f| (*f).to_owned()).collect::<BTreeSet<_>>();
-    assert_eq!(loops(&edges(&found[0])), [set(&["a", "n"])]);
-    assert_eq!(loops(&edges(&found[1])), [set(&["x", "y"])]);
+    assert_eq!(loops(&edges(&found[1])), [set(&["a", "n"])]);
+    assert_eq!(loops(&edges(&found[2])), [set(&["x", "y"])]);
+    // the crate root is a module too: its top-level files import one way, and an item the
+    // crate root re-exports (`pub use m::Thing`) counts as its file's
+    write("lib.rs", "mod m;\nmod top;\n#[doc(hidden)] pub use m::{\n    Thing,\n};\n");
+    write("top.rs", "pub struct Top;\n");
+    write("m/a.rs", "use crate::top::Top;\npub struct Thing(Top);\n");
+    assert!(loops(&edges(&modules(&src, "k")[0])).is_empty());
+    write("top.rs", "use crate::Thing;\npub struct Top;\n");
+    assert_eq!(loops(&edges(&modules(&src, "k")[0])), [set(&["m", "top"])]);
     fs::remove_dir_all(&dir).unwrap();
 }
