@@ -77,7 +77,7 @@ scripts/with-mongod.sh cargo test --workspace --all-features 2>&1 | tee "$log"
 scripts/with-mongod.sh cargo test --workspace \
   --features mongo-schema/cli,mongo-schema/driver,mongo-schema-example-app/driver 2>&1 | tee -a "$log"
 # A `cli`-only `schema` binary (no `driver`): the deployment commands name the feature they need.
-cargo test -p mongo-schema --no-default-features --features bson-2,cli --lib cli:: 2>&1 | tee -a "$log"
+cargo test -p mongo-schema-cli --no-default-features --features bson-2,cli --lib cli:: 2>&1 | tee -a "$log"
 
 # The PCRE2 in the binaries is the vendored one, whatever pkg-config says: pcre2_config's
 # version, from the example the suite has just built (nothing to build here), against

@@ -124,8 +124,8 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// The module a file is: `validate/update/apply.rs` is `validate::update::apply`,
-/// `validate/update/mod.rs` is `validate::update`.
+/// The module a file is: `update/apply.rs` (of validate's `src`) is `update::apply`,
+/// `update/mod.rs` is `update`.
 fn module_path(src: &Path, file: &Path) -> Vec<String> {
     let relative = file.strip_prefix(src).expect("a file of src");
     let mut path: Vec<String> = relative.iter().map(|c| c.to_string_lossy().into_owned()).collect();
