@@ -71,7 +71,7 @@ trap 'rm -f "$log"' EXIT
 # The whole suite twice, once per bson major (mongo-schema's `bson-2` and `bson-3`, as the
 # driver names them). `--all-features` turns both on, and bson 3 wins, as in the driver: the
 # bson 3 run, UI snapshots included. Then bson 2, the driver's default: every feature but
-# `bson-3` (mongo-schema-tests/bson-3 and mongo-schema-examples/bson-3 are its switches
+# `bson-3` (the `bson-3` of mongo-schema-tests, mongo-schema-driver-tests and mongo-schema-examples are its switches
 # for the suite); the UI snapshots are ignored there (they name bson 3's types).
 scripts/with-mongod.sh cargo test --workspace --all-features 2>&1 | tee "$log"
 scripts/with-mongod.sh cargo test --workspace \
@@ -112,7 +112,7 @@ scripts/with-mongod.sh bash -c '
     cargo test --manifest-path "$crate/Cargo.toml" --features driver
   done
   # the models `schema infer` drafts from its seeded legacy database, compiled unchanged as a
-  # user'"'"'s module with -D warnings (runtime/tests/infer_legacy.rs, run above, fails unless
+  # user'"'"'s module with -D warnings (drivertests/tests/infer_legacy.rs, run above, fails unless
   # downstream/infer/src/drafted.rs is exactly what infer drafts now)
   cargo test --manifest-path downstream/infer/Cargo.toml
   # a crate that knows mongo-schema only through a facade crate'"'"'s re-export: `#[mongo(crate = ...)]`

@@ -4,10 +4,10 @@
 #   scripts/with-mongod.sh bench/hostile/run.sh      # HOSTILE_RUNS=N for best of N (default 3)
 #
 # The shapes live in runtime/tests/hostile/shapes.rs; the timing in
-# runtime/tests/validator_hostile_bench.rs (an ignored test, release build).
+# drivertests/tests/validator_hostile_bench.rs (an ignored test, release build).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 # The growth check (runtime/tests/validator_scaling.rs: each shape at n and 8n) first, then
 # the table.
 cargo test --release -q -p mongo-schema --test validator_scaling -- --ignored
-exec cargo test --release -q -p mongo-schema --test validator_hostile_bench -- --ignored --nocapture
+exec cargo test --release -q -p mongo-schema-driver-tests --test validator_hostile_bench -- --ignored --nocapture

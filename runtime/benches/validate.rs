@@ -1,5 +1,5 @@
 //! The local validator against its practical limit and against the `jsonschema` crate, from
-//! one run: `cargo bench -p mongo-schema --bench validate`. Prints ns/doc for each way of
+//! one run: `cargo bench -p mongo-schema --features validator --bench validate`. Prints ns/doc for each way of
 //! checking 3000 realistic orders (~1.5 KB, three levels, five line subdocuments, four
 //! patterns, `additionalProperties: false` everywhere) and the ratios the targets name.
 //! The baselines use bson's public `RawDocument` API, as a user would; the "our byte walker"

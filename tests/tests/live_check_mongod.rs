@@ -5,7 +5,7 @@
 //! document for document (every failing `_id`, in order, in the same groups), as the local
 //! check of the same documents written as a mongodump `.bson` file. `getMore` runs through
 //! `Server::run_command` here (the trait's own cursor loop: a batch size of 2 makes it
-//! page); the CLI's driver cursor is tested in the runtime's `check_live_mongod`.
+//! page); the CLI's driver cursor is tested in drivertests' `check_live_mongod`.
 
 #![forbid(unsafe_code)]
 

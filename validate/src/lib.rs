@@ -38,7 +38,7 @@
 //! [`Failure::err_info`] is the document mongod 6.0 attaches to write error 121, equal to the
 //! server's key for key, in its key order and with its BSON types (only `failingDocumentId`
 //! differs when the document has no `_id`: mongod reports the one it generated). The
-//! differential tests (`runtime/tests/validator_errinfo.rs`, `tests/tests/errinfo_mongod.rs`)
+//! differential tests (`drivertests/tests/validator_errinfo.rs`, `tests/tests/errinfo_mongod.rs`)
 //! compare whole documents with a mongod 6.0.5 on every conformance case, every bound
 //! violation of the test models and generated schemas and documents. What mongod does, and
 //! this validator with it:

@@ -735,7 +735,7 @@ mod timing {
     }
 
     /// Wall time of `uniqueItems` on large distinct arrays (no assertion on time):
-    /// `cargo test --release -p mongo-schema --lib --features bson-3 -- --ignored --nocapture unique_items_timing`
+    /// `cargo test --release -p mongo-schema-validate --lib --features bson-3 -- --ignored --nocapture unique_items_timing`
     #[test]
     #[ignore]
     fn unique_items_timing() {

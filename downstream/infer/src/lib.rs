@@ -4,12 +4,12 @@
 #[rustfmt::skip]
 pub mod drafted;
 
-// the fleet's models: a tagged enum, a nested rename, maps and UUIDs (runtime/tests/infer_legacy.rs)
+// the fleet's models: a tagged enum, a nested rename, maps and UUIDs (drivertests/tests/infer_legacy.rs)
 #[rustfmt::skip]
 pub mod fleet;
 
 // keys that are keywords or not ASCII, odd tag values, nesting past the rules' depth
-// (runtime/tests/infer_legacy.rs, `hostile_keys_and_values_draft_a_file_that_compiles`)
+// (drivertests/tests/infer_legacy.rs, `hostile_keys_and_values_draft_a_file_that_compiles`)
 #[rustfmt::skip]
 pub mod edges;
 

@@ -1,4 +1,4 @@
-//! The seeded legacy database of `schema infer`'s tests (runtime/tests/infer_legacy.rs) and
+//! The seeded legacy database of `schema infer`'s tests (drivertests/tests/infer_legacy.rs) and
 //! of the crate that compiles the drafted models (downstream/infer/tests/check.rs): two
 //! collections, and the anomalies planted in them (`path → documents`), so that both the
 //! inference report and `schema check` with the drafted models can be held to exact counts.

@@ -20,7 +20,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! # Semantics (mongod 6.0, held to the server by `runtime/tests/update_mongod.rs`)
+//! # Semantics (mongod 6.0, held to the server by `drivertests/tests/update_mongod.rs`)
 //!
 //! The differential test applies generated documents and updates with mongod 6.0.5 and here,
 //! and requires the same bytes or the same error (code, message word for word, `errInfo`).
@@ -65,7 +65,7 @@
 //! `$elemMatch`, `$not` and `$and`/`$or`/`$nor` (in the filter, `$pull` conditions and `arrayFilters`),
 //! regexes there, decimal results that need more than 128-bit exact arithmetic. Pipeline
 //! updates are checked by [`Validator::check_pipeline_update`] (held to the server by
-//! `runtime/tests/update_pipeline_mongod.rs`) for the stages and expressions it lists.
+//! `drivertests/tests/update_pipeline_mongod.rs`) for the stages and expressions it lists.
 //! Collations are not modelled (strings compare by bytes, as without one).
 
 mod apply;

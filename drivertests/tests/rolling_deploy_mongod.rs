@@ -16,7 +16,6 @@
 //! Without the variable each test says it was skipped and passes.
 
 #![forbid(unsafe_code)]
-#![cfg(feature = "driver")]
 
 use mongo_schema::bson::{doc, oid::ObjectId, Bson, Document};
 use mongo_schema::cli::run;

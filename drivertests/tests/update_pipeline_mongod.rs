@@ -17,7 +17,7 @@
 // Under bson 3 only, as `update_mongod.rs`: the driver must speak the same major.
 #![cfg(feature = "bson-3")]
 
-#[path = "support/updates.rs"]
+#[path = "../../runtime/tests/support/updates.rs"]
 mod updates;
 use updates::{bytes, decimal, draw, json, mix_short, schema, seed};
 

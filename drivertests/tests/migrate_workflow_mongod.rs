@@ -7,9 +7,8 @@
 //! whose variable is unset is skipped with a message.
 
 #![forbid(unsafe_code)]
-#![cfg(feature = "driver")]
 
-#[path = "migrate_models/mod.rs"]
+#[path = "../../runtime/tests/migrate_models/mod.rs"]
 mod migrate_models;
 
 use migrate_models::{v1, v3};

@@ -6,9 +6,8 @@
 //! Each deployment whose variable is unset is skipped with a message.
 
 #![forbid(unsafe_code)]
-#![cfg(feature = "driver")]
 
-#[path = "migrate_models/mod.rs"]
+#[path = "../../runtime/tests/migrate_models/mod.rs"]
 mod migrate_models;
 
 use migrate_models::v3;

@@ -13,7 +13,6 @@
 //! Without the variables each test says it was skipped and passes.
 
 #![forbid(unsafe_code)]
-#![cfg(feature = "driver")]
 
 use mongo_schema::bson::{doc, Bson, Document};
 use mongo_schema::cli::run;
@@ -400,7 +399,7 @@ fn the_cli_and_migrator_keep_one_record_and_name_records_kept_elsewhere() {
     assert_eq!(names(dir.path()), [name]);
 }
 
-#[path = "migrate_models/mod.rs"]
+#[path = "../../runtime/tests/migrate_models/mod.rs"]
 mod migrate_models;
 
 /// Needs no server: nothing listens on port 1.

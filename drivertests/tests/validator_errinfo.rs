@@ -7,7 +7,7 @@
 //! it was skipped and passes.
 //!
 //! `ERRINFO_CASES=N` sets the number of generated batches (default 40, for CI); a long local
-//! run: `ERRINFO_CASES=5000 scripts/with-mongod.sh cargo test -p mongo-schema --all-features
+//! run: `ERRINFO_CASES=5000 scripts/with-mongod.sh cargo test -p mongo-schema-driver-tests --all-features
 //! --test validator_errinfo -- --nocapture`.
 //!
 
@@ -15,9 +15,9 @@
 // Under bson 3 only, as `validator_differential.rs`: the driver must speak the same major.
 #![cfg(feature = "bson-3")]
 
-#[path = "validator_cases.rs"]
+#[path = "../../runtime/tests/validator_cases.rs"]
 mod cases;
-#[path = "validator_gen.rs"]
+#[path = "../../runtime/tests/validator_gen.rs"]
 mod gen;
 
 use std::io::Write;

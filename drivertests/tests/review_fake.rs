@@ -6,7 +6,6 @@
 //! commands (after `hello`) shows that the evidence names the driver's cause.
 
 #![forbid(unsafe_code)]
-#![cfg(feature = "driver")]
 
 use mongo_schema::bson::{doc, Bson, Document};
 use mongo_schema::codes::{ServerCode, UNAUTHORIZED};

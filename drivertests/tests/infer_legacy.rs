@@ -5,13 +5,11 @@
 //! The drafted file is `downstream/infer/src/drafted.rs` (built by scripts/test.sh):
 //! `UPDATE_INFER=1` rewrites it.
 #![forbid(unsafe_code)]
-#![cfg(feature = "cli")]
 
-#[path = "support/legacy_db.rs"]
+#[path = "../../runtime/tests/support/legacy_db.rs"]
 mod legacy_db;
 
 use legacy_db::{legacy, write_dump, ORDERS};
-#[cfg(feature = "driver")]
 use mongo_schema::bson::doc;
 use mongo_schema::bson::Document;
 use mongo_schema::cli::run;
@@ -103,7 +101,7 @@ fn assert_committed(path: &str, source: &str, data: &str) {
     let committed = std::fs::read_to_string(path).unwrap_or_default();
     assert!(
         committed == source,
-        "{path} is not what infer drafts from {data}: run `UPDATE_INFER=1 cargo test -p mongo-schema --features cli --test infer_legacy`"
+        "{path} is not what infer drafts from {data}: run `UPDATE_INFER=1 cargo test -p mongo-schema-driver-tests --test infer_legacy`"
     );
 }
 
@@ -206,7 +204,6 @@ fn an_empty_collection_is_reported_and_a_bad_input_exits_2() {
 
 /// The live side: the generator's database on mongod, drafted with `--all`, gives the dump's
 /// models; a `$sample` reads at most its size; nothing on the server changes.
-#[cfg(feature = "driver")]
 #[test]
 fn live_all_matches_the_dump_and_changes_nothing() {
     let Ok(uri) = std::env::var("MONGODB_URI") else {
@@ -301,7 +298,6 @@ fn live_all_matches_the_dump_and_changes_nothing() {
 }
 
 /// A user who may not read the database: exit 2, with the server's refusal.
-#[cfg(feature = "driver")]
 #[test]
 fn a_database_the_user_may_not_read_exits_2_with_the_cause() {
     let Ok(uri) = std::env::var("MONGODB_URI_AUTH_READ") else {
@@ -403,7 +399,6 @@ fn a_polymorphic_collection_becomes_a_tagged_enum_and_nested_renames_are_found()
 /// The fleet on mongod, with its indexes: `--all` drafts the dump's models (its indexes
 /// read by `listIndexes` as the dump's from `.metadata.json`), and afterwards every
 /// collection's checksum (`dbHash`) and index is as it was.
-#[cfg(feature = "driver")]
 #[test]
 fn the_fleet_live_gives_the_dump_models_and_changes_no_checksum() {
     let Ok(uri) = std::env::var("MONGODB_URI") else {

@@ -5,10 +5,10 @@
 //!
 //!   scripts/with-mongod.sh bench/hostile/run.sh
 //!
-//! which is `cargo test --release -p mongo-schema --test validator_hostile_bench -- --ignored
+//! which is `cargo test --release -p mongo-schema-driver-tests --test validator_hostile_bench -- --ignored
 //! --nocapture`. Without `MONGODB_URI` only our column is printed.
 
-#[path = "hostile/shapes.rs"]
+#[path = "../../runtime/tests/hostile/shapes.rs"]
 mod shapes;
 
 use std::time::Instant;

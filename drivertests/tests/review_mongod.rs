@@ -8,7 +8,6 @@
 //! address) is in `review_fake.rs`.
 
 #![forbid(unsafe_code)]
-#![cfg(feature = "driver")]
 
 use mongo_schema::bson::{doc, Bson, Document};
 use mongo_schema::migrate::apply::Server;

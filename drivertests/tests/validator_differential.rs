@@ -10,9 +10,9 @@
 // with must speak the same major, which the workspace run gets from `mongo-schema-tests/bson-3`.
 #![cfg(feature = "bson-3")]
 
-#[path = "validator_cases.rs"]
+#[path = "../../runtime/tests/validator_cases.rs"]
 mod cases;
-#[path = "validator_gen.rs"]
+#[path = "../../runtime/tests/validator_gen.rs"]
 mod gen;
 
 use std::io::Write;
