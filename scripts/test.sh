@@ -42,25 +42,32 @@ else
   echo "test.sh: no pkg-config here, so no build can find a system libpcre2-8 (fake or real)"
 fi
 
-# Take only what you use: what each feature set of mongo-schema compiles (no build, the
-# lock file only). Derive-only builds no C and no CLI, and reads no dump; `migrate` alone
-# (an application that migrates at start-up) has the driver and nothing of the CLI.
-forbid() { # forbid FEATURES CRATE...
-  local features=$1 found
-  shift
-  found=$(cargo tree -p mongo-schema $features -e normal,build --prefix none | sed 's/ .*//' | sort -u |
+# Take only what you use: what each feature set of mongo-schema, and each layer crate alone,
+# compiles (no build, the lock file only). Derive-only builds no C and no CLI, and reads no
+# dump; `migrate` alone (an application that migrates at start-up) has the driver and nothing
+# of the CLI.
+forbid() { # forbid PACKAGE FEATURES CRATE...
+  local package=$1 features=$2 found
+  shift 2
+  found=$(cargo tree -p "$package" $features -e normal,build --prefix none | sed 's/ .*//' | sort -u |
     grep -xF "$(printf '%s\n' "$@")" || true)
   if [ -n "$found" ]; then
-    echo "test.sh: mongo-schema $features compiles $(echo $found) (forbidden here)" >&2
+    echo "test.sh: $package $features compiles $(echo $found) (forbidden here)" >&2
     exit 1
   fi
 }
-forbid "--no-default-features --features bson-2" cc mongo-schema-pcre2 flate2 sha2 clap indicatif mongodb
-forbid "--no-default-features --features bson-2,migrate" clap indicatif mongo-schema-pcre2 flate2
+forbid mongo-schema "--no-default-features --features bson-2" cc mongo-schema-pcre2 flate2 sha2 clap indicatif mongodb
+forbid mongo-schema "--no-default-features --features bson-2,migrate" clap indicatif mongo-schema-pcre2 flate2
 # the defaults (derive, commands, bson 2) compile no C; the review library no CLI
-forbid "" cc mongo-schema-pcre2 clap indicatif flate2 sha2 mongodb
-forbid "--no-default-features --features bson-2,review" clap indicatif mongo-schema-pcre2 flate2
-forbid "--no-default-features --features bson-2,validator" mongodb clap indicatif
+forbid mongo-schema "" cc mongo-schema-pcre2 clap indicatif flate2 sha2 mongodb
+forbid mongo-schema "--no-default-features --features bson-2,review" clap indicatif mongo-schema-pcre2 flate2
+forbid mongo-schema "--no-default-features --features bson-2,validator" mongodb clap indicatif
+# the layers alone: core is the trait and the commands; validate has no driver; migrate no
+# CLI and no validator; the cli crate's review no CLI parser
+forbid mongo-schema-core "--features paths" cc mongo-schema-pcre2 mongodb clap indicatif flate2 sha2
+forbid mongo-schema-validate "" mongodb clap indicatif flate2 sha2
+forbid mongo-schema-migrate "--features migrate" clap indicatif mongo-schema-pcre2 flate2
+forbid mongo-schema-cli "--features review" clap indicatif mongo-schema-pcre2 flate2
 echo "test.sh: feature sets compile only what they need (cargo tree)"
 
 # fmt, clippy (warnings denied) and the declared rust-version: the maintainer checks.

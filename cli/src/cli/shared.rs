@@ -60,33 +60,18 @@ pub(crate) fn select(models: &[Model], name: Option<&str>) -> Result<Vec<Model>,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::migrate::apply::ApplyError;
     use crate::migrate::server::CommandError;
-    use std::{error::Error, fmt, sync::Arc};
-
-    /// An error about a command, whose cause is the command's error.
-    #[derive(Debug)]
-    struct Failed(CommandError);
-
-    impl fmt::Display for Failed {
-        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("`hello` failed")
-        }
-    }
-
-    impl Error for Failed {
-        fn source(&self) -> Option<&(dyn Error + 'static)> {
-            Some(&self.0)
-        }
-    }
+    use std::sync::Arc;
 
     #[test]
     fn each_cause_is_a_line_and_the_fix_follows_the_error() {
         let reset = std::io::Error::new(std::io::ErrorKind::ConnectionReset, "connection reset by peer");
-        let failed = Failed(CommandError::Driver(Arc::new(reset)));
-        assert_eq!(chain(&failed), "`hello` failed\n  caused by: the driver failed: connection reset by peer");
-        assert_eq!(
-            chain_then(&failed, "retry"),
-            "`hello` failed; retry\n  caused by: the driver failed: connection reset by peer"
-        );
+        let cause = CommandError::Driver(Arc::new(reset));
+        let failed = ApplyError::State { state_db: "db_app".into(), cause };
+        let said = "cannot use the migration records db_app.t_schema_migration";
+        let caused = "\n  caused by: the driver failed: connection reset by peer";
+        assert_eq!(chain(&failed), format!("{said}{caused}"));
+        assert_eq!(chain_then(&failed, "retry"), format!("{said}; retry{caused}"));
     }
 }
