@@ -16,6 +16,7 @@ pub mod command;
 pub mod compat;
 pub mod model;
 pub mod paths;
+pub mod query;
 pub mod render;
 pub mod schema;
 pub mod serde_helpers;
