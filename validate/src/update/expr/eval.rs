@@ -110,13 +110,13 @@ impl Expr {
                 let value = input.eval(env)?;
                 let Some(to) = present(to.eval(env)?) else { return Ok(Some(Bson::Null)) };
                 let target = Target::named(&to)?;
-                if nullish(&value) {
+                let Some(value) = present(value) else {
                     return match on_null {
                         Some(e) => e.eval(env),
                         None => Ok(Some(Bson::Null)),
                     };
-                }
-                match convert(value.as_ref().expect("not nullish"), target) {
+                };
+                match convert(&value, target) {
                     Ok(v) => Ok(Some(v)),
                     Err(Conv::Fail(message)) => match on_error {
                         Some(e) => e.eval(env),
@@ -217,11 +217,8 @@ fn call(fun: Fun, args: &[Expr], env: &Env) -> Result<Val, UpdateError> {
         }
         Fun::MergeObjects => merge_objects(args, env),
         Fun::To(target) => {
-            let v = args[0].eval(env)?;
-            if nullish(&v) {
-                return Ok(Some(Bson::Null));
-            }
-            match convert(v.as_ref().expect("not nullish"), target) {
+            let Some(v) = present(args[0].eval(env)?) else { return Ok(Some(Bson::Null)) };
+            match convert(&v, target) {
                 Ok(v) => Ok(Some(v)),
                 Err(Conv::Fail(message)) => Err(UpdateError::refused(CONVERSION_FAILURE, message)),
                 Err(Conv::Unsupported(what)) => Err(unsupported(what)),
