@@ -32,13 +32,15 @@ mod tighten;
 
 pub mod apply;
 pub mod drift;
-#[cfg(feature = "migrate")]
-#[cfg_attr(docsrs, doc(cfg(feature = "migrate")))]
+#[cfg(feature = "sync")]
+#[cfg_attr(docsrs, doc(cfg(feature = "review")))]
 pub mod driver;
 pub mod file;
 pub mod lock;
 #[cfg(feature = "migrate")]
 mod migrator;
+#[cfg(feature = "migrate")]
+mod wire;
 pub mod record;
 pub mod server;
 #[cfg(feature = "migrate")]
