@@ -1,7 +1,9 @@
 //! The deployment port: [`Server`], one method to run a command, and [`CommandError`], what
 //! a command that failed says. Migrations, drift, `schema check --uri` and `schema review`
 //! talk to MongoDB only through it, so every failure path is tested with a recording fake;
-//! the `migrate` feature implements it with the official driver ([`driver`](super::driver)).
+//! the official driver implements it twice: over an application's own async client for
+//! `Migrator` (feature `migrate`), and as [`driver::MongoServer`](super::driver::MongoServer), a
+//! sync client of its own for the CLI and the review (feature `sync`).
 
 use crate::bson::{doc, Bson, Document, RawDocumentBuf};
 use mongo_schema_contract::codes::ServerCode;
@@ -27,7 +29,7 @@ pub trait Server {
     /// or `each` returns `false` (the cursor is then killed). This default drives `getMore`
     /// through [`run_command`](Server::run_command), which must then run every command in
     /// one session and on one server (mongod refuses a `getMore` from another session, code
-    /// 50738); the driver's implementation (`MongoServer`, feature `driver`)
+    /// 50738); the driver's implementation (`MongoServer`, feature `sync`)
     /// uses the driver's cursor, which does.
     fn cursor(
         &mut self,
