@@ -123,7 +123,8 @@ fi
 echo "test.sh: the validator's PCRE2 is the vendored $linked (with a system libpcre2-8 in sight)"
 
 # A user's crate per major, outside the workspace (downstream/), each built as is and with
-# mongo-schema's `driver` feature, which must change nothing in the user's code; one target
+# mongo-schema's `driver` feature, which must change nothing in the user's code (the README's
+# examples compiled beside the bson 2 one); one target
 # directory for the four builds, which keep no debug info at all (their dependencies, the
 # driver's among them, have no `[profile]` of the workspace's to trim theirs).
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}/downstream"
@@ -133,10 +134,12 @@ export CARGO_PROFILE_DEV_DEBUG=0
 export RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }-D warnings"
 scripts/with-mongod.sh bash -c '
   set -euo pipefail
-  for crate in downstream/bson2 downstream/bson3; do
-    cargo test --manifest-path "$crate/Cargo.toml"
-    cargo test --manifest-path "$crate/Cargo.toml" --features driver
-  done
+  cargo test --manifest-path downstream/bson2/Cargo.toml
+  # with `driver`, and beside it downstream/readme: README.md'"'"'s examples as doctests of a crate
+  # with only the dependencies the README names, resolved with bson2 so that they reuse its build
+  cargo test --manifest-path downstream/bson2/Cargo.toml --workspace --features downstream-bson2/driver
+  cargo test --manifest-path downstream/bson3/Cargo.toml
+  cargo test --manifest-path downstream/bson3/Cargo.toml --features driver
   # the models `schema infer` drafts from its seeded legacy database, compiled unchanged as a
   # user'"'"'s module with -D warnings (drivertests/tests/infer_legacy.rs, run above, fails unless
   # downstream/infer/src/drafted.rs is exactly what infer drafts now)
