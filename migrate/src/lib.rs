@@ -39,10 +39,10 @@ pub mod file;
 pub mod lock;
 #[cfg(feature = "migrate")]
 mod migrator;
-#[cfg(feature = "migrate")]
-mod wire;
 pub mod record;
 pub mod server;
+#[cfg(feature = "migrate")]
+mod wire;
 #[cfg(feature = "migrate")]
 #[cfg_attr(docsrs, doc(cfg(feature = "migrate")))]
 pub use migrator::{Migrator, MigratorError};

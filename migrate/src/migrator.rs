@@ -5,11 +5,11 @@ use super::apply::{
     apply_with, status_with, ApplyError, ApplyOptions, CommandError, Event, MigrationFile, MigrationFileError, Outcome,
     Server, DEFAULT_STATE_DB,
 };
-use super::wire::{command_error, from_driver, to_driver};
 use super::files::{pending, MigrateError};
 use super::lock::LockOptions;
 use super::record::Status;
 use super::server::chain;
+use super::wire::{command_error, from_driver, to_driver};
 use crate::bson::Document;
 use std::error::Error;
 use std::fmt;
