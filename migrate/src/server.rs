@@ -107,8 +107,8 @@ pub enum CommandError {
     /// [`source`](std::error::Error::source).
     Bson(Arc<dyn Error + Send + Sync>),
     /// The command got no reply: the driver failed (network, TLS, authentication, the URI).
-    /// `Display` says the driver's words; the driver's error is also the
-    /// [`source`](std::error::Error::source).
+    /// `Display` says only that; the driver's error, its words, is the
+    /// [`source`](std::error::Error::source) ([`chain`] prints both).
     Driver(Arc<dyn Error + Send + Sync>),
 }
 
@@ -147,7 +147,7 @@ impl fmt::Display for CommandError {
                 write!(f, "`{command}` replied without {expected}: {reply}")
             }
             CommandError::Bson(_) => f.write_str("a document is not valid BSON"),
-            CommandError::Driver(cause) => write!(f, "the driver failed: {cause}"),
+            CommandError::Driver(_) => f.write_str("the driver failed"),
         }
     }
 }
@@ -161,17 +161,13 @@ impl Error for CommandError {
     }
 }
 
-/// An error and its causes, each once: the library's errors say their context in `Display`
-/// and leave the cause to `source()`, so whatever prints one goes through this. A cause whose
-/// words its error already says (a [`CommandError::Driver`] quotes the driver's) is skipped.
+/// An error and its causes: the library's errors say their context in `Display` and leave the
+/// cause to `source()`, never both, so whatever prints one goes through this.
 pub fn causes(error: &dyn Error) -> Vec<String> {
     let mut said = vec![error.to_string()];
     let mut cause = error.source();
     while let Some(e) = cause {
-        let text = e.to_string();
-        if !said.iter().any(|before| before.contains(&text)) {
-            said.push(text);
-        }
+        said.push(e.to_string());
         cause = e.source();
     }
     said
@@ -207,10 +203,10 @@ mod tests {
     fn the_drivers_cause_is_said_once_and_kept_as_the_source() {
         let reset = std::io::Error::new(std::io::ErrorKind::ConnectionReset, "connection reset by peer");
         let driver = CommandError::Driver(Arc::new(reset));
-        assert_eq!(driver.to_string(), "the driver failed: connection reset by peer");
+        assert_eq!(driver.to_string(), "the driver failed");
         assert_eq!(driver.source().map(ToString::to_string).as_deref(), Some("connection reset by peer"));
         let failed = Failed(driver);
-        assert_eq!(causes(&failed), ["`hello` failed", "the driver failed: connection reset by peer"]);
+        assert_eq!(causes(&failed), ["`hello` failed", "the driver failed", "connection reset by peer"]);
         assert_eq!(chain(&failed), "`hello` failed: the driver failed: connection reset by peer");
     }
 
