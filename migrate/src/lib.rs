@@ -32,8 +32,8 @@ mod tighten;
 
 pub mod apply;
 pub mod drift;
-#[cfg(feature = "migrate")]
-#[cfg_attr(docsrs, doc(cfg(feature = "migrate")))]
+#[cfg(feature = "sync")]
+#[cfg_attr(docsrs, doc(cfg(feature = "review")))]
 pub mod driver;
 pub mod file;
 pub mod lock;
@@ -41,6 +41,8 @@ pub mod lock;
 mod migrator;
 pub mod record;
 pub mod server;
+#[cfg(feature = "migrate")]
+mod wire;
 #[cfg(feature = "migrate")]
 #[cfg_attr(docsrs, doc(cfg(feature = "migrate")))]
 pub use migrator::{Migrator, MigratorError};

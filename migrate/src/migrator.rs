@@ -1,15 +1,15 @@
 //! [`Migrator`]: the migrations applied at application start, with the application's own
-//! `mongodb::Database` (feature `driver`), as `schema apply` applies them.
+//! `mongodb::Database` (feature `migrate`), as `schema apply` applies them.
 
 use super::apply::{
     apply_with, status_with, ApplyError, ApplyOptions, CommandError, Event, MigrationFile, MigrationFileError, Outcome,
     Server, DEFAULT_STATE_DB,
 };
-use super::driver::{command_error, from_driver, to_driver};
 use super::files::{pending, MigrateError};
 use super::lock::LockOptions;
 use super::record::Status;
 use super::server::chain;
+use super::wire::{command_error, from_driver, to_driver};
 use crate::bson::Document;
 use std::error::Error;
 use std::fmt;
@@ -301,7 +301,7 @@ struct AsyncServer {
 }
 
 impl Server for AsyncServer {
-    /// As bytes both ways: the driver's bson major and ours may differ (see `driver.rs`).
+    /// As bytes both ways: the driver's bson major and ours may differ (see `wire.rs`).
     fn run_command(&mut self, db: &str, command: Document) -> Result<Document, CommandError> {
         let command = to_driver(&command)?;
         let database = self.client.database(db);

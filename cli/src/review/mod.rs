@@ -1,5 +1,6 @@
 //! `schema review`: the standard's two launch checklists, the data-modelling one and the
-//! connection-and-security one, run against a live deployment (feature `driver`).
+//! connection-and-security one, run against a live deployment (feature `review`; the `schema
+//! review` command needs `driver`).
 //!
 //! Every item of both lists ends as pass, warn, fail or "not checkable here" (with the
 //! reason), with its evidence and its fix. The review only reads: `hello`,
