@@ -482,3 +482,190 @@ fn hostile_keys_and_values_draft_a_file_that_compiles() {
     assert!(source.contains("#[serde(rename = \"line\\nbreak\")]"), "{source}");
     assert_committed(EDGES_DRAFTED, &source, "the edge cases");
 }
+
+/// The inference state of `documents`, as `schema infer` builds it from a dump.
+fn infer_input(db: &str, collection: &str, g: &legacy_db::Generated) -> mongo_schema::infer::Input {
+    let mut stats = mongo_schema::infer::Collection::default();
+    for d in &g.documents {
+        stats.observe(&mongo_schema::bson::RawDocumentBuf::from_document(d).unwrap()).unwrap();
+    }
+    mongo_schema::infer::Input {
+        db: db.into(),
+        collection: collection.into(),
+        stats,
+        total: None,
+        indexes: g.indexes.clone(),
+        validator: g.options.get_document("validator").ok().cloned(),
+        validation_level: g.options.get_str("validationLevel").ok().map(str::to_owned),
+        validation_action: g.options.get_str("validationAction").ok().map(str::to_owned),
+    }
+}
+
+/// The collection `namespace` of a JSON report.
+fn reported<'a>(report: &'a serde_json::Value, namespace: &str) -> &'a serde_json::Value {
+    report["collections"].as_array().unwrap().iter().find(|c| c["namespace"] == namespace).unwrap()
+}
+
+/// The first string literal after `after` in `line`.
+fn literal_after<'a>(line: &'a str, after: &str) -> Option<&'a str> {
+    let at = line.find(after)? + after.len();
+    line[at..].strip_prefix('"')?.split('"').next()
+}
+
+/// The internally tagged enum of a drafted file, read back from its text: its tag and, per
+/// tag value, each key its variant writes with whether it is required (not an `Option`).
+fn tagged_enum(source: &str) -> Option<(String, BTreeMap<String, BTreeMap<String, bool>>)> {
+    let start = source.find("#[serde(tag = ")?;
+    let tag = literal_after(&source[start..], "#[serde(tag = ")?.to_owned();
+    let body = &source[start..];
+    let body = &body[..body.find("\n}\n")?];
+    let mut variants: BTreeMap<String, BTreeMap<String, bool>> = BTreeMap::new();
+    let (mut value, mut key) = (None::<String>, None::<String>);
+    for line in body.lines() {
+        if let Some(v) = line.strip_prefix("    #[serde(rename = ").and_then(|_| literal_after(line, "rename = ")) {
+            value = Some(v.to_owned());
+        } else if let Some(field) = line.strip_prefix("        ") {
+            if field.starts_with("#[serde(") {
+                key = literal_after(field, "rename = ").map(str::to_owned).or(key);
+            } else if let Some((ident, ty)) = field.split_once(": ").filter(|_| !field.starts_with("//")) {
+                let key = key.take().unwrap_or_else(|| ident.to_owned());
+                let variant = variants.entry(value.clone().expect("a field in a variant")).or_default();
+                variant.insert(key, !ty.starts_with("Option<"));
+            }
+        }
+    }
+    Some((tag, variants))
+}
+
+/// Issue 46: the direction of a rename, over every combination of the case of the level's
+/// other keys, the case of the database's other collection, which side is more frequent and
+/// what the deployment names, each with its own seed. The direction is decided by the
+/// deployment (an index or the validator naming a key makes it the new one), then the case of
+/// the level's other keys, then the database's, then frequency; the report says which.
+#[test]
+fn the_direction_of_a_rename_follows_the_deployment_then_the_case_then_frequency() {
+    use legacy_db::{Deployed, RenameCase, Style};
+    let mut seed = 100;
+    let mut decided_by: BTreeMap<&str, u32> = BTreeMap::new();
+    for new_camel in [true, false] {
+        for others in [Style::Camel, Style::Snake, Style::Single] {
+            for new_percent in [35, 60] {
+                for deployed in [Deployed::TtlOnNew, Deployed::ValidatorOnNew, Deployed::Unrelated, Deployed::Nothing] {
+                    for database in [None, Some(Style::Camel), Some(Style::Snake), Some(Style::Single)] {
+                        seed += 1;
+                        let case = RenameCase { new_camel, others, new_percent, deployed, database };
+                        let generated = legacy_db::renamed_events(&case, seed);
+                        let mut inputs = vec![infer_input("db_events", "events", &generated)];
+                        if let Some(style) = database {
+                            let users = legacy_db::Generated {
+                                documents: legacy_db::users(style, seed),
+                                indexes: Vec::new(),
+                                options: Document::new(),
+                                planted: BTreeMap::new(),
+                                dirty: Vec::new(),
+                            };
+                            inputs.push(infer_input("db_events", "users", &users));
+                        }
+                        // what decides, in order, and the side it makes the new one
+                        let (camel_new, why) = match (deployed, others, database) {
+                            (Deployed::TtlOnNew | Deployed::ValidatorOnNew, _, _) => (new_camel, "the deployment"),
+                            (_, Style::Camel, _) => (true, "the level's case"),
+                            (_, Style::Snake, _) => (false, "the level's case"),
+                            (_, _, Some(Style::Camel)) => (true, "the database's case"),
+                            (_, _, Some(Style::Snake)) => (false, "the database's case"),
+                            _ => (new_camel == (new_percent > 50), "frequency"),
+                        };
+                        *decided_by.entry(why).or_default() += 1;
+                        let drafted = mongo_schema::infer::draft(&inputs);
+                        let report = mongo_schema::infer::render_json(&drafted);
+                        let source = &drafted.source;
+                        let at = format!("{case:?} seed {seed}");
+                        let events = reported(&report, "db_events.events");
+                        let mut old_holders = BTreeMap::new();
+                        for (camel, snake) in legacy_db::RENAMED {
+                            let (new, old) = if camel_new { (camel, snake) } else { (snake, camel) };
+                            assert!(source.contains(&format!("#[mongo(renamed_from = \"{old}\")]")), "{at}: {new} from {old}:\n{source}");
+                            assert!(!source.contains(&format!("renamed_from = \"{new}\"")), "{at}:\n{source}");
+                            let candidate = events["candidates"]
+                                .as_array()
+                                .unwrap()
+                                .iter()
+                                .find(|c| c["kind"] == "rename" && c["path"] == new)
+                                .unwrap_or_else(|| panic!("{at}: no rename to {new}: {events:#}"));
+                            let note = candidate["note"].as_str().unwrap();
+                            assert!(note.contains(&format!("the new key decided by {why}")), "{at}: {note}");
+                            let holders = generated.documents.iter().filter(|d| d.contains_key(old)).count() as u64;
+                            old_holders.insert(old.to_owned(), holders);
+                        }
+                        // the documents refused are those holding the old keys, and only they
+                        assert_eq!(anomalies(&report, "db_events.events"), old_holders, "{at}");
+                        // the new date key is required: a TTL index on it is drafted
+                        let date = if camel_new { "createTime" } else { "created_at" };
+                        let ident = if camel_new { "create_time" } else { "created_at" };
+                        assert!(source.contains(&format!("pub {ident}: mongo_schema::bson::DateTime,")), "{at}:\n{source}");
+                        if deployed == Deployed::TtlOnNew {
+                            let ttl = format!("index(keys(\"{date}\" = 1), name = \"{date}_1\", ttl = {})", legacy_db::EVENT_TTL);
+                            assert!(source.contains(&ttl), "{at}: no {ttl}:\n{source}");
+                        }
+                        // a random status is no tag
+                        assert!(!source.contains("#[serde(tag"), "{at}:\n{source}");
+                    }
+                }
+            }
+        }
+    }
+    // every step decided some of the cases
+    assert_eq!(decided_by.len(), 4, "{decided_by:?}");
+}
+
+/// Issue 46: the tag of a polymorphic collection, over 2 to 6 values, a key shared by none,
+/// two or all of them, a value with no keys of its own, 2% of a common key's values of
+/// another type, and a decoy string key; the same keys following a hidden choice that the
+/// tag knows nothing of are no discriminator. The drafted enum is read back: per value the
+/// keys of its variant and which are required.
+#[test]
+fn the_tag_of_a_polymorphic_collection_is_drafted_whatever_keys_its_variants_share() {
+    use legacy_db::TagCase;
+    let mut seed = 500;
+    let mut tagged_cases = 0;
+    for variants in 2..=6 {
+        for shared in [0, 2, variants] {
+            for bare_last in [false, true] {
+                for tagged in [true, false] {
+                    seed += 1;
+                    let case = TagCase { variants, shared, bare_last, tagged };
+                    let generated = legacy_db::telemetry(&case, seed);
+                    let drafted = mongo_schema::infer::draft(&[infer_input("db_fleet", "t_events", &generated)]);
+                    let report = mongo_schema::infer::render_json(&drafted);
+                    let source = &drafted.source;
+                    let at = format!("{case:?} seed {seed}");
+                    let expected = legacy_db::tag_expected(&case);
+                    // keys in some values' documents and not in others: two values with any is a tag
+                    let common: Vec<&str> =
+                        expected.values().next().unwrap().keys().copied().filter(|k| expected.values().all(|v| v.contains_key(k))).collect();
+                    let shaped = expected.values().filter(|v| v.keys().any(|k| !common.contains(k))).count();
+                    if !tagged || shaped < 2 {
+                        assert_eq!(tagged_enum(source), None, "{at}:\n{source}");
+                        continue;
+                    }
+                    tagged_cases += 1;
+                    let (tag, found) = tagged_enum(source).unwrap_or_else(|| panic!("{at}: no tagged enum:\n{source}"));
+                    assert_eq!(tag, "type", "{at}");
+                    let expected: BTreeMap<String, BTreeMap<String, bool>> = expected
+                        .iter()
+                        .map(|(v, keys)| ((*v).to_owned(), keys.iter().map(|(k, r)| ((*k).to_owned(), *r)).collect()))
+                        .collect();
+                    assert_eq!(found, expected, "{at}:\n{source}");
+                    // the only anomalies are the string `ts`s, and no variant key is taken for a rename
+                    let planted: BTreeMap<String, u64> = generated.planted.clone();
+                    assert_eq!(anomalies(&report, "db_fleet.t_events"), planted, "{at}");
+                    let collection = reported(&report, "db_fleet.t_events");
+                    let candidates = collection["candidates"].as_array().unwrap();
+                    assert!(!candidates.iter().any(|c| c["kind"] == "rename"), "{at}: {candidates:#?}");
+                    assert!(candidates.iter().any(|c| c["kind"] == "discriminator" && c["path"] == "type"), "{at}");
+                }
+            }
+        }
+    }
+    assert!(tagged_cases >= 20, "{tagged_cases}");
+}
