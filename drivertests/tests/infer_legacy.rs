@@ -473,6 +473,14 @@ fn hostile_keys_and_values_draft_a_file_that_compiles() {
         "pub box_: i32,",
         "pub f_2fa: bool,",
         "#[serde(tag = \"kind\")]",
+        // issue 47: a first letter that is not ASCII is kept, as ASCII
+        "    #[serde(rename = \"Österreichische Bundesliga\")]\n    OsterreichischeBundesliga,",
+        "    #[serde(rename = \"Ærøskøbing\")]\n    Aeroskobing,",
+        "    #[serde(rename = \"Łódź\")]\n    Lodz,",
+        "    #[serde(rename = \"東京\")]\n    U6771u4eac,",
+        // issue 47: one repeated value is a String, not an enum of one variant
+        "    /// Every string read is \"t\": a String, not an enum of one variant.\n    #[serde(rename = \"type\")]\n    pub type_: String,",
+        "    #[serde(rename = \"naïve\")]\n    pub naive: String,",
     ] {
         assert!(source.contains(expected), "missing {expected:?} in:\n{source}");
     }
@@ -668,4 +676,127 @@ fn the_tag_of_a_polymorphic_collection_is_drafted_whatever_keys_its_variants_sha
         }
     }
     assert!(tagged_cases >= 20, "{tagged_cases}");
+}
+
+const EVENTS_DRAFTED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../downstream/infer/src/events.rs");
+
+/// The issue's two collections, generated: `user_events`, whose camelCase keys (60%, a TTL
+/// index on `createTime`) replaced snake_case ones, among keys of one word, and `t_events`,
+/// tagged by `type` (4 values, `speedKmh` shared by two, 2% of `ts` strings); with
+/// `users`, camelCase. As a mongodump directory with its indexes.
+fn events_db() -> Vec<(&'static str, legacy_db::Generated)> {
+    use legacy_db::{Deployed, RenameCase, Style, TagCase};
+    let renamed = RenameCase {
+        new_camel: true,
+        others: Style::Single,
+        new_percent: 60,
+        deployed: Deployed::TtlOnNew,
+        database: Some(Style::Camel),
+    };
+    let tagged = TagCase { variants: 4, shared: 2, bare_last: false, tagged: true };
+    let users = legacy_db::Generated {
+        documents: legacy_db::users(Style::Camel, 46),
+        indexes: Vec::new(),
+        options: Document::new(),
+        planted: BTreeMap::new(),
+        dirty: vec![false; 40],
+    };
+    vec![("t_events", legacy_db::telemetry(&tagged, 46)), ("user_events", legacy_db::renamed_events(&renamed, 46)), ("users", users)]
+}
+
+fn infer_events_dump(dir: &Path) -> (String, serde_json::Value) {
+    let collections: Vec<(&str, Vec<Document>, Vec<Document>)> =
+        events_db().into_iter().map(|(name, g)| (name, g.documents, g.indexes)).collect();
+    let dump = legacy_db::write_bson_dump(dir, "db_events", &collections);
+    let report = dir.join("events-report.json");
+    let (code, source, err) =
+        schema(&["infer", dump.to_str().unwrap(), "--format", "json", "--report", report.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    (source, serde_json::from_str(&std::fs::read_to_string(report).unwrap()).unwrap())
+}
+
+/// The issue's samples drafted through the command: the rename the right way round with
+/// its TTL index, the tag with its shared key; committed as downstream/infer/src/events.rs.
+#[test]
+fn the_issue_samples_draft_the_rename_forward_and_the_tag() {
+    let dir = tempfile::tempdir().unwrap();
+    let (source, report) = infer_events_dump(dir.path());
+    for expected in [
+        "#[mongo(db = \"db_events\", collection = \"user_events\", index(keys(\"createTime\" = 1), name = \"createTime_1\", ttl = 7776000),",
+        "    #[serde(alias = \"created_at\")]\n    #[mongo(renamed_from = \"created_at\")]\n    pub create_time: mongo_schema::bson::DateTime,",
+        "#[serde(tag = \"type\")]\n#[mongo(db = \"db_events\", collection = \"t_events\"",
+        "    #[serde(rename = \"overspeed\")]\n    Overspeed {",
+    ] {
+        assert!(source.contains(expected), "missing {expected:?} in:\n{source}");
+    }
+    let renamed = reported(&report, "db_events.user_events");
+    let candidate = renamed["candidates"].as_array().unwrap().iter().find(|c| c["path"] == "createTime").unwrap();
+    assert!(candidate["note"].as_str().unwrap().contains("the new key decided by the deployment (the index `createTime_1` names `createTime`)"), "{candidate}");
+    assert_committed(EVENTS_DRAFTED, &source, "the issue's samples");
+}
+
+// the drafted models of the issue's samples, compiled here too (downstream/infer builds them
+// with -D warnings), so that mongod can be handed their validators
+#[rustfmt::skip]
+#[path = "../../downstream/infer/src/events.rs"]
+mod events;
+
+/// On mongod: each collection created with its drafted model's validator (strict, error)
+/// admits every document of the current shapes and refuses exactly the anomalies the
+/// generator planted (the old release's keys, the string `ts`s); `schema infer --uri` then
+/// reports those validators enforced, and the same one under `moderate` / `warn` not.
+#[test]
+fn on_mongod_the_drafted_validators_admit_the_current_documents() {
+    use mongo_schema::MongoSchema;
+    let Ok(uri) = std::env::var("MONGODB_URI") else {
+        eprintln!("skipped (no MONGODB_URI): on_mongod_the_drafted_validators_admit_the_current_documents");
+        return;
+    };
+    let client = mongodb::sync::Client::with_uri_str(&uri).unwrap();
+    let db = client.database("db_events_infer");
+    db.drop().run().unwrap();
+    for (name, generated) in events_db() {
+        let validator = match name {
+            "t_events" => events::Events::validator(),
+            "user_events" => events::UserEvents::validator(),
+            _ => events::Users::validator(),
+        };
+        db.run_command(doc! { "create": name, "validator": validator, "validationLevel": "strict", "validationAction": "error" })
+            .run()
+            .unwrap();
+        let collection = db.collection::<Document>(name);
+        let mut refused = 0;
+        for (document, dirty) in generated.documents.iter().zip(&generated.dirty) {
+            match collection.insert_one(document).run() {
+                Ok(_) => assert!(!dirty, "{name}: an anomaly admitted: {document}"),
+                Err(e) => {
+                    assert!(*dirty, "{name}: a document of the current shape refused: {e}: {document}");
+                    assert!(e.to_string().contains("121") || e.to_string().contains("failed validation"), "{e}");
+                    refused += 1;
+                }
+            }
+        }
+        let planted = generated.dirty.iter().filter(|d| **d).count();
+        assert_eq!((refused, collection.count_documents(doc! {}).run().unwrap() as usize), (planted, generated.documents.len() - planted), "{name}");
+        assert!(planted < generated.documents.len() / 2, "{name}");
+    }
+    // the report says whether a validator is enforced
+    let (code, _, err) = schema(&["infer", "--uri", &uri, "--db", "db_events_infer", "--collection", "user_events"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("note: the collection already has a validator (validationLevel strict, validationAction error: enforced: a write that fails it is refused): {\"$jsonSchema\""),
+        "{err}"
+    );
+    db.run_command(doc! { "collMod": "user_events", "validationLevel": "moderate", "validationAction": "warn" }).run().unwrap();
+    let (code, _, err) = schema(&["infer", "--uri", &uri, "--db", "db_events_infer", "--collection", "user_events", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let report: serde_json::Value = serde_json::from_str(&err).unwrap();
+    let existing = &reported(&report, "db_events_infer.user_events")["validator"];
+    assert_eq!(
+        (&existing["validationLevel"], &existing["validationAction"], &existing["enforced"], &existing["defaulted"]),
+        (&serde_json::json!("moderate"), &serde_json::json!("warn"), &serde_json::json!(false), &serde_json::json!(false)),
+        "{existing}"
+    );
+    assert!(existing["validator"]["$jsonSchema"]["required"].as_array().unwrap().iter().any(|k| k == "createTime"), "{existing}");
+    db.drop().run().unwrap();
 }

@@ -402,10 +402,11 @@ pub fn write_bson_dump(dir: &Path, db: &str, collections: &[(&str, Vec<Document>
 
 /// Data that a drafted file must survive: keys that are Rust keywords, not ASCII, hold
 /// spaces, line breaks or start with a digit; strings that would make variant names
-/// `Self` or start with a digit; fields always null or always empty arrays; mixed arrays;
+/// `Self` or start with a digit, or that start with a letter that is not ASCII; fields always null or always empty arrays; mixed arrays;
 /// nesting past the rules' depth; a document of 300 keys; `_id`s of mixed types; a tagged
 /// collection with odd tag values and UUID `_id`s; a collection whose name is `Self`'s.
 pub fn edges() -> Vec<(&'static str, Vec<Document>)> {
+    const LEAGUES: [&str; 5] = ["Österreichische Bundesliga", "Eredivisie", "Ærøskøbing", "東京", "Łódź"];
     let mut rng = Rng(0x5eed_ed9e);
     let keys: Vec<Document> = (0..40)
         .map(|i: i64| {
@@ -444,6 +445,8 @@ pub fn edges() -> Vec<(&'static str, Vec<Document>)> {
                 "deep": deep,
                 "wide": wide,
                 "when": if i.is_multiple_of(2) { Bson::String("2024-01-01".into()) } else { Bson::Int32(20240101) },
+                // values whose first letter is not ASCII: ASCII variant names, none lost
+                "league": LEAGUES[(i % 5) as usize],
             }
         })
         .collect();
@@ -550,13 +553,13 @@ fn styled(style: Style, camel: &'static str, snake: &'static str, single: &'stat
 
 pub const EVENT_TTL: i32 = 7_776_000;
 
-/// The events collection of `case`: 300 to 1,500 documents (by `seed`), the old release's
+/// The events collection of `case`: 200 to 800 documents (by `seed`), the old release's
 /// first. Every document holds `status` (a string of 3 values, random: no tag), a payload
 /// size and a source app in the level's style; the old release's documents are the only
 /// anomalies (their keys are the old ones).
 pub fn renamed_events(case: &RenameCase, seed: u64) -> Generated {
     let mut rng = Rng(seed.wrapping_mul(0x2545_f491_4f6c_dd1d) | 1);
-    let n = 300 + rng.below(1_201);
+    let n = 200 + rng.below(601);
     let old_docs = n * (100 - case.new_percent) / 100;
     let pairs = rename_pairs(case);
     let size_key = styled(case.others, "payloadSize", "payload_size", "payload");
@@ -666,9 +669,9 @@ pub fn tag_expected(case: &TagCase) -> BTreeMap<&'static str, BTreeMap<&'static 
 
 pub fn telemetry(case: &TagCase, seed: u64) -> Generated {
     let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 3);
-    // weights 6, 3, 2, 1, 1, 1 (the 6,000 / 3,000 / 2,000 / 1,000), 40 to 100 a unit
+    // weights 6, 3, 2, 1, 1, 1 (the 6,000 / 3,000 / 2,000 / 1,000), 20 to 60 a unit
     let weights = [6u64, 3, 2, 1, 1, 1];
-    let unit = 40 + rng.below(61);
+    let unit = 20 + rng.below(41);
     let total: u64 = weights[..case.variants].iter().sum::<u64>() * unit;
     let expected = tag_expected(case);
     let mut planted = BTreeMap::new();
