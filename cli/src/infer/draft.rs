@@ -267,7 +267,7 @@ struct Ctx {
     /// Paths written (as serde writes them), with whether an array is on the way / it is a date.
     paths: BTreeMap<String, (bool, bool)>,
     /// The paths the deployment names (its indexes, its validator), with what names them.
-    deployed: BTreeMap<String, String>,
+    deployed: BTreeMap<String, Vec<String>>,
     /// The keys of the database's other collections, by case.
     database: Cases,
 }
@@ -1108,7 +1108,10 @@ fn discriminator(object: &Object, ctx: &mut Ctx) -> Option<Tagged> {
         ctx.candidate(
             "discriminator",
             key,
-            &format!("the keys its values come with, beyond those every document has ({}): {what}", described.join("; ")),
+            &format!(
+                "the keys its values come with, beyond those every document has ({}): {what}",
+                described.join("; ")
+            ),
         );
         if drafted.is_none() {
             let mut taken = BTreeSet::new();
@@ -1397,8 +1400,7 @@ const LATIN: [(&str, &str); 28] = [
 
 /// A Rust field name for a key: snake case, ASCII letters, digits and `_` (see [`ascii`]).
 fn snake(key: &str) -> String {
-    let words: Vec<String> =
-        naming::words(key).into_iter().map(|w| ascii(&w)).filter(|w| !w.is_empty()).collect();
+    let words: Vec<String> = naming::words(key).into_iter().map(|w| ascii(&w)).filter(|w| !w.is_empty()).collect();
     let joined = words.join("_");
     match joined.chars().next() {
         None => "field".to_owned(),
@@ -1614,6 +1616,47 @@ mod index_tests {
             notes.iter().any(|n| n.starts_with("index `two_arrays` is not drafted: more than one array")),
             "{notes:?}"
         );
+    }
+}
+
+#[cfg(test)]
+mod validator_tests {
+    use super::*;
+    use crate::bson::doc;
+
+    /// An existing validator is quoted with its level and action, mongod's defaults where
+    /// they are not stated, and whether a failing write is refused.
+    #[test]
+    fn an_existing_validator_says_whether_it_is_enforced() {
+        let validator = doc! { "age": { "$gte": 0 } };
+        let cases = [
+            (None, None, "validationLevel strict, validationAction error, mongod's defaults where not stated: enforced: a write that fails it is refused", true),
+            (Some("strict"), Some("error"), "validationLevel strict, validationAction error: enforced: a write that fails it is refused", true),
+            (Some("moderate"), Some("error"), "validationLevel moderate, validationAction error: enforced on inserts and on updates of documents that pass it", true),
+            (Some("strict"), Some("warn"), "validationLevel strict, validationAction warn: not enforced: a write that fails it is logged", false),
+            (Some("off"), Some("error"), "validationLevel off, validationAction error: not enforced: validationLevel off checks nothing", false),
+        ];
+        for (level, action, said, enforced) in cases {
+            let input = Input {
+                validator: Some(validator.clone()),
+                validation_level: level.map(str::to_owned),
+                validation_action: action.map(str::to_owned),
+                ..super::tests::input("t_x", &[doc! { "_id": 1, "age": 3 }])
+            };
+            let drafted = draft(&[input]);
+            let c = &drafted.collections[0];
+            assert!(
+                c.notes[0].starts_with(&format!("the collection already has a validator ({said}")),
+                "{:?}",
+                c.notes
+            );
+            assert!(c.notes[0].ends_with(r#": {"age":{"$gte":0}}"#), "{:?}", c.notes);
+            let existing = c.existing.as_ref().unwrap();
+            assert_eq!((existing.enforced, existing.defaulted), (enforced, level.is_none()));
+            let json = super::super::render_json(&drafted);
+            assert_eq!(json["collections"][0]["validator"]["enforced"], enforced);
+        }
+        assert_eq!(draft(&[super::tests::input("t_x", &[])]).collections[0].existing, None);
     }
 }
 

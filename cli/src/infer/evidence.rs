@@ -66,16 +66,22 @@ impl std::ops::Add for Cases {
     }
 }
 
-/// The paths the deployment names, each with what names it first: the keys of its indexes
-/// (`index \`createTime_1\``) and the fields its validator states (`$jsonSchema`'s
+/// The paths the deployment names, each with what names it: the keys of its indexes
+/// (`the index \`createTime_1\``) and the fields its validator states (`$jsonSchema`'s
 /// `properties` and `required`, a query validator's paths).
-pub(super) fn deployed_names(indexes: &[Document], validator: Option<&Document>) -> BTreeMap<String, String> {
-    let mut named = BTreeMap::new();
+pub(super) fn deployed_names(indexes: &[Document], validator: Option<&Document>) -> BTreeMap<String, Vec<String>> {
+    let mut named: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut add = |path: String, by: String| {
+        let namers = named.entry(path).or_default();
+        if !namers.contains(&by) {
+            namers.push(by);
+        }
+    };
     for index in indexes {
         let name = index.get_str("name").unwrap_or_default();
         if let Ok(key) = index.get_document("key") {
             for path in key.keys().filter(|p| *p != "_id") {
-                named.entry(path.clone()).or_insert_with(|| format!("the index `{name}`"));
+                add(path.clone(), format!("the index `{name}`"));
             }
         }
     }
@@ -83,7 +89,7 @@ pub(super) fn deployed_names(indexes: &[Document], validator: Option<&Document>)
         let mut paths = Vec::new();
         query_paths(validator, &mut paths);
         for path in paths {
-            named.entry(path).or_insert_with(|| "the validator".to_owned());
+            add(path, "the validator".to_owned());
         }
     }
     named
@@ -155,7 +161,7 @@ pub(super) fn renames(
     object: &Object,
     path: &str,
     skip: impl Fn(usize) -> bool,
-    deployed: &BTreeMap<String, String>,
+    deployed: &BTreeMap<String, Vec<String>>,
     database: Cases,
 ) -> Vec<Rename> {
     let fields = &object.fields;
@@ -200,9 +206,20 @@ pub(super) fn renames(
     for generation in generations {
         let first: Vec<usize> = generation.iter().map(|(a, _)| *a).collect();
         let second: Vec<usize> = generation.iter().map(|(_, b)| *b).collect();
+        // what the deployment says of a side: `the index \`x_1\` names \`x\`; the validator names \`x\`, \`y\``
         let named = |side: &[usize]| {
-            side.iter()
-                .find_map(|p| deployed.get(&at(*p).replace(".$[]", "")).map(|by| format!("{by} names `{}`", key(*p))))
+            let mut by: Vec<(&str, Vec<String>)> = Vec::new();
+            for p in side {
+                for namer in deployed.get(&at(*p).replace(".$[]", "")).into_iter().flatten() {
+                    match by.iter_mut().find(|(n, _)| n == namer) {
+                        Some((_, keys)) => keys.push(format!("`{}`", key(*p))),
+                        None => by.push((namer, vec![format!("`{}`", key(*p))])),
+                    }
+                }
+            }
+            let said: Vec<String> =
+                by.iter().map(|(namer, keys)| format!("{namer} names {}", keys.join(", "))).collect();
+            (!said.is_empty()).then(|| said.join("; "))
         };
         let fits = |side: &[usize], case: FieldCase| -> i64 {
             side.iter()
@@ -225,10 +242,9 @@ pub(super) fn renames(
             (Some(by), None) => (true, format!("the deployment ({by})")),
             (None, Some(by)) => (false, format!("the deployment ({by})")),
             _ => match by_case(level) {
-                Some((first_new, case)) => (
-                    first_new,
-                    format!("the level's case (its other keys are {}: {})", case.name(), level.said()),
-                ),
+                Some((first_new, case)) => {
+                    (first_new, format!("the level's case (its other keys are {}: {})", case.name(), level.said()))
+                }
                 None => match by_case(database) {
                     Some((first_new, case)) => (
                         first_new,
@@ -277,8 +293,7 @@ pub(super) struct Tag {
 /// their values (a common `ts` with anomalies), and keys optional in every value say nothing.
 pub(super) fn tags(object: &Object) -> Vec<Tag> {
     let tracked = object.fields.len().min(64);
-    let universal =
-        (0..tracked).filter(|p| object.fields[*p].present == object.count).fold(0u64, |m, p| m | (1 << p));
+    let universal = (0..tracked).filter(|p| object.fields[*p].present == object.count).fold(0u64, |m, p| m | (1 << p));
     let mut found = Vec::new();
     for (position, field) in object.fields.iter().enumerate().take(tracked) {
         if field.present != object.count || object.many_values & (1 << position) != 0 || field.key == "_id" {
@@ -330,8 +345,8 @@ mod tests {
         let named = deployed_names(&indexes, Some(&validator));
         let paths: Vec<&str> = named.keys().map(String::as_str).collect();
         assert_eq!(paths, ["a", "a.b", "c", "createTime", "d.e"]);
-        assert_eq!(named["createTime"], "the index `createTime_1`");
-        assert_eq!(named["a.b"], "the validator");
+        assert_eq!(named["createTime"], ["the index `createTime_1`"]);
+        assert_eq!(named["a.b"], ["the validator"]);
     }
 
     #[test]

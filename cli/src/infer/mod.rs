@@ -10,7 +10,9 @@ mod draft;
 mod evidence;
 mod stats;
 
-pub use draft::{draft, pascal, percent, thousands, Anomaly, Candidate, CollectionDraft, Draft, Existing, FieldSeen, Input};
+pub use draft::{
+    draft, pascal, percent, thousands, Anomaly, Candidate, CollectionDraft, Draft, Existing, FieldSeen, Input,
+};
 pub use stats::{
     data_key, id_text, Collection, Field, Kind, Object, Seen, Values, EXAMPLES, LONGEST, MAX_KEYS, MAX_LENGTH,
     MAX_STRINGS,

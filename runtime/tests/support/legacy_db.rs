@@ -536,7 +536,8 @@ pub struct Generated {
 
 /// The renamed keys, `(camelCase, snake_case)`: the camel ones replaced the snake ones
 /// when `new_camel`, the other way round otherwise.
-pub const RENAMED: [(&str, &str); 3] = [("eventType", "event_type"), ("customerId", "customer_id"), ("createTime", "created_at")];
+pub const RENAMED: [(&str, &str); 3] =
+    [("eventType", "event_type"), ("customerId", "customer_id"), ("createTime", "created_at")];
 
 /// `(new, old)` keys of `case`.
 pub fn rename_pairs(case: &RenameCase) -> [(&'static str, &'static str); 3] {
@@ -594,7 +595,8 @@ pub fn renamed_events(case: &RenameCase, seed: u64) -> Generated {
         ),
         Deployed::Unrelated => indexes.push(doc! { "v": 2, "key": { "status": 1 }, "name": "status_1" }),
         Deployed::ValidatorOnNew => {
-            let properties: Document = pairs.iter().map(|(new, _)| ((*new).to_owned(), Bson::Document(doc! {}))).collect();
+            let properties: Document =
+                pairs.iter().map(|(new, _)| ((*new).to_owned(), Bson::Document(doc! {}))).collect();
             options = doc! {
                 "validator": { "$jsonSchema": { "bsonType": "object", "properties": properties, "required": [pairs[0].0] } },
                 "validationLevel": "moderate",
@@ -626,15 +628,16 @@ pub fn users(style: Style, seed: u64) -> Vec<Document> {
 }
 
 /// A telemetry collection tagged by `type` (issue 46): `variants` values (2 to 6, the first
-/// the most frequent), each with keys of its own but for `bare_last` (the last value has none:
-/// only shared keys, or nothing beyond the common ones), `speedKmh` shared by the first
-/// `shared` values, every document with `_id`, `deviceId`, `ts` (2% of them strings, the
-/// only anomalies) and `source` (3 values, random: a decoy). With `tagged` false the keys
-/// follow a hidden choice `type` knows nothing of: no discriminator.
+/// the most frequent), each with keys of its own but for `bare_last` (the last value has
+/// none: only `speedKmh` when it is shared with it, else nothing beyond the common keys),
+/// `speedKmh` held by the values whose bit is set in `shared` (bit 0: the first value),
+/// every document with `_id`, `deviceId`, `ts` (2% of them strings, the only anomalies) and
+/// `source` (3 values, random: a decoy). With `tagged` false the keys follow a hidden choice
+/// `type` knows nothing of: no discriminator.
 #[derive(Debug, Clone, Copy)]
 pub struct TagCase {
     pub variants: usize,
-    pub shared: usize,
+    pub shared: u8,
     pub bare_last: bool,
     pub tagged: bool,
 }
@@ -659,7 +662,7 @@ pub fn tag_expected(case: &TagCase) -> BTreeMap<&'static str, BTreeMap<&'static 
             if !(case.bare_last && v == case.variants - 1) {
                 keys.extend(own.iter().copied());
             }
-            if v < case.shared {
+            if case.shared & (1 << v) != 0 {
                 keys.insert("speedKmh", true);
             }
             (value, keys)
@@ -681,7 +684,17 @@ pub fn telemetry(case: &TagCase, seed: u64) -> Generated {
     for i in 0..total {
         // a value drawn among those left, so that each has exactly its weight
         let mut pick = rng.below(left.iter().sum());
-        let v = left.iter().position(|n| if pick < *n { true } else { pick -= n; false }).unwrap();
+        let v = left
+            .iter()
+            .position(|n| {
+                if pick < *n {
+                    true
+                } else {
+                    pick -= n;
+                    false
+                }
+            })
+            .unwrap();
         left[v] -= 1;
         let shape = if case.tagged { v } else { rng.below(case.variants as u64) as usize };
         let mut d = doc! { "_id": oid(i, 10), "type": TAG_VALUES[v].0, "deviceId": oid(rng.below(25), 11) };
