@@ -561,7 +561,13 @@ fn the_direction_of_a_rename_follows_the_deployment_then_the_case_then_frequency
     for new_camel in [true, false] {
         for others in [Style::Camel, Style::Snake, Style::Single] {
             for new_percent in [35, 60] {
-                for deployed in [Deployed::TtlOnNew, Deployed::ValidatorOnNew, Deployed::Unrelated, Deployed::Nothing] {
+                for deployed in [
+                    Deployed::TtlOnNew,
+                    Deployed::ValidatorOnNew,
+                    Deployed::Unrelated,
+                    Deployed::Both,
+                    Deployed::Nothing,
+                ] {
                     for database in [None, Some(Style::Camel), Some(Style::Snake), Some(Style::Single)] {
                         seed += 1;
                         let case = RenameCase { new_camel, others, new_percent, deployed, database };
@@ -620,7 +626,7 @@ fn the_direction_of_a_rename_follows_the_deployment_then_the_case_then_frequency
                             source.contains(&format!("pub {ident}: mongo_schema::bson::DateTime,")),
                             "{at}:\n{source}"
                         );
-                        if deployed == Deployed::TtlOnNew {
+                        if matches!(deployed, Deployed::TtlOnNew | Deployed::Both) {
                             let ttl = format!(
                                 "index(keys(\"{date}\" = 1), name = \"{date}_1\", ttl = {})",
                                 legacy_db::EVENT_TTL

@@ -1331,7 +1331,8 @@ fn single_string(values: &Values) -> Option<&str> {
 }
 
 /// `order_items`, `orderItems`, `order-items` → `OrderItems`; `Österreichische Bundesliga`
-/// → `OsterreichischeBundesliga` (see [`ascii`]); other characters dropped.
+/// → `OsterreichischeBundesliga` (Latin letters lose their diacritics, other letters are
+/// their code points); other characters dropped.
 pub fn pascal(name: &str) -> String {
     let mut out = String::new();
     for word in naming::words(name) {

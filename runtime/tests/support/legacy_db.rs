@@ -501,6 +501,8 @@ pub enum Deployed {
     ValidatorOnNew,
     /// An index on a key the rename does not touch (`status`): it names neither side.
     Unrelated,
+    /// TTL indexes on both date keys (the old release's not dropped yet): they name both sides.
+    Both,
     /// No index but `_id`'s, no validator.
     Nothing,
 }
@@ -554,13 +556,13 @@ fn styled(style: Style, camel: &'static str, snake: &'static str, single: &'stat
 
 pub const EVENT_TTL: i32 = 7_776_000;
 
-/// The events collection of `case`: 200 to 800 documents (by `seed`), the old release's
+/// The events collection of `case`: 100 to 400 documents (by `seed`), the old release's
 /// first. Every document holds `status` (a string of 3 values, random: no tag), a payload
 /// size and a source app in the level's style; the old release's documents are the only
 /// anomalies (their keys are the old ones).
 pub fn renamed_events(case: &RenameCase, seed: u64) -> Generated {
     let mut rng = Rng(seed.wrapping_mul(0x2545_f491_4f6c_dd1d) | 1);
-    let n = 200 + rng.below(601);
+    let n = 100 + rng.below(301);
     let old_docs = n * (100 - case.new_percent) / 100;
     let pairs = rename_pairs(case);
     let size_key = styled(case.others, "payloadSize", "payload_size", "payload");
@@ -594,6 +596,13 @@ pub fn renamed_events(case: &RenameCase, seed: u64) -> Generated {
             doc! { "v": 2, "key": { new_date: 1 }, "name": format!("{new_date}_1"), "expireAfterSeconds": EVENT_TTL },
         ),
         Deployed::Unrelated => indexes.push(doc! { "v": 2, "key": { "status": 1 }, "name": "status_1" }),
+        Deployed::Both => {
+            for date in [pairs[2].1, new_date] {
+                indexes.push(
+                    doc! { "v": 2, "key": { date: 1 }, "name": format!("{date}_1"), "expireAfterSeconds": EVENT_TTL },
+                );
+            }
+        }
         Deployed::ValidatorOnNew => {
             let properties: Document =
                 pairs.iter().map(|(new, _)| ((*new).to_owned(), Bson::Document(doc! {}))).collect();
