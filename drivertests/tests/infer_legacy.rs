@@ -568,9 +568,12 @@ fn the_direction_of_a_rename_follows_the_deployment_then_the_case_then_frequency
                     Deployed::Both,
                     Deployed::Nothing,
                 ] {
-                    for database in [None, Some(Style::Camel), Some(Style::Snake), Some(Style::Single)] {
+                    for (database, added) in [None, Some(Style::Camel), Some(Style::Snake), Some(Style::Single)]
+                        .into_iter()
+                        .flat_map(|d| [(d, false), (d, true)])
+                    {
                         seed += 1;
-                        let case = RenameCase { new_camel, others, new_percent, deployed, database };
+                        let case = RenameCase { new_camel, others, new_percent, deployed, database, added };
                         let generated = legacy_db::renamed_events(&case, seed);
                         let mut inputs = vec![infer_input("db_events", "events", &generated)];
                         if let Some(style) = database {
@@ -584,10 +587,15 @@ fn the_direction_of_a_rename_follows_the_deployment_then_the_case_then_frequency
                             inputs.push(infer_input("db_events", "users", &users));
                         }
                         // what decides, in order, and the side it makes the new one
-                        let (camel_new, why) = match (deployed, others, database) {
+                        // (an added key is in the new case: alone, it gives the level its case)
+                        let level = match (others, added) {
+                            (Style::Single, true) => Some(new_camel),
+                            (Style::Single, false) => None,
+                            (style, _) => Some(style == Style::Camel),
+                        };
+                        let (camel_new, why) = match (deployed, level, database) {
                             (Deployed::TtlOnNew | Deployed::ValidatorOnNew, _, _) => (new_camel, "the deployment"),
-                            (_, Style::Camel, _) => (true, "the level's case"),
-                            (_, Style::Snake, _) => (false, "the level's case"),
+                            (_, Some(camel), _) => (camel, "the level's case"),
                             (_, _, Some(Style::Camel)) => (true, "the database's case"),
                             (_, _, Some(Style::Snake)) => (false, "the database's case"),
                             _ => (new_camel == (new_percent > 50), "frequency"),
@@ -719,6 +727,7 @@ fn events_db() -> Vec<(&'static str, legacy_db::Generated)> {
         new_percent: 60,
         deployed: Deployed::TtlOnNew,
         database: Some(Style::Camel),
+        added: false,
     };
     let tagged = TagCase { variants: 4, shared: 0b11, bare_last: false, tagged: true };
     let users = legacy_db::Generated {

@@ -5,7 +5,7 @@
 //! evidence that decided it; `draft` writes the types, the report's candidates and the
 //! anomalies from that.
 
-use super::stats::Object;
+use super::stats::{Field, Kind, Object};
 use crate::bson::{Bson, Document};
 use mongo_schema_contract::naming::{self, FieldCase};
 use std::collections::BTreeMap;
@@ -166,22 +166,33 @@ pub(super) fn renames(
 ) -> Vec<Rename> {
     let fields = &object.fields;
     let met = |a: usize, b: usize| fields[a].seen_with & (1 << b) != 0 || fields[b].seen_with & (1 << a) != 0;
-    let mut pairs: Vec<(usize, usize)> = Vec::new();
-    let mut used = vec![false; fields.len()];
+    // every candidate pair, the likeliest first: the same words (`eventType`, `event_type`),
+    // then the same kinds of values; a key the new release added (`sessionId`, in the new
+    // documents only) pairs with an old key only when nothing likelier does
+    let mut candidates: Vec<(u8, usize, usize)> = Vec::new();
     for i in 0..fields.len().min(64) {
         for j in i + 1..fields.len().min(64) {
             let (a, b) = (&fields[i], &fields[j]);
-            if used[i] || used[j] || met(i, j) || a.present + b.present != object.count {
+            if met(i, j) || a.present + b.present != object.count {
                 continue;
             }
             if a.key == "_id" || b.key == "_id" || skip(i) || skip(j) {
                 continue;
             }
+            candidates.push((likeness(a, b), i, j));
+        }
+    }
+    candidates.sort_by_key(|(likeness, i, j)| (std::cmp::Reverse(*likeness), *i, *j));
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    let mut used = vec![false; fields.len()];
+    for (_, i, j) in candidates {
+        if !used[i] && !used[j] {
             used[i] = true;
             used[j] = true;
             pairs.push((i, j));
         }
     }
+    pairs.sort_unstable();
     // a and c hold the same documents when a never meets d nor c meets b (pairs (a, b), (c, d))
     let mut generations: Vec<Vec<(usize, usize)>> = Vec::new();
     'pairs: for &(a, b) in &pairs {
@@ -270,6 +281,19 @@ pub(super) fn renames(
         }
     }
     out
+}
+
+/// How alike two keys are, for pairing a rename's keys: 4 for the same words in another case
+/// (`eventType`, `event_type`), 2 for the same kinds of values, 1 for the same most frequent
+/// kind.
+fn likeness(a: &Field, b: &Field) -> u8 {
+    let kinds = |f: &Field| -> Vec<Kind> { f.values.kinds.keys().copied().filter(|k| *k != Kind::Null).collect() };
+    let top = |f: &Field| {
+        f.values.kinds.iter().filter(|(k, _)| **k != Kind::Null).max_by_key(|(_, s)| s.values).map(|(k, _)| *k)
+    };
+    let words = u8::from(naming::words(&a.key) == naming::words(&b.key)) * 4;
+    let same_kinds = u8::from(kinds(a) == kinds(b)) * 2;
+    words + same_kinds + u8::from(top(a) == top(b))
 }
 
 /// A root key that tags a polymorphic collection, with a variant per value.

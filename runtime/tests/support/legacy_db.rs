@@ -521,6 +521,9 @@ pub struct RenameCase {
     pub deployed: Deployed,
     /// The style of the database's other collection (`users`); `None`: no other collection.
     pub database: Option<Style>,
+    /// The new release also added a key, in the new keys' case, written before the renamed
+    /// ones (`sessionId` / `session_id`, a string): it too never meets the old keys.
+    pub added: bool,
 }
 
 /// A generated collection with what the deployment holds of it and what was planted.
@@ -556,13 +559,13 @@ fn styled(style: Style, camel: &'static str, snake: &'static str, single: &'stat
 
 pub const EVENT_TTL: i32 = 7_776_000;
 
-/// The events collection of `case`: 100 to 400 documents (by `seed`), the old release's
+/// The events collection of `case`: 60 to 300 documents (by `seed`), the old release's
 /// first. Every document holds `status` (a string of 3 values, random: no tag), a payload
 /// size and a source app in the level's style; the old release's documents are the only
 /// anomalies (their keys are the old ones).
 pub fn renamed_events(case: &RenameCase, seed: u64) -> Generated {
     let mut rng = Rng(seed.wrapping_mul(0x2545_f491_4f6c_dd1d) | 1);
-    let n = 100 + rng.below(301);
+    let n = 60 + rng.below(241);
     let old_docs = n * (100 - case.new_percent) / 100;
     let pairs = rename_pairs(case);
     let size_key = styled(case.others, "payloadSize", "payload_size", "payload");
@@ -574,6 +577,9 @@ pub fn renamed_events(case: &RenameCase, seed: u64) -> Generated {
         let old = i < old_docs;
         let keys: Vec<&str> = pairs.iter().map(|(new, before)| if old { *before } else { *new }).collect();
         let mut d = doc! { "_id": oid(i, 9) };
+        if case.added && !old {
+            d.insert(if case.new_camel { "sessionId" } else { "session_id" }, format!("s-{}", rng.below(100_000)));
+        }
         d.insert(keys[0], ["click", "view", "purchase", "signup"][rng.below(4) as usize]);
         d.insert(keys[1], oid(rng.below(40), 2));
         d.insert(keys[2], DateTime::from_millis(1_730_000_000_000 + i as i64 * 45_000));
