@@ -653,8 +653,9 @@ fn the_direction_of_a_rename_follows_the_deployment_then_the_case_then_frequency
 }
 
 /// Issue 46: the tag of a polymorphic collection, over 2 to 6 values, a key shared by none,
-/// the first two, the last two or all of them, a value with no keys of its own, 2% of a common key's values of
-/// another type, and a decoy string key; the same keys following a hidden choice that the
+/// the first two, the last two or all of them, a value with no keys of its own, 2% of a
+/// common key's values of another type, 1% of the documents with no tag or a null one, and a
+/// decoy string key; the same keys following a hidden choice that the
 /// tag knows nothing of are no discriminator. The drafted enum is read back: per value the
 /// keys of its variant and which are required.
 #[test]
@@ -668,9 +669,9 @@ fn the_tag_of_a_polymorphic_collection_is_drafted_whatever_keys_its_variants_sha
         let last_two = 0b11u8 << (variants - 2);
         for shared in [0, 0b11, last_two, (1u8 << variants) - 1] {
             for bare_last in [false, true] {
-                for tagged in [true, false] {
+                for (tagged, untagged) in [(true, false), (true, true), (false, false)] {
                     seed += 1;
-                    let case = TagCase { variants, shared, bare_last, tagged };
+                    let case = TagCase { variants, shared, bare_last, tagged, untagged };
                     let generated = legacy_db::telemetry(&case, seed);
                     let drafted = mongo_schema::infer::draft(&[infer_input("db_fleet", "t_events", &generated)]);
                     let report = mongo_schema::infer::render_json(&drafted);
@@ -699,7 +700,8 @@ fn the_tag_of_a_polymorphic_collection_is_drafted_whatever_keys_its_variants_sha
                         .map(|(v, keys)| ((*v).to_owned(), keys.iter().map(|(k, r)| ((*k).to_owned(), *r)).collect()))
                         .collect();
                     assert_eq!(found, expected, "{at}:\n{source}");
-                    // the only anomalies are the string `ts`s, and no variant key is taken for a rename
+                    // the only anomalies are the string `ts`s and the documents with no string
+                    // tag, and no variant key is taken for a rename
                     let planted: BTreeMap<String, u64> = generated.planted.clone();
                     assert_eq!(anomalies(&report, "db_fleet.t_events"), planted, "{at}");
                     let collection = reported(&report, "db_fleet.t_events");
@@ -729,7 +731,7 @@ fn events_db() -> Vec<(&'static str, legacy_db::Generated)> {
         database: Some(Style::Camel),
         added: false,
     };
-    let tagged = TagCase { variants: 4, shared: 0b11, bare_last: false, tagged: true };
+    let tagged = TagCase { variants: 4, shared: 0b11, bare_last: false, tagged: true, untagged: true };
     let users = legacy_db::Generated {
         documents: legacy_db::users(Style::Camel, 46),
         indexes: Vec::new(),

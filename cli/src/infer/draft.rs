@@ -442,6 +442,8 @@ impl Writer {
                 (None, Some(t)) => (name.to_owned(), t.documents_of(position).unwrap_or(object.count)),
                 (None, None) => (name.to_owned(), object.count),
             };
+            // documents with no tag (anomalies) may hold a variant's key too
+            let present = present.min(of);
             let ident = self.ident(&field.key, &mut idents);
             if field.key != "_id" {
                 keys.push(field.key.clone());
@@ -601,7 +603,7 @@ impl Writer {
         }
         lines.push(format!("/// {seen}."));
         if let (Ty::String, Some(value)) = (&ty, single_string(values)) {
-            lines.push(format!("/// Every string read is {:?}: a String, not an enum of one variant.", shown(value)));
+            lines.push(format!("/// Every string read is {value:?}: a String, not an enum of one variant."));
         }
         if optional && nullable {
             lines.push(
@@ -1023,10 +1025,13 @@ impl Tagged {
         position < 64 && self.variants.iter().any(|v| v.any & (1 << position) == 0)
     }
 
-    /// The documents of the variants whose documents hold the key at `position` (every
-    /// document when it is untracked).
+    /// The documents of the variants whose documents hold the key at `position`; `None`
+    /// when every variant's do (or it is untracked): then the collection's documents.
     fn documents_of(&self, position: usize) -> Option<u64> {
-        (position < 64).then(|| self.variants.iter().filter(|v| v.has(Some(position))).map(|v| v.documents).sum())
+        if !self.explains(position) {
+            return None;
+        }
+        Some(self.variants.iter().filter(|v| v.has(Some(position))).map(|v| v.documents).sum())
     }
 }
 
@@ -1113,6 +1118,23 @@ fn discriminator(object: &Object, ctx: &mut Ctx) -> Option<Tagged> {
                 described.join("; ")
             ),
         );
+        if drafted.is_none() && tag.untagged > 0 {
+            // no variant reads a document whose tag is missing or not a string
+            let examples: Vec<String> = object.fields[tag.position]
+                .values
+                .kinds
+                .iter()
+                .filter(|(kind, _)| **kind != Kind::String)
+                .flat_map(|(_, seen)| seen.examples.iter().cloned())
+                .take(super::stats::EXAMPLES)
+                .collect();
+            ctx.anomalies.push(Anomaly {
+                path: key.clone(),
+                what: format!("no string `{key}` (missing, or of another type): no variant of the enum reads it"),
+                documents: tag.untagged,
+                examples,
+            });
+        }
         if drafted.is_none() {
             let mut taken = BTreeSet::new();
             let variants = tag
@@ -1556,6 +1578,27 @@ mod discriminator_tests {
         let drafted = draft(&[super::tests::input("t_event", &shared)]);
         assert!(drafted.source.contains("#[serde(tag = \"kind\")]"), "{}", drafted.source);
         assert!(drafted.source.contains("    Click {\n        /// 6 of 6: int32 100%.\n        #[serde(rename = \"_id\")]\n        id: i32,\n        /// 3 of 4: int32 100%.\n        #[serde(skip_serializing_if = \"Option::is_none\")]\n        x: Option<i32>,"), "{}", drafted.source);
+    }
+
+    #[test]
+    fn a_tag_missing_from_one_document_in_fifty_is_still_a_tag() {
+        let docs = |untagged: i32| -> Vec<Document> {
+            (0..100)
+                .map(|i| match (i < untagged, i % 2) {
+                    (true, _) => doc! { "_id": i, "x": 1 },
+                    (false, 0) => doc! { "_id": i, "kind": "click", "x": 1 },
+                    (false, _) => doc! { "_id": i, "kind": "buy", "price": 1.5 },
+                })
+                .collect()
+        };
+        let drafted = draft(&[super::tests::input("t_event", &docs(2))]);
+        assert!(drafted.source.contains("#[serde(tag = \"kind\")]"), "{}", drafted.source);
+        let anomalies: Vec<(&str, u64)> =
+            drafted.collections[0].anomalies.iter().map(|a| (a.path.as_str(), a.documents)).collect();
+        assert_eq!(anomalies, [("kind", 2), ("price", 49)], "{:?}", drafted.collections[0].anomalies);
+        // `x`, in the click documents and the two without a tag, is required among the clicks
+        assert!(drafted.source.contains("        /// 49 of 49: int32 100%.\n        x: i32,"), "{}", drafted.source);
+        assert!(!candidates(&docs(3)).iter().any(|c| c.kind == "discriminator"));
     }
 
     #[test]

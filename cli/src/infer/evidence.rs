@@ -306,11 +306,14 @@ pub(super) struct Tag {
     pub shaped: u64,
     /// Keys every document holds.
     pub universal: u64,
+    /// Documents whose tag is missing or not a string.
+    pub untagged: u64,
 }
 
 /// The root keys that could tag `object`, most keys explained first (the first seen among
-/// as many). A key is a tag when it holds a string in every document, at most
-/// `DISCRIMINATOR_VALUES` distinct ones (16), and at least two of its values come with keys
+/// as many). A key is a tag when it holds a string in every document (but for at most 1 in
+/// 50: the tag's own anomalies), at most `DISCRIMINATOR_VALUES` distinct ones (16), and at
+/// least two of its values come with keys
 /// the tag explains: keys that every document of some values holds and no document of some
 /// other value. A key shared by several values (`speedKmh` in `position` and `overspeed`)
 /// is explained as well as one of a single value's; keys every document holds, whatever
@@ -320,7 +323,7 @@ pub(super) fn tags(object: &Object) -> Vec<Tag> {
     let universal = (0..tracked).filter(|p| object.fields[*p].present == object.count).fold(0u64, |m, p| m | (1 << p));
     let mut found = Vec::new();
     for (position, field) in object.fields.iter().enumerate().take(tracked) {
-        if field.present != object.count || object.many_values & (1 << position) != 0 || field.key == "_id" {
+        if object.many_values & (1 << position) != 0 || field.key == "_id" {
             continue;
         }
         let values: Vec<(String, u64, u64, u64)> = object
@@ -329,7 +332,10 @@ pub(super) fn tags(object: &Object) -> Vec<Tag> {
             .filter(|((p, _), _)| usize::from(*p) == position)
             .map(|((_, v), t)| (v.clone(), t.documents, t.all, t.any))
             .collect();
-        if values.len() < 2 || values.iter().map(|v| v.1).sum::<u64>() != object.count {
+        // a string in every document, but for at most 1 in 50 (missing, null, a number: the
+        // anomalies of the tag, which no variant reads)
+        let tagged: u64 = values.iter().map(|v| v.1).sum();
+        if values.len() < 2 || tagged * 50 < object.count * 49 {
             continue;
         }
         let mut shaped = 0u64;
@@ -344,7 +350,7 @@ pub(super) fn tags(object: &Object) -> Vec<Tag> {
         if values.iter().filter(|v| v.3 & shaped != 0).count() < 2 {
             continue;
         }
-        found.push(Tag { position, values, shaped, universal });
+        found.push(Tag { position, values, shaped, universal, untagged: object.count - tagged });
     }
     // stable: the first seen among those explaining as many keys
     found.sort_by_key(|t| std::cmp::Reverse(t.shaped.count_ones()));

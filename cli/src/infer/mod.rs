@@ -63,13 +63,16 @@ pub fn render_text(draft: &Draft) -> String {
         } else {
             out.push_str("  anomalies (documents the drafted model refuses):\n");
             for a in &c.anomalies {
+                let examples = match a.examples.is_empty() {
+                    true => String::new(),
+                    false => format!("; e.g. _id {}", a.examples.join(", ")),
+                };
                 out.push_str(&format!(
-                    "    {}: {} document{}: {}; e.g. _id {}\n",
+                    "    {}: {} document{}: {}{examples}\n",
                     draft::shown(&a.path),
                     thousands(a.documents),
                     if a.documents == 1 { "" } else { "s" },
                     a.what,
-                    a.examples.join(", ")
                 ));
             }
         }

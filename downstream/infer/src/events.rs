@@ -31,7 +31,7 @@ pub enum Events {
         #[serde(skip_serializing_if = "Option::is_none")]
         message: Option<String>,
     },
-    /// `type: "geofence"`: 52 documents, with entered, zoneId.
+    /// `type: "geofence"`: 51 documents, with entered, zoneId.
     #[serde(rename = "geofence")]
     Geofence {
         /// 312 of 312: objectId 100%.
@@ -44,9 +44,9 @@ pub enum Events {
         ts: mongo_schema::bson::DateTime,
         /// 312 of 312: string 100%.
         source: EventsSource,
-        /// 52 of 52: bool 100%.
+        /// 51 of 51: bool 100%.
         entered: bool,
-        /// 52 of 52: objectId 100%.
+        /// 51 of 51: objectId 100%.
         #[serde(rename = "zoneId")]
         zone_id: mongo_schema::bson::oid::ObjectId,
     },
@@ -63,14 +63,14 @@ pub enum Events {
         ts: mongo_schema::bson::DateTime,
         /// 312 of 312: string 100%.
         source: EventsSource,
-        /// 234 of 234: int32 100%.
+        /// 232 of 232: int32 100%.
         #[serde(rename = "speedKmh")]
         speed_kmh: i32,
         /// 78 of 78: int32 100%.
         #[serde(rename = "limitKmh")]
         limit_kmh: i32,
     },
-    /// `type: "position"`: 156 documents, with lat, lng, heading.
+    /// `type: "position"`: 154 documents, with lat, lng, heading.
     #[serde(rename = "position")]
     Position {
         /// 312 of 312: objectId 100%.
@@ -83,14 +83,14 @@ pub enum Events {
         ts: mongo_schema::bson::DateTime,
         /// 312 of 312: string 100%.
         source: EventsSource,
-        /// 156 of 156: double 100%.
+        /// 154 of 154: double 100%.
         lat: f64,
-        /// 156 of 156: double 100%.
+        /// 154 of 154: double 100%.
         lng: f64,
-        /// 234 of 234: int32 100%.
+        /// 232 of 232: int32 100%.
         #[serde(rename = "speedKmh")]
         speed_kmh: i32,
-        /// 65 of 156: int32 100%.
+        /// 65 of 154: int32 100%.
         #[serde(skip_serializing_if = "Option::is_none")]
         heading: Option<i32>,
     },

@@ -648,13 +648,15 @@ pub fn users(style: Style, seed: u64) -> Vec<Document> {
 /// `speedKmh` held by the values whose bit is set in `shared` (bit 0: the first value),
 /// every document with `_id`, `deviceId`, `ts` (2% of them strings, the only anomalies) and
 /// `source` (3 values, random: a decoy). With `tagged` false the keys follow a hidden choice
-/// `type` knows nothing of: no discriminator.
+/// `type` knows nothing of: no discriminator. With `untagged`, 1 document in 100 has no
+/// `type` (or a null one): anomalies of the tag itself.
 #[derive(Debug, Clone, Copy)]
 pub struct TagCase {
     pub variants: usize,
     pub shared: u8,
     pub bare_last: bool,
     pub tagged: bool,
+    pub untagged: bool,
 }
 
 /// The tag values, in order, and their keys of their own: `(key, required in the variant)`.
@@ -713,15 +715,24 @@ pub fn telemetry(case: &TagCase, seed: u64) -> Generated {
         left[v] -= 1;
         let shape = if case.tagged { v } else { rng.below(case.variants as u64) as usize };
         let mut d = doc! { "_id": oid(i, 10), "type": TAG_VALUES[v].0, "deviceId": oid(rng.below(25), 11) };
+        let mut bad = false;
+        if case.untagged && i % 100 == 42 {
+            match i % 200 {
+                42 => drop(d.remove("type")),
+                _ => drop(d.insert("type", Bson::Null)),
+            }
+            *planted.entry("type".to_owned()).or_default() += 1;
+            bad = true;
+        }
         let at = DateTime::from_millis(1_735_000_000_000 + i as i64 * 5_000);
         if i % 50 == 7 {
             d.insert("ts", at.try_to_rfc3339_string().unwrap());
             *planted.entry("ts".to_owned()).or_default() += 1;
-            dirty.push(true);
+            bad = true;
         } else {
             d.insert("ts", at);
-            dirty.push(false);
         }
+        dirty.push(bad);
         d.insert("source", ["gps", "can", "app"][rng.below(3) as usize]);
         for (key, required) in &expected[TAG_VALUES[shape].0] {
             if d.contains_key(*key) || (!required && rng.below(2) == 0) {
