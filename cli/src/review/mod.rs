@@ -10,6 +10,7 @@
 
 mod connection;
 mod data;
+mod queries;
 mod report;
 mod source;
 pub mod uri;
@@ -35,8 +36,9 @@ pub fn review(
         .run_command("admin", crate::bson::doc! { "hello": 1 })
         .map_err(|error| ReviewError::Command { command: "hello", error })?;
     let topology = connection::Topology::of(&hello);
-    let mut items = data::review_data(server, models, options);
+    let (mut items, reviewed) = data::review_data(server, models, options);
     items.extend(connection::review_connection(server, anonymous, &uri, &topology, options));
+    items.extend(queries::review_queries(server, &hello, &topology, &reviewed, models, options));
     Ok(Report { items })
 }
 

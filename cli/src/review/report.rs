@@ -41,6 +41,9 @@ pub enum List {
     Data,
     /// The connection specifications (1 to 5) and the security self-check list.
     Connection,
+    /// The query performance checklist, as far as a deployment shows it: indexes unused,
+    /// undeclared and missing, slow queries recorded.
+    Queries,
 }
 
 impl List {
@@ -48,6 +51,7 @@ impl List {
         match self {
             List::Data => "data",
             List::Connection => "connection",
+            List::Queries => "queries",
         }
     }
 }
@@ -215,10 +219,11 @@ impl Report {
     /// For people: one block per item, its verdict first.
     pub fn render_text(&self) -> String {
         let mut text = String::new();
-        for list in [List::Data, List::Connection] {
+        for list in [List::Data, List::Connection, List::Queries] {
             text.push_str(match list {
                 List::Data => "Data modelling checklist\n",
                 List::Connection => "\nConnection and security checklist\n",
+                List::Queries => "\nQuery performance checklist (indexes and slow queries)\n",
             });
             for item in self.items.iter().filter(|i| i.list == list) {
                 text.push_str(&format!("{:<18} {} ({})\n", format!("[{}]", item.status.name()), item.title, item.id));
