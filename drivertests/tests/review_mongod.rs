@@ -509,7 +509,7 @@ fn seed_orders(uri: &str, db: &str, collection: &str, indexes: Vec<Document>) {
 /// The model's own index specification named `name`.
 fn declared(name: &str) -> Document {
     let model = order_model(DB, "t");
-    model.options.indexes.iter().find(|i| i.get_str("name") == Ok(name)).cloned().expect(name)
+    model.options.indexes.iter().find(|i| i.get_str("name").is_ok_and(|n| n == name)).cloned().expect(name)
 }
 
 /// Runs `filter` on `collection` (so the index it selects counts an operation).

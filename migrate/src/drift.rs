@@ -567,3 +567,74 @@ fn normalised_value(value: &Bson) -> Bson {
         other => other.clone(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{match_indexes, IndexMatch};
+    use crate::bson::{doc, Document};
+
+    fn names(found: &[IndexMatch]) -> Vec<String> {
+        found
+            .iter()
+            .map(|m| match m {
+                IndexMatch::Same { declared, deployed } => format!("same {declared}={deployed}"),
+                IndexMatch::Differs { declared, deployed, differences, .. } => format!(
+                    "differs {}~{}: {}",
+                    declared.get_str("name").unwrap(),
+                    deployed.get_str("name").unwrap(),
+                    differences.join(",")
+                ),
+                IndexMatch::Missing { declared } => format!("missing {}", declared.get_str("name").unwrap()),
+                IndexMatch::Undeclared { deployed, .. } => format!("undeclared {}", deployed.get_str("name").unwrap()),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn indexes_match_by_keys_and_options_before_names() {
+        let declared: Vec<Document> = vec![
+            doc! { "key": { "a": 1 }, "name": "a_unique", "unique": true },
+            doc! { "key": { "a": 1 }, "name": "a_plain" },
+            doc! { "key": { "t": 1 }, "name": "t_ttl", "expireAfterSeconds": 3600_i64 },
+            doc! { "key": { "p": 1 }, "name": "p_partial", "partialFilterExpression": { "p": { "$gt": 5_i64 } } },
+            doc! { "key": { "h": 1 }, "name": "h_1", "hidden": true },
+            doc! { "key": { "body": "text" }, "name": "body_text" },
+            doc! { "key": { "_id": 1 }, "name": "_id_" },
+            doc! { "key": { "gone": 1 }, "name": "gone_1" },
+        ];
+        // as mongod lists them: ints, text keys in their stored form, defaults filled in
+        let deployed: Vec<Document> = vec![
+            doc! { "v": 2, "key": { "_id": 1 }, "name": "_id_" },
+            doc! { "v": 2, "key": { "a": 1 }, "name": "a_1" },
+            doc! { "v": 2, "key": { "a": 1 }, "name": "a_unique", "unique": true },
+            doc! { "v": 2, "key": { "t": 1 }, "name": "t_ttl", "expireAfterSeconds": 60 },
+            doc! { "v": 2, "key": { "p": 1 }, "name": "p_partial", "partialFilterExpression": { "p": { "$gt": 6 } } },
+            doc! { "v": 2, "key": { "h": 1 }, "name": "h_1" },
+            doc! { "v": 2, "key": { "_fts": "text", "_ftsx": 1 }, "name": "body_text", "weights": { "body": 1 },
+            "default_language": "english", "language_override": "language", "textIndexVersion": 3 },
+            doc! { "v": 2, "key": { "x": 1 }, "name": "x_1", "sparse": true },
+        ];
+        assert_eq!(
+            names(&match_indexes(&declared, &deployed)),
+            [
+                "same a_unique=a_unique",
+                "same a_plain=a_1",
+                "differs t_ttl~t_ttl: expireAfterSeconds",
+                "differs p_partial~p_partial: partialFilterExpression",
+                "differs h_1~h_1: hidden",
+                "same body_text=body_text",
+                "missing gone_1",
+                "undeclared x_1",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_key_in_another_order_is_another_index_and_a_shared_name_is_still_compared() {
+        let declared = vec![doc! { "key": { "a": 1, "b": 1 }, "name": "ab" }];
+        let deployed = vec![doc! { "v": 2, "key": { "b": 1, "a": 1 }, "name": "ab" }];
+        assert_eq!(names(&match_indexes(&declared, &deployed)), ["differs ab~ab: key"]);
+        let deployed = vec![doc! { "v": 2, "key": { "b": 1, "a": 1 }, "name": "ba" }];
+        assert_eq!(names(&match_indexes(&declared, &deployed)), ["missing ab", "undeclared ba"]);
+    }
+}

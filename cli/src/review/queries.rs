@@ -102,7 +102,7 @@ fn node(hello: &Document, topology: &Topology) -> String {
         Topology::ReplicaSet { name, .. } => {
             let role = match hello.get_bool("isWritablePrimary").or_else(|_| hello.get_bool("ismaster")) {
                 Ok(true) => "the primary",
-                _ if hello.get_bool("secondary") == Ok(true) => "a secondary",
+                _ if hello.get_bool("secondary").is_ok_and(|s| s) => "a secondary",
                 _ => "a member",
             };
             format!("{}, {role} of replica set `{name}`", me.unwrap_or("the member the driver selected"))
