@@ -1,11 +1,14 @@
 //! `schema review`: the standard's two launch checklists, the data-modelling one and the
-//! connection-and-security one, run against a live deployment (feature `driver`).
+//! connection-and-security one, and the query performance checklist as far as a
+//! deployment shows it, run against a live deployment (feature `driver`).
 //!
-//! Every item of both lists ends as pass, warn, fail or "not checkable here" (with the
+//! Every item of the lists ends as pass, warn, fail or "not checkable here" (with the
 //! reason), with its evidence and its fix. The review only reads: `hello`,
 //! `connectionStatus`, `listDatabases`, `listCollections`, `serverStatus` (optional),
-//! a `find` on `config.mongos` (mongos only) and one bounded `$sample` aggregation per
-//! collection with `maxTimeMS`. It talks to the deployment through [`Server`], so tests
+//! a `find` on `config.mongos` (mongos only), one bounded `$sample` aggregation per
+//! collection with `maxTimeMS`, and for the query items `listIndexes` and an `$indexStats`
+//! aggregation per collection, `{profile: -1}` per database and `getCmdLineOpts`
+//! (optional). It talks to the deployment through [`Server`], so tests
 //! inject answers a deployment here cannot give (mongos, SRV).
 
 mod connection;

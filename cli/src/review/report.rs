@@ -34,7 +34,7 @@ impl Status {
     }
 }
 
-/// Which of the standard's two lists an item belongs to.
+/// Which list an item belongs to: the standard's two, or the query performance checklist.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum List {
     /// The data-modelling checklist (items 1 to 7).
