@@ -534,6 +534,9 @@ fn unused_indexes_are_read_from_index_stats_and_a_query_makes_one_used() {
     assert!(text.contains(&format!("{DB}.{c} index `customerId_1` {{\"customerId\":1}}: 0 operations on ")), "{text}");
     assert!(text.contains(" ago: a short window, a weekly or monthly query may not have run yet)"), "{text}");
     assert!(text.contains(&format!("{DB}.{c} index `note_1` {{\"note\":1}}: 0 operations")), "{text}");
+    let fix = &item(&report, "unused_indexes").fix;
+    let hide = format!("db.getSiblingDB(\"{DB}\").runCommand({{\"collMod\":\"{c}\",\"index\":{{\"name\":\"note_1\",\"hidden\":true}}}})");
+    assert!(fix.contains(&hide), "{fix}");
     // a query on customerId uses its index: only note_1 stays unused
     query(&uri, DB, c, doc! { "customerId": 1 });
     let report = review(&uri, &[order_model(DB, c)], &[c], |_| {});
@@ -547,6 +550,19 @@ fn unused_indexes_are_read_from_index_stats_and_a_query_makes_one_used() {
     let report = review(&uri, &[order_model(DB, c)], &[c], |_| {});
     assert_eq!(status(&report, "unused_indexes"), Status::Pass);
     assert!(evidence(&report, "unused_indexes").contains("used (operations): customerId_1 1, note_1 1"));
+    // a hidden index: the planner never uses it, however the queries ask
+    let hidden = doc! { "key": { "status": 1 }, "name": "status_1", "hidden": true };
+    MongoServer::connect(&uri).unwrap().run_command(DB, doc! { "createIndexes": c, "indexes": [hidden] }).unwrap();
+    query(&uri, DB, c, doc! { "status": "paid" });
+    let report = review(&uri, &[order_model(DB, c)], &[c], |_| {});
+    assert_eq!(status(&report, "unused_indexes"), Status::Warn);
+    let text = evidence(&report, "unused_indexes");
+    assert!(
+        text.contains("index `status_1` {\"status\":1}: 0 operations")
+            && text.contains("; hidden: the planner never uses it, drop it once nothing slowed down"),
+        "{text}"
+    );
+    assert!(!item(&report, "unused_indexes").fix.contains("status_1"), "already hidden");
     // a unique index no query used still enforces uniqueness: kept, not flagged
     let u = "t_review_usage_unique";
     seed_orders(&uri, DB, u, vec![declared("orderNo_1")]);

@@ -233,6 +233,7 @@ fn unused_item(
     );
     let now = DateTime::now().timestamp_millis();
     let mut refused: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut hide = Vec::new();
     for target in targets.iter().filter(|t| t.listed && !t.absent()) {
         let ns = target.namespace();
         let usages = match index_stats(server, target, options) {
@@ -289,6 +290,8 @@ fn unused_item(
                 );
             } else {
                 item.note(Status::Warn, line);
+                let index = doc! { "name": *name, "hidden": true };
+                hide.push(command_text(&target.db, &doc! { "collMod": &target.name, "index": index }));
             }
         }
         match (by_name.is_empty(), used.is_empty()) {
@@ -298,12 +301,16 @@ fn unused_item(
         }
     }
     note_refusals(&mut item, refused);
-    item.fix("an index no query uses only costs writes and memory: confirm over a full business cycle and on every member that serves reads, then hide it (`db.getSiblingDB(\"<db>\").<collection>.hideIndex(\"<name>\")`), watch the slow queries, and drop it (`dropIndex`) and its `index(...)` from the model; a query that should use it and does not: check it with `explain`")
+    let hide = match hide.is_empty() {
+        true => String::new(),
+        false => format!(": {}", hide.join("; ")),
+    };
+    item.fix(format!("an index no query uses only costs writes and memory: confirm over a full business cycle and on every member that serves reads, then hide it{hide}; watch the slow queries, then drop it (`dropIndexes`) and its `index(...)` from the model (unhide it with `hidden: false` if a query slowed down); a query that should use it and does not: check it with `explain`"))
 }
 
 /// `db.getSiblingDB("db").runCommand({...})`, for a fix.
 fn command_text(db: &str, command: &Document) -> String {
-    format!("db.getSiblingDB({}).runCommand({})", Bson::String(db.to_owned()).into_relaxed_extjson(), shown(command))
+    format!("`db.getSiblingDB({}).runCommand({})`", Bson::String(db.to_owned()).into_relaxed_extjson(), shown(command))
 }
 
 fn name_of(spec: &Document) -> &str {
@@ -354,8 +361,10 @@ fn undeclared_item(targets: &[Target<'_>], models: &[Model]) -> Item {
                 );
             }
         }
-        if undeclared == 0 {
-            let n = indexes.iter().filter(|i| name_of(i) != "_id_").count();
+        let n = indexes.iter().filter(|i| name_of(i) != "_id_").count();
+        if undeclared == 0 && n == 0 {
+            item.note(Status::Pass, format!("{ns}: only the _id index"));
+        } else if undeclared == 0 {
             item.note(
                 Status::Pass,
                 format!(
