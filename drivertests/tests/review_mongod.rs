@@ -19,7 +19,8 @@ use mongo_schema::review::{review_uri, Item, Options, Report, Status};
 use mongo_schema::MongoSchema;
 use serde::{Deserialize, Serialize};
 
-/// The model the index items compare with: four indexes, one unique, one with a collation.
+/// The model the index items compare with: six indexes, unique, with a collation, TTL
+/// (63 years: the seeded orders stay), partial.
 #[derive(Serialize, Deserialize, MongoSchema)]
 #[serde(rename_all = "camelCase")]
 #[mongo(
@@ -28,7 +29,9 @@ use serde::{Deserialize, Serialize};
     index(keys("customerId" = 1), name = "customerId_1"),
     index(keys("orderNo" = 1), unique, name = "orderNo_1"),
     index(keys("status" = 1, "createTime" = -1), name = "status_1_createTime_-1"),
-    index(keys("customerName" = 1), collation(locale = "fr", strength = 2), name = "customerName_fr")
+    index(keys("customerName" = 1), collation(locale = "fr", strength = 2), name = "customerName_fr"),
+    index(keys("createTime" = 1), ttl = 2000000000, name = "createTime_ttl"),
+    index(keys("status" = 1), partial = r#"{"status": "paid"}"#, name = "status_paid")
 )]
 struct ReviewOrder {
     #[serde(rename = "_id")]
@@ -597,11 +600,11 @@ fn declared_indexes_are_compared_with_the_deployed_ones_by_keys_and_options() {
     let report = review(&uri, &[order_model(DB, ok)], &[ok], |_| {});
     assert_eq!(status(&report, "missing_indexes"), Status::Pass);
     assert!(evidence(&report, "missing_indexes").contains(&format!(
-        "{DB}.{ok}: deployed as declared: customerId_1, orderNo_1, status_1_createTime_-1, customerName_fr"
+        "{DB}.{ok}: deployed as declared: customerId_1, orderNo_1, status_1_createTime_-1, customerName_fr, createTime_ttl, status_paid"
     )));
     assert_eq!(status(&report, "undeclared_indexes"), Status::Pass);
     assert!(evidence(&report, "undeclared_indexes")
-        .contains(&format!("{DB}.{ok}: its 4 indexes besides _id declared by ReviewOrder")));
+        .contains(&format!("{DB}.{ok}: its 6 indexes besides _id declared by ReviewOrder")));
 
     // customerId_1 under another name; orderNo_1 without `unique`; the collation's strength
     // other; status_1_createTime_-1 missing; note_1 undeclared
@@ -615,6 +618,8 @@ fn declared_indexes_are_compared_with_the_deployed_ones_by_keys_and_options() {
             doc! { "key": { "orderNo": 1 }, "name": "orderNo_1" },
             doc! { "key": { "customerName": 1 }, "name": "customerName_fr", "collation": { "locale": "fr", "strength": 1 } },
             doc! { "key": { "note": 1 }, "name": "note_1", "sparse": true },
+            doc! { "key": { "createTime": 1 }, "name": "createTime_ttl", "expireAfterSeconds": 1_900_000_000 },
+            doc! { "key": { "status": 1 }, "name": "status_paid", "partialFilterExpression": { "status": "open" } },
         ],
     );
     let report = review(&uri, &[order_model(DB, bad)], &[bad], |_| {});
@@ -630,6 +635,8 @@ fn declared_indexes_are_compared_with_the_deployed_ones_by_keys_and_options() {
         assert!(text.contains(&line), "missing {line:?} in\n{text}");
     }
     assert!(text.contains("(differs: collation.strength)"), "{text}");
+    assert!(text.contains("index `createTime_ttl`: deployed as `createTime_ttl` {\"key\":{\"createTime\":1},\"expireAfterSeconds\":1900000000}, declared {\"key\":{\"createTime\":1},\"expireAfterSeconds\":2000000000} (differs: expireAfterSeconds)"), "{text}");
+    assert!(text.contains("index `status_paid`: deployed as `status_paid` {\"key\":{\"status\":1},\"partialFilterExpression\":{\"status\":\"open\"}}, declared {\"key\":{\"status\":1},\"partialFilterExpression\":{\"status\":\"paid\"}} (differs: partialFilterExpression)"), "{text}");
     let fix = &item(&report, "missing_indexes").fix;
     assert!(fix.contains(&format!("db.getSiblingDB(\"{DB}\").runCommand({{\"createIndexes\":\"{bad}\",\"indexes\":[{{\"key\":{{\"status\":1,\"createTime\":-1}},\"name\":\"status_1_createTime_-1\"}}]}})")), "{fix}");
     assert!(
@@ -637,6 +644,8 @@ fn declared_indexes_are_compared_with_the_deployed_ones_by_keys_and_options() {
         "{fix}"
     );
     assert!(fix.contains("name `by_customer` in ReviewOrder's index"), "{fix}");
+    // a TTL changes in place
+    assert!(fix.contains(&format!("runCommand({{\"collMod\":\"{bad}\",\"index\":{{\"name\":\"createTime_ttl\",\"expireAfterSeconds\":2000000000}}}})")), "{fix}");
     assert_eq!(status(&report, "undeclared_indexes"), Status::Warn);
     let text = evidence(&report, "undeclared_indexes");
     assert!(text.contains(&format!("{ns} index `note_1` {{\"key\":{{\"note\":1}},\"sparse\":true}}: no index of ReviewOrder has these keys and options")), "{text}");
@@ -658,7 +667,7 @@ fn declared_indexes_are_compared_with_the_deployed_ones_by_keys_and_options() {
     let report = review(&uri, &[order_model(DB, "t_review_indexes_never")], &["t_review_indexes_never"], |_| {});
     assert_eq!(status(&report, "missing_indexes"), Status::Fail);
     assert!(evidence(&report, "missing_indexes")
-        .contains("t_review_indexes_never: the collection does not exist, nor its 4 declared indexes"));
+        .contains("t_review_indexes_never: the collection does not exist, nor its 6 declared indexes"));
     // no model: nothing to compare
     let report = review(&uri, &[], &[ok], |_| {});
     assert_eq!(status(&report, "undeclared_indexes"), Status::NotCheckable);
