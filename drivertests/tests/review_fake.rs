@@ -12,7 +12,27 @@
 use mongo_schema::bson::{doc, Bson, Document};
 use mongo_schema::codes::{ServerCode, UNAUTHORIZED};
 use mongo_schema::migrate::apply::{CommandError, Server};
+use mongo_schema::migrate::Model;
 use mongo_schema::review::{review, Options, Report, ReviewError, Status};
+use mongo_schema::MongoSchema;
+use serde::{Deserialize, Serialize};
+
+/// The fake's collection as a model declares it: two indexes, one the fake lists.
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(
+    db = "db_shop",
+    collection = "t_order",
+    index(keys("customerId" = 1), name = "customerId_1"),
+    index(keys("orderNo" = 1), unique, name = "orderNo_1")
+)]
+struct FakeOrder {
+    #[serde(rename = "_id")]
+    id: i64,
+    customer_id: i64,
+    #[mongo(max_length = 32)]
+    order_no: String,
+}
 
 /// Answers by command name; records every command.
 struct Fake {
@@ -35,6 +55,8 @@ struct Fake {
     profile: Option<Document>,
     /// `getCmdLineOpts`' `parsed`, or refused.
     cmdline: Option<Document>,
+    /// Commands refused as Unauthorized, whatever the fields above say.
+    refuse: &'static [&'static str],
     log: Vec<(String, Document)>,
 }
 
@@ -64,6 +86,7 @@ impl Fake {
             // what mongos answers: its own log's threshold
             profile: Some(doc! { "was": 0, "slowms": 100, "sampleRate": 1.0, "ok": 1 }),
             cmdline: None,
+            refuse: &[],
             log: Vec::new(),
         }
     }
@@ -105,6 +128,9 @@ impl Server for Fake {
     fn run_command(&mut self, db: &str, command: Document) -> Result<Document, CommandError> {
         self.log.push((db.to_owned(), command.clone()));
         let name = command.keys().next().cloned().unwrap_or_default();
+        if self.refuse.contains(&name.as_str()) {
+            return Err(refused(UNAUTHORIZED));
+        }
         match name.as_str() {
             "hello" => Ok(self.hello.clone()),
             "connectionStatus" => {
@@ -518,4 +544,32 @@ fn a_user_refused_index_stats_and_the_profiler_gets_items_not_checkable_and_the_
     ] {
         assert!(text.contains(line), "{line:?} not in\n{text}");
     }
+}
+
+#[test]
+fn through_mongos_the_models_indexes_are_compared_with_what_listindexes_shows() {
+    let models = [Model::of::<FakeOrder>("FakeOrder")];
+    let options = Options { uri: "mongodb://10.0.0.40:27017/".to_owned(), ..Options::default() };
+    let report = review(&mut Fake::mongos(), None, &models, &options).expect("the review runs");
+    assert_eq!(status(&report, "missing_indexes"), Status::Fail);
+    assert!(evidence(&report, "missing_indexes").contains(
+        "db_shop.t_order index `orderNo_1` {\"key\":{\"orderNo\":1},\"unique\":true}: declared by FakeOrder, not on the deployment"
+    ));
+    assert!(evidence(&report, "missing_indexes").contains("db_shop.t_order: deployed as declared: customerId_1"));
+    assert_eq!(status(&report, "undeclared_indexes"), Status::Warn);
+    assert_eq!(
+        evidence(&report, "undeclared_indexes"),
+        "db_shop.t_order index `status_1` {\"key\":{\"status\":1}}: no index of FakeOrder has these keys and options"
+    );
+    // a user refused listIndexes: both items not checkable, the rest of the review runs
+    let mut fake = Fake { refuse: &["listIndexes"], ..Fake::mongos() };
+    let report = review(&mut fake, None, &models, &options).expect("the review runs");
+    for id in ["missing_indexes", "undeclared_indexes"] {
+        assert_eq!(status(&report, id), Status::NotCheckable);
+        assert_eq!(
+            evidence(&report, id),
+            "db_shop.t_order: this user may not run listIndexes (it needs the listIndexes action: role read)"
+        );
+    }
+    assert_eq!(report.items.len(), 26);
 }

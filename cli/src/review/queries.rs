@@ -251,6 +251,17 @@ fn unused_item(
         if item.evidence.is_empty() {
             item.evidence.push(header.clone());
         }
+        // `$indexStats` names each index's options in `spec` since 4.2; `listIndexes` before
+        let listed: &[Document] = target.indexes.as_deref().unwrap_or_default();
+        let usages: Vec<Usage> = usages
+            .into_iter()
+            .map(|mut u| {
+                if u.spec.is_empty() {
+                    u.spec = listed.iter().find(|i| name_of(i) == u.name).cloned().unwrap_or_default();
+                }
+                u
+            })
+            .collect();
         let mut by_name: BTreeMap<&str, Vec<&Usage>> = BTreeMap::new();
         for usage in usages.iter().filter(|u| u.name != "_id_") {
             by_name.entry(usage.name.as_str()).or_default().push(usage);
@@ -470,10 +481,12 @@ fn missing_item(targets: &[Target<'_>]) -> Item {
     item.fix(fix)
 }
 
-/// What makes a deployed index the declared one: `collMod` when only `hidden` or
-/// `expireAfterSeconds` differ (mongod changes those in place), else drop and create.
+/// What makes a deployed index the declared one: `collMod` when only `hidden` or a TTL's
+/// seconds differ (mongod changes those in place), else drop and create.
 fn differs_fix(db: &str, collection: &str, declared: &Document, deployed: &Document, differences: &[String]) -> String {
-    let in_place = differences.iter().all(|d| d == "hidden" || d == "expireAfterSeconds")
+    // collMod changes a TTL's seconds, never makes an index a TTL index or stops it being one
+    let ttl_both = declared.contains_key("expireAfterSeconds") && deployed.contains_key("expireAfterSeconds");
+    let in_place = differences.iter().all(|d| d == "hidden" || (d == "expireAfterSeconds" && ttl_both))
         && name_of(declared) == name_of(deployed);
     if in_place {
         let mut index = doc! { "name": name_of(declared) };
