@@ -263,7 +263,8 @@ pub enum IndexMatch {
 /// (`listIndexes`): each declared index is matched first to a deployed one with the same key
 /// pattern and options, whatever its name; then to one with the same key pattern, or the
 /// same name, whose options differ; the deployed indexes left over are undeclared. The
-/// `_id` index is implicit on both sides. For `schema review`.
+/// `_id` index is implicit on both sides, and so is a clustered collection's index (its
+/// `clusteredIndex` option, whatever its name). For `schema review`.
 #[doc(hidden)]
 pub fn match_indexes(declared: &[Document], deployed: &[Document]) -> Vec<IndexMatch> {
     let name = |d: &Document| d.get_str("name").unwrap_or_default().to_owned();
@@ -273,8 +274,13 @@ pub fn match_indexes(declared: &[Document], deployed: &[Document]) -> Vec<IndexM
     };
     let declared: Vec<(&Document, Document)> =
         declared.iter().filter(|d| !implicit(d)).map(|d| (d, canonical(d))).collect();
-    let deployed: Vec<(&Document, Document)> =
-        deployed.iter().filter(|d| name(d) != "_id_" && !implicit(d)).map(|d| (d, canonical(d))).collect();
+    // a clustered collection's index is the collection's `clusteredIndex` option, not an index
+    let clustered = |d: &Document| d.get_bool("clustered").unwrap_or(false);
+    let deployed: Vec<(&Document, Document)> = deployed
+        .iter()
+        .filter(|d| name(d) != "_id_" && !implicit(d) && !clustered(d))
+        .map(|d| (d, canonical(d)))
+        .collect();
     let key = |d: &Document| {
         d.get_document("key").map(|k| k.iter().map(|(k, v)| (k.clone(), v.clone())).collect::<Vec<_>>()).ok()
     };
@@ -613,6 +619,7 @@ mod tests {
             doc! { "v": 2, "key": { "_fts": "text", "_ftsx": 1 }, "name": "body_text", "weights": { "body": 1 },
             "default_language": "english", "language_override": "language", "textIndexVersion": 3 },
             doc! { "v": 2, "key": { "x": 1 }, "name": "x_1", "sparse": true },
+            doc! { "v": 2, "key": { "_id": 1 }, "name": "by_time", "unique": true, "clustered": true },
         ];
         assert_eq!(
             names(&match_indexes(&declared, &deployed)),
