@@ -24,7 +24,7 @@ use crate::migrate::Model;
 pub use report::{Item, List, Options, Report, ReviewError, Status};
 pub use source::{scan_source, Scan, SourceFinding};
 
-/// Runs both checklists. `server` is the deployment reached with `options.uri`;
+/// Runs the checklists (data, connection, queries). `server` is the deployment reached with `options.uri`;
 /// `anonymous`, when the URI carries credentials, the same hosts reached without them
 /// (to tell whether the deployment lets anyone in). `models` are the crate's registered
 /// collections.
