@@ -650,6 +650,13 @@ fn declared_indexes_are_compared_with_the_deployed_ones_by_keys_and_options() {
     let text = evidence(&report, "undeclared_indexes");
     assert!(text.contains(&format!("{ns} index `note_1` {{\"key\":{{\"note\":1}},\"sparse\":true}}: no index of ReviewOrder has these keys and options")), "{text}");
     assert!(!text.contains("by_customer"), "matched by keys and options, not by name: {text}");
+    let hide = &item(&report, "undeclared_indexes").fix;
+    assert!(
+        hide.contains(&format!(
+            "runCommand({{\"collMod\":\"{bad}\",\"index\":{{\"name\":\"note_1\",\"hidden\":true}}}})"
+        )),
+        "{hide}"
+    );
 
     // the fix is right: its commands, run as printed, leave only the name to change in the model
     run_fix(&uri, fix);

@@ -338,6 +338,7 @@ fn undeclared_item(targets: &[Target<'_>], models: &[Model]) -> Item {
         return item;
     }
     let mut refused: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut hide = Vec::new();
     for target in targets.iter().filter(|t| !t.absent()) {
         let ns = target.namespace();
         let indexes = match &target.indexes {
@@ -361,6 +362,8 @@ fn undeclared_item(targets: &[Target<'_>], models: &[Model]) -> Item {
         for found in match_indexes(&model.options.indexes, indexes) {
             if let IndexMatch::Undeclared { deployed, shown: options } = found {
                 undeclared += 1;
+                let index = doc! { "name": name_of(&deployed), "hidden": true };
+                hide.push(command_text(&target.db, &doc! { "collMod": &target.name, "index": index }));
                 item.note(
                     Status::Warn,
                     format!(
@@ -387,7 +390,7 @@ fn undeclared_item(targets: &[Target<'_>], models: &[Model]) -> Item {
         }
     }
     note_refusals(&mut item, refused);
-    item.fix("a query that needs it: declare it on the model (`#[mongo(index(keys(...), ...))]`, `unused_indexes` says whether any query used it); otherwise hide it (`hideIndex`), watch the slow queries, then drop it (`dropIndex`): migrations never drop an index the code does not declare")
+    item.fix(format!("a query that needs it: declare it on the model (`#[mongo(index(keys(...), ...))]`; `unused_indexes` says whether any query used it); otherwise hide it ({}), watch the slow queries, then drop it (`dropIndexes`): migrations never drop an index the code does not declare", hide.join("; ")))
 }
 
 // "Create indexes for query fields": an index declared on the model and absent (or built
