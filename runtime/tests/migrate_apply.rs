@@ -634,3 +634,56 @@ fn drift_names_the_branch_of_a_polymorphic_root() {
         ]
     );
 }
+
+/// A contract that moves `assigneeName` to `assignee`, then enforces a validator, gated.
+fn moving_contract() -> Vec<MigrationFile> {
+    let text = serde_json::json!({
+        "migration": "0001_alter_t_ticket",
+        "up": [
+            { "db": "db_shop", "command": { "collMod": "t_ticket", "validator": { "$jsonSchema": { "bsonType": "object" } } } },
+            { "db": "db_shop", "phase": "contract", "command": { "update": "t_ticket", "updates": [
+                { "q": { "assigneeName": { "$exists": true }, "assignee": { "$exists": false } },
+                  "u": [{ "$set": { "assignee": "$assigneeName" } }, { "$unset": "assigneeName" }], "multi": true },
+                { "q": { "assigneeName": { "$exists": true } }, "u": { "$unset": { "assigneeName": "" } }, "multi": true }
+            ], "bypassDocumentValidation": true } },
+            { "db": "db_shop", "phase": "contract", "requireValid": true, "command": { "collMod": "t_ticket",
+                "validator": { "$jsonSchema": { "required": ["assignee"], "properties": { "title": { "maxLength": 80 } } } } } }
+        ],
+    });
+    vec![MigrationFile::parse(&text.to_string()).unwrap()]
+}
+
+#[test]
+fn a_contract_counts_its_gate_as_after_the_moves_before_moving_anything() {
+    let contract = ApplyOptions { contract: true, ..ApplyOptions::new("db_schema") };
+    let mut fake = Fake { failing: 1, applied_partly: vec![("0001_alter_t_ticket", 1)], ..Fake::default() };
+    let err = apply_with(&mut fake, &moving_contract(), &contract, &mut |_| {}).unwrap_err();
+    assert!(!err.is_deployment_error());
+    assert!(
+        chain(&err).starts_with(
+            "migration 0001_alter_t_ticket: step 2 of 3 (update db_shop.t_ticket): not run: it moves `assigneeName` to \
+             `assignee` before enforcing the model's validator, and 1 of 100 documents of db_shop.t_ticket would fail \
+             that validator once moved. Nothing was moved"
+        ),
+        "{err}"
+    );
+    let commands = fake.commands();
+    assert_eq!(commands[commands.len() - 3..], ["aggregate t_ticket", "count t_ticket", "release"], "nothing moved");
+    let (_, aggregate) = fake.calls.iter().find(|(_, c)| c.contains_key("aggregate")).unwrap();
+    let stages: Vec<String> = aggregate
+        .get_array("pipeline")
+        .unwrap()
+        .iter()
+        .map(|s| s.as_document().unwrap().keys().next().unwrap().clone())
+        .collect();
+    assert_eq!(stages, ["$set", "$unset", "$match", "$count"], "{aggregate}");
+
+    // none would fail: the moves, then the gate counted again, then the validator
+    let mut fake = Fake { applied_partly: vec![("0001_alter_t_ticket", 1)], ..Fake::default() };
+    apply_with(&mut fake, &moving_contract(), &contract, &mut |_| {}).unwrap();
+    let ticket: Vec<String> = fake.commands().into_iter().filter(|c| c.ends_with(" t_ticket")).collect();
+    assert_eq!(
+        ticket,
+        ["aggregate t_ticket", "count t_ticket", "update t_ticket", "count t_ticket", "count t_ticket", "collMod t_ticket"]
+    );
+}
