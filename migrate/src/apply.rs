@@ -748,7 +748,7 @@ impl Run<'_> {
         let mut created = None;
         if here {
             if !self.options.enforce_anyway {
-                let gated = match before_gate(file, i) {
+                let gated = match super::order::moves_before_gate(file, i) {
                     // keys moved before a gate: counted as they will be after the moves first,
                     // so the gate never stops with moved documents the validator in force refuses
                     Some((at, moves)) => pre_gate(server, &file.up[at], &moves),
@@ -833,45 +833,32 @@ impl Run<'_> {
     }
 }
 
-/// When step `i` of `file` is a move of renamed keys (bypassing validation) followed, in the
-/// same migration, by the gated step enforcing that collection's validator: that step, and
-/// every move from `i` to it. `None` when any step between cannot be counted this way.
-fn before_gate(file: &MigrationFile, i: usize) -> Option<(usize, Vec<(String, String)>)> {
-    let target = (file.up[i].db.as_str(), file.up[i].command.get_str("update").ok()?);
-    let mut moves = super::gate::moves(&file.up[i])?;
-    for (j, step) in file.up.iter().enumerate().skip(i + 1) {
-        let on_target = step.db == target.0 && super::order::writes(step).iter().any(|(_, c)| c == target.1);
-        if step.require_valid && step.validated() == Some(target) {
-            return Some((j, moves));
-        }
-        if on_target {
-            moves.extend(super::gate::moves(step)?);
-        }
-    }
-    None
-}
-
 /// The gate of `gated`, counted before the keys it follows are moved: the documents that
 /// will fail its validator once `moves` are made.
 fn pre_gate(server: &mut dyn Server, gated: &FileStep, moves: &[(String, String)]) -> Result<(), (String, Option<CommandError>)> {
     let (collection, validator) =
         enforced(gated).ok_or_else(|| ("a gated step without a validator".to_owned(), None))?;
-    let (failing, total) = super::gate::failing_after_moves(server, &gated.db, collection, validator, moves)
+    let (failing, total, ids) = super::gate::failing_after_moves(server, &gated.db, collection, validator, moves)
         .map_err(|e| ("counting the documents that would fail the validator it enforces".to_owned(), Some(e)))?;
     if failing == 0 {
         return Ok(());
     }
     let ns = format!("{}.{collection}", gated.db);
     let moved: Vec<String> = moves.iter().map(|(to, from)| format!("`{from}` to `{to}`")).collect();
+    let olds: Vec<String> = moves.iter().map(|(_, from)| format!("`{from}`")).collect();
+    let ids: Vec<String> = ids.into_iter().map(|id| id.into_relaxed_extjson().to_string()).collect();
     Err((
         format!(
             "not run: it moves {} before enforcing the model's validator, and {failing} of {total} documents of {ns} \
-             would fail that validator once moved. Nothing was moved, so the validator in force still admits them \
-             and the running release's writes to them are accepted. `schema check --uri \"$MONGODB_URI\" \
-             --collection {ns}` lists them with a fix for each; fix them (a data migration), then run `schema apply \
-             --contract` again, which resumes here. To move and enforce anyway (every later update of those \
-             documents is then refused): `schema apply --contract --enforce-anyway`",
-            moved.join(", ")
+             would fail that validator once moved (e.g. _id {}). Nothing was moved, so the validator in force still \
+             admits them and the running release's writes to them are accepted. Fix them where they are (a document \
+             the previous release wrote still holds {}; `schema check --uri \"$MONGODB_URI\" --collection {ns}` \
+             explains each), then run `schema apply --contract` again, which resumes here. To move and enforce \
+             anyway (every later update of those documents is then refused): `schema apply --contract \
+             --enforce-anyway`",
+            moved.join(", "),
+            ids.join(", "),
+            olds.join(", ")
         ),
         None,
     ))

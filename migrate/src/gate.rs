@@ -148,14 +148,15 @@ pub fn moves(step: &super::file::FileStep) -> Option<Vec<(String, String)>> {
 
 /// [`failing`], counted as the documents will be once `moves` (`(to, from)`, as [`moves`]
 /// reads them) are made, before any is: an `aggregate` that moves each key in the documents
-/// it reads, then counts those failing `validator`. The stored documents are not changed.
+/// it reads, then counts those failing `validator`; with the `_id`s of the first three. The
+/// stored documents are not changed.
 pub fn failing_after_moves(
     server: &mut dyn Server,
     db: &str,
     collection: &str,
     validator: &Document,
     moves: &[(String, String)],
-) -> Result<(u64, u64), CommandError> {
+) -> Result<(u64, u64, Vec<Bson>), CommandError> {
     let mut pipeline: Vec<Bson> = Vec::new();
     for (to, from) in moves {
         let moved = doc! { "$cond": [{ "$eq": [{ "$type": format!("${to}") }, "missing"] }, format!("${from}"), format!("${to}")] };
@@ -166,22 +167,33 @@ pub fn failing_after_moves(
         pipeline.push(doc! { "$unset": froms }.into());
     }
     pipeline.push(doc! { "$match": { "$nor": [validator.clone()] } }.into());
-    pipeline.push(doc! { "$count": "n" }.into());
-    let command = doc! { "aggregate": collection, "pipeline": pipeline, "cursor": {} };
-    let reply = server.run_command(db, command)?;
-    let first = reply
-        .get_document("cursor")
-        .and_then(|c| c.get_array("firstBatch"))
-        .map_err(|_| CommandError::reply("aggregate", "a cursor with a first batch", &reply))?
-        .first()
-        .and_then(Bson::as_document)
-        .cloned();
+    let run = |server: &mut dyn Server, last: Vec<Document>| {
+        let mut pipeline = pipeline.clone();
+        pipeline.extend(last.into_iter().map(Bson::Document));
+        let reply = server.run_command(db, doc! { "aggregate": collection, "pipeline": pipeline, "cursor": {} })?;
+        let batch = reply
+            .get_document("cursor")
+            .and_then(|c| c.get_array("firstBatch"))
+            .map_err(|_| CommandError::reply("aggregate", "a cursor with a first batch", &reply))?;
+        let batch: Vec<Document> = batch.iter().filter_map(Bson::as_document).cloned().collect();
+        Ok::<_, CommandError>((batch, reply))
+    };
+    let (counted, reply) = run(server, vec![doc! { "$count": "n" }])?;
+    let first = counted.first();
     let failing = match first.as_ref().and_then(|d| d.get("n")) {
         None => 0,
         Some(Bson::Int32(n)) => u64::try_from(*n).unwrap_or(0),
         Some(Bson::Int64(n)) => u64::try_from(*n).unwrap_or(0),
         Some(_) => return Err(CommandError::reply("aggregate", "a `$count` at `n`", &reply)),
     };
+    let ids = match failing {
+        0 => Vec::new(),
+        _ => run(server, vec![doc! { "$limit": 3 }, doc! { "$project": { "_id": 1 } }])?
+            .0
+            .iter()
+            .filter_map(|d| d.get("_id").cloned())
+            .collect(),
+    };
     let total = count(server, db, doc! { "count": collection })?;
-    Ok((failing, total))
+    Ok((failing, total, ids))
 }

@@ -15,10 +15,13 @@
 //! - without the contract, a migration stops at its first contract step, unless that step
 //!   only touches collections its own expand created (the create succeeded: no document, no
 //!   other writer), which have nothing to wait for;
-//! - with the contract, every step runs in file order except the gated ones (`requireValid`),
-//!   which wait until every other step that can run has: one gate at a time, in file order,
-//!   then again every step it frees. So the conversions of a contract's data migrations run
-//!   before the validator that needs them, wherever their file sits.
+//! - with the contract, every step runs in file order except the gated ones (`requireValid`)
+//!   and the moves of renamed keys before them, which wait until every other step that can
+//!   run has: one at a time, in file order, then again every step it frees. So the
+//!   conversions of a contract's data migrations run before the validator that needs them,
+//!   wherever their file sits, and the moves only once the gate, counted as after them, finds
+//!   no failing document: a gate that stops leaves nothing moved, every document admitted by
+//!   the validator in force.
 
 use super::file::{FileStep, MigrationFile};
 use super::step::Phase;
@@ -151,7 +154,7 @@ fn pass(
             let early = step.phase == Phase::Contract && created_here(file, p, i);
             stop = match behind {
                 Some((namespace, root)) => Some(Stop::Held(namespace, root)),
-                None if contract && step.require_valid => Some(Stop::Gate),
+                None if contract && (step.require_valid || moves_before_gate(file, i).is_some()) => Some(Stop::Gate),
                 None if !contract && step.phase == Phase::Contract && !early => Some(Stop::Contract),
                 None => None,
             };
@@ -210,6 +213,25 @@ enum Stop {
     Held(Namespace, Root),
     Gate,
     Contract,
+}
+
+/// When step `i` of `file` is a move of renamed keys (an `update` bypassing validation, as
+/// `migrate` writes it) followed, in the same migration, by the gated step enforcing that
+/// collection's validator: that step, and every move from `i` to it. `None` when any step
+/// between writing to the collection is not such a move.
+pub fn moves_before_gate(file: &MigrationFile, i: usize) -> Option<(usize, Vec<(String, String)>)> {
+    let step = &file.up[i];
+    let target = (step.db.as_str(), step.command.get_str("update").ok()?);
+    let mut moves = super::gate::moves(step)?;
+    for (j, later) in file.up.iter().enumerate().skip(i + 1) {
+        if later.require_valid && later.validated() == Some(target) {
+            return Some((j, moves));
+        }
+        if names(later, &(target.0.to_owned(), target.1.to_owned())) {
+            moves.extend(super::gate::moves(later)?);
+        }
+    }
+    None
 }
 
 /// Step `i` of `file` touches only collections that an earlier step of the same migration
