@@ -386,7 +386,13 @@ fn apply_locked(
         .iter()
         .map(|file| {
             let (_, done, recorded, created) = todo.iter().find(|t| t.0.name == file.name)?;
-            Some(Running { started: *done, recorded: *recorded, deferred: Vec::new(), told: false, created: created.clone() })
+            Some(Running {
+                started: *done,
+                recorded: *recorded,
+                deferred: Vec::new(),
+                told: false,
+                created: created.clone(),
+            })
         })
         .collect();
     let mut progress: Vec<Progress> = files
@@ -419,9 +425,7 @@ fn apply_locked(
     }
     for (f, file) in files.iter().enumerate() {
         match (&runs[f], &outcomes[f]) {
-            (Some(r), None) if progress[f].applied => {
-                outcomes[f] = Some(finished(file, r.started, r.deferred.clone()))
-            }
+            (Some(r), None) if progress[f].applied => outcomes[f] = Some(finished(file, r.started, r.deferred.clone())),
             (_, None) => outcomes[f] = Some(Outcome::AlreadyApplied(file.name.clone())),
             _ => {}
         }
@@ -759,9 +763,11 @@ impl Run<'_> {
                     Err((_, None)) if next.with_expand => {
                         // documents there after all: its contract waits, as any other
                         let touched = super::order::writes(step);
-                        progress.created.retain(|&c| file.up[c].validated().is_none_or(|(d, n)| {
-                            !touched.iter().any(|(td, tn)| td == d && tn == n)
-                        }));
+                        progress.created.retain(|&c| {
+                            file.up[c]
+                                .validated()
+                                .is_none_or(|(d, n)| !touched.iter().any(|(td, tn)| td == d && tn == n))
+                        });
                         return Ok(());
                     }
                     result => result.map_err(|(message, cause)| fail(format!("{}: {message}", position()), cause))?,
@@ -835,7 +841,11 @@ impl Run<'_> {
 
 /// The gate of `gated`, counted before the keys it follows are moved: the documents that
 /// will fail its validator once `moves` are made.
-fn pre_gate(server: &mut dyn Server, gated: &FileStep, moves: &[(String, String)]) -> Result<(), (String, Option<CommandError>)> {
+fn pre_gate(
+    server: &mut dyn Server,
+    gated: &FileStep,
+    moves: &[(String, String)],
+) -> Result<(), (String, Option<CommandError>)> {
     let (collection, validator) =
         enforced(gated).ok_or_else(|| ("a gated step without a validator".to_owned(), None))?;
     let (failing, total, ids) = super::gate::failing_after_moves(server, &gated.db, collection, validator, moves)

@@ -105,11 +105,8 @@ pub struct Schedule {
 /// what. Every step is assumed to succeed; a gate that stops, or a create that finds its
 /// collection, changes what follows, so an applier calls it again after each step.
 pub fn schedule(files: &[MigrationFile], progress: &[Progress], contract: bool) -> Schedule {
-    let mut at: Vec<usize> = files
-        .iter()
-        .zip(progress)
-        .map(|(f, p)| if p.applied { f.up.len() } else { p.done.min(f.up.len()) })
-        .collect();
+    let mut at: Vec<usize> =
+        files.iter().zip(progress).map(|(f, p)| if p.applied { f.up.len() } else { p.done.min(f.up.len()) }).collect();
     let mut order = Vec::new();
     loop {
         let stops = pass(files, progress, contract, &mut at, &mut order);
@@ -143,11 +140,8 @@ fn pass(
         let mut stop = None;
         for i in at[f]..file.up.len() {
             let step = &file.up[i];
-            let behind = held
-                .iter()
-                .find(|(ns, _)| names(step, ns))
-                .map(|(ns, root)| (ns.clone(), *root))
-                .or_else(|| {
+            let behind =
+                held.iter().find(|(ns, _)| names(step, ns)).map(|(ns, root)| (ns.clone(), *root)).or_else(|| {
                     let (db, collection) = step.validated()?;
                     validators.iter().find(|((d, c), _)| d == db && c == collection).map(|(ns, r)| (ns.clone(), *r))
                 });
@@ -314,7 +308,8 @@ pub fn writes(step: &FileStep) -> Vec<Namespace> {
                 _ => None,
             };
             let out = last.and_then(|s| target(s.get("$out"), "db", "coll"));
-            let merge = last.and_then(|s| s.get_document("$merge").ok()).and_then(|m| target(m.get("into"), "db", "coll"));
+            let merge =
+                last.and_then(|s| s.get_document("$merge").ok()).and_then(|m| target(m.get("into"), "db", "coll"));
             let merge_short = last.and_then(|s| s.get_str("$merge").ok()).map(here);
             out.or(merge).or(merge_short).into_iter().collect()
         }
@@ -331,9 +326,7 @@ pub fn writes(step: &FileStep) -> Vec<Namespace> {
         "bulkWrite" => step
             .command
             .get_array("nsInfo")
-            .map(|infos| {
-                infos.iter().filter_map(|i| i.as_document()?.get_str("ns").ok()).filter_map(dotted).collect()
-            })
+            .map(|infos| infos.iter().filter_map(|i| i.as_document()?.get_str("ns").ok()).filter_map(dotted).collect())
             .unwrap_or_default(),
         "renameCollection" => {
             let to = step.command.get_str("to").ok().and_then(dotted);
@@ -472,15 +465,16 @@ mod tests {
         let s = |c: Document| writes(&step("db", c, Phase::Expand, false));
         let pipeline = |last: Document| doc! { "aggregate": "t_src", "pipeline": [{ "$match": {} }, last] };
         assert_eq!(s(pipeline(doc! { "$out": "t_x" })), [ns("t_x")]);
-        assert_eq!(s(pipeline(doc! { "$merge": { "into": { "db": "other", "coll": "t_y" } } })), [
-            ("other".to_owned(), "t_y".to_owned())
-        ]);
+        assert_eq!(
+            s(pipeline(doc! { "$merge": { "into": { "db": "other", "coll": "t_y" } } })),
+            [("other".to_owned(), "t_y".to_owned())]
+        );
         assert_eq!(s(pipeline(doc! { "$merge": "t_z" })), [ns("t_z")]);
         assert_eq!(s(pipeline(doc! { "$group": { "_id": 1 } })), []);
-        assert_eq!(s(doc! { "bulkWrite": 1, "ops": [], "nsInfo": [{ "ns": "db.t_a" }, { "ns": "x.t_b" }] }), [
-            ns("t_a"),
-            ("x".to_owned(), "t_b".to_owned())
-        ]);
+        assert_eq!(
+            s(doc! { "bulkWrite": 1, "ops": [], "nsInfo": [{ "ns": "db.t_a" }, { "ns": "x.t_b" }] }),
+            [ns("t_a"), ("x".to_owned(), "t_b".to_owned())]
+        );
         assert_eq!(s(doc! { "findAndModify": "t_a", "query": {} }), [ns("t_a")]);
         assert_eq!(s(doc! { "find": "t_a" }), []);
         let unknown = step("db", doc! { "applyOps": [{ "ns": "db.t_a", "op": "u" }] }, Phase::Expand, false);

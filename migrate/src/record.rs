@@ -347,7 +347,9 @@ pub fn progress_of(records: &[Record], files: &[MigrationFile]) -> Vec<Progress>
     files
         .iter()
         .map(|file| match records.iter().find(|r| r.migration == file.name) {
-            Some(r) => Progress { applied: r.is_applied(), done: r.done.min(file.up.len()), created: r.created.clone() },
+            Some(r) => {
+                Progress { applied: r.is_applied(), done: r.done.min(file.up.len()), created: r.created.clone() }
+            }
             None => Progress::default(),
         })
         .collect()

@@ -61,7 +61,9 @@ impl Server for Fake {
                     .applied
                     .iter()
                     .map(|m| doc! { "migration": *m, "steps": 1, "appliedAt": mongo_schema::bson::DateTime::now() })
-                    .chain(self.applied_partly.iter().map(|(m, done)| doc! { "migration": *m, "steps": 9, "done": *done }))
+                    .chain(
+                        self.applied_partly.iter().map(|(m, done)| doc! { "migration": *m, "steps": 9, "done": *done }),
+                    )
                     .collect();
                 doc! { "cursor": { "id": 0_i64, "firstBatch": records }, "ok": 1 }
             }
@@ -211,7 +213,15 @@ fn a_first_migration_that_created_its_collections_runs_its_contract_with_its_exp
     let created: Vec<Document> = fake
         .calls
         .iter()
-        .filter_map(|(_, c)| c.get_array("updates").ok()?[0].as_document()?.get_document("u").ok()?.get_document("$addToSet").ok().cloned())
+        .filter_map(|(_, c)| {
+            c.get_array("updates").ok()?[0]
+                .as_document()?
+                .get_document("u")
+                .ok()?
+                .get_document("$addToSet")
+                .ok()
+                .cloned()
+        })
         .collect();
     assert_eq!(created, [doc! { "created": 0_i64 }, doc! { "created": 1_i64 }], "each create recorded as a creation");
 }
@@ -246,8 +256,18 @@ fn a_data_step_after_a_held_migration_waits_behind_the_same_contract_and_is_repo
         outcomes,
         [
             Outcome::ContractPending { name: behind.clone(), done: 3, steps: 4 },
-            Outcome::Held { name: "0002_tighten_t_user".into(), done: 0, behind: behind.clone(), namespace: "db_shop.t_user".into() },
-            Outcome::Held { name: "0003_convert_t_user".into(), done: 0, behind: behind.clone(), namespace: "db_shop.t_user".into() },
+            Outcome::Held {
+                name: "0002_tighten_t_user".into(),
+                done: 0,
+                behind: behind.clone(),
+                namespace: "db_shop.t_user".into()
+            },
+            Outcome::Held {
+                name: "0003_convert_t_user".into(),
+                done: 0,
+                behind: behind.clone(),
+                namespace: "db_shop.t_user".into()
+            },
             Outcome::Applied("0004_touch_t_order".into()),
         ]
     );
@@ -274,7 +294,16 @@ fn a_data_step_after_a_held_migration_waits_behind_the_same_contract_and_is_repo
     let user: Vec<String> = fake.commands().into_iter().filter(|c| c.ends_with(" t_user")).collect();
     assert_eq!(
         user,
-        ["count t_user", "count t_user", "collMod t_user", "collMod t_user", "update t_user", "count t_user", "count t_user", "collMod t_user"],
+        [
+            "count t_user",
+            "count t_user",
+            "collMod t_user",
+            "collMod t_user",
+            "update t_user",
+            "count t_user",
+            "count t_user",
+            "collMod t_user"
+        ],
     );
 
     // a failure path: the earlier gate stops; the data step written after it is not run
@@ -282,7 +311,11 @@ fn a_data_step_after_a_held_migration_waits_behind_the_same_contract_and_is_repo
     fake.applied_partly = vec![("0001_create_t_order_and_1_more", 3), ("0004_touch_t_order", 1)];
     fake.failing = 2;
     let err = apply_with(&mut fake, &files, &contract, &mut |_| {}).unwrap_err();
-    assert!(chain(&err).starts_with("migration 0001_create_t_order_and_1_more: step 4 of 4 (collMod db_shop.t_user): not run"), "{err}");
+    assert!(
+        chain(&err)
+            .starts_with("migration 0001_create_t_order_and_1_more: step 4 of 4 (collMod db_shop.t_user): not run"),
+        "{err}"
+    );
     assert!(!fake.commands().contains(&"update t_user".to_owned()), "the data step did not run: {:?}", fake.commands());
 }
 
@@ -693,6 +726,13 @@ fn a_contract_counts_its_gate_as_after_the_moves_before_moving_anything() {
     let ticket: Vec<String> = fake.commands().into_iter().filter(|c| c.ends_with(" t_ticket")).collect();
     assert_eq!(
         ticket,
-        ["aggregate t_ticket", "count t_ticket", "update t_ticket", "count t_ticket", "count t_ticket", "collMod t_ticket"]
+        [
+            "aggregate t_ticket",
+            "count t_ticket",
+            "update t_ticket",
+            "count t_ticket",
+            "count t_ticket",
+            "collMod t_ticket"
+        ]
     );
 }
