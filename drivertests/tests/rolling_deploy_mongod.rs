@@ -504,6 +504,12 @@ fn rolling(s: Scenario) {
         let expected: Vec<(&str, &str, &str)> =
             names[3..5].iter().map(|n| (n.as_str(), names[1].as_str(), ns.as_str())).collect();
         assert_eq!(held, expected, "{out}");
+        let (code, out) = schema(&s.after, &with(&["apply", "--dry-run"]));
+        let conversion = out.lines().skip_while(|l| !l.contains(&names[4])).nth(1).unwrap_or_default();
+        assert!(
+            code == 0 && conversion.contains(&format!("(waits for the contract of {} on {ns})", names[1])),
+            "the dry run says which step waits: {out}"
+        );
     }
 
     // N-1 gone: the contract

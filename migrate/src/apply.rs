@@ -214,10 +214,13 @@ pub struct ApplyOptions {
     pub look_elsewhere: Vec<String>,
     /// Run the contract steps too ([`Phase::Contract`](crate::Phase::Contract)): the
     /// previous release no longer writes. Without it each migration stops at its first
-    /// contract step, and later migrations' expand steps still run. With it, every pending
-    /// step runs in the order of the files, except the gated ones (`requireValid`), which
-    /// run last, so that every data step of the contract (written before or after the
-    /// migration whose validator it prepares) runs before any validator is enforced.
+    /// contract step (unless its expand created the collection), and later migrations'
+    /// steps still run, except those held behind a pending contract. With it, every pending
+    /// step runs in the order of the files, except the gated ones (`requireValid`) and the
+    /// moves of renamed keys before them, which run last, one migration at a time, so that
+    /// every data step of the contract (written before or after the migration whose
+    /// validator it prepares) runs before any validator is enforced. The order is
+    /// [`order::schedule`](super::order::schedule)'s.
     pub contract: bool,
     /// Run a gated step (`requireValid`) even while stored documents fail the validator it
     /// enforces: every later update of those documents is then refused.
@@ -474,6 +477,25 @@ pub fn to_apply_with<'a>(
     options: &ApplyOptions,
 ) -> Result<Vec<(&'a MigrationFile, usize)>, ApplyError> {
     runs(server, files, options).map(|(todo, _)| todo.into_iter().map(|(f, done, ..)| (f, done)).collect())
+}
+
+/// What a run with `options` would do from the records as they are, read without writing:
+/// the [`schedule`] of `files` (each step assumed to succeed, no collection assumed created).
+/// Fails as `apply` would on a changed file or an empty data migration.
+pub fn schedule_with(
+    server: &mut dyn Server,
+    files: &[MigrationFile],
+    options: &ApplyOptions,
+) -> Result<super::order::Schedule, ApplyError> {
+    let (todo, _) = runs(server, files, options)?;
+    let progress: Vec<Progress> = files
+        .iter()
+        .map(|file| match todo.iter().find(|t| t.0.name == file.name) {
+            Some((_, done, _, created)) => Progress { applied: false, done: *done, created: created.clone() },
+            None => Progress { applied: true, done: file.up.len(), created: Vec::new() },
+        })
+        .collect();
+    Ok(schedule(files, &progress, options.contract))
 }
 
 /// Migrations to run (with the steps already done, whether a record exists, and the steps

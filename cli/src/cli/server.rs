@@ -4,12 +4,13 @@
 use super::shared::{chain, Exit, Output};
 use crate::bson::Bson;
 use crate::migrate::apply::{
-    apply_with, drift, resolve, revert_with, status_with, to_apply_with, ApplyError, ApplyOptions, DriftStatus, Event,
-    MigrationFile, Outcome, Resolution, Server, DEFAULT_STATE_DB,
+    apply_with, drift, resolve, revert_with, schedule_with, status_with, to_apply_with, ApplyError, ApplyOptions,
+    DriftStatus, Event, MigrationFile, Outcome, Resolution, Server, DEFAULT_STATE_DB,
 };
 use crate::migrate::driver::MongoServer;
 use crate::migrate::gate::{enforced_failing, validated_namespaces};
 use crate::migrate::lock::LockOptions;
+use crate::migrate::order::Wait;
 use crate::migrate::record::State;
 use crate::migrate::{pending, Model, Phase};
 use clap::{Args, Subcommand};
@@ -316,6 +317,16 @@ pub(crate) fn run_dry_run(
     out: &mut dyn Write,
 ) -> Result<i32, Exit> {
     let todo = to_apply_with(server, migrations, options).map_err(failed)?;
+    let plan = schedule_with(server, migrations, options).map_err(failed)?;
+    // the first step of each migration that waits behind an earlier contract, and which
+    let held = |name: &str| {
+        plan.waiting.iter().find_map(|w| match &w.wait {
+            Wait::Behind { contract, namespace: (db, collection), .. } if migrations[w.file].name == name => {
+                Some((w.step, format!("{} on {db}.{collection}", migrations[*contract].name)))
+            }
+            _ => None,
+        })
+    };
     for (file, done) in &todo {
         let steps = file.up.len();
         match done {
@@ -332,7 +343,11 @@ pub(crate) fn run_dry_run(
                 _ => "",
             };
             let gate = if step.require_valid { " (only when no stored document fails its validator)" } else { "" };
-            writeln!(out, "  {}. {}: {verb}{target}{fallback}{phase}{gate}", i + 1, step.db)?;
+            let waits = match held(&file.name) {
+                Some((at, contract)) if i >= at => format!(" (waits for the contract of {contract})"),
+                _ => String::new(),
+            };
+            writeln!(out, "  {}. {}: {verb}{target}{fallback}{phase}{gate}{waits}", i + 1, step.db)?;
             writeln!(out, "     {}", Bson::Document(step.command.clone()).into_relaxed_extjson())?;
         }
     }
