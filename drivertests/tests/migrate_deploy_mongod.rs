@@ -658,11 +658,12 @@ fn migrator_reports_its_lock_wait_steps_and_failure_through_tracing() {
     let taken = find("took the migration lock");
     let waited: u64 = taken[0].split("waited_ms=").nth(1).unwrap().split_whitespace().next().unwrap().parse().unwrap();
     assert!(waited >= 1000, "taken over once the dead lease expired: {taken:?}");
-    assert_eq!(find("migration step started").len(), 3, "{events:#?}");
-    let done = find("migration step done");
+    let find_here = |what: &str| find(what).into_iter().filter(|e| e.contains("db_deploy_traced")).collect::<Vec<_>>();
+    assert_eq!(find_here("migration step started").len(), 3, "{events:#?}");
+    let done = find_here("migration step done");
     assert_eq!(done.len(), 2, "the refused step never ends: {events:#?}");
     assert!(done[1].contains(&format!("{counted}: step 2 of 2")) && done[1].contains("duration_ms="), "{done:?}");
-    let failed = find("migrations failed");
+    let failed = find_here("migrations failed");
     assert!(failed.len() == 1 && failed[0].starts_with("ERROR") && failed[0].contains(&said), "{events:#?}");
     assert!(failed[0].contains("(code 26)"), "the log line says the whole chain: {failed:?}");
 }
@@ -782,4 +783,68 @@ fn a_contract_stopped_at_its_gate_leaves_every_document_admitted_by_the_validato
     let (code, out) = schema(&status);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("2 applied, 0 pending, 0 partial, 0 contract pending"), "{out}");
+}
+
+#[test]
+fn migrator_says_which_step_waits_for_which_contract() {
+    use mongo_schema::bson::oid::ObjectId;
+    use mongo_schema::migrate::apply::Outcome;
+    use mongo_schema::migrate::{migrate, MigrateOptions, Model};
+    let test = "migrator_says_which_step_waits_for_which_contract";
+    let Some(uri) = uri(test, "MONGODB_URI_REPLSET") else { return };
+    let _ = tracing::subscriber::set_global_default(Collect);
+    let scene = Scene::new(uri, "held");
+    let model = |mut m: Model| {
+        m.db = scene.db.clone();
+        vec![m]
+    };
+    // tickets stored before any model: the first migration adopts them, its contract waits
+    let tickets: Vec<Document> = (0..10)
+        .map(|i| doc! { "_id": ObjectId::new(), "title": format!("ticket {i}"), "assigneeName": "ann", "status": "open" })
+        .collect();
+    scene.run(&scene.db, doc! { "insert": "t_ticket", "documents": tickets });
+    let dir = tempfile::tempdir().unwrap();
+    let numbered = MigrateOptions { naming: Naming::Sequence, ..MigrateOptions::default() };
+    let adopted = migrate(dir.path(), &model(Model::of::<tickets::before::Ticket>("Ticket")), &numbered)
+        .unwrap()
+        .unwrap()
+        .migration
+        .name;
+    let tightened = migrate(dir.path(), &model(Model::of::<tickets::after::Ticket>("Ticket")), &numbered)
+        .unwrap()
+        .unwrap()
+        .migration
+        .name;
+    let step = serde_json::json!({ "db": scene.db, "command": {
+        "update": "t_ticket", "updates": [{ "q": { "status": "open" }, "u": { "$set": { "status": "new" } }, "multi": true }]
+    }});
+    let converted = data_migration(dir.path(), "convert", vec![step]);
+
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let (uri, state_db, db) = (scene.uri.clone(), scene.state_db.clone(), scene.db.clone());
+    let outcomes = runtime
+        .block_on(async move {
+            let client = mongodb::Client::with_uri_str(&uri).await.unwrap();
+            Migrator::from_dir(dir.path()).unwrap().state_db(state_db).run(&client.database(&db)).await
+        })
+        .unwrap();
+    let ns = "db_deploy_held.t_ticket".to_owned();
+    let held =
+        |name: &str| Outcome::Held { name: name.to_owned(), done: 0, behind: adopted.clone(), namespace: ns.clone() };
+    assert_eq!(outcomes[1..], [held(&tightened), held(&converted)]);
+    assert!(matches!(&outcomes[0], Outcome::ContractPending { name, .. } if *name == adopted), "{outcomes:?}");
+    assert_eq!(scene.find(&scene.db, "t_ticket", doc! { "status": "new" }).len(), 0, "the data step waited");
+    let events = EVENTS.lock().unwrap().clone();
+    let waits: Vec<&String> =
+        events.iter().filter(|e| e.contains("pending contract") && e.contains(&format!("namespace={ns}"))).collect();
+    assert_eq!(waits.len(), 2, "{events:#?}");
+    for (wait, (name, after)) in waits.iter().zip([(&tightened, String::new()), (&converted, tightened.clone())]) {
+        assert!(
+            wait.starts_with("WARN")
+                && wait.contains(&format!("migration={name}"))
+                && wait.contains(&format!("contract={adopted}"))
+                && wait.contains(&format!("after={after:?}")),
+            "{wait}"
+        );
+    }
 }
