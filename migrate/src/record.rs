@@ -395,7 +395,12 @@ pub(super) fn status_of(records: &[Record], files: &[MigrationFile]) -> Vec<Stat
                     (Ok(()), Some(at)) => {
                         State::Applied { at, verified: r.checksum.is_some(), deferred: r.deferred.clone() }
                     }
-                    (Ok(()), None) if file.contract_from(r.done) == Some(r.done) => {
+                    // a contract step that runs with the expand (its collection created) is
+                    // where a stopped run resumes, not a contract waiting
+                    (Ok(()), None)
+                        if file.contract_from(r.done) == Some(r.done)
+                            && !plan.order.iter().any(|p| p.file == f && p.step == r.done) =>
+                    {
                         State::ContractPending { done: r.done, steps: r.steps }
                     }
                     (Ok(()), None) => State::Partial { done: r.done, steps: r.steps },
@@ -412,7 +417,29 @@ pub(super) fn status_of(records: &[Record], files: &[MigrationFile]) -> Vec<Stat
 
 #[cfg(test)]
 mod tests {
-    use super::checksum;
+    use super::{checksum, status_of, MigrationFile, Record, State};
+
+    #[test]
+    fn a_contract_on_a_collection_its_expand_created_is_where_a_stopped_run_resumes() {
+        let text = r#"{"migration": "0001_create_t_a", "up": [
+            {"db": "db", "command": {"create": "t_a", "validator": {"$jsonSchema": {}}}},
+            {"db": "db", "phase": "contract", "requireValid": true, "command": {"collMod": "t_a", "validator": {"$jsonSchema": {}}}}
+        ]}"#;
+        let files = [MigrationFile::parse(text).unwrap()];
+        let record = |created: Vec<usize>| Record {
+            migration: "0001_create_t_a".to_owned(),
+            checksum: None,
+            steps: 2,
+            done: 1,
+            applied_at: None,
+            up: Vec::new(),
+            deferred: Vec::new(),
+            created,
+        };
+        let state = |created| status_of(&[record(created)], &files)[0].state.clone();
+        assert_eq!(state(vec![0]), Some(State::Partial { done: 1, steps: 2 }), "created: `apply` runs it");
+        assert_eq!(state(vec![]), Some(State::ContractPending { done: 1, steps: 2 }), "adopted: it waits");
+    }
 
     #[test]
     fn checksums_ignore_crlf_and_see_every_other_byte() {
