@@ -39,6 +39,7 @@ pub mod file;
 pub mod lock;
 #[cfg(feature = "migrate")]
 mod migrator;
+pub mod order;
 pub mod record;
 pub mod server;
 #[cfg(feature = "migrate")]

@@ -274,10 +274,15 @@ fn traced(event: Event, step: &mut String) {
         Event::Adopted { namespace, total, .. } => tracing::info!(
             target: TARGET, %namespace, total, "existing collection adopted; every document passes the model's validator"
         ),
-        Event::Held { migration, step, behind } => tracing::warn!(
-            target: TARGET, %migration, %step, %behind,
-            "migration waits: an earlier migration's pending contract installs this collection's validator first; \
-             run `schema apply --contract` (or Migrator::contract(true)) once no instance of the previous release writes"
+        Event::Held { migration, step, behind, namespace, after } => tracing::warn!(
+            target: TARGET, %migration, %step, contract = %behind, %namespace, after = after.as_deref().unwrap_or(""),
+            "migration step waits for an earlier migration's pending contract, which installs this collection's \
+             validator first (the step was written against the state it leaves); run `schema apply --contract` (or \
+             Migrator::contract(true)) once no instance of the previous release writes: it runs them in order"
+        ),
+        Event::ContractWithExpand { migration, step } => tracing::info!(
+            target: TARGET, %migration, %step,
+            "contract steps run with the expand: this run created their collection (no document, no other writer)"
         ),
         Event::ContractPending { migration, step } => tracing::warn!(
             target: TARGET, %migration, %step,
