@@ -88,6 +88,15 @@ pub struct DumpError {
 }
 
 /// Which way a dump is wrong ([`DumpError::kind`]).
+///
+/// ```
+/// use mongo_schema_cli::dump::{DumpErrorKind, DumpFormat, DumpReader};
+///
+/// // a BSON file cut two bytes into its first document's length prefix
+/// let error = DumpReader::new(&[5u8, 0][..], DumpFormat::Bson).next().unwrap().unwrap_err();
+/// assert_eq!((error.offset, error.kind), (0, DumpErrorKind::Truncated));
+/// assert_eq!(error.to_string(), "at byte offset 0: truncated: the file ends 2 byte(s) into a document's length prefix");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum DumpErrorKind {
