@@ -362,6 +362,7 @@ struct Report<'a> {
 }
 
 /// `check --uri --format json`: the collections, each with what the server did.
+#[cfg(feature = "driver")]
 #[derive(Serialize)]
 struct LiveReport {
     collections: Vec<CollectionJson>,
