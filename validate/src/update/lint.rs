@@ -94,7 +94,9 @@ impl fmt::Display for Finding {
 /// and the values `$push` and `$addToSet` add; an `$inc` or `$mul` whose result type the field
 /// refuses (an int32 `$inc` creates an int32 where the field is missing; a double makes a
 /// double); `$currentDate` into a field that is not a date; a `$push` without `$slice` (or a
-/// wider one) on an array with `maxItems`; `$unset` or `$rename` of a required field.
+/// wider one) on an array with `maxItems`; `$unset` or `$rename` of a required field; a path
+/// whose missing parents mongod would create as the schema refuses. Each finding's
+/// [`kind`](Finding::kind) says which.
 ///
 /// Not reported: what depends on the stored values (an `$inc` past `maximum`, an int32
 /// counter overflowing into a long, `$pull` below `minItems`), and anything under a schema
