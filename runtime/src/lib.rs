@@ -42,6 +42,10 @@ pub mod paths {
 pub use mongo_schema_cli::review;
 #[doc(inline)]
 pub use mongo_schema_core::{render, serde_helpers};
+/// Queries checked against their model and its indexes: the shape `query!` writes, the
+/// planner (`query::plan`), the catalogue `schema queries` lists, and the explain check.
+#[doc(inline)]
+pub use mongo_schema_core::query;
 /// The [`MongoSchema`] trait: the `$jsonSchema` of a Rust type, exact to what the driver
 /// writes, and the compile-time facts the modelling rules need.
 pub mod schema {
