@@ -333,6 +333,12 @@ const fn op_bits(op: &Op) -> Use {
 }
 
 const fn merge(a: Use, b: Use) -> Use {
+    // a `null` that one `$in` admits and another does not is not admitted
+    if a.bits & IN != 0 && b.bits & IN != 0 && (a.bits & IN_NULL == 0) != (b.bits & IN_NULL == 0) {
+        let a = Use { bits: a.bits & !IN_NULL, points: a.points };
+        let b = Use { bits: b.bits & !IN_NULL, points: b.points };
+        return merge(a, b);
+    }
     let points = if b.bits & IN != 0 && a.bits & IN != 0 {
         // two `$in`s on one key intersect: at most the smaller
         if a.points < b.points {
@@ -737,8 +743,8 @@ const fn implies_op(conj: &[Filter], path: &[u8], op: &[u8], text: &[u8], value:
         found & TYPE != 0
     } else if bytes_eq(op, b"$exists") {
         if value < text.len() && text[value] == b't' {
-            found & (EQ | IN | LO | HI | EXISTS_T | REGEX | ALL | ELEM_VALUE | ELEM_DOC | TYPE) != 0
-                && found & (EQ_NULL | IN_NULL) == 0
+            found & (EQ | LO | HI | EXISTS_T | REGEX | ALL | ELEM_VALUE | ELEM_DOC | TYPE) != 0
+                || (found & IN != 0 && found & IN_NULL == 0)
         } else {
             false
         }
@@ -992,7 +998,9 @@ const fn fit_conj(shape: &Shape, conj: &'static [Filter], model: &Registration, 
             }
         }
         if all_point_prefix {
-            if bits & POINTS != 0 {
+            // values only (another operator on the key leaves no list of points): one scan
+            // per value
+            if bits != 0 && bits & !(EQ | EQ_NULL | IN | ALL) == 0 {
                 let u = use_of(conj, path.as_bytes());
                 let n = if bits & (EQ | ALL) != 0 {
                     1
@@ -1011,22 +1019,24 @@ const fn fit_conj(shape: &Shape, conj: &'static [Filter], model: &Registration, 
     }
     if !out.usable {
         out.sort_scan = sort_scan(shape, conj, model, index, collation_ok);
-        out.covered = out.sort_scan && covers(shape, conj, model, index, collation_ok);
+        // mongod tests the filter on the fetched documents of a walk
+        out.covered = out.sort_scan && !has_preds(conj) && covers(shape, conj, model, index, collation_ok, true);
         return out;
     }
     // the sort
     out.provides_sort = provides_sort(shape, conj, model, index, 0, collation_ok);
-    if !out.provides_sort && points_product <= 200 {
-        let mut from = exploded_keys;
-        // the sort may start before the last exploded key
-        while from > 0 && !out.merge_sort {
-            if provides_sort(shape, conj, model, index, from, collation_ok) {
-                out.merge_sort = true;
-            }
-            from -= 1;
+    // one scan per value of the leading keys, merged: the sort starts after them, and no
+    // array's key follows them (its keys repeat a document in each scan)
+    if !out.provides_sort && exploded_keys > 0 && points_product <= 200 {
+        let mut later_array = false;
+        let mut k = exploded_keys;
+        while k < index.keys.len() {
+            later_array = later_array || path_facts(model.fields, index.keys[k].0.as_bytes()).multikey;
+            k += 1;
         }
+        out.merge_sort = !later_array && provides_sort(shape, conj, model, index, exploded_keys, collation_ok);
     }
-    out.covered = covers(shape, conj, model, index, collation_ok);
+    out.covered = covers(shape, conj, model, index, collation_ok, out.provides_sort || out.merge_sort);
     out
 }
 
@@ -1064,7 +1074,7 @@ const fn bounds_without_strings(conj: &[Filter], model: &Registration, index: &I
         return false;
     }
     let bits = usable(use_of(conj, path.as_bytes()), kind, false, index.sparse, facts, false, false);
-    bits != 0 && bits & !(EQ | EQ_NULL | IN | LO | HI | ALL) == 0
+    bits != 0 && bits & !(EQ | EQ_NULL | IN | LO | HI | ALL | TYPE | MOD) == 0
 }
 
 /// The index key `path` is bound to one value (point bounds).
@@ -1073,8 +1083,12 @@ const fn point_key(conj: &[Filter], model: &Registration, index: &Index, k: usiz
     let facts = path_facts(model.fields, path.as_bytes());
     let found = use_of(conj, path.as_bytes());
     let bits = usable(found, kind, false, index.sparse, facts, collation_ok, simple_strings(index, model));
-    // `$exists: false` is the one point `[null, null]`; `null` two (`undefined` too)
-    bits & (EQ | ALL | EXISTS_F) != 0 || (bits & IN != 0 && found.points == 1)
+    // `$exists: false` is the one point `[null, null]`; `null` two (`undefined` too). An
+    // equality with a range around its value is the value; with a negation of it, nothing.
+    // An array's key takes the bounds of one of its predicates, an equality's first.
+    (bits & (EQ | ALL) != 0 && (facts.multikey || bits & NEGATIONS == 0))
+        || bits == EXISTS_F
+        || (bits & !ELEM_OBJ == IN && found.points == 1)
 }
 
 const fn provides_sort(
@@ -1163,7 +1177,14 @@ const fn provides_sort_keys(
 }
 
 /// The index answers the filter, sort and projection from its keys.
-const fn covers(shape: &Shape, conj: &[Filter], model: &Registration, index: &Index, collation_ok: bool) -> bool {
+const fn covers(
+    shape: &Shape,
+    conj: &[Filter],
+    model: &Registration,
+    index: &Index,
+    collation_ok: bool,
+    sort_provided: bool,
+) -> bool {
     let projection = shape.projection;
     if projection.is_empty() {
         return false;
@@ -1174,7 +1195,7 @@ const fn covers(shape: &Shape, conj: &[Filter], model: &Registration, index: &In
     while i < projection.len() {
         let (path, include) = projection[i];
         if include {
-            if !coverable_key(model, index, path, collation_ok) {
+            if !coverable_key(conj, model, index, path) {
                 return false;
             }
             included += 1;
@@ -1186,12 +1207,13 @@ const fn covers(shape: &Shape, conj: &[Filter], model: &Registration, index: &In
         }
         i += 1;
     }
-    if included == 0 || (!id_excluded && !coverable_key(model, index, "_id", collation_ok)) {
+    if included == 0 || (!id_excluded && !coverable_key(conj, model, index, "_id")) {
         return false;
     }
+    // a sort in memory reads its keys from the index too
     let mut s = 0;
-    while s < shape.sort.len() {
-        if !coverable_key(model, index, shape.sort[s].0, collation_ok) {
+    while !sort_provided && s < shape.sort.len() {
+        if !coverable_key(conj, model, index, shape.sort[s].0) {
             return false;
         }
         s += 1;
@@ -1200,17 +1222,18 @@ const fn covers(shape: &Shape, conj: &[Filter], model: &Registration, index: &In
 }
 
 /// `path` is an index key whose stored value is the document's.
-const fn coverable_key(model: &Registration, index: &Index, path: &str, collation_ok: bool) -> bool {
+const fn coverable_key(conj: &[Filter], model: &Registration, index: &Index, path: &str) -> bool {
     let mut k = 0;
     while k < index.keys.len() {
         let (kpath, kind) = index.keys[k];
         if str_eq(kpath, path) {
             let facts = path_facts(model.fields, path.as_bytes());
-            // a collated index stores strings' collation keys, and mongod cannot know a key
-            // holds no string: it fetches
+            // a collated index stores strings' collation keys: mongod returns a key from it
+            // only where the bounds hold no string
             let collated = simple(index_collation(index, model)).is_some();
-            let _ = collation_ok;
-            return matches!(kind, IndexKey::Ascending | IndexKey::Descending) && !facts.multikey && !collated;
+            return matches!(kind, IndexKey::Ascending | IndexKey::Descending)
+                && !facts.multikey
+                && (!collated || bounds_without_strings(conj, model, index, k));
         }
         k += 1;
     }
@@ -1220,7 +1243,7 @@ const fn coverable_key(model: &Registration, index: &Index, path: &str, collatio
 /// A predicate on `path` is answered from the index's keys: a key the index stores as the
 /// document holds it, or an array's key whose one bound is exact (an element in it).
 const fn filter_key_coverable(conj: &[Filter], model: &Registration, index: &Index, path: &str) -> bool {
-    if coverable_key(model, index, path, true) {
+    if coverable_key(conj, model, index, path) {
         return true;
     }
     let mut k = 0;
@@ -1259,7 +1282,8 @@ const fn filter_covered_in(
                     return false;
                 }
                 let bits = op_bits(&pred.op).bits;
-                if bits & !COVERABLE != 0 {
+                // a sparse index holds no document a negation may match: it fetches them
+                if bits & !COVERABLE != 0 || (index.sparse && bits & MATCH_MISSING != 0) {
                     return false;
                 }
             }
@@ -1324,6 +1348,20 @@ const fn only_path(conj: &[Filter], path: &str) -> bool {
             Filter::Pred(pred) => {
                 if !str_eq(pred.path, path) || op_bits(&pred.op).bits & !COVERABLE != 0 {
                     return false;
+                }
+            }
+            Filter::Or(branches) if branches.len() == 1 => {
+                if !only_path(branches[0], path) {
+                    return false;
+                }
+            }
+            Filter::And(branches) => {
+                let mut b = 0;
+                while b < branches.len() {
+                    if !only_path(branches[b], path) {
+                        return false;
+                    }
+                    b += 1;
                 }
             }
             _ => return false,
@@ -1642,6 +1680,9 @@ pub const fn plan(shape: &Shape, model: &Registration) -> Verdict {
             v.index = v.or_branches[0];
             v.fit = Fit { usable: true, selective: true, ..NO_FIT };
             v.sort_in_memory = sorted && !provides;
+            if v.sort_in_memory {
+                v.sort_scans = best.sort_scans;
+            }
             return v;
         }
         v.or_branches = [None; OR_BRANCHES];
