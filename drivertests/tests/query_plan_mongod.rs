@@ -995,3 +995,191 @@ fn generated_queries_plan_as_mongod_plans_them() {
     }
     let _ = IndexRef::Id;
 }
+
+// ---------------------------------------------------------------------------------------
+// `schema queries`: the catalogue of the queries registered in this binary (by hand, as
+// `query!` registers them), and `--explain` against mongod.
+
+/// A sharded model with a redundant and an unused index.
+#[derive(Serialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(
+    db = "db_qplan_catalogue",
+    collection = "t_order",
+    index(keys(customerId = 1, createTime = -1)),
+    index(keys(customerId = 1)),
+    index(keys(status = 1)),
+    shard_key(customerId = 1)
+)]
+struct Order {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    customer_id: String,
+    create_time: DateTime,
+    status: String,
+    total: i64,
+    note: String,
+}
+
+const fn order(_: &'static str) -> Registration {
+    Registration::of::<Order>("Order")
+}
+
+static BY_CUSTOMER: Shape = Shape {
+    filter: &[Filter::Pred(Pred { path: "customerId", op: Op::Eq })],
+    sort: &[("createTime", Direction::Descending)],
+    projection: &[],
+    limit: Some(50),
+    skip: None,
+    name: Some("orders_of_customer"),
+    allow: &[],
+    module: "catalogue",
+    file: "src/orders.rs",
+    line: 10,
+};
+
+static BY_NOTE: Shape = Shape {
+    filter: &[Filter::Pred(Pred { path: "note", op: Op::Eq })],
+    sort: &[("total", Direction::Ascending)],
+    projection: &[],
+    limit: None,
+    skip: None,
+    name: Some("orders_by_note"),
+    allow: &[],
+    module: "catalogue",
+    file: "src/orders.rs",
+    line: 20,
+};
+
+static REPORT: Shape = Shape {
+    filter: &[Filter::Pred(Pred { path: "total", op: Op::Gt })],
+    sort: &[],
+    projection: &[],
+    limit: None,
+    skip: None,
+    name: Some("big_orders_report"),
+    allow: &[
+        ("query_unindexed", "a nightly report on a secondary"),
+        ("query_broadcast", "reads every shard by design"),
+    ],
+    module: "catalogue",
+    file: "src/report.rs",
+    line: 5,
+};
+
+mongo_schema::__private::inventory::submit! {
+    mongo_schema::query::RegisteredQuery { rust_type: "Order", model: order, shape: &BY_CUSTOMER }
+}
+mongo_schema::__private::inventory::submit! {
+    mongo_schema::query::RegisteredQuery { rust_type: "Order", model: order, shape: &BY_NOTE }
+}
+mongo_schema::__private::inventory::submit! {
+    mongo_schema::query::RegisteredQuery { rust_type: "Order", model: order, shape: &REPORT }
+}
+
+fn schema(args: &[&str]) -> (i32, String, String) {
+    let models = mongo_schema::migrate::registered_models();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code =
+        mongo_schema::cli::run(&models, std::iter::once("schema").chain(args.iter().copied()), &mut out, &mut err);
+    (code, String::from_utf8(out).unwrap(), String::from_utf8(err).unwrap())
+}
+
+#[test]
+fn schema_queries_lists_each_query_its_index_and_the_unused_and_redundant_indexes() {
+    let (code, json, err) = schema(&["queries", "--format", "json"]);
+    assert_eq!(code, 1, "an unwaived problem exits 1: {err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let order =
+        v["models"].as_array().unwrap().iter().find(|m| m["collection"] == "t_order").expect("Order listed").clone();
+    assert!(order["model"].as_str().unwrap().ends_with("Order"), "{order}");
+    assert_eq!(order["shard_key"], serde_json::json!(["customerId"]));
+    let queries = order["queries"].as_array().unwrap();
+    let names: Vec<&str> = queries.iter().map(|q| q["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["orders_of_customer", "orders_by_note", "big_orders_report"]);
+    // the ESR index, its sort, targeted
+    let q = &queries[0];
+    assert_eq!(q["plan"], "IXSCAN");
+    assert_eq!(q["index"]["name"], "customerId_1_createTime_-1");
+    assert_eq!(q["index"]["keys"], serde_json::json!([["customerId", 1], ["createTime", -1]]));
+    assert_eq!(q["equality"], serde_json::json!(["customerId"]));
+    assert_eq!(q["sort"], serde_json::json!([{ "key": "createTime", "direction": -1 }]));
+    assert_eq!(
+        (q["bound_keys"].as_u64(), q["sort_in_memory"].as_bool(), q["covered"].as_bool()),
+        (Some(1), Some(false), Some(false))
+    );
+    assert_eq!(q["targeted"], true);
+    assert_eq!(q["problems"], serde_json::json!([]));
+    // a collection scan, sorted in memory without a limit, on every shard: three problems
+    let q = &queries[1];
+    assert_eq!(
+        (q["plan"].as_str(), q["index"].is_null(), q["targeted"].as_bool()),
+        (Some("COLLSCAN"), true, Some(false))
+    );
+    let rules: Vec<&str> = q["problems"].as_array().unwrap().iter().map(|p| p["rule"].as_str().unwrap()).collect();
+    assert_eq!(rules, ["query_unindexed", "query_sort_in_memory", "query_broadcast"]);
+    let unindexed = q["problems"][0]["message"].as_str().unwrap();
+    assert!(unindexed.contains("add `#[mongo(index(keys(note = 1, total = 1)))]` to `Order`"), "{unindexed}");
+    assert!(q["problems"].as_array().unwrap().iter().all(|p| p["waived"].is_null()));
+    // waived: listed with its reason, not counted
+    let q = &queries[2];
+    assert_eq!(q["problems"][0]["waived"], "a nightly report on a secondary");
+    assert_eq!(q["problems"][1]["waived"], "reads every shard by design");
+    assert_eq!(
+        order["unused_indexes"],
+        serde_json::json!([
+            { "name": "customerId_1", "keys": [["customerId", 1]] },
+            { "name": "status_1", "keys": [["status", 1]] },
+        ])
+    );
+    assert_eq!(order["redundant_indexes"][0]["index"]["name"], "customerId_1");
+    assert_eq!(order["redundant_indexes"][0]["prefix_of"], "customerId_1_createTime_-1");
+    // three unwaived rule breaks and one redundant index
+    assert_eq!(v["problems"], 4);
+
+    let (code, text, _) = schema(&["queries"]);
+    assert_eq!(code, 1);
+    for line in [
+        "  query `orders_by_note` (src/orders.rs:20)",
+        "  query `orders_of_customer` (src/orders.rs:10)",
+        "    plan: IXSCAN   index: customerId_1_createTime_-1 {customerId: 1, createTime: -1}, 1 leading key(s) bound",
+        "    sort in memory: no   covered: no   targeted",
+        "    waived query_unindexed: a nightly report on a secondary",
+        "  indexes no registered query uses: customerId_1 {customerId: 1}; status_1 {status: 1}",
+        "  redundant index: customerId_1 {customerId: 1} is a prefix of customerId_1_createTime_-1: drop it (every write maintains it)",
+        "4 problem(s)",
+    ] {
+        assert!(text.lines().any(|l| l == line), "no line {line:?} in:\n{text}");
+    }
+}
+
+#[test]
+fn schema_queries_explain_finds_no_difference_on_mongod() {
+    let Ok(uri) = std::env::var("MONGODB_URI") else {
+        eprintln!("skipped (no MONGODB_URI): schema_queries_explain_finds_no_difference_on_mongod");
+        return;
+    };
+    let model = Registration::of::<Order>("Order");
+    let mut server = MongoServer::connect(&uri).expect("connect");
+    let _ = server.run_command(model.db, doc! { "drop": model.collection });
+    server.run_command(model.db, doc! { "create": model.collection }).expect("create");
+    let specs: Vec<Document> = model.indexes.iter().map(|i| i.spec()).collect();
+    server.run_command(model.db, doc! { "createIndexes": model.collection, "indexes": specs }).expect("indexes");
+    let (code, out, err) = schema(&["queries", "--uri", &uri, "--explain"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    assert!(out.ends_with("0 of 3 queries planned otherwise by mongod\n"), "{out}");
+    // without the compound index, mongod answers the first query from `customerId_1` and sorts
+    server
+        .run_command(model.db, doc! { "dropIndexes": model.collection, "index": "customerId_1_createTime_-1" })
+        .expect("drop");
+    let (code, out, _) = schema(&["queries", "--uri", &uri, "--explain", "--format", "json"]);
+    assert_eq!(code, 1, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["queries"], 3);
+    assert_eq!(v["differences"][0]["query"], "orders_of_customer", "{out}");
+    let said = v["differences"][0]["differences"][0].as_str().unwrap();
+    assert_eq!(
+        said,
+        "mongod did not plan with index customerId_1_createTime_-1, which the verdict names (is it on the deployment?)"
+    );
+}

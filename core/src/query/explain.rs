@@ -540,6 +540,16 @@ pub fn differences(
             }
         }
     }
+    // the index the verdict names must be one mongod planned with (a deployment without
+    // it, or where it differs, plans with others)
+    if let (Some(r), false, false) = (verdict.index, verdict.or, verdict.id_hack) {
+        let name = r.index(model).name;
+        if !collscan && !observed.considered().contains(name) {
+            out.push(format!(
+                "mongod did not plan with index {name}, which the verdict names (is it on the deployment?)"
+            ));
+        }
+    }
     if strict && !verdict.or && !verdict.id_hack {
         let considered = observed.considered();
         let expected: std::collections::BTreeSet<String> =
