@@ -1067,6 +1067,11 @@ static REPORT: Shape = Shape {
     line: 5,
 };
 
+// The passing side of the compile-time rules (the refusals are the UI tests in
+// `uitests/ui/query_*`): an indexed, sorted, targeted query; a query waiving two rules.
+const _: () = mongo_schema::query::plan::enforce(&BY_CUSTOMER, &order("Order"));
+const _: () = mongo_schema::query::plan::enforce(&REPORT, &order("Order"));
+
 mongo_schema::__private::inventory::submit! {
     mongo_schema::query::RegisteredQuery { rust_type: "Order", model: order, shape: &BY_CUSTOMER }
 }

@@ -374,7 +374,8 @@ fn the_explain_check_lists_where_the_deployment_plans_otherwise() {
         file: "src/orders.rs",
         line: 7,
     };
-    static SCAN: Shape = Shape { filter: &[Filter::Pred(Pred { path: "note", op: Op::Eq })], name: Some("by_note"), line: 9, ..INDEXED };
+    static SCAN: Shape =
+        Shape { filter: &[Filter::Pred(Pred { path: "note", op: Op::Eq })], name: Some("by_note"), line: 9, ..INDEXED };
     let indexed = RegisteredQuery { rust_type: "Order", model, shape: &INDEXED };
     let scan = RegisteredQuery { rust_type: "Order", model, shape: &SCAN };
     let mut fake = Fake::mongos();
