@@ -26,9 +26,9 @@ fn kind_at(fields: Option<&'static [FieldFacts]>, path: &str) -> Option<BsonKind
         let facts = field.facts;
         i += 1;
         let array = matches!(facts.shape, Container::Array | Container::Set | Container::FixedArray);
-        if array && i < segments.len() && segments[i].bytes().all(|b| b.is_ascii_digit()) {
-            i += 1;
-        } else if matches!(facts.shape, Container::Map) && i < segments.len() {
+        // a position into an array, or a map's key
+        let position = array && segments.get(i).is_some_and(|s| s.bytes().all(|b| b.is_ascii_digit()));
+        if position || (matches!(facts.shape, Container::Map) && i < segments.len()) {
             i += 1;
         }
         if i >= segments.len() {
@@ -518,7 +518,7 @@ pub fn differences(
                     let expect_sort = if r == chosen && !walk {
                         verdict.sort_in_memory
                     } else {
-                        !shape.sort.is_empty() && !(whole || f.provides_sort || f.merge_sort)
+                        !(shape.sort.is_empty() || whole || f.provides_sort || f.merge_sort)
                     };
                     if sorted != expect_sort {
                         out.push(sort_difference(sorted));

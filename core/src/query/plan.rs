@@ -65,7 +65,7 @@ pub const ID_INDEX: Index = Index {
 
 impl IndexRef {
     /// The index this names on `model`.
-    pub const fn index<'a>(self, model: &'a Registration) -> &'a Index {
+    pub const fn index(self, model: &Registration) -> &Index {
         match self {
             IndexRef::Id => &ID_INDEX,
             IndexRef::Declared(n) => &model.indexes[n],
@@ -450,11 +450,7 @@ const fn has_preds(conj: &[Filter]) -> bool {
     while i < conj.len() {
         match &conj[i] {
             Filter::Pred(_) | Filter::Text => return true,
-            Filter::Or(branches) if branches.len() == 1 => {
-                if has_preds(branches[0]) {
-                    return true;
-                }
-            }
+            Filter::Or(branches) if branches.len() == 1 && has_preds(branches[0]) => return true,
             Filter::And(branches) => {
                 let mut b = 0;
                 while b < branches.len() {
@@ -1264,16 +1260,11 @@ const fn filter_key_coverable(conj: &[Filter], model: &Registration, index: &Ind
 }
 
 const fn filter_covered(conj: &[Filter], model: &Registration, index: &Index, collation_ok: bool) -> bool {
-    filter_covered_in(conj, conj, model, index, collation_ok)
+    let _ = collation_ok;
+    filter_covered_in(conj, conj, model, index)
 }
 
-const fn filter_covered_in(
-    all: &[Filter],
-    conj: &[Filter],
-    model: &Registration,
-    index: &Index,
-    collation_ok: bool,
-) -> bool {
+const fn filter_covered_in(all: &[Filter], conj: &[Filter], model: &Registration, index: &Index) -> bool {
     let mut i = 0;
     while i < conj.len() {
         match &conj[i] {
@@ -1290,14 +1281,14 @@ const fn filter_covered_in(
             Filter::And(branches) => {
                 let mut b = 0;
                 while b < branches.len() {
-                    if !filter_covered_in(all, branches[b], model, index, collation_ok) {
+                    if !filter_covered_in(all, branches[b], model, index) {
                         return false;
                     }
                     b += 1;
                 }
             }
             Filter::Or(branches) if branches.len() == 1 => {
-                if !filter_covered_in(all, branches[0], model, index, collation_ok) {
+                if !filter_covered_in(all, branches[0], model, index) {
                     return false;
                 }
             }
@@ -1789,11 +1780,7 @@ const fn collect_paths(mut s: Suggestion, conj: &'static [Filter], want: u32) ->
     let mut i = 0;
     while i < conj.len() {
         match &conj[i] {
-            Filter::Pred(pred) => {
-                if op_bits(&pred.op).bits & want != 0 {
-                    s = s.push(pred.path, 1);
-                }
-            }
+            Filter::Pred(pred) if op_bits(&pred.op).bits & want != 0 => s = s.push(pred.path, 1),
             Filter::And(branches) => {
                 let mut b = 0;
                 while b < branches.len() {
