@@ -960,23 +960,14 @@ const fn fit_conj(shape: &Shape, conj: &'static [Filter], model: &Registration, 
         k += 1;
     }
     // bounds, key by key
+    let keys = keys_of(conj, model, index, collation_ok, true);
     let mut points_product: u32 = 1;
     let mut bounded_run = true;
     let mut all_point_prefix = true;
     let mut exploded_keys = 0usize;
     let mut k = 0;
-    while k < index.keys.len() {
-        let (path, kind) = index.keys[k];
-        let facts = path_facts(model.fields, path.as_bytes());
-        let bits = usable(
-            use_of(conj, path.as_bytes()),
-            kind,
-            false,
-            index.sparse,
-            facts,
-            collation_ok,
-            simple_strings(index, model),
-        );
+    while k < index.keys.len() && k < MAX_KEYS {
+        let bits = keys.bits[k];
         if k == 0 {
             out.usable = bits != 0;
             out.selective = bits & SELECTIVE != 0;
@@ -997,13 +988,12 @@ const fn fit_conj(shape: &Shape, conj: &'static [Filter], model: &Registration, 
             // values only (another operator on the key leaves no list of points): one scan
             // per value
             if bits != 0 && bits & !(EQ | EQ_NULL | IN | ALL) == 0 {
-                let u = use_of(conj, path.as_bytes());
                 let n = if bits & (EQ | ALL) != 0 {
                     1
                 } else if bits & EQ_NULL != 0 {
                     2
                 } else {
-                    u.points
+                    keys.found[k].points
                 };
                 points_product = points_product.saturating_mul(n);
                 exploded_keys = k + 1;
@@ -1014,30 +1004,31 @@ const fn fit_conj(shape: &Shape, conj: &'static [Filter], model: &Registration, 
         k += 1;
     }
     if !out.usable {
-        out.sort_scan = sort_scan(shape, conj, model, index, collation_ok);
+        let unbounded = keys_of(conj, model, index, collation_ok, false);
+        out.sort_scan = sort_scan(shape, &unbounded, index, collation_ok);
         // mongod tests the filter on the fetched documents of a walk
-        out.covered = out.sort_scan && !has_preds(conj) && covers(shape, conj, model, index, collation_ok, true);
+        out.covered = out.sort_scan && !has_preds(conj) && covers(shape, conj, &keys, model, index, true);
         return out;
     }
     // the sort
-    out.provides_sort = provides_sort(shape, conj, model, index, 0, collation_ok);
+    out.provides_sort = provides_sort(shape, &keys, index, 0, collation_ok);
     // one scan per value of the leading keys, merged: the sort starts after them, and no
     // array's key follows them (its keys repeat a document in each scan)
     if !out.provides_sort && exploded_keys > 0 && points_product <= 200 {
         let mut later_array = false;
         let mut k = exploded_keys;
-        while k < index.keys.len() {
-            later_array = later_array || path_facts(model.fields, index.keys[k].0.as_bytes()).multikey;
+        while k < index.keys.len() && k < MAX_KEYS {
+            later_array = later_array || keys.facts[k].multikey;
             k += 1;
         }
-        out.merge_sort = !later_array && provides_sort(shape, conj, model, index, exploded_keys, collation_ok);
+        out.merge_sort = !later_array && provides_sort(shape, &keys, index, exploded_keys, collation_ok);
     }
-    out.covered = covers(shape, conj, model, index, collation_ok, out.provides_sort || out.merge_sort);
+    out.covered = covers(shape, conj, &keys, model, index, out.provides_sort || out.merge_sort);
     out
 }
 
 /// Walking the whole index in order provides the sort.
-const fn sort_scan(shape: &Shape, conj: &[Filter], model: &Registration, index: &Index, collation_ok: bool) -> bool {
+const fn sort_scan(shape: &Shape, keys: &Keys, index: &Index, collation_ok: bool) -> bool {
     // mongod walks an index whole for a sort only with the query's collation, whatever the keys
     if shape.sort.is_empty() || index.sparse || index.hidden || !collation_ok {
         return false;
@@ -1050,9 +1041,8 @@ const fn sort_scan(shape: &Shape, conj: &[Filter], model: &Registration, index: 
         }
         k += 1;
     }
-    let _ = conj;
-    // no bounds: nothing is equality-bound
-    provides_sort_keys(shape, &[], model, index, 0, collation_ok)
+    // `keys` holds no bounds: nothing is equality-bound
+    provides_sort_keys(shape, keys, index, 0, collation_ok)
 }
 
 /// mongod sorts by an index only with the query's collation, whatever the keys hold (it
@@ -1062,55 +1052,78 @@ const fn collation_ok_for_sort(shape: &Shape, model: &Registration, collation_ok
     collation_ok
 }
 
-/// The bounds of key `k` hold no string: a comparison with a value of a kind not a string.
-const fn bounds_without_strings(conj: &[Filter], model: &Registration, index: &Index, k: usize) -> bool {
-    let (path, kind) = index.keys[k];
-    let facts = path_facts(model.fields, path.as_bytes());
-    if string_path(facts) {
-        return false;
-    }
-    let bits = usable(use_of(conj, path.as_bytes()), kind, false, index.sparse, facts, false, false);
-    bits != 0 && bits & !(EQ | EQ_NULL | IN | LO | HI | ALL | TYPE | MOD) == 0
+/// Most keys of an index (mongod's limit).
+const MAX_KEYS: usize = 32;
+
+/// What the model stores at each key of an index and what the filter asks of it, computed
+/// once per index and query (const evaluation is slow: nothing is computed twice).
+#[derive(Clone, Copy)]
+struct Keys {
+    facts: [PathFacts; MAX_KEYS],
+    found: [Use; MAX_KEYS],
+    /// The predicates the key takes ([`usable`]); none when not `bounded`.
+    bits: [u32; MAX_KEYS],
 }
 
-/// The index key `path` is bound to one value (point bounds).
-const fn point_key(conj: &[Filter], model: &Registration, index: &Index, k: usize, collation_ok: bool) -> bool {
-    let (path, kind) = index.keys[k];
-    let facts = path_facts(model.fields, path.as_bytes());
-    let found = use_of(conj, path.as_bytes());
-    let bits = usable(found, kind, false, index.sparse, facts, collation_ok, simple_strings(index, model));
+const fn keys_of(conj: &[Filter], model: &Registration, index: &Index, collation_ok: bool, bounded: bool) -> Keys {
+    let mut out = Keys {
+        facts: [PathFacts { multikey: false, kind: None }; MAX_KEYS],
+        found: [Use { bits: 0, points: 1 }; MAX_KEYS],
+        bits: [0; MAX_KEYS],
+    };
+    let simple = simple_strings(index, model);
+    let mut k = 0;
+    while k < index.keys.len() && k < MAX_KEYS {
+        let (path, kind) = index.keys[k];
+        out.facts[k] = path_facts(model.fields, path.as_bytes());
+        if bounded {
+            out.found[k] = use_of(conj, path.as_bytes());
+            out.bits[k] = usable(out.found[k], kind, false, index.sparse, out.facts[k], collation_ok, simple);
+        }
+        k += 1;
+    }
+    out
+}
+
+/// The position of `path` among the index's keys.
+const fn key_at(index: &Index, path: &str) -> Option<usize> {
+    let mut k = 0;
+    while k < index.keys.len() && k < MAX_KEYS {
+        if str_eq(index.keys[k].0, path) {
+            return Some(k);
+        }
+        k += 1;
+    }
+    None
+}
+
+/// The bounds of key `k` hold no string: a comparison with a value of a kind not a string.
+const fn bounds_without_strings(keys: &Keys, k: usize) -> bool {
+    let bits = keys.bits[k] & !REGEX_PREFIX;
+    !string_path(keys.facts[k]) && bits != 0 && bits & !(EQ | EQ_NULL | IN | LO | HI | ALL | TYPE | MOD) == 0
+}
+
+/// The index key `k` is bound to one value (point bounds).
+const fn point_key(keys: &Keys, k: usize) -> bool {
+    let bits = keys.bits[k];
     // `$exists: false` is the one point `[null, null]`; `null` two (`undefined` too). An
     // equality with a range around its value is the value; with a negation of it, nothing.
     // An array's key takes the bounds of one of its predicates, an equality's first.
-    (bits & (EQ | ALL) != 0 && (facts.multikey || bits & NEGATIONS == 0))
+    (bits & (EQ | ALL) != 0 && (keys.facts[k].multikey || bits & NEGATIONS == 0))
         || bits == EXISTS_F
-        || (bits & !ELEM_OBJ == IN && found.points == 1)
+        || (bits & !ELEM_OBJ == IN && keys.found[k].points == 1)
 }
 
-const fn provides_sort(
-    shape: &Shape,
-    conj: &[Filter],
-    model: &Registration,
-    index: &Index,
-    from: usize,
-    collation_ok: bool,
-) -> bool {
+const fn provides_sort(shape: &Shape, keys: &Keys, index: &Index, from: usize, collation_ok: bool) -> bool {
     if shape.sort.is_empty() {
         return false;
     }
-    provides_sort_keys(shape, conj, model, index, from, collation_ok)
+    provides_sort_keys(shape, keys, index, from, collation_ok)
 }
 
 /// The sort, its point-bound keys left out, is a prefix of the keys from `from` (point-bound
 /// keys left out), or of their reverse.
-const fn provides_sort_keys(
-    shape: &Shape,
-    conj: &[Filter],
-    model: &Registration,
-    index: &Index,
-    from: usize,
-    collation_ok: bool,
-) -> bool {
+const fn provides_sort_keys(shape: &Shape, facts: &Keys, index: &Index, from: usize, collation_ok: bool) -> bool {
     let keys = index.keys;
     let mut s = 0;
     let mut k = from;
@@ -1118,27 +1131,21 @@ const fn provides_sort_keys(
     let mut way = 0u8;
     while s < shape.sort.len() {
         let (spath, dir) = shape.sort[s];
-        // a sort key bound to one value by the index is left out
-        let mut ignored = false;
-        let mut j = 0;
-        while j < keys.len() {
-            if str_eq(keys[j].0, spath) && point_key(conj, model, index, j, collation_ok) {
-                ignored = true;
+        // a sort key bound to one value by the index is left out; an array's key bound to a
+        // value still sorts by its other elements
+        if let Some(j) = key_at(index, spath) {
+            if point_key(facts, j) {
+                if facts.facts[j].multikey {
+                    return false;
+                }
+                s += 1;
+                continue;
             }
-            j += 1;
         }
-        if ignored {
-            // an array's key bound to a value still sorts by its other elements
-            if path_facts(model.fields, spath.as_bytes()).multikey {
-                return false;
-            }
-            s += 1;
-            continue;
-        }
-        while k < keys.len() && point_key(conj, model, index, k, collation_ok) {
+        while k < keys.len() && k < MAX_KEYS && point_key(facts, k) {
             k += 1;
         }
-        if k >= keys.len() {
+        if k >= keys.len() || k >= MAX_KEYS {
             return false;
         }
         let (kpath, kind) = keys[k];
@@ -1147,7 +1154,7 @@ const fn provides_sort_keys(
         }
         // with another collation than the query's, the index sorts strings otherwise: its
         // order serves only where the bounds hold no string
-        if !collation_ok && !bounds_without_strings(conj, model, index, k) {
+        if !collation_ok && !bounds_without_strings(facts, k) {
             return false;
         }
         let forward = match (kind, dir) {
@@ -1162,8 +1169,7 @@ const fn provides_sort_keys(
         way = this;
         // an array's key sorts only when one scan takes all of it (no bounds on it, no
         // merge of several scans)
-        if path_facts(model.fields, kpath.as_bytes()).multikey && (from > 0 || use_of(conj, kpath.as_bytes()).bits != 0)
-        {
+        if facts.facts[k].multikey && (from > 0 || facts.found[k].bits != 0) {
             return false;
         }
         k += 1;
@@ -1176,9 +1182,9 @@ const fn provides_sort_keys(
 const fn covers(
     shape: &Shape,
     conj: &[Filter],
+    keys: &Keys,
     model: &Registration,
     index: &Index,
-    collation_ok: bool,
     sort_provided: bool,
 ) -> bool {
     let projection = shape.projection;
@@ -1191,7 +1197,7 @@ const fn covers(
     while i < projection.len() {
         let (path, include) = projection[i];
         if include {
-            if !coverable_key(conj, model, index, path) {
+            if !coverable_key(keys, model, index, path) {
                 return false;
             }
             included += 1;
@@ -1203,73 +1209,52 @@ const fn covers(
         }
         i += 1;
     }
-    if included == 0 || (!id_excluded && !coverable_key(conj, model, index, "_id")) {
+    if included == 0 || (!id_excluded && !coverable_key(keys, model, index, "_id")) {
         return false;
     }
     // a sort in memory reads its keys from the index too
     let mut s = 0;
     while !sort_provided && s < shape.sort.len() {
-        if !coverable_key(conj, model, index, shape.sort[s].0) {
+        if !coverable_key(keys, model, index, shape.sort[s].0) {
             return false;
         }
         s += 1;
     }
-    filter_covered(conj, model, index, collation_ok)
+    filter_covered_in(conj, keys, model, index)
 }
 
 /// `path` is an index key whose stored value is the document's.
-const fn coverable_key(conj: &[Filter], model: &Registration, index: &Index, path: &str) -> bool {
-    let mut k = 0;
-    while k < index.keys.len() {
-        let (kpath, kind) = index.keys[k];
-        if str_eq(kpath, path) {
-            let facts = path_facts(model.fields, path.as_bytes());
-            // a collated index stores strings' collation keys: mongod returns a key from it
-            // only where the bounds hold no string
-            let collated = simple(index_collation(index, model)).is_some();
-            return matches!(kind, IndexKey::Ascending | IndexKey::Descending)
-                && !facts.multikey
-                && (!collated || bounds_without_strings(conj, model, index, k));
-        }
-        k += 1;
-    }
-    false
+const fn coverable_key(keys: &Keys, model: &Registration, index: &Index, path: &str) -> bool {
+    let Some(k) = key_at(index, path) else { return false };
+    // a collated index stores strings' collation keys: mongod returns a key from it only
+    // where the bounds hold no string
+    let collated = simple(index_collation(index, model)).is_some();
+    matches!(index.keys[k].1, IndexKey::Ascending | IndexKey::Descending)
+        && !keys.facts[k].multikey
+        && (!collated || bounds_without_strings(keys, k))
 }
 
 /// A predicate on `path` is answered from the index's keys: a key the index stores as the
 /// document holds it, or an array's key whose one bound is exact (an element in it).
-const fn filter_key_coverable(conj: &[Filter], model: &Registration, index: &Index, path: &str) -> bool {
-    if coverable_key(conj, model, index, path) {
+const fn filter_key_coverable(keys: &Keys, model: &Registration, index: &Index, path: &str) -> bool {
+    if coverable_key(keys, model, index, path) {
         return true;
     }
-    let mut k = 0;
-    while k < index.keys.len() {
-        let (kpath, kind) = index.keys[k];
-        if str_eq(kpath, path) {
-            let facts = path_facts(model.fields, path.as_bytes());
-            let collated = simple(index_collation(index, model)).is_some();
-            let bits = use_of(conj, path.as_bytes()).bits;
-            return matches!(kind, IndexKey::Ascending | IndexKey::Descending)
-                && facts.multikey
-                && !collated
-                && (bits == EQ || bits == IN || bits == LO || bits == HI);
-        }
-        k += 1;
-    }
-    false
+    let Some(k) = key_at(index, path) else { return false };
+    let collated = simple(index_collation(index, model)).is_some();
+    let bits = keys.found[k].bits;
+    matches!(index.keys[k].1, IndexKey::Ascending | IndexKey::Descending)
+        && keys.facts[k].multikey
+        && !collated
+        && (bits == EQ || bits == IN || bits == LO || bits == HI)
 }
 
-const fn filter_covered(conj: &[Filter], model: &Registration, index: &Index, collation_ok: bool) -> bool {
-    let _ = collation_ok;
-    filter_covered_in(conj, conj, model, index)
-}
-
-const fn filter_covered_in(all: &[Filter], conj: &[Filter], model: &Registration, index: &Index) -> bool {
+const fn filter_covered_in(conj: &[Filter], keys: &Keys, model: &Registration, index: &Index) -> bool {
     let mut i = 0;
     while i < conj.len() {
         match &conj[i] {
             Filter::Pred(pred) => {
-                if !filter_key_coverable(all, model, index, pred.path) {
+                if !filter_key_coverable(keys, model, index, pred.path) {
                     return false;
                 }
                 let bits = op_bits(&pred.op).bits;
@@ -1281,14 +1266,14 @@ const fn filter_covered_in(all: &[Filter], conj: &[Filter], model: &Registration
             Filter::And(branches) => {
                 let mut b = 0;
                 while b < branches.len() {
-                    if !filter_covered_in(all, branches[b], model, index) {
+                    if !filter_covered_in(branches[b], keys, model, index) {
                         return false;
                     }
                     b += 1;
                 }
             }
             Filter::Or(branches) if branches.len() == 1 => {
-                if !filter_covered_in(all, branches[0], model, index) {
+                if !filter_covered_in(branches[0], keys, model, index) {
                     return false;
                 }
             }
@@ -1537,7 +1522,7 @@ const fn whole_sort_scan(shape: &Shape, conj: &'static [Filter], model: &Registr
         }
         k += 1;
     }
-    sort_scan(shape, conj, model, index, collation_ok)
+    sort_scan(shape, &keys_of(conj, model, index, collation_ok, false), index, collation_ok)
 }
 
 const EMPTY: Verdict = Verdict {
