@@ -24,6 +24,7 @@ mod check;
 mod infer;
 mod migrations;
 mod print;
+mod queries;
 #[cfg(feature = "driver")]
 mod review;
 #[cfg(feature = "driver")]
@@ -101,6 +102,11 @@ enum Command {
     /// one Rust file of models that follow the modelling rules, and a report of what each
     /// collection holds and which documents the drafted models refuse.
     Infer(infer::InferArgs),
+    /// List every registered `query!`: its shape, the index mongod gives it, in-memory
+    /// sorts, covered queries, broadcasts; per model the unused and redundant indexes.
+    /// `--uri URI --explain` compares each verdict with mongod's explain. Exit 1 on an
+    /// unwaived problem or a difference.
+    Queries(queries::QueriesArgs),
     #[cfg(feature = "driver")]
     #[command(flatten)]
     Server(server::ServerCommand),
@@ -138,7 +144,7 @@ impl Command {
             // judge what they find
             return false;
         }
-        !matches!(self, Command::NewData { .. } | Command::Infer(_))
+        !matches!(self, Command::NewData { .. } | Command::Infer(_) | Command::Queries(_))
     }
 }
 
@@ -238,6 +244,7 @@ fn dispatch(models: &[Model], command: Command, out: &mut dyn Write, err: &mut d
         }
         Command::Check(args) => check::run(models, args, out),
         Command::Infer(args) => infer::run(args, out, err),
+        Command::Queries(args) => queries::run(args, out),
         #[cfg(not(feature = "driver"))]
         Command::Missing(args) => {
             let name = args.first().map(String::as_str).unwrap_or_default();

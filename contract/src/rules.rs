@@ -45,6 +45,17 @@ pub const MONOTONIC_SHARD_KEY: &str = "monotonic_shard_key";
 /// `collection_options`: collection options mongod accepts together.
 pub const COLLECTION_OPTIONS: &str = "collection_options";
 
+/// `query_unindexed`: a query some declared index bounds (issue 45's planner).
+pub const QUERY_UNINDEXED: &str = "query_unindexed";
+/// `query_sort_in_memory`: a sort without `limit` the chosen index provides.
+pub const QUERY_SORT_IN_MEMORY: &str = "query_sort_in_memory";
+/// `query_broadcast`: a query on a sharded model names its shard key's first key.
+pub const QUERY_BROADCAST: &str = "query_broadcast";
+
+/// Rules a query waives with `allow(rule, reason = "..")` in `query!` (the waiver and its
+/// reason are kept in the query's shape and listed by `schema queries`).
+pub const QUERY_RULES: &[&str] = &[QUERY_UNINDEXED, QUERY_SORT_IN_MEMORY, QUERY_BROADCAST];
+
 /// Rules `#[mongo(allow(...))]` can waive.
 pub const WAIVABLE_RULES: &[&str] = &[
     DB_NAME,

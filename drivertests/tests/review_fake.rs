@@ -163,6 +163,11 @@ impl Server for Fake {
                 Some(parsed) => Ok(doc! { "parsed": parsed.clone(), "ok": 1 }),
                 None => Err(refused(UNAUTHORIZED)),
             },
+            // `schema queries --explain`: a deployment where no index answers anything
+            "explain" => Ok(doc! {
+                "queryPlanner": { "winningPlan": { "stage": "COLLSCAN", "direction": "forward" }, "rejectedPlans": [] },
+                "ok": 1,
+            }),
             "find" => match &self.mongos {
                 Some(names) => Ok(cursor(names.iter().map(|n| doc! { "_id": *n }).collect())),
                 None => Err(refused(UNAUTHORIZED)),
@@ -572,4 +577,75 @@ fn through_mongos_the_models_indexes_are_compared_with_what_listindexes_shows() 
         );
     }
     assert_eq!(report.items.len(), 26);
+}
+
+/// `schema queries --explain` where mongod's plans are not the verdicts': each difference is
+/// listed with the query, and the explain sent is the query's, on its model's collection.
+#[test]
+fn the_explain_check_lists_where_the_deployment_plans_otherwise() {
+    use mongo_schema::command::{Index, IndexKey, Registration};
+    use mongo_schema::query::{Direction, Filter, Op, Pred, RegisteredQuery, Shape};
+
+    const INDEXES: &[Index] = &[Index {
+        name: "customerId_1_createTime_-1",
+        keys: &[("customerId", IndexKey::Ascending), ("createTime", IndexKey::Descending)],
+        unique: false,
+        ttl: None,
+        partial: None,
+        sparse: false,
+        hidden: false,
+        collation: None,
+        weights: &[],
+        default_language: None,
+        language_override: None,
+        wildcard_projection: &[],
+    }];
+    /// The model's collection and fields (its indexes are `INDEXES`).
+    #[derive(serde::Serialize, mongo_schema::MongoSchema)]
+    #[serde(rename_all = "camelCase")]
+    #[mongo(db = "db_shop", collection = "t_order")]
+    struct Order {
+        #[serde(rename = "_id")]
+        id: i64,
+        customer_id: String,
+        create_time: mongo_schema::bson::DateTime,
+        note: String,
+    }
+    fn model(_: &'static str) -> Registration {
+        Registration { indexes: INDEXES, ..Registration::of::<Order>("Order") }
+    }
+    static INDEXED: Shape = Shape {
+        filter: &[Filter::Pred(Pred { path: "customerId", op: Op::Eq })],
+        sort: &[("createTime", Direction::Descending)],
+        projection: &[],
+        limit: Some(20),
+        skip: None,
+        name: Some("orders_of_customer"),
+        allow: &[],
+        module: "orders",
+        file: "src/orders.rs",
+        line: 7,
+    };
+    static SCAN: Shape =
+        Shape { filter: &[Filter::Pred(Pred { path: "note", op: Op::Eq })], name: Some("by_note"), line: 9, ..INDEXED };
+    let indexed = RegisteredQuery { rust_type: "Order", model, shape: &INDEXED };
+    let scan = RegisteredQuery { rust_type: "Order", model, shape: &SCAN };
+    let mut fake = Fake::mongos();
+    let found = mongo_schema::queries::explain_check(&mut fake, &[&indexed, &scan]);
+    // the collection scan was the verdict of `by_note`: only the indexed query differs
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0].query.as_str(), found[0].location.as_str()), ("orders_of_customer", "src/orders.rs:7"));
+    assert_eq!(
+        found[0].differences,
+        ["mongod scans the collection (COLLSCAN) where the verdict names index customerId_1_createTime_-1"]
+    );
+    let (db, sent) = &fake.log[0];
+    assert_eq!(db, "db_shop");
+    assert_eq!(
+        sent,
+        &doc! {
+            "explain": { "find": "t_order", "filter": { "customerId": "v0" }, "sort": { "createTime": -1 }, "limit": 20_i64 },
+            "verbosity": "queryPlanner",
+        }
+    );
 }

@@ -26,6 +26,10 @@ pub use mongo_schema_cli::dump;
 #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
 #[doc(inline)]
 pub use mongo_schema_cli::infer;
+#[cfg(feature = "cli")]
+#[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
+#[doc(inline)]
+pub use mongo_schema_cli::queries;
 #[doc(inline)]
 pub use mongo_schema_core::command;
 #[cfg(any(feature = "cli", feature = "migrate"))]
@@ -40,6 +44,10 @@ pub mod paths {
 #[cfg_attr(docsrs, doc(cfg(feature = "review")))]
 #[doc(inline)]
 pub use mongo_schema_cli::review;
+/// Queries checked against their model and its indexes: the shape `query!` writes, the
+/// planner (`query::plan`), the catalogue `schema queries` lists, and the explain check.
+#[doc(inline)]
+pub use mongo_schema_core::query;
 #[doc(inline)]
 pub use mongo_schema_core::{render, serde_helpers};
 /// The [`MongoSchema`] trait: the `$jsonSchema` of a Rust type, exact to what the driver

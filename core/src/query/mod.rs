@@ -2,7 +2,9 @@
 //! ([`shape`]), the planner that decides, by mongod's rules, which declared index a query
 //! gets (`plan`), and the catalogue of every query a program holds.
 
+pub mod explain;
 pub mod plan;
 pub mod shape;
 
+pub use plan::{enforce, plan, IndexRef, Rule, Verdict};
 pub use shape::{registered_queries, Direction, Filter, Op, Pred, RegisteredQuery, Shape};
