@@ -40,16 +40,19 @@ pub fn expand(c: &Container, assertions: &[Assertion]) -> TokenStream {
     let (facts, checks) = checked_facts(c, facts, assertions);
     let root = c.is_root().then(|| root_impl(c));
     let fields = fields_table(c);
+    let variants = unit_variants(c);
     let (paths_type, paths) = paths(c);
     let body = quote! {
         type Fields = #paths_type;
         const FACTS: _p::SchemaFacts = #facts;
         #fields
+        #variants
         fn json_schema() -> _p::Document {
             #schema
         }
     };
-    wrap(c.input, body, Some(quote!(#root #checks #paths)))
+    let query_value = unit_query_value(c);
+    wrap(c.input, body, Some(quote!(#root #checks #paths #query_value)))
 }
 
 /// Where the assertions run. A non-generic type gets a `const _` item, evaluated by
@@ -707,6 +710,36 @@ impl ToTokens for Repr<'_> {
             Repr::Untagged => quote!(_p::Repr::Untagged),
         });
     }
+}
+
+/// `VARIANTS` of an enum of unit variants written as strings (serde's external tagging):
+/// the strings, for `query!`'s check of a literal against such a field.
+fn unit_variants(c: &Container) -> Option<TokenStream> {
+    let Data::Enum(variants) = &c.data else { return None };
+    let written: Vec<&Variant> = variants.iter().filter(|v| !v.serde.skip_serializing).collect();
+    let all_unit = written.iter().all(|v| v.style == Style::Unit && !v.serde.untagged);
+    if !matches!(repr(c), Repr::External) || !all_unit || written.is_empty() {
+        return None;
+    }
+    let names = written.iter().map(|v| &v.name);
+    Some(quote!(const VARIANTS: &'static [&'static str] = &[#(#names),*];))
+}
+
+/// `query!`'s value impl of an enum of unit variants (see `unit_variants`): each variant's
+/// string, so the enum is compared with the keys that store it.
+fn unit_query_value(c: &Container) -> Option<TokenStream> {
+    unit_variants(c)?;
+    let Data::Enum(variants) = &c.data else { return None };
+    if !c.input.generics.params.is_empty() {
+        return None;
+    }
+    let syn::Data::Enum(data) = &c.input.data else { return None };
+    let ident = &c.input.ident;
+    let arms = data.variants.iter().zip(variants).filter(|(_, v)| !v.serde.skip_serializing).map(|(syn, v)| {
+        let (variant, name) = (&syn.ident, &v.name);
+        quote!(#variant => #name)
+    });
+    Some(quote!(_p::query_value!(#ident { #(#arms),* });))
 }
 
 fn enum_schema(c: &Container, variants: &[Variant]) -> (TokenStream, TokenStream) {

@@ -42,6 +42,9 @@ pub mod paths {
 pub use mongo_schema_cli::review;
 #[doc(inline)]
 pub use mongo_schema_core::{render, serde_helpers};
+/// Queries checked against their model: what `query!` gives ([`query::Query`]), what it
+/// reads of a query ([`query::Shape`]) and the catalogue of every query a program holds.
+pub use mongo_schema_core::query;
 /// The [`MongoSchema`] trait: the `$jsonSchema` of a Rust type, exact to what the driver
 /// writes, and the compile-time facts the modelling rules need.
 pub mod schema {
@@ -61,7 +64,7 @@ pub mod view {
 }
 
 #[doc(hidden)]
-pub use mongo_schema_core::{__fields_node, __private};
+pub use mongo_schema_core::{__fields_node, __private, __query_value};
 
 /// mongod's error codes with their names (`BAD_VALUE` is 2 `"BadValue"`): what
 /// the update checker answers (`UpdateError::server_code`, feature `validator`) and what
@@ -139,6 +142,17 @@ pub use mongo_schema_macros::migrations;
 macro_rules! path {
     ($($path:tt)+) => {
         $crate::__private::field_path!($crate; $($path)+)
+    };
+}
+
+/// A query checked against its model at compile time: `query!(Order, { "status": "Paid" },
+/// sort = { "createTime": -1 }, limit = 50)`, a filter in `bson::doc!`'s syntax whose keys,
+/// operators and values the build checks against the model (and its indexes), giving a
+/// [`query::Query`] with the filter document and the driver's options. See docs/QUERIES.md.
+#[macro_export]
+macro_rules! query {
+    ($($query:tt)+) => {
+        $crate::__private::query!($crate; $($query)+)
     };
 }
 

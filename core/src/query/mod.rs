@@ -2,7 +2,10 @@
 //! ([`shape`]), the planner that decides, by mongod's rules, which declared index a query
 //! gets (`plan`), and the catalogue of every query a program holds.
 
+pub mod check;
 pub mod plan;
 pub mod shape;
+pub mod value;
 
 pub use shape::{registered_queries, Direction, Filter, Op, Pred, RegisteredQuery, Shape};
+pub use value::{kinds, Driver, Query, Stores};
