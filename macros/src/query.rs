@@ -6,7 +6,7 @@
 //! value checked by a trait spanned at it), and the query's registration. It knows no
 //! model: what a key stores is the constant's business.
 
-use proc_macro2::{Delimiter, Group, Literal, Span, TokenStream, TokenTree};
+use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use quote::{quote, quote_spanned};
 
 /// The rules a query may waive with `allow(rule, reason = "..")`.
@@ -71,10 +71,35 @@ struct Cx {
     checks: Vec<TokenStream>,
 }
 
+/// `tokens` with every span set to `span` (so that an error in a call built from them
+/// points there: a call's span is its tokens' joined).
+fn respan(tokens: &TokenStream, span: Span) -> TokenStream {
+    tokens
+        .clone()
+        .into_iter()
+        .map(|token| match token {
+            TokenTree::Group(g) => {
+                let mut group = Group::new(g.delimiter(), respan(&g.stream(), span));
+                group.set_span(span);
+                TokenTree::Group(group)
+            }
+            mut other => {
+                other.set_span(span);
+                other
+            }
+        })
+        .collect()
+}
+
 impl Cx {
+    /// The runtime's items and the model, spanned at `span`.
+    fn at(&self, span: Span) -> (TokenStream, TokenStream) {
+        (respan(&self.p, span), respan(&self.model, span))
+    }
+
     /// The class of the values compared with `path` in `scope`, as a kind type.
     fn class(&self, scope: &Scope, path: &str, span: Span) -> TokenStream {
-        let (p, model) = (&self.p, &self.model);
+        let (p, model) = self.at(span);
         let code = match scope {
             Scope::Root => quote_spanned!(span=> #p::query_check::value_class::<#model>(#path)),
             Scope::Items(array) => quote_spanned!(span=> #p::query_check::elem_value_class::<#model>(#array, #path)),
@@ -85,23 +110,31 @@ impl Cx {
     /// One value compared with `path`: checked by the trait, spanned at the value.
     fn value(&mut self, scope: &Scope, path: &str, value: &[TokenTree]) -> TokenStream {
         let span = first_span(value);
+        if is_null(value) {
+            let p = &self.p;
+            return quote!(#p::Bson::Null);
+        }
+        if brace(value).is_some() || bracket(value).is_some() {
+            // a document or an array literal, matched as written
+            return self.raw(value);
+        }
         if let [TokenTree::Literal(lit)] = value {
             if let syn::Lit::Str(text) = syn::Lit::new(lit.clone()) {
                 if let Scope::Root = scope {
-                    let (p, model, text) = (&self.p, &self.model, text.value());
+                    let ((p, model), text) = (self.at(span), text.value());
                     self.checks.push(quote_spanned!(span=> #p::query_check::literal_str::<#model>(#path, #text)));
                 }
             }
         }
         let kind = self.class(scope, path, span);
-        let p = &self.p;
+        let p = respan(&self.p, span);
         let expr: TokenStream = value.iter().cloned().collect();
         quote_spanned!(span=> #p::value::<#kind, _>(&(#expr)))
     }
 
     fn fixed(&self, kind: &str, value: &[TokenTree]) -> TokenStream {
         let span = first_span(value);
-        let p = &self.p;
+        let p = respan(&self.p, span);
         let kind = proc_macro2::Ident::new(kind, span);
         let expr: TokenStream = value.iter().cloned().collect();
         quote_spanned!(span=> #p::value::<#p::kinds::#kind, _>(&(#expr)))
@@ -252,7 +285,7 @@ fn filter(cx: &mut Cx, scope: &Scope, group: &Group) -> syn::Result<(Vec<Node>, 
                 if let Scope::Items(_) = scope {
                     return Err(syn::Error::new(span, "`$text` is a top-level operator: it cannot be inside `$elemMatch`"));
                 }
-                let (p, model) = (&cx.p, &cx.model);
+                let (p, model) = cx.at(span);
                 cx.checks.push(quote_spanned!(span=> #p::query_check::text::<#model>()));
                 inserts.push((key, cx.raw(&value)));
                 nodes.push(Node::Text);
@@ -275,8 +308,8 @@ fn filter(cx: &mut Cx, scope: &Scope, group: &Group) -> syn::Result<(Vec<Node>, 
                 if let Scope::Root = scope {
                     for op in &ops {
                         let node = Node::Pred { path: key.clone(), op: op.clone() };
-                        let (p, model) = (&cx.p, &cx.model);
-                        let pred = render_pred(p, &key, op);
+                        let (p, model) = cx.at(span);
+                        let pred = render_pred(&p, &key, op);
                         cx.checks.push(quote_spanned!(span=> #p::query_check::pred::<#model>(&#pred)));
                         nodes.push(node);
                     }
@@ -369,6 +402,7 @@ fn operators_of(
                     None => {
                         let span = first_span(value);
                         let kind = cx.class(scope, path, span);
+                        let p = respan(&p, span);
                         let expr: TokenStream = value.iter().cloned().collect();
                         (None, false, quote_spanned!(span=> #p::values::<#kind, _>(#expr)))
                     }
@@ -580,7 +614,9 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
         return Err(syn::Error::new(first_span(&filter_tokens), "the filter is a document in `doc!`'s syntax: `{ \"key\": value, .. }`"));
     };
     let model_tokens: TokenStream = model.iter().cloned().collect();
-    let p = quote!(#krate::__private);
+    // the expansion's one name for the runtime: `$crate` cannot take another span, and a
+    // check's tokens must all be spanned at its key
+    let p = quote!(__query_rt);
     let mut cx = Cx { p: p.clone(), bson: quote!(#krate::bson), model: model_tokens.clone(), checks: Vec::new() };
     let (nodes, filter_doc) = filter(&mut cx, &Scope::Root, &filter_group)?;
 
@@ -624,7 +660,7 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
                         "-1" => false,
                         _ => return Err(syn::Error::new(first_span(&v), "a sort direction is `1` (ascending) or `-1` (descending)")),
                     };
-                    let model = &cx.model;
+                    let (p, model) = cx.at(kspan);
                     cx.checks.push(quote_spanned!(kspan=> #p::query_check::sort::<#model>(#k)));
                     sort.push((k, ascending));
                 }
@@ -641,7 +677,7 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
                             "0" | "false" => false,
                             _ => return Err(syn::Error::new(first_span(&v), "a projection key takes `1` (included) or `0` (excluded)")),
                         };
-                        let model = &cx.model;
+                        let (p, model) = cx.at(kspan);
                         cx.checks.push(quote_spanned!(kspan=> #p::query_check::projection::<#model>(#k)));
                         projection.push((k, included));
                     }
@@ -700,7 +736,9 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
     let (projection_items, typed) = match &typed_projection {
         Some(ty) => {
             let span = ty.clone().into_iter().next().map_or_else(Span::call_site, |t| t.span());
-            cx.checks.push(quote_spanned!(span=> #p::query_check::typed_projection::<#model, #ty>()));
+            let (sp, smodel) = cx.at(span);
+            let sty = respan(ty, span);
+            cx.checks.push(quote_spanned!(span=> #sp::query_check::typed_projection::<#smodel, #sty>()));
             (
                 quote!(&__PROJECTION),
                 quote! {
@@ -734,9 +772,8 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
     };
     let call = Span::call_site();
     let enforce = quote_spanned!(call=> #p::query_enforce(&__SHAPE, &#p::Registration::of::<#model>(#written)));
-    let line = Literal::u32_unsuffixed(0);
-    let _ = line;
     Ok(quote! {{
+        use #krate::__private as __query_rt;
         #typed
         static __SHAPE: #p::QueryShape = #p::QueryShape {
             filter: &[#(#filter_nodes),*],

@@ -210,7 +210,7 @@ const fn fail_key(
             let bad = slice(path, segment(path, at));
             if at > 0 {
                 let before = slice(path, (0, segment(path, at - 1).1));
-                message = message.str(": `").str(before).str("` (a `").str(owner).str("`) has no key `").str(bad).str("`");
+                message = message.str(": `").str(before).str("` (of type `").str(owner).str("`) has no key `").str(bad).str("`");
             }
             // a key renamed with `renamed_from`: the old name is what the data had
             let mut r = 0;
@@ -481,7 +481,7 @@ const fn elem_match<M: MongoCollection>(path: &'static str, at: &Reached, filter
 #[track_caller]
 const fn refuse(path: &str, what: &str, at: &Reached, fix: &str) -> ! {
     let stored = match at.array {
-        true => ConstMessage::new().str("an array of ").str(kind_name(at.item).split_at(if matches!(at.item, BsonKind::Int) { 0 } else { 0 }).1),
+        true => ConstMessage::new().str("an array whose items are each ").str(kind_name(at.item)),
         false => ConstMessage::new().str(kind_name(at.kind)),
     };
     let message = ConstMessage::new()

@@ -91,7 +91,7 @@ pub trait Kind {
 /// A Rust value that can be compared with a key storing `K` (one of [`kinds`]), and the
 /// BSON it is compared as.
 #[diagnostic::on_unimplemented(
-    message = "a `{Self}` cannot be compared with this key: it stores `{K}`",
+    message = "a `{Self}` cannot be compared with this key, which stores `{K}`",
     label = "a `{Self}` here matches no document",
     note = "query! compares a value with what the model stores at the key; `{K}` lists the Rust types it takes",
     note = "a string is never equal to a date, a number or an ObjectId in mongod: parse it first (`DateTime::parse_rfc3339_str`, `ObjectId::parse_str`, `Decimal128::from_str`)"
