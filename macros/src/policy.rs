@@ -302,7 +302,8 @@ fn load(manifest: PathBuf) -> Loaded {
 pub fn driver() -> Option<String> {
     let dir = std::env::var_os("CARGO_MANIFEST_DIR")?;
     let manifest = Path::new(&dir).join("Cargo.toml");
-    static DRIVERS: OnceLock<Mutex<HashMap<PathBuf, Option<(String, bool)>>>> = OnceLock::new();
+    type Drivers = Mutex<HashMap<PathBuf, Option<(String, bool)>>>;
+    static DRIVERS: OnceLock<Drivers> = OnceLock::new();
     let mut cache = DRIVERS.get_or_init(Default::default).lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     let found = cache
         .entry(manifest.clone())

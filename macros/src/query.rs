@@ -175,7 +175,9 @@ fn split_commas(tokens: TokenStream) -> Vec<Vec<TokenTree>> {
             }
             _ => colons = 0,
         }
-        parts.last_mut().map(|last| last.push(token));
+        if let Some(last) = parts.last_mut() {
+            last.push(token);
+        }
     }
     if parts.last().is_some_and(Vec::is_empty) {
         parts.pop();
@@ -256,20 +258,29 @@ fn filter(cx: &mut Cx, scope: &Scope, group: &Group) -> syn::Result<(Vec<Node>, 
         match key.as_str() {
             "$and" | "$or" | "$nor" => {
                 let Some(list) = bracket(&value) else {
-                    return Err(syn::Error::new(span, format!("`{key}` takes an array of filter documents: `\"{key}\": [{{ .. }}, {{ .. }}]`")));
+                    return Err(syn::Error::new(
+                        span,
+                        format!("`{key}` takes an array of filter documents: `\"{key}\": [{{ .. }}, {{ .. }}]`"),
+                    ));
                 };
                 let mut branches = Vec::new();
                 let mut docs = Vec::new();
                 for part in split_commas(list.stream()) {
                     let Some(g) = brace(&part) else {
-                        return Err(syn::Error::new(first_span(&part), format!("each branch of `{key}` is a filter document `{{ .. }}`")));
+                        return Err(syn::Error::new(
+                            first_span(&part),
+                            format!("each branch of `{key}` is a filter document `{{ .. }}`"),
+                        ));
                     };
                     let (branch, doc) = filter(cx, scope, g)?;
                     branches.push(branch);
                     docs.push(doc);
                 }
                 if branches.is_empty() {
-                    return Err(syn::Error::new(span, format!("`{key}` needs at least one branch (mongod refuses an empty array)")));
+                    return Err(syn::Error::new(
+                        span,
+                        format!("`{key}` needs at least one branch (mongod refuses an empty array)"),
+                    ));
                 }
                 let p = &cx.p;
                 inserts.push((key.clone(), quote!(#p::Bson::Array(vec![#(#p::Bson::Document(#docs)),*]))));
@@ -283,7 +294,10 @@ fn filter(cx: &mut Cx, scope: &Scope, group: &Group) -> syn::Result<(Vec<Node>, 
             }
             "$text" => {
                 if let Scope::Items(_) = scope {
-                    return Err(syn::Error::new(span, "`$text` is a top-level operator: it cannot be inside `$elemMatch`"));
+                    return Err(syn::Error::new(
+                        span,
+                        "`$text` is a top-level operator: it cannot be inside `$elemMatch`",
+                    ));
                 }
                 let (p, model) = cx.at(span);
                 cx.checks.push(quote_spanned!(span=> #p::query_check::text::<#model>()));
@@ -304,7 +318,7 @@ fn filter(cx: &mut Cx, scope: &Scope, group: &Group) -> syn::Result<(Vec<Node>, 
             }
             _ => {
                 check_key(&key, span)?;
-                let (ops, bson) = field(cx, scope, &key, span, &value)?;
+                let (ops, bson) = field(cx, scope, &key, &value)?;
                 if let Scope::Root = scope {
                     for op in &ops {
                         let node = Node::Pred { path: key.clone(), op: op.clone() };
@@ -331,7 +345,7 @@ fn check_key(key: &str, span: Span) -> syn::Result<()> {
 }
 
 /// The value of a key: operators, or an equality.
-fn field(cx: &mut Cx, scope: &Scope, path: &str, span: Span, value: &[TokenTree]) -> syn::Result<(Vec<Op>, TokenStream)> {
+fn field(cx: &mut Cx, scope: &Scope, path: &str, value: &[TokenTree]) -> syn::Result<(Vec<Op>, TokenStream)> {
     let p = cx.p.clone();
     if is_null(value) {
         return Ok((vec![Op::EqNull], quote!(#p::Bson::Null)));
@@ -349,7 +363,7 @@ fn field(cx: &mut Cx, scope: &Scope, path: &str, span: Span, value: &[TokenTree]
                 "a key's value is either operators (`{ \"$gte\": a }`) or a document matched exactly, not both: mongod reads the first key to decide",
             ));
         }
-        let (ops, inserts) = operators_of(cx, scope, path, span, &items)?;
+        let (ops, inserts) = operators_of(cx, scope, path, &items)?;
         let doc = document(cx, inserts);
         return Ok((ops, quote!(#p::Bson::Document(#doc))));
     }
@@ -366,7 +380,6 @@ fn operators_of(
     cx: &mut Cx,
     scope: &Scope,
     path: &str,
-    span: Span,
     items: &[(String, Span, Vec<TokenTree>)],
 ) -> syn::Result<(Vec<Op>, Inserts)> {
     let p = cx.p.clone();
@@ -446,7 +459,7 @@ fn operators_of(
                 let inner = entries(group)?;
                 if !inner.is_empty() && inner.iter().all(|(k, ..)| k.starts_with('$') && !matches!(k.as_str(), "$and" | "$or" | "$nor")) {
                     let items_scope = scope.clone();
-                    let (inner_ops, inner_inserts) = operators_of(cx, &items_scope, path, span, &inner)?;
+                    let (inner_ops, inner_inserts) = operators_of(cx, &items_scope, path, &inner)?;
                     let doc = document(cx, inner_inserts);
                     (Op::ElemMatchValue(inner_ops), quote!(#p::Bson::Document(#doc)))
                 } else {
@@ -464,7 +477,7 @@ fn operators_of(
                     if inner.is_empty() || !inner.iter().all(|(k, ..)| k.starts_with('$')) {
                         return Err(syn::Error::new(*op_span, "`$not` takes operators (`{ \"$gt\": 5 }`) or a regex"));
                     }
-                    let (inner_ops, inner_inserts) = operators_of(cx, scope, path, span, &inner)?;
+                    let (inner_ops, inner_inserts) = operators_of(cx, scope, path, &inner)?;
                     let doc = document(cx, inner_inserts);
                     let first = inner_ops.into_iter().next().unwrap_or(Op::Eq);
                     (Op::Not(Box::new(first)), quote!(#p::Bson::Document(#doc)))
@@ -605,13 +618,22 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
     let mut parts = parts.into_iter();
     let model: Vec<TokenTree> = parts.next().unwrap_or_default();
     if model.is_empty() {
-        return Err(syn::Error::new(Span::call_site(), "write the model first, then the filter: `query!(Order, { \"status\": \"Paid\" })`"));
+        return Err(syn::Error::new(
+            Span::call_site(),
+            "write the model first, then the filter: `query!(Order, { \"status\": \"Paid\" })`",
+        ));
     }
     let Some(filter_tokens) = parts.next() else {
-        return Err(syn::Error::new(first_span(&model), "a filter document follows the model: `query!(Order, { \"status\": \"Paid\" })` (`{}` for every document)"));
+        return Err(syn::Error::new(
+            first_span(&model),
+            "a filter document follows the model: `query!(Order, { \"status\": \"Paid\" })` (`{}` for every document)",
+        ));
     };
     let Some(filter_group) = brace(&filter_tokens).cloned() else {
-        return Err(syn::Error::new(first_span(&filter_tokens), "the filter is a document in `doc!`'s syntax: `{ \"key\": value, .. }`"));
+        return Err(syn::Error::new(
+            first_span(&filter_tokens),
+            "the filter is a document in `doc!`'s syntax: `{ \"key\": value, .. }`",
+        ));
     };
     let model_tokens: TokenStream = model.iter().cloned().collect();
     // the expansion's one name for the runtime: `$crate` cannot take another span, and a
@@ -809,11 +831,16 @@ fn waiver(group: &Group) -> syn::Result<(String, String)> {
     if !WAIVABLE.contains(&rule.to_string().as_str()) {
         return Err(syn::Error::new(
             rule.span(),
-            format!("`{rule}` is not a rule a query can waive: {} are", WAIVABLE.iter().map(|r| format!("`{r}`")).collect::<Vec<_>>().join(", ")),
+            format!(
+                "`{rule}` is not a rule a query can waive: {} are",
+                WAIVABLE.iter().map(|r| format!("`{r}`")).collect::<Vec<_>>().join(", ")
+            ),
         ));
     }
     let reason = match parts.get(1).map(Vec::as_slice) {
-        Some([TokenTree::Ident(key), TokenTree::Punct(eq), TokenTree::Literal(lit)]) if key == "reason" && eq.as_char() == '=' => {
+        Some([TokenTree::Ident(key), TokenTree::Punct(eq), TokenTree::Literal(lit)])
+            if key == "reason" && eq.as_char() == '=' =>
+        {
             match syn::Lit::new(lit.clone()) {
                 syn::Lit::Str(s) if !s.value().trim().is_empty() => s.value(),
                 _ => return Err(syn::Error::new(lit.span(), format!("the reason is a non-empty string: {usage}"))),

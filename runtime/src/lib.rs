@@ -40,11 +40,11 @@ pub mod paths {
 #[cfg_attr(docsrs, doc(cfg(feature = "review")))]
 #[doc(inline)]
 pub use mongo_schema_cli::review;
-#[doc(inline)]
-pub use mongo_schema_core::{render, serde_helpers};
 /// Queries checked against their model: what `query!` gives ([`query::Query`]), what it
 /// reads of a query ([`query::Shape`]) and the catalogue of every query a program holds.
 pub use mongo_schema_core::query;
+#[doc(inline)]
+pub use mongo_schema_core::{render, serde_helpers};
 /// The [`MongoSchema`] trait: the `$jsonSchema` of a Rust type, exact to what the driver
 /// writes, and the compile-time facts the modelling rules need.
 pub mod schema {

@@ -126,11 +126,17 @@ fn seeded(count: i64) -> Vec<QueryOrder> {
                 weight: pick(1000) as f64 / 10.0,
                 paid: pick(2) == 0,
                 note: (pick(3) != 0).then(|| format!("{} order {}", ["urgent", "gift", "plain"][pick(3)], id)),
-                ship_to: Address { city: CITIES[pick(4)].into(), zip: (pick(2) == 0).then(|| format!("{:05}", pick(99999))) },
+                ship_to: Address {
+                    city: CITIES[pick(4)].into(),
+                    zip: (pick(2) == 0).then(|| format!("{:05}", pick(99999))),
+                },
                 lines,
                 tags,
                 labels,
-                location: GeoPoint { kind: "Point".into(), coordinates: [pick(20) as f64 - 10.0, pick(20) as f64 - 10.0] },
+                location: GeoPoint {
+                    kind: "Point".into(),
+                    coordinates: [pick(20) as f64 - 10.0, pick(20) as f64 - 10.0],
+                },
             }
         })
         .collect()
@@ -204,8 +210,12 @@ fn every_accepted_form_finds_what_the_hand_written_filter_finds() {
         "status": { "$in": [Status::Paid, Status::Shipped] },
         "createTime": { "$gte": since },
     }, sort = { "createTime": -1 }, limit = 50);
-    same(&coll, &q, doc! { "customerId": customer, "status": { "$in": ["Paid", "Shipped"] }, "createTime": { "$gte": since } },
-        sorted(doc! { "createTime": -1 }, Some(50), None));
+    same(
+        &coll,
+        &q,
+        doc! { "customerId": customer, "status": { "$in": ["Paid", "Shipped"] }, "createTime": { "$gte": since } },
+        sorted(doc! { "createTime": -1 }, Some(50), None),
+    );
     let q = query!(QueryOrder, { "status": "Shipped", "paid": true });
     same(&coll, &q, doc! { "status": "Shipped", "paid": true }, by_id());
     let q = query!(QueryOrder, { "status": Status::Cancelled });
@@ -275,8 +285,12 @@ fn every_accepted_form_finds_what_the_hand_written_filter_finds() {
     let q = query!(QueryOrder, { "$text": { "$search": "urgent" } });
     same(&coll, &q, doc! { "$text": { "$search": "urgent" } }, by_id());
     let q = query!(QueryOrder, { "location": { "$near": { "$geometry": { "type": "Point", "coordinates": [0.0, 0.0] }, "$maxDistance": 500_000.0 } } }, limit = 20);
-    same(&coll, &q, doc! { "location": { "$near": { "$geometry": { "type": "Point", "coordinates": [0.0, 0.0] }, "$maxDistance": 500_000.0 } } },
-        sorted(doc! {}, Some(20), None).tap_no_sort());
+    same(
+        &coll,
+        &q,
+        doc! { "location": { "$near": { "$geometry": { "type": "Point", "coordinates": [0.0, 0.0] }, "$maxDistance": 500_000.0 } } },
+        sorted(doc! {}, Some(20), None).tap_no_sort(),
+    );
     let q = query!(QueryOrder, { "location": { "$geoWithin": { "$box": [[-5.0, -5.0], [5.0, 5.0]] } } });
     same(&coll, &q, doc! { "location": { "$geoWithin": { "$box": [[-5.0, -5.0], [5.0, 5.0]] } } }, by_id());
 
@@ -284,8 +298,13 @@ fn every_accepted_form_finds_what_the_hand_written_filter_finds() {
     let q = query!(QueryOrder, { "paid": true }, sort = { "quantity": 1, "_id": -1 }, skip = 5, limit = 10);
     same(&coll, &q, doc! { "paid": true }, sorted(doc! { "quantity": 1, "_id": -1 }, Some(10), Some(5)));
     let q = query!(QueryOrder, { "paid": true }, projection = { "status": 1, "quantity": 1 }, sort = { "_id": 1 });
-    let projected: Vec<Document> = coll.find(q.filter()).with_options(q.find_options()).run().expect("find").map(|d| d.expect("doc")).collect();
-    assert!(!projected.is_empty() && projected.iter().all(|d| d.keys().collect::<Vec<_>>() == ["_id", "status", "quantity"]), "{projected:?}");
+    let projected: Vec<Document> =
+        coll.find(q.filter()).with_options(q.find_options()).run().expect("find").map(|d| d.expect("doc")).collect();
+    assert!(
+        !projected.is_empty()
+            && projected.iter().all(|d| d.keys().collect::<Vec<_>>() == ["_id", "status", "quantity"]),
+        "{projected:?}"
+    );
     let q = query!(QueryOrder, { "paid": true }, projection = Summary, sort = { "_id": 1 });
     assert_eq!(q.projection(), Some(doc! { "_id": 1, "status": 1, "quantity": 1 }));
     let summaries: Vec<Summary> = db
@@ -297,7 +316,8 @@ fn every_accepted_form_finds_what_the_hand_written_filter_finds() {
         .map(|s| s.expect("a Summary reads back"))
         .collect();
     let all = seeded(300);
-    let want: Vec<Summary> = all.iter().filter(|o| o.paid).map(|o| Summary { id: o.id, status: o.status, quantity: o.quantity }).collect();
+    let want: Vec<Summary> =
+        all.iter().filter(|o| o.paid).map(|o| Summary { id: o.id, status: o.status, quantity: o.quantity }).collect();
     assert_eq!(summaries, want);
 
     // the same query through count_documents, aggregate, update_many and delete_many
@@ -492,18 +512,23 @@ fn a_regex_gives_bounds_only_anchored_and_case_sensitive() {
     assert!(!prefix(query!(QueryOrder, { "note": { "$regex": "urg" } }).shape()));
     assert!(!prefix(query!(QueryOrder, { "note": { "$regex": "^.rg" } }).shape()));
     let pattern = String::from("^urg");
-    assert!(!prefix(query!(QueryOrder, { "note": { "$regex": pattern } }).shape()), "an expression's pattern is not known");
+    assert!(
+        !prefix(query!(QueryOrder, { "note": { "$regex": pattern } }).shape()),
+        "an expression's pattern is not known"
+    );
 }
 
 #[test]
 fn every_query_registers_itself_with_its_model() {
-    let q = query!(QueryOrder, { "paid": true }, name = "paid orders", sort = { "_id": 1 }, limit = 3);
-    let found: Vec<_> = mongo_schema::query::registered_queries().filter(|r| r.shape.name == Some("paid orders")).collect();
+    let (q, line) = (query!(QueryOrder, { "paid": true }, name = "paid orders", limit = 3), line!());
+    let found: Vec<_> =
+        mongo_schema::query::registered_queries().filter(|r| r.shape.name == Some("paid orders")).collect();
     assert_eq!(found.len(), 1);
     assert!(std::ptr::eq(found[0].shape, q.shape()));
     assert_eq!(found[0].rust_type, "QueryOrder");
     let model = (found[0].model)(found[0].rust_type);
     assert_eq!((model.db, model.collection), ("db_test_query", "t_query_order"));
-    assert_eq!(found[0].shape.line, line!() - 7);
+    assert_eq!(found[0].shape.line, line);
+    assert_eq!(found[0].shape.file, file!());
     assert!(mongo_schema::query::registered_queries().count() > 40);
 }

@@ -112,7 +112,14 @@ const fn holds(field: &'static FieldFacts) -> Reached {
 /// Walks `path` (a key as stored) from the fields `root` of the struct `owner`.
 const fn reach(root: Option<&'static [FieldFacts]>, owner: &'static str, path: &str) -> Result<Reached, Miss> {
     let Some(list) = root else { return Ok(Reached::unlisted()) };
-    let mut at = Reached { kind: BsonKind::Object, item: BsonKind::Object, array: false, fields: Some(list), field: None, owner };
+    let mut at = Reached {
+        kind: BsonKind::Object,
+        item: BsonKind::Object,
+        array: false,
+        fields: Some(list),
+        field: None,
+        owner,
+    };
     // the walk stands on a map's values: the next segment is any key
     let mut in_map = false;
     let count = segments(path);
@@ -133,14 +140,21 @@ const fn reach(root: Option<&'static [FieldFacts]>, owner: &'static str, path: &
             // an element by position: the items themselves
             at = match at.fields {
                 Some(_) => Reached { kind: BsonKind::Object, item: BsonKind::Object, array: false, field: None, ..at },
-                None => Reached { kind: at.item, item: at.item, array: matches!(at.item, BsonKind::Array), fields: None, field: None, owner: "" },
+                None => Reached {
+                    kind: at.item,
+                    item: at.item,
+                    array: matches!(at.item, BsonKind::Array),
+                    fields: None,
+                    field: None,
+                    owner: "",
+                },
             };
             i += 1;
             continue;
         }
         match (at.kind, at.fields) {
             // a document (or an array of documents, reached through) whose keys are listed
-            (BsonKind::Object | BsonKind::Array, Some(list)) if !(at.array && !matches!(at.item, BsonKind::Object)) => {
+            (BsonKind::Object | BsonKind::Array, Some(list)) if !at.array || matches!(at.item, BsonKind::Object) => {
                 match FieldFacts::written(list, key.as_bytes(), at.owner) {
                     Some((_, field)) => {
                         at = holds(field);
@@ -210,7 +224,14 @@ const fn fail_key(
             let bad = slice(path, segment(path, at));
             if at > 0 {
                 let before = slice(path, (0, segment(path, at - 1).1));
-                message = message.str(": `").str(before).str("` (of type `").str(owner).str("`) has no key `").str(bad).str("`");
+                message = message
+                    .str(": `")
+                    .str(before)
+                    .str("` (of type `")
+                    .str(owner)
+                    .str("`) has no key `")
+                    .str(bad)
+                    .str("`");
             }
             // a key renamed with `renamed_from`: the old name is what the data had
             let mut r = 0;
@@ -233,8 +254,12 @@ const fn fail_key(
         }
         Miss::AfterScalar { at, kind } => {
             let before = slice(path, (0, segment(path, at - 1).1));
-            let message =
-                message.str(": `").str(before).str("` holds ").str(kind_name(kind)).str(", which has no keys; the path ends there");
+            let message = message
+                .str(": `")
+                .str(before)
+                .str("` holds ")
+                .str(kind_name(kind))
+                .str(", which has no keys; the path ends there");
             panic!("{}", message.as_str())
         }
     }
@@ -332,7 +357,7 @@ const fn distance(a: &[u8], b: &[u8]) -> usize {
         let mut j = 1;
         while j <= b.len() {
             let above = row[j];
-            let cost = (a[i - 1].to_ascii_lowercase() != b[j - 1].to_ascii_lowercase()) as usize;
+            let cost = !a[i - 1].eq_ignore_ascii_case(&b[j - 1]) as usize;
             let mut best = diagonal + cost;
             if above + 1 < best {
                 best = above + 1;
@@ -400,10 +425,10 @@ pub const fn pred<M: MongoCollection>(pred: &Pred) {
 const fn op<M: MongoCollection>(path: &'static str, at: &Reached, op: &Op) {
     let kind = compared(at);
     match op {
-        Op::Regex { .. } => {
-            if !matches!(kind, BsonKind::String) && !is_open(kind) && !matches!(at.kind, BsonKind::Object) {
-                refuse(path, "`$regex`", at, "matches strings only: compare it with `$eq`, `$in` or a range instead");
-            }
+        Op::Regex { .. }
+            if !matches!(kind, BsonKind::String) && !is_open(kind) && !matches!(at.kind, BsonKind::Object) =>
+        {
+            refuse(path, "`$regex`", at, "matches strings only: compare it with `$eq`, `$in` or a range instead");
         }
         Op::Size | Op::All | Op::ElemMatch(_) | Op::ElemMatchValue(_) => {
             if !at.array && !is_open(at.kind) {
@@ -427,7 +452,14 @@ const fn op<M: MongoCollection>(path: &'static str, at: &Reached, op: &Op) {
                 }
             }
             if let Op::ElemMatchValue(ops) = op {
-                let item = Reached { kind: at.item, item: at.item, array: false, fields: at.fields, field: None, owner: at.owner };
+                let item = Reached {
+                    kind: at.item,
+                    item: at.item,
+                    array: false,
+                    fields: at.fields,
+                    field: None,
+                    owner: at.owner,
+                };
                 let mut i = 0;
                 while i < ops.len() {
                     self::op::<M>(path, &item, &ops[i]);
@@ -443,23 +475,19 @@ const fn op<M: MongoCollection>(path: &'static str, at: &Reached, op: &Op) {
                 refuse(path, "a range operator", at, "on a whole document compares field by field, which is rarely meant: compare one of its keys (`key.inner`)");
             }
         }
-        Op::Mod => {
-            if !is_number(kind) && !is_open(kind) {
-                refuse(path, "`$mod`", at, "applies to numbers only");
-            }
+        Op::Mod if !is_number(kind) && !is_open(kind) => {
+            refuse(path, "`$mod`", at, "applies to numbers only");
         }
-        Op::Near => {
-            if !geo_indexed(M::INDEXES, path) {
-                let message = ConstMessage::new()
-                    .str("`$near` on `")
-                    .str(path)
-                    .str("`: mongod answers `$near` only from a `2dsphere` or `2d` index on the key, and `")
-                    .str(M::NAME)
-                    .str("` declares none there; add `#[mongo(index(keys(")
-                    .str(path)
-                    .str(" = \"2dsphere\")))]` to the model, or use `$geoWithin`, which needs no index");
-                panic!("{}", message.as_str())
-            }
+        Op::Near if !geo_indexed(M::INDEXES, path) => {
+            let message = ConstMessage::new()
+                .str("`$near` on `")
+                .str(path)
+                .str("`: mongod answers `$near` only from a `2dsphere` or `2d` index on the key, and `")
+                .str(M::NAME)
+                .str("` declares none there; add `#[mongo(index(keys(")
+                .str(path)
+                .str(" = \"2dsphere\")))]` to the model, or use `$geoWithin`, which needs no index");
+            panic!("{}", message.as_str())
         }
         Op::Not(inner) => self::op::<M>(path, at, inner),
         _ => {}
@@ -503,7 +531,9 @@ const fn geo_indexed(indexes: &[crate::command::Index], path: &str) -> bool {
         let keys = indexes[i].keys;
         let mut k = 0;
         while k < keys.len() {
-            if matches!(keys[k].1, IndexKey::Sphere2d | IndexKey::Geo2d) && bytes_eq(keys[k].0.as_bytes(), path.as_bytes()) {
+            if matches!(keys[k].1, IndexKey::Sphere2d | IndexKey::Geo2d)
+                && bytes_eq(keys[k].0.as_bytes(), path.as_bytes())
+            {
                 return true;
             }
             k += 1;
@@ -519,7 +549,7 @@ const fn text_indexed(indexes: &[crate::command::Index]) -> bool {
         let keys = indexes[i].keys;
         let mut k = 0;
         while k < keys.len() {
-            if matches!(keys[k].1, IndexKey::Text) || bytes_eq(keys[k].0.as_bytes(), b"$**") && false {
+            if matches!(keys[k].1, IndexKey::Text) {
                 return true;
             }
             k += 1;
@@ -592,12 +622,8 @@ pub const fn literal_str<M: MongoCollection>(path: &'static str, value: &str) {
         }
         i += 1;
     }
-    let mut message = ConstMessage::new()
-        .str("\"")
-        .str(value)
-        .str("\" is not a value `")
-        .str(path)
-        .str("` stores: it holds one of ");
+    let mut message =
+        ConstMessage::new().str("\"").str(value).str("\" is not a value `").str(path).str("` stores: it holds one of ");
     let mut first = true;
     let mut i = 0;
     while i < variants.len() {
@@ -789,7 +815,11 @@ pub const fn projection_keys<P: MongoSchema, const N: usize>() -> [(&'static str
     out
 }
 
-const fn fill<const N: usize>(list: &'static [FieldFacts], out: &mut [(&'static str, bool); N], mut at: usize) -> usize {
+const fn fill<const N: usize>(
+    list: &'static [FieldFacts],
+    out: &mut [(&'static str, bool); N],
+    mut at: usize,
+) -> usize {
     let mut i = 0;
     while i < list.len() {
         match (list[i].flatten, list[i].fields) {

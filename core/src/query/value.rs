@@ -412,6 +412,8 @@ fn driver_options<T: serde::de::DeserializeOwned>(options: Document) -> T {
     match crate::compat::from_document(options) {
         Ok(options) => options,
         // the fields are the driver's own names and types: only a driver that renamed them
-        Err(error) => panic!("query!: the driver's options type does not read {{sort, projection, limit, skip}}: {error}"),
+        Err(error) => {
+            panic!("query!: the driver's options type does not read {{sort, projection, limit, skip}}: {error}")
+        }
     }
 }
