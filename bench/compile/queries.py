@@ -15,7 +15,7 @@ this machine lacks: CPU medians over interleaved rounds stand in for them.)
 
   python3 bench/compile/queries.py [--queries 200] [--rounds 7] [--seed 45] [--dir DIR]
 """
-import argparse, os, random, resource, statistics, subprocess, sys, tempfile
+import argparse, os, random, re, resource, shlex, statistics, subprocess, sys, tempfile
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
@@ -171,12 +171,44 @@ def run(crate, args, env):
                    check=True, env=env, stdout=subprocess.DEVNULL)
 
 
+def rustc_command(crate, args, env):
+    """The rustc command cargo runs for the crate (after a touch), as cargo prints it."""
+    os.utime(os.path.join(crate, "src", "lib.rs"))
+    log = subprocess.run(["cargo", *args, "-v", "--manifest-path", os.path.join(crate, "Cargo.toml")],
+                         env=env, capture_output=True, text=True, check=True).stderr
+    for line in log.splitlines():
+        line = line.strip()
+        if line.startswith("Running `") and "--crate-name bench_" in line:
+            return shlex.split(line[len("Running `"):-1])
+    sys.exit(f"cargo ran no rustc for {crate}:\n{log}")
+
+
+def instructions(crate, command, env):
+    """Instructions rustc executes for the crate, counted by callgrind: what the machine's
+    other load cannot move."""
+    env = dict(env, CARGO_MANIFEST_DIR=crate, CARGO_PKG_NAME=os.path.basename(crate),
+               CARGO_CRATE_NAME="bench_" + os.path.basename(crate))
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/out",
+                               f"--log-file={tmp}/log", *command], cwd=crate, env=env, capture_output=True, text=True)
+        with open(f"{tmp}/log") as f:
+            log = f.read()
+    found = re.search(r"refs:\s+([\d,]+)", log)
+    if proc.returncode != 0 or not found:
+        sys.exit(f"rustc under callgrind failed:\n{proc.stderr[-2000:]}{log[-2000:]}")
+    return int(found.group(1).replace(",", ""))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--seed", type=int, default=45)
     ap.add_argument("--dir", default=None)
+    ap.add_argument("--instructions", action="store_true",
+                    help="count rustc's instructions under callgrind (one run per variant and mode) instead of timing")
+    ap.add_argument("--variants", default="none,doc,query")
+    ap.add_argument("--modes", default="check,non-incremental build")
     a = ap.parse_args()
     root = a.dir or tempfile.mkdtemp(prefix="query-bench-")
     qs = queries(a.queries, a.seed)
@@ -190,12 +222,23 @@ def main():
         with open(os.path.join(crate, "src", "lib.rs"), "w") as f:
             f.write(render(variant, qs))
         crates[variant] = crate
-    modes = {"check": (["check"], "1"), "non-incremental build": (["build"], "0")}
+    modes = {"check": (["check"], "0"), "non-incremental build": (["build"], "0")}
+    modes = {m: modes[m] for m in a.modes.split(",")}
+    crates = {v: crates[v] for v in a.variants.split(",")}
     print(f"{a.queries} queries, seed {a.seed}, {a.rounds} interleaved rounds, crates in {root}")
     for mode, (args, incremental) in modes.items():
         env = dict(os.environ, CARGO_TARGET_DIR=target, CARGO_INCREMENTAL=incremental)
         for crate in crates.values():  # dependencies, and one untimed build each
             run(crate, args, env)
+        if a.instructions:
+            counts = {v: instructions(c, rustc_command(c, args, env), env) for v, c in crates.items()}
+            line = ", ".join(f"{v} {n / 1e9:.3f} G" for v, n in counts.items())
+            if {"none", "doc", "query"} <= counts.keys():
+                added = (counts["query"] - counts["none"]) / (counts["doc"] - counts["none"])
+                line += f"; query/doc {counts['query'] / counts['doc']:.2f}, added query/doc {added:.2f}"
+            print(f"{mode} (instructions): {line}")
+            sys.stdout.flush()
+            continue
         samples = {v: [] for v in crates}
         for _ in range(a.rounds):
             for variant, crate in crates.items():

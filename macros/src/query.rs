@@ -69,6 +69,13 @@ struct Cx {
     model: TokenStream,
     /// Const calls for the check item, each spanned at what it checks.
     checks: Vec<TokenStream>,
+    /// One call per key of the filter (`key_ops`: its check, returning the class of its
+    /// values), in the query's constant array `__K`.
+    slots: Vec<TokenStream>,
+    /// The slots whose class a value reads (each gets a type alias `__V{slot}`).
+    used: Vec<bool>,
+    /// The slot of the key whose value is being read.
+    slot: usize,
 }
 
 /// `tokens` with every span set to `span` (so that an error in a call built from them
@@ -97,14 +104,12 @@ impl Cx {
         (respan(&self.p, span), respan(&self.model, span))
     }
 
-    /// The class of the values compared with `path` in `scope`, as a kind type.
-    fn class(&self, scope: &Scope, path: &str, span: Span) -> TokenStream {
-        let (p, model) = self.at(span);
-        let code = match scope {
-            Scope::Root => quote_spanned!(span=> #p::query_check::value_class::<#model>(#path)),
-            Scope::Items(array) => quote_spanned!(span=> #p::query_check::elem_value_class::<#model>(#array, #path)),
-        };
-        quote_spanned!(span=> <#p::Class<{ #code }> as #p::Kind>::Is)
+    /// The kind type of the values of the current key (`__V{slot}`, an alias of the
+    /// class its `key_ops` call returns).
+    fn class(&mut self, span: Span) -> TokenStream {
+        self.used[self.slot] = true;
+        let alias = proc_macro2::Ident::new(&format!("__V{}", self.slot), span);
+        quote!(#alias)
     }
 
     /// One value compared with `path`: checked by the trait, spanned at the value.
@@ -126,10 +131,10 @@ impl Cx {
                 }
             }
         }
-        let kind = self.class(scope, path, span);
+        let kind = self.class(span);
         let p = respan(&self.p, span);
         let expr: TokenStream = value.iter().cloned().collect();
-        quote_spanned!(span=> #p::value::<#kind, _>(&(#expr)))
+        quote_spanned!(span=> #p::value::<#kind, _>(#expr))
     }
 
     fn fixed(&self, kind: &str, value: &[TokenTree]) -> TokenStream {
@@ -137,7 +142,7 @@ impl Cx {
         let p = respan(&self.p, span);
         let kind = proc_macro2::Ident::new(kind, span);
         let expr: TokenStream = value.iter().cloned().collect();
-        quote_spanned!(span=> #p::value::<#p::kinds::#kind, _>(&(#expr)))
+        quote_spanned!(span=> #p::value::<#p::kinds::#kind, _>(#expr))
     }
 
     /// A value taken as `bson::bson!` takes it (no check).
@@ -318,23 +323,46 @@ fn filter(cx: &mut Cx, scope: &Scope, group: &Group) -> syn::Result<(Vec<Node>, 
             }
             _ => {
                 check_key(&key, span)?;
+                let slot = cx.slots.len();
+                cx.slots.push(TokenStream::new());
+                cx.used.push(false);
+                let outer = std::mem::replace(&mut cx.slot, slot);
                 let (ops, bson) = field(cx, scope, &key, &value)?;
-                if let Scope::Root = scope {
-                    for op in &ops {
-                        let node = Node::Pred { path: key.clone(), op: op.clone() };
-                        let (p, model) = cx.at(span);
-                        let pred = render_pred(&p, &key, op);
-                        cx.checks.push(quote_spanned!(span=> #p::query_check::pred::<#model>(&#pred)));
-                        nodes.push(node);
-                    }
-                } else {
-                    nodes.extend(ops.into_iter().map(|op| Node::Pred { path: key.clone(), op }));
-                }
+                cx.slot = outer;
+                let names: Vec<String> = ops.iter().flat_map(op_names).collect();
+                let names = names.join(" ");
+                let (p, model) = cx.at(span);
+                cx.slots[slot] = match scope {
+                    Scope::Root => quote_spanned!(span=> #p::query_check::key_ops::<#model>(#key, #names)),
+                    Scope::Items(array) => quote_spanned!(span=> #p::query_check::elem_key_ops::<#model>(#array, #key, #names)),
+                };
+                nodes.extend(ops.into_iter().map(|op| Node::Pred { path: key.clone(), op }));
                 inserts.push((key, bson));
             }
         }
     }
     Ok((nodes, document(cx, inserts)))
+}
+
+/// The names `key_ops` checks for `op` (`@` before an operator on an array's elements).
+fn op_names(op: &Op) -> Vec<String> {
+    let name = match op {
+        Op::Regex { .. } => "$regex",
+        Op::Size => "$size",
+        Op::All => "$all",
+        Op::ElemMatch(_) => "$elemMatch",
+        Op::ElemMatchValue(inner) => {
+            let mut names = vec!["$elemMatch-values".to_owned()];
+            names.extend(inner.iter().flat_map(op_names).map(|n| format!("@{n}")));
+            return names;
+        }
+        Op::Gt | Op::Gte | Op::Lt | Op::Lte => "$gt",
+        Op::Mod => "$mod",
+        Op::Near => "$near",
+        Op::Not(inner) => return op_names(inner),
+        _ => return Vec::new(),
+    };
+    vec![name.to_owned()]
 }
 
 fn check_key(key: &str, span: Span) -> syn::Result<()> {
@@ -414,7 +442,7 @@ fn operators_of(
                     }
                     None => {
                         let span = first_span(value);
-                        let kind = cx.class(scope, path, span);
+                        let kind = cx.class(span);
                         let p = respan(&p, span);
                         let expr: TokenStream = value.iter().cloned().collect();
                         (None, false, quote_spanned!(span=> #p::values::<#kind, _>(#expr)))
@@ -639,7 +667,15 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
     // the expansion's one name for the runtime: `$crate` cannot take another span, and a
     // check's tokens must all be spanned at its key
     let p = quote!(__query_rt);
-    let mut cx = Cx { p: p.clone(), bson: quote!(#krate::bson), model: model_tokens.clone(), checks: Vec::new() };
+    let mut cx = Cx {
+        p: p.clone(),
+        bson: quote!(#krate::bson),
+        model: model_tokens.clone(),
+        checks: Vec::new(),
+        slots: Vec::new(),
+        used: Vec::new(),
+        slot: 0,
+    };
     let (nodes, filter_doc) = filter(&mut cx, &Scope::Root, &filter_group)?;
 
     // options
@@ -785,6 +821,11 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
     };
     let allow_items = allow.iter().map(|(rule, reason)| quote!((#rule, #reason)));
     let checks = &cx.checks;
+    let (slots, count) = (&cx.slots, cx.slots.len());
+    let aliases = cx.used.iter().enumerate().filter(|(_, used)| **used).map(|(i, _)| {
+        let alias = proc_macro2::Ident::new(&format!("__V{i}"), Span::call_site());
+        quote!(type #alias = <#p::Class<{ __K[#i] }> as #p::Kind>::Is;)
+    });
     let driver = match crate::policy::driver() {
         Some(driver) => {
             let driver = proc_macro2::Ident::new(&driver, Span::call_site());
@@ -793,7 +834,9 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
         None => quote!(()),
     };
     let call = Span::call_site();
-    let enforce = quote_spanned!(call=> #p::query_enforce(&__SHAPE, &#p::Registration::of::<#model>(#written)));
+    // a local, not `&Registration::of(..)`: a reference to a call's value would be
+    // promoted, a body of its own to compile for every query
+    let enforce = quote_spanned!(call=> let __model = #p::Registration::of::<#model>(#written); #p::query_enforce(&__SHAPE, &__model));
     Ok(quote! {{
         use #krate::__private as __query_rt;
         #typed
@@ -809,10 +852,12 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
             file: ::core::file!(),
             line: ::core::line!(),
         };
-        const _: () = {
+        const __K: [u8; #count] = {
             #(#checks;)*
             #enforce;
+            [#(#slots),*]
         };
+        #(#aliases)*
         #p::inventory::submit! {
             #p::RegisteredQuery { rust_type: #written, model: #p::Registration::of::<#model>, shape: &__SHAPE }
         }

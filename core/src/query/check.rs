@@ -76,6 +76,9 @@ const fn segments(path: &str) -> usize {
 }
 
 const fn slice(path: &str, (start, end): (usize, usize)) -> &str {
+    if start == 0 && end == path.len() {
+        return path;
+    }
     match core::str::from_utf8(path.as_bytes().split_at(end).0.split_at(start).1) {
         Ok(text) => text,
         Err(_) => "",
@@ -419,6 +422,110 @@ const fn compared(at: &Reached) -> BsonKind {
 pub const fn pred<M: MongoCollection>(pred: &Pred) {
     let at = key::<M>(pred.path);
     op::<M>(pred.path, &at, &pred.op);
+}
+
+/// Checks the key `path` of `M` and the operator `op` (`"$gt"`, `"$regex"`, `"$eq"` for
+/// an implicit equality, `"$elemMatch"` with keys, `"$elemMatch-values"` with operators on
+/// the elements) against the key's kind. The macro writes one call per operator of the
+/// filter, spanned at its key, with primitive arguments only (a reference to a constant
+/// would be promoted: a body of its own for the compiler, per call).
+#[track_caller]
+pub const fn key_op<M: MongoCollection>(path: &'static str, op: &str) {
+    let at = key::<M>(path);
+    rule::<M>(path, &at, op);
+}
+
+/// Checks the key `path` of `M` and its operators `ops` (their names separated by a
+/// space; `@` before an operator on the elements of an array, inside `$elemMatch`), and
+/// returns the class of the values compared with the key ([`value_class`]). The macro
+/// writes one call per key, spanned at it, into the query's one constant array, from which
+/// each value's kind is read: one walk of the fields table per key.
+#[track_caller]
+pub const fn key_ops<M: MongoCollection>(path: &'static str, ops: &str) -> u8 {
+    let at = key::<M>(path);
+    rules_of::<M>(path, &at, ops);
+    class_of(&at)
+}
+
+/// [`key_ops`] for the key `name` of the documents in the array `array` (`$elemMatch`).
+#[track_caller]
+pub const fn elem_key_ops<M: MongoCollection>(array: &'static str, name: &'static str, ops: &str) -> u8 {
+    let at = key::<M>(array);
+    if at.fields.is_none() {
+        // an array of unlisted documents: any key
+        return super::value::ANY;
+    }
+    let inner = key_in(at.fields, at.owner, &[], name, array);
+    rules_of::<M>(name, &inner, ops);
+    class_of(&inner)
+}
+
+#[track_caller]
+const fn rules_of<M: MongoCollection>(path: &'static str, at: &Reached, ops: &str) {
+    let bytes = ops.as_bytes();
+    let mut start = 0;
+    let mut b = 0;
+    while b <= bytes.len() {
+        if b == bytes.len() || bytes[b] == b' ' {
+            if b > start {
+                let op = slice(ops, (start, b));
+                if op.as_bytes()[0] == b'@' {
+                    let item = Reached { kind: at.item, item: at.item, array: false, fields: at.fields, field: at.field, owner: at.owner };
+                    rule::<M>(path, &item, op.split_at(1).1);
+                } else {
+                    rule::<M>(path, at, op);
+                }
+            }
+            start = b + 1;
+        }
+        b += 1;
+    }
+}
+
+/// `op` on the elements of the array `path` (`{ "$elemMatch": { "$gte": a } }`).
+#[track_caller]
+pub const fn item_op<M: MongoCollection>(path: &'static str, op: &str) {
+    let at = key::<M>(path);
+    let item = Reached { kind: at.item, item: at.item, array: false, fields: at.fields, field: at.field, owner: at.owner };
+    rule::<M>(path, &item, op);
+}
+
+/// The key `key` of the documents in the array `array` (`{ "$elemMatch": { key: .. } }`),
+/// and `op` on it.
+#[track_caller]
+pub const fn elem_key_op<M: MongoCollection>(array: &'static str, name: &'static str, op: &str) {
+    let at = key::<M>(array);
+    if at.fields.is_none() {
+        // an array of unlisted documents: any key
+        return;
+    }
+    let inner = key_in(at.fields, at.owner, &[], name, array);
+    rule::<M>(name, &inner, op);
+}
+
+#[track_caller]
+const fn rule<M: MongoCollection>(path: &'static str, at: &Reached, op: &str) {
+    let o = op.as_bytes();
+    let shape = if bytes_eq(o, b"$regex") {
+        Op::Regex { prefix: false }
+    } else if bytes_eq(o, b"$size") {
+        Op::Size
+    } else if bytes_eq(o, b"$all") {
+        Op::All
+    } else if bytes_eq(o, b"$elemMatch") {
+        Op::ElemMatch(&[])
+    } else if bytes_eq(o, b"$elemMatch-values") {
+        Op::ElemMatchValue(&[])
+    } else if bytes_eq(o, b"$gt") || bytes_eq(o, b"$gte") || bytes_eq(o, b"$lt") || bytes_eq(o, b"$lte") {
+        Op::Gt
+    } else if bytes_eq(o, b"$mod") {
+        Op::Mod
+    } else if bytes_eq(o, b"$near") || bytes_eq(o, b"$nearSphere") {
+        Op::Near
+    } else {
+        Op::Eq
+    };
+    self::op::<M>(path, at, &shape);
 }
 
 #[track_caller]

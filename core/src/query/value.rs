@@ -104,7 +104,7 @@ pub trait Stores<K> {
 /// One value of a `query!`, checked and written (the macro calls it spanned at the value).
 #[doc(hidden)]
 #[inline]
-pub fn value<K, V: Stores<K> + ?Sized>(value: &V) -> Bson {
+pub fn value<K, V: Stores<K>>(value: V) -> Bson {
     value.to_bson()
 }
 
