@@ -29,6 +29,20 @@ pub use crate::bson::serialize_to_raw_document_buf as to_raw_document_buf;
 #[cfg(not(feature = "bson-3"))]
 pub use crate::bson::to_raw_document_buf;
 
+/// A value serialized to a `Bson` value, as `doc!` would hold it.
+#[cfg(feature = "bson-3")]
+pub use crate::bson::serialize_to_bson as to_bson;
+/// A value serialized to a `Bson` value, as `doc!` would hold it.
+#[cfg(not(feature = "bson-3"))]
+pub use crate::bson::to_bson;
+
+/// A value read from a document.
+#[cfg(feature = "bson-3")]
+pub use crate::bson::deserialize_from_document as from_document;
+/// A value read from a document.
+#[cfg(not(feature = "bson-3"))]
+pub use crate::bson::from_document;
+
 /// A raw document's key as text (bson 3 hands out its own C string type).
 #[cfg(feature = "bson-3")]
 pub fn key_str(key: &crate::bson::raw::CStr) -> &str {

@@ -20,6 +20,7 @@ mod migrations;
 #[cfg(test)]
 mod never_panic;
 mod policy;
+mod query;
 mod rules;
 mod symbol;
 
@@ -46,6 +47,14 @@ pub fn migrations(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
 #[proc_macro]
 pub fn field_path(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
     field_path::expand(input.into()).into()
+}
+
+/// `mongo_schema::query!`'s work: a filter checked against the model at compile time.
+/// Called through `mongo_schema::query!`, which passes its `$crate` first.
+#[doc(hidden)]
+#[proc_macro]
+pub fn query(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    query::expand(input.into()).into()
 }
 
 /// The whole derive over proc_macro2 tokens: an expansion or spanned errors, never a

@@ -296,6 +296,64 @@ fn load(manifest: PathBuf) -> Loaded {
     Loaded { policy, manifest: Some(manifest), errors, tracked: Default::default() }
 }
 
+/// The name the crate being compiled gives the `mongodb` driver in its manifest (its key in
+/// `[dependencies]`, or in `[dev-dependencies]` for a target other than the library), for
+/// `query!`'s driver option types; `None` without one. Read once per manifest and process.
+pub fn driver() -> Option<String> {
+    let dir = std::env::var_os("CARGO_MANIFEST_DIR")?;
+    let manifest = Path::new(&dir).join("Cargo.toml");
+    type Drivers = Mutex<HashMap<PathBuf, Option<(String, bool)>>>;
+    static DRIVERS: OnceLock<Drivers> = OnceLock::new();
+    let mut cache = DRIVERS.get_or_init(Default::default).lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let found = cache
+        .entry(manifest.clone())
+        .or_insert_with(|| std::fs::read_to_string(&manifest).ok().and_then(|text| driver_in(&text)))
+        .clone();
+    let (key, dev_only) = found?;
+    if dev_only {
+        // a dev-dependency is in scope for tests, examples and benches, not for the library
+        let lib = std::env::var("CARGO_PKG_NAME").unwrap_or_default().replace('-', "_");
+        let krate = std::env::var("CARGO_CRATE_NAME").unwrap_or_default();
+        if krate == lib && std::env::var_os("CARGO_BIN_NAME").is_none() {
+            return None;
+        }
+    }
+    Some(key)
+}
+
+/// The key of the `mongodb` package in a manifest's dependencies, and whether it is a
+/// dev-dependency only.
+pub fn driver_in(text: &str) -> Option<(String, bool)> {
+    let manifest = Table::parse(text).ok()?;
+    let manifest = manifest.get_ref();
+    let find = |table: &Table, section: &str| -> Option<String> {
+        let Some(Value::Table(deps)) = table.get(section).map(|v| v.get_ref()) else { return None };
+        deps.iter().find_map(|(key, value)| {
+            let key: &str = key.get_ref();
+            let package = match value.get_ref() {
+                Value::Table(t) => match t.get("package").map(|p| p.get_ref()) {
+                    Some(Value::String(p)) => p.to_string(),
+                    _ => key.to_owned(),
+                },
+                _ => key.to_owned(),
+            };
+            (package == "mongodb").then(|| key.replace('-', "_"))
+        })
+    };
+    let mut tables = vec![manifest];
+    if let Some(Value::Table(targets)) = manifest.get("target").map(|v| v.get_ref()) {
+        for (_, target) in targets {
+            if let Value::Table(t) = target.get_ref() {
+                tables.push(t);
+            }
+        }
+    }
+    if let Some(key) = tables.iter().find_map(|t| find(t, "dependencies")) {
+        return Some((key, false));
+    }
+    tables.iter().find_map(|t| find(t, "dev-dependencies")).map(|key| (key, true))
+}
+
 /// Runs `f` with `policy` as the crate's, for unit tests.
 #[cfg(test)]
 pub fn with<T>(policy: Policy, f: impl FnOnce() -> T) -> T {

@@ -44,8 +44,9 @@ pub mod paths {
 #[cfg_attr(docsrs, doc(cfg(feature = "review")))]
 #[doc(inline)]
 pub use mongo_schema_cli::review;
-/// Queries checked against their model and its indexes: the shape `query!` writes, the
-/// planner (`query::plan`), the catalogue `schema queries` lists, and the explain check.
+/// Queries checked against their model and its indexes: what `query!` gives
+/// ([`query::Query`]), the shape it reads of a query ([`query::Shape`]), the planner
+/// (`query::plan`), the catalogue `schema queries` lists, and the explain check.
 #[doc(inline)]
 pub use mongo_schema_core::query;
 #[doc(inline)]
@@ -69,7 +70,7 @@ pub mod view {
 }
 
 #[doc(hidden)]
-pub use mongo_schema_core::{__fields_node, __private};
+pub use mongo_schema_core::{__fields_node, __private, __query_value};
 
 /// mongod's error codes with their names (`BAD_VALUE` is 2 `"BadValue"`): what
 /// the update checker answers (`UpdateError::server_code`, feature `validator`) and what
@@ -147,6 +148,17 @@ pub use mongo_schema_macros::migrations;
 macro_rules! path {
     ($($path:tt)+) => {
         $crate::__private::field_path!($crate; $($path)+)
+    };
+}
+
+/// A query checked against its model at compile time: `query!(Order, { "status": "Paid" },
+/// sort = { "createTime": -1 }, limit = 50)`, a filter in `bson::doc!`'s syntax whose keys,
+/// operators and values the build checks against the model (and its indexes), giving a
+/// [`query::Query`] with the filter document and the driver's options. See docs/QUERIES.md.
+#[macro_export]
+macro_rules! query {
+    ($($query:tt)+) => {
+        $crate::__private::query!($crate; $($query)+)
     };
 }
 

@@ -74,6 +74,7 @@ pub const ALIAS_FIELD: FieldFacts = FieldFacts {
     flags: REQUIRED,
     keywords: &[],
     items: &[],
+    variants: &[],
 };
 
 /// `pub const {Kind}: SchemaFacts` for each listed `BsonKind` variant, and the list.

@@ -3,7 +3,8 @@
 //! tables into `Document`s, so each model costs little to compile.
 
 pub use crate::__fields_node as fields_node;
-pub use crate::bson::Document;
+pub use crate::__query_value as query_value;
+pub use crate::bson::{Bson, Document};
 pub use crate::command::{
     Capped, Clustered, Collation, Index, IndexKey, MongoCollection, Registered, Registration, Timeseries,
     ValidationAction, ValidationLevel,
@@ -11,6 +12,12 @@ pub use crate::command::{
 pub use crate::paths::{child, flat, Array, Bounded, Leaf, Node, Path};
 /// What `path!` expands to.
 pub use crate::paths::{resolve as path_resolve, FieldPath, Resolved};
+/// What `query!` expands to.
+pub use crate::query::check as query_check;
+pub use crate::query::value::{kinds, serialized, value, values, Class, Kind, Stores};
+pub use crate::query::{
+    plan::enforce as query_enforce, Direction, Filter, Op, Pred, Query, RegisteredQuery, Shape as QueryShape,
+};
 pub use crate::schema::{
     BsonKind, FieldFacts, Keyword, KeywordLit as Lit, KeywordNum as Num, MongoSchema, SchemaFacts, Shape,
 };
@@ -18,6 +25,7 @@ pub use inventory;
 /// Worst-case encoded sizes, for the facts the expansion computes at compile time.
 pub use mongo_schema_contract::size;
 pub use mongo_schema_macros::field_path;
+pub use mongo_schema_macros::query;
 
 mod builders;
 mod facts;

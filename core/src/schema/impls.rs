@@ -167,6 +167,7 @@ impl<T: MongoSchema> MongoSchema for Option<T> {
     const FACTS: SchemaFacts = SchemaFacts { nullable: true, ..T::FACTS };
     const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
     const NAME: &'static str = T::NAME;
+    const VARIANTS: &'static [&'static str] = T::VARIANTS;
     fn json_schema() -> Document {
         nullable(T::json_schema())
     }
@@ -179,6 +180,7 @@ macro_rules! transparent {
             const FACTS: SchemaFacts = T::FACTS;
             const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
             const NAME: &'static str = T::NAME;
+            const VARIANTS: &'static [&'static str] = T::VARIANTS;
             fn json_schema() -> Document {
                 T::json_schema()
             }
@@ -193,6 +195,7 @@ impl<T: MongoSchema + ToOwned + ?Sized> MongoSchema for Cow<'_, T> {
     const FACTS: SchemaFacts = T::FACTS;
     const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
     const NAME: &'static str = T::NAME;
+    const VARIANTS: &'static [&'static str] = T::VARIANTS;
     fn json_schema() -> Document {
         T::json_schema()
     }
@@ -237,6 +240,7 @@ macro_rules! sequence {
             const FACTS: SchemaFacts = sequence_facts(T::FACTS, Shape::$shape);
             const FIELDS: Option<&'static [FieldFacts]> = item_fields(T::FACTS, T::FIELDS);
             const NAME: &'static str = T::NAME;
+            const VARIANTS: &'static [&'static str] = T::VARIANTS;
             fn json_schema() -> Document {
                 array_of(T::json_schema(), $unique)
             }
@@ -256,6 +260,7 @@ impl<T: MongoSchema, S> MongoSchema for HashSet<T, S> {
     const FACTS: SchemaFacts = sequence_facts(T::FACTS, Shape::Set);
     const FIELDS: Option<&'static [FieldFacts]> = item_fields(T::FACTS, T::FIELDS);
     const NAME: &'static str = T::NAME;
+    const VARIANTS: &'static [&'static str] = T::VARIANTS;
     fn json_schema() -> Document {
         array_of(T::json_schema(), true)
     }
@@ -266,6 +271,7 @@ impl<T: MongoSchema> MongoSchema for [T] {
     const FACTS: SchemaFacts = sequence_facts(T::FACTS, Shape::Array);
     const FIELDS: Option<&'static [FieldFacts]> = item_fields(T::FACTS, T::FIELDS);
     const NAME: &'static str = T::NAME;
+    const VARIANTS: &'static [&'static str] = T::VARIANTS;
     fn json_schema() -> Document {
         array_of(T::json_schema(), false)
     }
@@ -280,6 +286,7 @@ impl<T: MongoSchema, const N: usize> MongoSchema for [T; N] {
     };
     const FIELDS: Option<&'static [FieldFacts]> = item_fields(T::FACTS, T::FIELDS);
     const NAME: &'static str = T::NAME;
+    const VARIANTS: &'static [&'static str] = T::VARIANTS;
     fn json_schema() -> Document {
         let mut schema = array_of(T::json_schema(), false);
         schema.insert("minItems", narrow(N as i64));
@@ -324,6 +331,7 @@ impl<K: MapKey, V: MongoSchema, S> MongoSchema for HashMap<K, V, S> {
     // a value's fields, under a key of any name
     const FIELDS: Option<&'static [FieldFacts]> = item_fields(V::FACTS, V::FIELDS);
     const NAME: &'static str = V::NAME;
+    const VARIANTS: &'static [&'static str] = V::VARIANTS;
     fn json_schema() -> Document {
         map_of(V::json_schema())
     }
@@ -335,6 +343,7 @@ impl<K: MapKey, V: MongoSchema> MongoSchema for BTreeMap<K, V> {
     // a value's fields, under a key of any name
     const FIELDS: Option<&'static [FieldFacts]> = item_fields(V::FACTS, V::FIELDS);
     const NAME: &'static str = V::NAME;
+    const VARIANTS: &'static [&'static str] = V::VARIANTS;
     fn json_schema() -> Document {
         map_of(V::json_schema())
     }

@@ -117,6 +117,9 @@ pub struct FieldFacts {
     /// The keywords of `#[mongo(items(...))]`, one list a level: the items of an array (the
     /// values of a map), then theirs for a nested `items(...)`.
     pub items: &'static [&'static [Keyword]],
+    /// The names a unit-variant enum writes (its `VARIANTS`, through containers), for
+    /// `query!`'s check of a literal compared with the field; empty for other types.
+    pub variants: &'static [&'static str],
 }
 
 impl FieldFacts {
@@ -171,6 +174,11 @@ pub trait MongoSchema {
     /// like `FIELDS`), for messages such as `Address::city`; `""` for other types.
     const NAME: &'static str = "";
 
+    /// The strings a derived enum of unit variants writes (`"Paid"`, `"Shipped"`), passed
+    /// on by containers like `FIELDS`; empty for other types. `query!` checks a literal
+    /// compared with such a field against them.
+    const VARIANTS: &'static [&'static str] = &[];
+
     /// The paths of a value of this type (see [`crate::paths`]): a generated `{Type}Fields`
     /// with one method per field for a derived struct, [`Array`](crate::paths::Array) for
     /// sequences, [`Map`](crate::paths::Map) for maps, the inner type's for `Option`,
@@ -202,6 +210,7 @@ pub trait MongoSchema {
         flags: mongo_schema_contract::fields::REQUIRED,
         keywords: &[],
         items: &[],
+        variants: Self::VARIANTS,
     };
 
     /// `{"$jsonSchema": <json_schema()>}`, ready for `createCollection`'s `validator`.

@@ -328,3 +328,33 @@ impl ToTokens for Field<'_> {
         tokens.append(Group::new(Delimiter::Brace, own));
     }
 }
+
+/// `VARIANTS` of an enum of unit variants written as strings (serde's external tagging):
+/// the strings, for `query!`'s check of a literal against such a field.
+pub(super) fn unit_variants(c: &Container) -> Option<TokenStream> {
+    let Data::Enum(variants) = &c.data else { return None };
+    let written: Vec<&Variant> = variants.iter().filter(|v| !v.serde.skip_serializing).collect();
+    let all_unit = written.iter().all(|v| v.style == Style::Unit && !v.serde.untagged);
+    if !matches!(repr(c), Repr::External) || !all_unit || written.is_empty() {
+        return None;
+    }
+    let names = written.iter().map(|v| &v.name);
+    Some(quote!(const VARIANTS: &'static [&'static str] = &[#(#names),*];))
+}
+
+/// `query!`'s value impl of an enum of unit variants (see `unit_variants`): each variant's
+/// string, so the enum is compared with the keys that store it.
+pub(super) fn unit_query_value(c: &Container) -> Option<TokenStream> {
+    unit_variants(c)?;
+    let Data::Enum(variants) = &c.data else { return None };
+    if !c.input.generics.params.is_empty() {
+        return None;
+    }
+    let syn::Data::Enum(data) = &c.input.data else { return None };
+    let ident = &c.input.ident;
+    let arms = data.variants.iter().zip(variants).filter(|(_, v)| !v.serde.skip_serializing).map(|(syn, v)| {
+        let (variant, name) = (&syn.ident, &v.name);
+        quote!(#variant => #name)
+    });
+    Some(quote!(_p::query_value!(#ident { #(#arms),* });))
+}

@@ -1,0 +1,983 @@
+//! The compile-time checks of a `query!` against its model: every key the filter, the sort
+//! and the projection name is a key the model stores (as serde writes it, dotted through
+//! embedded documents and arrays as mongosh writes it), and every operator is one the
+//! key's kind can take. `const fn`s over `MongoSchema::FIELDS` and the collection's
+//! constants, called by the query's one `const` item, each call spanned at its key (a
+//! `#[track_caller]` panic is a build error there).
+//!
+//! The values' Rust types are checked by the trait [`super::value::Stores`], whose kind
+//! argument [`value_class`] computes from the same walk.
+
+use super::shape::{Filter, Op, Pred, Shape};
+use crate::command::{IndexKey, MongoCollection};
+use crate::schema::{BsonKind, FieldFacts, Keyword, KeywordLit, MongoSchema, Shape as TypeShape};
+use mongo_schema_contract::helpers::bytes_eq;
+use mongo_schema_contract::rules::ConstMessage;
+
+/// What a key of the filter reaches in the model.
+#[derive(Clone, Copy)]
+pub struct Reached {
+    /// The BSON type stored there (`Array` for an array field).
+    pub kind: BsonKind,
+    /// For an array (or a map) the items' kind; else `kind`.
+    pub item: BsonKind,
+    /// The key is an array field itself (`$size`, `$all`, `$elemMatch` apply).
+    pub array: bool,
+    /// The fields of the documents there (or of an array's items), when listed.
+    pub fields: Option<&'static [FieldFacts]>,
+    /// The field itself, when the key ends on a field of a listed struct.
+    pub field: Option<&'static FieldFacts>,
+    /// The struct declaring `fields`.
+    pub owner: &'static str,
+}
+
+impl Reached {
+    const fn unlisted() -> Reached {
+        Reached { kind: BsonKind::Any, item: BsonKind::Any, array: false, fields: None, field: None, owner: "" }
+    }
+}
+
+/// Why a key does not fit the model.
+#[derive(Clone, Copy)]
+enum Miss {
+    /// Segment `at` names no key of the struct `owner`, whose keys are `list`.
+    NoKey { at: usize, list: &'static [FieldFacts], owner: &'static str },
+    /// Segment `at` follows a value that has no keys (a scalar of `kind`).
+    AfterScalar { at: usize, kind: BsonKind },
+}
+
+/// The key of a dotted path's segment `i`: (start, end) byte offsets.
+const fn segment(path: &str, i: usize) -> (usize, usize) {
+    let bytes = path.as_bytes();
+    let (mut start, mut n, mut b) = (0, 0, 0);
+    while b <= bytes.len() {
+        if b == bytes.len() || bytes[b] == b'.' {
+            if n == i {
+                return (start, b);
+            }
+            n += 1;
+            start = b + 1;
+        }
+        b += 1;
+    }
+    (bytes.len(), bytes.len())
+}
+
+const fn segments(path: &str) -> usize {
+    let mut n = 1;
+    let mut b = 0;
+    while b < path.len() {
+        if path.as_bytes()[b] == b'.' {
+            n += 1;
+        }
+        b += 1;
+    }
+    n
+}
+
+const fn slice(path: &str, (start, end): (usize, usize)) -> &str {
+    if start == 0 && end == path.len() {
+        return path;
+    }
+    match core::str::from_utf8(path.as_bytes().split_at(end).0.split_at(start).1) {
+        Ok(text) => text,
+        Err(_) => "",
+    }
+}
+
+const fn is_index(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    if bytes.is_empty() {
+        return false;
+    }
+    let mut i = 0;
+    while i < bytes.len() {
+        if !bytes[i].is_ascii_digit() {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// What a field's value is, as a [`Reached`].
+const fn holds(field: &'static FieldFacts) -> Reached {
+    let facts = field.facts;
+    let array = matches!(facts.shape, TypeShape::Array | TypeShape::Set | TypeShape::FixedArray);
+    let kind = match facts.kind {
+        // a map's stored kind is a document
+        _ if matches!(facts.shape, TypeShape::Map) => BsonKind::Object,
+        kind => kind,
+    };
+    Reached { kind, item: facts.item_kind, array, fields: field.fields, field: Some(field), owner: field.type_name }
+}
+
+/// Walks `path` (a key as stored) from the fields `root` of the struct `owner`.
+const fn reach(root: Option<&'static [FieldFacts]>, owner: &'static str, path: &str) -> Result<Reached, Miss> {
+    let Some(list) = root else { return Ok(Reached::unlisted()) };
+    let mut at = Reached {
+        kind: BsonKind::Object,
+        item: BsonKind::Object,
+        array: false,
+        fields: Some(list),
+        field: None,
+        owner,
+    };
+    // the walk stands on a map's values: the next segment is any key
+    let mut in_map = false;
+    let count = segments(path);
+    let mut i = 0;
+    while i < count {
+        let key = slice(path, segment(path, i));
+        if in_map {
+            // a map's value: its own fields, or a scalar
+            in_map = false;
+            at = match at.fields {
+                Some(_) => Reached { kind: BsonKind::Object, item: BsonKind::Object, array: false, field: None, ..at },
+                None => Reached { kind: at.item, item: at.item, array: false, fields: None, field: None, owner: "" },
+            };
+            i += 1;
+            continue;
+        }
+        if at.array && is_index(key) {
+            // an element by position: the items themselves
+            at = match at.fields {
+                Some(_) => Reached { kind: BsonKind::Object, item: BsonKind::Object, array: false, field: None, ..at },
+                None => Reached {
+                    kind: at.item,
+                    item: at.item,
+                    array: matches!(at.item, BsonKind::Array),
+                    fields: None,
+                    field: None,
+                    owner: "",
+                },
+            };
+            i += 1;
+            continue;
+        }
+        match (at.kind, at.fields) {
+            // a document (or an array of documents, reached through) whose keys are listed
+            (BsonKind::Object | BsonKind::Array, Some(list)) if !at.array || matches!(at.item, BsonKind::Object) => {
+                match FieldFacts::written(list, key.as_bytes(), at.owner) {
+                    Some((_, field)) => {
+                        at = holds(field);
+                        in_map = matches!(field.facts.shape, TypeShape::Map);
+                        if in_map {
+                            at.item = field.facts.item_kind;
+                        }
+                    }
+                    None => return Err(Miss::NoKey { at: i, list, owner: at.owner }),
+                }
+            }
+            (BsonKind::Object | BsonKind::Array | BsonKind::Any | BsonKind::Mixed, _) => return Ok(Reached::unlisted()),
+            (kind, _) => return Err(Miss::AfterScalar { at: i, kind }),
+        }
+        i += 1;
+    }
+    if in_map {
+        // the map itself: a document of any keys
+        at.kind = BsonKind::Object;
+    }
+    Ok(at)
+}
+
+/// The key `path` of the model `M`, or a build error naming what to write instead.
+#[track_caller]
+pub const fn key<M: MongoCollection>(path: &'static str) -> Reached {
+    key_in(M::FIELDS, M::NAME, M::RENAMES, path, "")
+}
+
+#[track_caller]
+const fn key_in(
+    root: Option<&'static [FieldFacts]>,
+    owner: &'static str,
+    renames: &'static [(&'static str, &'static str)],
+    path: &'static str,
+    within: &str,
+) -> Reached {
+    if bytes_eq(path.as_bytes(), b"_id") {
+        // every document has one, whatever the model declares
+        if let Ok(found) = reach(root, owner, path) {
+            return found;
+        }
+        return Reached::unlisted();
+    }
+    match reach(root, owner, path) {
+        Ok(found) => found,
+        Err(miss) => fail_key(miss, renames, path, owner, within),
+    }
+}
+
+#[track_caller]
+const fn fail_key(
+    miss: Miss,
+    renames: &'static [(&'static str, &'static str)],
+    path: &str,
+    root: &str,
+    within: &str,
+) -> ! {
+    let mut message = ConstMessage::new().str("`").str(path).str("` ");
+    if within.is_empty() {
+        message = message.str("is not a key `").str(root).str("` stores");
+    } else {
+        message = message.str("is not a key of the items of `").str(within).str("`");
+    }
+    match miss {
+        Miss::NoKey { at, list, owner } => {
+            let bad = slice(path, segment(path, at));
+            if at > 0 {
+                let before = slice(path, (0, segment(path, at - 1).1));
+                message = message
+                    .str(": `")
+                    .str(before)
+                    .str("` (of type `")
+                    .str(owner)
+                    .str("`) has no key `")
+                    .str(bad)
+                    .str("`");
+            }
+            // a key renamed with `renamed_from`: the old name is what the data had
+            let mut r = 0;
+            while at == 0 && r < renames.len() {
+                if bytes_eq(renames[r].1.as_bytes(), bad.as_bytes()) {
+                    let message = message
+                        .str(": it was renamed to `")
+                        .str(renames[r].0)
+                        .str("` (`#[mongo(renamed_from = \"")
+                        .str(bad)
+                        .str("\")]`); write `")
+                        .str(renames[r].0)
+                        .str("`");
+                    panic!("{}", message.as_str())
+                }
+                r += 1;
+            }
+            let message = closest(message, list, bad.as_bytes());
+            panic!("{}", message.as_str())
+        }
+        Miss::AfterScalar { at, kind } => {
+            let before = slice(path, (0, segment(path, at - 1).1));
+            let message = message
+                .str(": `")
+                .str(before)
+                .str("` holds ")
+                .str(kind_name(kind))
+                .str(", which has no keys; the path ends there");
+            panic!("{}", message.as_str())
+        }
+    }
+}
+
+/// `message` followed by the keys of `list` closest to `bad` (by edit distance), or all of
+/// them when none is close.
+const fn closest(message: ConstMessage, list: &'static [FieldFacts], bad: &[u8]) -> ConstMessage {
+    let mut best = usize::MAX;
+    let mut i = 0;
+    while i < list.len() {
+        let d = distance_in(list[i], bad);
+        if d < best {
+            best = d;
+        }
+        i += 1;
+    }
+    let near = best <= 2 || best * 3 <= bad.len();
+    let mut message = message.str(if near { "; did you mean " } else { "; its keys are " });
+    let mut first = true;
+    let mut count = 0;
+    let mut i = 0;
+    while i < list.len() && count < 12 {
+        message = keys_of(message, list[i], bad, near, best, &mut first, &mut count);
+        i += 1;
+    }
+    if first {
+        message = message.str("none");
+    }
+    message
+}
+
+/// The smallest distance from `bad` to `field`'s key (or, when flattened, its fields' keys).
+const fn distance_in(field: FieldFacts, bad: &[u8]) -> usize {
+    if field.flatten {
+        let mut best = usize::MAX;
+        if let Some(inner) = field.fields {
+            let mut i = 0;
+            while i < inner.len() {
+                let d = distance_in(inner[i], bad);
+                if d < best {
+                    best = d;
+                }
+                i += 1;
+            }
+        }
+        return best;
+    }
+    distance(field.name.as_bytes(), bad)
+}
+
+const fn keys_of(
+    mut message: ConstMessage,
+    field: FieldFacts,
+    bad: &[u8],
+    near: bool,
+    best: usize,
+    first: &mut bool,
+    count: &mut usize,
+) -> ConstMessage {
+    if field.flatten {
+        if let Some(inner) = field.fields {
+            let mut i = 0;
+            while i < inner.len() {
+                message = keys_of(message, inner[i], bad, near, best, first, count);
+                i += 1;
+            }
+        }
+        return message;
+    }
+    if field.name.is_empty() || (near && distance(field.name.as_bytes(), bad) != best) {
+        return message;
+    }
+    message = message.str(if *first { "`" } else { ", `" }).str(field.name).str("`");
+    *first = false;
+    *count += 1;
+    message
+}
+
+/// Levenshtein distance, ASCII case folded (keys longer than 63 bytes are far from all).
+const fn distance(a: &[u8], b: &[u8]) -> usize {
+    if a.len() > 63 || b.len() > 63 {
+        return usize::MAX / 2;
+    }
+    let mut row = [0usize; 64];
+    let mut j = 0;
+    while j <= b.len() {
+        row[j] = j;
+        j += 1;
+    }
+    let mut i = 1;
+    while i <= a.len() {
+        let mut diagonal = row[0];
+        row[0] = i;
+        let mut j = 1;
+        while j <= b.len() {
+            let above = row[j];
+            let cost = !a[i - 1].eq_ignore_ascii_case(&b[j - 1]) as usize;
+            let mut best = diagonal + cost;
+            if above + 1 < best {
+                best = above + 1;
+            }
+            if row[j - 1] + 1 < best {
+                best = row[j - 1] + 1;
+            }
+            row[j] = best;
+            diagonal = above;
+            j += 1;
+        }
+        i += 1;
+    }
+    row[b.len()]
+}
+
+/// The BSON type's name in a message.
+pub const fn kind_name(kind: BsonKind) -> &'static str {
+    match kind {
+        BsonKind::Double => "a double",
+        BsonKind::String => "a string",
+        BsonKind::Object => "a document",
+        BsonKind::Array => "an array",
+        BsonKind::BinData => "binData",
+        BsonKind::ObjectId => "an objectId",
+        BsonKind::Bool => "a bool",
+        BsonKind::Date => "a date",
+        BsonKind::Null => "null",
+        BsonKind::Regex => "a regex",
+        BsonKind::Int => "an int (i32)",
+        BsonKind::Timestamp => "a timestamp",
+        BsonKind::Long => "a long (i64)",
+        BsonKind::Decimal => "a decimal (Decimal128)",
+        BsonKind::Any | BsonKind::Mixed => "values of several types",
+    }
+}
+
+const fn is_number(kind: BsonKind) -> bool {
+    matches!(kind, BsonKind::Double | BsonKind::Int | BsonKind::Long | BsonKind::Decimal)
+}
+
+const fn is_open(kind: BsonKind) -> bool {
+    matches!(kind, BsonKind::Any | BsonKind::Mixed)
+}
+
+/// The kind the values of an equality or a range on `at` are compared with: an array
+/// field's items (mongod matches an element), else the field's own.
+const fn compared(at: &Reached) -> BsonKind {
+    if at.array {
+        at.item
+    } else {
+        at.kind
+    }
+}
+
+/// Checks the predicate `pred` (the filter's `index`-th, as the macro numbers them) of the
+/// query `shape` on the model `M`: the key, then the operator against the key's kind.
+#[track_caller]
+pub const fn pred<M: MongoCollection>(pred: &Pred) {
+    let at = key::<M>(pred.path);
+    op::<M>(pred.path, &at, &pred.op);
+}
+
+/// Checks the key `path` of `M` and the operator `op` (`"$gt"`, `"$regex"`, `"$eq"` for
+/// an implicit equality, `"$elemMatch"` with keys, `"$elemMatch-values"` with operators on
+/// the elements) against the key's kind. The macro writes one call per operator of the
+/// filter, spanned at its key, with primitive arguments only (a reference to a constant
+/// would be promoted: a body of its own for the compiler, per call).
+#[track_caller]
+pub const fn key_op<M: MongoCollection>(path: &'static str, op: &str) {
+    let at = key::<M>(path);
+    rule::<M>(path, &at, op);
+}
+
+/// Checks the key `path` of `M` and its operators `ops` (their names separated by a
+/// space; `@` before an operator on the elements of an array, inside `$elemMatch`), and
+/// returns the class of the values compared with the key ([`value_class`]). The macro
+/// writes one call per key, spanned at it, into the query's one constant array, from which
+/// each value's kind is read: one walk of the fields table per key.
+#[track_caller]
+pub const fn key_ops<M: MongoCollection>(path: &'static str, ops: &str) -> u8 {
+    let at = key::<M>(path);
+    rules_of::<M>(path, &at, ops);
+    class_of(&at)
+}
+
+/// [`key_ops`] for the key `name` of the documents in the array `array` (`$elemMatch`).
+#[track_caller]
+pub const fn elem_key_ops<M: MongoCollection>(array: &'static str, name: &'static str, ops: &str) -> u8 {
+    let at = key::<M>(array);
+    if at.fields.is_none() {
+        // an array of unlisted documents: any key
+        return super::value::ANY;
+    }
+    let inner = key_in(at.fields, at.owner, &[], name, array);
+    rules_of::<M>(name, &inner, ops);
+    class_of(&inner)
+}
+
+#[track_caller]
+const fn rules_of<M: MongoCollection>(path: &'static str, at: &Reached, ops: &str) {
+    let bytes = ops.as_bytes();
+    let mut start = 0;
+    let mut b = 0;
+    while b <= bytes.len() {
+        if b == bytes.len() || bytes[b] == b' ' {
+            if b > start {
+                let op = slice(ops, (start, b));
+                if op.as_bytes()[0] == b'@' {
+                    let item = Reached { kind: at.item, item: at.item, array: false, fields: at.fields, field: at.field, owner: at.owner };
+                    rule::<M>(path, &item, op.split_at(1).1);
+                } else {
+                    rule::<M>(path, at, op);
+                }
+            }
+            start = b + 1;
+        }
+        b += 1;
+    }
+}
+
+/// `op` on the elements of the array `path` (`{ "$elemMatch": { "$gte": a } }`).
+#[track_caller]
+pub const fn item_op<M: MongoCollection>(path: &'static str, op: &str) {
+    let at = key::<M>(path);
+    let item = Reached { kind: at.item, item: at.item, array: false, fields: at.fields, field: at.field, owner: at.owner };
+    rule::<M>(path, &item, op);
+}
+
+/// The key `key` of the documents in the array `array` (`{ "$elemMatch": { key: .. } }`),
+/// and `op` on it.
+#[track_caller]
+pub const fn elem_key_op<M: MongoCollection>(array: &'static str, name: &'static str, op: &str) {
+    let at = key::<M>(array);
+    if at.fields.is_none() {
+        // an array of unlisted documents: any key
+        return;
+    }
+    let inner = key_in(at.fields, at.owner, &[], name, array);
+    rule::<M>(name, &inner, op);
+}
+
+#[track_caller]
+const fn rule<M: MongoCollection>(path: &'static str, at: &Reached, op: &str) {
+    let o = op.as_bytes();
+    let shape = if bytes_eq(o, b"$regex") {
+        Op::Regex { prefix: false }
+    } else if bytes_eq(o, b"$size") {
+        Op::Size
+    } else if bytes_eq(o, b"$all") {
+        Op::All
+    } else if bytes_eq(o, b"$elemMatch") {
+        Op::ElemMatch(&[])
+    } else if bytes_eq(o, b"$elemMatch-values") {
+        Op::ElemMatchValue(&[])
+    } else if bytes_eq(o, b"$gt") || bytes_eq(o, b"$gte") || bytes_eq(o, b"$lt") || bytes_eq(o, b"$lte") {
+        Op::Gt
+    } else if bytes_eq(o, b"$mod") {
+        Op::Mod
+    } else if bytes_eq(o, b"$near") || bytes_eq(o, b"$nearSphere") {
+        Op::Near
+    } else {
+        Op::Eq
+    };
+    self::op::<M>(path, at, &shape);
+}
+
+#[track_caller]
+const fn op<M: MongoCollection>(path: &'static str, at: &Reached, op: &Op) {
+    let kind = compared(at);
+    match op {
+        Op::Regex { .. }
+            if !matches!(kind, BsonKind::String) && !is_open(kind) && !matches!(at.kind, BsonKind::Object) =>
+        {
+            refuse(path, "`$regex`", at, "matches strings only: compare it with `$eq`, `$in` or a range instead");
+        }
+        Op::Size | Op::All | Op::ElemMatch(_) | Op::ElemMatchValue(_) => {
+            if !at.array && !is_open(at.kind) {
+                let name = match op {
+                    Op::Size => "`$size`",
+                    Op::All => "`$all`",
+                    _ => "`$elemMatch`",
+                };
+                refuse(path, name, at, "applies to arrays only: compare the value itself (`$eq`, `$in`, a range)");
+            }
+            if let Op::ElemMatch(filter) = op {
+                if at.fields.is_some() && matches!(at.item, BsonKind::Object) {
+                    elem_match::<M>(path, at, filter);
+                } else if !is_open(at.item) && !matches!(at.item, BsonKind::Object) {
+                    refuse(
+                        path,
+                        "`$elemMatch` with keys",
+                        at,
+                        "needs an array of documents: with operators on the elements, write `{ \"$elemMatch\": { \"$gte\": a, \"$lt\": b } }`",
+                    );
+                }
+            }
+            if let Op::ElemMatchValue(ops) = op {
+                let item = Reached {
+                    kind: at.item,
+                    item: at.item,
+                    array: false,
+                    fields: at.fields,
+                    field: None,
+                    owner: at.owner,
+                };
+                let mut i = 0;
+                while i < ops.len() {
+                    self::op::<M>(path, &item, &ops[i]);
+                    i += 1;
+                }
+            }
+        }
+        Op::Gt | Op::Gte | Op::Lt | Op::Lte => {
+            if matches!(kind, BsonKind::Bool) {
+                refuse(path, "a range operator", at, "has no order on a bool: compare with `true` or `false`");
+            }
+            if matches!(kind, BsonKind::Object) {
+                refuse(path, "a range operator", at, "on a whole document compares field by field, which is rarely meant: compare one of its keys (`key.inner`)");
+            }
+        }
+        Op::Mod if !is_number(kind) && !is_open(kind) => {
+            refuse(path, "`$mod`", at, "applies to numbers only");
+        }
+        Op::Near if !geo_indexed(M::INDEXES, path) => {
+            let message = ConstMessage::new()
+                .str("`$near` on `")
+                .str(path)
+                .str("`: mongod answers `$near` only from a `2dsphere` or `2d` index on the key, and `")
+                .str(M::NAME)
+                .str("` declares none there; add `#[mongo(index(keys(")
+                .str(path)
+                .str(" = \"2dsphere\")))]` to the model, or use `$geoWithin`, which needs no index");
+            panic!("{}", message.as_str())
+        }
+        Op::Not(inner) => self::op::<M>(path, at, inner),
+        _ => {}
+    }
+}
+
+#[track_caller]
+const fn elem_match<M: MongoCollection>(path: &'static str, at: &Reached, filter: &[Filter]) {
+    let mut i = 0;
+    while i < filter.len() {
+        if let Filter::Pred(pred) = &filter[i] {
+            let inner = key_in(at.fields, at.owner, &[], pred.path, path);
+            op::<M>(pred.path, &inner, &pred.op);
+        }
+        i += 1;
+    }
+}
+
+#[track_caller]
+const fn refuse(path: &str, what: &str, at: &Reached, fix: &str) -> ! {
+    let stored = match at.array {
+        true => ConstMessage::new().str("an array whose items are each ").str(kind_name(at.item)),
+        false => ConstMessage::new().str(kind_name(at.kind)),
+    };
+    let message = ConstMessage::new()
+        .str(what)
+        .str(" on `")
+        .str(path)
+        .str("`, which stores ")
+        .str(stored.as_str())
+        .str(": ")
+        .str(what)
+        .str(" ")
+        .str(fix);
+    panic!("{}", message.as_str())
+}
+
+const fn geo_indexed(indexes: &[crate::command::Index], path: &str) -> bool {
+    let mut i = 0;
+    while i < indexes.len() {
+        let keys = indexes[i].keys;
+        let mut k = 0;
+        while k < keys.len() {
+            if matches!(keys[k].1, IndexKey::Sphere2d | IndexKey::Geo2d)
+                && bytes_eq(keys[k].0.as_bytes(), path.as_bytes())
+            {
+                return true;
+            }
+            k += 1;
+        }
+        i += 1;
+    }
+    false
+}
+
+const fn text_indexed(indexes: &[crate::command::Index]) -> bool {
+    let mut i = 0;
+    while i < indexes.len() {
+        let keys = indexes[i].keys;
+        let mut k = 0;
+        while k < keys.len() {
+            if matches!(keys[k].1, IndexKey::Text) {
+                return true;
+            }
+            k += 1;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Checks a `$text` in the filter: the model must have a text index.
+#[track_caller]
+pub const fn text<M: MongoCollection>() {
+    if !text_indexed(M::INDEXES) {
+        let message = ConstMessage::new()
+            .str("`$text` on `")
+            .str(M::NAME)
+            .str("`, which declares no text index: mongod refuses a `$text` query without one; add one to the model, `#[mongo(index(keys(title = \"text\")))]` (the keys you search), or match a key with `$regex`");
+        panic!("{}", message.as_str())
+    }
+}
+
+/// Checks a sort key: stored by the model.
+#[track_caller]
+pub const fn sort<M: MongoCollection>(path: &'static str) {
+    let at = key::<M>(path);
+    let _ = at;
+}
+
+/// Checks a projection key: stored by the model.
+#[track_caller]
+pub const fn projection<M: MongoCollection>(path: &'static str) {
+    let _ = key::<M>(path);
+}
+
+/// Checks a literal string compared with `path`: inside the field's `enum_values` when it
+/// declares them.
+#[track_caller]
+pub const fn literal_str<M: MongoCollection>(path: &'static str, value: &str) {
+    let at = match reach(M::FIELDS, M::NAME, path) {
+        Ok(at) => at,
+        // the key's own check reports it
+        Err(_) => return,
+    };
+    let Some(field) = at.field else { return };
+    let variants = field.variants;
+    let mut allowed: &[KeywordLit] = &[];
+    let mut k = 0;
+    while k < field.keywords.len() {
+        if let Keyword::Enum(list) = field.keywords[k] {
+            allowed = list;
+        }
+        k += 1;
+    }
+    if variants.is_empty() && allowed.is_empty() {
+        return;
+    }
+    let mut i = 0;
+    while i < variants.len() {
+        if bytes_eq(variants[i].as_bytes(), value.as_bytes()) {
+            return;
+        }
+        i += 1;
+    }
+    let mut i = 0;
+    while i < allowed.len() {
+        if let KeywordLit::Str(text) = allowed[i] {
+            if bytes_eq(text.as_bytes(), value.as_bytes()) {
+                return;
+            }
+        }
+        i += 1;
+    }
+    let mut message =
+        ConstMessage::new().str("\"").str(value).str("\" is not a value `").str(path).str("` stores: it holds one of ");
+    let mut first = true;
+    let mut i = 0;
+    while i < variants.len() {
+        message = message.str(if first { "\"" } else { ", \"" }).str(variants[i]).str("\"");
+        first = false;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < allowed.len() {
+        if let KeywordLit::Str(text) = allowed[i] {
+            message = message.str(if first { "\"" } else { ", \"" }).str(text).str("\"");
+            first = false;
+        }
+        i += 1;
+    }
+    if !variants.is_empty() && !field.type_name.is_empty() {
+        message = message.str(" (write the enum's variant, `").str(field.type_name).str("::..`)");
+    }
+    panic!("{}", message.as_str())
+}
+
+/// The value class (see [`super::value`]) of the values compared with `path` of `M` by an
+/// equality, a range or `$in` (`element`: the items of an array field, for `$all`);
+/// [`super::value::ANY`] where the key is unknown (its own check reports it).
+pub const fn value_class<M: MongoSchema>(path: &'static str) -> u8 {
+    match reach(M::FIELDS, M::NAME, path) {
+        Ok(at) => class_of(&at),
+        Err(_) => super::value::ANY,
+    }
+}
+
+/// The value class of the values of `path` inside the items of the array `array` (keys of
+/// an `$elemMatch`).
+pub const fn elem_value_class<M: MongoSchema>(array: &'static str, path: &'static str) -> u8 {
+    match reach(M::FIELDS, M::NAME, array) {
+        Ok(at) => match reach(at.fields, at.owner, path) {
+            Ok(inner) => class_of(&inner),
+            Err(_) => super::value::ANY,
+        },
+        Err(_) => super::value::ANY,
+    }
+}
+
+/// The class of the array items of `path` (`$elemMatch` with operators on the elements).
+pub const fn item_class<M: MongoSchema>(path: &'static str) -> u8 {
+    value_class::<M>(path)
+}
+
+const fn class_of(at: &Reached) -> u8 {
+    use super::value as v;
+    let kind = compared(at);
+    if let Some(field) = at.field {
+        if !field.variants.is_empty() {
+            return v::ENUM;
+        }
+    }
+    match kind {
+        BsonKind::Double => v::DOUBLE,
+        BsonKind::String => v::STRING,
+        BsonKind::Object => match at.fields {
+            Some(_) => v::DOCUMENT,
+            None => v::ANY,
+        },
+        BsonKind::BinData => v::BINARY,
+        BsonKind::ObjectId => v::OBJECT_ID,
+        BsonKind::Bool => v::BOOL,
+        BsonKind::Date => v::DATE,
+        BsonKind::Int => v::INT,
+        BsonKind::Long => v::LONG,
+        BsonKind::Decimal => v::DECIMAL,
+        BsonKind::Timestamp => v::TIMESTAMP,
+        BsonKind::Regex => v::REGEX,
+        BsonKind::Null | BsonKind::Array | BsonKind::Any | BsonKind::Mixed => v::ANY,
+    }
+}
+
+/// Checks the typed projection `P` against the model `M`: each key `P` writes is one `M`
+/// stores, of the same BSON type.
+#[track_caller]
+pub const fn typed_projection<M: MongoCollection, P: MongoSchema>() {
+    let Some(list) = P::FIELDS else {
+        let message = ConstMessage::new()
+            .str("a typed projection is a struct with named fields deriving `MongoSchema`; `")
+            .str(P::NAME)
+            .str("` lists none");
+        panic!("{}", message.as_str())
+    };
+    projection_fields::<M>(list, P::NAME);
+}
+
+#[track_caller]
+const fn projection_fields<M: MongoCollection>(list: &'static [FieldFacts], name: &'static str) {
+    let mut i = 0;
+    while i < list.len() {
+        let field = list[i];
+        if field.flatten {
+            if let Some(inner) = field.fields {
+                projection_fields::<M>(inner, name);
+            }
+            i += 1;
+            continue;
+        }
+        let found = match M::FIELDS {
+            Some(root) => FieldFacts::written(root, field.name.as_bytes(), M::NAME),
+            None => None,
+        };
+        match found {
+            None if bytes_eq(field.name.as_bytes(), b"_id") => {}
+            None => {
+                let message = ConstMessage::new()
+                    .str("the projection `")
+                    .str(name)
+                    .str("` reads the key `")
+                    .str(field.name)
+                    .str("`, which `")
+                    .str(M::NAME)
+                    .str("` does not store");
+                let message = match M::FIELDS {
+                    Some(root) => closest(message, root, field.name.as_bytes()),
+                    None => message,
+                };
+                panic!("{}", message.str(": rename or remove the projection's field").as_str())
+            }
+            Some((_, stored)) => {
+                if !same_kind(stored.facts.kind, field.facts.kind) {
+                    let message = ConstMessage::new()
+                        .str("the projection `")
+                        .str(name)
+                        .str("` reads `")
+                        .str(field.name)
+                        .str("` as ")
+                        .str(kind_name(field.facts.kind))
+                        .str(", and `")
+                        .str(M::NAME)
+                        .str("` stores ")
+                        .str(kind_name(stored.facts.kind))
+                        .str(" there: give the projection's field the model's type");
+                    panic!("{}", message.as_str())
+                }
+                if stored.facts.nullable && !field.facts.nullable {
+                    let message = ConstMessage::new()
+                        .str("the projection `")
+                        .str(name)
+                        .str("` reads `")
+                        .str(field.name)
+                        .str("`, which `")
+                        .str(M::NAME)
+                        .str("` may store as null: make the projection's field an `Option`");
+                    panic!("{}", message.as_str())
+                }
+            }
+        }
+        i += 1;
+    }
+}
+
+const fn same_kind(a: BsonKind, b: BsonKind) -> bool {
+    a as u8 == b as u8 || is_open(a) || is_open(b)
+}
+
+/// How many keys the typed projection `P` writes (flattened fields' keys counted).
+pub const fn projection_len<P: MongoSchema>() -> usize {
+    match P::FIELDS {
+        Some(list) => count_keys(list),
+        None => 0,
+    }
+}
+
+const fn count_keys(list: &'static [FieldFacts]) -> usize {
+    let mut n = 0;
+    let mut i = 0;
+    while i < list.len() {
+        n += match (list[i].flatten, list[i].fields) {
+            (true, Some(inner)) => count_keys(inner),
+            (true, None) => 0,
+            (false, _) => 1,
+        };
+        i += 1;
+    }
+    n
+}
+
+/// The keys of the typed projection `P`, each included: `N` is [`projection_len`].
+pub const fn projection_keys<P: MongoSchema, const N: usize>() -> [(&'static str, bool); N] {
+    let mut out = [("", true); N];
+    if let Some(list) = P::FIELDS {
+        fill(list, &mut out, 0);
+    }
+    out
+}
+
+const fn fill<const N: usize>(
+    list: &'static [FieldFacts],
+    out: &mut [(&'static str, bool); N],
+    mut at: usize,
+) -> usize {
+    let mut i = 0;
+    while i < list.len() {
+        match (list[i].flatten, list[i].fields) {
+            (true, Some(inner)) => at = fill(inner, out, at),
+            (true, None) => {}
+            (false, _) => {
+                if at < N {
+                    out[at] = (list[i].name, true);
+                }
+                at += 1;
+            }
+        }
+        i += 1;
+    }
+    at
+}
+
+/// Checks the whole filter tree of `shape` (the macro calls [`pred`] per predicate at its
+/// key instead; this is the same check for the shapes the macro nests in `$or`/`$and`).
+#[track_caller]
+pub const fn filter<M: MongoCollection>(filter: &[Filter]) {
+    let mut i = 0;
+    while i < filter.len() {
+        match &filter[i] {
+            Filter::Pred(p) => pred::<M>(p),
+            Filter::And(branches) | Filter::Or(branches) | Filter::Nor(branches) => {
+                let mut b = 0;
+                while b < branches.len() {
+                    self::filter::<M>(branches[b]);
+                    b += 1;
+                }
+            }
+            Filter::Text => text::<M>(),
+            Filter::Opaque(_) => {}
+        }
+        i += 1;
+    }
+}
+
+/// The check of a whole shape, for tests: the filter, the sort and the projection.
+#[track_caller]
+pub const fn shape<M: MongoCollection>(shape: &Shape) {
+    filter::<M>(shape.filter);
+    let mut i = 0;
+    while i < shape.sort.len() {
+        sort::<M>(shape.sort[i].0);
+        i += 1;
+    }
+    let mut i = 0;
+    while i < shape.projection.len() {
+        projection::<M>(shape.projection[i].0);
+        i += 1;
+    }
+}

@@ -1,0 +1,72 @@
+use mongo_schema::bson::{oid::ObjectId, DateTime, Decimal128};
+use mongo_schema::prelude::*;
+use mongo_schema::query;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+#[derive(Serialize, Deserialize, MongoSchema, Clone, Copy)]
+enum OrderStatus {
+    Paid,
+    Shipped,
+}
+
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct Address {
+    #[mongo(max_length = 60)]
+    city_name: String,
+}
+
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct Line {
+    #[mongo(max_length = 20)]
+    sku: String,
+    quantity: i32,
+}
+
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct Audit {
+    #[mongo(max_length = 40)]
+    created_by: String,
+}
+
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(db = "db_shop", collection = "t_order", index(keys(customerId = 1, createTime = -1)))]
+struct Order {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    customer_id: ObjectId,
+    status: OrderStatus,
+    create_time: DateTime,
+    total: Decimal128,
+    quantity: i32,
+    paid: bool,
+    #[mongo(renamed_from = "shipTo")]
+    #[serde(alias = "shipTo")]
+    ship_address: Address,
+    #[mongo(max_items = 50)]
+    lines: Vec<Line>,
+    #[mongo(max_items = 10, items(max_length = 20))]
+    tags: Vec<String>,
+    #[mongo(max_properties = 10)]
+    labels: BTreeMap<String, i64>,
+    #[serde(flatten)]
+    audit: Audit,
+    note: Option<String>,
+}
+
+/// Keys the model does not store: misspelt, renamed, through an embedded document, an
+/// array of documents, and a scalar; each query is refused at its key.
+fn main() {
+    let _ = query!(Order, { "customerID": ObjectId::new() });
+    let _ = query!(Order, { "shipTo.cityName": "Lyon" });
+    let _ = query!(Order, { "shipAddress.city": "Lyon" });
+    let _ = query!(Order, { "lines.skuu": "A-1" });
+    let _ = query!(Order, { "quantity.value": 1 });
+    let _ = query!(Order, { "status": "Paid" }, sort = { "createdAt": -1 });
+    let _ = query!(Order, { "$or": [{ "paid": true }, { "creatdBy": "ann" }] });
+    let _ = query!(Order, { "lines": { "$elemMatch": { "qty": { "$gt": 2 } } } });
+}
