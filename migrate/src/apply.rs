@@ -354,11 +354,13 @@ fn apply_locked(
     report: &mut dyn FnMut(Event),
 ) -> Result<Vec<Outcome>, ApplyError> {
     let (todo, waiting) = runs(server, files, options)?;
+    let pending: Vec<_> = todo.iter().map(|&(file, done, _)| (file, done)).collect();
+    let order = schedule(&pending, options.contract);
+    // one stretch a pending migration in file order, then (with the contract) the
+    // migrations stopped at a gated step, finished after every other step of every migration
+    let (first, finishing) = order.split_at(pending.len());
     let mut deployment = Deployment::default();
-    let mut run =
-        Run { server, deployment: &mut deployment, lease, options, waiting_on: Vec::new(), report: &mut *report };
-    // one slot a file; with the contract, the migrations stopped at a gated step are
-    // finished after every other step of every migration ran
+    let mut run = Run { server, deployment: &mut deployment, lease, options, report: &mut *report };
     let mut outcomes: Vec<Option<Outcome>> = Vec::new();
     let mut gated = Vec::new();
     for file in files {
@@ -375,10 +377,10 @@ fn apply_locked(
             outcomes.push(Some(Outcome::AlreadyApplied(file.name.clone())));
             continue;
         };
-        let until = if options.contract { Until::Gate } else { Until::Contract };
-        outcomes.push(match run.migration(file, done, recorded, until)? {
-            Ran::Stopped { at, recorded, .. } if options.contract => {
-                gated.push((outcomes.len(), file, done, at, recorded));
+        let stretch = first.iter().find(|s| s.file.name == file.name).expect("a stretch a pending migration");
+        outcomes.push(match run.migration(stretch, recorded)? {
+            Ran::Stopped { recorded, .. } if options.contract => {
+                gated.push((outcomes.len(), file.name.as_str(), done, recorded));
                 None
             }
             Ran::Stopped { at, behind: Some(behind), .. } => {
@@ -390,13 +392,83 @@ fn apply_locked(
             Ran::Done(deferred) => Some(finished(file, done, deferred)),
         });
     }
-    for (slot, file, done, at, recorded) in gated {
-        let Ran::Done(deferred) = run.migration(file, at, recorded, Until::End)? else {
+    for stretch in finishing {
+        let &(slot, _, done, recorded) =
+            gated.iter().find(|(_, name, _, _)| *name == stretch.file.name).expect("a finishing stretch was stopped");
+        let Ran::Done(deferred) = run.migration(stretch, recorded)? else {
             unreachable!("a run to the end stops nowhere")
         };
-        outcomes[slot] = Some(finished(file, done, deferred));
+        outcomes[slot] = Some(finished(stretch.file, done, deferred));
     }
     Ok(outcomes.into_iter().map(|o| o.expect("every gated migration was finished")).collect())
+}
+
+/// Why a run of [`apply_with`] stops a migration before its end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Stop {
+    /// At its first contract step: a run without [`ApplyOptions::contract`] ends it there.
+    Contract,
+    /// At its first gated step (`requireValid`): a run with the contract finishes it after
+    /// every other step of every migration.
+    Gate,
+    /// At a step installing a validator of a collection an earlier migration (named) stopped
+    /// before installing its own: the validators of a collection go in file order.
+    Held(String),
+}
+
+/// A stretch of one migration's steps that a run of [`apply_with`] runs, in order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stretch<'a> {
+    /// The migration.
+    pub file: &'a MigrationFile,
+    /// The steps run (0-based): from the first not yet done to where it stops.
+    pub steps: std::ops::Range<usize>,
+    /// Why it stops at `steps.end`, when that is not its end.
+    pub stop: Option<Stop>,
+}
+
+/// The order in which one run of [`apply_with`] runs the steps of the `pending` migrations
+/// (each with its steps already done, in file order), `contract` as
+/// [`ApplyOptions::contract`]: one stretch a migration in file order, each stopped at its
+/// contract (at its gated step with the contract) or where it is held; then, with the
+/// contract, the stopped ones finished in file order. `apply` runs exactly this order (it is
+/// read from the files alone, before anything runs), and a simulation of the deploy
+/// follows it.
+pub fn schedule<'a>(pending: &[(&'a MigrationFile, usize)], contract: bool) -> Vec<Stretch<'a>> {
+    // the collections `(db, collection)` a migration stopped before installing their
+    // validator, with its name: a later migration's validator for them waits
+    let mut waiting_on: Vec<(&str, &str, &str)> = Vec::new();
+    let mut order = Vec::new();
+    for &(file, done) in pending {
+        let behind = |step: &FileStep| {
+            let (db, collection) = step.validated()?;
+            waiting_on.iter().find(|(d, c, _)| *d == db && *c == collection).map(|(_, _, m)| (*m).to_owned())
+        };
+        let stop = (done..file.up.len()).find_map(|i| {
+            let step = &file.up[i];
+            let reached = match contract {
+                false => step.phase == Phase::Contract,
+                true => step.require_valid,
+            };
+            match (behind(step), reached) {
+                (Some(earlier), _) => Some((i, Stop::Held(earlier))),
+                (None, true) => Some((i, if contract { Stop::Gate } else { Stop::Contract })),
+                (None, false) => None,
+            }
+        });
+        let end = stop.as_ref().map_or(file.up.len(), |(at, _)| *at);
+        if stop.is_some() {
+            // its validators wait, and every later migration's for the same collections
+            waiting_on.extend(file.up[end..].iter().filter_map(|s| s.validated()).map(|(d, c)| (d, c, &*file.name)));
+        }
+        order.push(Stretch { file, steps: done..end, stop: stop.map(|(_, why)| why) });
+    }
+    if contract {
+        let stopped: Vec<_> = order.iter().filter(|s| s.stop.is_some()).map(|s| (s.file, s.steps.end)).collect();
+        order.extend(stopped.into_iter().map(|(file, at)| Stretch { file, steps: at..file.up.len(), stop: None }));
+    }
+    order
 }
 
 /// The outcome of a migration run to its end, which had `done` steps done before this run.
@@ -664,22 +736,7 @@ struct Run<'r> {
     deployment: &'r mut Deployment,
     lease: &'r Lease,
     options: &'r ApplyOptions,
-    /// The collections `(db, collection)` a migration stopped before installing their
-    /// validator (its contract pending, or its gate not yet run), with its name: a later
-    /// migration's validator for them waits, so the validators are installed in file order.
-    waiting_on: Vec<(String, String, String)>,
     report: &'r mut dyn FnMut(Event),
-}
-
-/// How far [`Run::migration`] takes a migration.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Until {
-    /// Up to its first contract step: the expand phase.
-    Contract,
-    /// Up to its first gated step (`requireValid`): every data step first.
-    Gate,
-    /// To its last step.
-    End,
 }
 
 /// How far [`Run::migration`] took a migration.
@@ -692,64 +749,38 @@ enum Ran {
 }
 
 impl Run<'_> {
-    /// Runs one migration's steps from step `done` on, recording each (and the migration
-    /// first when no earlier run `recorded` it), as far as `until` says; what failed, with
-    /// the server's error.
-    fn migration(
-        &mut self,
-        file: &MigrationFile,
-        done: usize,
-        recorded: bool,
-        until: Until,
-    ) -> Result<Ran, ApplyError> {
+    /// Runs one stretch of a migration's steps ([`schedule`]), recording each (and the
+    /// migration first when no earlier run `recorded` it); what failed, with the server's
+    /// error.
+    fn migration(&mut self, stretch: &Stretch<'_>, recorded: bool) -> Result<Ran, ApplyError> {
+        let file = stretch.file;
         let fail = |message: String, cause| ApplyError::migration(&file.name, message, cause);
         let (server, state_db) = (&mut *self.server, self.options.state_db.as_str());
         let steps = file.up.len();
-        let behind = |step: &FileStep| {
-            let (db, collection) = step.validated()?;
-            self.waiting_on.iter().find(|(d, c, _)| *d == db && *c == collection).map(|(_, _, m)| m.clone())
-        };
-        let stop = (done..steps).find_map(|i| {
-            let step = &file.up[i];
-            let reached = match until {
-                Until::Contract => step.phase == Phase::Contract,
-                Until::Gate => step.require_valid,
-                Until::End => return None,
-            };
-            match (reached, behind(step)) {
-                (_, Some(earlier)) => Some((i, Some(earlier))),
-                (true, None) => Some((i, None)),
-                (false, None) => None,
-            }
+        let (done, end) = (stretch.steps.start, stretch.steps.end);
+        let stop = stretch.stop.as_ref().map(|why| match why {
+            Stop::Held(earlier) => (end, Some(earlier.clone())),
+            _ => (end, None),
         });
-        if let Some((at, _)) = &stop {
-            // its validators wait, and every later migration's for the same collections
-            for step in &file.up[*at..] {
-                if let Some((db, collection)) = step.validated() {
-                    self.waiting_on.push((db.to_owned(), collection.to_owned(), file.name.clone()));
-                }
-            }
-        }
-        let pending = |report: &mut dyn FnMut(Event), at: usize, behind: &Option<String>| {
+        let pending = |report: &mut dyn FnMut(Event), at: usize| {
             let step = format!("step {} of {steps} ({})", at + 1, describe(&file.up[at]));
-            match (until, behind) {
-                (_, Some(earlier)) => {
+            match &stretch.stop {
+                Some(Stop::Held(earlier)) => {
                     report(Event::Held { migration: file.name.clone(), step, behind: earlier.clone() })
                 }
-                (Until::Contract, None) => report(Event::ContractPending { migration: file.name.clone(), step }),
+                Some(Stop::Contract) => report(Event::ContractPending { migration: file.name.clone(), step }),
                 _ => {}
             }
         };
         if let Some((at, behind)) = stop.clone().filter(|(at, _)| *at == done) {
             // nothing of it runs now: a contract-only migration is not even started
-            pending(&mut *self.report, at, &behind);
+            pending(&mut *self.report, at);
             return Ok(Ran::Stopped { at, recorded, behind });
         }
         if !recorded {
             record::start(server, state_db, file).map_err(|m| fail(format!("not started: {m}"), m.cause))?;
         }
         let mut deferred = Vec::new();
-        let end = stop.as_ref().map_or(steps, |(at, _)| *at);
         for (i, step) in file.up.iter().enumerate().skip(done).take(end - done) {
             let position = || format!("step {} of {steps} ({})", i + 1, describe(step));
             // a lease lost to another applier: stop before running anything more
@@ -787,7 +818,7 @@ impl Run<'_> {
                 .map_err(|m| fail(format!("step {} of {steps} ran, but recording it failed: {m}", i + 1), m.cause))?;
         }
         if let Some((at, behind)) = stop {
-            pending(&mut *self.report, at, &behind);
+            pending(&mut *self.report, at);
             return Ok(Ran::Stopped { at, recorded: true, behind });
         }
         if steps == 0 || done == steps {
