@@ -24,13 +24,14 @@ mod check;
 mod infer;
 mod migrations;
 mod print;
+mod rehearse;
 #[cfg(feature = "driver")]
 mod review;
 #[cfg(feature = "driver")]
 mod server;
 mod shared;
 
-use migrations::{check_migrations, naming, write_migration};
+use migrations::{check_migrations, naming, write_migration, SampleArgs};
 use print::{print, Format};
 use shared::{chain, select, Exit, Output};
 
@@ -69,12 +70,28 @@ enum Command {
         /// collection_count: the most collections one database may hold (at most 100).
         #[arg(long, default_value_t = migrate::DEFAULT_MAX_COLLECTIONS as u16, value_parser = clap::value_parser!(u16).range(1..=migrate::DEFAULT_MAX_COLLECTIONS as i64))]
         max_collections: u16,
-        /// Write nothing; exit 1 when the models changed without a migration (for CI).
+        /// Write nothing; exit 1 when the models changed without a migration, or when a
+        /// pending data step's result would be refused by the validator in force when it runs
+        /// (rehearsed over sample documents; for CI).
         #[arg(long)]
         check: bool,
         /// With --check: `json` prints what changed as one JSON document.
         #[arg(long, value_enum, default_value_t = Output::Text, requires = "check")]
         format: Output,
+        /// With --check: documents to rehearse the data steps over too, besides those generated
+        /// from the validators: mongodump directories, or files (what `schema check` reads).
+        #[arg(long = "sample", value_name = "DUMP", requires = "check")]
+        sample: Vec<PathBuf>,
+        /// The collection a --sample file holds: `t_users` or `db_user_center.t_users`.
+        #[arg(long, requires = "sample")]
+        collection: Option<String>,
+        /// With --check: the deployment whose records say which migrations are pending, and
+        /// whose collections' `$sample`s the data steps are rehearsed over too (feature `driver`).
+        #[arg(long, requires = "check", hide_env_values = true)]
+        uri: Option<String>,
+        /// Documents `$sample`d per collection with --uri.
+        #[arg(long, default_value_t = 1000, requires = "uri")]
+        sample_size: u32,
         /// Name the migration `NNNN_` (one past the highest) instead of a UTC timestamp.
         #[arg(long)]
         numbered: bool,
@@ -216,7 +233,19 @@ fn dispatch(models: &[Model], command: Command, out: &mut dyn Write, err: &mut d
     }
     match command {
         Command::Print { collection, format } => print(&select(models, collection.as_deref())?, format, out),
-        Command::Migrate { dir, direct, validation_level, max_collections, check, numbered, format } => {
+        Command::Migrate {
+            dir,
+            direct,
+            validation_level,
+            max_collections,
+            check,
+            numbered,
+            format,
+            sample,
+            collection,
+            uri,
+            sample_size,
+        } => {
             let options = MigrateOptions {
                 direct,
                 level: validation_level.map(Into::into),
@@ -224,7 +253,10 @@ fn dispatch(models: &[Model], command: Command, out: &mut dyn Write, err: &mut d
                 naming: naming(numbered),
             };
             match check {
-                true => check_migrations(models, &dir, &options, format, out),
+                true => {
+                    let samples = SampleArgs { inputs: sample, collection, uri, size: sample_size };
+                    check_migrations(models, &dir, &options, format, &samples, out)
+                }
                 false => write_migration(models, &dir, &options, out),
             }
         }

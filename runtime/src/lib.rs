@@ -26,6 +26,10 @@ pub use mongo_schema_cli::dump;
 #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
 #[doc(inline)]
 pub use mongo_schema_cli::infer;
+#[cfg(feature = "cli")]
+#[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
+#[doc(inline)]
+pub use mongo_schema_cli::simulate;
 #[doc(inline)]
 pub use mongo_schema_core::command;
 #[cfg(any(feature = "cli", feature = "migrate"))]

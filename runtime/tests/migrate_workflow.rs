@@ -426,3 +426,28 @@ fn a_failed_write_in_a_data_step_stops_apply() {
         "the tightening does not run after a failed backfill"
     );
 }
+
+#[path = "support/rehearsal.rs"]
+mod rehearsal;
+
+use mongo_schema::simulate::{rehearse_release as rehearse_all, Samples, Verdict};
+use rehearsal::Conversions;
+
+#[test]
+fn rehearsal_explore() {
+    for conversions in [Conversions::PerField, Conversions::PerShape, Conversions::Unjudged] {
+        let dir = tempfile::tempdir().unwrap();
+        let files = rehearsal::write(dir.path(), conversions);
+        let r = rehearse_all(&files, &Samples::default());
+        eprintln!("==== {conversions:?}: {} traces", r.traces.len());
+        for t in &r.traces { eprintln!("  trace {} step {} met {} refused {}", t.migration, t.step, t.met.len(), t.refused.len()); }
+        for f in &r.findings { eprint!("{}", f.render()); }
+        let _ = Verdict::NotSimulated(String::new());
+    }
+}
+#[test]
+fn rehearsal_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = rehearsal::write(dir.path(), Conversions::PerField);
+    for f in &files { eprintln!("== {} {:?}", f.name, f.kind); for s in &f.up { eprintln!("  {:?} rv={} {}", s.phase, s.require_valid, s.command); } }
+}

@@ -1,6 +1,7 @@
 //! `schema apply`, `status`, `revert` and `drift`: the subcommands that talk to a deployment, through
 //! [`MongoServer`] (feature `driver`), printed for people, with exit codes.
 
+use super::rehearse;
 use super::shared::{chain, Exit, Output};
 use crate::bson::Bson;
 use crate::migrate::apply::{
@@ -328,8 +329,18 @@ pub(crate) fn run_dry_run(
         }
     }
     writeln!(out, "{} to apply, {} already applied; nothing was written", todo.len(), migrations.len() - todo.len())?;
-    Ok(0)
+    // the pending data steps rehearsed over the deployment's documents and the validators' shapes
+    let touched: Vec<MigrationFile> = todo.iter().map(|(f, _)| (*f).clone()).collect();
+    let mut samples = crate::simulate::Samples::default();
+    rehearse::from_server(server, &rehearse::namespaces(&touched), DRY_RUN_SAMPLE, &mut samples)?;
+    let rehearsal = crate::simulate::rehearse(migrations, &todo, &samples);
+    rehearse::print(&rehearsal, out)?;
+    let refused = rehearsal.refused().count();
+    Ok(i32::from(refused > 0))
 }
+
+/// Documents `apply --dry-run` `$sample`s from each collection the pending migrations touch.
+const DRY_RUN_SAMPLE: u32 = 1000;
 
 /// `schema status`: one line per migration; exit 1 when an applied file changed.
 pub(crate) fn run_status(

@@ -1,0 +1,328 @@
+//! The deploy rehearsed: the steps in the order `apply` runs them (its own
+//! [`schedule`](crate::migrate::apply::schedule)), first the run with the release (the expand
+//! steps), then `apply --contract`; each collection's validator, level and action as the
+//! steps install them; each data step run over the collection's sample documents.
+
+use super::finding::{Finding, InForce, Origin, Verdict};
+use super::shapes;
+use super::statement::{self, Judge, Ran, Sample};
+use crate::bson::{Bson, Document};
+use crate::migrate::apply::{schedule, FileStep, MigrationFile, MigrationKind, Stretch};
+use crate::migrate::Phase;
+use crate::validate::Validator;
+use crate::view::SchemaView;
+use std::collections::BTreeMap;
+
+/// What one data statement met: for a replay on a server (the agreement tests do that).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Trace {
+    /// The migration.
+    pub migration: String,
+    /// The step, 1-based.
+    pub step: usize,
+    /// The statement, 1-based, when the command has a list of them.
+    pub statement: Option<usize>,
+    /// `db.collection`.
+    pub namespace: String,
+    /// The validator in force, `None` when the collection has none.
+    pub in_force: Option<InForce>,
+    /// The sample documents as the statement found them, in order.
+    pub met: Vec<Document>,
+    /// The `_id`s of those whose result the statement would have refused written.
+    pub refused: Vec<Bson>,
+    /// Why it was not simulated, when it was not.
+    pub not_simulated: Option<String>,
+}
+
+/// One collection as the rehearsal sees it.
+#[derive(Default)]
+struct Collection {
+    exists: bool,
+    in_force: Option<InForce>,
+    compiled: Option<(Validator, Document)>,
+    /// Labels of the root branches of the validator in force.
+    branches: Vec<String>,
+    /// The validator can be judged locally (a `$jsonSchema` and nothing else).
+    unjudged: Option<String>,
+    samples: Vec<Sample>,
+}
+
+/// The rehearsal's state: every collection, the findings so far.
+pub(super) struct Deploy {
+    collections: BTreeMap<String, Collection>,
+    /// Each collection's last validator in the files (its contract's), compiled.
+    last: BTreeMap<String, Validator>,
+    ids: u64,
+    pub findings: Vec<Finding>,
+    pub traces: Vec<Trace>,
+}
+
+impl Deploy {
+    /// The state the `done` steps of every migration left (validators only: the data is the
+    /// samples), with the given samples stored and the shapes of each validator in force.
+    pub(super) fn new(
+        files: &[MigrationFile],
+        pending: &[(&MigrationFile, usize)],
+        given: &BTreeMap<String, Vec<Sample>>,
+    ) -> Self {
+        let mut deploy = Deploy {
+            collections: BTreeMap::new(),
+            last: BTreeMap::new(),
+            ids: 0,
+            findings: Vec::new(),
+            traces: Vec::new(),
+        };
+        for file in files {
+            for step in &file.up {
+                if let (Some(ns), Some(validator)) = (namespace_validated(step), installed(step)) {
+                    if let Ok(compiled) = jsonschema_only(validator).and_then(compile) {
+                        deploy.last.insert(ns, compiled.0);
+                    }
+                }
+            }
+        }
+        for (namespace, samples) in given {
+            let collection = deploy.collections.entry(namespace.clone()).or_default();
+            collection.exists = true;
+            collection.samples.extend(samples.iter().cloned());
+        }
+        for file in files {
+            let done = pending.iter().find(|(f, _)| f.name == file.name).map_or(file.up.len(), |(_, d)| *d);
+            for (i, step) in file.up.iter().enumerate().take(done) {
+                deploy.schema_step(file, i, step, false);
+            }
+        }
+        let namespaces: Vec<String> = deploy.collections.keys().cloned().collect();
+        for namespace in namespaces {
+            deploy.generate(&namespace);
+        }
+        deploy
+    }
+
+    /// The run with the release, then `apply --contract`, as `apply` orders them.
+    pub(super) fn run<'f>(&mut self, pending: &[(&'f MigrationFile, usize)]) {
+        let expand = schedule(pending, false);
+        self.stretches(&expand);
+        let left: Vec<(&MigrationFile, usize)> =
+            expand.iter().filter(|s| s.stop.is_some()).map(|s| (s.file, s.steps.end)).collect();
+        self.stretches(&schedule(&left, true));
+    }
+
+    fn stretches(&mut self, order: &[Stretch<'_>]) {
+        for stretch in order {
+            for i in stretch.steps.clone() {
+                let step = &stretch.file.up[i];
+                if !self.schema_step(stretch.file, i, step, true) {
+                    self.data_step(stretch.file, i, step);
+                }
+            }
+        }
+    }
+
+    /// A step that creates a collection or changes its validator, level or action: the
+    /// state it leaves (and, `generate`, the shapes its new validator admits among the
+    /// samples). Whether it was one.
+    fn schema_step(&mut self, file: &MigrationFile, i: usize, step: &FileStep, generate: bool) -> bool {
+        let Some((verb, Bson::String(name))) = step.command.iter().next() else { return false };
+        if verb != "create" && verb != "collMod" {
+            return false;
+        }
+        let namespace = format!("{}.{name}", step.db);
+        let collection = self.collections.entry(namespace.clone()).or_default();
+        let command = match (verb.as_str(), collection.exists, &step.if_namespace_exists) {
+            ("create", true, Some(fallback)) => fallback,
+            _ => &step.command,
+        };
+        let creates = command.contains_key("create");
+        collection.exists = true;
+        let validator_changed = command.contains_key("validator");
+        let mut in_force = collection.in_force.take().unwrap_or(InForce {
+            name: String::new(),
+            validator: Document::new(),
+            level: "strict".to_owned(),
+            action: "error".to_owned(),
+        });
+        if creates {
+            in_force.level = "strict".to_owned();
+            in_force.action = "error".to_owned();
+        }
+        if let Ok(validator) = command.get_document("validator") {
+            in_force.validator = validator.clone();
+        }
+        if let Ok(level) = command.get_str("validationLevel") {
+            in_force.level = level.to_owned();
+        }
+        if let Ok(action) = command.get_str("validationAction") {
+            in_force.action = action.to_owned();
+        }
+        let phase = if step.phase == Phase::Contract { "contract" } else { "expand" };
+        let at = format!("{} step {}", file.name, i + 1);
+        in_force.name = match (generate, creates, verb == "create") {
+            (false, ..) => format!("the deployed validator (installed by {at})"),
+            (true, true, _) => format!("the validator {at} creates the collection with"),
+            (true, false, true) => format!("the validator {at} adopts the existing collection with"),
+            (true, false, false) => format!("the {phase} validator of {at}"),
+        };
+        if validator_changed {
+            let expand = step.phase == Phase::Expand && file.kind == MigrationKind::Schema;
+            collection.branches = match SchemaView::of_validator(&in_force.validator).map(|s| s.branches().len()) {
+                Some(2) if expand => vec!["previous model".to_owned(), "new model".to_owned()],
+                _ => Vec::new(),
+            };
+            match jsonschema_only(&in_force.validator).and_then(compile) {
+                Ok(compiled) => (collection.compiled, collection.unjudged) = (Some(compiled), None),
+                Err(why) => (collection.compiled, collection.unjudged) = (None, Some(why)),
+            }
+        }
+        let empty = in_force.validator.is_empty();
+        collection.in_force = Some(in_force);
+        if empty {
+            (collection.compiled, collection.unjudged) = (None, None);
+        }
+        if generate && validator_changed {
+            self.generate(&namespace);
+        }
+        true
+    }
+
+    /// The shapes the collection's validator in force admits, added to its samples (a
+    /// shape already there is not added again).
+    fn generate(&mut self, namespace: &str) {
+        let Some(collection) = self.collections.get_mut(namespace) else { return };
+        let Some(in_force) = &collection.in_force else { return };
+        for document in shapes::documents(&in_force.validator, &mut self.ids) {
+            if !collection.samples.iter().any(|s| shapes::same_but_id(&s.document, &document)) {
+                let origin = Origin::Generated(in_force.name.clone());
+                collection.samples.push(Sample { document, origin });
+            }
+        }
+    }
+
+    fn data_step(&mut self, file: &MigrationFile, i: usize, step: &FileStep) {
+        let Some((verb, target)) = step.command.iter().next() else { return };
+        let target = target.as_str().unwrap_or_default();
+        let namespace = format!("{}.{target}", step.db);
+        let command = format!("{verb} {namespace}");
+        let finding = |statement: Option<usize>, verdict: Verdict| Finding {
+            migration: file.name.clone(),
+            step: i + 1,
+            statement,
+            command: command.clone(),
+            phase: step.phase,
+            verdict,
+        };
+        let statements = |key: &str| -> Vec<Document> {
+            step.command.get_array(key).map(|l| l.iter().filter_map(Bson::as_document).cloned().collect()).unwrap_or_default()
+        };
+        match verb.as_str() {
+            "update" | "delete" | "insert" | "findAndModify" => {}
+            "aggregate" => {
+                let writes = step.command.get_array("pipeline").is_ok_and(|p| {
+                    p.iter().filter_map(Bson::as_document).any(|s| s.contains_key("$merge") || s.contains_key("$out"))
+                });
+                if writes {
+                    let why = "an aggregation that writes ($merge, $out): the rehearsal does not run aggregation \
+                               pipelines, so what it writes is not judged";
+                    self.findings.push(finding(None, Verdict::NotSimulated(why.to_owned())));
+                }
+                return;
+            }
+            "bulkWrite" | "mapReduce" | "applyOps" | "eval" | "$eval" | "doTxn" => {
+                let why = format!("`{verb}` writes documents the rehearsal does not model: it is not judged");
+                self.findings.push(finding(None, Verdict::NotSimulated(why)));
+                return;
+            }
+            _ => return,
+        }
+        let collection = self.collections.entry(namespace.clone()).or_default();
+        let last = self.last.get(&namespace);
+        let bypass = step.command.get_bool("bypassDocumentValidation").unwrap_or(false);
+        if let (Some(why), false) = (&collection.unjudged, bypass) {
+            let why = format!("the validator in force cannot be judged locally: {why}");
+            self.findings.push(finding(None, Verdict::NotSimulated(why)));
+            return;
+        }
+        let in_force = collection.in_force.clone();
+        let judge = Judge {
+            validator: collection.compiled.as_ref().map(|(v, s)| (v, s)),
+            level: in_force.as_ref().map_or("strict", |f| f.level.as_str()),
+            action: in_force.as_ref().map_or("error", |f| f.action.as_str()),
+            bypass,
+            branches: &collection.branches,
+        };
+        let samples = &mut collection.samples;
+        let runs: Vec<(Option<usize>, Vec<Document>, Ran)> = match verb.as_str() {
+            "update" => statements("updates")
+                .iter()
+                .enumerate()
+                .map(|(n, s)| {
+                    let met = samples.iter().map(|s| s.document.clone()).collect();
+                    (Some(n + 1), met, statement::update(s, samples, &judge, last))
+                })
+                .collect(),
+            "delete" => statements("deletes")
+                .iter()
+                .enumerate()
+                .map(|(n, s)| (Some(n + 1), Vec::new(), statement::delete(s, samples)))
+                .collect(),
+            "insert" => statements("documents")
+                .iter()
+                .enumerate()
+                .map(|(n, d)| (Some(n + 1), Vec::new(), statement::insert(d, samples, &judge, last)))
+                .collect(),
+            _ => {
+                let met = samples.iter().map(|s| s.document.clone()).collect();
+                vec![(None, met, statement::find_and_modify(&step.command, samples, &judge, last))]
+            }
+        };
+        for (statement, met, ran) in runs {
+            let mut trace = Trace {
+                migration: file.name.clone(),
+                step: i + 1,
+                statement,
+                namespace: namespace.clone(),
+                in_force: in_force.clone(),
+                met,
+                refused: Vec::new(),
+                not_simulated: None,
+            };
+            match ran {
+                Ok(shapes) if shapes.is_empty() => {}
+                Ok(shapes) => {
+                    trace.refused = shapes.iter().flat_map(|s| s.ids.iter().cloned()).collect();
+                    let in_force = in_force.clone().expect("a refusal comes from a validator in force");
+                    self.findings.push(finding(statement, Verdict::Refused { in_force, shapes }));
+                }
+                Err(why) => {
+                    trace.not_simulated = Some(why.clone());
+                    self.findings.push(finding(statement, Verdict::NotSimulated(why)));
+                }
+            }
+            self.traces.push(trace);
+        }
+    }
+}
+
+/// `db.collection` of a step installing a validator.
+fn namespace_validated(step: &FileStep) -> Option<String> {
+    step.validated().map(|(db, collection)| format!("{db}.{collection}"))
+}
+
+fn installed(step: &FileStep) -> Option<&Document> {
+    step.command.get_document("validator").ok()
+}
+
+/// The validator's `$jsonSchema`, when that is all it holds (an empty validator is none).
+fn jsonschema_only(validator: &Document) -> Result<&Document, String> {
+    match (validator.get_document("$jsonSchema"), validator.len()) {
+        (Ok(schema), 1) => Ok(schema),
+        _ => Err(format!(
+            "it holds query operators besides `$jsonSchema` ({}), which the local validator does not run",
+            validator.keys().cloned().collect::<Vec<_>>().join(", ")
+        )),
+    }
+}
+
+fn compile(schema: &Document) -> Result<(Validator, Document), String> {
+    Validator::new(schema).map(|v| (v, schema.clone())).map_err(|e| format!("its $jsonSchema does not compile: {e}"))
+}

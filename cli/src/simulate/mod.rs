@@ -1,0 +1,124 @@
+//! The deploy rehearsed before it happens: every pending data step run over sample
+//! documents, in the order `apply` runs them, each under the validator in force at that
+//! point (the expand validator for the steps that run with the release, the same or the
+//! contract's for those of `apply --contract`), and every step whose result mongod would
+//! refuse reported before the deploy, with the validator it meets, each document shape and
+//! the paths that fail. `schema migrate --check` and `schema apply --dry-run` run it.
+//!
+//! The samples are generated from the validators (every shape the deployed validator and
+//! each pending one admit: the previous model's and the new model's, each optional field
+//! present and absent, each `enum` value, each bound's extremes), plus the documents the
+//! caller gives (a dump, a deployment's `$sample`). A step the local update applier cannot
+//! judge (a pipeline stage or an operator it does not model, an aggregation writing with
+//! `$merge`, a validator with query operators) is reported as not simulated, never as
+//! passing.
+//!
+//! It lives in this crate because it needs both the migrations (`mongo-schema-migrate`: the
+//! files, `apply`'s order) and the local validator (`mongo-schema-validate`), and the
+//! migrations crate never depends on the validator (an application applying its migrations
+//! at start-up compiles no PCRE2).
+//!
+//! ```no_run
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use mongo_schema::migrate::Migrator;
+//! use mongo_schema::simulate::{rehearse_all, Samples};
+//!
+//! let migrator = Migrator::from_dir("migrations")?; // or `mongo_schema::migrations!("migrations")`
+//! let rehearsal = rehearse_all(migrator.migrations(), &Samples::default());
+//! for finding in &rehearsal.findings {
+//!     eprint!("{}", finding.render());
+//! }
+//! assert!(rehearsal.refused().next().is_none(), "a data step would be refused");
+//! # Ok(()) }
+//! ```
+
+mod deploy;
+mod finding;
+mod shapes;
+mod statement;
+
+pub use deploy::Trace;
+pub use finding::{Finding, InForce, Origin, Refusal, Verdict};
+pub use statement::Sample;
+
+use crate::bson::Document;
+use crate::migrate::apply::{MigrationFile, MigrationKind};
+use std::collections::BTreeMap;
+
+/// Documents the caller gives, by collection (`db.collection`): a dump's, a deployment's
+/// `$sample`. They are in the collection before the first pending step.
+#[derive(Debug, Clone, Default)]
+pub struct Samples {
+    by_namespace: BTreeMap<String, Vec<Sample>>,
+}
+
+impl Samples {
+    /// One document of `namespace`; `origin` says where it came from (`dump/db/t.bson`).
+    pub fn add(&mut self, namespace: &str, document: Document, origin: &str) {
+        let sample = Sample { document, origin: Origin::Given(origin.to_owned()) };
+        self.by_namespace.entry(namespace.to_owned()).or_default().push(sample);
+    }
+
+    /// How many documents were given for `namespace`.
+    pub fn count(&self, namespace: &str) -> usize {
+        self.by_namespace.get(namespace).map_or(0, Vec::len)
+    }
+}
+
+/// What the rehearsal found.
+#[derive(Debug, Clone, Default)]
+pub struct Rehearsal {
+    /// The data steps that would be refused or could not be judged, in the order they run.
+    pub findings: Vec<Finding>,
+    /// Every data statement run, with the documents it met and those it refused.
+    pub traces: Vec<Trace>,
+}
+
+impl Rehearsal {
+    /// The findings whose step would be refused.
+    pub fn refused(&self) -> impl Iterator<Item = &Finding> {
+        self.findings.iter().filter(|f| f.is_refused())
+    }
+
+    /// The findings whose step could not be judged.
+    pub fn not_simulated(&self) -> impl Iterator<Item = &Finding> {
+        self.findings.iter().filter(|f| !f.is_refused())
+    }
+}
+
+/// Rehearses the deploy of `pending` (each migration of `files` not yet applied, with its
+/// steps already done, as [`to_apply`](crate::migrate::apply::to_apply) reads them): the
+/// validators the other steps installed are in force, the `samples` stored.
+pub fn rehearse(files: &[MigrationFile], pending: &[(&MigrationFile, usize)], samples: &Samples) -> Rehearsal {
+    let mut deploy = deploy::Deploy::new(files, pending, &samples.by_namespace);
+    deploy.run(pending);
+    Rehearsal { findings: deploy.findings, traces: deploy.traces }
+}
+
+/// Rehearses every migration of `files` on a deployment that has none of them applied.
+pub fn rehearse_all(files: &[MigrationFile], samples: &Samples) -> Rehearsal {
+    let pending: Vec<(&MigrationFile, usize)> = files.iter().map(|f| (f, 0)).collect();
+    rehearse(files, &pending, samples)
+}
+
+/// The migrations of the last release, when no deployment says which are pending: every
+/// file after the last schema migration but one (what `schema migrate` wrote before the
+/// release's own), the release's data migrations written before its schema migration (as
+/// the documented workflow does) and after it included. The earlier ones count as applied,
+/// contracts included: each release's contract runs before the next release deploys. With
+/// fewer than two schema migrations, every file.
+pub fn last_release(files: &[MigrationFile]) -> Vec<(&MigrationFile, usize)> {
+    let schema: Vec<usize> =
+        files.iter().enumerate().filter(|(_, f)| f.kind == MigrationKind::Schema).map(|(i, _)| i).collect();
+    let first = match schema.len() {
+        0 | 1 => 0,
+        n => schema[n - 2] + 1,
+    };
+    files[first..].iter().map(|f| (f, 0)).collect()
+}
+
+/// Rehearses [`last_release`] of `files`: what `schema migrate --check` does without a
+/// deployment.
+pub fn rehearse_release(files: &[MigrationFile], samples: &Samples) -> Rehearsal {
+    rehearse(files, &last_release(files), samples)
+}
