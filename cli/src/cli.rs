@@ -92,6 +92,9 @@ enum Command {
         /// Documents `$sample`d per collection with --uri.
         #[arg(long, default_value_t = 1000, requires = "uri")]
         sample_size: u32,
+        /// With --uri: the database holding t_schema_migration (as `apply --state-db`).
+        #[arg(long, default_value = migrate::apply::DEFAULT_STATE_DB, requires = "uri")]
+        state_db: String,
         /// Name the migration `NNNN_` (one past the highest) instead of a UTC timestamp.
         #[arg(long)]
         numbered: bool,
@@ -245,6 +248,7 @@ fn dispatch(models: &[Model], command: Command, out: &mut dyn Write, err: &mut d
             collection,
             uri,
             sample_size,
+            state_db,
         } => {
             let options = MigrateOptions {
                 direct,
@@ -254,7 +258,7 @@ fn dispatch(models: &[Model], command: Command, out: &mut dyn Write, err: &mut d
             };
             match check {
                 true => {
-                    let samples = SampleArgs { inputs: sample, collection, uri, size: sample_size };
+                    let samples = SampleArgs { inputs: sample, collection, uri, size: sample_size, state_db };
                     check_migrations(models, &dir, &options, format, &samples, out)
                 }
                 false => write_migration(models, &dir, &options, out),

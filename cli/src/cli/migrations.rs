@@ -32,6 +32,8 @@ pub(super) struct SampleArgs {
     pub(super) uri: Option<String>,
     /// Documents `$sample`d a collection.
     pub(super) size: u32,
+    /// The database of the deployment's records.
+    pub(super) state_db: String,
 }
 
 /// `migrate --check`: exit 1, naming what changed, when `migrate` would write a migration,
@@ -65,17 +67,22 @@ fn rehearse_dir(models: &[Model], dir: &Path, args: &SampleArgs) -> Result<Rehea
         false => rehearse::from_dumps(models, &files, &args.inputs, args.collection.as_deref())?,
     };
     let Some(uri) = &args.uri else { return Ok(simulate::rehearse_release(&files, &samples)) };
-    live(uri, &files, args.size, &mut samples)
+    live(uri, &args.state_db, &files, args.size, &mut samples)
         .map(|pending| simulate::rehearse(&files, &pending.iter().map(|(i, d)| (&files[*i], *d)).collect::<Vec<_>>(), &samples))
 }
 
 /// With the driver: the pending migrations (index in `files`, steps done) by the
 /// deployment's records, and its `$sample`s added to `samples`.
 #[cfg(feature = "driver")]
-fn live(uri: &str, files: &[MigrationFile], size: u32, samples: &mut Samples) -> Result<Vec<(usize, usize)>, Exit> {
-    use crate::migrate::apply::{to_apply, DEFAULT_STATE_DB};
+fn live(
+    uri: &str,
+    state_db: &str,
+    files: &[MigrationFile],
+    size: u32,
+    samples: &mut Samples,
+) -> Result<Vec<(usize, usize)>, Exit> {
     let server = &mut super::server::connect(uri)?;
-    let todo = to_apply(server, files, DEFAULT_STATE_DB).map_err(|e| Exit(2, chain(&e)))?;
+    let todo = crate::migrate::apply::to_apply(server, files, state_db).map_err(|e| Exit(2, chain(&e)))?;
     let pending: Vec<(usize, usize)> =
         todo.iter().filter_map(|(f, done)| Some((files.iter().position(|x| x.name == f.name)?, *done))).collect();
     let touched: Vec<MigrationFile> = pending.iter().map(|(i, _)| files[*i].clone()).collect();
@@ -84,7 +91,7 @@ fn live(uri: &str, files: &[MigrationFile], size: u32, samples: &mut Samples) ->
 }
 
 #[cfg(not(feature = "driver"))]
-fn live(_: &str, _: &[MigrationFile], _: u32, _: &mut Samples) -> Result<Vec<(usize, usize)>, Exit> {
+fn live(_: &str, _: &str, _: &[MigrationFile], _: u32, _: &mut Samples) -> Result<Vec<(usize, usize)>, Exit> {
     Err(Exit(
         2,
         "`migrate --check --uri` reads a deployment, which this binary was built without: turn on mongo-schema's \

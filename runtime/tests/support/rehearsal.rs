@@ -143,14 +143,24 @@ pub fn steps(conversions: Conversions) -> Vec<Value> {
     }
 }
 
-/// Writes the model's first migration, the release's migration (expand, then its contract)
-/// and the contract's data migration with `conversions` into `dir`; the files in order.
-pub fn write(dir: &Path, conversions: Conversions) -> Vec<MigrationFile> {
+/// Writes the model's first migration (the previous release) into `dir`.
+pub fn write_previous(dir: &Path) {
     migrate(dir, &before_models(), &MigrateOptions::default()).unwrap().unwrap();
+}
+
+/// Writes the release's migration (expand, then its contract) and the contract's data
+/// migration with `conversions` into `dir`; every file of `dir` in order.
+pub fn write_release(dir: &Path, conversions: Conversions) -> Vec<MigrationFile> {
     migrate(dir, &after_models(), &MigrateOptions::default()).unwrap().unwrap();
     let data = new_data_migration_in(dir, "convert orders", Naming::Timestamp, Phase::Contract).unwrap();
     let mut file: Value = serde_json::from_str(&std::fs::read_to_string(&data).unwrap()).unwrap();
     file["up"] = Value::Array(steps(conversions));
     std::fs::write(&data, serde_json::to_string_pretty(&file).unwrap()).unwrap();
     pending(dir).unwrap().iter().map(|p| MigrationFile::read(p).unwrap()).collect()
+}
+
+/// Both releases' files in `dir`, in order.
+pub fn write(dir: &Path, conversions: Conversions) -> Vec<MigrationFile> {
+    write_previous(dir);
+    write_release(dir, conversions)
 }
