@@ -480,14 +480,21 @@ const REPLAY: &str = "db_rehearse_replay";
 /// level and action the rehearsal says are in force, the documents it met stored as they
 /// were (bypassing validation), then the statement sent once per document (its filter
 /// narrowed to the document's `_id`). The `_id`s whose write mongod refuses, as text.
-fn refused_on_mongod(server: &mut MongoServer, files: &[mongo_schema::migrate::apply::MigrationFile], trace: &Trace) -> Vec<String> {
+fn refused_on_mongod(
+    server: &mut MongoServer,
+    files: &[mongo_schema::migrate::apply::MigrationFile],
+    trace: &Trace,
+) -> Vec<String> {
     drop(server.run_command(REPLAY, doc! { "drop": COLLECTION }));
     let in_force = trace.in_force.as_ref().expect("a validator in force");
     server
-        .run_command(REPLAY, doc! {
-            "create": COLLECTION, "validator": in_force.validator.clone(),
-            "validationLevel": &in_force.level, "validationAction": &in_force.action,
-        })
+        .run_command(
+            REPLAY,
+            doc! {
+                "create": COLLECTION, "validator": in_force.validator.clone(),
+                "validationLevel": &in_force.level, "validationAction": &in_force.action,
+            },
+        )
         .expect("create");
     if !trace.met.is_empty() {
         let stored = doc! { "insert": COLLECTION, "documents": trace.met.clone(), "bypassDocumentValidation": true };
@@ -514,7 +521,8 @@ fn refused_on_mongod(server: &mut MongoServer, files: &[mongo_schema::migrate::a
 /// `schema ARGS` over the release's models: exit code, stdout and stderr.
 fn schema_cli(args: &[&str]) -> (i32, String) {
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = run(&rehearsal::after_models(), std::iter::once("schema").chain(args.iter().copied()), &mut out, &mut err);
+    let code =
+        run(&rehearsal::after_models(), std::iter::once("schema").chain(args.iter().copied()), &mut out, &mut err);
     (code, String::from_utf8(out).unwrap() + &String::from_utf8(err).unwrap())
 }
 
@@ -572,7 +580,10 @@ fn the_rehearsal_agrees_with_mongod_and_the_conversions_it_passes_deploy() {
         match conversions {
             Conversions::PerField => {
                 assert_eq!(code, 1, "{out}");
-                assert!(out.contains(&format!("REFUSED  {data} step 1 (update {DB}.{COLLECTION}, statement 1)")), "{out}");
+                assert!(
+                    out.contains(&format!("REFUSED  {data} step 1 (update {DB}.{COLLECTION}, statement 1)")),
+                    "{out}"
+                );
                 assert!(out.contains("shape ($sample of db_rehearse.t_order, "), "{out}");
             }
             _ => assert_eq!(code, 0, "{out}"),
@@ -592,7 +603,10 @@ fn the_rehearsal_agrees_with_mongod_and_the_conversions_it_passes_deploy() {
                 let reply = server.run_command(DB, doc! { "find": COLLECTION, "batchSize": 1000 }).unwrap();
                 let stored = reply.get_document("cursor").unwrap().get_array("firstBatch").unwrap().clone();
                 assert_eq!(stored.len(), old.len());
-                assert!(stored.iter().all(|d| current.is_valid(d.as_document().unwrap())), "every document in the new shape");
+                assert!(
+                    stored.iter().all(|d| current.is_valid(d.as_document().unwrap())),
+                    "every document in the new shape"
+                );
             }
         }
     }

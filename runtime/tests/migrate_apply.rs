@@ -11,7 +11,8 @@ use migrate_models::{apply_all, v1, v3};
 use mongo_schema::bson::{doc, Bson, Document};
 use mongo_schema::codes::{ServerCode, BAD_VALUE, DUPLICATE_KEY, NAMESPACE_EXISTS, UNAUTHORIZED};
 use mongo_schema::migrate::apply::{
-    apply, drift, ApplyError, ApplyOptions, CommandError, DriftStatus, MigrationFile, Outcome, Server,
+    apply, apply_with, drift, schedule, ApplyError, ApplyOptions, CommandError, DriftStatus, Event, MigrationFile,
+    Outcome, Server,
 };
 use mongo_schema::migrate::lock::granting_reply;
 use mongo_schema::migrate::{migrate, pending, MigrateOptions, Naming};
@@ -193,6 +194,32 @@ fn a_release_applies_its_expand_and_a_later_validator_waits_for_a_pending_contra
         ],
         "every expand step, nothing of a contract; t_user's next validator waits for the first one's contract"
     );
+}
+
+#[test]
+fn apply_runs_the_steps_in_the_order_schedule_reads_from_the_files() {
+    // what a rehearsal of the deploy follows (`mongo_schema::simulate`): held validators,
+    // contracts, gated steps last
+    let files = migrations();
+    for contract in [false, true] {
+        let mut fake = Fake::default();
+        let options = ApplyOptions { contract, ..ApplyOptions::new("db_schema") };
+        let mut ran: Vec<(String, usize)> = Vec::new();
+        let mut report = |event: Event| {
+            if let Event::Step { migration, step } = event {
+                let number = step.trim_start_matches("step ").split(' ').next().unwrap().parse().unwrap();
+                ran.push((migration, number));
+            }
+        };
+        apply_with(&mut fake, &files, &options, &mut report).unwrap();
+        let pending: Vec<(&MigrationFile, usize)> = files.iter().map(|f| (f, 0)).collect();
+        let scheduled: Vec<(String, usize)> = schedule(&pending, contract)
+            .iter()
+            .flat_map(|s| s.steps.clone().map(|i| (s.file.name.clone(), i + 1)))
+            .collect();
+        assert!(!ran.is_empty());
+        assert_eq!(ran, scheduled, "contract: {contract}");
+    }
 }
 
 #[test]

@@ -467,7 +467,9 @@ fn one_update_per_field_is_refused_before_the_deploy_and_one_update_per_shape_pa
         let Verdict::Refused { shapes, .. } = &finding.verdict else { unreachable!() };
         shapes.iter().flat_map(|s| s.paths.clone()).collect()
     };
-    for path in ["amount: bsonType (previous model)", "note: additionalProperties (new model)", "status: enum (new model)"] {
+    for path in
+        ["amount: bsonType (previous model)", "note: additionalProperties (new model)", "status: enum (new model)"]
+    {
         assert!(paths(1).contains(&path.to_owned()), "{path}: {:?}", paths(1));
     }
     for path in ["note: required (previous model)", "amount: bsonType (new model)", "discount: maximum (new model)"] {
@@ -511,9 +513,13 @@ fn migrate_check_reports_the_refused_step_with_its_paths_in_text_and_json() {
     let (code, out, _) = schema(&models, &["migrate", "--check", "--dir", at]);
     assert_eq!(code, 1, "{out}");
     assert!(out.starts_with("migrations are current"), "{out}");
-    let step = |n: usize| format!("REFUSED  {} step {n} (update db_rehearse.t_order, statement 1): ", data_name(&files));
+    let step =
+        |n: usize| format!("REFUSED  {} step {n} (update db_rehearse.t_order, statement 1): ", data_name(&files));
     assert!(out.contains(&step(1)) && out.contains(&step(3)) && !out.contains(&step(2)), "{out}");
-    assert!(out.contains("fails at amount: bsonType (previous model), note: additionalProperties (new model)"), "{out}");
+    assert!(
+        out.contains("fails at amount: bsonType (previous model), note: additionalProperties (new model)"),
+        "{out}"
+    );
     assert!(out.contains("what to do: the update leaves documents halfway"), "{out}");
     assert!(out.contains("4 statement(s) rehearsed"), "{out}");
 
@@ -555,8 +561,15 @@ fn migrate_check_rehearses_the_documents_of_a_dump_too() {
     let line = r#"{"_id": {"$oid": "6b0a3635d1e70f13d020c921"}, "orderNo": "A-1", "amount": {"$numberLong": "1999"}, "status": "refunded", "note": "", "discount": 0}"#;
     std::fs::write(&legacy, format!("{line}\n")).unwrap();
     let (at, sample) = (dir.path().to_str().unwrap(), legacy.to_str().unwrap());
-    let (code, out, _) = schema(&models, &["migrate", "--check", "--dir", at, "--sample", sample, "--collection", "t_order"]);
+    let (code, out, _) =
+        schema(&models, &["migrate", "--check", "--dir", at, "--sample", sample, "--collection", "t_order"]);
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains(&format!("REFUSED  {} step 1 (update db_rehearse.t_order, statement 1): 1 sample document(s)", data_name(&files))), "{out}");
+    assert!(
+        out.contains(&format!(
+            "REFUSED  {} step 1 (update db_rehearse.t_order, statement 1): 1 sample document(s)",
+            data_name(&files)
+        )),
+        "{out}"
+    );
     assert!(out.contains(&format!("shape (from {sample}, 1 document(s)): fails at amount: bsonType (previous model), status: enum (previous model), note: required (previous model), status: enum (new model)")), "{out}");
 }

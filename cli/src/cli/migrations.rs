@@ -67,8 +67,9 @@ fn rehearse_dir(models: &[Model], dir: &Path, args: &SampleArgs) -> Result<Rehea
         false => rehearse::from_dumps(models, &files, &args.inputs, args.collection.as_deref())?,
     };
     let Some(uri) = &args.uri else { return Ok(simulate::rehearse_release(&files, &samples)) };
-    live(uri, &args.state_db, &files, args.size, &mut samples)
-        .map(|pending| simulate::rehearse(&files, &pending.iter().map(|(i, d)| (&files[*i], *d)).collect::<Vec<_>>(), &samples))
+    live(uri, &args.state_db, &files, args.size, &mut samples).map(|pending| {
+        simulate::rehearse(&files, &pending.iter().map(|(i, d)| (&files[*i], *d)).collect::<Vec<_>>(), &samples)
+    })
 }
 
 /// With the driver: the pending migrations (index in `files`, steps done) by the

@@ -212,7 +212,10 @@ impl Deploy {
             verdict,
         };
         let statements = |key: &str| -> Vec<Document> {
-            step.command.get_array(key).map(|l| l.iter().filter_map(Bson::as_document).cloned().collect()).unwrap_or_default()
+            step.command
+                .get_array(key)
+                .map(|l| l.iter().filter_map(Bson::as_document).cloned().collect())
+                .unwrap_or_default()
         };
         match verb.as_str() {
             "update" | "delete" | "insert" | "findAndModify" => {}

@@ -264,7 +264,8 @@ mod tests {
         }
         assert!(documents.iter().any(|d| !d.contains_key("note")));
         assert!(documents.iter().any(|d| d.get_str("note") == Ok("aaaaa")));
-        let ids: std::collections::HashSet<String> = documents.iter().map(|d| d.get("_id").unwrap().to_string()).collect();
+        let ids: std::collections::HashSet<String> =
+            documents.iter().map(|d| d.get("_id").unwrap().to_string()).collect();
         assert_eq!(ids.len(), documents.len(), "every document has its own _id");
         // the same schema, the same documents
         assert_eq!(super::documents(&validator, &mut 0), documents);

@@ -127,7 +127,12 @@ pub(super) fn update(statement: &Document, pool: &mut Vec<Sample>, judge: &Judge
 
 /// `findAndModify` (`{query, update, upsert, remove}`): the first matching document, as
 /// the pool orders them.
-pub(super) fn find_and_modify(command: &Document, pool: &mut Vec<Sample>, judge: &Judge<'_>, last: Option<&Validator>) -> Ran {
+pub(super) fn find_and_modify(
+    command: &Document,
+    pool: &mut Vec<Sample>,
+    judge: &Judge<'_>,
+    last: Option<&Validator>,
+) -> Ran {
     for unmodelled in ["collation", "let", "arrayFilters"] {
         if command.contains_key(unmodelled) {
             return Err(format!("findAndModify's `{unmodelled}` is not modelled by the local update applier"));
@@ -197,7 +202,11 @@ fn run_update(
             Err(refused @ UpdateError::Refused { .. }) => {
                 refusals.add(sample, None, vec![refused.to_string()], refused.to_string(), false);
                 matched = true;
-                if multi { continue } else { break }
+                if multi {
+                    continue;
+                } else {
+                    break;
+                }
             }
             Err(e) => return Err(e.to_string()),
             Ok(after) => after,
