@@ -3,7 +3,7 @@
 //! JSON.
 
 use super::shared::{chain, Exit};
-use crate::bson::doc;
+use crate::bson::{doc, Document};
 use crate::check::plan;
 use crate::migrate::apply::{MigrationFile, Server};
 use crate::migrate::Model;
@@ -58,7 +58,8 @@ pub(super) fn from_dumps(
                     break;
                 }
                 let document = document.map_err(|e| Exit(2, format!("{}: {e}", input.display())))?;
-                let document = document.to_document().map_err(|e| Exit(2, format!("{}: {e}", input.display())))?;
+                let document =
+                    Document::try_from(document.as_ref()).map_err(|e| Exit(2, format!("{}: {e}", input.display())))?;
                 samples.add(&target.namespace, document, &origin);
             }
         }
@@ -84,7 +85,7 @@ pub(super) fn from_server(
         let mut documents = Vec::new();
         server
             .cursor(db, command, &mut |raw| {
-                documents.extend(raw.to_document().ok());
+                documents.extend(Document::try_from(raw.as_ref()).ok());
                 true
             })
             .map_err(|e| Exit(2, format!("sampling {namespace}: {}", chain(&e))))?;

@@ -100,7 +100,7 @@ impl Deploy {
     }
 
     /// The run with the release, then `apply --contract`, as `apply` orders them.
-    pub(super) fn run<'f>(&mut self, pending: &[(&'f MigrationFile, usize)]) {
+    pub(super) fn run(&mut self, pending: &[(&MigrationFile, usize)]) {
         let expand = schedule(pending, false);
         self.stretches(&expand);
         let left: Vec<(&MigrationFile, usize)> =
