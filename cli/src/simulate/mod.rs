@@ -20,11 +20,13 @@
 //!
 //! ```no_run
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! use mongo_schema::migrate::Migrator;
-//! use mongo_schema::simulate::{rehearse_all, Samples};
+//! use mongo_schema_cli::simulate::{rehearse_release, Samples};
+//! use mongo_schema_migrate::apply::MigrationFile;
 //!
-//! let migrator = Migrator::from_dir("migrations")?; // or `mongo_schema::migrations!("migrations")`
-//! let rehearsal = rehearse_all(migrator.migrations(), &Samples::default());
+//! // or `mongo_schema::migrations!("migrations").migrations()`
+//! let paths = mongo_schema_migrate::pending("migrations".as_ref())?;
+//! let files = paths.iter().map(|p| MigrationFile::read(p)).collect::<Result<Vec<_>, _>>()?;
+//! let rehearsal = rehearse_release(&files, &Samples::default());
 //! for finding in &rehearsal.findings {
 //!     eprint!("{}", finding.render());
 //! }
