@@ -229,7 +229,13 @@ fn status_dry_run_apply_refuse_changed_revert() {
             out.contains(&format!("would apply {} (1 steps):\n  1. {}: update t_wf_user", names[1], dep.db)),
             "{label}: {out}"
         );
-        assert!(out.ends_with("3 to apply, 0 already applied; nothing was written\n"), "{label}: {out}");
+        // then the backfill rehearsed under the validator in force when it runs (v1's, `email` optional)
+        let rehearsed = "data steps: 1 statement(s) rehearsed over sample documents under the validator in force \
+                         when each runs: none would be refused\n";
+        assert!(
+            out.ends_with(&format!("3 to apply, 0 already applied; nothing was written\n{rehearsed}")),
+            "{label}: {out}"
+        );
         assert_eq!(dep.collections(), collections, "{label}: dry run changed a collection (or created the records)");
         assert_eq!(dep.documents(&dep.user()), users, "{label}: dry run changed a document");
         assert!(!collections.iter().any(|c| c.get_str("name").unwrap() == "t_schema_migration"));
@@ -588,6 +594,21 @@ fn the_rehearsal_agrees_with_mongod_and_the_conversions_it_passes_deploy() {
             }
             _ => assert_eq!(code, 0, "{out}"),
         }
+        // `apply --dry-run` rehearses the same steps, over the same deployment
+        let (code, out) = cli(&["apply", "--dry-run", "--contract", "--format", "json"]);
+        let report: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+        let dry: Vec<u64> = report["dataSteps"]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["verdict"] == "refused")
+            .map(|f| f["step"].as_u64().unwrap())
+            .collect();
+        match conversions {
+            Conversions::PerField => assert_eq!((code, dry), (1, vec![1, 3]), "{out}"),
+            _ => assert_eq!((code, dry), (0, vec![]), "{out}"),
+        }
+        assert_eq!(report["toApply"], 2, "{out}");
         let (code, out) = cli(&["apply"]);
         assert_eq!(code, 0, "{out}");
         let (code, out) = cli(&["apply", "--contract"]);

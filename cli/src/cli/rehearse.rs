@@ -102,7 +102,7 @@ pub(super) fn print(rehearsal: &Rehearsal, out: &mut dyn Write) -> io::Result<()
     let unjudged = rehearsal.not_simulated().count();
     let statements = rehearsal.traces.len();
     match (refused, unjudged) {
-        (0, 0) if statements == 0 => writeln!(out, "data steps: none pending")?,
+        (0, 0) if statements == 0 => writeln!(out, "data steps: none to rehearse")?,
         (0, 0) => writeln!(
             out,
             "data steps: {statements} statement(s) rehearsed over sample documents under the validator in force \
