@@ -573,3 +573,22 @@ fn migrate_check_rehearses_the_documents_of_a_dump_too() {
     );
     assert!(out.contains(&format!("shape (from {sample}, 1 document(s)): fails at amount: bsonType (previous model), status: enum (previous model), note: required (previous model), status: enum (new model)")), "{out}");
 }
+
+#[test]
+fn a_conversion_that_misses_a_shape_is_told_to_stop_at_the_gate() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = rehearsal::write(dir.path(), Conversions::LongOnly);
+    let rehearsed = rehearse_release(&files, &Samples::default());
+    assert_eq!(rehearsed.refused().count(), 0, "{:#?}", rehearsed.findings);
+    let gates: Vec<_> = rehearsed.gates().collect();
+    assert_eq!(gates.len(), 1, "{:#?}", rehearsed.findings);
+    assert_eq!((gates[0].migration.as_str(), gates[0].step), (files[1].name.as_str(), 2));
+    let Verdict::GateStops { shapes, .. } = &gates[0].verdict else { unreachable!() };
+    // exactly the previous model's documents whose cents are an int
+    assert!(shapes.iter().all(|s| matches!(s.before.get("amount"), Some(mongo_schema::bson::Bson::Int32(_)))));
+    assert!(shapes.iter().all(|s| s.paths.contains(&"amount: bsonType".to_owned())), "{shapes:#?}");
+    let models = rehearsal::after_models();
+    let (code, out, _) = schema(&models, &["migrate", "--check", "--dir", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 0, "the gate stops the contract by design, nothing is refused: {out}");
+    assert!(out.contains(&format!("GATE  {} step 2 (collMod db_rehearse.t_order): ", files[1].name)), "{out}");
+}

@@ -100,9 +100,10 @@ pub(super) fn from_server(
 pub(super) fn print(rehearsal: &Rehearsal, out: &mut dyn Write) -> io::Result<()> {
     let refused = rehearsal.refused().count();
     let unjudged = rehearsal.not_simulated().count();
+    let gates = rehearsal.gates().count();
     let statements = rehearsal.traces.len();
     match (refused, unjudged) {
-        (0, 0) if statements == 0 => writeln!(out, "data steps: none to rehearse")?,
+        (0, 0) if statements == 0 && gates == 0 => writeln!(out, "data steps: none to rehearse")?,
         (0, 0) => writeln!(
             out,
             "data steps: {statements} statement(s) rehearsed over sample documents under the validator in force \
@@ -126,6 +127,7 @@ pub(super) fn json(rehearsal: &Rehearsal) -> Value {
         "statements": rehearsal.traces.len(),
         "refused": rehearsal.refused().count(),
         "notSimulated": rehearsal.not_simulated().count(),
+        "gates": rehearsal.gates().count(),
         "findings": rehearsal.findings.iter().map(|f| f.to_json()).collect::<Vec<_>>(),
     })
 }

@@ -112,6 +112,9 @@ impl Deploy {
         for stretch in order {
             for i in stretch.steps.clone() {
                 let step = &stretch.file.up[i];
+                if step.require_valid {
+                    self.gate(stretch.file, i, step);
+                }
                 if !self.schema_step(stretch.file, i, step, true) {
                     self.data_step(stretch.file, i, step);
                 }
@@ -196,6 +199,44 @@ impl Deploy {
                 collection.samples.push(Sample { document, origin });
             }
         }
+    }
+
+    /// A gated step: the samples failing the validator it enforces, as the steps before left
+    /// them; not told where a step of the collection was refused or not judged (its
+    /// documents are not as the deploy would leave them).
+    fn gate(&mut self, file: &MigrationFile, i: usize, step: &FileStep) {
+        let (Some(namespace), Some(validator)) = (namespace_validated(step), installed(step)) else { return };
+        let judged = |f: &Finding| f.command.ends_with(&format!(" {namespace}"));
+        if self.findings.iter().any(judged) {
+            return;
+        }
+        let Ok((compiled, schema)) = jsonschema_only(validator).and_then(compile) else { return };
+        let Some(collection) = self.collections.get(&namespace) else { return };
+        let judge = Judge {
+            validator: Some((&compiled, &schema)),
+            level: "strict",
+            action: "error",
+            bypass: false,
+            branches: &[],
+        };
+        let shapes = judge.failing(&collection.samples);
+        if shapes.is_empty() {
+            return;
+        }
+        let in_force = InForce {
+            name: format!("the validator {} step {}", file.name, i + 1),
+            validator: validator.clone(),
+            level: step.command.get_str("validationLevel").unwrap_or("strict").to_owned(),
+            action: step.command.get_str("validationAction").unwrap_or("error").to_owned(),
+        };
+        self.findings.push(Finding {
+            migration: file.name.clone(),
+            step: i + 1,
+            statement: None,
+            command: format!("collMod {namespace}"),
+            phase: step.phase,
+            verdict: Verdict::GateStops { in_force, shapes },
+        });
     }
 
     fn data_step(&mut self, file: &MigrationFile, i: usize, step: &FileStep) {

@@ -78,6 +78,16 @@ pub enum Verdict {
     /// The step could not be judged: why (a pipeline stage, an operator or a command the
     /// local applier does not model). Never a pass.
     NotSimulated(String),
+    /// A gated step (`requireValid`): sample documents, as the data steps before it leave
+    /// them, fail the validator it enforces, so `apply --contract` stops there (by design:
+    /// nothing is refused) until they are converted or fixed. Not counted as refused: a
+    /// generated shape may have no document in the deployment.
+    GateStops {
+        /// The validator the step enforces.
+        in_force: InForce,
+        /// One entry a shape (`after` is `None`: nothing was written).
+        shapes: Vec<Refusal>,
+    },
 }
 
 /// One data step (one statement of it, for an `update` with several) the rehearsal reports.
@@ -109,12 +119,26 @@ impl Finding {
         matches!(self.verdict, Verdict::Refused { .. })
     }
 
+    /// Whether the rehearsal could not judge the step.
+    pub fn is_not_simulated(&self) -> bool {
+        matches!(self.verdict, Verdict::NotSimulated(_))
+    }
+
     /// What to do, for a person.
     pub fn advice(&self) -> String {
-        let Verdict::Refused { shapes, .. } = &self.verdict else {
-            return "check this step by hand, or on a copy of the data (`mongorestore` a dump into a test \
-                    deployment and run `schema apply` there)"
-                .to_owned();
+        let shapes = match &self.verdict {
+            Verdict::Refused { shapes, .. } => shapes,
+            Verdict::GateStops { .. } => {
+                return "documents of these shapes, where the deployment holds any, keep the contract at this gate: \
+                        convert them in a data step of the contract (one update per document shape), or fix them \
+                        by hand (`schema check --uri` lists them); the gate then lets it run"
+                    .to_owned()
+            }
+            Verdict::NotSimulated(_) => {
+                return "check this step by hand, or on a copy of the data (`mongorestore` a dump into a test \
+                        deployment and run `schema apply` there)"
+                    .to_owned()
+            }
         };
         if shapes.iter().all(|s| s.admitted_later) {
             return "the step writes the new shape, but runs before the validator that admits it: move it after \
@@ -169,6 +193,26 @@ impl Finding {
                 out.push_str(&format!("NOT SIMULATED  {}: {why}\n", self.position()));
                 out.push_str(&format!("  what to do: {}\n", self.advice()));
             }
+            Verdict::GateStops { in_force, shapes } => {
+                let documents: usize = shapes.iter().map(|s| s.documents).sum();
+                out.push_str(&format!(
+                    "GATE  {}: {documents} sample document(s) of {} shape(s) fail {} it enforces, so `apply \
+                     --contract` stops here\n",
+                    self.position(),
+                    shapes.len(),
+                    in_force.name
+                ));
+                for shape in shapes {
+                    out.push_str(&format!(
+                        "  shape ({}, {} document(s)): fails at {}\n    {}\n",
+                        shape.origin.describe(),
+                        shape.documents,
+                        shape.paths.join(", "),
+                        relaxed(&shape.before)
+                    ));
+                }
+                out.push_str(&format!("  what to do: {}\n", self.advice()));
+            }
         }
         out
     }
@@ -209,6 +253,14 @@ impl Finding {
             Verdict::NotSimulated(why) => {
                 out["verdict"] = json!("notSimulated");
                 out["reason"] = json!(why);
+            }
+            Verdict::GateStops { in_force, shapes } => {
+                out["verdict"] = json!("gateStops");
+                out["validator"] = json!({ "name": in_force.name });
+                out["shapes"] = shapes
+                    .iter()
+                    .map(|s| json!({ "paths": s.paths, "origin": s.origin.describe(), "documents": s.documents, "before": extended(&s.before) }))
+                    .collect();
             }
         }
         out

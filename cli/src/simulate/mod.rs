@@ -84,7 +84,13 @@ impl Rehearsal {
 
     /// The findings whose step could not be judged.
     pub fn not_simulated(&self) -> impl Iterator<Item = &Finding> {
-        self.findings.iter().filter(|f| !f.is_refused())
+        self.findings.iter().filter(|f| f.is_not_simulated())
+    }
+
+    /// The gated steps sample documents would stop (`apply --contract` stops there, by
+    /// design; nothing is refused).
+    pub fn gates(&self) -> impl Iterator<Item = &Finding> {
+        self.findings.iter().filter(|f| matches!(f.verdict, Verdict::GateStops { .. }))
     }
 }
 

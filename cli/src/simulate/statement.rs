@@ -62,6 +62,19 @@ impl Judge<'_> {
     }
 }
 
+impl Judge<'_> {
+    /// The samples failing the validator a gated step enforces, one entry a shape.
+    pub(super) fn failing(&self, pool: &[Sample]) -> Vec<Refusal> {
+        let mut refusals = Refusals::default();
+        for sample in pool {
+            if let Some(paths) = self.refuses(None, &sample.document) {
+                refusals.add(sample, None, paths, "fails the validator the step enforces".to_owned(), false);
+            }
+        }
+        refusals.0
+    }
+}
+
 fn violations(error: &crate::validate::ValidationError) -> Vec<String> {
     match error {
         crate::validate::ValidationError::Invalid(failure) => failure

@@ -105,6 +105,9 @@ pub enum Conversions {
     /// Steps the local applier cannot judge: a pipeline with `$toUpper`, an aggregation with
     /// `$merge`.
     Unjudged,
+    /// [`PerShape`](Conversions::PerShape) filtered on `long` amounts only: the documents whose
+    /// cents are an `int` stay in the previous shape, and the contract's gate stops on them.
+    LongOnly,
 }
 
 fn update(u: Value, q: Value) -> Value {
@@ -121,7 +124,7 @@ pub fn steps(conversions: Conversions) -> Vec<Value> {
             update(json!({ "$unset": { "note": "" } }), json!({ "note": { "$exists": true } })),
             update(json!({ "$set": { "discount": 50 } }), json!({ "discount": { "$gt": 50 } })),
         ],
-        Conversions::PerShape => vec![update(
+        Conversions::PerShape | Conversions::LongOnly => vec![update(
             json!([
                 { "$set": {
                     "amount": cents,
@@ -130,7 +133,10 @@ pub fn steps(conversions: Conversions) -> Vec<Value> {
                 } },
                 { "$unset": "note" },
             ]),
-            json!({ "amount": { "$type": ["int", "long"] } }),
+            match conversions {
+                Conversions::LongOnly => json!({ "amount": { "$type": "long" } }),
+                _ => json!({ "amount": { "$type": ["int", "long"] } }),
+            },
         )],
         Conversions::Unjudged => vec![
             update(json!([{ "$set": { "orderNo": { "$toUpper": "$orderNo" } } }]), json!({})),
