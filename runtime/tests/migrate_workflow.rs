@@ -572,6 +572,20 @@ fn migrate_check_rehearses_the_documents_of_a_dump_too() {
         "{out}"
     );
     assert!(out.contains(&format!("shape (from {sample}, 1 document(s)): fails at amount: bsonType (previous model), status: enum (previous model), note: required (previous model), status: enum (new model)")), "{out}");
+
+    // the same document in a mongodump directory (`dump/<db>/<collection>.bson`): no --collection
+    let dump = dir.path().join("dump");
+    std::fs::create_dir_all(dump.join("db_rehearse")).unwrap();
+    let legacy: mongo_schema::bson::Document = serde_json::from_str::<serde_json::Value>(line)
+        .map(|v| mongo_schema::bson::Bson::try_from(v).unwrap().as_document().unwrap().clone())
+        .unwrap();
+    let mut bytes = Vec::new();
+    legacy.to_writer(&mut bytes).unwrap();
+    let file = dump.join("db_rehearse").join("t_order.bson");
+    std::fs::write(&file, bytes).unwrap();
+    let (code, out, _) = schema(&models, &["migrate", "--check", "--dir", at, "--sample", dump.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains(&format!("shape (from {}, 1 document(s))", file.display())), "{out}");
 }
 
 #[test]
