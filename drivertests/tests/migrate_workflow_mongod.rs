@@ -649,3 +649,59 @@ fn the_rehearsal_agrees_with_mongod_and_the_conversions_it_passes_deploy() {
     drop(server.run_command(DB, doc! { "dropDatabase": 1 }));
     drop(server.run_command(REPLAY, doc! { "dropDatabase": 1 }));
 }
+
+#[test]
+fn the_rehearsal_judges_each_validation_level_and_action_as_mongod_does() {
+    use mongo_schema::migrate::apply::{FileStep, MigrationFile, MigrationKind};
+    use mongo_schema::migrate::Phase;
+    let Ok(uri) = std::env::var("MONGODB_URI") else {
+        eprintln!("skipped (no MONGODB_URI): the_rehearsal_judges_each_validation_level_and_action_as_mongod_does");
+        return;
+    };
+    let server = &mut MongoServer::connect(&uri).expect("connect");
+    let step = |command: Document| FileStep {
+        db: DB.into(),
+        command,
+        if_namespace_exists: None,
+        phase: Phase::Expand,
+        require_valid: false,
+    };
+    let file = |name: &str, kind, up: Vec<Document>| MigrationFile {
+        name: name.into(),
+        kind,
+        up: up.into_iter().map(step).collect(),
+        down: Vec::new(),
+        checksum: String::new(),
+    };
+    let schema =
+        doc! { "bsonType": "object", "required": ["n"], "properties": { "n": { "bsonType": "int", "maximum": 10 } } };
+    // stored before the validator: one already over the bound, one under it
+    let mut samples = Samples::default();
+    for document in [doc! { "_id": "over", "n": 50 }, doc! { "_id": "under", "n": 9 }, doc! { "_id": "low", "n": 1 }] {
+        samples.add(&format!("{DB}.{COLLECTION}"), document, "stored");
+    }
+    let raise = doc! { "update": COLLECTION, "updates": [{ "q": {}, "u": { "$inc": { "n": 5 } }, "multi": true }] };
+    let mut verdicts = Vec::new();
+    for (level, action) in [("strict", "error"), ("moderate", "error"), ("strict", "warn"), ("off", "error")] {
+        let create = doc! {
+            "create": COLLECTION, "validator": { "$jsonSchema": schema.clone() },
+            "validationLevel": level, "validationAction": action,
+        };
+        let files = [
+            file("0001_create", MigrationKind::Schema, vec![create]),
+            file("0002_raise", MigrationKind::Data, vec![raise.clone()]),
+        ];
+        let rehearsed = mongo_schema::simulate::rehearse(&files, &[(&files[1], 0)], &samples);
+        let trace = rehearsed.traces.iter().find(|t| t.migration == "0002_raise").unwrap();
+        let mut expected: Vec<String> = trace.refused.iter().map(Bson::to_string).collect();
+        let mut found = refused_on_mongod(server, &files, trace);
+        expected.sort();
+        found.sort();
+        assert_eq!(found, expected, "{level} {action}: refused on mongod and in the rehearsal");
+        verdicts.push(found.len());
+    }
+    // strict refuses `over` and `under` (and the generated shapes at the bound), moderate spares
+    // `over`, warn and off refuse nothing
+    assert!(verdicts[0] > verdicts[1] && verdicts[1] > 0 && verdicts[2] == 0 && verdicts[3] == 0, "{verdicts:?}");
+    drop(server.run_command(REPLAY, doc! { "dropDatabase": 1 }));
+}

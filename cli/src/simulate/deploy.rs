@@ -307,12 +307,18 @@ impl Deploy {
             "delete" => statements("deletes")
                 .iter()
                 .enumerate()
-                .map(|(n, s)| (Some(n + 1), Vec::new(), statement::delete(s, samples)))
+                .map(|(n, s)| {
+                    let met = samples.iter().map(|s| s.document.clone()).collect();
+                    (Some(n + 1), met, statement::delete(s, samples))
+                })
                 .collect(),
             "insert" => statements("documents")
                 .iter()
                 .enumerate()
-                .map(|(n, d)| (Some(n + 1), Vec::new(), statement::insert(d, samples, &judge, last)))
+                .map(|(n, d)| {
+                    let met = samples.iter().map(|s| s.document.clone()).collect();
+                    (Some(n + 1), met, statement::insert(d, samples, &judge, last))
+                })
                 .collect(),
             _ => {
                 let met = samples.iter().map(|s| s.document.clone()).collect();

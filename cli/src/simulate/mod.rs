@@ -130,3 +130,117 @@ pub fn last_release(files: &[MigrationFile]) -> Vec<(&MigrationFile, usize)> {
 pub fn rehearse_release(files: &[MigrationFile], samples: &Samples) -> Rehearsal {
     rehearse(files, &last_release(files), samples)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bson::{doc, Bson};
+    use crate::migrate::apply::FileStep;
+    use crate::migrate::Phase;
+
+    const NS: &str = "db_t.t_item";
+
+    fn step(command: Document) -> FileStep {
+        FileStep { db: "db_t".into(), command, if_namespace_exists: None, phase: Phase::Expand, require_valid: false }
+    }
+
+    fn file(name: &str, kind: MigrationKind, up: Vec<Document>) -> MigrationFile {
+        MigrationFile {
+            name: name.into(),
+            kind,
+            up: up.into_iter().map(step).collect(),
+            down: Vec::new(),
+            checksum: String::new(),
+        }
+    }
+
+    /// A collection created with `n` at most 10 (at `level` and `action`), then one data step.
+    fn rehearsed(level: &str, action: &str, data: Document, given: &[Document]) -> Rehearsal {
+        let schema = doc! { "bsonType": "object", "required": ["n"], "properties": { "n": { "bsonType": "int", "maximum": 10 } } };
+        let create = doc! {
+            "create": "t_item", "validator": { "$jsonSchema": schema }, "validationLevel": level, "validationAction": action,
+        };
+        let files = [
+            file("0001_create", MigrationKind::Schema, vec![create]),
+            file("0002_data", MigrationKind::Data, vec![data]),
+        ];
+        let mut samples = Samples::default();
+        for document in given {
+            samples.add(NS, document.clone(), "given");
+        }
+        rehearse(&files, &[(&files[1], 0)], &samples)
+    }
+
+    fn refused_ids(rehearsal: &Rehearsal) -> Vec<Bson> {
+        rehearsal.traces.iter().flat_map(|t| t.refused.clone()).collect()
+    }
+
+    fn raise(q: Document) -> Document {
+        doc! { "update": "t_item", "updates": [{ "q": q, "u": { "$inc": { "n": 5 } }, "multi": true }] }
+    }
+
+    #[test]
+    fn the_level_and_action_in_force_decide_as_mongod_does() {
+        let given = [doc! { "_id": "over", "n": 50 }, doc! { "_id": "under", "n": 9 }];
+        // strict: both results are over 10
+        let strict = rehearsed("strict", "error", raise(doc! {}), &given);
+        let mut ids: Vec<String> = refused_ids(&strict).iter().map(Bson::to_string).collect();
+        ids.sort();
+        assert!(ids.contains(&"\"over\"".to_owned()) && ids.contains(&"\"under\"".to_owned()), "{ids:?}");
+        // moderate: a document that already fails is not validated on update
+        let moderate = rehearsed("moderate", "error", raise(doc! { "_id": { "$in": ["over", "under"] } }), &given);
+        assert_eq!(refused_ids(&moderate), [Bson::String("under".into())]);
+        // warn and bypass refuse nothing
+        assert!(rehearsed("strict", "warn", raise(doc! {}), &given).findings.is_empty());
+        let mut bypass = raise(doc! {});
+        bypass.insert("bypassDocumentValidation", true);
+        assert!(rehearsed("strict", "error", bypass, &given).findings.is_empty());
+    }
+
+    #[test]
+    fn inserts_and_upserts_are_validated_and_deletes_leave_the_samples() {
+        let insert = doc! { "insert": "t_item", "documents": [{ "_id": "big", "n": 11 }, { "_id": "ok", "n": 1 }] };
+        assert_eq!(refused_ids(&rehearsed("moderate", "error", insert, &[])), [Bson::String("big".into())]);
+        let upsert = doc! { "update": "t_item", "updates": [{ "q": { "_id": "new" }, "u": { "$set": { "n": 20 } }, "upsert": true }] };
+        assert_eq!(refused_ids(&rehearsed("strict", "error", upsert, &[])), [Bson::String("new".into())]);
+        // a deleted document is not met by the steps after the delete
+        let given = [doc! { "_id": "a", "n": 9 }, doc! { "_id": "b", "n": 8 }];
+        let delete = doc! { "delete": "t_item", "deletes": [{ "q": { "_id": "a" }, "limit": 0 }] };
+        let create =
+            doc! { "create": "t_item", "validator": { "$jsonSchema": { "properties": { "n": { "maximum": 10 } } } } };
+        let files = [
+            file("0001_create", MigrationKind::Schema, vec![create]),
+            file("0002_data", MigrationKind::Data, vec![delete, raise(doc! { "_id": { "$in": ["a", "b"] } })]),
+        ];
+        let mut samples = Samples::default();
+        given.iter().for_each(|d| samples.add(NS, d.clone(), "given"));
+        let rehearsal = rehearse(&files, &[(&files[1], 0)], &samples);
+        assert_eq!(refused_ids(&rehearsal), [Bson::String("b".into())]);
+    }
+
+    #[test]
+    fn a_validator_with_query_operators_or_an_unmodelled_update_is_not_simulated() {
+        let files = [
+            file(
+                "0001_create",
+                MigrationKind::Schema,
+                vec![doc! { "create": "t_item", "validator": { "n": { "$lt": 10 } } }],
+            ),
+            file("0002_data", MigrationKind::Data, vec![raise(doc! {})]),
+        ];
+        let rehearsal = rehearse(&files, &[(&files[1], 0)], &Samples::default());
+        assert_eq!(rehearsal.not_simulated().count(), 1, "{:#?}", rehearsal.findings);
+        assert!(
+            matches!(&rehearsal.findings[0].verdict, Verdict::NotSimulated(why) if why.contains("query operators"))
+        );
+        let regex =
+            doc! { "update": "t_item", "updates": [{ "q": { "s": { "$regex": "^a" } }, "u": { "$set": { "n": 1 } } }] };
+        let rehearsal = rehearsed("strict", "error", regex, &[doc! { "_id": 1, "n": 1, "s": "abc" }]);
+        assert_eq!(
+            (rehearsal.refused().count(), rehearsal.not_simulated().count()),
+            (0, 1),
+            "{:#?}",
+            rehearsal.findings
+        );
+    }
+}
