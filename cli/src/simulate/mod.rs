@@ -103,12 +103,6 @@ pub fn rehearse(files: &[MigrationFile], pending: &[(&MigrationFile, usize)], sa
     Rehearsal { findings: deploy.findings, traces: deploy.traces }
 }
 
-/// Rehearses every migration of `files` on a deployment that has none of them applied.
-pub fn rehearse_all(files: &[MigrationFile], samples: &Samples) -> Rehearsal {
-    let pending: Vec<(&MigrationFile, usize)> = files.iter().map(|f| (f, 0)).collect();
-    rehearse(files, &pending, samples)
-}
-
 /// The migrations of the last release, when no deployment says which are pending: every
 /// file after the last schema migration but one (what `schema migrate` wrote before the
 /// release's own), the release's data migrations written before its schema migration (as
