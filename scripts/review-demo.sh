@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `schema review` on a throwaway replica set: the example app's migrations applied, a
 # few hundred customers and orders written through the validators, one legacy customer
-# written around them (as an old import would), and a config file with a password in its
+# written around them (as an old import would), an index created by hand in a console (no
+# model declares it, no query uses it), and a config file with a password in its
 # connection string. Prints the review; the README's example run is this script's output.
 #
 #   scripts/review-demo.sh            # starts mongod itself (scripts/with-mongod.sh)
@@ -31,7 +32,9 @@ mongosh="$root/.cache/npm/node_modules/.bin/mongosh"
   od.t_order.insertMany(orders);
   // a legacy row: numeric status, a date as a string
   uc.runCommand({insert: "t_customer", bypassDocumentValidation: true, documents: [{_id: ObjectId(),
-    userName: "Li Lei", email: "li@example.com", status: 1, addresses: [], createTime: "2024-03-15 10:30:00"}]});' >/dev/null
+    userName: "Li Lei", email: "li@example.com", status: 1, addresses: [], createTime: "2024-03-15 10:30:00"}]});
+  // an index made by hand for a report that was never written
+  od.t_order.createIndex({status: 1, createTime: -1}, {name: "status_createTime_by_hand"});' >/dev/null
 
 source_dir=$(mktemp -d "${TMPDIR:-/tmp}/review-demo.XXXXXX")
 trap 'rm -rf "$source_dir"' EXIT

@@ -56,8 +56,27 @@ forbid() { # forbid PACKAGE FEATURES CRATE...
     exit 1
   fi
 }
+# forbid_features PACKAGE FEATURES 'CRATE feature "NAME"'...: features of its dependencies that a
+# feature set must not turn on (the features a build gives each crate: `cargo tree -e features
+# -i CRATE`, whose first level lists them)
+forbid_features() {
+  local package=$1 features=$2 found
+  shift 2
+  found=$(for crate in $(printf '%s\n' "$@" | sed 's/ .*//' | sort -u); do
+    cargo tree -p "$package" $features -e normal,build,features -i "$crate" --prefix depth 2>/dev/null |
+      sed -n 's/^1\(.*[^)]\)\( (\*)\)\{0,1\}$/\1/p'
+  done | sort -u | grep -xF "$(printf '%s\n' "$@")" || true)
+  if [ -n "$found" ]; then
+    echo "test.sh: $package $features turns on $(echo $found) (forbidden here)" >&2
+    exit 1
+  fi
+}
 forbid mongo-schema "--no-default-features --features bson-2" cc mongo-schema-pcre2 flate2 sha2 clap indicatif mongodb
 forbid mongo-schema "--no-default-features --features bson-2,migrate" clap indicatif mongo-schema-pcre2 flate2
+# start-up migrations run on the application's own client: the CLI's sync client (the driver's
+# `sync`, its multi-threaded runtime, a TLS and DNS resolver of its own) is `review`'s and `driver`'s
+forbid_features mongo-schema "--no-default-features --features bson-2,migrate" 'mongodb feature "sync"' \
+  'mongodb feature "rustls-tls"' 'mongodb feature "dns-resolver"' 'tokio feature "rt-multi-thread"'
 # the defaults (derive, commands, bson 2) compile no C; the review library no CLI
 forbid mongo-schema "" cc mongo-schema-pcre2 clap indicatif flate2 sha2 mongodb
 forbid mongo-schema "--no-default-features --features bson-2,review" clap indicatif mongo-schema-pcre2 flate2
@@ -104,7 +123,8 @@ fi
 echo "test.sh: the validator's PCRE2 is the vendored $linked (with a system libpcre2-8 in sight)"
 
 # A user's crate per major, outside the workspace (downstream/), each built as is and with
-# mongo-schema's `driver` feature, which must change nothing in the user's code; one target
+# mongo-schema's `driver` feature, which must change nothing in the user's code (the README's
+# examples compiled beside the bson 2 one); one target
 # directory for the four builds, which keep no debug info at all (their dependencies, the
 # driver's among them, have no `[profile]` of the workspace's to trim theirs).
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}/downstream"
@@ -114,10 +134,12 @@ export CARGO_PROFILE_DEV_DEBUG=0
 export RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }-D warnings"
 scripts/with-mongod.sh bash -c '
   set -euo pipefail
-  for crate in downstream/bson2 downstream/bson3; do
-    cargo test --manifest-path "$crate/Cargo.toml"
-    cargo test --manifest-path "$crate/Cargo.toml" --features driver
-  done
+  cargo test --manifest-path downstream/bson2/Cargo.toml
+  # with `driver`, and beside it downstream/readme: README.md'"'"'s examples as doctests of a crate
+  # with only the dependencies the README names, resolved with bson2 so that they reuse its build
+  cargo test --manifest-path downstream/bson2/Cargo.toml --workspace --features downstream-bson2/driver
+  cargo test --manifest-path downstream/bson3/Cargo.toml
+  cargo test --manifest-path downstream/bson3/Cargo.toml --features driver
   # the models `schema infer` drafts from its seeded legacy database, compiled unchanged as a
   # user'"'"'s module with -D warnings (drivertests/tests/infer_legacy.rs, run above, fails unless
   # downstream/infer/src/drafted.rs is exactly what infer drafts now)
@@ -129,6 +151,12 @@ scripts/with-mongod.sh bash -c '
   cargo test --manifest-path downstream/bson2/Cargo.toml --features migrate
   if cargo tree --manifest-path downstream/bson2/Cargo.toml --features migrate -e normal | grep -E "clap|indicatif"; then
     echo "test.sh: mongo-schema'"'"'s migrate feature brings a CLI crate (above)" >&2
+    exit 1
+  fi
+  # nor the driver'"'"'s sync API, which only the CLI'"'"'s own client uses
+  if cargo tree --manifest-path downstream/bson2/Cargo.toml --features migrate -e normal,features -i mongodb --prefix depth |
+    grep -E "^1mongodb feature \"sync\""; then
+    echo "test.sh: mongo-schema'"'"'s migrate feature turns on the driver'"'"'s sync API (above)" >&2
     exit 1
   fi' 2>&1 | tee -a "$log"
 

@@ -124,8 +124,9 @@ enum Command {
     #[cfg(feature = "driver")]
     #[command(flatten)]
     Server(server::ServerCommand),
-    /// Run the standard's launch checklists (data modelling, connection and security)
-    /// against a deployment; exit 1 on any failed item. Reads only.
+    /// Run the standard's launch checklists (data modelling, connection and security) and
+    /// the query performance checklist (indexes, slow queries) against a deployment; exit 1
+    /// on any failed item. Reads only.
     #[cfg(feature = "driver")]
     Review(review::ReviewArgs),
     /// The commands that talk to a deployment, in a binary built without them: each says

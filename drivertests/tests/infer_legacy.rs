@@ -473,6 +473,14 @@ fn hostile_keys_and_values_draft_a_file_that_compiles() {
         "pub box_: i32,",
         "pub f_2fa: bool,",
         "#[serde(tag = \"kind\")]",
+        // issue 47: a first letter that is not ASCII is kept, as ASCII
+        "    #[serde(rename = \"Österreichische Bundesliga\")]\n    OsterreichischeBundesliga,",
+        "    #[serde(rename = \"Ærøskøbing\")]\n    Aeroskobing,",
+        "    #[serde(rename = \"Łódź\")]\n    Lodz,",
+        "    #[serde(rename = \"東京\")]\n    U6771u4eac,",
+        // issue 47: one repeated value is a String, not an enum of one variant
+        "    /// Every string read is \"t\": a String, not an enum of one variant.\n    #[serde(rename = \"type\")]\n    pub type_: String,",
+        "    #[serde(rename = \"naïve\")]\n    pub naive: String,",
     ] {
         assert!(source.contains(expected), "missing {expected:?} in:\n{source}");
     }
@@ -481,4 +489,396 @@ fn hostile_keys_and_values_draft_a_file_that_compiles() {
     assert!(err.contains("    line\\nbreak: 40 of 40: int32"), "{err}");
     assert!(source.contains("#[serde(rename = \"line\\nbreak\")]"), "{source}");
     assert_committed(EDGES_DRAFTED, &source, "the edge cases");
+}
+
+/// The inference state of `documents`, as `schema infer` builds it from a dump.
+fn infer_input(db: &str, collection: &str, g: &legacy_db::Generated) -> mongo_schema::infer::Input {
+    let mut stats = mongo_schema::infer::Collection::default();
+    for d in &g.documents {
+        stats.observe(&mongo_schema::bson::RawDocumentBuf::try_from(d).unwrap()).unwrap();
+    }
+    mongo_schema::infer::Input {
+        db: db.into(),
+        collection: collection.into(),
+        stats,
+        total: None,
+        indexes: g.indexes.clone(),
+        validator: g.options.get_document("validator").ok().cloned(),
+        validation_level: g.options.get_str("validationLevel").ok().map(str::to_owned),
+        validation_action: g.options.get_str("validationAction").ok().map(str::to_owned),
+    }
+}
+
+/// The collection `namespace` of a JSON report.
+fn reported<'a>(report: &'a serde_json::Value, namespace: &str) -> &'a serde_json::Value {
+    report["collections"].as_array().unwrap().iter().find(|c| c["namespace"] == namespace).unwrap()
+}
+
+/// The first string literal after `after` in `line`.
+fn literal_after<'a>(line: &'a str, after: &str) -> Option<&'a str> {
+    let at = line.find(after)? + after.len();
+    line[at..].strip_prefix('"')?.split('"').next()
+}
+
+/// Per tag value, the keys of its variant, each with whether it is required.
+type Variants = BTreeMap<String, BTreeMap<String, bool>>;
+
+/// The internally tagged enum of a drafted file, read back from its text: its tag and, per
+/// tag value, each key its variant writes with whether it is required (not an `Option`).
+fn tagged_enum(source: &str) -> Option<(String, Variants)> {
+    let start = source.find("#[serde(tag = ")?;
+    let tag = literal_after(&source[start..], "#[serde(tag = ")?.to_owned();
+    let body = &source[start..];
+    let body = &body[..body.find("\n}\n")?];
+    let mut variants = Variants::new();
+    let (mut value, mut key) = (None::<String>, None::<String>);
+    for line in body.lines() {
+        if let Some(v) = line.strip_prefix("    #[serde(rename = ").and_then(|_| literal_after(line, "rename = ")) {
+            value = Some(v.to_owned());
+        } else if let Some(field) = line.strip_prefix("        ") {
+            if field.starts_with("#[serde(") {
+                key = literal_after(field, "rename = ").map(str::to_owned).or(key);
+            } else if let Some((ident, ty)) = field.split_once(": ").filter(|_| !field.starts_with("//")) {
+                let key = key.take().unwrap_or_else(|| ident.to_owned());
+                let variant = variants.entry(value.clone().expect("a field in a variant")).or_default();
+                variant.insert(key, !ty.starts_with("Option<"));
+            }
+        }
+    }
+    Some((tag, variants))
+}
+
+/// Issue 46: the direction of a rename, over every combination of the case of the level's
+/// other keys, the case of the database's other collection, which side is more frequent and
+/// what the deployment names, each with its own seed. The direction is decided by the
+/// deployment (an index or the validator naming a key makes it the new one), then the case of
+/// the level's other keys, then the database's, then frequency; the report says which.
+#[test]
+fn the_direction_of_a_rename_follows_the_deployment_then_the_case_then_frequency() {
+    use legacy_db::{Deployed, RenameCase, Style};
+    let mut seed = 100;
+    let mut decided_by: BTreeMap<&str, u32> = BTreeMap::new();
+    for new_camel in [true, false] {
+        for others in [Style::Camel, Style::Snake, Style::Single] {
+            for new_percent in [35, 60] {
+                for deployed in [
+                    Deployed::TtlOnNew,
+                    Deployed::ValidatorOnNew,
+                    Deployed::Unrelated,
+                    Deployed::Both,
+                    Deployed::Nothing,
+                ] {
+                    for (database, added) in [None, Some(Style::Camel), Some(Style::Snake), Some(Style::Single)]
+                        .into_iter()
+                        .flat_map(|d| [(d, false), (d, true)])
+                    {
+                        seed += 1;
+                        let case = RenameCase { new_camel, others, new_percent, deployed, database, added };
+                        let generated = legacy_db::renamed_events(&case, seed);
+                        let mut inputs = vec![infer_input("db_events", "events", &generated)];
+                        if let Some(style) = database {
+                            let users = legacy_db::Generated {
+                                documents: legacy_db::users(style, seed),
+                                indexes: Vec::new(),
+                                options: Document::new(),
+                                planted: BTreeMap::new(),
+                                dirty: Vec::new(),
+                            };
+                            inputs.push(infer_input("db_events", "users", &users));
+                        }
+                        // what decides, in order, and the side it makes the new one
+                        // (an added key is in the new case: alone, it gives the level its case)
+                        let level = match (others, added) {
+                            (Style::Single, true) => Some(new_camel),
+                            (Style::Single, false) => None,
+                            (style, _) => Some(style == Style::Camel),
+                        };
+                        let (camel_new, why) = match (deployed, level, database) {
+                            (Deployed::TtlOnNew | Deployed::ValidatorOnNew, _, _) => (new_camel, "the deployment"),
+                            (_, Some(camel), _) => (camel, "the level's case"),
+                            (_, _, Some(Style::Camel)) => (true, "the database's case"),
+                            (_, _, Some(Style::Snake)) => (false, "the database's case"),
+                            _ => (new_camel == (new_percent > 50), "frequency"),
+                        };
+                        *decided_by.entry(why).or_default() += 1;
+                        let drafted = mongo_schema::infer::draft(&inputs);
+                        let report = mongo_schema::infer::render_json(&drafted);
+                        let source = &drafted.source;
+                        let at = format!("{case:?} seed {seed}");
+                        let events = reported(&report, "db_events.events");
+                        let mut old_holders = BTreeMap::new();
+                        for (camel, snake) in legacy_db::RENAMED {
+                            let (new, old) = if camel_new { (camel, snake) } else { (snake, camel) };
+                            assert!(
+                                source.contains(&format!("#[mongo(renamed_from = \"{old}\")]")),
+                                "{at}: {new} from {old}:\n{source}"
+                            );
+                            assert!(!source.contains(&format!("renamed_from = \"{new}\"")), "{at}:\n{source}");
+                            let candidate = events["candidates"]
+                                .as_array()
+                                .unwrap()
+                                .iter()
+                                .find(|c| c["kind"] == "rename" && c["path"] == new)
+                                .unwrap_or_else(|| panic!("{at}: no rename to {new}: {events:#}"));
+                            let note = candidate["note"].as_str().unwrap();
+                            assert!(note.contains(&format!("the new key decided by {why}")), "{at}: {note}");
+                            let holders = generated.documents.iter().filter(|d| d.contains_key(old)).count() as u64;
+                            old_holders.insert(old.to_owned(), holders);
+                        }
+                        // the documents refused are those holding the old keys, and only they
+                        assert_eq!(anomalies(&report, "db_events.events"), old_holders, "{at}");
+                        // the new date key is required: a TTL index on it is drafted
+                        let date = if camel_new { "createTime" } else { "created_at" };
+                        let ident = if camel_new { "create_time" } else { "created_at" };
+                        assert!(
+                            source.contains(&format!("pub {ident}: mongo_schema::bson::DateTime,")),
+                            "{at}:\n{source}"
+                        );
+                        if matches!(deployed, Deployed::TtlOnNew | Deployed::Both) {
+                            let ttl = format!(
+                                "index(keys(\"{date}\" = 1), name = \"{date}_1\", ttl = {})",
+                                legacy_db::EVENT_TTL
+                            );
+                            assert!(source.contains(&ttl), "{at}: no {ttl}:\n{source}");
+                        }
+                        // a random status is no tag
+                        assert!(!source.contains("#[serde(tag"), "{at}:\n{source}");
+                    }
+                }
+            }
+        }
+    }
+    // every step decided some of the cases
+    assert_eq!(decided_by.len(), 4, "{decided_by:?}");
+}
+
+/// Issue 46: the tag of a polymorphic collection, over 2 to 6 values, a key shared by none,
+/// the first two, the last two or all of them, a value with no keys of its own, 2% of a
+/// common key's values of another type, 1% of the documents with no tag or a null one, and a
+/// decoy string key; the same keys following a hidden choice that the
+/// tag knows nothing of are no discriminator. The drafted enum is read back: per value the
+/// keys of its variant and which are required.
+#[test]
+fn the_tag_of_a_polymorphic_collection_is_drafted_whatever_keys_its_variants_share() {
+    use legacy_db::TagCase;
+    let mut seed = 500;
+    let mut tagged_cases = 0;
+    for variants in 2..=6 {
+        // speedKmh in no value, the first two, the last two (with `bare_last`, the last
+        // value's only key), every one
+        let last_two = 0b11u8 << (variants - 2);
+        for shared in [0, 0b11, last_two, (1u8 << variants) - 1] {
+            for bare_last in [false, true] {
+                for (tagged, untagged) in [(true, false), (true, true), (false, false)] {
+                    seed += 1;
+                    let case = TagCase { variants, shared, bare_last, tagged, untagged };
+                    let generated = legacy_db::telemetry(&case, seed);
+                    let drafted = mongo_schema::infer::draft(&[infer_input("db_fleet", "t_events", &generated)]);
+                    let report = mongo_schema::infer::render_json(&drafted);
+                    let source = &drafted.source;
+                    let at = format!("{case:?} seed {seed}");
+                    let expected = legacy_db::tag_expected(&case);
+                    // keys in some values' documents and not in others: two values with any is a tag
+                    let common: Vec<&str> = expected
+                        .values()
+                        .next()
+                        .unwrap()
+                        .keys()
+                        .copied()
+                        .filter(|k| expected.values().all(|v| v.contains_key(k)))
+                        .collect();
+                    let shaped = expected.values().filter(|v| v.keys().any(|k| !common.contains(k))).count();
+                    if !tagged || shaped < 2 {
+                        assert_eq!(tagged_enum(source), None, "{at}:\n{source}");
+                        continue;
+                    }
+                    tagged_cases += 1;
+                    let (tag, found) = tagged_enum(source).unwrap_or_else(|| panic!("{at}: no tagged enum:\n{source}"));
+                    assert_eq!(tag, "type", "{at}");
+                    let expected: Variants = expected
+                        .iter()
+                        .map(|(v, keys)| ((*v).to_owned(), keys.iter().map(|(k, r)| ((*k).to_owned(), *r)).collect()))
+                        .collect();
+                    assert_eq!(found, expected, "{at}:\n{source}");
+                    // the only anomalies are the string `ts`s and the documents with no string
+                    // tag, and no variant key is taken for a rename
+                    let planted: BTreeMap<String, u64> = generated.planted.clone();
+                    assert_eq!(anomalies(&report, "db_fleet.t_events"), planted, "{at}");
+                    let collection = reported(&report, "db_fleet.t_events");
+                    let candidates = collection["candidates"].as_array().unwrap();
+                    assert!(!candidates.iter().any(|c| c["kind"] == "rename"), "{at}: {candidates:#?}");
+                    assert!(candidates.iter().any(|c| c["kind"] == "discriminator" && c["path"] == "type"), "{at}");
+                }
+            }
+        }
+    }
+    assert!(tagged_cases >= 20, "{tagged_cases}");
+}
+
+const EVENTS_DRAFTED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../downstream/infer/src/events.rs");
+
+/// The issue's two collections, generated: `user_events`, whose camelCase keys (60%, a TTL
+/// index on `createTime`) replaced snake_case ones, among keys of one word, and `t_events`,
+/// tagged by `type` (4 values, `speedKmh` shared by two, 2% of `ts` strings); with
+/// `users`, camelCase. As a mongodump directory with its indexes.
+fn events_db() -> Vec<(&'static str, legacy_db::Generated)> {
+    use legacy_db::{Deployed, RenameCase, Style, TagCase};
+    let renamed = RenameCase {
+        new_camel: true,
+        others: Style::Single,
+        new_percent: 60,
+        deployed: Deployed::TtlOnNew,
+        database: Some(Style::Camel),
+        added: false,
+    };
+    let tagged = TagCase { variants: 4, shared: 0b11, bare_last: false, tagged: true, untagged: true };
+    let users = legacy_db::Generated {
+        documents: legacy_db::users(Style::Camel, 46),
+        indexes: Vec::new(),
+        options: Document::new(),
+        planted: BTreeMap::new(),
+        dirty: vec![false; 40],
+    };
+    vec![
+        ("t_events", legacy_db::telemetry(&tagged, 46)),
+        ("user_events", legacy_db::renamed_events(&renamed, 46)),
+        ("users", users),
+    ]
+}
+
+fn infer_events_dump(dir: &Path) -> (String, serde_json::Value) {
+    let collections: Vec<(&str, Vec<Document>, Vec<Document>)> =
+        events_db().into_iter().map(|(name, g)| (name, g.documents, g.indexes)).collect();
+    let dump = legacy_db::write_bson_dump(dir, "db_events", &collections);
+    // user_events has a validator naming the new keys, logged, not enforced (mongodump's
+    // metadata holds the collection's options)
+    let metadata = dump.join("user_events.metadata.json");
+    let mut json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&metadata).unwrap()).unwrap();
+    json["options"] = serde_json::json!({
+        "validator": { "$jsonSchema": { "required": ["eventType", "customerId", "createTime"] } },
+        "validationLevel": "moderate",
+        "validationAction": "warn",
+    });
+    std::fs::write(&metadata, json.to_string()).unwrap();
+    let report = dir.join("events-report.json");
+    let (code, source, err) =
+        schema(&["infer", dump.to_str().unwrap(), "--format", "json", "--report", report.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    (source, serde_json::from_str(&std::fs::read_to_string(report).unwrap()).unwrap())
+}
+
+/// The issue's samples drafted through the command: the rename the right way round with
+/// its TTL index, the tag with its shared key; committed as downstream/infer/src/events.rs.
+#[test]
+fn the_issue_samples_draft_the_rename_forward_and_the_tag() {
+    let dir = tempfile::tempdir().unwrap();
+    let (source, report) = infer_events_dump(dir.path());
+    for expected in [
+        "#[mongo(db = \"db_events\", collection = \"user_events\", index(keys(\"createTime\" = 1), name = \"createTime_1\", ttl = 7776000),",
+        "    #[serde(alias = \"created_at\")]\n    #[mongo(renamed_from = \"created_at\")]\n    pub create_time: mongo_schema::bson::DateTime,",
+        "#[serde(tag = \"type\")]\n#[mongo(db = \"db_events\", collection = \"t_events\"",
+        "    #[serde(rename = \"overspeed\")]\n    Overspeed {",
+    ] {
+        assert!(source.contains(expected), "missing {expected:?} in:\n{source}");
+    }
+    let renamed = reported(&report, "db_events.user_events");
+    let candidate = renamed["candidates"].as_array().unwrap().iter().find(|c| c["path"] == "createTime").unwrap();
+    assert!(candidate["note"].as_str().unwrap().contains("the new key decided by the deployment (the validator names `eventType`, `customerId`, `createTime`; the index `createTime_1` names `createTime`)"), "{candidate}");
+    // the existing validator, with its level and action: not enforced
+    assert_eq!(
+        renamed["validator"],
+        serde_json::json!({
+            "validator": { "$jsonSchema": { "required": ["eventType", "customerId", "createTime"] } },
+            "validationLevel": "moderate",
+            "validationAction": "warn",
+            "defaulted": false,
+            "enforced": false,
+        })
+    );
+    assert!(renamed["notes"][0].as_str().unwrap().starts_with("the collection already has a validator (validationLevel moderate, validationAction warn: not enforced: a write that fails it is logged, not refused): "), "{renamed:#}");
+    assert_eq!(reported(&report, "db_events.t_events")["validator"], serde_json::Value::Null);
+    assert_committed(EVENTS_DRAFTED, &source, "the issue's samples");
+}
+
+// the drafted models of the issue's samples, compiled here too (downstream/infer builds them
+// with -D warnings), so that mongod can be handed their validators
+#[rustfmt::skip]
+#[path = "../../downstream/infer/src/events.rs"]
+mod events;
+
+/// On mongod: each collection created with its drafted model's validator (strict, error)
+/// admits every document of the current shapes and refuses exactly the anomalies the
+/// generator planted (the old release's keys, the string `ts`s); `schema infer --uri` then
+/// reports those validators enforced, and the same one under `moderate` / `warn` not.
+#[test]
+fn on_mongod_the_drafted_validators_admit_the_current_documents() {
+    use mongo_schema::MongoSchema;
+    let Ok(uri) = std::env::var("MONGODB_URI") else {
+        eprintln!("skipped (no MONGODB_URI): on_mongod_the_drafted_validators_admit_the_current_documents");
+        return;
+    };
+    let client = mongodb::sync::Client::with_uri_str(&uri).unwrap();
+    let db = client.database("db_events_infer");
+    db.drop().run().unwrap();
+    for (name, generated) in events_db() {
+        let validator = match name {
+            "t_events" => events::Events::validator(),
+            "user_events" => events::UserEvents::validator(),
+            _ => events::Users::validator(),
+        };
+        db.run_command(
+            doc! { "create": name, "validator": validator, "validationLevel": "strict", "validationAction": "error" },
+        )
+        .run()
+        .unwrap();
+        let collection = db.collection::<Document>(name);
+        let mut refused = 0;
+        for (document, dirty) in generated.documents.iter().zip(&generated.dirty) {
+            match collection.insert_one(document).run() {
+                Ok(_) => assert!(!dirty, "{name}: an anomaly admitted: {document}"),
+                Err(e) => {
+                    assert!(*dirty, "{name}: a document of the current shape refused: {e}: {document}");
+                    assert!(e.to_string().contains("121") || e.to_string().contains("failed validation"), "{e}");
+                    refused += 1;
+                }
+            }
+        }
+        let planted = generated.dirty.iter().filter(|d| **d).count();
+        assert_eq!(
+            (refused, collection.count_documents(doc! {}).run().unwrap() as usize),
+            (planted, generated.documents.len() - planted),
+            "{name}"
+        );
+        assert!(planted < generated.documents.len() / 2, "{name}");
+    }
+    // the report says whether a validator is enforced
+    let (code, _, err) = schema(&["infer", "--uri", &uri, "--db", "db_events_infer", "--collection", "user_events"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("note: the collection already has a validator (validationLevel strict, validationAction error: enforced: a write that fails it is refused): {\"$jsonSchema\""),
+        "{err}"
+    );
+    db.run_command(doc! { "collMod": "user_events", "validationLevel": "moderate", "validationAction": "warn" })
+        .run()
+        .unwrap();
+    let (code, _, err) =
+        schema(&["infer", "--uri", &uri, "--db", "db_events_infer", "--collection", "user_events", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let report: serde_json::Value = serde_json::from_str(&err).unwrap();
+    let existing = &reported(&report, "db_events_infer.user_events")["validator"];
+    assert_eq!(
+        (&existing["validationLevel"], &existing["validationAction"], &existing["enforced"], &existing["defaulted"]),
+        (
+            &serde_json::json!("moderate"),
+            &serde_json::json!("warn"),
+            &serde_json::json!(false),
+            &serde_json::json!(false)
+        ),
+        "{existing}"
+    );
+    assert!(
+        existing["validator"]["$jsonSchema"]["required"].as_array().unwrap().iter().any(|k| k == "createTime"),
+        "{existing}"
+    );
+    db.drop().run().unwrap();
 }

@@ -659,11 +659,193 @@ fn migrator_reports_its_lock_wait_steps_and_failure_through_tracing() {
     let taken = find("took the migration lock");
     let waited: u64 = taken[0].split("waited_ms=").nth(1).unwrap().split_whitespace().next().unwrap().parse().unwrap();
     assert!(waited >= 1000, "taken over once the dead lease expired: {taken:?}");
-    assert_eq!(find("migration step started").len(), 3, "{events:#?}");
-    let done = find("migration step done");
+    let find_here = |what: &str| find(what).into_iter().filter(|e| e.contains("db_deploy_traced")).collect::<Vec<_>>();
+    assert_eq!(find_here("migration step started").len(), 3, "{events:#?}");
+    let done = find_here("migration step done");
     assert_eq!(done.len(), 2, "the refused step never ends: {events:#?}");
     assert!(done[1].contains(&format!("{counted}: step 2 of 2")) && done[1].contains("duration_ms="), "{done:?}");
-    let failed = find("migrations failed");
+    let failed = find_here("migrations failed");
     assert!(failed.len() == 1 && failed[0].starts_with("ERROR") && failed[0].contains(&said), "{events:#?}");
     assert!(failed[0].contains("(code 26)"), "the log line says the whole chain: {failed:?}");
+}
+
+/// Tickets: a release renames `assigneeName` to `assignee` and lowers `title` to 80 characters.
+mod tickets {
+    pub mod before {
+        use mongo_schema::bson::oid::ObjectId;
+        use mongo_schema::MongoSchema;
+        use serde::{Deserialize, Serialize};
+
+        #[derive(Serialize, Deserialize, MongoSchema)]
+        #[serde(rename_all = "camelCase", deny_unknown_fields)]
+        #[mongo(db = "db_deploy_ticket", collection = "t_ticket", field_case = "camelCase")]
+        pub struct Ticket {
+            #[serde(rename = "_id")]
+            pub id: ObjectId,
+            #[mongo(max_length = 200)]
+            pub title: String,
+            #[mongo(max_length = 40)]
+            pub assignee_name: String,
+            pub status: String,
+        }
+    }
+
+    pub mod after {
+        use mongo_schema::bson::oid::ObjectId;
+        use mongo_schema::MongoSchema;
+        use serde::{Deserialize, Serialize};
+
+        #[derive(Serialize, Deserialize, MongoSchema)]
+        #[serde(rename_all = "camelCase", deny_unknown_fields)]
+        #[mongo(db = "db_deploy_ticket", collection = "t_ticket", field_case = "camelCase")]
+        pub struct Ticket {
+            #[serde(rename = "_id")]
+            pub id: ObjectId,
+            #[mongo(max_length = 80)]
+            pub title: String,
+            #[serde(alias = "assigneeName")]
+            #[mongo(max_length = 40, renamed_from = "assigneeName")]
+            pub assignee: String,
+            pub status: String,
+        }
+    }
+}
+
+#[test]
+fn a_contract_stopped_at_its_gate_leaves_every_document_admitted_by_the_validator_in_force() {
+    use mongo_schema::bson::oid::ObjectId;
+    use mongo_schema::migrate::{migrate, MigrateOptions, Model};
+    let test = "a_contract_stopped_at_its_gate_leaves_every_document_admitted_by_the_validator_in_force";
+    let Some(uri) = uri(test, "MONGODB_URI_REPLSET") else { return };
+    let scene = Scene::new(uri, "ticket");
+    let dir = tempfile::tempdir().unwrap();
+    let numbered = MigrateOptions { naming: Naming::Sequence, ..MigrateOptions::default() };
+    migrate(dir.path(), &[Model::of::<tickets::before::Ticket>("Ticket")], &numbered).unwrap().unwrap();
+    let mut args = vec!["apply"];
+    args.extend(scene.target(dir.path()));
+    let mut contract = args.clone();
+    contract.push("--contract");
+    let (code, out) = schema(&args);
+    assert_eq!(code, 0, "{out}");
+    // one ticket fails the next model for another reason than the rename: its title
+    let long = "t".repeat(100);
+    let long_id = ObjectId::new();
+    let mut stored: Vec<Document> = (0..50)
+        .map(|i| doc! { "_id": ObjectId::new(), "title": format!("ticket {i}"), "assigneeName": "ann", "status": "open" })
+        .collect();
+    stored.push(doc! { "_id": long_id, "title": &long, "assigneeName": "bob", "status": "open" });
+    scene.run(&scene.db, doc! { "insert": "t_ticket", "documents": stored });
+
+    migrate(dir.path(), &[Model::of::<tickets::after::Ticket>("Ticket")], &numbered).unwrap().unwrap();
+    let (code, out) = schema(&args);
+    assert_eq!(code, 0, "the expand: {out}");
+    let (code, out) = schema(&contract);
+    assert_eq!(code, 1, "the gate stops: {out}");
+    assert!(
+        out.contains("would fail that validator once moved") && out.contains("1 of 51 documents"),
+        "counted before moving: {out}"
+    );
+    assert_eq!(
+        scene.find(&scene.db, "t_ticket", doc! { "assignee": { "$exists": true } }).len(),
+        0,
+        "nothing moved while the gate stops"
+    );
+
+    // the running release's updates of that ticket are accepted by the validator in force
+    let update = |u: Document| {
+        let command = doc! { "update": "t_ticket", "updates": [{ "q": { "_id": long_id }, "u": u }] };
+        scene.server().run_command(&scene.db, command).unwrap()
+    };
+    let reply = update(doc! { "$set": { "status": "in progress" } });
+    assert!(!reply.contains_key("writeErrors") && reply.get_i32("nModified").ok() == Some(1), "{reply}");
+
+    // what the moves would have left (the key moved, the title still long) is what the expand
+    // validator refuses: the document kept above is not
+    let moved = doc! { "_id": ObjectId::new(), "title": &long, "assignee": "bob", "status": "open" };
+    let reply = scene.server().run_command(&scene.db, doc! { "insert": "t_ticket", "documents": [moved] }).unwrap();
+    assert_eq!(
+        reply.get_array("writeErrors").ok().and_then(|e| e[0].as_document()?.get_i32("code").ok()),
+        Some(121),
+        "{reply}"
+    );
+
+    // a person fixes the title; the contract resumes at the moves and completes
+    let reply = update(doc! { "$set": { "title": "shortened" } });
+    assert!(!reply.contains_key("writeErrors"), "{reply}");
+    let (code, out) = schema(&contract);
+    assert_eq!(code, 0, "{out}");
+    let all = scene.find(&scene.db, "t_ticket", doc! {});
+    assert_eq!(all.len(), 51);
+    assert!(all.iter().all(|t| t.contains_key("assignee") && !t.contains_key("assigneeName")), "{:?}", all[50]);
+    let reply = update(doc! { "$set": { "status": "done" } });
+    assert!(!reply.contains_key("writeErrors"), "{reply}");
+    let mut status = vec!["status"];
+    status.extend(scene.target(dir.path()));
+    let (code, out) = schema(&status);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("2 applied, 0 pending, 0 partial, 0 contract pending"), "{out}");
+}
+
+#[test]
+fn migrator_says_which_step_waits_for_which_contract() {
+    use mongo_schema::bson::oid::ObjectId;
+    use mongo_schema::migrate::apply::Outcome;
+    use mongo_schema::migrate::{migrate, MigrateOptions, Model};
+    let test = "migrator_says_which_step_waits_for_which_contract";
+    let Some(uri) = uri(test, "MONGODB_URI_REPLSET") else { return };
+    let _ = tracing::subscriber::set_global_default(Collect);
+    let scene = Scene::new(uri, "held");
+    let model = |mut m: Model| {
+        m.db = scene.db.clone();
+        vec![m]
+    };
+    // tickets stored before any model: the first migration adopts them, its contract waits
+    let tickets: Vec<Document> = (0..10)
+        .map(|i| doc! { "_id": ObjectId::new(), "title": format!("ticket {i}"), "assigneeName": "ann", "status": "open" })
+        .collect();
+    scene.run(&scene.db, doc! { "insert": "t_ticket", "documents": tickets });
+    let dir = tempfile::tempdir().unwrap();
+    let numbered = MigrateOptions { naming: Naming::Sequence, ..MigrateOptions::default() };
+    let adopted = migrate(dir.path(), &model(Model::of::<tickets::before::Ticket>("Ticket")), &numbered)
+        .unwrap()
+        .unwrap()
+        .migration
+        .name;
+    let tightened = migrate(dir.path(), &model(Model::of::<tickets::after::Ticket>("Ticket")), &numbered)
+        .unwrap()
+        .unwrap()
+        .migration
+        .name;
+    let step = serde_json::json!({ "db": scene.db, "command": {
+        "update": "t_ticket", "updates": [{ "q": { "status": "open" }, "u": { "$set": { "status": "new" } }, "multi": true }]
+    }});
+    let converted = data_migration(dir.path(), "convert", vec![step]);
+
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let (uri, state_db, db) = (scene.uri.clone(), scene.state_db.clone(), scene.db.clone());
+    let outcomes = runtime
+        .block_on(async move {
+            let client = mongodb::Client::with_uri_str(&uri).await.unwrap();
+            Migrator::from_dir(dir.path()).unwrap().state_db(state_db).run(&client.database(&db)).await
+        })
+        .unwrap();
+    let ns = "db_deploy_held.t_ticket".to_owned();
+    let held =
+        |name: &str| Outcome::Held { name: name.to_owned(), done: 0, behind: adopted.clone(), namespace: ns.clone() };
+    assert_eq!(outcomes[1..], [held(&tightened), held(&converted)]);
+    assert!(matches!(&outcomes[0], Outcome::ContractPending { name, .. } if *name == adopted), "{outcomes:?}");
+    assert_eq!(scene.find(&scene.db, "t_ticket", doc! { "status": "new" }).len(), 0, "the data step waited");
+    let events = EVENTS.lock().unwrap().clone();
+    let waits: Vec<&String> =
+        events.iter().filter(|e| e.contains("pending contract") && e.contains(&format!("namespace={ns}"))).collect();
+    assert_eq!(waits.len(), 2, "{events:#?}");
+    for (wait, (name, after)) in waits.iter().zip([(&tightened, String::new()), (&converted, tightened.clone())]) {
+        assert!(
+            wait.starts_with("WARN")
+                && wait.contains(&format!("migration={name}"))
+                && wait.contains(&format!("contract={adopted}"))
+                && wait.contains(&format!("after={after:?}")),
+            "{wait}"
+        );
+    }
 }

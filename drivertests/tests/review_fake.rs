@@ -1,8 +1,10 @@
 //! `schema review` over a recording fake of the server: the paths no deployment here can
 //! show. mongos is not available in this test environment, so the sharded cluster (mongos
 //! counted from `config.mongos`, SRV, a load balancer, every mongos in the URI), public
-//! addresses and the 5000-collection instance limit are answered by the fake, and the
-//! review's commands are checked to be reads with timeouts. A connection lost under some
+//! addresses and the 5000-collection instance limit are answered by the fake, as are the
+//! index counters summed over shards and the profiler mongos does not have, and a user
+//! refused `$indexStats` and `{profile: -1}`; the review's commands are checked to be
+//! reads with timeouts. A connection lost under some
 //! commands (after `hello`) shows that the evidence names the driver's cause.
 
 #![forbid(unsafe_code)]
@@ -10,7 +12,27 @@
 use mongo_schema::bson::{doc, Bson, Document};
 use mongo_schema::codes::{ServerCode, UNAUTHORIZED};
 use mongo_schema::migrate::apply::{CommandError, Server};
+use mongo_schema::migrate::Model;
 use mongo_schema::review::{review, Options, Report, ReviewError, Status};
+use mongo_schema::MongoSchema;
+use serde::{Deserialize, Serialize};
+
+/// The fake's collection as a model declares it: two indexes, one the fake lists.
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(
+    db = "db_shop",
+    collection = "t_order",
+    index(keys("customerId" = 1), name = "customerId_1"),
+    index(keys("orderNo" = 1), unique, name = "orderNo_1")
+)]
+struct FakeOrder {
+    #[serde(rename = "_id")]
+    id: i64,
+    customer_id: i64,
+    #[mongo(max_length = 32)]
+    order_no: String,
+}
 
 /// Answers by command name; records every command.
 struct Fake {
@@ -25,6 +47,16 @@ struct Fake {
     roles: Vec<(&'static str, &'static str)>,
     /// Whether a client without credentials is refused.
     auth: bool,
+    /// `listIndexes`' answer, for every collection.
+    indexes: Vec<Document>,
+    /// `$indexStats`' rows (through mongos, one per index per shard), or refused.
+    index_stats: Option<Vec<Document>>,
+    /// `{profile: -1}`'s answer, or refused.
+    profile: Option<Document>,
+    /// `getCmdLineOpts`' `parsed`, or refused.
+    cmdline: Option<Document>,
+    /// Commands refused as Unauthorized, whatever the fields above say.
+    refuse: &'static [&'static str],
     log: Vec<(String, Document)>,
 }
 
@@ -38,9 +70,50 @@ impl Fake {
             created: (500, 86_400),
             roles: vec![("readWrite", "db_shop")],
             auth: true,
+            indexes: vec![
+                doc! { "v": 2, "key": { "_id": 1 }, "name": "_id_" },
+                doc! { "v": 2, "key": { "customerId": 1 }, "name": "customerId_1" },
+                doc! { "v": 2, "key": { "status": 1 }, "name": "status_1" },
+            ],
+            // customerId_1 used on one shard of two; status_1 on neither
+            index_stats: Some(vec![
+                usage("customerId_1", doc! { "customerId": 1 }, "shard-a", 12),
+                usage("customerId_1", doc! { "customerId": 1 }, "shard-b", 0),
+                usage("status_1", doc! { "status": 1 }, "shard-a", 0),
+                usage("status_1", doc! { "status": 1 }, "shard-b", 0),
+                usage("_id_", doc! { "_id": 1 }, "shard-a", 0),
+            ]),
+            // what mongos answers: its own log's threshold
+            profile: Some(doc! { "was": 0, "slowms": 100, "sampleRate": 1.0, "ok": 1 }),
+            cmdline: None,
+            refuse: &[],
             log: Vec::new(),
         }
     }
+
+    /// A standalone mongod whose user may run neither `$indexStats` nor `{profile: -1}`.
+    fn unprivileged() -> Self {
+        Fake {
+            hello: doc! { "isWritablePrimary": true },
+            index_stats: None,
+            profile: None,
+            cmdline: None,
+            ..Fake::mongos()
+        }
+    }
+}
+
+/// One `$indexStats` row as mongos gives it: the shard, its primary, the counter.
+fn usage(name: &str, key: Document, shard: &str, ops: i64) -> Document {
+    let since = mongo_schema::bson::DateTime::from_millis(1_765_000_000_000);
+    doc! { "name": name, "key": key.clone(), "host": format!("{shard}-0.example.net:27018"), "shard": shard,
+    "accesses": { "ops": ops, "since": since }, "spec": { "v": 2, "key": key, "name": name } }
+}
+
+/// An aggregation's first stage (`$sample`, `$indexStats`).
+fn stage(command: &Document) -> String {
+    let first = command.get_array("pipeline").ok().and_then(|p| p.first()).and_then(Bson::as_document);
+    first.and_then(|s| s.keys().next().cloned()).unwrap_or_default()
 }
 
 fn refused(code: ServerCode) -> CommandError {
@@ -55,6 +128,9 @@ impl Server for Fake {
     fn run_command(&mut self, db: &str, command: Document) -> Result<Document, CommandError> {
         self.log.push((db.to_owned(), command.clone()));
         let name = command.keys().next().cloned().unwrap_or_default();
+        if self.refuse.contains(&name.as_str()) {
+            return Err(refused(UNAUTHORIZED));
+        }
         match name.as_str() {
             "hello" => Ok(self.hello.clone()),
             "connectionStatus" => {
@@ -76,7 +152,17 @@ impl Server for Fake {
                     self.databases.iter().find(|(name, _)| name == db).map(|(_, c)| c.clone()).unwrap_or_default();
                 Ok(cursor(names.iter().map(|n| doc! { "name": n, "type": "collection", "options": {} }).collect()))
             }
+            "aggregate" if stage(&command) == "$indexStats" => match &self.index_stats {
+                Some(rows) => Ok(cursor(rows.clone())),
+                None => Err(refused(UNAUTHORIZED)),
+            },
             "aggregate" => Ok(cursor(vec![doc! { "sizes": [], "paths": [] }])),
+            "listIndexes" => Ok(cursor(self.indexes.clone())),
+            "profile" => self.profile.clone().ok_or_else(|| refused(UNAUTHORIZED)),
+            "getCmdLineOpts" => match &self.cmdline {
+                Some(parsed) => Ok(doc! { "parsed": parsed.clone(), "ok": 1 }),
+                None => Err(refused(UNAUTHORIZED)),
+            },
             "find" => match &self.mongos {
                 Some(names) => Ok(cursor(names.iter().map(|n| doc! { "_id": *n }).collect())),
                 None => Err(refused(UNAUTHORIZED)),
@@ -193,8 +279,12 @@ fn more_than_5000_collections_on_the_instance_fail() {
     assert_eq!(status(&report, "collection_count"), Status::Fail);
     assert!(evidence(&report, "collection_count")
         .contains("instance: 5100 business collections in 51 databases (limit 5000)"));
-    // one aggregation: only the selected collection is sampled
-    assert_eq!(fake.log.iter().filter(|(_, c)| c.contains_key("aggregate")).count(), 1);
+    // one sample, one $indexStats, one listIndexes: only the selected collection is read
+    for (stage_or_command, n) in [("$sample", 1), ("$indexStats", 1), ("listIndexes", 1)] {
+        let found =
+            fake.log.iter().filter(|(_, c)| c.contains_key(stage_or_command) || stage(c) == stage_or_command).count();
+        assert_eq!(found, n, "{stage_or_command}");
+    }
 }
 
 #[test]
@@ -218,11 +308,30 @@ fn the_review_only_reads_and_every_aggregation_is_bounded() {
     for (_, command) in &fake.log {
         let name = command.keys().next().unwrap().as_str();
         assert!(
-            ["hello", "connectionStatus", "listDatabases", "listCollections", "aggregate", "find", "serverStatus"]
-                .contains(&name),
+            [
+                "hello",
+                "connectionStatus",
+                "listDatabases",
+                "listCollections",
+                "listIndexes",
+                "aggregate",
+                "find",
+                "serverStatus",
+                "profile",
+                "getCmdLineOpts"
+            ]
+            .contains(&name),
             "{name}"
         );
-        if name == "aggregate" {
+        if name == "profile" {
+            // -1 reads the level; any other value would set it
+            assert_eq!(command.get_i32("profile").unwrap(), -1, "{command}");
+            assert_eq!(command.len(), 1, "{command}");
+        }
+        if name == "aggregate" && stage(command) == "$indexStats" {
+            assert_eq!(command.get_array("pipeline").unwrap().len(), 1, "{command}");
+            assert_eq!(command.get_i64("maxTimeMS").unwrap(), 30_000);
+        } else if name == "aggregate" {
             assert_eq!(command.get_i64("maxTimeMS").unwrap(), 30_000);
             let pipeline = command.get_array("pipeline").unwrap();
             assert_eq!(
@@ -292,10 +401,21 @@ fn every_note_of_a_driver_failure_names_its_cause() {
         assert!(evidence(&report, id).contains(&note), "{id} does not say {note:?}: {}", evidence(&report, id));
     }
     // the sampling aggregation
-    let mut severed = Severed { fake: Fake::mongos(), cut: &["aggregate"] };
+    let mut severed = Severed { fake: Fake::mongos(), cut: &["aggregate", "profile"] };
     let report = review(&mut severed, None, &[], &options).expect("the review runs");
     let note = format!("db_shop.t_order: not sampled: {driver_failed}");
     assert!(evidence(&report, "document_size").contains(&note), "{}", evidence(&report, "document_size"));
+    for (id, note) in [
+        ("unused_indexes", format!("db_shop.t_order: $indexStats: {driver_failed}")),
+        ("slow_query_log", format!("through mongos: profile: {driver_failed}")),
+    ] {
+        assert!(evidence(&report, id).contains(&note), "{id} does not say {note:?}: {}", evidence(&report, id));
+    }
+    // the indexes not listed, on a mongod
+    let mut severed = Severed { fake: Fake::unprivileged(), cut: &["listIndexes", "profile"] };
+    let report = review(&mut severed, None, &[], &options).expect("the review runs");
+    let note = format!("db_shop: `{{profile: -1}}`: {driver_failed}");
+    assert!(evidence(&report, "slow_query_log").contains(&note), "{}", evidence(&report, "slow_query_log"));
 }
 
 #[test]
@@ -309,7 +429,7 @@ fn a_review_that_cannot_run_keeps_the_drivers_cause_as_its_source() {
         chain.push(e.to_string());
         cause = e.source();
     }
-    assert_eq!(chain, ["`hello` failed", &format!("the driver failed: {RESET}"), RESET]);
+    assert_eq!(chain, ["`hello` failed", "the driver failed", RESET]);
 }
 
 #[test]
@@ -320,4 +440,136 @@ fn a_connection_string_that_does_not_parse_keeps_the_drivers_error_as_its_source
     assert_eq!(error.to_string(), "the connection string does not parse");
     let cause = std::error::Error::source(&error).expect("the driver's error").to_string();
     assert!(cause.contains("port"), "{cause}");
+}
+
+#[test]
+fn through_mongos_index_counters_are_summed_over_the_shards() {
+    let mut fake = Fake::mongos();
+    let report = run(&mut fake, "mongodb://10.0.0.40:27017/", |_| {});
+    assert_eq!(status(&report, "unused_indexes"), Status::Warn);
+    let text = evidence(&report, "unused_indexes");
+    assert!(
+        text.contains(
+            "counters read on mongos, which gathers each shard's answer; they restart at zero when mongod restarts"
+        ) && text.contains("through mongos each shard answers for its own primary"),
+        "{text}"
+    );
+    // used on one shard: used; unused on both: named with both shards
+    assert!(text.contains("db_shop.t_order: used (operations): customerId_1 12"), "{text}");
+    assert!(
+        text.contains("db_shop.t_order index `status_1` {\"status\":1}: 0 operations on shard shard-a (shard-a-0.example.net:27018), shard shard-b (shard-b-0.example.net:27018) since 2025-12-06T05:46:40Z ("),
+        "{text}"
+    );
+    assert!(!text.contains("_id_"), "{text}");
+    // on every shard: unused
+    let mut fake = Fake {
+        index_stats: Some(vec![
+            usage("customerId_1", doc! { "customerId": 1 }, "shard-a", 0),
+            usage("customerId_1", doc! { "customerId": 1 }, "shard-b", 0),
+        ]),
+        indexes: vec![doc! { "v": 2, "key": { "customerId": 1 }, "name": "customerId_1" }],
+        ..Fake::mongos()
+    };
+    let report = run(&mut fake, "mongodb://10.0.0.40:27017/", |_| {});
+    assert_eq!(status(&report, "unused_indexes"), Status::Warn);
+    assert!(evidence(&report, "unused_indexes").contains("index `customerId_1`"));
+    // used on both: pass
+    let mut fake = Fake {
+        index_stats: Some(vec![
+            usage("customerId_1", doc! { "customerId": 1 }, "shard-a", 3),
+            usage("customerId_1", doc! { "customerId": 1 }, "shard-b", 4),
+        ]),
+        ..Fake::mongos()
+    };
+    let report = run(&mut fake, "mongodb://10.0.0.40:27017/", |_| {});
+    assert_eq!(status(&report, "unused_indexes"), Status::Pass);
+    assert!(evidence(&report, "unused_indexes").contains("used (operations): customerId_1 7"));
+}
+
+#[test]
+fn through_mongos_the_profiler_is_not_checkable_and_says_where_it_is() {
+    let mut fake = Fake::mongos();
+    let report = run(&mut fake, "mongodb://10.0.0.40:27017/", |_| {});
+    assert_eq!(status(&report, "slow_query_log"), Status::NotCheckable);
+    let text = evidence(&report, "slow_query_log");
+    assert!(
+        text.contains("through mongos: slowms 100 ms, sampleRate 1 are mongos's own, for its log; mongos has no profiler (no system.profile)")
+            && text.contains("run `db.getProfilingStatus()` on each shard's primary (directConnection=true)"),
+        "{text}"
+    );
+    // mongos has no configuration of the shards' profilers to read
+    assert!(!fake.log.iter().any(|(_, c)| c.contains_key("getCmdLineOpts")));
+    // a mongos that refuses the user
+    let mut fake = Fake { profile: None, ..Fake::mongos() };
+    let report = run(&mut fake, "mongodb://10.0.0.40:27017/", |_| {});
+    assert_eq!(status(&report, "slow_query_log"), Status::NotCheckable);
+    assert!(evidence(&report, "slow_query_log")
+        .contains("through mongos: this user may not run profile (it needs the enableProfiler action"));
+}
+
+#[test]
+fn a_user_refused_index_stats_and_the_profiler_gets_items_not_checkable_and_the_rest_of_the_review() {
+    let mut fake = Fake::unprivileged();
+    let report = run(&mut fake, "mongodb://10.0.0.40:27017/", |_| {});
+    assert_eq!(status(&report, "unused_indexes"), Status::NotCheckable);
+    assert_eq!(
+        evidence(&report, "unused_indexes"),
+        "db_shop.t_order: this user may not run $indexStats (it needs the indexStats action: role clusterMonitor, or a custom role granting it on the database)"
+    );
+    assert_eq!(status(&report, "slow_query_log"), Status::NotCheckable);
+    let text = evidence(&report, "slow_query_log");
+    assert!(text.contains("asked of the standalone mongod"), "{text}");
+    assert!(text.contains("db_shop: this user may not run `{profile: -1}` (it needs the enableProfiler action on the database: role dbAdmin, or clusterMonitor)"), "{text}");
+    assert!(
+        text.contains("whether a level survives a restart is not readable: this user may not run getCmdLineOpts"),
+        "{text}"
+    );
+    assert!(report.item("slow_query_log").unwrap().fix.is_empty(), "nothing to fix that was seen");
+    // every other item is there: nothing failed the review
+    assert_eq!(report.items.len(), 26);
+    // a profiler set in the configuration at level 1
+    let mut fake = Fake {
+        profile: Some(doc! { "was": 1, "slowms": 200, "sampleRate": 0.5, "filter": { "op": "query" }, "ok": 1 }),
+        cmdline: Some(doc! { "operationProfiling": { "mode": "slowOp", "slowOpThresholdMs": 200 } }),
+        ..Fake::unprivileged()
+    };
+    let report = run(&mut fake, "mongodb://10.0.0.40:27017/", |_| {});
+    assert_eq!(status(&report, "slow_query_log"), Status::Pass);
+    let text = evidence(&report, "slow_query_log");
+    for line in [
+        "mongod's configuration: operationProfiling {\"mode\":\"slowOp\",\"slowOpThresholdMs\":200} (the level after a restart)",
+        "db_shop: level 1, operations slower than 200 ms recorded in db_shop.system.profile (slowms 200 ms, sampleRate 0.5)",
+        "db_shop: sampleRate 0.5: only that fraction of slow operations is recorded",
+        "db_shop: filter {\"op\":\"query\"}: only operations it matches are recorded",
+    ] {
+        assert!(text.contains(line), "{line:?} not in\n{text}");
+    }
+}
+
+#[test]
+fn through_mongos_the_models_indexes_are_compared_with_what_listindexes_shows() {
+    let models = [Model::of::<FakeOrder>("FakeOrder")];
+    let options = Options { uri: "mongodb://10.0.0.40:27017/".to_owned(), ..Options::default() };
+    let report = review(&mut Fake::mongos(), None, &models, &options).expect("the review runs");
+    assert_eq!(status(&report, "missing_indexes"), Status::Fail);
+    assert!(evidence(&report, "missing_indexes").contains(
+        "db_shop.t_order index `orderNo_1` {\"key\":{\"orderNo\":1},\"unique\":true}: declared by FakeOrder, not on the deployment"
+    ));
+    assert!(evidence(&report, "missing_indexes").contains("db_shop.t_order: deployed as declared: customerId_1"));
+    assert_eq!(status(&report, "undeclared_indexes"), Status::Warn);
+    assert_eq!(
+        evidence(&report, "undeclared_indexes"),
+        "db_shop.t_order index `status_1` {\"key\":{\"status\":1}}: no index of FakeOrder has these keys and options"
+    );
+    // a user refused listIndexes: both items not checkable, the rest of the review runs
+    let mut fake = Fake { refuse: &["listIndexes"], ..Fake::mongos() };
+    let report = review(&mut fake, None, &models, &options).expect("the review runs");
+    for id in ["missing_indexes", "undeclared_indexes"] {
+        assert_eq!(status(&report, id), Status::NotCheckable);
+        assert_eq!(
+            evidence(&report, id),
+            "db_shop.t_order: this user may not run listIndexes (it needs the listIndexes action: role read)"
+        );
+    }
+    assert_eq!(report.items.len(), 26);
 }

@@ -3,7 +3,9 @@
 //! and one that fails it. The standalone mongod (`MONGODB_URI`) carries the data items;
 //! `--auth` (`MONGODB_URI_AUTH`: `app`, readWrite on `db_app`; `MONGODB_URI_AUTH_ROOT`:
 //! `admin`, root) the authentication and privilege items; the single-node replica set
-//! (`MONGODB_URI_REPLSET`) the `replicaSet` item. A test whose variable is unset is
+//! (`MONGODB_URI_REPLSET`) the `replicaSet` item and which node the index counters and the
+//! profiler were read on; `MONGODB_URI_AUTH_READ` (`reader`, read on `db_app`) the items a
+//! user without `indexStats` and `enableProfiler` cannot check. A test whose variable is unset is
 //! skipped with a message. What no deployment here can show (mongos, SRV, a public
 //! address) is in `review_fake.rs`.
 
@@ -16,6 +18,33 @@ use mongo_schema::migrate::Model;
 use mongo_schema::review::{review_uri, Item, Options, Report, Status};
 use mongo_schema::MongoSchema;
 use serde::{Deserialize, Serialize};
+
+/// The model the index items compare with: six indexes, unique, with a collation, TTL
+/// (63 years: the seeded orders stay), partial.
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(
+    db = "db_review",
+    collection = "t_review_order",
+    index(keys("customerId" = 1), name = "customerId_1"),
+    index(keys("orderNo" = 1), unique, name = "orderNo_1"),
+    index(keys("status" = 1, "createTime" = -1), name = "status_1_createTime_-1"),
+    index(keys("customerName" = 1), collation(locale = "fr", strength = 2), name = "customerName_fr"),
+    index(keys("createTime" = 1), ttl = 2000000000, name = "createTime_ttl"),
+    index(keys("status" = 1), partial = r#"{"status": "paid"}"#, name = "status_paid")
+)]
+struct ReviewOrder {
+    #[serde(rename = "_id")]
+    id: i64,
+    customer_id: i64,
+    #[mongo(max_length = 32)]
+    order_no: String,
+    #[mongo(max_length = 16)]
+    status: String,
+    create_time: mongo_schema::bson::DateTime,
+    #[mongo(max_length = 50)]
+    customer_name: String,
+}
 
 /// The model the data items compare with.
 #[derive(Serialize, Deserialize, MongoSchema)]
@@ -414,7 +443,10 @@ fn the_command_prints_a_table_or_json_and_exits_1_on_a_failure() {
     let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
     let auth = json["items"].as_array().unwrap().iter().find(|i| i["id"] == "auth").unwrap();
     assert_eq!(auth["status"], "fail");
-    assert_eq!(json["items"].as_array().unwrap().len(), 22);
+    assert_eq!(json["items"].as_array().unwrap().len(), 26);
+    let lists: std::collections::BTreeSet<&str> =
+        json["items"].as_array().unwrap().iter().map(|i| i["list"].as_str().unwrap()).collect();
+    assert_eq!(lists, ["connection", "data", "queries"].into());
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let code = mongo_schema::cli::run(
         &[],
@@ -450,4 +482,310 @@ fn data_written_as_field_names_never_hides_a_long_array_or_a_deep_path() {
     assert!(evidence(&report, "nesting_depth").contains("deepest 7 levels at `zDeep.a1.a2.a3.a4.a5.a6`"));
     assert!(evidence(&report, "naming").contains("more than 5000 distinct field paths"));
     assert_eq!(status(&report, "type_drift"), Status::Warn);
+}
+
+/// `ReviewOrder`'s model, moved to `db` and `collection`.
+fn order_model(db: &str, collection: &str) -> Model {
+    let mut model = Model::of::<ReviewOrder>("ReviewOrder");
+    model.db = db.to_owned();
+    model.collection = collection.to_owned();
+    model
+}
+
+/// `collection` of `db` replaced by a few orders, with `indexes` (as createIndexes takes them).
+fn seed_orders(uri: &str, db: &str, collection: &str, indexes: Vec<Document>) {
+    let mut server = MongoServer::connect(uri).expect("connect");
+    match server.run_command(db, doc! { "drop": collection }) {
+        Err(e) if e.is(mongo_schema::codes::NAMESPACE_NOT_FOUND) => {}
+        result => drop(result.expect("drop")),
+    }
+    let orders: Vec<Document> = (0..20_i64)
+        .map(|i| doc! { "_id": i, "customerId": i % 4, "orderNo": format!("NO-{i:04}"), "status": "paid",
+        "createTime": mongo_schema::bson::DateTime::from_millis(1_700_000_000_000 + i), "customerName": "Zoé", "note": "x" })
+        .collect();
+    server.run_command(db, doc! { "insert": collection, "documents": orders }).expect("insert");
+    if !indexes.is_empty() {
+        server.run_command(db, doc! { "createIndexes": collection, "indexes": indexes }).expect("createIndexes");
+    }
+}
+
+/// The model's own index specification named `name`.
+fn declared(name: &str) -> Document {
+    let model = order_model(DB, "t");
+    model.options.indexes.iter().find(|i| i.get_str("name").is_ok_and(|n| n == name)).cloned().expect(name)
+}
+
+/// Runs every `` `db.getSiblingDB("db").runCommand({...})` `` a fix names, in order, as a
+/// user pasting them would.
+fn run_fix(uri: &str, fix: &str) {
+    let mut server = MongoServer::connect(uri).unwrap();
+    let mut ran = 0;
+    for command in fix.split('`').filter(|s| s.starts_with("db.getSiblingDB(")) {
+        let (db, rest) = command["db.getSiblingDB(".len()..].split_once(").runCommand(").unwrap();
+        let db: String = serde_json::from_str(db).unwrap();
+        let json: serde_json::Value = serde_json::from_str(rest.strip_suffix(')').unwrap()).unwrap();
+        let Bson::Document(command) = Bson::try_from(json).unwrap() else { panic!("{command}") };
+        server.run_command(&db, command).unwrap();
+        ran += 1;
+    }
+    assert!(ran > 0, "no command in {fix}");
+}
+
+/// Runs `filter` on `collection` (so the index it selects counts an operation).
+fn query(uri: &str, db: &str, collection: &str, filter: Document) {
+    let reply =
+        MongoServer::connect(uri).unwrap().run_command(db, doc! { "find": collection, "filter": filter }).unwrap();
+    assert!(!reply.get_document("cursor").unwrap().get_array("firstBatch").unwrap().is_empty(), "{reply}");
+}
+
+#[test]
+fn unused_indexes_are_read_from_index_stats_and_a_query_makes_one_used() {
+    let Some(uri) = uri("MONGODB_URI", "unused_indexes") else { return };
+    let c = "t_review_usage";
+    seed_orders(&uri, DB, c, vec![declared("customerId_1"), doc! { "key": { "note": 1 }, "name": "note_1" }]);
+    let report = review(&uri, &[order_model(DB, c)], &[c], |_| {});
+    assert_eq!(status(&report, "unused_indexes"), Status::Warn);
+    let text = evidence(&report, "unused_indexes");
+    assert!(
+        text.contains("counters read on the standalone mongod; they restart at zero when mongod restarts"),
+        "{text}"
+    );
+    assert!(text.contains(&format!("{DB}.{c} index `customerId_1` {{\"customerId\":1}}: 0 operations on ")), "{text}");
+    assert!(text.contains(" ago: a short window, a weekly or monthly query may not have run yet)"), "{text}");
+    assert!(text.contains(&format!("{DB}.{c} index `note_1` {{\"note\":1}}: 0 operations")), "{text}");
+    let fix = &item(&report, "unused_indexes").fix;
+    let hide = format!("db.getSiblingDB(\"{DB}\").runCommand({{\"collMod\":\"{c}\",\"index\":{{\"name\":\"note_1\",\"hidden\":true}}}})");
+    assert!(fix.contains(&hide), "{fix}");
+    // a query on customerId uses its index: only note_1 stays unused
+    query(&uri, DB, c, doc! { "customerId": 1 });
+    let report = review(&uri, &[order_model(DB, c)], &[c], |_| {});
+    assert_eq!(status(&report, "unused_indexes"), Status::Warn);
+    let text = evidence(&report, "unused_indexes");
+    assert!(text.contains(&format!("{DB}.{c}: used (operations): customerId_1 1")), "{text}");
+    assert!(!text.contains("`customerId_1`"), "{text}");
+    assert!(text.contains("index `note_1`"), "{text}");
+    // and one on note: every index used
+    query(&uri, DB, c, doc! { "note": "x" });
+    let report = review(&uri, &[order_model(DB, c)], &[c], |_| {});
+    assert_eq!(status(&report, "unused_indexes"), Status::Pass);
+    assert!(evidence(&report, "unused_indexes").contains("used (operations): customerId_1 1, note_1 1"));
+    // a hidden index: the planner never uses it, however the queries ask
+    let hidden = doc! { "key": { "status": 1 }, "name": "status_1", "hidden": true };
+    MongoServer::connect(&uri).unwrap().run_command(DB, doc! { "createIndexes": c, "indexes": [hidden] }).unwrap();
+    query(&uri, DB, c, doc! { "status": "paid" });
+    let report = review(&uri, &[order_model(DB, c)], &[c], |_| {});
+    assert_eq!(status(&report, "unused_indexes"), Status::Warn);
+    let text = evidence(&report, "unused_indexes");
+    assert!(
+        text.contains("index `status_1` {\"status\":1}: 0 operations")
+            && text.contains("; hidden: the planner never uses it, drop it once nothing slowed down"),
+        "{text}"
+    );
+    assert!(!item(&report, "unused_indexes").fix.contains("status_1"), "already hidden");
+    // a unique index no query used still enforces uniqueness: kept, not flagged
+    let u = "t_review_usage_unique";
+    seed_orders(&uri, DB, u, vec![declared("orderNo_1")]);
+    let report = review(&uri, &[order_model(DB, u)], &[u], |_| {});
+    assert_eq!(status(&report, "unused_indexes"), Status::Pass);
+    assert!(evidence(&report, "unused_indexes").contains("unique: it enforces uniqueness on every write, keep it"));
+}
+
+#[test]
+fn declared_indexes_are_compared_with_the_deployed_ones_by_keys_and_options() {
+    let Some(uri) = uri("MONGODB_URI", "missing_indexes and undeclared_indexes") else { return };
+    // every declared index as declared: both items pass
+    let ok = "t_review_indexes_ok";
+    let all: Vec<Document> = order_model(DB, ok).options.indexes;
+    seed_orders(&uri, DB, ok, all);
+    let report = review(&uri, &[order_model(DB, ok)], &[ok], |_| {});
+    assert_eq!(status(&report, "missing_indexes"), Status::Pass);
+    assert!(evidence(&report, "missing_indexes").contains(&format!(
+        "{DB}.{ok}: deployed as declared: customerId_1, orderNo_1, status_1_createTime_-1, customerName_fr, createTime_ttl, status_paid"
+    )));
+    assert_eq!(status(&report, "undeclared_indexes"), Status::Pass);
+    assert!(evidence(&report, "undeclared_indexes")
+        .contains(&format!("{DB}.{ok}: its 6 indexes besides _id declared by ReviewOrder")));
+
+    // customerId_1 under another name; orderNo_1 without `unique`; the collation's strength
+    // other; status_1_createTime_-1 missing; note_1 undeclared
+    let bad = "t_review_indexes_bad";
+    seed_orders(
+        &uri,
+        DB,
+        bad,
+        vec![
+            doc! { "key": { "customerId": 1 }, "name": "by_customer" },
+            doc! { "key": { "orderNo": 1 }, "name": "orderNo_1" },
+            doc! { "key": { "customerName": 1 }, "name": "customerName_fr", "collation": { "locale": "fr", "strength": 1 } },
+            doc! { "key": { "note": 1 }, "name": "note_1", "sparse": true },
+            doc! { "key": { "createTime": 1 }, "name": "createTime_ttl", "expireAfterSeconds": 1_900_000_000 },
+            doc! { "key": { "status": 1 }, "name": "status_paid", "partialFilterExpression": { "status": "open" } },
+        ],
+    );
+    let report = review(&uri, &[order_model(DB, bad)], &[bad], |_| {});
+    assert_eq!(status(&report, "missing_indexes"), Status::Fail);
+    let text = evidence(&report, "missing_indexes");
+    let ns = format!("{DB}.{bad}");
+    for line in [
+        format!("{ns} index `customerId_1`: deployed with its keys and options as `by_customer`; the migration's createIndexes under the declared name fails (IndexOptionsConflict)"),
+        format!("{ns} index `orderNo_1`: deployed as `orderNo_1` {{\"key\":{{\"orderNo\":1}}}}, declared {{\"key\":{{\"orderNo\":1}},\"unique\":true}} (differs: unique)"),
+        format!("{ns} index `customerName_fr`: deployed as `customerName_fr`"),
+        format!("{ns} index `status_1_createTime_-1` {{\"key\":{{\"status\":1,\"createTime\":-1}}}}: declared by ReviewOrder, not on the deployment"),
+    ] {
+        assert!(text.contains(&line), "missing {line:?} in\n{text}");
+    }
+    assert!(text.contains("(differs: collation.strength)"), "{text}");
+    assert!(text.contains("index `createTime_ttl`: deployed as `createTime_ttl` {\"key\":{\"createTime\":1},\"expireAfterSeconds\":1900000000}, declared {\"key\":{\"createTime\":1},\"expireAfterSeconds\":2000000000} (differs: expireAfterSeconds)"), "{text}");
+    assert!(text.contains("index `status_paid`: deployed as `status_paid` {\"key\":{\"status\":1},\"partialFilterExpression\":{\"status\":\"open\"}}, declared {\"key\":{\"status\":1},\"partialFilterExpression\":{\"status\":\"paid\"}} (differs: partialFilterExpression)"), "{text}");
+    let fix = &item(&report, "missing_indexes").fix;
+    assert!(fix.contains(&format!("db.getSiblingDB(\"{DB}\").runCommand({{\"createIndexes\":\"{bad}\",\"indexes\":[{{\"key\":{{\"status\":1,\"createTime\":-1}},\"name\":\"status_1_createTime_-1\"}}]}})")), "{fix}");
+    assert!(
+        fix.contains(&format!("runCommand({{\"dropIndexes\":\"{bad}\",\"index\":\"orderNo_1\"}})` then `")),
+        "{fix}"
+    );
+    assert!(fix.contains("name `by_customer` in ReviewOrder's index"), "{fix}");
+    // a TTL changes in place
+    assert!(fix.contains(&format!("runCommand({{\"collMod\":\"{bad}\",\"index\":{{\"name\":\"createTime_ttl\",\"expireAfterSeconds\":2000000000}}}})")), "{fix}");
+    assert_eq!(status(&report, "undeclared_indexes"), Status::Warn);
+    let text = evidence(&report, "undeclared_indexes");
+    assert!(text.contains(&format!("{ns} index `note_1` {{\"key\":{{\"note\":1}},\"sparse\":true}}: no index of ReviewOrder has these keys and options")), "{text}");
+    assert!(!text.contains("by_customer"), "matched by keys and options, not by name: {text}");
+    let hide = &item(&report, "undeclared_indexes").fix;
+    assert!(
+        hide.contains(&format!(
+            "runCommand({{\"collMod\":\"{bad}\",\"index\":{{\"name\":\"note_1\",\"hidden\":true}}}})"
+        )),
+        "{hide}"
+    );
+
+    // the fix is right: its commands, run as printed, leave only the name to change in the model
+    run_fix(&uri, fix);
+    let report = review(&uri, &[order_model(DB, bad)], &[bad], |_| {});
+    assert_eq!(status(&report, "missing_indexes"), Status::Warn);
+    assert_eq!(item(&report, "missing_indexes").evidence.len(), 2, "the name, and the rest as declared");
+    // and the index under the declared name passes
+    let mut server = MongoServer::connect(&uri).unwrap();
+    server.run_command(DB, doc! { "dropIndexes": bad, "index": "by_customer" }).unwrap();
+    server.run_command(DB, doc! { "createIndexes": bad, "indexes": [declared("customerId_1")] }).unwrap();
+    let report = review(&uri, &[order_model(DB, bad)], &[bad], |_| {});
+    assert_eq!(status(&report, "missing_indexes"), Status::Pass);
+
+    // the model's collection not created: its indexes are missing with it
+    let report = review(&uri, &[order_model(DB, "t_review_indexes_never")], &["t_review_indexes_never"], |_| {});
+    assert_eq!(status(&report, "missing_indexes"), Status::Fail);
+    assert!(evidence(&report, "missing_indexes")
+        .contains("t_review_indexes_never: the collection does not exist, nor its 6 declared indexes"));
+    // no model: nothing to compare
+    let report = review(&uri, &[], &[ok], |_| {});
+    assert_eq!(status(&report, "undeclared_indexes"), Status::NotCheckable);
+}
+
+/// Sets the profiler of `db` (level, slowms) on the deployment `uri`.
+fn profile(uri: &str, db: &str, level: i32, slowms: i32) {
+    let command = doc! { "profile": level, "slowms": slowms };
+    MongoServer::connect(uri).unwrap().run_command(db, command).expect("profile");
+}
+
+#[test]
+fn slow_queries_are_recorded_when_the_profiler_is_at_level_1() {
+    let Some(uri) = uri("MONGODB_URI", "slow_query_log") else { return };
+    let db = "db_review_profile";
+    seed_orders(&uri, db, "t_review_profiled", vec![]);
+    let options = |uri: &str| Options {
+        uri: uri.to_owned(),
+        collections: vec![format!("{db}.t_review_profiled")],
+        sample: 10,
+        ..Options::default()
+    };
+    profile(&uri, db, 0, 100);
+    let report = review_uri(&[], &options(&uri)).unwrap();
+    assert_eq!(status(&report, "slow_query_log"), Status::Warn);
+    let text = evidence(&report, "slow_query_log");
+    assert!(text.contains("asked of the standalone mongod; the level is per database and per node"), "{text}");
+    assert!(
+        text.contains(&format!(
+            "{db}: level 0, the profiler is off: operations slower than 100 ms reach only mongod's log"
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("mongod's configuration sets no operationProfiling: after a restart the level is 0 (off)"),
+        "{text}"
+    );
+    let fix = &item(&report, "slow_query_log").fix;
+    assert!(fix.contains(&format!("`db.getSiblingDB(\"{db}\").setProfilingLevel(1, {{slowms: 100}})`")), "{fix}");
+    // the fix, as the fix says
+    profile(&uri, db, 1, 100);
+    let report = review_uri(&[], &options(&uri)).unwrap();
+    assert_eq!(status(&report, "slow_query_log"), Status::Pass);
+    assert!(evidence(&report, "slow_query_log")
+        .contains(&format!("{db}: level 1, operations slower than 100 ms recorded in {db}.system.profile")));
+    // a threshold of 5 s hides most slow queries; level 2 costs every query
+    profile(&uri, db, 1, 5000);
+    let report = review_uri(&[], &options(&uri)).unwrap();
+    assert_eq!(status(&report, "slow_query_log"), Status::Warn);
+    assert!(evidence(&report, "slow_query_log")
+        .contains(&format!("{db}: slowms 5000 ms: a query under 5 s is never recorded")));
+    profile(&uri, db, 2, 100);
+    let report = review_uri(&[], &options(&uri)).unwrap();
+    assert_eq!(status(&report, "slow_query_log"), Status::Warn);
+    assert!(evidence(&report, "slow_query_log").contains(&format!("{db}: level 2, every operation profiled")));
+    profile(&uri, db, 0, 100);
+}
+
+#[test]
+fn on_a_replica_set_the_counters_and_the_profiler_name_the_node_read() {
+    let Some(uri) = uri("MONGODB_URI_REPLSET", "index counters on a replica set") else { return };
+    let c = "t_review_rs_usage";
+    seed_orders(&uri, DB, c, vec![declared("customerId_1")]);
+    let report = review(&uri, &[order_model(DB, c)], &[c], |_| {});
+    let hello = MongoServer::connect(&uri).unwrap().run_command("admin", doc! { "hello": 1 }).unwrap();
+    let me = hello.get_str("me").unwrap().to_owned();
+    let node = format!("{me}, the primary of replica set `rs0`");
+    let text = evidence(&report, "unused_indexes");
+    assert!(
+        text.contains(&format!("counters read on {node}")) && text.contains("each member counts only what it served"),
+        "{text}"
+    );
+    assert!(evidence(&report, "slow_query_log").contains(&format!("asked of {node}")));
+}
+
+#[test]
+fn a_user_without_index_stats_or_profiler_privileges_gets_not_checkable_items() {
+    let (Some(reader), Some(root)) =
+        (uri("MONGODB_URI_AUTH_READ", "privileges"), uri("MONGODB_URI_AUTH_ROOT", "privileges"))
+    else {
+        return;
+    };
+    let c = "t_review_read";
+    seed_orders(&root, "db_app", c, vec![declared("customerId_1"), doc! { "key": { "note": 1 }, "name": "note_1" }]);
+    let models = [order_model("db_app", c)];
+    let options = |uri: &str| Options {
+        uri: uri.to_owned(),
+        collections: vec![format!("db_app.{c}")],
+        sample: 10,
+        ..Options::default()
+    };
+    // `read` on db_app: listIndexes yes, $indexStats and {profile: -1} no
+    let report = review_uri(&models, &options(&reader)).expect("the review runs");
+    assert_eq!(status(&report, "unused_indexes"), Status::NotCheckable);
+    assert!(!evidence(&report, "unused_indexes").contains("counters read on"), "none was read");
+    assert!(evidence(&report, "unused_indexes").contains(&format!(
+        "db_app.{c}: this user may not run $indexStats (it needs the indexStats action: role clusterMonitor"
+    )));
+    assert_eq!(status(&report, "slow_query_log"), Status::NotCheckable);
+    let text = evidence(&report, "slow_query_log");
+    assert!(text.contains("db_app: this user may not run `{profile: -1}` (it needs the enableProfiler action on the database: role dbAdmin, or clusterMonitor)"), "{text}");
+    assert!(
+        text.contains("whether a level survives a restart is not readable: this user may not run getCmdLineOpts"),
+        "{text}"
+    );
+    // what listIndexes shows is still compared
+    assert_eq!(status(&report, "undeclared_indexes"), Status::Warn);
+    assert_eq!(status(&report, "missing_indexes"), Status::Fail);
+    // root reads it all
+    let report = review_uri(&models, &options(&root)).expect("the review runs");
+    assert_eq!(status(&report, "unused_indexes"), Status::Warn);
+    assert!(evidence(&report, "unused_indexes").contains("index `note_1`"));
+    assert_eq!(status(&report, "slow_query_log"), Status::Warn, "level 0 by default");
 }

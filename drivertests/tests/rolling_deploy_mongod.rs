@@ -91,6 +91,32 @@ mod orders {
         }
     }
 
+    /// The release in between, whose contract (`note` at most 20 characters) was never run.
+    pub mod previous {
+        use mongo_schema::bson::oid::ObjectId;
+        use mongo_schema::MongoSchema;
+        use serde::{Deserialize, Serialize};
+
+        pub use super::before::{Item, Status};
+
+        #[derive(Serialize, Deserialize, MongoSchema)]
+        #[serde(rename_all = "camelCase")]
+        #[mongo(db = "db_roll_orders", collection = "t_order")]
+        pub struct Order {
+            #[serde(rename = "_id")]
+            pub id: ObjectId,
+            #[mongo(max_length = 40)]
+            pub order_no: String,
+            /// cents
+            pub amount: i64,
+            pub status: Status,
+            #[mongo(max_length = 20)]
+            pub note: String,
+            #[mongo(max_items = 50)]
+            pub items: Vec<Item>,
+        }
+    }
+
     pub mod after {
         use mongo_schema::bson::{oid::ObjectId, Decimal128};
         use mongo_schema::MongoSchema;
@@ -280,6 +306,13 @@ struct Scenario {
     expand_data: Vec<serde_json::Value>,
     /// Steps of a data migration of the contract: the fixes of what N-1 wrote.
     contract_data: Vec<serde_json::Value>,
+    /// N-1's own migration, applied at its deploy without its contract, which is still
+    /// pending when N deploys: N's migrations of the collection wait behind it. None: N-1's
+    /// contract ran.
+    previous: Vec<Model>,
+    /// Steps of a data migration of the expand written after N's schema migration (counted as
+    /// `after`): written against the validator N's expand installs.
+    expand_data_after: Vec<serde_json::Value>,
     /// Documents the contract's gate must refuse (a person fixes them), and the fix.
     needs_a_person: Option<(u64, Document)>,
     /// Every stored document in the new shape: why not, for the first that is not.
@@ -322,6 +355,15 @@ fn find_all(server: &mut MongoServer, db: &str, collection: &str, filter: Docume
     batch.iter().map(|d| d.as_document().unwrap().clone()).collect()
 }
 
+/// The migrations of `dir`, in the order they apply.
+fn names(dir: &Path) -> Vec<String> {
+    mongo_schema::migrate::pending(dir)
+        .unwrap()
+        .iter()
+        .map(|p| p.file_stem().unwrap().to_str().unwrap().to_owned())
+        .collect()
+}
+
 /// The pid in a lock owner (`host:pid:random`).
 fn owner_pid(owner: &str) -> Option<u32> {
     owner.split(':').nth(1)?.parse().ok()
@@ -343,9 +385,20 @@ fn rolling(s: Scenario) {
 
     // version N-1 as deployed: its models enforced (or no model at all), and the legacy data
     if !s.before.is_empty() {
+        // its first migration, where its collections did not exist: nothing left pending
         migrate(dir.path(), &s.before, &numbered).unwrap().unwrap();
-        let (code, out) = schema(&s.before, &with(&["apply", "--contract"]));
+        let (code, out) = schema(&s.before, &with(&["apply"]));
         assert_eq!(code, 0, "{out}");
+        let (code, out) = schema(&s.before, &with(&["status", "--format", "json"]));
+        let status: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+        let states: Vec<&str> =
+            status["migrations"].as_array().unwrap().iter().map(|m| m["state"].as_str().unwrap()).collect();
+        assert_eq!((code, states), (0, vec!["applied"]), "{out}");
+    }
+    if !s.previous.is_empty() {
+        migrate(dir.path(), &s.previous, &numbered).unwrap().unwrap();
+        let (code, out) = schema(&s.previous, &with(&["apply"]));
+        assert!(code == 0 && out.contains("its contract waits"), "{out}");
     }
     server.run_command(s.db, doc! { "insert": "t_count", "documents": [{ "_id": "sleeper" }] }).unwrap();
     let legacy = doc! { "insert": s.collection, "documents": s.legacy.clone(), "bypassDocumentValidation": true };
@@ -357,6 +410,11 @@ fn rolling(s: Scenario) {
     expand.extend(s.expand_data.clone());
     data_migration(dir.path(), "before release", Phase::Expand, expand);
     migrate(dir.path(), &s.after, &numbered).unwrap().unwrap();
+    if !s.expand_data_after.is_empty() {
+        let mut after = vec![count_step(s.db, "after")];
+        after.extend(s.expand_data_after.clone());
+        data_migration(dir.path(), "converted with the release", Phase::Expand, after);
+    }
     let mut contract = vec![count_step(s.db, "contract")];
     contract.extend(s.contract_data.clone());
     data_migration(dir.path(), "after the old writers", Phase::Contract, contract);
@@ -399,6 +457,10 @@ fn rolling(s: Scenario) {
         let output = child.wait_with_output().unwrap();
         let text = String::from_utf8_lossy(&output.stdout);
         assert!(output.status.success() && text.contains("started"), "a version-N instance failed: {text}");
+        if !s.previous.is_empty() {
+            // N's migrations of the collection, its data step included, wait for N-1's contract
+            assert!(text.contains(&format!("Held {{ name: {:?}", names(dir.path())[4])), "{text}");
+        }
     }
     std::thread::sleep(Duration::from_millis(300));
     std::fs::write(&stop, "").unwrap();
@@ -423,6 +485,32 @@ fn rolling(s: Scenario) {
     assert!(acknowledged.len() > 40, "the writers wrote through the deploy: {}", acknowledged.len());
     let (code, out) = schema(&s.after, &with(&["status"]));
     assert!(out.contains("contract pending"), "{code}: {out}");
+    if !s.previous.is_empty() {
+        let (_, out) = schema(&s.after, &with(&["status", "--format", "json"]));
+        let status: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+        let held: Vec<(&str, &str, &str)> = status["migrations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["state"] == "held")
+            .map(|m| (m["name"].as_str().unwrap(), m["behind"].as_str().unwrap(), m["namespace"].as_str().unwrap()))
+            .collect();
+        let ns = format!("{}.{}", s.db, s.collection);
+        let names = names(dir.path());
+        // 1: N-2's, applied; 2: N-1's, its contract pending; 3: N's data step before its schema
+        // migration (on the collection too: N-1's pending contract holds only validators); 4-5:
+        // N's schema migration and its conversion (after its counting step) held; 6: the
+        // contract's data, waiting for the contract at its counting step
+        let expected: Vec<(&str, &str, &str)> =
+            names[3..5].iter().map(|n| (n.as_str(), names[1].as_str(), ns.as_str())).collect();
+        assert_eq!(held, expected, "{out}");
+        let (code, out) = schema(&s.after, &with(&["apply", "--dry-run"]));
+        let conversion = out.lines().skip_while(|l| !l.contains(&names[4])).nth(1).unwrap_or_default();
+        assert!(
+            code == 0 && conversion.contains(&format!("(waits for the contract of {} on {ns})", names[1])),
+            "the dry run says which step waits: {out}"
+        );
+    }
 
     // N-1 gone: the contract
     let (code, out) = schema(&s.after, &with(&["apply", "--contract"]));
@@ -444,11 +532,16 @@ fn rolling(s: Scenario) {
         (s.new_shape)(d).unwrap_or_else(|why| panic!("not in the new shape ({why}): {d}"));
     }
     let counts = find_all(server, s.db, "t_count", doc! { "_id": { "$ne": "sleeper" } });
-    let ran: Vec<(String, i64)> = counts
+    let mut ran: Vec<(String, i64)> = counts
         .iter()
         .map(|c| (c.get_str("_id").unwrap().to_owned(), c.get_i32("n").map(i64::from).or(c.get_i64("n")).unwrap()))
         .collect();
-    assert_eq!(ran, [("contract".to_owned(), 1), ("expand".to_owned(), 1)], "each data step ran exactly once");
+    ran.sort();
+    let mut expected = vec![("contract".to_owned(), 1), ("expand".to_owned(), 1)];
+    if !s.expand_data_after.is_empty() {
+        expected.insert(0, ("after".to_owned(), 1));
+    }
+    assert_eq!(ran, expected, "each data step ran exactly once");
     let (code, out) = schema(&s.after, &with(&["status"]));
     assert_eq!(code, 0, "{out}");
     assert!(out.contains(" applied, 0 pending, 0 partial, 0 contract pending"), "{out}");
@@ -477,6 +570,8 @@ fn adopting_a_legacy_collection_while_the_legacy_application_writes() {
         after: vec![Model::of::<adopted::Customer>("adopted::Customer")],
         legacy,
         expand_data: Vec::new(),
+        previous: Vec::new(),
+        expand_data_after: Vec::new(),
         contract_data: vec![serde_json::json!({ "db": "db_roll_adopt", "command": {
             "update": "t_customer",
             "updates": [
@@ -484,11 +579,13 @@ fn adopting_a_legacy_collection_while_the_legacy_application_writes() {
                 { "q": { "visits": { "$type": "double" } }, "u": [{ "$set": { "visits": { "$toLong": "$visits" } } }], "multi": true }
             ]
         }})],
+        // the gate stops before the keys move (counted as after the moves): the too-long name
+        // is still under its old key, where the person fixes it
         needs_a_person: Some((
             1,
             doc! {
                 "update": "t_customer",
-                "updates": [{ "q": { "customerName": long }, "u": { "$set": { "customerName": "shortened" } } }]
+                "updates": [{ "q": { "name": long }, "u": { "$set": { "name": "shortened" } } }]
             },
         )),
         new_shape: |d| {
@@ -502,8 +599,47 @@ fn adopting_a_legacy_collection_while_the_legacy_application_writes() {
     });
 }
 
-#[test]
-fn a_release_changing_a_type_narrowing_an_enum_removing_a_field_and_adding_a_unique_index() {
+/// `orders::*` on database `db`.
+fn order_model<T: mongo_schema::MongoCollection>(name: &str, db: &str) -> Model {
+    let mut model = Model::of::<T>(name);
+    model.db = db.to_owned();
+    model
+}
+
+/// What N-1 writes in the old shapes, each document to the new shape in one update (it runs
+/// under the expand's validator, which admits the old shape or the new, not a mix): cents to
+/// Decimal128, `legacy` to `paid`, the removed `note` unset, at most 10 items, each `sku` cut
+/// to its new 8 characters.
+fn order_conversion(db: &str) -> serde_json::Value {
+    serde_json::json!({ "db": db, "command": {
+        "update": "t_order",
+        "updates": [{
+            "q": { "$or": [
+                { "amount": { "$type": ["int", "long"] } }, { "status": "legacy" }, { "note": { "$exists": true } },
+                { "items.10": { "$exists": true } }, { "items.sku": { "$regex": "^.{9}" } }
+            ] },
+            "u": [
+                { "$set": {
+                    "amount": { "$cond": [
+                        { "$in": [{ "$type": "$amount" }, ["int", "long"]] },
+                        { "$divide": [{ "$toDecimal": "$amount" }, { "$numberDecimal": "100" }] },
+                        "$amount"
+                    ] },
+                    "status": { "$cond": [{ "$eq": ["$status", "legacy"] }, "paid", "$status"] },
+                    "items": { "$map": {
+                        "input": { "$slice": ["$items", 10] },
+                        "in": { "$mergeObjects": ["$$this", { "sku": { "$substrCP": ["$$this.sku", 0, 8] } }] }
+                    } }
+                } },
+                { "$unset": "note" }
+            ],
+            "multi": true
+        }]
+    }})
+}
+
+/// The orders release on `db`.
+fn orders_release(test: &'static str, db: &'static str) -> Scenario {
     let legacy: Vec<Document> = (0..200)
         .map(|i| {
             let mut d = old_shape("order", ObjectId::new(), "legacy", i);
@@ -513,48 +649,22 @@ fn a_release_changing_a_type_narrowing_an_enum_removing_a_field_and_adding_a_uni
             d
         })
         .collect();
-    rolling(Scenario {
-        test: "a_release_changing_a_type_narrowing_an_enum_removing_a_field_and_adding_a_unique_index",
-        db: "db_roll_orders",
+    Scenario {
+        test,
+        db,
         collection: "t_order",
         kind: "order",
-        before: vec![Model::of::<orders::before::Order>("orders::before::Order")],
-        after: vec![Model::of::<orders::after::Order>("orders::after::Order")],
+        before: vec![order_model::<orders::before::Order>("orders::before::Order", db)],
+        after: vec![order_model::<orders::after::Order>("orders::after::Order", db)],
         legacy,
         // the duplicates the unique index would refuse, renumbered before it is built
-        expand_data: vec![serde_json::json!({ "db": "db_roll_orders", "command": {
+        expand_data: vec![serde_json::json!({ "db": db, "command": {
             "update": "t_order",
             "updates": [{ "q": { "orderNo": "DUPLICATE", "amount": { "$ne": 100 } }, "u": [{ "$set": { "orderNo": { "$concat": ["DUPLICATE-", { "$toString": "$_id" }] } } }], "multi": true }]
         }})],
-        // what N-1 writes in the old shapes, each document to the new shape in one update (it
-        // runs under the expand's validator, which admits the old shape or the new, not a mix):
-        // cents to Decimal128, `legacy` to `paid`, the removed `note` unset, at most 10 items,
-        // each `sku` cut to its new 8 characters
-        contract_data: vec![serde_json::json!({ "db": "db_roll_orders", "command": {
-            "update": "t_order",
-            "updates": [{
-                "q": { "$or": [
-                    { "amount": { "$type": ["int", "long"] } }, { "status": "legacy" }, { "note": { "$exists": true } },
-                    { "items.10": { "$exists": true } }, { "items.sku": { "$regex": "^.{9}" } }
-                ] },
-                "u": [
-                    { "$set": {
-                        "amount": { "$cond": [
-                            { "$in": [{ "$type": "$amount" }, ["int", "long"]] },
-                            { "$divide": [{ "$toDecimal": "$amount" }, { "$numberDecimal": "100" }] },
-                            "$amount"
-                        ] },
-                        "status": { "$cond": [{ "$eq": ["$status", "legacy"] }, "paid", "$status"] },
-                        "items": { "$map": {
-                            "input": { "$slice": ["$items", 10] },
-                            "in": { "$mergeObjects": ["$$this", { "sku": { "$substrCP": ["$$this.sku", 0, 8] } }] }
-                        } }
-                    } },
-                    { "$unset": "note" }
-                ],
-                "multi": true
-            }]
-        }})],
+        contract_data: vec![order_conversion(db)],
+        previous: Vec::new(),
+        expand_data_after: Vec::new(),
         needs_a_person: None,
         new_shape: |d| {
             matches!(d.get("amount"), Some(Bson::Decimal128(_))).then_some(()).ok_or("amount")?;
@@ -566,5 +676,28 @@ fn a_release_changing_a_type_narrowing_an_enum_removing_a_field_and_adding_a_uni
             items.iter().all(|i| sku(i) <= 8).then_some(()).ok_or("sku")?;
             Ok(())
         },
-    });
+    }
+}
+
+#[test]
+fn a_release_changing_a_type_narrowing_an_enum_removing_a_field_and_adding_a_unique_index() {
+    rolling(orders_release(
+        "a_release_changing_a_type_narrowing_an_enum_removing_a_field_and_adding_a_unique_index",
+        "db_roll_orders",
+    ));
+}
+
+/// N-1's contract was never run when N deploys: N's schema migration of the collection is
+/// held behind it, and so is N's conversion written after it (cents to Decimal128), which the
+/// validator in force (N-1's expand, admitting N-2's and N-1's documents) would refuse. Every
+/// instance of N starts; the contract runs N-1's contract, then N's expand, the conversion,
+/// and N's gate.
+#[test]
+fn a_data_step_on_a_collection_held_behind_the_previous_releases_contract_waits_with_it() {
+    let db = "db_roll_held";
+    let mut release =
+        orders_release("a_data_step_on_a_collection_held_behind_the_previous_releases_contract_waits_with_it", db);
+    release.previous = vec![order_model::<orders::previous::Order>("orders::previous::Order", db)];
+    release.expand_data_after = vec![order_conversion(db)];
+    rolling(release);
 }

@@ -34,6 +34,8 @@ fuzz_target!(|data: &[u8]| {
         total: None,
         indexes: metadata.indexes,
         validator: metadata.options.get_document("validator").ok().cloned(),
+        validation_level: metadata.options.get_str("validationLevel").ok().map(str::to_owned),
+        validation_action: metadata.options.get_str("validationAction").ok().map(str::to_owned),
     };
     let first = draft(std::slice::from_ref(&input));
     assert_eq!(first, draft(&[input]));

@@ -8,8 +8,8 @@
 //! ← `drift`.
 
 use super::lock::{Lease, LockError, LockOptions};
+use super::order::{schedule, Planned, Progress, Wait, Waiting};
 use super::record;
-use super::step::Phase;
 use crate::bson::{doc, Bson};
 use mongo_schema_contract::codes::{
     ServerCode, AUTHENTICATION_FAILED, CANNOT_CONVERT_INDEX_TO_UNIQUE, HOST_NOT_FOUND, HOST_UNREACHABLE,
@@ -182,17 +182,20 @@ pub enum Outcome {
         /// All its steps.
         steps: usize,
     },
-    /// Stopped before a step installing a validator on a collection whose validator an
-    /// earlier migration has not installed yet (its contract is pending): the validators of
-    /// a collection are installed in the order of the files, so this one waits for
-    /// `apply --contract`, which runs the earlier one first.
+    /// Stopped before a step writing to a collection whose validator an earlier migration has
+    /// not installed yet (its contract is pending): the validators of a collection are
+    /// installed in the order of the files, and a step (a data step too) is written against
+    /// the state the migrations before it leave, so this one waits for `apply --contract`,
+    /// which runs the earlier contract first. See [`order`](super::order).
     Held {
         /// The migration's name.
         name: String,
-        /// The steps done.
+        /// The steps done: step `done + 1` is the one that waits.
         done: usize,
-        /// The earlier migration it waits for.
+        /// The earlier migration whose contract it waits for.
         behind: String,
+        /// The collection (`db.collection`) both write to.
+        namespace: String,
     },
 }
 
@@ -209,12 +212,15 @@ pub struct ApplyOptions {
     /// when `state_db` holds no record and one of these does, `apply` stops and names it
     /// instead of running every migration again.
     pub look_elsewhere: Vec<String>,
-    /// Run the contract steps too ([`Phase::Contract`]): the
+    /// Run the contract steps too ([`Phase::Contract`](crate::Phase::Contract)): the
     /// previous release no longer writes. Without it each migration stops at its first
-    /// contract step, and later migrations' expand steps still run. With it, every pending
-    /// step runs in the order of the files, except the gated ones (`requireValid`), which
-    /// run last, so that every data step of the contract (written before or after the
-    /// migration whose validator it prepares) runs before any validator is enforced.
+    /// contract step (unless its expand created the collection), and later migrations'
+    /// steps still run, except those held behind a pending contract. With it, every pending
+    /// step runs in the order of the files, except the gated ones (`requireValid`) and the
+    /// moves of renamed keys before them, which run last, one migration at a time, so that
+    /// every data step of the contract (written before or after the migration whose
+    /// validator it prepares) runs before any validator is enforced. The order is
+    /// [`order::schedule`](super::order::schedule)'s.
     pub contract: bool,
     /// Run a gated step (`requireValid`) even while stored documents fail the validator it
     /// enforces: every later update of those documents is then refused.
@@ -262,15 +268,28 @@ pub enum Event {
         /// Documents in the collection.
         total: u64,
     },
-    /// A migration waits before a validator of a collection an earlier migration's pending
-    /// contract installs first.
+    /// A migration waits before a step writing to a collection whose validator an earlier
+    /// migration's pending contract installs first.
     Held {
         /// The migration.
         migration: String,
         /// The step it stopped before (1-based) and what it runs.
         step: String,
-        /// The earlier migration.
+        /// The earlier migration whose contract it waits for.
         behind: String,
+        /// The collection (`db.collection`).
+        namespace: String,
+        /// The held migration it waits after, when it waits because that one writes to the
+        /// collection first (and is itself held behind `behind`).
+        after: Option<String>,
+    },
+    /// A migration's contract steps on collections its expand created in this run (they did
+    /// not exist: no document, no other writer) run now, with its expand: from this step on.
+    ContractWithExpand {
+        /// The migration.
+        migration: String,
+        /// The first such step (1-based) and what it runs.
+        step: String,
     },
     /// A migration's contract steps wait for `apply --contract`.
     ContractPending {
@@ -354,121 +373,81 @@ fn apply_locked(
     report: &mut dyn FnMut(Event),
 ) -> Result<Vec<Outcome>, ApplyError> {
     let (todo, waiting) = runs(server, files, options)?;
-    let pending: Vec<_> = todo.iter().map(|&(file, done, _)| (file, done)).collect();
-    let order = schedule(&pending, options.contract);
-    // one stretch a pending migration in file order, then (with the contract) the
-    // migrations stopped at a gated step, finished after every other step of every migration
-    let (first, finishing) = order.split_at(pending.len());
     let mut deployment = Deployment::default();
     let mut run = Run { server, deployment: &mut deployment, lease, options, report: &mut *report };
-    let mut outcomes: Vec<Option<Outcome>> = Vec::new();
-    let mut gated = Vec::new();
-    for file in files {
+    let mut outcomes: Vec<Option<Outcome>> = vec![None; files.len()];
+    for (f, file) in files.iter().enumerate() {
+        let Some((_, deferred)) = waiting.iter().find(|(w, _)| w.name == file.name) else { continue };
         let fail = |(message, cause)| ApplyError::migration(&file.name, message, cause);
-        if let Some((_, deferred)) = waiting.iter().find(|(f, _)| f.name == file.name) {
-            let steps = run.deferred(file, deferred).map_err(fail)?;
-            outcomes.push(Some(match steps.is_empty() {
-                true => Outcome::AlreadyApplied(file.name.clone()),
-                false => Outcome::RanDeferred { name: file.name.clone(), steps },
-            }));
-            continue;
-        }
-        let Some(&(_, done, recorded)) = todo.iter().find(|(f, _, _)| f.name == file.name) else {
-            outcomes.push(Some(Outcome::AlreadyApplied(file.name.clone())));
-            continue;
-        };
-        let stretch = first.iter().find(|s| s.file.name == file.name).expect("a stretch a pending migration");
-        outcomes.push(match run.migration(stretch, recorded)? {
-            Ran::Stopped { recorded, .. } if options.contract => {
-                gated.push((outcomes.len(), file.name.as_str(), done, recorded));
-                None
-            }
-            Ran::Stopped { at, behind: Some(behind), .. } => {
-                Some(Outcome::Held { name: file.name.clone(), done: at, behind })
-            }
-            Ran::Stopped { at, behind: None, .. } => {
-                Some(Outcome::ContractPending { name: file.name.clone(), done: at, steps: file.up.len() })
-            }
-            Ran::Done(deferred) => Some(finished(file, done, deferred)),
+        let steps = run.deferred(file, deferred).map_err(fail)?;
+        outcomes[f] = Some(match steps.is_empty() {
+            true => Outcome::AlreadyApplied(file.name.clone()),
+            false => Outcome::RanDeferred { name: file.name.clone(), steps },
         });
     }
-    for stretch in finishing {
-        let &(slot, _, done, recorded) =
-            gated.iter().find(|(_, name, _, _)| *name == stretch.file.name).expect("a finishing stretch was stopped");
-        let Ran::Done(deferred) = run.migration(stretch, recorded)? else {
-            unreachable!("a run to the end stops nowhere")
-        };
-        outcomes[slot] = Some(finished(stretch.file, done, deferred));
-    }
-    Ok(outcomes.into_iter().map(|o| o.expect("every gated migration was finished")).collect())
-}
-
-/// Why a run of [`apply_with`] stops a migration before its end.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Stop {
-    /// At its first contract step: a run without [`ApplyOptions::contract`] ends it there.
-    Contract,
-    /// At its first gated step (`requireValid`): a run with the contract finishes it after
-    /// every other step of every migration.
-    Gate,
-    /// At a step installing a validator of a collection an earlier migration (named) stopped
-    /// before installing its own: the validators of a collection go in file order.
-    Held(String),
-}
-
-/// A stretch of one migration's steps that a run of [`apply_with`] runs, in order.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Stretch<'a> {
-    /// The migration.
-    pub file: &'a MigrationFile,
-    /// The steps run (0-based): from the first not yet done to where it stops.
-    pub steps: std::ops::Range<usize>,
-    /// Why it stops at `steps.end`, when that is not its end.
-    pub stop: Option<Stop>,
-}
-
-/// The order in which one run of [`apply_with`] runs the steps of the `pending` migrations
-/// (each with its steps already done, in file order), `contract` as
-/// [`ApplyOptions::contract`]: one stretch a migration in file order, each stopped at its
-/// contract (at its gated step with the contract) or where it is held; then, with the
-/// contract, the stopped ones finished in file order. `apply` runs exactly this order (it is
-/// read from the files alone, before anything runs), and a simulation of the deploy
-/// follows it.
-pub fn schedule<'a>(pending: &[(&'a MigrationFile, usize)], contract: bool) -> Vec<Stretch<'a>> {
-    // the collections `(db, collection)` a migration stopped before installing their
-    // validator, with its name: a later migration's validator for them waits
-    let mut waiting_on: Vec<(&str, &str, &str)> = Vec::new();
-    let mut order = Vec::new();
-    for &(file, done) in pending {
-        let behind = |step: &FileStep| {
-            let (db, collection) = step.validated()?;
-            waiting_on.iter().find(|(d, c, _)| *d == db && *c == collection).map(|(_, _, m)| (*m).to_owned())
-        };
-        let stop = (done..file.up.len()).find_map(|i| {
-            let step = &file.up[i];
-            let reached = match contract {
-                false => step.phase == Phase::Contract,
-                true => step.require_valid,
-            };
-            match (behind(step), reached) {
-                (Some(earlier), _) => Some((i, Stop::Held(earlier))),
-                (None, true) => Some((i, if contract { Stop::Gate } else { Stop::Contract })),
-                (None, false) => None,
-            }
-        });
-        let end = stop.as_ref().map_or(file.up.len(), |(at, _)| *at);
-        if stop.is_some() {
-            // its validators wait, and every later migration's for the same collections
-            waiting_on.extend(file.up[end..].iter().filter_map(|s| s.validated()).map(|(d, c)| (d, c, &*file.name)));
+    let mut runs: Vec<Option<Running>> = files
+        .iter()
+        .map(|file| {
+            let (_, done, recorded, created) = todo.iter().find(|t| t.0.name == file.name)?;
+            Some(Running {
+                started: *done,
+                recorded: *recorded,
+                deferred: Vec::new(),
+                told: false,
+                created: created.clone(),
+            })
+        })
+        .collect();
+    let mut progress: Vec<Progress> = files
+        .iter()
+        .zip(&runs)
+        .map(|(file, r)| match r {
+            Some(r) => Progress { applied: false, done: r.started, created: r.created.clone() },
+            None => Progress { applied: true, done: file.up.len(), created: Vec::new() },
+        })
+        .collect();
+    for (f, file) in files.iter().enumerate() {
+        if let (Some(r), false) = (&mut runs[f], progress[f].done < file.up.len()) {
+            // nothing left to run (no steps, or a run stopped after its last): mark it applied
+            run.finish(file, r)?;
+            progress[f].applied = true;
         }
-        order.push(Stretch { file, steps: done..end, stop: stop.map(|(_, why)| why) });
     }
-    if contract {
-        let stopped: Vec<_> = order.iter().filter(|s| s.stop.is_some()).map(|s| (s.file, s.steps.end)).collect();
-        order.extend(stopped.into_iter().map(|(file, at)| Stretch { file, steps: at..file.up.len(), stop: None }));
+    loop {
+        // the order is decided again after each step: a gate that stops, a create that finds
+        // its collection, change what follows
+        let plan = schedule(files, &progress, options.contract);
+        let Some(&next) = plan.order.first() else {
+            for w in &plan.waiting {
+                outcomes[w.file] = Some(run.waits(files, w));
+            }
+            break;
+        };
+        let (file, r) = (&files[next.file], runs[next.file].as_mut().expect("a scheduled migration is pending"));
+        run.step(file, next, r, &mut progress[next.file])?;
     }
-    order
+    for (f, file) in files.iter().enumerate() {
+        match (&runs[f], &outcomes[f]) {
+            (Some(r), None) if progress[f].applied => outcomes[f] = Some(finished(file, r.started, r.deferred.clone())),
+            (_, None) => outcomes[f] = Some(Outcome::AlreadyApplied(file.name.clone())),
+            _ => {}
+        }
+    }
+    Ok(outcomes.into_iter().map(|o| o.expect("every migration has an outcome")).collect())
+}
+
+/// A pending migration during a run.
+struct Running {
+    /// Its steps done when the run began.
+    started: usize,
+    /// Its record exists.
+    recorded: bool,
+    /// Its sharding steps deferred in this run.
+    deferred: Vec<usize>,
+    /// The report said its contract runs with its expand.
+    told: bool,
+    /// As recorded when the run began.
+    created: Vec<usize>,
 }
 
 /// The outcome of a migration run to its end, which had `done` steps done before this run.
@@ -497,12 +476,32 @@ pub fn to_apply_with<'a>(
     files: &'a [MigrationFile],
     options: &ApplyOptions,
 ) -> Result<Vec<(&'a MigrationFile, usize)>, ApplyError> {
-    runs(server, files, options).map(|(todo, _)| todo.into_iter().map(|(f, done, _)| (f, done)).collect())
+    runs(server, files, options).map(|(todo, _)| todo.into_iter().map(|(f, done, ..)| (f, done)).collect())
 }
 
-/// Migrations to run (with the steps already done, and whether a record exists), and applied
-/// ones whose sharding steps were deferred (with those steps).
-type Runs<'a> = (Vec<(&'a MigrationFile, usize, bool)>, Vec<(&'a MigrationFile, Vec<usize>)>);
+/// What a run with `options` would do from the records as they are, read without writing:
+/// the [`schedule`] of `files` (each step assumed to succeed, no collection assumed created).
+/// Fails as `apply` would on a changed file or an empty data migration.
+pub fn schedule_with(
+    server: &mut dyn Server,
+    files: &[MigrationFile],
+    options: &ApplyOptions,
+) -> Result<super::order::Schedule, ApplyError> {
+    let (todo, _) = runs(server, files, options)?;
+    let progress: Vec<Progress> = files
+        .iter()
+        .map(|file| match todo.iter().find(|t| t.0.name == file.name) {
+            Some((_, done, _, created)) => Progress { applied: false, done: *done, created: created.clone() },
+            None => Progress { applied: true, done: file.up.len(), created: Vec::new() },
+        })
+        .collect();
+    Ok(schedule(files, &progress, options.contract))
+}
+
+/// Migrations to run (with the steps already done, whether a record exists, and the steps
+/// that created their collection), and applied ones whose sharding steps were deferred (with
+/// those steps).
+type Runs<'a> = (Vec<(&'a MigrationFile, usize, bool, Vec<usize>)>, Vec<(&'a MigrationFile, Vec<usize>)>);
 
 fn runs<'a>(
     server: &mut dyn Server,
@@ -529,8 +528,8 @@ fn runs<'a>(
                         .to_owned(),
                 ))
             }
-            Some(record) => todo.push((file, record.done.min(file.up.len()), true)),
-            None => todo.push((file, 0, false)),
+            Some(record) => todo.push((file, record.done.min(file.up.len()), true, record.created.clone())),
+            None => todo.push((file, 0, false, Vec::new())),
         }
     }
     Ok((todo, waiting))
@@ -739,95 +738,162 @@ struct Run<'r> {
     report: &'r mut dyn FnMut(Event),
 }
 
-/// How far [`Run::migration`] took a migration.
-enum Ran {
-    /// Every step ran; the sharding steps deferred (none through mongos).
-    Done(Vec<usize>),
-    /// It stopped before step `at` (0-based): its contract, its gated step, or a validator
-    /// `behind` an earlier migration's pending one; `recorded`: its record exists.
-    Stopped { at: usize, recorded: bool, behind: Option<String> },
-}
-
 impl Run<'_> {
-    /// Runs one stretch of a migration's steps ([`schedule`]), recording each (and the
-    /// migration first when no earlier run `recorded` it); what failed, with the server's
-    /// error.
-    fn migration(&mut self, stretch: &Stretch<'_>, recorded: bool) -> Result<Ran, ApplyError> {
-        let file = stretch.file;
+    /// Runs step `next` of `file` and records it (the migration first when no earlier run
+    /// recorded it); what failed, with the server's error. A contract step run with the
+    /// expand (its collection created here) whose gate finds failing documents is not an
+    /// error: `progress` no longer counts the collection created, so the contract waits.
+    fn step(
+        &mut self,
+        file: &MigrationFile,
+        next: Planned,
+        running: &mut Running,
+        progress: &mut Progress,
+    ) -> Result<(), ApplyError> {
         let fail = |message: String, cause| ApplyError::migration(&file.name, message, cause);
         let (server, state_db) = (&mut *self.server, self.options.state_db.as_str());
-        let steps = file.up.len();
-        let (done, end) = (stretch.steps.start, stretch.steps.end);
-        let stop = stretch.stop.as_ref().map(|why| match why {
-            Stop::Held(earlier) => (end, Some(earlier.clone())),
-            _ => (end, None),
-        });
-        let pending = |report: &mut dyn FnMut(Event), at: usize| {
-            let step = format!("step {} of {steps} ({})", at + 1, describe(&file.up[at]));
-            match &stretch.stop {
-                Some(Stop::Held(earlier)) => {
-                    report(Event::Held { migration: file.name.clone(), step, behind: earlier.clone() })
-                }
-                Some(Stop::Contract) => report(Event::ContractPending { migration: file.name.clone(), step }),
-                _ => {}
-            }
-        };
-        if let Some((at, behind)) = stop.clone().filter(|(at, _)| *at == done) {
-            // nothing of it runs now: a contract-only migration is not even started
-            pending(&mut *self.report, at);
-            return Ok(Ran::Stopped { at, recorded, behind });
-        }
-        if !recorded {
+        let (i, steps, step) = (next.step, file.up.len(), &file.up[next.step]);
+        let position = || format!("step {} of {steps} ({})", i + 1, describe(step));
+        if !running.recorded {
             record::start(server, state_db, file).map_err(|m| fail(format!("not started: {m}"), m.cause))?;
+            running.recorded = true;
         }
-        let mut deferred = Vec::new();
-        for (i, step) in file.up.iter().enumerate().skip(done).take(end - done) {
-            let position = || format!("step {} of {steps} ({})", i + 1, describe(step));
-            // a lease lost to another applier: stop before running anything more
-            self.lease.renew(server).map_err(|e| {
-                let cause = match &e {
-                    LockError::Server(c) => Some(c.clone()),
-                    _ => None,
+        // a lease lost to another applier: stop before running anything more
+        self.lease.renew(server).map_err(|e| {
+            let cause = match &e {
+                LockError::Server(c) => Some(c.clone()),
+                _ => None,
+            };
+            fail(format!("{}: not run: {e}", position()), cause)
+        })?;
+        let here = !needs_sharded_cluster(step)
+            || self
+                .deployment
+                .is_mongos(server)
+                .map_err(|e| fail(format!("{} (asking the deployment `hello`)", position()), Some(e)))?;
+        let mut created = None;
+        if here {
+            if !self.options.enforce_anyway {
+                let gated = match super::order::moves_before_gate(file, i) {
+                    // keys moved before a gate: counted as they will be after the moves first,
+                    // so the gate never stops with moved documents the validator in force refuses
+                    Some((at, moves)) => pre_gate(server, &file.up[at], &moves),
+                    None if step.require_valid => gate(server, step),
+                    None => Ok(()),
                 };
-                fail(format!("{}: not run: {e}", position()), cause)
-            })?;
-            let here = !needs_sharded_cluster(step)
-                || self
-                    .deployment
-                    .is_mongos(server)
-                    .map_err(|e| fail(format!("{} (asking the deployment `hello`)", position()), Some(e)))?;
-            if here {
-                if step.require_valid && !self.options.enforce_anyway {
-                    gate(server, step).map_err(|(message, cause)| fail(format!("{}: {message}", position()), cause))?;
+                match gated {
+                    Err((_, None)) if next.with_expand => {
+                        // documents there after all: its contract waits, as any other
+                        let touched = super::order::writes(step);
+                        progress.created.retain(|&c| {
+                            file.up[c]
+                                .validated()
+                                .is_none_or(|(d, n)| !touched.iter().any(|(td, tn)| td == d && tn == n))
+                        });
+                        return Ok(());
+                    }
+                    result => result.map_err(|(message, cause)| fail(format!("{}: {message}", position()), cause))?,
                 }
-                (self.report)(Event::Step { migration: file.name.clone(), step: position() });
-                let started = std::time::Instant::now();
-                let adopted =
-                    run_step(server, step).map_err(|e| fail(format!("{}{}", position(), hint(step, &e)), Some(e)))?;
-                (self.report)(Event::StepDone(started.elapsed()));
-                if let Some(fallback) = adopted.then_some(step.if_namespace_exists.as_ref()).flatten() {
-                    adoption(server, step, fallback, &mut *self.report);
-                }
-            } else {
-                record::defer(server, state_db, &file.name, i, true)
-                    .map_err(|m| fail(format!("{}: recording it as deferred failed: {m}", position()), m.cause))?;
-                deferred.push(i);
             }
-            let recorded = record::progress(server, state_db, &file.name, i + 1, i + 1 == steps);
-            recorded
-                .map_err(|m| fail(format!("step {} of {steps} ran, but recording it failed: {m}", i + 1), m.cause))?;
+            if next.with_expand && !running.told {
+                running.told = true;
+                (self.report)(Event::ContractWithExpand { migration: file.name.clone(), step: position() });
+            }
+            (self.report)(Event::Step { migration: file.name.clone(), step: position() });
+            let started = std::time::Instant::now();
+            let adopted =
+                run_step(server, step).map_err(|e| fail(format!("{}{}", position(), hint(step, &e)), Some(e)))?;
+            (self.report)(Event::StepDone(started.elapsed()));
+            if let Some(fallback) = adopted.then_some(step.if_namespace_exists.as_ref()).flatten() {
+                adoption(server, step, fallback, &mut *self.report);
+            }
+            // the collection did not exist: nothing is stored there, nothing else writes there
+            created = (!adopted && step.command.contains_key("create") && step.validated().is_some()).then_some(i);
+        } else {
+            record::defer(server, state_db, &file.name, i, true)
+                .map_err(|m| fail(format!("{}: recording it as deferred failed: {m}", position()), m.cause))?;
+            running.deferred.push(i);
         }
-        if let Some((at, behind)) = stop {
-            pending(&mut *self.report, at);
-            return Ok(Ran::Stopped { at, recorded: true, behind });
-        }
-        if steps == 0 || done == steps {
-            // nothing left to run: mark it applied
-            record::progress(server, state_db, &file.name, steps, true)
-                .map_err(|m| fail(format!("recording it as applied failed: {m}"), m.cause))?;
-        }
-        Ok(Ran::Done(deferred))
+        let recorded = record::progress(server, state_db, &file.name, i + 1, i + 1 == steps, created);
+        recorded.map_err(|m| fail(format!("step {} of {steps} ran, but recording it failed: {m}", i + 1), m.cause))?;
+        progress.done = i + 1;
+        progress.applied = i + 1 == steps;
+        progress.created.extend(created);
+        Ok(())
     }
+
+    /// A migration with no step left to run, recorded as applied.
+    fn finish(&mut self, file: &MigrationFile, running: &mut Running) -> Result<(), ApplyError> {
+        let fail = |message: String, cause| ApplyError::migration(&file.name, message, cause);
+        let (server, state_db) = (&mut *self.server, self.options.state_db.as_str());
+        if !running.recorded {
+            record::start(server, state_db, file).map_err(|m| fail(format!("not started: {m}"), m.cause))?;
+            running.recorded = true;
+        }
+        let steps = file.up.len();
+        record::progress(server, state_db, &file.name, steps, true, None)
+            .map_err(|m| fail(format!("recording it as applied failed: {m}"), m.cause))
+    }
+
+    /// A migration left waiting: told to the report, and its outcome.
+    fn waits(&mut self, files: &[MigrationFile], waiting: &Waiting) -> Outcome {
+        let file = &files[waiting.file];
+        let at = waiting.step;
+        let step = format!("step {} of {} ({})", at + 1, file.up.len(), describe(&file.up[at]));
+        match &waiting.wait {
+            Wait::Behind { contract, namespace: (db, collection), via, .. } => {
+                let (behind, namespace) = (files[*contract].name.clone(), format!("{db}.{collection}"));
+                let after = via.map(|v| files[v].name.clone());
+                (self.report)(Event::Held {
+                    migration: file.name.clone(),
+                    step,
+                    behind: behind.clone(),
+                    namespace: namespace.clone(),
+                    after,
+                });
+                Outcome::Held { name: file.name.clone(), done: at, behind, namespace }
+            }
+            _ => {
+                (self.report)(Event::ContractPending { migration: file.name.clone(), step });
+                Outcome::ContractPending { name: file.name.clone(), done: at, steps: file.up.len() }
+            }
+        }
+    }
+}
+
+/// The gate of `gated`, counted before the keys it follows are moved: the documents that
+/// will fail its validator once `moves` are made.
+fn pre_gate(
+    server: &mut dyn Server,
+    gated: &FileStep,
+    moves: &[(String, String)],
+) -> Result<(), (String, Option<CommandError>)> {
+    let (collection, validator) =
+        enforced(gated).ok_or_else(|| ("a gated step without a validator".to_owned(), None))?;
+    let (failing, total, ids) = super::gate::failing_after_moves(server, &gated.db, collection, validator, moves)
+        .map_err(|e| ("counting the documents that would fail the validator it enforces".to_owned(), Some(e)))?;
+    if failing == 0 {
+        return Ok(());
+    }
+    let ns = format!("{}.{collection}", gated.db);
+    let moved: Vec<String> = moves.iter().map(|(to, from)| format!("`{from}` to `{to}`")).collect();
+    let olds: Vec<String> = moves.iter().map(|(_, from)| format!("`{from}`")).collect();
+    let ids: Vec<String> = ids.into_iter().map(|id| id.into_relaxed_extjson().to_string()).collect();
+    Err((
+        format!(
+            "not run: it moves {} before enforcing the model's validator, and {failing} of {total} documents of {ns} \
+             would fail that validator once moved (e.g. _id {}). Nothing was moved, so the validator in force still \
+             admits them and the running release's writes to them are accepted. Fix them where they are (a document \
+             the previous release wrote still holds {}; `schema check --uri \"$MONGODB_URI\" --collection {ns}` \
+             explains each), then run `schema apply --contract` again, which resumes here. To move and enforce \
+             anyway (every later update of those documents is then refused): `schema apply --contract \
+             --enforce-anyway`",
+            moved.join(", "),
+            ids.join(", "),
+            olds.join(", ")
+        ),
+        None,
+    ))
 }
 
 impl Run<'_> {

@@ -216,6 +216,116 @@ fn index_drift(declared: &[Document], deployed: &[Document]) -> Vec<String> {
     lines
 }
 
+/// How one of a collection's indexes compares between the code and the deployment, matched
+/// by key pattern and options rather than by name alone ([`match_indexes`]).
+#[doc(hidden)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum IndexMatch {
+    /// Deployed with the declared key pattern and options; `deployed` is its name there
+    /// (another name than `declared` makes the declaring migration's `createIndexes` fail
+    /// with IndexOptionsConflict).
+    Same {
+        /// The declared name.
+        declared: String,
+        /// The deployed name.
+        deployed: String,
+    },
+    /// Deployed with the declared key pattern (or, failing that, under the declared name)
+    /// and other options: which (`unique`, `collation.strength`, `key`), and both sides in
+    /// the options compared.
+    Differs {
+        /// The declared index as `createIndexes` takes it.
+        declared: Document,
+        /// The deployed index as `listIndexes` shows it.
+        deployed: Document,
+        /// The options that differ.
+        differences: Vec<String>,
+        /// The declared index in the options compared.
+        declared_shown: Document,
+        /// The deployed index in the options compared.
+        deployed_shown: Document,
+    },
+    /// Declared, not deployed.
+    Missing {
+        /// The declared index as `createIndexes` takes it.
+        declared: Document,
+    },
+    /// Deployed (not the `_id` index), declared by no index of the code.
+    Undeclared {
+        /// The deployed index as `listIndexes` shows it.
+        deployed: Document,
+        /// It, in the options compared.
+        shown: Document,
+    },
+}
+
+/// A collection's declared indexes (as `createIndexes` takes them) against its deployed ones
+/// (`listIndexes`): each declared index is matched first to a deployed one with the same key
+/// pattern and options, whatever its name; then to one with the same key pattern, or the
+/// same name, whose options differ; the deployed indexes left over are undeclared. The
+/// `_id` index is implicit on both sides, and so is a clustered collection's index (its
+/// `clusteredIndex` option, whatever its name). For `schema review`.
+#[doc(hidden)]
+pub fn match_indexes(declared: &[Document], deployed: &[Document]) -> Vec<IndexMatch> {
+    let name = |d: &Document| d.get_str("name").unwrap_or_default().to_owned();
+    let implicit = |d: &Document| {
+        let c = canonical(d);
+        c.len() == 1 && c.get_document("key").is_ok_and(|k| k.len() == 1 && k.get("_id") == Some(&Bson::Int64(1)))
+    };
+    let declared: Vec<(&Document, Document)> =
+        declared.iter().filter(|d| !implicit(d)).map(|d| (d, canonical(d))).collect();
+    // a clustered collection's index is the collection's `clusteredIndex` option, not an index
+    let clustered = |d: &Document| d.get_bool("clustered").unwrap_or(false);
+    let deployed: Vec<(&Document, Document)> = deployed
+        .iter()
+        .filter(|d| name(d) != "_id_" && !implicit(d) && !clustered(d))
+        .map(|d| (d, canonical(d)))
+        .collect();
+    let key = |d: &Document| {
+        d.get_document("key").map(|k| k.iter().map(|(k, v)| (k.clone(), v.clone())).collect::<Vec<_>>()).ok()
+    };
+    let mut taken = vec![false; deployed.len()];
+    let mut found: Vec<Option<IndexMatch>> = vec![None; declared.len()];
+    // same keys and options first, so a near match never takes another index's exact one
+    for (i, (spec, code)) in declared.iter().enumerate() {
+        let exact = (0..deployed.len())
+            .filter(|&j| !taken[j] && index_differences(&deployed[j].1, code).is_empty())
+            .min_by_key(|&j| name(deployed[j].0) != name(spec));
+        if let Some(j) = exact {
+            taken[j] = true;
+            found[i] = Some(IndexMatch::Same { declared: name(spec), deployed: name(deployed[j].0) });
+        }
+    }
+    for (i, (spec, code)) in declared.iter().enumerate() {
+        if found[i].is_some() {
+            continue;
+        }
+        let near = (0..deployed.len())
+            .filter(|&j| !taken[j] && key(&deployed[j].1) == key(code))
+            .min_by_key(|&j| name(deployed[j].0) != name(spec))
+            .or_else(|| (0..deployed.len()).find(|&j| !taken[j] && name(deployed[j].0) == name(spec)));
+        found[i] = Some(match near {
+            Some(j) => {
+                taken[j] = true;
+                let (raw, canon) = &deployed[j];
+                IndexMatch::Differs {
+                    declared: (*spec).clone(),
+                    deployed: (*raw).clone(),
+                    differences: index_differences(canon, code),
+                    declared_shown: compared(code, code),
+                    deployed_shown: compared(canon, code),
+                }
+            }
+            None => IndexMatch::Missing { declared: (*spec).clone() },
+        });
+    }
+    let mut out: Vec<IndexMatch> = found.into_iter().flatten().collect();
+    out.extend(deployed.iter().zip(&taken).filter(|(_, taken)| !**taken).map(|((raw, canon), _)| {
+        IndexMatch::Undeclared { deployed: (*raw).clone(), shown: compared(canon, &Document::new()) }
+    }));
+    out
+}
+
 /// An index specification (declared, or as `listIndexes` shows it) in the one form both
 /// sides are compared in:
 ///
@@ -461,5 +571,77 @@ fn normalised_value(value: &Bson) -> Bson {
         Bson::Document(d) => Bson::Document(normalised(d)),
         Bson::Array(items) => Bson::Array(items.iter().map(normalised_value).collect()),
         other => other.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{match_indexes, IndexMatch};
+    use crate::bson::{doc, Document};
+
+    fn names(found: &[IndexMatch]) -> Vec<String> {
+        found
+            .iter()
+            .map(|m| match m {
+                IndexMatch::Same { declared, deployed } => format!("same {declared}={deployed}"),
+                IndexMatch::Differs { declared, deployed, differences, .. } => format!(
+                    "differs {}~{}: {}",
+                    declared.get_str("name").unwrap(),
+                    deployed.get_str("name").unwrap(),
+                    differences.join(",")
+                ),
+                IndexMatch::Missing { declared } => format!("missing {}", declared.get_str("name").unwrap()),
+                IndexMatch::Undeclared { deployed, .. } => format!("undeclared {}", deployed.get_str("name").unwrap()),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn indexes_match_by_keys_and_options_before_names() {
+        let declared: Vec<Document> = vec![
+            doc! { "key": { "a": 1 }, "name": "a_unique", "unique": true },
+            doc! { "key": { "a": 1 }, "name": "a_plain" },
+            doc! { "key": { "t": 1 }, "name": "t_ttl", "expireAfterSeconds": 3600_i64 },
+            doc! { "key": { "p": 1 }, "name": "p_partial", "partialFilterExpression": { "p": { "$gt": 5_i64 } } },
+            doc! { "key": { "h": 1 }, "name": "h_1", "hidden": true },
+            doc! { "key": { "body": "text" }, "name": "body_text" },
+            doc! { "key": { "_id": 1 }, "name": "_id_" },
+            doc! { "key": { "gone": 1 }, "name": "gone_1" },
+        ];
+        // as mongod lists them: ints, text keys in their stored form, defaults filled in
+        let deployed: Vec<Document> = vec![
+            doc! { "v": 2, "key": { "_id": 1 }, "name": "_id_" },
+            doc! { "v": 2, "key": { "a": 1 }, "name": "a_1" },
+            doc! { "v": 2, "key": { "a": 1 }, "name": "a_unique", "unique": true },
+            doc! { "v": 2, "key": { "t": 1 }, "name": "t_ttl", "expireAfterSeconds": 60 },
+            doc! { "v": 2, "key": { "p": 1 }, "name": "p_partial", "partialFilterExpression": { "p": { "$gt": 6 } } },
+            doc! { "v": 2, "key": { "h": 1 }, "name": "h_1" },
+            doc! { "v": 2, "key": { "_fts": "text", "_ftsx": 1 }, "name": "body_text", "weights": { "body": 1 },
+            "default_language": "english", "language_override": "language", "textIndexVersion": 3 },
+            doc! { "v": 2, "key": { "x": 1 }, "name": "x_1", "sparse": true },
+            doc! { "v": 2, "key": { "_id": 1 }, "name": "by_time", "unique": true, "clustered": true },
+        ];
+        assert_eq!(
+            names(&match_indexes(&declared, &deployed)),
+            [
+                "same a_unique=a_unique",
+                "same a_plain=a_1",
+                "differs t_ttl~t_ttl: expireAfterSeconds",
+                "differs p_partial~p_partial: partialFilterExpression",
+                "differs h_1~h_1: hidden",
+                "same body_text=body_text",
+                "missing gone_1",
+                "undeclared x_1",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_key_in_another_order_is_another_index_and_a_shared_name_is_still_compared() {
+        let declared = vec![doc! { "key": { "a": 1, "b": 1 }, "name": "ab" }];
+        let deployed = vec![doc! { "v": 2, "key": { "b": 1, "a": 1 }, "name": "ab" }];
+        assert_eq!(names(&match_indexes(&declared, &deployed)), ["differs ab~ab: key"]);
+        let deployed = vec![doc! { "v": 2, "key": { "b": 1, "a": 1 }, "name": "ba" }];
+        assert_eq!(names(&match_indexes(&declared, &deployed)), ["missing ab", "undeclared ba"]);
     }
 }

@@ -1,12 +1,14 @@
-//! The official driver (sync API) behind [`Server`]. Feature `migrate`.
+//! The official driver's sync API behind [`Server`], for commands that connect with a URI of
+//! their own (the `schema` command, the launch review). Feature `sync` (mongo-schema's `review`
+//! and `driver` turn it on); an application's start-up migrations ([`Migrator`](crate::Migrator),
+//! feature `migrate`) run on the application's own async client and need none of it.
 
 use super::server::{CommandError, Server};
+use super::wire::{command_error, from_driver, to_driver};
 use crate::bson::{Document, RawDocumentBuf};
 use mongodb::action::Action;
-use mongodb::error::ErrorKind;
 use mongodb::options::{ReadPreference, SelectionCriteria};
 use mongodb::sync::Client;
-use std::sync::Arc;
 
 /// A deployment reached through `mongodb::sync::Client`.
 pub struct MongoServer {
@@ -77,27 +79,5 @@ impl Server for MongoServer {
             }
         }
         Ok(())
-    }
-}
-
-/// A command as the driver's bson (its major may differ from ours: BSON bytes are the same).
-pub(super) fn to_driver(command: &Document) -> Result<mongodb::bson::RawDocumentBuf, CommandError> {
-    let mut bytes = Vec::new();
-    command.to_writer(&mut bytes).map_err(CommandError::bson)?;
-    mongodb::bson::RawDocumentBuf::from_bytes(bytes).map_err(CommandError::bson)
-}
-
-/// A reply of the driver's bson as ours.
-pub(super) fn from_driver(reply: &mongodb::bson::Document) -> Result<Document, CommandError> {
-    let mut bytes = Vec::new();
-    reply.to_writer(&mut bytes).map_err(CommandError::bson)?;
-    Document::from_reader(&mut &bytes[..]).map_err(CommandError::bson)
-}
-
-/// The server's code and message when it refused the command; the driver's error otherwise.
-pub(super) fn command_error(e: mongodb::error::Error) -> CommandError {
-    match e.kind.as_ref() {
-        ErrorKind::Command(c) => CommandError::Refused { code: c.code, message: c.message.clone() },
-        _ => CommandError::Driver(Arc::new(e)),
     }
 }

@@ -107,3 +107,93 @@ pub fn validated_namespaces<'a>(steps: impl Iterator<Item = &'a super::file::Fil
     }
     found
 }
+
+/// The keys a contract's move of renamed keys (`migrate` writes it: an `update` bypassing
+/// validation) moves, `(to, from)`: where a document holds `from` and not `to`, the value
+/// moves to `to`; `from` goes wherever it is. `None` for any other step.
+pub fn moves(step: &super::file::FileStep) -> Option<Vec<(String, String)>> {
+    let command = &step.command;
+    command.get_str("update").ok()?;
+    if command.get_bool("bypassDocumentValidation").ok() != Some(true) {
+        return None;
+    }
+    let updates = command.get_array("updates").ok()?;
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    for statement in updates {
+        let statement = statement.as_document()?;
+        let (q, u) = (statement.get_document("q").ok()?, statement.get("u")?);
+        let exists = |key: &str, value: bool| q.get_document(key).ok() == Some(&doc! { "$exists": value });
+        match u {
+            // `{from: {$exists: true}, to: {$exists: false}}`: `[{$set: {to: "$from"}}, {$unset: from}]`
+            Bson::Array(stages) => {
+                let [Bson::Document(set), Bson::Document(unset)] = &stages[..] else { return None };
+                let set = set.get_document("$set").ok()?;
+                let (to, value) = set.iter().next().filter(|_| set.len() == 1)?;
+                let from = value.as_str()?.strip_prefix('$')?;
+                let sure = unset.get_str("$unset").ok() == Some(from) && q.len() == 2;
+                (sure && exists(from, true) && exists(to, false)).then_some(())?;
+                pairs.push((to.clone(), from.to_owned()));
+            }
+            // `{from: {$exists: true}}`: `{$unset: {from: ""}}`, where both keys are held
+            Bson::Document(modifier) => {
+                let unset = modifier.get_document("$unset").ok().filter(|_| modifier.len() == 1)?;
+                let (from, _) = unset.iter().next().filter(|_| unset.len() == 1)?;
+                (q.len() == 1 && exists(from, true) && pairs.iter().any(|(_, f)| f == from)).then_some(())?;
+            }
+            _ => return None,
+        }
+    }
+    (!pairs.is_empty()).then_some(pairs)
+}
+
+/// [`failing`], counted as the documents will be once `moves` (`(to, from)`, as [`moves`]
+/// reads them) are made, before any is: an `aggregate` that moves each key in the documents
+/// it reads, then counts those failing `validator`; with the `_id`s of the first three. The
+/// stored documents are not changed.
+pub fn failing_after_moves(
+    server: &mut dyn Server,
+    db: &str,
+    collection: &str,
+    validator: &Document,
+    moves: &[(String, String)],
+) -> Result<(u64, u64, Vec<Bson>), CommandError> {
+    let mut pipeline: Vec<Bson> = Vec::new();
+    for (to, from) in moves {
+        let moved = doc! { "$cond": [{ "$eq": [{ "$type": format!("${to}") }, "missing"] }, format!("${from}"), format!("${to}")] };
+        pipeline.push(doc! { "$set": { to.as_str(): moved } }.into());
+    }
+    let froms: Vec<Bson> = moves.iter().map(|(_, from)| Bson::String(from.clone())).collect();
+    if !froms.is_empty() {
+        pipeline.push(doc! { "$unset": froms }.into());
+    }
+    pipeline.push(doc! { "$match": { "$nor": [validator.clone()] } }.into());
+    let run = |server: &mut dyn Server, last: Vec<Document>| {
+        let mut pipeline = pipeline.clone();
+        pipeline.extend(last.into_iter().map(Bson::Document));
+        let reply = server.run_command(db, doc! { "aggregate": collection, "pipeline": pipeline, "cursor": {} })?;
+        let batch = reply
+            .get_document("cursor")
+            .and_then(|c| c.get_array("firstBatch"))
+            .map_err(|_| CommandError::reply("aggregate", "a cursor with a first batch", &reply))?;
+        let batch: Vec<Document> = batch.iter().filter_map(Bson::as_document).cloned().collect();
+        Ok::<_, CommandError>((batch, reply))
+    };
+    let (counted, reply) = run(server, vec![doc! { "$count": "n" }])?;
+    let first = counted.first();
+    let failing = match first.as_ref().and_then(|d| d.get("n")) {
+        None => 0,
+        Some(Bson::Int32(n)) => u64::try_from(*n).unwrap_or(0),
+        Some(Bson::Int64(n)) => u64::try_from(*n).unwrap_or(0),
+        Some(_) => return Err(CommandError::reply("aggregate", "a `$count` at `n`", &reply)),
+    };
+    let ids = match failing {
+        0 => Vec::new(),
+        _ => run(server, vec![doc! { "$limit": 3 }, doc! { "$project": { "_id": 1 } }])?
+            .0
+            .iter()
+            .filter_map(|d| d.get("_id").cloned())
+            .collect(),
+    };
+    let total = count(server, db, doc! { "count": collection })?;
+    Ok((failing, total, ids))
+}

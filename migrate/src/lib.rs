@@ -32,15 +32,18 @@ mod tighten;
 
 pub mod apply;
 pub mod drift;
-#[cfg(feature = "migrate")]
-#[cfg_attr(docsrs, doc(cfg(feature = "migrate")))]
+#[cfg(feature = "sync")]
+#[cfg_attr(docsrs, doc(cfg(feature = "review")))]
 pub mod driver;
 pub mod file;
 pub mod lock;
 #[cfg(feature = "migrate")]
 mod migrator;
+pub mod order;
 pub mod record;
 pub mod server;
+#[cfg(feature = "migrate")]
+mod wire;
 #[cfg(feature = "migrate")]
 #[cfg_attr(docsrs, doc(cfg(feature = "migrate")))]
 pub use migrator::{Migrator, MigratorError};

@@ -1,15 +1,15 @@
 //! [`Migrator`]: the migrations applied at application start, with the application's own
-//! `mongodb::Database` (feature `driver`), as `schema apply` applies them.
+//! `mongodb::Database` (feature `migrate`), as `schema apply` applies them.
 
 use super::apply::{
     apply_with, status_with, ApplyError, ApplyOptions, CommandError, Event, MigrationFile, MigrationFileError, Outcome,
     Server, DEFAULT_STATE_DB,
 };
-use super::driver::{command_error, from_driver, to_driver};
 use super::files::{pending, MigrateError};
 use super::lock::LockOptions;
 use super::record::Status;
 use super::server::chain;
+use super::wire::{command_error, from_driver, to_driver};
 use crate::bson::Document;
 use std::error::Error;
 use std::fmt;
@@ -274,10 +274,15 @@ fn traced(event: Event, step: &mut String) {
         Event::Adopted { namespace, total, .. } => tracing::info!(
             target: TARGET, %namespace, total, "existing collection adopted; every document passes the model's validator"
         ),
-        Event::Held { migration, step, behind } => tracing::warn!(
-            target: TARGET, %migration, %step, %behind,
-            "migration waits: an earlier migration's pending contract installs this collection's validator first; \
-             run `schema apply --contract` (or Migrator::contract(true)) once no instance of the previous release writes"
+        Event::Held { migration, step, behind, namespace, after } => tracing::warn!(
+            target: TARGET, %migration, %step, contract = %behind, %namespace, after = after.as_deref().unwrap_or(""),
+            "migration step waits for an earlier migration's pending contract, which installs this collection's \
+             validator first (the step was written against the state it leaves); run `schema apply --contract` (or \
+             Migrator::contract(true)) once no instance of the previous release writes: it runs them in order"
+        ),
+        Event::ContractWithExpand { migration, step } => tracing::info!(
+            target: TARGET, %migration, %step,
+            "contract steps run with the expand: this run created their collection (no document, no other writer)"
         ),
         Event::ContractPending { migration, step } => tracing::warn!(
             target: TARGET, %migration, %step,
@@ -301,7 +306,7 @@ struct AsyncServer {
 }
 
 impl Server for AsyncServer {
-    /// As bytes both ways: the driver's bson major and ours may differ (see `driver.rs`).
+    /// As bytes both ways: the driver's bson major and ours may differ (see `wire.rs`).
     fn run_command(&mut self, db: &str, command: Document) -> Result<Document, CommandError> {
         let command = to_driver(&command)?;
         let database = self.client.database(db);

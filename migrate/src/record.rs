@@ -11,6 +11,7 @@
 
 pub use super::file::checksum;
 use super::file::{FileStep, MigrationFile};
+use super::order::{schedule, Progress, Wait};
 use super::server::{CommandError, Server};
 use crate::bson::{doc, oid::ObjectId, Bson, DateTime, Document};
 use mongo_schema_contract::codes::DUPLICATE_KEY;
@@ -40,6 +41,9 @@ pub struct Record {
     /// Steps (0-based) that need a sharded cluster and were skipped on a deployment without
     /// mongos: a later `apply` through mongos runs them.
     pub deferred: Vec<usize>,
+    /// Steps (0-based) whose `createCollection` created its collection (it did not exist):
+    /// the contract steps on such a collection have nothing to wait for.
+    pub created: Vec<usize>,
 }
 
 impl Record {
@@ -50,6 +54,19 @@ impl Record {
             _ => None,
         };
         let steps = count("steps").unwrap_or(0);
+        let indices = |key: &str| {
+            doc.get_array(key)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|b| match b {
+                            Bson::Int32(n) => usize::try_from(*n).ok(),
+                            Bson::Int64(n) => usize::try_from(*n).ok(),
+                            _ => None,
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
         let applied_at = doc.get_datetime("appliedAt").ok().copied();
         Some(Record {
             migration: doc.get_str("migration").ok()?.to_owned(),
@@ -61,18 +78,8 @@ impl Record {
                 .get_array("up")
                 .map(|a| a.iter().filter_map(Bson::as_document).cloned().collect())
                 .unwrap_or_default(),
-            deferred: doc
-                .get_array("deferred")
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|b| match b {
-                            Bson::Int32(n) => usize::try_from(*n).ok(),
-                            Bson::Int64(n) => usize::try_from(*n).ok(),
-                            _ => None,
-                        })
-                        .collect()
-                })
-                .unwrap_or_default(),
+            deferred: indices("deferred"),
+            created: indices("created"),
         })
     }
 
@@ -158,19 +165,25 @@ pub(super) fn start(server: &mut dyn Server, state_db: &str, file: &MigrationFil
     })
 }
 
-/// Records that `done` steps of `name` completed, and when all did, that it is applied.
+/// Records that `done` steps of `name` completed, and when all did, that it is applied;
+/// `created`: the step just done created its collection.
 pub(super) fn progress(
     server: &mut dyn Server,
     state_db: &str,
     name: &str,
     done: usize,
     finished: bool,
+    created: Option<usize>,
 ) -> Result<(), WriteFailed> {
     let mut set = doc! { "done": done as i64 };
     if finished {
         set.insert("appliedAt", DateTime::now());
     }
-    let update = doc! { "q": { "migration": name }, "u": { "$set": set } };
+    let mut change = doc! { "$set": set };
+    if let Some(step) = created {
+        change.insert("$addToSet", doc! { "created": step as i64 });
+    }
+    let update = doc! { "q": { "migration": name }, "u": change };
     write(server, state_db, doc! { "update": STATE_COLLECTION, "updates": [update] })
 }
 
@@ -302,6 +315,22 @@ pub enum State {
         /// Its steps.
         steps: usize,
     },
+    /// Not applied (`done` of `steps` steps ran), and step `at` (0-based) waits behind the
+    /// pending contract of the earlier migration `behind`, which writes to `namespace` first:
+    /// it was written against the state that contract leaves. `apply --contract` runs both,
+    /// in order.
+    Held {
+        /// Steps completed.
+        done: usize,
+        /// Its steps.
+        steps: usize,
+        /// The step that waits (0-based).
+        at: usize,
+        /// The migration whose contract it waits for.
+        behind: String,
+        /// The collection (`db.collection`).
+        namespace: String,
+    },
 }
 
 /// One line of `status`: a migration file, or a record whose file is gone.
@@ -313,12 +342,51 @@ pub struct Status {
     pub state: Option<State>,
 }
 
+/// Where each of `files` stands according to `records`, as [`schedule`] takes it.
+pub fn progress_of(records: &[Record], files: &[MigrationFile]) -> Vec<Progress> {
+    files
+        .iter()
+        .map(|file| match records.iter().find(|r| r.migration == file.name) {
+            Some(r) => {
+                Progress { applied: r.is_applied(), done: r.done.min(file.up.len()), created: r.created.clone() }
+            }
+            None => Progress::default(),
+        })
+        .collect()
+}
+
 /// Each file's state, in the files' order, then the records whose file is not in `files`.
 pub(super) fn status_of(records: &[Record], files: &[MigrationFile]) -> Vec<Status> {
+    let record = |name: &str| records.iter().find(|r| r.migration == name);
+    // what the next run without the contract leaves waiting behind a contract already pending
+    let plan = schedule(files, &progress_of(records, files), false);
+    let held = |f: usize, done: usize, steps: usize| {
+        plan.waiting.iter().filter(|w| w.file == f).find_map(|w| match &w.wait {
+            Wait::Behind { contract, namespace: (db, collection), .. } if record(&files[*contract].name).is_some() => {
+                Some(State::Held {
+                    done,
+                    steps,
+                    at: w.step,
+                    behind: files[*contract].name.clone(),
+                    namespace: format!("{db}.{collection}"),
+                })
+            }
+            _ => None,
+        })
+    };
     let mut lines: Vec<Status> = files
         .iter()
-        .map(|file| {
+        .enumerate()
+        .map(|(f, file)| {
             let steps = file.up.len();
+            let state = match record(&file.name) {
+                Some(r) if verify(r, file).is_err() || r.is_applied() => None,
+                Some(r) => held(f, r.done, r.steps),
+                None => held(f, 0, steps),
+            };
+            if let Some(state) = state {
+                return Status { name: file.name.clone(), state: Some(state) };
+            }
             let state = match records.iter().find(|r| r.migration == file.name) {
                 None if file.contract_from(0) == Some(0) => State::ContractPending { done: 0, steps },
                 None => State::Pending,
@@ -327,7 +395,12 @@ pub(super) fn status_of(records: &[Record], files: &[MigrationFile]) -> Vec<Stat
                     (Ok(()), Some(at)) => {
                         State::Applied { at, verified: r.checksum.is_some(), deferred: r.deferred.clone() }
                     }
-                    (Ok(()), None) if file.contract_from(r.done) == Some(r.done) => {
+                    // a contract step that runs with the expand (its collection created) is
+                    // where a stopped run resumes, not a contract waiting
+                    (Ok(()), None)
+                        if file.contract_from(r.done) == Some(r.done)
+                            && !plan.order.iter().any(|p| p.file == f && p.step == r.done) =>
+                    {
                         State::ContractPending { done: r.done, steps: r.steps }
                     }
                     (Ok(()), None) => State::Partial { done: r.done, steps: r.steps },
@@ -344,7 +417,29 @@ pub(super) fn status_of(records: &[Record], files: &[MigrationFile]) -> Vec<Stat
 
 #[cfg(test)]
 mod tests {
-    use super::checksum;
+    use super::{checksum, status_of, MigrationFile, Record, State};
+
+    #[test]
+    fn a_contract_on_a_collection_its_expand_created_is_where_a_stopped_run_resumes() {
+        let text = r#"{"migration": "0001_create_t_a", "up": [
+            {"db": "db", "command": {"create": "t_a", "validator": {"$jsonSchema": {}}}},
+            {"db": "db", "phase": "contract", "requireValid": true, "command": {"collMod": "t_a", "validator": {"$jsonSchema": {}}}}
+        ]}"#;
+        let files = [MigrationFile::parse(text).unwrap()];
+        let record = |created: Vec<usize>| Record {
+            migration: "0001_create_t_a".to_owned(),
+            checksum: None,
+            steps: 2,
+            done: 1,
+            applied_at: None,
+            up: Vec::new(),
+            deferred: Vec::new(),
+            created,
+        };
+        let state = |created| status_of(&[record(created)], &files)[0].state.clone();
+        assert_eq!(state(vec![0]), Some(State::Partial { done: 1, steps: 2 }), "created: `apply` runs it");
+        assert_eq!(state(vec![]), Some(State::ContractPending { done: 1, steps: 2 }), "adopted: it waits");
+    }
 
     #[test]
     fn checksums_ignore_crlf_and_see_every_other_byte() {

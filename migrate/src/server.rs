@@ -1,7 +1,9 @@
 //! The deployment port: [`Server`], one method to run a command, and [`CommandError`], what
 //! a command that failed says. Migrations, drift, `schema check --uri` and `schema review`
 //! talk to MongoDB only through it, so every failure path is tested with a recording fake;
-//! the `migrate` feature implements it with the official driver ([`driver`](super::driver)).
+//! the official driver implements it twice: over an application's own async client for
+//! `Migrator` (feature `migrate`), and as [`driver::MongoServer`](super::driver::MongoServer), a
+//! sync client of its own for the CLI and the review (feature `sync`).
 
 use crate::bson::{doc, Bson, Document, RawDocumentBuf};
 use mongo_schema_contract::codes::ServerCode;
@@ -27,7 +29,7 @@ pub trait Server {
     /// or `each` returns `false` (the cursor is then killed). This default drives `getMore`
     /// through [`run_command`](Server::run_command), which must then run every command in
     /// one session and on one server (mongod refuses a `getMore` from another session, code
-    /// 50738); the driver's implementation (`MongoServer`, feature `driver`)
+    /// 50738); the driver's implementation (`MongoServer`, feature `sync`)
     /// uses the driver's cursor, which does.
     fn cursor(
         &mut self,
@@ -105,8 +107,8 @@ pub enum CommandError {
     /// [`source`](std::error::Error::source).
     Bson(Arc<dyn Error + Send + Sync>),
     /// The command got no reply: the driver failed (network, TLS, authentication, the URI).
-    /// `Display` says the driver's words; the driver's error is also the
-    /// [`source`](std::error::Error::source).
+    /// `Display` says only that; the driver's error, its words, is the
+    /// [`source`](std::error::Error::source) ([`chain`] prints both).
     Driver(Arc<dyn Error + Send + Sync>),
 }
 
@@ -145,7 +147,7 @@ impl fmt::Display for CommandError {
                 write!(f, "`{command}` replied without {expected}: {reply}")
             }
             CommandError::Bson(_) => f.write_str("a document is not valid BSON"),
-            CommandError::Driver(cause) => write!(f, "the driver failed: {cause}"),
+            CommandError::Driver(_) => f.write_str("the driver failed"),
         }
     }
 }
@@ -159,17 +161,13 @@ impl Error for CommandError {
     }
 }
 
-/// An error and its causes, each once: the library's errors say their context in `Display`
-/// and leave the cause to `source()`, so whatever prints one goes through this. A cause whose
-/// words its error already says (a [`CommandError::Driver`] quotes the driver's) is skipped.
+/// An error and its causes: the library's errors say their context in `Display` and leave the
+/// cause to `source()`, never both, so whatever prints one goes through this.
 pub fn causes(error: &dyn Error) -> Vec<String> {
     let mut said = vec![error.to_string()];
     let mut cause = error.source();
     while let Some(e) = cause {
-        let text = e.to_string();
-        if !said.iter().any(|before| before.contains(&text)) {
-            said.push(text);
-        }
+        said.push(e.to_string());
         cause = e.source();
     }
     said
@@ -205,10 +203,10 @@ mod tests {
     fn the_drivers_cause_is_said_once_and_kept_as_the_source() {
         let reset = std::io::Error::new(std::io::ErrorKind::ConnectionReset, "connection reset by peer");
         let driver = CommandError::Driver(Arc::new(reset));
-        assert_eq!(driver.to_string(), "the driver failed: connection reset by peer");
+        assert_eq!(driver.to_string(), "the driver failed");
         assert_eq!(driver.source().map(ToString::to_string).as_deref(), Some("connection reset by peer"));
         let failed = Failed(driver);
-        assert_eq!(causes(&failed), ["`hello` failed", "the driver failed: connection reset by peer"]);
+        assert_eq!(causes(&failed), ["`hello` failed", "the driver failed", "connection reset by peer"]);
         assert_eq!(chain(&failed), "`hello` failed: the driver failed: connection reset by peer");
     }
 

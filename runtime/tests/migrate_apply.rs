@@ -11,8 +11,8 @@ use migrate_models::{apply_all, v1, v3};
 use mongo_schema::bson::{doc, Bson, Document};
 use mongo_schema::codes::{ServerCode, BAD_VALUE, DUPLICATE_KEY, NAMESPACE_EXISTS, UNAUTHORIZED};
 use mongo_schema::migrate::apply::{
-    apply, apply_with, drift, schedule, ApplyError, ApplyOptions, CommandError, DriftStatus, Event, MigrationFile,
-    Outcome, Server,
+    apply, apply_with, drift, ApplyError, ApplyOptions, CommandError, DriftStatus, Event, MigrationFile, Outcome,
+    Server,
 };
 use mongo_schema::migrate::lock::granting_reply;
 use mongo_schema::migrate::{migrate, pending, MigrateOptions, Naming};
@@ -25,8 +25,11 @@ struct Fake {
     applied: Vec<&'static str>,
     fail: Vec<(&'static str, &'static str, ServerCode, &'static str)>,
     collections: Vec<(&'static str, Document)>,
-    /// What `count` answers for the documents failing a validator (`query` given).
+    /// What `count` answers for the documents failing a validator (`query` given), and an
+    /// `aggregate` counting them after the moves.
     failing: i64,
+    /// Records of migrations started with this many steps done (done = all: applied).
+    applied_partly: Vec<(&'static str, i64)>,
 }
 
 /// The error and its causes on one line, as the `schema` CLI prints them.
@@ -58,12 +61,24 @@ impl Server for Fake {
                     .applied
                     .iter()
                     .map(|m| doc! { "migration": *m, "steps": 1, "appliedAt": mongo_schema::bson::DateTime::now() })
+                    .chain(
+                        self.applied_partly.iter().map(|(m, done)| doc! { "migration": *m, "steps": 9, "done": *done }),
+                    )
                     .collect();
                 doc! { "cursor": { "id": 0_i64, "firstBatch": records }, "ok": 1 }
             }
             "listCollections" => self.list(&command),
             "count" if command.contains_key("query") => doc! { "n": self.failing, "ok": 1 },
             "count" => doc! { "n": 100_i64, "ok": 1 },
+            "aggregate" => {
+                let last = command.get_array("pipeline").unwrap().last().unwrap().as_document().unwrap().clone();
+                let found = match last.contains_key("$count") {
+                    true => doc! { "n": self.failing as i32 },
+                    false => doc! { "_id": 7 },
+                };
+                let batch: Vec<Document> = (self.failing > 0).then_some(found).into_iter().collect();
+                doc! { "cursor": { "id": 0_i64, "firstBatch": batch }, "ok": 1 }
+            }
             "listIndexes" => {
                 doc! { "cursor": { "id": 0_i64, "firstBatch": [{ "v": 2, "key": { "_id": 1 }, "name": "_id_" }] }, "ok": 1 }
             }
@@ -166,22 +181,19 @@ fn applies_in_order_and_records_each() {
 }
 
 #[test]
-fn a_release_applies_its_expand_and_a_later_validator_waits_for_a_pending_contract() {
+fn a_first_migration_that_created_its_collections_runs_its_contract_with_its_expand() {
     let mut fake = Fake::default();
     let outcomes = apply(&mut fake, &migrations(), "db_schema").unwrap();
     assert_eq!(
         outcomes,
         [
-            Outcome::ContractPending { name: "0001_create_t_order_and_1_more".into(), done: 2, steps: 4 },
-            Outcome::Held {
-                name: "0002_tighten_t_user".into(),
-                done: 0,
-                behind: "0001_create_t_order_and_1_more".into()
-            },
-        ]
+            Outcome::Applied("0001_create_t_order_and_1_more".into()),
+            Outcome::ContractPending { name: "0002_tighten_t_user".into(), done: 1, steps: 2 },
+        ],
+        "both collections created: nothing to wait for; the next release's own contract waits"
     );
     assert_eq!(
-        &fake.commands()[3..],
+        &fake.commands()[3..16],
         [
             "insert t_schema_migration",
             "lease",
@@ -190,36 +202,180 @@ fn a_release_applies_its_expand_and_a_later_validator_waits_for_a_pending_contra
             "lease",
             "create t_user",
             "update t_schema_migration",
-            "release"
-        ],
-        "every expand step, nothing of a contract; t_user's next validator waits for the first one's contract"
+            "lease",
+            "count t_order",
+            "count t_order",
+            "collMod t_order",
+            "update t_schema_migration",
+            "lease",
+        ]
     );
+    let created: Vec<Document> = fake
+        .calls
+        .iter()
+        .filter_map(|(_, c)| {
+            c.get_array("updates").ok()?[0]
+                .as_document()?
+                .get_document("u")
+                .ok()?
+                .get_document("$addToSet")
+                .ok()
+                .cloned()
+        })
+        .collect();
+    assert_eq!(created, [doc! { "created": 0_i64 }, doc! { "created": 1_i64 }], "each create recorded as a creation");
+}
+
+/// t_user existed (adopted): 0001's contract on it waits, and so does everything later on it.
+fn with_t_user_existing() -> Fake {
+    Fake {
+        fail: vec![("create", "t_user", NAMESPACE_EXISTS, "Collection already exists. NS: db_shop.t_user")],
+        ..Fake::default()
+    }
+}
+
+/// A data migration of `phase` with one step on `collection`.
+fn data(name: &str, phase: &str, collection: &str) -> MigrationFile {
+    let text = serde_json::json!({
+        "migration": name, "kind": "data", "phase": phase,
+        "up": [{ "db": "db_shop", "command": { "update": collection, "updates": [{ "q": {}, "u": { "$set": { "n": 1 } }, "multi": true }] } }],
+    });
+    MigrationFile::parse(&text.to_string()).unwrap()
 }
 
 #[test]
-fn apply_runs_the_steps_in_the_order_schedule_reads_from_the_files() {
-    // what a rehearsal of the deploy follows (`mongo_schema::simulate`): held validators,
-    // contracts, gated steps last
+fn a_data_step_after_a_held_migration_waits_behind_the_same_contract_and_is_reported() {
+    let mut files = migrations();
+    files.push(data("0003_convert_t_user", "expand", "t_user"));
+    files.push(data("0004_touch_t_order", "expand", "t_order"));
+    let mut fake = with_t_user_existing();
+    let mut events = Vec::new();
+    let outcomes = apply_with(&mut fake, &files, &ApplyOptions::new("db_schema"), &mut |e| events.push(e)).unwrap();
+    let behind = "0001_create_t_order_and_1_more".to_owned();
+    assert_eq!(
+        outcomes,
+        [
+            Outcome::ContractPending { name: behind.clone(), done: 3, steps: 4 },
+            Outcome::Held {
+                name: "0002_tighten_t_user".into(),
+                done: 0,
+                behind: behind.clone(),
+                namespace: "db_shop.t_user".into()
+            },
+            Outcome::Held {
+                name: "0003_convert_t_user".into(),
+                done: 0,
+                behind: behind.clone(),
+                namespace: "db_shop.t_user".into()
+            },
+            Outcome::Applied("0004_touch_t_order".into()),
+        ]
+    );
+    let user_writes: Vec<String> =
+        fake.commands().into_iter().filter(|c| c.ends_with(" t_user") && !c.starts_with("count")).collect();
+    assert_eq!(user_writes, ["create t_user", "collMod t_user"], "only 0001's expand touched t_user");
+    let held: Vec<&Event> = events.iter().filter(|e| matches!(e, Event::Held { .. })).collect();
+    assert_eq!(
+        held[1],
+        &Event::Held {
+            migration: "0003_convert_t_user".into(),
+            step: "step 1 of 1 (update db_shop.t_user)".into(),
+            behind: behind.clone(),
+            namespace: "db_shop.t_user".into(),
+            after: Some("0002_tighten_t_user".into()),
+        }
+    );
+
+    // the contract: 0001's gate, then 0002's expand, the data step, 0002's gate
+    let mut fake = with_t_user_existing();
+    fake.applied_partly = vec![("0001_create_t_order_and_1_more", 3), ("0004_touch_t_order", 1)];
+    let contract = ApplyOptions { contract: true, ..ApplyOptions::new("db_schema") };
+    apply_with(&mut fake, &files, &contract, &mut |_| {}).unwrap();
+    let user: Vec<String> = fake.commands().into_iter().filter(|c| c.ends_with(" t_user")).collect();
+    assert_eq!(
+        user,
+        [
+            "count t_user",
+            "count t_user",
+            "collMod t_user",
+            "collMod t_user",
+            "update t_user",
+            "count t_user",
+            "count t_user",
+            "collMod t_user"
+        ],
+    );
+
+    // a failure path: the earlier gate stops; the data step written after it is not run
+    let mut fake = with_t_user_existing();
+    fake.applied_partly = vec![("0001_create_t_order_and_1_more", 3), ("0004_touch_t_order", 1)];
+    fake.failing = 2;
+    let err = apply_with(&mut fake, &files, &contract, &mut |_| {}).unwrap_err();
+    assert!(
+        chain(&err)
+            .starts_with("migration 0001_create_t_order_and_1_more: step 4 of 4 (collMod db_shop.t_user): not run"),
+        "{err}"
+    );
+    assert!(!fake.commands().contains(&"update t_user".to_owned()), "the data step did not run: {:?}", fake.commands());
+}
+
+/// The steps `apply` runs over `fake` (`(migration, step)`, 1-based), and its outcomes.
+fn ran(fake: &mut Fake, files: &[MigrationFile], contract: bool) -> (Vec<(String, usize)>, Vec<Outcome>) {
+    let options = ApplyOptions { contract, ..ApplyOptions::new("db_schema") };
+    let mut ran: Vec<(String, usize)> = Vec::new();
+    let mut report = |event: Event| {
+        if let Event::Step { migration, step } = event {
+            let number = step.trim_start_matches("step ").split(' ').next().unwrap().parse().unwrap();
+            ran.push((migration, number));
+        }
+    };
+    let outcomes = apply_with(fake, files, &options, &mut report).unwrap();
+    (ran, outcomes)
+}
+
+#[cfg(feature = "cli")]
+#[test]
+fn the_rehearsal_of_a_deploy_runs_the_steps_apply_runs_in_the_same_order() {
+    use mongo_schema::migrate::order::Progress;
+    use mongo_schema::simulate::{rehearse, Samples};
     let files = migrations();
-    for contract in [false, true] {
-        let mut fake = Fake::default();
-        let options = ApplyOptions { contract, ..ApplyOptions::new("db_schema") };
-        let mut ran: Vec<(String, usize)> = Vec::new();
-        let mut report = |event: Event| {
-            if let Event::Step { migration, step } = event {
-                let number = step.trim_start_matches("step ").split(' ').next().unwrap().parse().unwrap();
-                ran.push((migration, number));
+    let leak = |name: String| -> &'static str { Box::leak(name.into_boxed_str()) };
+    // a fresh deployment, then one where t_user exists (its create adopts it, with documents)
+    let mut orders = Vec::new();
+    for existing in [false, true] {
+        let fresh = || if existing { with_t_user_existing() } else { Fake::default() };
+        // the run with the release, then `apply --contract` from the records it left
+        let (release, outcomes) = ran(&mut fresh(), &files, false);
+        let mut second = fresh();
+        for outcome in outcomes {
+            match outcome {
+                Outcome::Applied(name) => second.applied.push(leak(name)),
+                Outcome::ContractPending { name, done, .. } | Outcome::Held { name, done, .. } => {
+                    second.applied_partly.push((leak(name), done as i64))
+                }
+                other => panic!("{other:?}"),
             }
-        };
-        apply_with(&mut fake, &files, &options, &mut report).unwrap();
-        let pending: Vec<(&MigrationFile, usize)> = files.iter().map(|f| (f, 0)).collect();
-        let scheduled: Vec<(String, usize)> = schedule(&pending, contract)
-            .iter()
-            .flat_map(|s| s.steps.clone().map(|i| (s.file.name.clone(), i + 1)))
+        }
+        let with_contract = ran(&mut second, &files, true).0;
+        let order: Vec<(String, usize, bool)> = release
+            .into_iter()
+            .map(|(m, s)| (m, s, false))
+            .chain(with_contract.into_iter().map(|(m, s)| (m, s, true)))
             .collect();
-        assert!(!ran.is_empty());
-        assert_eq!(ran, scheduled, "contract: {contract}");
+        let mut samples = Samples::default();
+        if existing {
+            samples.add("db_shop.t_user", doc! { "_id": 1, "name": "stored" }, "stored");
+        }
+        let rehearsed = rehearse(&files, &vec![Progress::default(); files.len()], &samples);
+        let steps: Vec<_> = rehearsed.steps.iter().map(|r| (r.migration.clone(), r.step, r.contract)).collect();
+        assert_eq!(steps, order, "t_user existing: {existing}");
+        orders.push(order);
     }
+    // created, 0001's contract (step 4, on t_user) runs with its expand; adopted, it waits
+    // for `apply --contract`
+    let contract =
+        |order: &[(String, usize, bool)]| order.iter().find(|(m, s, _)| m.starts_with("0001") && *s == 4).unwrap().2;
+    assert!(!contract(&orders[0]) && contract(&orders[1]), "{orders:?}");
 }
 
 #[test]
@@ -574,4 +730,75 @@ fn drift_names_the_branch_of_a_polymorphic_root() {
             r#"the deployment is stricter: oneOf[0](type="cash"): branch removed (the documents only it accepted are refused)"#,
         ]
     );
+}
+
+/// A contract that moves `assigneeName` to `assignee`, then enforces a validator, gated.
+fn moving_contract() -> Vec<MigrationFile> {
+    let text = serde_json::json!({
+        "migration": "0001_alter_t_ticket",
+        "up": [
+            { "db": "db_shop", "command": { "collMod": "t_ticket", "validator": { "$jsonSchema": { "bsonType": "object" } } } },
+            { "db": "db_shop", "phase": "contract", "command": { "update": "t_ticket", "updates": [
+                { "q": { "assigneeName": { "$exists": true }, "assignee": { "$exists": false } },
+                  "u": [{ "$set": { "assignee": "$assigneeName" } }, { "$unset": "assigneeName" }], "multi": true },
+                { "q": { "assigneeName": { "$exists": true } }, "u": { "$unset": { "assigneeName": "" } }, "multi": true }
+            ], "bypassDocumentValidation": true } },
+            { "db": "db_shop", "phase": "contract", "requireValid": true, "command": { "collMod": "t_ticket",
+                "validator": { "$jsonSchema": { "required": ["assignee"], "properties": { "title": { "maxLength": 80 } } } } } }
+        ],
+    });
+    vec![MigrationFile::parse(&text.to_string()).unwrap()]
+}
+
+#[test]
+fn a_contract_counts_its_gate_as_after_the_moves_before_moving_anything() {
+    let contract = ApplyOptions { contract: true, ..ApplyOptions::new("db_schema") };
+    let mut fake = Fake { failing: 1, applied_partly: vec![("0001_alter_t_ticket", 1)], ..Fake::default() };
+    let err = apply_with(&mut fake, &moving_contract(), &contract, &mut |_| {}).unwrap_err();
+    assert!(!err.is_deployment_error());
+    assert!(
+        chain(&err).starts_with(
+            "migration 0001_alter_t_ticket: step 2 of 3 (update db_shop.t_ticket): not run: it moves `assigneeName` to \
+             `assignee` before enforcing the model's validator, and 1 of 100 documents of db_shop.t_ticket would fail \
+             that validator once moved (e.g. _id 7). Nothing was moved"
+        ),
+        "{err}"
+    );
+    let commands = fake.commands();
+    assert_eq!(
+        commands[commands.len() - 4..],
+        ["aggregate t_ticket", "aggregate t_ticket", "count t_ticket", "release"],
+        "counted, the first ids found, nothing moved"
+    );
+    let (_, aggregate) = fake.calls.iter().find(|(_, c)| c.contains_key("aggregate")).unwrap();
+    let stages: Vec<String> = aggregate
+        .get_array("pipeline")
+        .unwrap()
+        .iter()
+        .map(|s| s.as_document().unwrap().keys().next().unwrap().clone())
+        .collect();
+    assert_eq!(stages, ["$set", "$unset", "$match", "$count"], "{aggregate}");
+
+    // none would fail: a contract data step written after it first (the moves wait for the
+    // gate), then the moves, the gate counted again, the validator
+    let mut files = moving_contract();
+    files.push(data("0002_fix_tickets", "contract", "t_ticket"));
+    let mut fake = Fake { applied_partly: vec![("0001_alter_t_ticket", 1)], ..Fake::default() };
+    apply_with(&mut fake, &files, &contract, &mut |_| {}).unwrap();
+    let ticket: Vec<(String, bool)> = fake
+        .calls
+        .iter()
+        .filter(|(_, c)| c.iter().next().and_then(|(_, v)| v.as_str()) == Some("t_ticket"))
+        .map(|(_, c)| (c.keys().next().unwrap().clone(), c.contains_key("bypassDocumentValidation")))
+        .collect();
+    let expected = [
+        ("update", false),
+        ("aggregate", false),
+        ("count", false),
+        ("update", true),
+        ("count", false),
+        ("count", false),
+        ("collMod", false),
+    ];
+    assert_eq!(ticket, expected.map(|(c, b)| (c.to_owned(), b)));
 }

@@ -165,6 +165,8 @@ fn files(args: &InferArgs) -> Result<Vec<Input>, Exit> {
                 total: None,
                 indexes,
                 validator: options.get_document("validator").ok().cloned(),
+                validation_level: options.get_str("validationLevel").ok().map(str::to_owned),
+                validation_action: options.get_str("validationAction").ok().map(str::to_owned),
             }
         })
         .collect())
@@ -237,7 +239,7 @@ fn live(uri: &str, args: &InferArgs) -> Result<Vec<Input>, Exit> {
         .reading_from(mongodb::options::ReadPreference::SecondaryPreferred { options: None });
     let failed =
         |what: String| move |e: crate::migrate::server::CommandError| Exit(2, format!("{what}: {}", chain(&e)));
-    let mut listed: Vec<(String, Option<Document>)> = Vec::new();
+    let mut listed: Vec<(String, Option<Document>, [Option<String>; 2])> = Vec::new();
     let command = doc! { "listCollections": 1, "filter": { "type": "collection" } };
     let mut bad = None;
     server
@@ -246,15 +248,14 @@ fn live(uri: &str, args: &InferArgs) -> Result<Vec<Input>, Exit> {
             if name.starts_with("system.") {
                 return true;
             }
-            let validator = info
-                .get_document("options")
-                .ok()
-                .and_then(|o| o.get_document("validator").ok())
-                .map(Document::try_from);
+            let options = info.get_document("options").ok();
+            let validator = options.and_then(|o| o.get_document("validator").ok()).map(Document::try_from);
+            let text = |key: &str| options.and_then(|o| o.get_str(key).ok()).map(str::to_owned);
+            let validation = [text("validationLevel"), text("validationAction")];
             match validator {
                 Some(Err(e)) => bad = Some(format!("{name}: an unreadable validator: {e}")),
-                Some(Ok(v)) => listed.push((name.to_owned(), Some(v))),
-                None => listed.push((name.to_owned(), None)),
+                Some(Ok(v)) => listed.push((name.to_owned(), Some(v), validation)),
+                None => listed.push((name.to_owned(), None, validation)),
             }
             true
         })
@@ -267,14 +268,16 @@ fn live(uri: &str, args: &InferArgs) -> Result<Vec<Input>, Exit> {
         return Err(Exit(2, format!("database {db} has no collection on this deployment (does it exist?)")));
     }
     for wanted in &args.collection {
-        if !listed.iter().any(|(name, _)| chosen(std::slice::from_ref(wanted), &format!("{db}.{name}"))) {
-            let names: Vec<&str> = listed.iter().map(|(n, _)| n.as_str()).collect();
+        if !listed.iter().any(|(name, _, _)| chosen(std::slice::from_ref(wanted), &format!("{db}.{name}"))) {
+            let names: Vec<&str> = listed.iter().map(|(n, _, _)| n.as_str()).collect();
             return Err(Exit(2, format!("no collection {wanted} in {db}; it has: {}", names.join(", "))));
         }
     }
     let sample = (!args.all).then(|| args.sample.unwrap_or(DEFAULT_SAMPLE));
     let mut inputs = Vec::new();
-    for (name, validator) in listed.into_iter().filter(|(n, _)| chosen(&args.collection, &format!("{db}.{n}"))) {
+    for (name, validator, [validation_level, validation_action]) in
+        listed.into_iter().filter(|(n, _, _)| chosen(&args.collection, &format!("{db}.{n}")))
+    {
         let namespace = format!("{db}.{name}");
         let reply =
             server.run_command(db, doc! { "count": &name }).map_err(failed(format!("cannot count {namespace}")))?;
@@ -313,7 +316,16 @@ fn live(uri: &str, args: &InferArgs) -> Result<Vec<Input>, Exit> {
         if let Some(e) = corrupt {
             return Err(Exit(2, format!("{namespace}: a corrupt document: {e}")));
         }
-        inputs.push(Input { db: db.to_owned(), collection: name, stats, total: Some(total), indexes, validator });
+        inputs.push(Input {
+            db: db.to_owned(),
+            collection: name,
+            stats,
+            total: Some(total),
+            indexes,
+            validator,
+            validation_level,
+            validation_action,
+        });
     }
     Ok(inputs)
 }

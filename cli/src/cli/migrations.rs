@@ -4,6 +4,7 @@
 use super::rehearse;
 use super::shared::{chain, chain_then, Exit, Output};
 use crate::migrate::apply::MigrationFile;
+use crate::migrate::order::Progress;
 use crate::migrate::{self, MigrateError, MigrateOptions, Model};
 use crate::simulate::{self, Rehearsal, Samples};
 use serde_json::json;
@@ -67,13 +68,12 @@ fn rehearse_dir(models: &[Model], dir: &Path, args: &SampleArgs) -> Result<Rehea
         false => rehearse::from_dumps(models, &files, &args.inputs, args.collection.as_deref())?,
     };
     let Some(uri) = &args.uri else { return Ok(simulate::rehearse_release(&files, &samples)) };
-    live(uri, &args.state_db, &files, args.size, &mut samples).map(|pending| {
-        simulate::rehearse(&files, &pending.iter().map(|(i, d)| (&files[*i], *d)).collect::<Vec<_>>(), &samples)
-    })
+    live(uri, &args.state_db, &files, args.size, &mut samples)
+        .map(|progress| simulate::rehearse(&files, &progress, &samples))
 }
 
-/// With the driver: the pending migrations (index in `files`, steps done) by the
-/// deployment's records, and its `$sample`s added to `samples`.
+/// With the driver: where each of `files` stands by the deployment's records, and the
+/// `$sample`s of the collections the pending ones touch added to `samples`.
 #[cfg(feature = "driver")]
 fn live(
     uri: &str,
@@ -81,18 +81,17 @@ fn live(
     files: &[MigrationFile],
     size: u32,
     samples: &mut Samples,
-) -> Result<Vec<(usize, usize)>, Exit> {
+) -> Result<Vec<Progress>, Exit> {
     let server = &mut super::server::connect(uri)?;
     let todo = crate::migrate::apply::to_apply(server, files, state_db).map_err(|e| Exit(2, chain(&e)))?;
-    let pending: Vec<(usize, usize)> =
-        todo.iter().filter_map(|(f, done)| Some((files.iter().position(|x| x.name == f.name)?, *done))).collect();
-    let touched: Vec<MigrationFile> = pending.iter().map(|(i, _)| files[*i].clone()).collect();
+    let touched: Vec<MigrationFile> = todo.iter().map(|(f, _)| (*f).clone()).collect();
+    let progress = rehearse::progress(server, state_db, files)?;
     rehearse::from_server(server, &rehearse::namespaces(&touched), size, samples)?;
-    Ok(pending)
+    Ok(progress)
 }
 
 #[cfg(not(feature = "driver"))]
-fn live(_: &str, _: &str, _: &[MigrationFile], _: u32, _: &mut Samples) -> Result<Vec<(usize, usize)>, Exit> {
+fn live(_: &str, _: &str, _: &[MigrationFile], _: u32, _: &mut Samples) -> Result<Vec<Progress>, Exit> {
     Err(Exit(
         2,
         "`migrate --check --uri` reads a deployment, which this binary was built without: turn on mongo-schema's \

@@ -27,6 +27,20 @@ pub(super) fn namespaces(files: &[MigrationFile]) -> Vec<String> {
     found.into_iter().collect()
 }
 
+/// Where each of `files` stands by the records in `state_db` (read after `to_apply`, which
+/// refuses a changed file), as `apply` takes it: the steps done, the collections created.
+#[cfg(feature = "driver")]
+pub(super) fn progress(
+    server: &mut dyn Server,
+    state_db: &str,
+    files: &[MigrationFile],
+) -> Result<Vec<crate::migrate::order::Progress>, Exit> {
+    use crate::migrate::record::{progress_of, read_records};
+    let records = read_records(server, state_db)
+        .map_err(|e| Exit(2, format!("reading the migration records in {state_db}: {}", chain(&e))))?;
+    Ok(progress_of(&records, files))
+}
+
 /// The documents of `inputs` (what `schema check` reads: mongodump directories, or files of
 /// `collection`), at most [`MAX_FROM_DUMP`] a collection.
 pub(super) fn from_dumps(

@@ -82,7 +82,7 @@ fn print(report: &Report, format: ReviewFormat, out: &mut dyn Write) -> Result<i
     match format {
         ReviewFormat::Table => write!(out, "{}", report.render_text())?,
         ReviewFormat::Json => {
-            let text = serde_json::to_string_pretty(&report.to_json()).expect("a JSON value always serialises");
+            let text = serde_json::to_string_pretty(report).expect("the review's JSON has string keys only");
             writeln!(out, "{text}")?
         }
     }

@@ -5,12 +5,13 @@ use super::rehearse;
 use super::shared::{chain, Exit, Output};
 use crate::bson::Bson;
 use crate::migrate::apply::{
-    apply_with, drift, resolve, revert_with, status_with, to_apply_with, ApplyError, ApplyOptions, DriftStatus, Event,
-    MigrationFile, Outcome, Resolution, Server, DEFAULT_STATE_DB,
+    apply_with, drift, resolve, revert_with, schedule_with, status_with, to_apply_with, ApplyError, ApplyOptions,
+    DriftStatus, Event, MigrationFile, Outcome, Resolution, Server, DEFAULT_STATE_DB,
 };
 use crate::migrate::driver::MongoServer;
 use crate::migrate::gate::{enforced_failing, validated_namespaces};
 use crate::migrate::lock::LockOptions;
+use crate::migrate::order::Wait;
 use crate::migrate::record::State;
 use crate::migrate::{pending, Model, Phase};
 use clap::{Args, Subcommand};
@@ -220,10 +221,17 @@ pub(crate) fn run_apply(
                     String::new()
                 }
             ),
-            Event::Held { migration, step, behind } => writeln!(
+            Event::Held { migration, step, behind, namespace, after } => writeln!(
                 out,
-                "{migration}: waits before {step}: {behind}'s contract installs that collection's validator first \
-                 (`schema apply --contract` runs both in order)"
+                "{migration}: {step} waits for the contract of {behind}, which installs {namespace}'s validator \
+                 first{}: it was written against the state that contract leaves (`schema apply --contract` runs \
+                 them in order, once no instance of the previous release writes)",
+                after.map(|a| format!(" (after {a}, held behind it too)")).unwrap_or_default()
+            ),
+            Event::ContractWithExpand { migration, step } => writeln!(
+                out,
+                "{migration}: its contract ({step} on) runs now: this run created the collection, which holds no \
+                 document and no other release writes to"
             ),
             Event::ContractPending { migration, step } => writeln!(
                 out,
@@ -257,9 +265,11 @@ pub(crate) fn run_apply(
             Outcome::ContractPending { name, done, steps } => {
                 writeln!(out, "expanded {name} ({done} of {steps} steps; its contract waits for `--contract`)")?
             }
-            Outcome::Held { name, done, behind } => {
-                writeln!(out, "waiting {name} ({done} steps done; after the contract of {behind})")?
-            }
+            Outcome::Held { name, done, behind, namespace } => writeln!(
+                out,
+                "waiting {name} ({done} steps done; step {} waits for the contract of {behind} on {namespace})",
+                done + 1
+            )?,
             // `Outcome` is `non_exhaustive`: a kind this CLI predates is still said
             other => writeln!(out, "{other:?}")?,
         }
@@ -292,8 +302,8 @@ fn outcome_json(outcome: &Outcome) -> serde_json::Value {
         Outcome::ContractPending { name, done, steps } => {
             json!({ "name": name, "outcome": "contractPending", "done": done, "steps": steps })
         }
-        Outcome::Held { name, done, behind } => {
-            json!({ "name": name, "outcome": "held", "done": done, "behind": behind })
+        Outcome::Held { name, done, behind, namespace } => {
+            json!({ "name": name, "outcome": "held", "done": done, "step": done + 1, "behind": behind, "namespace": namespace })
         }
         other => json!({ "outcome": format!("{other:?}") }),
     }
@@ -310,10 +320,21 @@ pub(crate) fn run_dry_run(
     out: &mut dyn Write,
 ) -> Result<i32, Exit> {
     let todo = to_apply_with(server, migrations, options).map_err(failed)?;
+    let plan = schedule_with(server, migrations, options).map_err(failed)?;
+    // the first step of each migration that waits behind an earlier contract, and which
+    let held = |name: &str| {
+        plan.waiting.iter().find_map(|w| match &w.wait {
+            Wait::Behind { contract, namespace: (db, collection), .. } if migrations[w.file].name == name => {
+                Some((w.step, format!("{} on {db}.{collection}", migrations[*contract].name)))
+            }
+            _ => None,
+        })
+    };
     let touched: Vec<MigrationFile> = todo.iter().map(|(f, _)| (*f).clone()).collect();
     let mut samples = crate::simulate::Samples::default();
     rehearse::from_server(server, &rehearse::namespaces(&touched), DRY_RUN_SAMPLE, &mut samples)?;
-    let rehearsal = crate::simulate::rehearse(migrations, &todo, &samples);
+    let progress = rehearse::progress(server, &options.state_db, migrations)?;
+    let rehearsal = crate::simulate::rehearse(migrations, &progress, &samples);
     let refused = rehearsal.refused().count();
     if format == Output::Json {
         let report = json!({
@@ -348,7 +369,11 @@ pub(crate) fn run_dry_run(
                 _ => "",
             };
             let gate = if step.require_valid { " (only when no stored document fails its validator)" } else { "" };
-            writeln!(out, "  {}. {}: {verb}{target}{fallback}{phase}{gate}", i + 1, step.db)?;
+            let waits = match held(&file.name) {
+                Some((at, contract)) if i >= at => format!(" (waits for the contract of {contract})"),
+                _ => String::new(),
+            };
+            writeln!(out, "  {}. {}: {verb}{target}{fallback}{phase}{gate}{waits}", i + 1, step.db)?;
             writeln!(out, "     {}", Bson::Document(step.command.clone()).into_relaxed_extjson())?;
         }
     }
@@ -392,6 +417,10 @@ pub(crate) fn run_status(
                     "name": line.name, "state": "contractPending", "done": done, "steps": steps,
                     "run": "schema apply --contract",
                 }),
+                Some(State::Held { done, steps, at, behind, namespace }) => json!({
+                    "name": line.name, "state": "held", "done": done, "steps": steps, "step": at + 1,
+                    "behind": behind, "namespace": namespace, "run": "schema apply --contract",
+                }),
                 Some(State::Changed(message)) => json!({ "name": line.name, "state": "changed", "message": message }),
                 Some(other) => json!({ "name": line.name, "state": format!("{other:?}") }),
                 None => json!({ "name": line.name, "state": "missing", "message": format!("recorded, but no such file in {}", dir.display()) }),
@@ -425,6 +454,13 @@ pub(crate) fn run_status(
                 "contract pending  {name}  {done} of {steps} steps (its expand ran; `schema apply --contract` runs the \
                  rest once no instance of the previous release writes)"
             )?,
+            Some(State::Held { done, steps, at, behind, namespace }) => writeln!(
+                out,
+                "held  {name}  {done} of {steps} steps (step {} waits for the contract of {behind} on {namespace}: it \
+                 was written against the state that contract leaves; `schema apply --contract` runs them in order once \
+                 no instance of the previous release writes)",
+                at + 1
+            )?,
             Some(State::Changed(message)) => {
                 changed = true;
                 writeln!(out, "CHANGED  {name}: {message}")?
@@ -444,11 +480,15 @@ pub(crate) fn run_status(
     let count = |f: fn(&Option<State>) -> bool| lines.iter().filter(|l| f(&l.state)).count();
     writeln!(
         out,
-        "{} applied, {} pending, {} partial, {} contract pending",
+        "{} applied, {} pending, {} partial, {} contract pending{}",
         count(|s| matches!(s, Some(State::Applied { .. }))),
         count(|s| matches!(s, Some(State::Pending))),
         count(|s| matches!(s, Some(State::Partial { .. }))),
-        count(|s| matches!(s, Some(State::ContractPending { .. })))
+        count(|s| matches!(s, Some(State::ContractPending { .. }))),
+        match count(|s| matches!(s, Some(State::Held { .. }))) {
+            0 => String::new(),
+            n => format!(", {n} held behind a pending contract"),
+        }
     )?;
     Ok(i32::from(changed))
 }

@@ -70,7 +70,7 @@ mod tests {
         let cause = CommandError::Driver(Arc::new(reset));
         let failed = ApplyError::State { state_db: "db_app".into(), cause };
         let said = "cannot use the migration records db_app.t_schema_migration";
-        let caused = "\n  caused by: the driver failed: connection reset by peer";
+        let caused = "\n  caused by: the driver failed\n  caused by: connection reset by peer";
         assert_eq!(chain(&failed), format!("{said}{caused}"));
         assert_eq!(chain_then(&failed, "retry"), format!("{said}; retry{caused}"));
     }

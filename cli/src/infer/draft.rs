@@ -2,6 +2,7 @@
 //! rules want, chosen from what the data shows), the Rust source of the models, and the
 //! values those models will refuse (the anomalies), path by path.
 
+use super::evidence::{self, Cases};
 use super::stats::{Collection, Field, Kind, Object, Seen, Values, MAX_LENGTH};
 use crate::bson::Document;
 use mongo_schema_contract::case::RenameRule;
@@ -27,6 +28,11 @@ pub struct Input {
     pub indexes: Vec<Document>,
     /// The collection's validator, when it has one.
     pub validator: Option<Document>,
+    /// Its `validationLevel` as `listCollections` (or a dump's metadata) gives it; `None`:
+    /// not stated, mongod's default (`strict`).
+    pub validation_level: Option<String>,
+    /// Its `validationAction`; `None`: not stated, mongod's default (`error`).
+    pub validation_action: Option<String>,
 }
 
 /// What a person should decide about a path.
@@ -87,6 +93,50 @@ pub struct CollectionDraft {
     pub candidates: Vec<Candidate>,
     /// Notes (an empty collection, an existing validator, indexes not drafted).
     pub notes: Vec<String>,
+    /// The validator the collection already has, with whether mongod enforces it.
+    pub existing: Option<Existing>,
+}
+
+/// A validator the collection already has: what it says and whether it refuses anything.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Existing {
+    /// The validator document, as relaxed Extended JSON.
+    pub validator: serde_json::Value,
+    /// `validationLevel`: `strict`, `moderate` or `off`.
+    pub level: String,
+    /// `validationAction`: `error` or `warn`.
+    pub action: String,
+    /// Whether the level or action was left to mongod's default (not stated).
+    pub defaulted: bool,
+    /// Whether a write that fails it is refused (`error` with a level other than `off`).
+    pub enforced: bool,
+}
+
+impl Existing {
+    fn new(validator: &Document, level: Option<&str>, action: Option<&str>) -> Existing {
+        let defaulted = level.is_none() || action.is_none();
+        let level = level.unwrap_or("strict").to_owned();
+        let action = action.unwrap_or("error").to_owned();
+        Existing {
+            validator: crate::bson::Bson::Document(validator.clone()).into_relaxed_extjson(),
+            enforced: action == "error" && level != "off",
+            level,
+            action,
+            defaulted,
+        }
+    }
+
+    /// What it means for writes, in words.
+    pub fn meaning(&self) -> &'static str {
+        match (self.level.as_str(), self.action.as_str()) {
+            ("off", _) => "not enforced: validationLevel off checks nothing",
+            (_, "warn") => "not enforced: a write that fails it is logged, not refused",
+            ("moderate", _) => {
+                "enforced on inserts and on updates of documents that pass it; documents that already fail it may still be updated"
+            }
+            _ => "enforced: a write that fails it is refused",
+        }
+    }
 }
 
 /// The drafted source and what it says of each collection.
@@ -105,8 +155,12 @@ pub fn draft(inputs: &[Input]) -> Draft {
     sorted.sort_by(|a, b| (&a.db, &a.collection).cmp(&(&b.db, &b.collection)));
     let mut w = Writer::default();
     let mut collections = Vec::new();
-    for input in sorted {
-        collections.push(w.collection(input));
+    let cases: Vec<Cases> = sorted.iter().map(|input| Cases::of_object(&input.stats.root)).collect();
+    for (n, input) in sorted.iter().enumerate() {
+        // the case of the database's other collections: a rename's direction may need it
+        let others = sorted.iter().zip(&cases).enumerate().filter(|(m, (other, _))| *m != n && other.db == input.db);
+        let database = others.fold(Cases::default(), |sum, (_, (_, c))| sum + *c);
+        collections.push(w.collection(input, database));
     }
     let mut source = String::from(HEADER);
     for item in &w.items {
@@ -212,6 +266,10 @@ struct Ctx {
     notes: Vec<String>,
     /// Paths written (as serde writes them), with whether an array is on the way / it is a date.
     paths: BTreeMap<String, (bool, bool)>,
+    /// The paths the deployment names (its indexes, its validator), with what names them.
+    deployed: BTreeMap<String, Vec<String>>,
+    /// The keys of the database's other collections, by case.
+    database: Cases,
 }
 
 impl Writer {
@@ -227,7 +285,7 @@ impl Writer {
         name
     }
 
-    fn collection(&mut self, input: &Input) -> CollectionDraft {
+    fn collection(&mut self, input: &Input, database: Cases) -> CollectionDraft {
         let namespace = format!("{}.{}", input.db, input.collection);
         let base = pascal(input.collection.strip_prefix("t_").unwrap_or(&input.collection));
         let model = self.unique(&base);
@@ -237,14 +295,23 @@ impl Writer {
             fields: Vec::new(),
             notes: Vec::new(),
             paths: BTreeMap::new(),
+            deployed: evidence::deployed_names(&input.indexes, input.validator.as_ref()),
+            database,
         };
         if input.stats.documents == 0 {
             ctx.notes.push("the collection is empty: the model holds only `_id` (an ObjectId)".to_owned());
         }
-        if let Some(validator) = &input.validator {
+        let existing = input.validator.as_ref().map(|validator| {
+            Existing::new(validator, input.validation_level.as_deref(), input.validation_action.as_deref())
+        });
+        if let Some(e) = &existing {
             ctx.notes.push(format!(
-                "the collection already has a validator: {}",
-                crate::bson::Bson::Document(validator.clone()).into_relaxed_extjson()
+                "the collection already has a validator (validationLevel {}, validationAction {}{}: {}): {}",
+                e.level,
+                e.action,
+                if e.defaulted { ", mongod's defaults where not stated" } else { "" },
+                e.meaning(),
+                e.validator
             ));
         }
         let mut root_attrs = vec![format!("db = {:?}", input.db), format!("collection = {:?}", input.collection)];
@@ -283,6 +350,7 @@ impl Writer {
             anomalies: ctx.anomalies,
             candidates: ctx.candidates,
             notes: ctx.notes,
+            existing,
         }
     }
 
@@ -304,8 +372,7 @@ impl Writer {
         let others = object.distinct_keys.saturating_sub(u64::from(has_id));
         let data_root = root && tagged.is_none() && (object.overflowed || (others > 0 && object.data_keys == others));
         // keys of one variant each never meet either, nor do data keys: they are no rename
-        let not_renamed =
-            |p: usize| data_root || tagged.as_ref().is_some_and(|t| t.position == p || t.owner(p).is_some());
+        let not_renamed = |p: usize| data_root || tagged.as_ref().is_some_and(|t| t.position == p || t.explains(p));
         let renames = renames(object, path, not_renamed, ctx);
         // keys all in camelCase: `rename_all` says it once (not in an enum: it would rename the variants)
         let rename_all = tagged.is_none() && camel_case(object, &renames);
@@ -368,11 +435,15 @@ impl Writer {
                 }
                 None => (&field.values, field.present, None),
             };
-            // a key only one variant's documents hold is typed among that variant's documents
-            let (parent, of) = match tagged.as_ref().and_then(|t| t.owner(position)) {
-                Some(variant) => (format!("{name}{}", variant.name), variant.documents),
-                None => (name.to_owned(), object.count),
+            // a key only one variant's documents hold is typed among that variant's documents,
+            // a key some variants' documents hold among theirs
+            let (parent, of) = match (tagged.as_ref().and_then(|t| t.owner(position)), &tagged) {
+                (Some(variant), _) => (format!("{name}{}", variant.name), variant.documents),
+                (None, Some(t)) => (name.to_owned(), t.documents_of(position).unwrap_or(object.count)),
+                (None, None) => (name.to_owned(), object.count),
             };
+            // documents with no tag (anomalies) may hold a variant's key too
+            let present = present.min(of);
             let ident = self.ident(&field.key, &mut idents);
             if field.key != "_id" {
                 keys.push(field.key.clone());
@@ -531,6 +602,9 @@ impl Writer {
             let _ = write!(seen, " (with `{}`, its old key)", shown(old));
         }
         lines.push(format!("/// {seen}."));
+        if let (Ty::String, Some(value)) = (&ty, single_string(values)) {
+            lines.push(format!("/// Every string read is {value:?}: a String, not an enum of one variant."));
+        }
         if optional && nullable {
             lines.push(
                 "/// Missing in some documents and null in others: both admitted (`nullable`), both read as `None`."
@@ -707,6 +781,14 @@ impl Writer {
             ctx.candidate("type", path, "every string is 24 hex digits: an ObjectId reference stored as a string?");
         }
         let Some(strings) = &values.strings else { return Ty::String };
+        if let Some(value) = single_string(values) {
+            ctx.candidate(
+                "enum",
+                path,
+                &format!("every string is {value:?}: drafted as a String, since an enum of one variant would refuse the first other value; make it an enum once it has two"),
+            );
+            return Ty::String;
+        }
         let enumerable = strings.len() <= ENUM_MAX
             && count >= 2 * strings.len() as u64
             && values.date_strings == 0
@@ -936,6 +1018,21 @@ impl Tagged {
         let shared = holders.next().is_some() || self.variants.iter().all(|v| v.all & bit != 0);
         (!shared).then_some(first)
     }
+
+    /// Whether some variant's documents never hold the key at `position`: the tag explains
+    /// it, so it is no rename.
+    fn explains(&self, position: usize) -> bool {
+        position < 64 && self.variants.iter().any(|v| v.any & (1 << position) == 0)
+    }
+
+    /// The documents of the variants whose documents hold the key at `position`; `None`
+    /// when every variant's do (or it is untracked): then the collection's documents.
+    fn documents_of(&self, position: usize) -> Option<u64> {
+        if !self.explains(position) {
+            return None;
+        }
+        Some(self.variants.iter().filter(|v| v.has(Some(position))).map(|v| v.documents).sum())
+    }
 }
 
 impl Variant {
@@ -949,138 +1046,109 @@ impl Variant {
     }
 }
 
-/// Two keys of one object never seen together whose counts add up to every document there:
-/// an old and a new name. Returns new key → old key.
+/// The renames of one level (see [`evidence::renames`]), reported: a candidate saying what
+/// decided the direction, an anomaly for the documents holding the old key. Returns new key
+/// → old key.
 fn renames(object: &Object, path: &str, skip: impl Fn(usize) -> bool, ctx: &mut Ctx) -> BTreeMap<String, String> {
     let mut found = BTreeMap::new();
-    let mut used = BTreeSet::new();
-    let case = object.fields.iter().find_map(|f| naming::infer_case(&f.key));
-    for (i, a) in object.fields.iter().enumerate().take(64) {
-        for (j, b) in object.fields.iter().enumerate().take(64).skip(i + 1) {
-            let apart = a.seen_with & (1 << j) == 0 && b.seen_with & (1 << i) == 0;
-            if !apart || a.present + b.present != object.count || a.key == "_id" || b.key == "_id" || skip(i) || skip(j)
-            {
-                continue;
-            }
-            if used.contains(&a.key) || used.contains(&b.key) {
-                continue;
-            }
-            // the new key follows the collection's style; else the more frequent; else the later seen
-            let fits = |k: &str| case.is_some_and(|c| c.fits(k));
-            let a_new = match (fits(&a.key), fits(&b.key)) {
-                (true, false) => true,
-                (false, true) => false,
-                _ => a.present > b.present,
-            };
-            let (new, old) = if a_new { (a, b) } else { (b, a) };
-            let how = match path.is_empty() {
-                true => format!("renamed_from = \"{}\"", old.key),
-                false => format!("alias = \"{}\" (below the root, a data migration moves the values)", old.key),
-            };
-            ctx.candidate(
-                "rename",
-                &join(path, &new.key),
-                &format!(
-                    "`{}` ({}) and `{}` ({}) never occur together and add up to every document: drafted as `{}` with {how}",
-                    new.key,
-                    thousands(new.present),
-                    old.key,
-                    thousands(old.present),
-                    new.key,
-                ),
-            );
-            ctx.anomaly(
-                &join(path, &old.key),
-                &format!(
-                    "the old key `{}`: the model writes `{}` ({})",
-                    old.key,
-                    new.key,
-                    if path.is_empty() { "renamed_from" } else { "a data migration moves it" }
-                ),
-                &old.holders,
-            );
-            used.insert(a.key.clone());
-            used.insert(b.key.clone());
-            found.insert(new.key.clone(), old.key.clone());
-        }
+    for rename in evidence::renames(object, path, skip, &ctx.deployed, ctx.database) {
+        let (new, old) = (&object.fields[rename.new], &object.fields[rename.old]);
+        let how = match path.is_empty() {
+            true => format!("renamed_from = \"{}\"", old.key),
+            false => format!("alias = \"{}\" (below the root, a data migration moves the values)", old.key),
+        };
+        ctx.candidate(
+            "rename",
+            &join(path, &new.key),
+            &format!(
+                "`{}` ({}) and `{}` ({}) never occur together and add up to every document: drafted as `{}` with {how}; the new key decided by {}",
+                new.key,
+                thousands(new.present),
+                old.key,
+                thousands(old.present),
+                new.key,
+                rename.why,
+            ),
+        );
+        ctx.anomaly(
+            &join(path, &old.key),
+            &format!(
+                "the old key `{}`: the model writes `{}` ({})",
+                old.key,
+                new.key,
+                if path.is_empty() { "renamed_from" } else { "a data migration moves it" }
+            ),
+            &old.holders,
+        );
+        found.insert(new.key.clone(), old.key.clone());
     }
     found
 }
 
-/// A root key whose string values each come with keys of their own (`kind: "click"` with
-/// `x` and `y`, `kind: "buy"` with `price`): the tag of an internally tagged enum, a
-/// variant per value. The first such key (in the order keys were first seen) is drafted;
-/// every one is reported.
+/// The tag of a root (see [`evidence::tags`]): the first candidate is drafted, every one is
+/// reported.
 fn discriminator(object: &Object, ctx: &mut Ctx) -> Option<Tagged> {
-    let universal = object
-        .fields
-        .iter()
-        .enumerate()
-        .take(64)
-        .filter(|(_, f)| f.present == object.count)
-        .fold(0u64, |m, (i, _)| m | (1 << i));
     let mut drafted: Option<Tagged> = None;
-    for (position, field) in object.fields.iter().enumerate().take(64) {
-        if field.present != object.count || object.many_values & (1 << position) != 0 || field.key == "_id" {
-            continue;
-        }
-        let values: Vec<(&String, &super::stats::Together)> = object
-            .by_value
+    for tag in evidence::tags(object) {
+        let key = &object.fields[tag.position].key;
+        let described: Vec<String> = tag
+            .values
             .iter()
-            .filter(|((p, _), _)| usize::from(*p) == position)
-            .map(|((_, v), t)| (v, t))
-            .collect();
-        if values.len() < 2 || values.iter().map(|(_, t)| t.documents).sum::<u64>() != object.count {
-            continue;
-        }
-        let own: Vec<u64> = values.iter().map(|(_, t)| t.all & !universal).collect();
-        let exclusive = values
-            .iter()
-            .enumerate()
-            .all(|(i, _)| values.iter().enumerate().all(|(j, (_, other))| i == j || own[i] & other.any == 0));
-        if !exclusive || own.iter().filter(|o| **o != 0).count() < 2 {
-            continue;
-        }
-        let described: Vec<String> = values
-            .iter()
-            .zip(&own)
-            .map(|((value, _), own)| {
+            .map(|(value, _, _, any)| {
                 let keys: Vec<&str> = object
                     .fields
                     .iter()
                     .enumerate()
                     .take(64)
-                    .filter(|(i, _)| own & (1 << i) != 0)
+                    .filter(|(i, _)| *i != tag.position && any & !tag.universal & (1 << i) != 0)
                     .map(|(_, f)| f.key.as_str())
                     .collect();
-                format!(
-                    "{value:?} with {}",
-                    if keys.is_empty() { "no keys of its own".to_owned() } else { keys.join(", ") }
-                )
+                format!("{value:?} with {}", if keys.is_empty() { "no other keys".to_owned() } else { keys.join(", ") })
             })
             .collect();
-        let what = match drafted {
+        let what = match &drafted {
             None => "drafted as an internally tagged enum, a variant per value".to_owned(),
-            Some(_) => format!("not drafted: the enum is tagged by `{}`", drafted.as_ref().map_or("", |t| &t.key)),
+            Some(t) => format!("not drafted: the enum is tagged by `{}`", t.key),
         };
         ctx.candidate(
             "discriminator",
-            &field.key,
-            &format!("each value comes with keys of its own ({}): {what}", described.join("; ")),
+            key,
+            &format!(
+                "the keys its values come with, beyond those every document has ({}): {what}",
+                described.join("; ")
+            ),
         );
+        if drafted.is_none() && tag.untagged > 0 {
+            // no variant reads a document whose tag is missing or not a string
+            let examples: Vec<String> = object.fields[tag.position]
+                .values
+                .kinds
+                .iter()
+                .filter(|(kind, _)| **kind != Kind::String)
+                .flat_map(|(_, seen)| seen.examples.iter().cloned())
+                .take(super::stats::EXAMPLES)
+                .collect();
+            ctx.anomalies.push(Anomaly {
+                path: key.clone(),
+                what: format!("no string `{key}` (missing, or of another type): no variant of the enum reads it"),
+                documents: tag.untagged,
+                examples,
+            });
+        }
         if drafted.is_none() {
             let mut taken = BTreeSet::new();
-            let variants = values
+            let variants = tag
+                .values
                 .iter()
-                .map(|(value, together)| Variant {
-                    value: (*value).clone(),
+                .map(|(value, documents, all, any)| Variant {
+                    value: value.clone(),
                     name: variant_name(value, &mut taken),
-                    documents: together.documents,
-                    all: together.all,
-                    any: together.any,
+                    documents: *documents,
+                    all: *all,
+                    any: *any,
                 })
                 .collect();
-            drafted = Some(Tagged { key: field.key.clone(), position, variants });
+            drafted = Some(Tagged { key: key.clone(), position: tag.position, variants });
         }
     }
     drafted
@@ -1273,11 +1341,25 @@ fn join(path: &str, key: &str) -> String {
     }
 }
 
-/// `order_items`, `orderItems`, `order-items` → `OrderItems`; other characters dropped.
+/// The one string a path holds when every string there is the same (seen at least twice),
+/// and nothing suggests a date, an id or a UUID.
+fn single_string(values: &Values) -> Option<&str> {
+    let strings = values.strings.as_ref()?;
+    let plain = values.date_strings == 0 && values.uuid_strings == 0 && values.hex_strings == 0;
+    match (strings.len(), strings.keys().next()) {
+        (1, Some(value)) if plain && values.count(Kind::String) >= 2 => Some(value),
+        _ => None,
+    }
+}
+
+/// `order_items`, `orderItems`, `order-items` → `OrderItems`; `Österreichische Bundesliga`
+/// → `OsterreichischeBundesliga` (Latin letters lose their diacritics, other letters are
+/// their code points); other characters dropped.
 pub fn pascal(name: &str) -> String {
     let mut out = String::new();
     for word in naming::words(name) {
-        let mut chars = word.chars().filter(char::is_ascii_alphanumeric);
+        let word = ascii(&word);
+        let mut chars = word.chars();
         if let Some(first) = chars.next() {
             out.push(first.to_ascii_uppercase());
             out.extend(chars);
@@ -1286,13 +1368,62 @@ pub fn pascal(name: &str) -> String {
     out
 }
 
-/// A Rust field name for a key: snake case, ASCII letters, digits and `_`.
+/// A word of a name as ASCII letters and digits: Latin letters lose their diacritics (`ö` →
+/// `o`, `ł` → `l`) or are spelled out (`ß` → `ss`, `æ` → `ae`), any other letter or digit is
+/// its code point (`東` → `u6771`), the rest is dropped. Drafted identifiers are ASCII: a
+/// non-ASCII one compiles, but rustc's `confusable_idents`, `mixed_script_confusables` and
+/// `uncommon_codepoints` lints (warnings, errors under `-D warnings`) depend on the other
+/// identifiers of the crate the file lands in, which infer cannot see.
+fn ascii(word: &str) -> String {
+    let mut out = String::new();
+    for c in word.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if let Some((_, latin)) = LATIN.iter().find(|(from, _)| from.contains(c)) {
+            out.push_str(latin);
+        } else if c.is_alphanumeric() {
+            out.push_str(&format!("u{:x}", u32::from(c)));
+        }
+    }
+    out
+}
+
+/// Latin letters with diacritics, and those spelled with two letters, in ASCII (lowercase:
+/// [`naming::words`] lowercases; [`pascal`] capitalizes).
+const LATIN: [(&str, &str); 28] = [
+    ("àáâãäåāăąǎ", "a"),
+    ("çćĉċč", "c"),
+    ("ďđð", "d"),
+    ("èéêëēĕėęě", "e"),
+    ("ĝğġģ", "g"),
+    ("ĥħ", "h"),
+    ("ìíîïĩīĭįıǐ", "i"),
+    ("ĵ", "j"),
+    ("ķĸ", "k"),
+    ("ĺļľŀł", "l"),
+    ("ñńņňŉ", "n"),
+    ("òóôõöøōŏőǒ", "o"),
+    ("ŕŗř", "r"),
+    ("śŝşšș", "s"),
+    ("ţťŧț", "t"),
+    ("ùúûüũūŭůűųǔ", "u"),
+    ("ŵ", "w"),
+    ("ýÿŷ", "y"),
+    ("źżž", "z"),
+    ("æ", "ae"),
+    ("œ", "oe"),
+    ("ß", "ss"),
+    ("þ", "th"),
+    ("ĳ", "ij"),
+    ("ŋ", "ng"),
+    ("ƒ", "f"),
+    ("ǆ", "dz"),
+    ("ǉ", "lj"),
+];
+
+/// A Rust field name for a key: snake case, ASCII letters, digits and `_` (see [`ascii`]).
 fn snake(key: &str) -> String {
-    let words: Vec<String> = naming::words(key)
-        .into_iter()
-        .map(|w| w.chars().filter(char::is_ascii_alphanumeric).collect::<String>())
-        .filter(|w| !w.is_empty())
-        .collect();
+    let words: Vec<String> = naming::words(key).into_iter().map(|w| ascii(&w)).filter(|w| !w.is_empty()).collect();
     let joined = words.join("_");
     match joined.chars().next() {
         None => "field".to_owned(),
@@ -1344,6 +1475,8 @@ mod tests {
             total: None,
             indexes: Vec::new(),
             validator: None,
+            validation_level: None,
+            validation_action: None,
         }
     }
 
@@ -1425,7 +1558,7 @@ mod discriminator_tests {
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].path, "kind");
         assert!(
-            found[0].note.contains(r#""buy" with price; "click" with x, y; "view" with no keys of its own"#),
+            found[0].note.contains(r#""buy" with price; "click" with x, y; "view" with no other keys"#),
             "{}",
             found[0].note
         );
@@ -1438,10 +1571,56 @@ mod discriminator_tests {
         let found = candidates(&two);
         assert!(found.iter().any(|c| c.kind == "discriminator"), "{found:?}");
         assert!(!found.iter().any(|c| c.kind == "rename"), "{found:?}");
-        // a key shared by two values makes it no tag
+        // a key some values share is still explained by the tag: in each of their variants,
+        // typed among their documents (optional in both, since a `view` may lack it)
         let mut shared = docs.to_vec();
         shared.push(doc! { "_id": 6, "kind": "view", "x": 1 });
-        assert!(!candidates(&shared).iter().any(|c| c.kind == "discriminator"));
+        let drafted = draft(&[super::tests::input("t_event", &shared)]);
+        assert!(drafted.source.contains("#[serde(tag = \"kind\")]"), "{}", drafted.source);
+        assert!(drafted.source.contains("    Click {\n        /// 6 of 6: int32 100%.\n        #[serde(rename = \"_id\")]\n        id: i32,\n        /// 3 of 4: int32 100%.\n        #[serde(skip_serializing_if = \"Option::is_none\")]\n        x: Option<i32>,"), "{}", drafted.source);
+    }
+
+    #[test]
+    fn a_tag_missing_from_one_document_in_fifty_is_still_a_tag() {
+        let docs = |untagged: i32| -> Vec<Document> {
+            (0..100)
+                .map(|i| match (i < untagged, i % 2) {
+                    (true, _) => doc! { "_id": i, "x": 1 },
+                    (false, 0) => doc! { "_id": i, "kind": "click", "x": 1 },
+                    (false, _) => doc! { "_id": i, "kind": "buy", "price": 1.5 },
+                })
+                .collect()
+        };
+        let drafted = draft(&[super::tests::input("t_event", &docs(2))]);
+        assert!(drafted.source.contains("#[serde(tag = \"kind\")]"), "{}", drafted.source);
+        let anomalies: Vec<(&str, u64)> =
+            drafted.collections[0].anomalies.iter().map(|a| (a.path.as_str(), a.documents)).collect();
+        assert_eq!(anomalies, [("kind", 2), ("price", 49)], "{:?}", drafted.collections[0].anomalies);
+        // `x`, in the click documents and the two without a tag, is required among the clicks
+        assert!(drafted.source.contains("        /// 49 of 49: int32 100%.\n        x: i32,"), "{}", drafted.source);
+        assert!(!candidates(&docs(3)).iter().any(|c| c.kind == "discriminator"));
+    }
+
+    #[test]
+    fn a_string_key_that_explains_no_key_is_no_tag() {
+        // `status` has two values and the optional key `note` turns up under both
+        let docs: Vec<Document> = (0..40)
+            .map(|i| match (i % 2, i % 3) {
+                (0, 0) => doc! { "_id": i, "status": "open", "note": "n" },
+                (0, _) => doc! { "_id": i, "status": "open" },
+                (_, 0) => doc! { "_id": i, "status": "done", "note": "m" },
+                _ => doc! { "_id": i, "status": "done" },
+            })
+            .collect();
+        assert!(!candidates(&docs).iter().any(|c| c.kind == "discriminator"));
+        // one value alone with keys of its own: an optional key, not a tag
+        let one: Vec<Document> = (0..20)
+            .map(|i| match i % 4 {
+                0 => doc! { "_id": i, "status": "cancelled", "reason": "r" },
+                _ => doc! { "_id": i, "status": "paid" },
+            })
+            .collect();
+        assert!(!candidates(&one).iter().any(|c| c.kind == "discriminator"));
     }
 }
 
@@ -1481,6 +1660,47 @@ mod index_tests {
             notes.iter().any(|n| n.starts_with("index `two_arrays` is not drafted: more than one array")),
             "{notes:?}"
         );
+    }
+}
+
+#[cfg(test)]
+mod validator_tests {
+    use super::*;
+    use crate::bson::doc;
+
+    /// An existing validator is quoted with its level and action, mongod's defaults where
+    /// they are not stated, and whether a failing write is refused.
+    #[test]
+    fn an_existing_validator_says_whether_it_is_enforced() {
+        let validator = doc! { "age": { "$gte": 0 } };
+        let cases = [
+            (None, None, "validationLevel strict, validationAction error, mongod's defaults where not stated: enforced: a write that fails it is refused", true),
+            (Some("strict"), Some("error"), "validationLevel strict, validationAction error: enforced: a write that fails it is refused", true),
+            (Some("moderate"), Some("error"), "validationLevel moderate, validationAction error: enforced on inserts and on updates of documents that pass it", true),
+            (Some("strict"), Some("warn"), "validationLevel strict, validationAction warn: not enforced: a write that fails it is logged", false),
+            (Some("off"), Some("error"), "validationLevel off, validationAction error: not enforced: validationLevel off checks nothing", false),
+        ];
+        for (level, action, said, enforced) in cases {
+            let input = Input {
+                validator: Some(validator.clone()),
+                validation_level: level.map(str::to_owned),
+                validation_action: action.map(str::to_owned),
+                ..super::tests::input("t_x", &[doc! { "_id": 1, "age": 3 }])
+            };
+            let drafted = draft(&[input]);
+            let c = &drafted.collections[0];
+            assert!(
+                c.notes[0].starts_with(&format!("the collection already has a validator ({said}")),
+                "{:?}",
+                c.notes
+            );
+            assert!(c.notes[0].ends_with(r#": {"age":{"$gte":0}}"#), "{:?}", c.notes);
+            let existing = c.existing.as_ref().unwrap();
+            assert_eq!((existing.enforced, existing.defaulted), (enforced, level.is_none()));
+            let json = super::super::render_json(&drafted);
+            assert_eq!(json["collections"][0]["validator"]["enforced"], enforced);
+        }
+        assert_eq!(draft(&[super::tests::input("t_x", &[])]).collections[0].existing, None);
     }
 }
 

@@ -7,9 +7,12 @@
 //! the `schema` command feeds it documents from dumps or a deployment.
 
 mod draft;
+mod evidence;
 mod stats;
 
-pub use draft::{draft, pascal, percent, thousands, Anomaly, Candidate, CollectionDraft, Draft, FieldSeen, Input};
+pub use draft::{
+    draft, pascal, percent, thousands, Anomaly, Candidate, CollectionDraft, Draft, Existing, FieldSeen, Input,
+};
 pub use stats::{
     data_key, id_text, Collection, Field, Kind, Object, Seen, Values, EXAMPLES, LONGEST, MAX_KEYS, MAX_LENGTH,
     MAX_STRINGS,
@@ -60,13 +63,16 @@ pub fn render_text(draft: &Draft) -> String {
         } else {
             out.push_str("  anomalies (documents the drafted model refuses):\n");
             for a in &c.anomalies {
+                let examples = match a.examples.is_empty() {
+                    true => String::new(),
+                    false => format!("; e.g. _id {}", a.examples.join(", ")),
+                };
                 out.push_str(&format!(
-                    "    {}: {} document{}: {}; e.g. _id {}\n",
+                    "    {}: {} document{}: {}{examples}\n",
                     draft::shown(&a.path),
                     thousands(a.documents),
                     if a.documents == 1 { "" } else { "s" },
                     a.what,
-                    a.examples.join(", ")
                 ));
             }
         }
@@ -95,6 +101,13 @@ pub fn render_json(draft: &Draft) -> Value {
                 "read": c.read,
                 "total": c.total,
                 "notes": c.notes,
+                "validator": c.existing.as_ref().map(|e| json!({
+                    "validator": e.validator,
+                    "validationLevel": e.level,
+                    "validationAction": e.action,
+                    "defaulted": e.defaulted,
+                    "enforced": e.enforced,
+                })),
                 "fields": c.fields.iter().map(|f| json!({
                     "path": f.path,
                     "present": f.present,

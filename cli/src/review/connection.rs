@@ -60,7 +60,7 @@ impl Topology {
         }
     }
 
-    fn describe(&self) -> String {
+    pub(super) fn describe(&self) -> String {
         match self {
             Topology::Mongos => "a sharded cluster (mongos)".to_owned(),
             Topology::ReplicaSet { name, members } => {

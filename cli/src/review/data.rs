@@ -31,15 +31,15 @@ const MAX_PATH_ROWS: i32 = 5000;
 
 /// A collection as `listCollections` shows it.
 #[derive(Debug, Clone)]
-struct Collection {
-    db: String,
-    name: String,
+pub(super) struct Collection {
+    pub(super) db: String,
+    pub(super) name: String,
     kind: String,
     options: Document,
 }
 
 impl Collection {
-    fn namespace(&self) -> String {
+    pub(super) fn namespace(&self) -> String {
         format!("{}.{}", self.db, self.name)
     }
 }
@@ -76,9 +76,16 @@ struct Survey {
     samples: Vec<(Collection, Result<Sample, String>)>,
 }
 
-pub(super) fn review_data(server: &mut dyn Server, models: &[Model], options: &Options) -> Vec<Item> {
+/// The data items, and the business collections they looked at (the ones sampled: selected,
+/// not views, not `system.*`, not the migration records).
+pub(super) fn review_data(
+    server: &mut dyn Server,
+    models: &[Model],
+    options: &Options,
+) -> (Vec<Item>, Vec<Collection>) {
     let survey = survey(server, models, options);
-    vec![
+    let reviewed = survey.samples.iter().map(|(c, _)| c.clone()).collect();
+    let items = vec![
         naming_item(&survey, models, &options.collections),
         size_item(&survey),
         depth_item(&survey, options.max_depth),
@@ -86,7 +93,8 @@ pub(super) fn review_data(server: &mut dyn Server, models: &[Model], options: &O
         type_item(&survey, models),
         validator_item(&survey, models, options),
         count_item(&survey),
-    ]
+    ];
+    (items, reviewed)
 }
 
 fn is_system_db(db: &str) -> bool {
@@ -113,6 +121,11 @@ fn survey(server: &mut dyn Server, models: &[Model], options: &Options) -> Surve
         samples.push((collection.clone(), sample));
     }
     Survey { databases, database_source, samples }
+}
+
+/// Whether `--collections` selects `model`'s collection.
+pub(super) fn model_selected(model: &Model, only: &[String]) -> bool {
+    only.is_empty() || only.iter().any(|o| *o == model.collection || *o == model.namespace())
 }
 
 fn selected(collection: &Collection, only: &[String]) -> bool {
@@ -649,9 +662,7 @@ fn validator_item(survey: &Survey, models: &[Model], options: &Options) -> Item 
     let deployed: BTreeMap<String, &Collection> =
         survey.databases.values().flatten().flatten().map(|c| (c.namespace(), c)).collect();
     for model in models {
-        if !options.collections.is_empty()
-            && !options.collections.iter().any(|o| *o == model.collection || *o == model.namespace())
-        {
+        if !model_selected(model, &options.collections) {
             continue;
         }
         let ns = model.namespace();

@@ -1,15 +1,20 @@
 //! `schema review`: the standard's two launch checklists, the data-modelling one and the
-//! connection-and-security one, run against a live deployment (feature `driver`).
+//! connection-and-security one, and the query performance checklist as far as a
+//! deployment shows it, run against a live deployment (feature `review`; the `schema
+//! review` command needs `driver`).
 //!
-//! Every item of both lists ends as pass, warn, fail or "not checkable here" (with the
+//! Every item of the lists ends as pass, warn, fail or "not checkable here" (with the
 //! reason), with its evidence and its fix. The review only reads: `hello`,
 //! `connectionStatus`, `listDatabases`, `listCollections`, `serverStatus` (optional),
-//! a `find` on `config.mongos` (mongos only) and one bounded `$sample` aggregation per
-//! collection with `maxTimeMS`. It talks to the deployment through [`Server`], so tests
+//! a `find` on `config.mongos` (mongos only), one bounded `$sample` aggregation per
+//! collection with `maxTimeMS`, and for the query items `listIndexes` and an `$indexStats`
+//! aggregation per collection, `{profile: -1}` per database and `getCmdLineOpts`
+//! (optional). It talks to the deployment through [`Server`], so tests
 //! inject answers a deployment here cannot give (mongos, SRV).
 
 mod connection;
 mod data;
+mod queries;
 mod report;
 mod source;
 pub mod uri;
@@ -20,7 +25,7 @@ use crate::migrate::Model;
 pub use report::{Item, List, Options, Report, ReviewError, Status};
 pub use source::{scan_source, Scan, SourceFinding};
 
-/// Runs both checklists. `server` is the deployment reached with `options.uri`;
+/// Runs the checklists (data, connection, queries). `server` is the deployment reached with `options.uri`;
 /// `anonymous`, when the URI carries credentials, the same hosts reached without them
 /// (to tell whether the deployment lets anyone in). `models` are the crate's registered
 /// collections.
@@ -35,8 +40,9 @@ pub fn review(
         .run_command("admin", crate::bson::doc! { "hello": 1 })
         .map_err(|error| ReviewError::Command { command: "hello", error })?;
     let topology = connection::Topology::of(&hello);
-    let mut items = data::review_data(server, models, options);
+    let (mut items, reviewed) = data::review_data(server, models, options);
     items.extend(connection::review_connection(server, anonymous, &uri, &topology, options));
+    items.extend(queries::review_queries(server, &hello, &topology, &reviewed, models, options));
     Ok(Report { items })
 }
 

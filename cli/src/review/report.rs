@@ -1,24 +1,28 @@
 //! What a review reports: each checklist item's status, evidence and fix.
 
 use crate::migrate::server::CommandError;
-use serde_json::json;
+use serde::Serialize;
 use std::fmt;
 use std::path::PathBuf;
 
 /// Evidence lines shown per item in the table; JSON has them all.
 const SHOWN_EVIDENCE: usize = 30;
 
-/// How one checklist item came out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+/// How one checklist item came out; serialised as its [`name`](Status::name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[non_exhaustive]
 pub enum Status {
     /// Meets the standard.
+    #[serde(rename = "pass")]
     Pass,
     /// "Not checkable here": the deployment cannot show it; the evidence says why.
+    #[serde(rename = "not checkable here")]
     NotCheckable,
     /// Worth a look; does not fail the review.
+    #[serde(rename = "warn")]
     Warn,
     /// Breaks the standard: the review exits 1.
+    #[serde(rename = "fail")]
     Fail,
 }
 
@@ -34,26 +38,23 @@ impl Status {
     }
 }
 
-/// Which of the standard's two lists an item belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Which list an item belongs to: the standard's two, or the query performance checklist;
+/// serialised as `data`, `connection`, `queries`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum List {
     /// The data-modelling checklist (items 1 to 7).
     Data,
     /// The connection specifications (1 to 5) and the security self-check list.
     Connection,
+    /// The query performance checklist, as far as a deployment shows it: indexes unused,
+    /// undeclared and missing, slow queries recorded.
+    Queries,
 }
 
-impl List {
-    pub(super) fn name(self) -> &'static str {
-        match self {
-            List::Data => "data",
-            List::Connection => "connection",
-        }
-    }
-}
-
-/// One checklist item: its verdict, what was measured, and what to do.
-#[derive(Debug, Clone, PartialEq)]
+/// One checklist item: its verdict, what was measured, and what to do. Serialised as
+/// `{list, id, title, status, evidence, fix}`, an item of `--format json`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Item {
     /// The list it belongs to.
     pub list: List,
@@ -142,7 +143,7 @@ impl Default for Options {
     }
 }
 
-/// The review's result: every item of both lists, in the checklists' order.
+/// The review's result: every item of the lists, in the checklists' order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Report {
     /// The items.
@@ -215,10 +216,11 @@ impl Report {
     /// For people: one block per item, its verdict first.
     pub fn render_text(&self) -> String {
         let mut text = String::new();
-        for list in [List::Data, List::Connection] {
+        for list in [List::Data, List::Connection, List::Queries] {
             text.push_str(match list {
                 List::Data => "Data modelling checklist\n",
                 List::Connection => "\nConnection and security checklist\n",
+                List::Queries => "\nQuery performance checklist (indexes and slow queries)\n",
             });
             for item in self.items.iter().filter(|i| i.list == list) {
                 text.push_str(&format!("{:<18} {} ({})\n", format!("[{}]", item.status.name()), item.title, item.id));
@@ -237,20 +239,132 @@ impl Report {
         text
     }
 
-    /// For CI: `{"items": [{list, id, title, status, evidence, fix}], "summary": {...}}`.
+    /// For CI: `{"items": [{list, id, title, status, evidence, fix}], "summary": {...}}`,
+    /// as the report serialises.
     pub fn to_json(&self) -> serde_json::Value {
-        let items: Vec<serde_json::Value> = self
-            .items
-            .iter()
-            .map(|i| {
-                json!({ "list": i.list.name(), "id": i.id, "title": i.title, "status": i.status.name(),
-                        "evidence": i.evidence, "fix": i.fix })
-            })
-            .collect();
-        json!({
-            "items": items,
-            "summary": { "pass": self.count(Status::Pass), "warn": self.count(Status::Warn),
-                         "fail": self.count(Status::Fail), "notCheckable": self.count(Status::NotCheckable) },
-        })
+        serde_json::to_value(self).expect("the review's JSON has string keys only")
     }
+}
+
+/// `{"items": [{list, id, title, status, evidence, fix}], "summary": {pass, warn, fail,
+/// notCheckable}}`, what `schema review --format json` prints.
+impl Serialize for Report {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Json::of(self).serialize(serializer)
+    }
+}
+
+/// What `--format json` prints: the items and the count of each status.
+#[derive(Serialize)]
+struct Json<'a> {
+    items: &'a [Item],
+    summary: Summary,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Summary {
+    pass: usize,
+    warn: usize,
+    fail: usize,
+    not_checkable: usize,
+}
+
+impl<'a> Json<'a> {
+    fn of(report: &'a Report) -> Self {
+        let summary = Summary {
+            pass: report.count(Status::Pass),
+            warn: report.count(Status::Warn),
+            fail: report.count(Status::Fail),
+            not_checkable: report.count(Status::NotCheckable),
+        };
+        Json { items: &report.items, summary }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One item of each list and each status, as the review builds them.
+    fn report() -> Report {
+        let mut naming = Item::new(List::Data, "naming", "1. naming of databases, collections and fields");
+        naming.note(Status::Pass, "6 database and collection names follow the rules");
+        let mut auth = Item::new(List::Connection, "auth", "Spec 5: authentication enabled");
+        auth.note(Status::Fail, "a client without credentials listed the databases");
+        let auth = auth.fix("start mongod with `--auth`");
+        let mut unused = Item::new(List::Queries, "unused_indexes", "indexes no query used");
+        unused.note(Status::Warn, "db_shop.t_order index `status_1` {\"status\":1}: 0 operations");
+        let unused = unused.fix("hide it, then drop it");
+        let profiler = Item::not_checkable(List::Queries, "slow_query_log", "slow queries recorded", "through mongos");
+        Report { items: vec![naming, auth, unused, profiler] }
+    }
+
+    /// The JSON `--format json` prints, byte for byte: CI parses it, so its shape only
+    /// changes with a CHANGELOG entry.
+    #[test]
+    fn the_json_shape_is_held() {
+        let text = serde_json::to_string_pretty(&report().to_json()).unwrap();
+        assert_eq!(text, SNAPSHOT, "{text}");
+    }
+
+    #[test]
+    fn statuses_serialise_as_their_names() {
+        for status in [Status::Pass, Status::Warn, Status::Fail, Status::NotCheckable] {
+            assert_eq!(serde_json::to_value(status).unwrap(), status.name());
+        }
+        // the report itself and `to_json` print the same
+        assert_eq!(serde_json::to_string(&report()).unwrap(), report().to_json().to_string());
+    }
+
+    const SNAPSHOT: &str = r#"{
+  "items": [
+    {
+      "list": "data",
+      "id": "naming",
+      "title": "1. naming of databases, collections and fields",
+      "status": "pass",
+      "evidence": [
+        "6 database and collection names follow the rules"
+      ],
+      "fix": ""
+    },
+    {
+      "list": "connection",
+      "id": "auth",
+      "title": "Spec 5: authentication enabled",
+      "status": "fail",
+      "evidence": [
+        "a client without credentials listed the databases"
+      ],
+      "fix": "start mongod with `--auth`"
+    },
+    {
+      "list": "queries",
+      "id": "unused_indexes",
+      "title": "indexes no query used",
+      "status": "warn",
+      "evidence": [
+        "db_shop.t_order index `status_1` {\"status\":1}: 0 operations"
+      ],
+      "fix": "hide it, then drop it"
+    },
+    {
+      "list": "queries",
+      "id": "slow_query_log",
+      "title": "slow queries recorded",
+      "status": "not checkable here",
+      "evidence": [
+        "through mongos"
+      ],
+      "fix": ""
+    }
+  ],
+  "summary": {
+    "pass": 1,
+    "warn": 1,
+    "fail": 1,
+    "notCheckable": 1
+  }
+}"#;
 }

@@ -1,13 +1,15 @@
-//! The deploy rehearsed: the steps in the order `apply` runs them (its own
-//! [`schedule`](crate::migrate::apply::schedule)), first the run with the release (the expand
-//! steps), then `apply --contract`; each collection's validator, level and action as the
-//! steps install them; each data step run over the collection's sample documents.
+//! The deploy rehearsed: the steps in the order `apply` runs them (the one
+//! [`schedule`](crate::migrate::order::schedule), asked again after each step as `apply` asks
+//! it), first the run with the release, then `apply --contract`; each collection's validator,
+//! level and action as the steps install them; each data step run over the collection's
+//! sample documents.
 
-use super::finding::{Finding, InForce, Origin, Verdict};
+use super::finding::{Finding, InForce, Origin, Refusal, Verdict};
 use super::shapes;
 use super::statement::{self, Judge, Ran, Sample};
 use crate::bson::{Bson, Document};
-use crate::migrate::apply::{schedule, FileStep, MigrationFile, MigrationKind, Stretch};
+use crate::migrate::apply::{FileStep, MigrationFile, MigrationKind};
+use crate::migrate::order::{schedule, writes, Planned, Progress};
 use crate::migrate::Phase;
 use crate::validate::Validator;
 use crate::view::SchemaView;
@@ -34,6 +36,17 @@ pub struct Trace {
     pub not_simulated: Option<String>,
 }
 
+/// One step rehearsed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rehearsed {
+    /// The migration.
+    pub migration: String,
+    /// The step, 1-based.
+    pub step: usize,
+    /// Run by `apply --contract`, not by the run with the release.
+    pub contract: bool,
+}
+
 /// One collection as the rehearsal sees it.
 #[derive(Default)]
 struct Collection {
@@ -55,22 +68,22 @@ pub(super) struct Deploy {
     ids: u64,
     pub findings: Vec<Finding>,
     pub traces: Vec<Trace>,
+    /// Each step run, in order.
+    pub steps: Vec<Rehearsed>,
 }
 
 impl Deploy {
-    /// The state the `done` steps of every migration left (validators only: the data is the
-    /// samples), with the given samples stored and the shapes of each validator in force.
-    pub(super) fn new(
-        files: &[MigrationFile],
-        pending: &[(&MigrationFile, usize)],
-        given: &BTreeMap<String, Vec<Sample>>,
-    ) -> Self {
+    /// The state the steps done of every migration left (`progress`, one per file; validators
+    /// only: the data is the samples), with the given samples stored and the shapes of each
+    /// validator in force.
+    pub(super) fn new(files: &[MigrationFile], progress: &[Progress], given: &BTreeMap<String, Vec<Sample>>) -> Self {
         let mut deploy = Deploy {
             collections: BTreeMap::new(),
             last: BTreeMap::new(),
             ids: 0,
             findings: Vec::new(),
             traces: Vec::new(),
+            steps: Vec::new(),
         };
         for file in files {
             for step in &file.up {
@@ -86,8 +99,8 @@ impl Deploy {
             collection.exists = true;
             collection.samples.extend(samples.iter().cloned());
         }
-        for file in files {
-            let done = pending.iter().find(|(f, _)| f.name == file.name).map_or(file.up.len(), |(_, d)| *d);
+        for (file, p) in files.iter().zip(progress) {
+            let done = if p.applied { file.up.len() } else { p.done };
             for (i, step) in file.up.iter().enumerate().take(done) {
                 deploy.schema_step(file, i, step, false);
             }
@@ -99,26 +112,45 @@ impl Deploy {
         deploy
     }
 
-    /// The run with the release, then `apply --contract`, as `apply` orders them.
-    pub(super) fn run(&mut self, pending: &[(&MigrationFile, usize)]) {
-        let expand = schedule(pending, false);
-        self.stretches(&expand);
-        let left: Vec<(&MigrationFile, usize)> =
-            expand.iter().filter(|s| s.stop.is_some()).map(|s| (s.file, s.steps.end)).collect();
-        self.stretches(&schedule(&left, true));
+    /// The run with the release, then `apply --contract`, each as `apply` runs it: the next
+    /// step is the first of [`schedule`]'s order, asked again after each step (every step
+    /// assumed to succeed). A `create` that finds no collection marks it created, so the
+    /// contract of a greenfield migration runs with its expand; a gate that finds failing
+    /// samples there unmarks it, and that contract waits for `apply --contract`, as `apply`
+    /// does. Each step run is added to `steps`.
+    pub(super) fn run(&mut self, files: &[MigrationFile], progress: &mut [Progress]) {
+        for contract in [false, true] {
+            while let Some(&next) = schedule(files, progress, contract).order.first() {
+                self.step(files, next, &mut progress[next.file], contract);
+            }
+        }
     }
 
-    fn stretches(&mut self, order: &[Stretch<'_>]) {
-        for stretch in order {
-            for i in stretch.steps.clone() {
-                let step = &stretch.file.up[i];
-                if step.require_valid {
-                    self.gate(stretch.file, i, step);
-                }
-                if !self.schema_step(stretch.file, i, step, true) {
-                    self.data_step(stretch.file, i, step);
-                }
-            }
+    /// One step `apply` would run now, and what it leaves in `progress`.
+    fn step(&mut self, files: &[MigrationFile], next: Planned, progress: &mut Progress, contract: bool) {
+        let (file, i) = (&files[next.file], next.step);
+        let step = &file.up[i];
+        if next.with_expand && step.require_valid && !self.failing(step).is_empty() {
+            // documents there after all: its contract waits, as any other
+            let touched = writes(step);
+            progress.created.retain(|&c| {
+                file.up[c].validated().is_none_or(|(d, n)| !touched.iter().any(|(td, tn)| td == d && tn == n))
+            });
+            return;
+        }
+        if step.require_valid {
+            self.gate(file, i, step);
+        }
+        let creates = step.command.contains_key("create")
+            && namespace_validated(step).is_some_and(|ns| !self.collections.get(&ns).is_some_and(|c| c.exists));
+        if !self.schema_step(file, i, step, true) {
+            self.data_step(file, i, step);
+        }
+        self.steps.push(Rehearsed { migration: file.name.clone(), step: i + 1, contract });
+        progress.done = i + 1;
+        progress.applied = i + 1 == file.up.len();
+        if creates {
+            progress.created.push(i);
         }
     }
 
@@ -210,16 +242,7 @@ impl Deploy {
         if self.findings.iter().any(judged) {
             return;
         }
-        let Ok((compiled, schema)) = jsonschema_only(validator).and_then(compile) else { return };
-        let Some(collection) = self.collections.get(&namespace) else { return };
-        let judge = Judge {
-            validator: Some((&compiled, &schema)),
-            level: "strict",
-            action: "error",
-            bypass: false,
-            branches: &[],
-        };
-        let shapes = judge.failing(&collection.samples);
+        let shapes = self.failing(step);
         if shapes.is_empty() {
             return;
         }
@@ -237,6 +260,24 @@ impl Deploy {
             phase: step.phase,
             verdict: Verdict::GateStops { in_force, shapes },
         });
+    }
+
+    /// The sample shapes failing the validator a gated step enforces, as the collection's
+    /// samples are now (none when that validator cannot be judged locally).
+    fn failing(&self, step: &FileStep) -> Vec<Refusal> {
+        let (Some(namespace), Some(validator)) = (namespace_validated(step), installed(step)) else {
+            return Vec::new();
+        };
+        let Ok((compiled, schema)) = jsonschema_only(validator).and_then(compile) else { return Vec::new() };
+        let Some(collection) = self.collections.get(&namespace) else { return Vec::new() };
+        let judge = Judge {
+            validator: Some((&compiled, &schema)),
+            level: "strict",
+            action: "error",
+            bypass: false,
+            branches: &[],
+        };
+        judge.failing(&collection.samples)
     }
 
     fn data_step(&mut self, file: &MigrationFile, i: usize, step: &FileStep) {

@@ -1,5 +1,7 @@
 //! The deploy rehearsed before it happens: every pending data step run over sample
-//! documents, in the order `apply` runs them, each under the validator in force at that
+//! documents, in the order `apply` runs them (the migrations crate's one
+//! [`schedule`](crate::migrate::order::schedule), asked again after each step as `apply`
+//! does: a held data step after the contract it waits for), each under the validator in force at that
 //! point (the expand validator for the steps that run with the release, the same or the
 //! contract's for those of `apply --contract`), and every step whose result mongod would
 //! refuse reported before the deploy, with the validator it meets, each document shape and
@@ -39,12 +41,13 @@ mod finding;
 mod shapes;
 mod statement;
 
-pub use deploy::Trace;
+pub use deploy::{Rehearsed, Trace};
 pub use finding::{Finding, InForce, Origin, Refusal, Verdict};
 pub use statement::Sample;
 
 use crate::bson::Document;
 use crate::migrate::apply::{MigrationFile, MigrationKind};
+use crate::migrate::order::Progress;
 use std::collections::BTreeMap;
 
 /// Documents the caller gives, by collection (`db.collection`): a dump's, a deployment's
@@ -74,6 +77,9 @@ pub struct Rehearsal {
     pub findings: Vec<Finding>,
     /// Every data statement run, with the documents it met and those it refused.
     pub traces: Vec<Trace>,
+    /// Every step rehearsed, in the order `apply` runs them: the run with the release, then
+    /// `apply --contract`.
+    pub steps: Vec<Rehearsed>,
 }
 
 impl Rehearsal {
@@ -94,29 +100,41 @@ impl Rehearsal {
     }
 }
 
-/// Rehearses the deploy of `pending` (each migration of `files` not yet applied, with its
-/// steps already done, as [`to_apply`](crate::migrate::apply::to_apply) reads them): the
-/// validators the other steps installed are in force, the `samples` stored.
-pub fn rehearse(files: &[MigrationFile], pending: &[(&MigrationFile, usize)], samples: &Samples) -> Rehearsal {
-    let mut deploy = deploy::Deploy::new(files, pending, &samples.by_namespace);
-    deploy.run(pending);
-    Rehearsal { findings: deploy.findings, traces: deploy.traces }
+/// Rehearses the deploy of `files` from `progress` (one per file, where its record says it
+/// stands: [`progress_of`](crate::migrate::record::progress_of)): the validators the steps
+/// done installed are in force, the `samples` stored; then the run with the release and
+/// `apply --contract`, step by step as `apply` runs them.
+pub fn rehearse(files: &[MigrationFile], progress: &[Progress], samples: &Samples) -> Rehearsal {
+    // a file without one is pending from its first step
+    let mut progress: Vec<Progress> = (0..files.len()).map(|f| progress.get(f).cloned().unwrap_or_default()).collect();
+    let mut deploy = deploy::Deploy::new(files, &progress, &samples.by_namespace);
+    deploy.run(files, &mut progress);
+    Rehearsal { findings: deploy.findings, traces: deploy.traces, steps: deploy.steps }
 }
 
-/// The migrations of the last release, when no deployment says which are pending: every
-/// file after the last schema migration but one (what `schema migrate` wrote before the
+/// Where each of `files` stands when the last release deploys, when no deployment says: the
+/// files after the last schema migration but one (what `schema migrate` wrote before the
 /// release's own), the release's data migrations written before its schema migration (as
-/// the documented workflow does) and after it included. The earlier ones count as applied,
-/// contracts included: each release's contract runs before the next release deploys. With
-/// fewer than two schema migrations, every file.
-pub fn last_release(files: &[MigrationFile]) -> Vec<(&MigrationFile, usize)> {
+/// the documented workflow does) and after it included, are pending; the earlier ones are
+/// applied, contracts included: each release's contract runs before the next release
+/// deploys. With fewer than two schema migrations, every file is pending: a fresh deploy,
+/// where a `create` finds no collection, so a greenfield migration's contract runs with its
+/// expand.
+pub fn last_release(files: &[MigrationFile]) -> Vec<Progress> {
     let schema: Vec<usize> =
         files.iter().enumerate().filter(|(_, f)| f.kind == MigrationKind::Schema).map(|(i, _)| i).collect();
     let first = match schema.len() {
         0 | 1 => 0,
         n => schema[n - 2] + 1,
     };
-    files[first..].iter().map(|f| (f, 0)).collect()
+    files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| match i < first {
+            true => Progress { applied: true, done: f.up.len(), created: Vec::new() },
+            false => Progress::default(),
+        })
+        .collect()
 }
 
 /// Rehearses [`last_release`] of `files`: what `schema migrate --check` does without a
@@ -162,7 +180,13 @@ mod tests {
         for document in given {
             samples.add(NS, document.clone(), "given");
         }
-        rehearse(&files, &[(&files[1], 0)], &samples)
+        rehearse(&files, &previous_applied(&files), &samples)
+    }
+
+    /// The first file applied, the others pending.
+    fn previous_applied(files: &[MigrationFile]) -> Vec<Progress> {
+        let first = Progress { applied: true, done: files[0].up.len(), created: Vec::new() };
+        std::iter::once(first).chain(files[1..].iter().map(|_| Progress::default())).collect()
     }
 
     fn refused_ids(rehearsal: &Rehearsal) -> Vec<Bson> {
@@ -208,7 +232,7 @@ mod tests {
         ];
         let mut samples = Samples::default();
         given.iter().for_each(|d| samples.add(NS, d.clone(), "given"));
-        let rehearsal = rehearse(&files, &[(&files[1], 0)], &samples);
+        let rehearsal = rehearse(&files, &previous_applied(&files), &samples);
         assert_eq!(refused_ids(&rehearsal), [Bson::String("b".into())]);
     }
 
@@ -222,7 +246,7 @@ mod tests {
             ),
             file("0002_data", MigrationKind::Data, vec![raise(doc! {})]),
         ];
-        let rehearsal = rehearse(&files, &[(&files[1], 0)], &Samples::default());
+        let rehearsal = rehearse(&files, &previous_applied(&files), &Samples::default());
         assert_eq!(rehearsal.not_simulated().count(), 1, "{:#?}", rehearsal.findings);
         assert!(
             matches!(&rehearsal.findings[0].verdict, Verdict::NotSimulated(why) if why.contains("query operators"))
@@ -236,5 +260,86 @@ mod tests {
             "{:#?}",
             rehearsal.findings
         );
+    }
+
+    /// A validator of `t_item` admitting `n` up to `max`.
+    fn at_most(max: i32) -> Document {
+        doc! { "$jsonSchema": { "bsonType": "object", "required": ["n"], "properties": { "n": { "bsonType": "int", "maximum": max } } } }
+    }
+
+    /// A contract step enforcing `validator` once no stored document fails it.
+    fn gated(validator: Document) -> FileStep {
+        FileStep {
+            phase: Phase::Contract,
+            require_valid: true,
+            ..step(doc! { "collMod": "t_item", "validator": validator, "validationLevel": "strict" })
+        }
+    }
+
+    fn raise_by_50() -> Document {
+        let raise = doc! { "q": { "n": { "$lte": 10 } }, "u": { "$inc": { "n": 50 } }, "multi": true };
+        doc! { "update": "t_item", "updates": [raise] }
+    }
+
+    fn names(rehearsal: &Rehearsal) -> Vec<(&str, usize)> {
+        rehearsal.steps.iter().map(|r| (r.migration.as_str(), r.step)).collect()
+    }
+
+    #[test]
+    fn a_data_step_held_behind_a_pending_contract_is_rehearsed_after_it_under_the_next_validator() {
+        let create = doc! { "create": "t_item", "validator": at_most(10) };
+        let mut tighten =
+            file("0002_tighten", MigrationKind::Schema, vec![doc! { "collMod": "t_item", "validator": at_most(10) }]);
+        tighten.up.push(gated(at_most(10)));
+        let files = [
+            file("0001_create", MigrationKind::Schema, vec![create]),
+            tighten,
+            // the next release widens the bound and raises each `n` up to 10 by 50
+            file("0003_widen", MigrationKind::Schema, vec![doc! { "collMod": "t_item", "validator": at_most(100) }]),
+            file("0004_raise", MigrationKind::Data, vec![raise_by_50()]),
+        ];
+        let mut samples = Samples::default();
+        samples.add(NS, doc! { "_id": "a", "n": 9 }, "given");
+        let rehearsal = rehearse(&files, &previous_applied(&files), &samples);
+        // 0003 installs t_item's validator after 0002's pending contract: held, and 0004, which
+        // writes there after it, with it; both run once `apply --contract` enforced 0002's
+        assert_eq!(names(&rehearsal), [("0002_tighten", 1), ("0002_tighten", 2), ("0003_widen", 1), ("0004_raise", 1)]);
+        assert!(rehearsal.findings.is_empty(), "under 0003's bound nothing is refused: {:#?}", rehearsal.findings);
+        let trace = rehearsal.traces.iter().find(|t| t.migration == "0004_raise").unwrap();
+        assert_eq!(trace.in_force.as_ref().unwrap().name, "the expand validator of 0003_widen step 1");
+        assert!(trace.met.iter().any(|d| d.get("_id") == Some(&Bson::String("a".into()))));
+    }
+
+    #[test]
+    fn a_greenfield_contract_is_rehearsed_with_its_expand_unless_the_collection_exists_or_its_gate_stops() {
+        let release = |created_with: Document, enforced: Document| {
+            let mut create = step(doc! { "create": "t_item", "validator": created_with.clone() });
+            create.if_namespace_exists = Some(doc! { "collMod": "t_item", "validator": created_with });
+            let mut first = file("0001_create", MigrationKind::Schema, Vec::new());
+            first.up = vec![create, gated(enforced)];
+            let insert = doc! { "insert": "t_item", "documents": [{ "_id": "big", "n": 50 }] };
+            [first, file("0002_seed", MigrationKind::Data, vec![insert])]
+        };
+        // created by the release: its contract runs with its expand, before the data migration,
+        // whose insert meets the enforced validator
+        let files = release(at_most(10), at_most(10));
+        let fresh = rehearse_release(&files, &Samples::default());
+        assert_eq!(names(&fresh), [("0001_create", 1), ("0001_create", 2), ("0002_seed", 1)]);
+        let in_force = |r: &Rehearsal| r.traces[0].in_force.as_ref().unwrap().name.clone();
+        assert_eq!(in_force(&fresh), "the contract validator of 0001_create step 2");
+        assert_eq!(refused_ids(&fresh), [Bson::String("big".into())]);
+        // the collection already there (documents given): the create adopts it, its contract
+        // waits for `apply --contract`, after the data migration
+        let mut samples = Samples::default();
+        samples.add(NS, doc! { "_id": "a", "n": 1 }, "given");
+        let adopted = rehearse_release(&files, &samples);
+        assert_eq!(names(&adopted), [("0001_create", 1), ("0002_seed", 1), ("0001_create", 2)]);
+        assert!(in_force(&adopted).contains("adopts the existing collection"), "{}", in_force(&adopted));
+        // created, but samples there fail the enforced validator: as `apply`, whose gate finds
+        // documents, the contract waits, and `apply --contract`'s gate stops on them
+        let files = release(at_most(100), at_most(10));
+        let stopped = rehearse_release(&files, &Samples::default());
+        assert_eq!(names(&stopped), [("0001_create", 1), ("0002_seed", 1), ("0001_create", 2)]);
+        assert_eq!(stopped.gates().count(), 1, "{:#?}", stopped.findings);
     }
 }

@@ -34,6 +34,8 @@ pub struct Self2 {
     pub wide: std::collections::BTreeMap<String, i32>,
     /// 60 of 60: string 50%, int32 50%.
     pub when: String,
+    /// 60 of 60: string 100%.
+    pub league: Self2League,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
@@ -62,6 +64,21 @@ pub struct Self2DeepL6 {
 pub struct Self2Deep {
     /// 60 of 60: object 100%.
     pub l6: Self2DeepL6,
+}
+
+/// The values of `league`: "Eredivisie" 12, "Ærøskøbing" 12, "Österreichische Bundesliga" 12, "Łódź" 12, "東京" 12.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, MongoSchema)]
+pub enum Self2League {
+    #[serde(rename = "Eredivisie")]
+    Eredivisie,
+    #[serde(rename = "Ærøskøbing")]
+    Aeroskobing,
+    #[serde(rename = "Österreichische Bundesliga")]
+    OsterreichischeBundesliga,
+    #[serde(rename = "Łódź")]
+    Lodz,
+    #[serde(rename = "東京")]
+    U6771u4eac,
 }
 
 /// `db_edge.t_`: 30 documents read.
@@ -95,8 +112,9 @@ pub enum Document {
         /// 10 of 10: string 100%.
         ab: String,
         /// 10 of 10: string 100%.
+        /// Every string read is "inner": a String, not an enum of one variant.
         #[serde(rename = "type")]
-        type_: DocumentABType,
+        type_: String,
     },
     /// `kind: "self"`: 10 documents.
     #[serde(rename = "self")]
@@ -111,13 +129,6 @@ pub enum Document {
     },
 }
 
-/// The values of `type`: "inner" 10.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, MongoSchema)]
-pub enum DocumentABType {
-    #[serde(rename = "inner")]
-    Inner,
-}
-
 /// `db_edge.t_keys`: 40 documents read.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
 #[mongo(db = "db_edge", collection = "t_keys", allow(field_name, reason = "the keys as deployed; renaming them is a data migration (renamed_from)"))]
@@ -127,8 +138,9 @@ pub struct Keys {
     #[mongo(allow(random_id, reason = "the deployed `_id`s; changing them rewrites every document"))]
     pub id: String,
     /// 40 of 40: string 100%.
+    /// Every string read is "t": a String, not an enum of one variant.
     #[serde(rename = "type")]
-    pub type_: KeysType,
+    pub type_: String,
     /// 40 of 40: int32 100%.
     #[serde(rename = "self")]
     pub self_: i32,
@@ -148,8 +160,9 @@ pub struct Keys {
     #[serde(rename = "Self")]
     pub self_2: i32,
     /// 40 of 40: string 100%.
+    /// Every string read is "n": a String, not an enum of one variant.
     #[serde(rename = "naïve")]
-    pub nave: KeysNave,
+    pub naive: String,
     /// 40 of 40: int32 100%.
     #[serde(rename = "with space")]
     pub with_space: i32,
@@ -178,20 +191,6 @@ pub struct Keys {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[mongo(nullable)]
     pub sometimes: Option<mongo_schema::bson::Bson>,
-}
-
-/// The values of `type`: "t" 40.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, MongoSchema)]
-pub enum KeysType {
-    #[serde(rename = "t")]
-    T,
-}
-
-/// The values of `naïve`: "n" 40.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, MongoSchema)]
-pub enum KeysNave {
-    #[serde(rename = "n")]
-    N,
 }
 
 /// `db_edge.t_wide`: 150 documents read.

@@ -13,6 +13,11 @@ pub mod fleet;
 #[rustfmt::skip]
 pub mod edges;
 
+// issue 46's samples, generated: a rename drafted forward with its TTL index, a tag whose
+// values share a key (drivertests/tests/infer_legacy.rs, `the_issue_samples_draft_the_rename_forward_and_the_tag`)
+#[rustfmt::skip]
+pub mod events;
+
 #[cfg(test)]
 mod tests {
     use super::drafted::{Customers, Order};

@@ -182,11 +182,16 @@ pub fn find(scope: Scope, meta: &ParseNestedMeta) -> Option<&'static KeySpec> {
     let name = meta.path.get_ident()?.to_string();
     let keywords = matches!(scope, Scope::Field | Scope::Type | Scope::Keyword);
     // a type takes only the annotations (`title`, `description`) of the keywords
-    let annotation =
-        |spec: &KeySpec| scope != Scope::Type || keyword::by_attr(spec.key).is_some_and(super::mongo::is_annotation);
+    let annotation = |spec: &KeySpec| scope != Scope::Type || keyword::by_attr(spec.key).is_some_and(is_annotation);
     let in_scope =
         |spec: &&KeySpec| spec.scope == scope || (keywords && spec.scope == Scope::Keyword && annotation(spec));
     KEYS.iter().chain(KEYWORD_ROWS).filter(in_scope).find(|spec| spec.key == name)
+}
+
+/// `title` or `description`: the keywords a type takes.
+pub(super) fn is_annotation(spec: &keyword::Spec) -> bool {
+    let keyword = keyword::Keyword::<String, ()>::new(spec, keyword::Value::Str(&String::new()));
+    matches!(keyword, Some(keyword::Keyword::Title(_) | keyword::Keyword::Description(_)))
 }
 
 /// The row of `key` in `scope`, for a parser that reads a key outside `parse_nested_meta`.
@@ -399,7 +404,7 @@ fn is_path(tokens: &TokenStream) -> bool {
 /// names are turned to snake case (`caseLevel`: `case_level`), field paths kept (quoted
 /// when not a plain name); `None` when the JSON is not a flat object of plain values.
 pub fn typed_from_json(key: &str, json: &str) -> Option<String> {
-    use super::options::{parse_json, JsonValue};
+    use super::json::{parse_json, JsonValue};
     let paths = matches!(key, "weights" | "wildcard_projection");
     if !paths && !matches!(key, "collation" | "timeseries" | "capped") {
         return None;

@@ -2,6 +2,7 @@
 //! `#[mongo(...)]` key.
 
 pub mod grammar;
+pub mod json;
 pub mod mongo;
 pub mod options;
 pub mod serde;

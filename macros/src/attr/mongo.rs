@@ -1,7 +1,7 @@
 //! `#[mongo(...)]`: one branch per key, each headed by its syntax; anything else is an
 //! "unknown mongo attribute" error at the key.
 
-use super::grammar::{self, Scope};
+use super::grammar::{self, is_annotation, Scope};
 use super::{key, string, Attr, BoolAttr};
 use crate::ctxt::Ctxt;
 use crate::symbol::*;
@@ -188,11 +188,6 @@ fn string_keyword(spec: &Spec, lit: &LitStr) -> syn::Result<Option<Keyword>> {
         Some(Keyword::Pattern(_)) => Some(Keyword::Pattern(check_pattern(lit)?)),
         other => other,
     })
-}
-
-/// `title` or `description`: the keywords a type takes.
-pub(super) fn is_annotation(spec: &Spec) -> bool {
-    matches!(new_keyword(spec, Value::Str(&String::new())), Some(Keyword::Title(_) | Keyword::Description(_)))
 }
 
 /// `meta` is a keyword a type takes.

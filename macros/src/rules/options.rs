@@ -6,7 +6,8 @@
 //! `<Root as MongoSchema>::FIELDS`, so aliases and embedded models are seen through.
 
 use super::{allows, Assertion, Branch, Facts};
-use crate::attr::options::{parse_json, Index, JsonValue, Key, KeyKind, ShardKey, Timeseries, WILDCARD};
+use crate::attr::json::{parse_json, JsonValue};
+use crate::attr::options::{Index, Key, KeyKind, ShardKey, Timeseries, WILDCARD};
 use crate::ctxt::Ctxt;
 use crate::ir::{Container, Data, Field};
 use crate::symbol::*;
@@ -909,8 +910,8 @@ mod tests {
     #[test]
     fn partial_filters_take_what_mongod_takes() {
         let refused = |partial: &str| {
-            let index = crate::attr::options::parse_json(partial).expect("JSON");
-            let crate::attr::options::JsonValue::Object(members) = index else { panic!("an object") };
+            let index = crate::attr::json::parse_json(partial).expect("JSON");
+            let crate::attr::json::JsonValue::Object(members) = index else { panic!("an object") };
             super::filter(&members, true).err()
         };
         for ok in [

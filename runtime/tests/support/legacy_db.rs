@@ -402,10 +402,11 @@ pub fn write_bson_dump(dir: &Path, db: &str, collections: &[(&str, Vec<Document>
 
 /// Data that a drafted file must survive: keys that are Rust keywords, not ASCII, hold
 /// spaces, line breaks or start with a digit; strings that would make variant names
-/// `Self` or start with a digit; fields always null or always empty arrays; mixed arrays;
+/// `Self` or start with a digit, or that start with a letter that is not ASCII; fields always null or always empty arrays; mixed arrays;
 /// nesting past the rules' depth; a document of 300 keys; `_id`s of mixed types; a tagged
 /// collection with odd tag values and UUID `_id`s; a collection whose name is `Self`'s.
 pub fn edges() -> Vec<(&'static str, Vec<Document>)> {
+    const LEAGUES: [&str; 5] = ["Österreichische Bundesliga", "Eredivisie", "Ærøskøbing", "東京", "Łódź"];
     let mut rng = Rng(0x5eed_ed9e);
     let keys: Vec<Document> = (0..40)
         .map(|i: i64| {
@@ -444,6 +445,8 @@ pub fn edges() -> Vec<(&'static str, Vec<Document>)> {
                 "deep": deep,
                 "wide": wide,
                 "when": if i.is_multiple_of(2) { Bson::String("2024-01-01".into()) } else { Bson::Int32(20240101) },
+                // values whose first letter is not ASCII: ASCII variant names, none lost
+                "league": LEAGUES[(i % 5) as usize],
             }
         })
         .collect();
@@ -476,4 +479,280 @@ pub fn edges() -> Vec<(&'static str, Vec<Document>)> {
         })
         .collect();
     vec![("Self", values), ("t_", tagged), ("t_keys", keys), ("t_wide", wide)]
+}
+
+/// A naming style for the keys of a generated level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// `payloadSize`, `sourceApp`
+    Camel,
+    /// `payload_size`, `source_app`
+    Snake,
+    /// `payload`, `source`: one word, which fits either case
+    Single,
+}
+
+/// What the deployment says of a renamed collection: where its TTL index is, or a validator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Deployed {
+    /// A TTL index on the new date key.
+    TtlOnNew,
+    /// A validator (under `warn`) whose `$jsonSchema` names the new keys.
+    ValidatorOnNew,
+    /// An index on a key the rename does not touch (`status`): it names neither side.
+    Unrelated,
+    /// TTL indexes on both date keys (the old release's not dropped yet): they name both sides.
+    Both,
+    /// No index but `_id`'s, no validator.
+    Nothing,
+}
+
+/// An events collection renamed by its last release (issue 46): three keys of one case
+/// replaced by three of the other, the documents of the old release first.
+#[derive(Debug, Clone, Copy)]
+pub struct RenameCase {
+    /// The new keys are camelCase (`eventType`, `customerId`, `createTime`); else they are
+    /// the snake_case ones (`event_type`, `customer_id`, `created_at`).
+    pub new_camel: bool,
+    /// The other keys of the level.
+    pub others: Style,
+    /// Percent of documents the new release wrote (the new keys).
+    pub new_percent: u64,
+    pub deployed: Deployed,
+    /// The style of the database's other collection (`users`); `None`: no other collection.
+    pub database: Option<Style>,
+    /// The new release also added a key, in the new keys' case, written before the renamed
+    /// ones (`sessionId` / `session_id`, a string): it too never meets the old keys.
+    pub added: bool,
+}
+
+/// A generated collection with what the deployment holds of it and what was planted.
+pub struct Generated {
+    pub documents: Vec<Document>,
+    /// `listIndexes`' documents (`_id_` first).
+    pub indexes: Vec<Document>,
+    /// `listCollections`' options: `validator`, `validationLevel`, `validationAction`.
+    pub options: Document,
+    /// Anomalies planted: path → documents.
+    pub planted: BTreeMap<String, u64>,
+    /// Whether each document has one.
+    pub dirty: Vec<bool>,
+}
+
+/// The renamed keys, `(camelCase, snake_case)`: the camel ones replaced the snake ones
+/// when `new_camel`, the other way round otherwise.
+pub const RENAMED: [(&str, &str); 3] =
+    [("eventType", "event_type"), ("customerId", "customer_id"), ("createTime", "created_at")];
+
+/// `(new, old)` keys of `case`.
+pub fn rename_pairs(case: &RenameCase) -> [(&'static str, &'static str); 3] {
+    RENAMED.map(|(camel, snake)| if case.new_camel { (camel, snake) } else { (snake, camel) })
+}
+
+fn styled(style: Style, camel: &'static str, snake: &'static str, single: &'static str) -> &'static str {
+    match style {
+        Style::Camel => camel,
+        Style::Snake => snake,
+        Style::Single => single,
+    }
+}
+
+pub const EVENT_TTL: i32 = 7_776_000;
+
+/// The events collection of `case`: 60 to 300 documents (by `seed`), the old release's
+/// first. Every document holds `status` (a string of 3 values, random: no tag), a payload
+/// size and a source app in the level's style; the old release's documents are the only
+/// anomalies (their keys are the old ones).
+pub fn renamed_events(case: &RenameCase, seed: u64) -> Generated {
+    let mut rng = Rng(seed.wrapping_mul(0x2545_f491_4f6c_dd1d) | 1);
+    let n = 60 + rng.below(241);
+    let old_docs = n * (100 - case.new_percent) / 100;
+    let pairs = rename_pairs(case);
+    let size_key = styled(case.others, "payloadSize", "payload_size", "payload");
+    let app_key = styled(case.others, "sourceApp", "source_app", "source");
+    let mut planted = BTreeMap::new();
+    let mut dirty = Vec::new();
+    let mut documents = Vec::new();
+    for i in 0..n {
+        let old = i < old_docs;
+        let keys: Vec<&str> = pairs.iter().map(|(new, before)| if old { *before } else { *new }).collect();
+        let mut d = doc! { "_id": oid(i, 9) };
+        if case.added && !old {
+            d.insert(if case.new_camel { "sessionId" } else { "session_id" }, format!("s-{}", rng.below(100_000)));
+        }
+        d.insert(keys[0], ["click", "view", "purchase", "signup"][rng.below(4) as usize]);
+        d.insert(keys[1], oid(rng.below(40), 2));
+        d.insert(keys[2], DateTime::from_millis(1_730_000_000_000 + i as i64 * 45_000));
+        d.insert("status", ["new", "seen", "done"][rng.below(3) as usize]);
+        d.insert(size_key, rng.below(4_096) as i32);
+        d.insert(app_key, ["web", "ios", "android"][rng.below(3) as usize]);
+        if old {
+            for (_, before) in pairs {
+                *planted.entry(before.to_owned()).or_default() += 1;
+            }
+        }
+        dirty.push(old);
+        documents.push(d);
+    }
+    let mut indexes = vec![doc! { "v": 2, "key": { "_id": 1 }, "name": "_id_" }];
+    let mut options = Document::new();
+    let new_date = pairs[2].0;
+    match case.deployed {
+        Deployed::TtlOnNew => indexes.push(
+            doc! { "v": 2, "key": { new_date: 1 }, "name": format!("{new_date}_1"), "expireAfterSeconds": EVENT_TTL },
+        ),
+        Deployed::Unrelated => indexes.push(doc! { "v": 2, "key": { "status": 1 }, "name": "status_1" }),
+        Deployed::Both => {
+            for date in [pairs[2].1, new_date] {
+                indexes.push(
+                    doc! { "v": 2, "key": { date: 1 }, "name": format!("{date}_1"), "expireAfterSeconds": EVENT_TTL },
+                );
+            }
+        }
+        Deployed::ValidatorOnNew => {
+            let properties: Document =
+                pairs.iter().map(|(new, _)| ((*new).to_owned(), Bson::Document(doc! {}))).collect();
+            options = doc! {
+                "validator": { "$jsonSchema": { "bsonType": "object", "properties": properties, "required": [pairs[0].0] } },
+                "validationLevel": "moderate",
+                "validationAction": "warn",
+            };
+        }
+        Deployed::Nothing => {}
+    }
+    Generated { documents, indexes, options, planted, dirty }
+}
+
+/// The database's other collection, its keys in `style`.
+pub fn users(style: Style, seed: u64) -> Vec<Document> {
+    let mut rng = Rng(seed | 1);
+    let keys = match style {
+        Style::Camel => ["firstName", "lastLogin", "signupSource"],
+        Style::Snake => ["first_name", "last_login", "signup_source"],
+        Style::Single => ["name", "login", "source"],
+    };
+    (0..40)
+        .map(|i| {
+            let mut d = doc! { "_id": oid(i, 2) };
+            d.insert(keys[0], format!("User {}", rng.below(1_000)));
+            d.insert(keys[1], DateTime::from_millis(1_700_000_000_000 + i as i64 * 86_400_000));
+            d.insert(keys[2], ["ad", "search", "friend"][rng.below(3) as usize]);
+            d
+        })
+        .collect()
+}
+
+/// A telemetry collection tagged by `type` (issue 46): `variants` values (2 to 6, the first
+/// the most frequent), each with keys of its own but for `bare_last` (the last value has
+/// none: only `speedKmh` when it is shared with it, else nothing beyond the common keys),
+/// `speedKmh` held by the values whose bit is set in `shared` (bit 0: the first value),
+/// every document with `_id`, `deviceId`, `ts` (2% of them strings, the only anomalies) and
+/// `source` (3 values, random: a decoy). With `tagged` false the keys follow a hidden choice
+/// `type` knows nothing of: no discriminator. With `untagged`, 1 document in 100 has no
+/// `type` (or a null one): anomalies of the tag itself.
+#[derive(Debug, Clone, Copy)]
+pub struct TagCase {
+    pub variants: usize,
+    pub shared: u8,
+    pub bare_last: bool,
+    pub tagged: bool,
+    pub untagged: bool,
+}
+
+/// The tag values, in order, and their keys of their own: `(key, required in the variant)`.
+pub const TAG_VALUES: [(&str, &[(&str, bool)]); 6] = [
+    ("position", &[("lat", true), ("lng", true), ("heading", false)]),
+    ("overspeed", &[("limitKmh", true)]),
+    ("geofence", &[("zoneId", true), ("entered", true)]),
+    ("fault", &[("code", true), ("message", false)]),
+    ("ignition", &[("ignitionOn", true)]),
+    ("battery", &[("voltage", true)]),
+];
+
+/// The keys each tag value's documents hold, `key → required`, common keys included.
+pub fn tag_expected(case: &TagCase) -> BTreeMap<&'static str, BTreeMap<&'static str, bool>> {
+    (0..case.variants)
+        .map(|v| {
+            let (value, own) = TAG_VALUES[v];
+            let mut keys: BTreeMap<&str, bool> =
+                ["_id", "deviceId", "ts", "source"].into_iter().map(|k| (k, true)).collect();
+            if !(case.bare_last && v == case.variants - 1) {
+                keys.extend(own.iter().copied());
+            }
+            if case.shared & (1 << v) != 0 {
+                keys.insert("speedKmh", true);
+            }
+            (value, keys)
+        })
+        .collect()
+}
+
+pub fn telemetry(case: &TagCase, seed: u64) -> Generated {
+    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 3);
+    // weights 6, 3, 2, 1, 1, 1 (the issue's 6,000 / 3,000 / 2,000 / 1,000), 20 to 60 a unit
+    let weights = [6u64, 3, 2, 1, 1, 1];
+    let unit = 20 + rng.below(41);
+    let total: u64 = weights[..case.variants].iter().sum::<u64>() * unit;
+    let expected = tag_expected(case);
+    let mut planted = BTreeMap::new();
+    let mut dirty = Vec::new();
+    let mut documents = Vec::new();
+    let mut left: Vec<u64> = weights[..case.variants].iter().map(|w| w * unit).collect();
+    for i in 0..total {
+        // a value drawn among those left, so that each has exactly its weight
+        let mut pick = rng.below(left.iter().sum());
+        let v = left
+            .iter()
+            .position(|n| {
+                if pick < *n {
+                    true
+                } else {
+                    pick -= n;
+                    false
+                }
+            })
+            .unwrap();
+        left[v] -= 1;
+        let shape = if case.tagged { v } else { rng.below(case.variants as u64) as usize };
+        let mut d = doc! { "_id": oid(i, 10), "type": TAG_VALUES[v].0, "deviceId": oid(rng.below(25), 11) };
+        let mut bad = false;
+        if case.untagged && i % 100 == 42 {
+            match i % 200 {
+                42 => drop(d.remove("type")),
+                _ => drop(d.insert("type", Bson::Null)),
+            }
+            *planted.entry("type".to_owned()).or_default() += 1;
+            bad = true;
+        }
+        let at = DateTime::from_millis(1_735_000_000_000 + i as i64 * 5_000);
+        if i % 50 == 7 {
+            d.insert("ts", at.try_to_rfc3339_string().unwrap());
+            *planted.entry("ts".to_owned()).or_default() += 1;
+            bad = true;
+        } else {
+            d.insert("ts", at);
+        }
+        dirty.push(bad);
+        d.insert("source", ["gps", "can", "app"][rng.below(3) as usize]);
+        for (key, required) in &expected[TAG_VALUES[shape].0] {
+            if d.contains_key(*key) || (!required && rng.below(2) == 0) {
+                continue;
+            }
+            let value = match *key {
+                "lat" | "lng" => Bson::Double(rng.below(18_000) as f64 / 100.0 + 0.5),
+                "heading" | "limitKmh" | "speedKmh" | "code" => Bson::Int32(rng.below(360) as i32),
+                "zoneId" => Bson::ObjectId(oid(rng.below(12), 12)),
+                "entered" | "ignitionOn" => Bson::Boolean(rng.below(2) == 0),
+                "voltage" => Bson::Double(11.0 + rng.below(300) as f64 / 100.0 + 0.005),
+                _ => Bson::String(format!("message {}", rng.below(10_000))),
+            };
+            d.insert(*key, value);
+        }
+        documents.push(d);
+    }
+    let indexes = vec![
+        doc! { "v": 2, "key": { "_id": 1 }, "name": "_id_" },
+        doc! { "v": 2, "key": { "deviceId": 1, "ts": -1 }, "name": "deviceId_1_ts_-1" },
+    ];
+    Generated { documents, indexes, options: Document::new(), planted, dirty }
 }

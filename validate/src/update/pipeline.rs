@@ -6,8 +6,8 @@ use crate::bson::{oid::ObjectId, Bson, Document};
 use mongo_schema_contract::codes::{IMMUTABLE_FIELD, INVALID_ID_FIELD, INVALID_OPTIONS};
 use mongo_schema_contract::location_code;
 
-use super::expr::{self, document_string, Env, Expr};
-use super::format::{element, type_name};
+use super::expr::{self, Env, Expr};
+use super::format::{document_string, element, type_name, value_string};
 use super::order;
 use super::UpdateError;
 
@@ -194,7 +194,7 @@ impl Pipeline {
                     other => {
                         return Err(UpdateError::refused(location_code!(40228), format!(
                                 "{what} must evaluate to an object, but resulting value was: {}. Type of resulting value: '{}'. Input document: {}",
-                                expr::value_string(&other),
+                                value_string(&other),
                                 other.as_ref().map_or("missing", type_name),
                                 document_string(&clean)
                             ),
