@@ -269,7 +269,8 @@ fn sample(server: &mut dyn Server, collection: &Collection, options: &Options) -
     Ok(read_sample(facet))
 }
 
-fn number(value: Option<&Bson>) -> Option<i64> {
+/// A count or size mongod may answer as int32, int64 or double.
+pub(super) fn number(value: Option<&Bson>) -> Option<i64> {
     match value? {
         Bson::Int32(n) => Some(i64::from(*n)),
         Bson::Int64(n) => Some(*n),

@@ -6,7 +6,7 @@
 //! `$indexStats` and the profiler are per node: the evidence names the node that answered.
 
 use super::connection::Topology;
-use super::data::{model_selected, Collection};
+use super::data::{model_selected, number, Collection};
 use super::report::{Item, List, Options, Status};
 use crate::bson::{doc, Bson, DateTime, Document};
 use crate::migrate::drift::{match_indexes, IndexMatch};
@@ -153,15 +153,6 @@ fn index_stats(server: &mut dyn Server, target: &Target<'_>, options: &Options) 
             }
         })
         .collect())
-}
-
-fn number(value: Option<&Bson>) -> Option<i64> {
-    match value? {
-        Bson::Int32(n) => Some(i64::from(*n)),
-        Bson::Int64(n) => Some(*n),
-        Bson::Double(n) => Some(*n as i64),
-        _ => None,
-    }
 }
 
 /// A date as RFC 3339 (`2026-12-07T17:14:02.888Z`).
