@@ -479,8 +479,10 @@ use mongo_schema::simulate::{rehearse_release, Samples, Trace};
 use mongo_schema::Validator;
 use rehearsal::{Conversions, COLLECTION, DB};
 
-/// Where the rehearsed statements are replayed, beside the deployment's own database.
+/// Where the rehearsed statements are replayed, beside the deployment's own database; each
+/// test its own, as the tests run at once.
 const REPLAY: &str = "db_rehearse_replay";
+const REPLAY_LEVELS: &str = "db_rehearse_replay_levels";
 
 /// Each rehearsed statement run again on mongod: the collection created with the validator,
 /// level and action the rehearsal says are in force, the documents it met stored as they
@@ -488,14 +490,15 @@ const REPLAY: &str = "db_rehearse_replay";
 /// narrowed to the document's `_id`). The `_id`s whose write mongod refuses, as text.
 fn refused_on_mongod(
     server: &mut MongoServer,
+    replay: &str,
     files: &[mongo_schema::migrate::apply::MigrationFile],
     trace: &Trace,
 ) -> Vec<String> {
-    drop(server.run_command(REPLAY, doc! { "drop": COLLECTION }));
+    drop(server.run_command(replay, doc! { "drop": COLLECTION }));
     let in_force = trace.in_force.as_ref().expect("a validator in force");
     server
         .run_command(
-            REPLAY,
+            replay,
             doc! {
                 "create": COLLECTION, "validator": in_force.validator.clone(),
                 "validationLevel": &in_force.level, "validationAction": &in_force.action,
@@ -504,7 +507,7 @@ fn refused_on_mongod(
         .expect("create");
     if !trace.met.is_empty() {
         let stored = doc! { "insert": COLLECTION, "documents": trace.met.clone(), "bypassDocumentValidation": true };
-        let reply = server.run_command(REPLAY, stored).expect("insert");
+        let reply = server.run_command(replay, stored).expect("insert");
         assert!(!reply.contains_key("writeErrors"), "{reply}");
     }
     let file = files.iter().find(|f| f.name == trace.migration).unwrap();
@@ -516,7 +519,7 @@ fn refused_on_mongod(
         let mut one = statement.clone();
         one.insert("q", doc! { "$and": [statement.get_document("q").unwrap().clone(), { "_id": id.clone() }] });
         one.insert("multi", false);
-        let reply = server.run_command(REPLAY, doc! { "update": COLLECTION, "updates": [one] }).expect("update");
+        let reply = server.run_command(replay, doc! { "update": COLLECTION, "updates": [one] }).expect("update");
         if reply.contains_key("writeErrors") {
             refused.push(id.to_string());
         }
@@ -563,7 +566,7 @@ fn the_rehearsal_agrees_with_mongod_and_the_conversions_it_passes_deploy() {
         assert!(!rehearsed.traces.is_empty());
         for trace in &rehearsed.traces {
             let mut expected: Vec<String> = trace.refused.iter().map(Bson::to_string).collect();
-            let mut found = refused_on_mongod(server, &files, trace);
+            let mut found = refused_on_mongod(server, REPLAY, &files, trace);
             expected.sort();
             found.sort();
             assert_eq!(found, expected, "{conversions:?}: step {} refused on mongod and in the rehearsal", trace.step);
@@ -697,7 +700,7 @@ fn the_rehearsal_judges_each_validation_level_and_action_as_mongod_does() {
         let rehearsed = mongo_schema::simulate::rehearse(&files, &[applied, Progress::default()], &samples);
         let trace = rehearsed.traces.iter().find(|t| t.migration == "0002_raise").unwrap();
         let mut expected: Vec<String> = trace.refused.iter().map(Bson::to_string).collect();
-        let mut found = refused_on_mongod(server, &files, trace);
+        let mut found = refused_on_mongod(server, REPLAY_LEVELS, &files, trace);
         expected.sort();
         found.sort();
         assert_eq!(found, expected, "{level} {action}: refused on mongod and in the rehearsal");
@@ -706,5 +709,5 @@ fn the_rehearsal_judges_each_validation_level_and_action_as_mongod_does() {
     // strict refuses `over` and `under` (and the generated shapes at the bound), moderate spares
     // `over`, warn and off refuse nothing
     assert!(verdicts[0] > verdicts[1] && verdicts[1] > 0 && verdicts[2] == 0 && verdicts[3] == 0, "{verdicts:?}");
-    drop(server.run_command(REPLAY, doc! { "dropDatabase": 1 }));
+    drop(server.run_command(REPLAY_LEVELS, doc! { "dropDatabase": 1 }));
 }
