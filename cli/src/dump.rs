@@ -71,17 +71,60 @@ enum ArrayState {
     Closed,
 }
 
-/// Why reading stopped: the byte offset where the bad document starts, and what is wrong;
-/// the I/O, BSON or JSON error behind it is the [`source`](std::error::Error::source).
+/// Why reading stopped: the byte offset where the bad document starts, which way it is
+/// wrong and what is wrong; the I/O, BSON or JSON error behind it is the
+/// [`source`](std::error::Error::source).
 #[derive(Debug, Clone)]
 pub struct DumpError {
     /// Where the bad document (or line) starts, in bytes from the start of the input.
     pub offset: u64,
-    /// What is wrong: `truncated: ...`, `corrupt document`, `not JSON`, ...
+    /// Which way the input is wrong: what a program matches on.
+    pub kind: DumpErrorKind,
+    /// What is wrong, for people: `truncated: ...`, `corrupt document`, `not JSON`, ...
     pub message: String,
     /// The input is gzip-compressed: [`offset`](Self::offset) counts decompressed bytes.
     pub gzip: bool,
     cause: Option<Arc<dyn Error + Send + Sync>>,
+}
+
+/// Which way a dump is wrong ([`DumpError::kind`]).
+///
+/// ```
+/// use mongo_schema_cli::dump::{DumpErrorKind, DumpFormat, DumpReader};
+///
+/// // a BSON file cut two bytes into its first document's length prefix
+/// let error = DumpReader::new(&[5u8, 0][..], DumpFormat::Bson).next().unwrap().unwrap_err();
+/// assert_eq!((error.offset, error.kind), (0, DumpErrorKind::Truncated));
+/// assert_eq!(error.to_string(), "at byte offset 0: truncated: the file ends 2 byte(s) into a document's length prefix");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum DumpErrorKind {
+    /// Reading the input failed (the I/O or gzip error is the source).
+    Read,
+    /// The input ends inside a document, its length prefix, or where an archive needs more.
+    Truncated,
+    /// A BSON length prefix no document can have: not a BSON dump, or damaged there.
+    BadLength,
+    /// A BSON document whose elements do not decode (the BSON error is the source).
+    CorruptDocument,
+    /// A `mongodump --archive` whose framing is wrong: magic number, terminators, headers.
+    CorruptArchive,
+    /// The archive holds no collection of the namespace asked for (the message lists the
+    /// ones it holds).
+    MissingCollection,
+    /// A line or an array element that is not JSON (serde_json's error is the source).
+    NotJson,
+    /// A JSON array of documents broken between its elements (`expected ',' or ']' ...`).
+    ArraySyntax,
+    /// A line longer than [`MAX_LINE`]: not Extended JSON lines.
+    LineTooLong,
+    /// JSON that is not Extended JSON (bson's error is the source).
+    NotExtendedJson,
+    /// A line or an array element holding a value that is not a document.
+    NotADocument,
+    /// A document that cannot be encoded as BSON (bson's error is the source).
+    NotEncodable,
 }
 
 impl fmt::Display for DumpError {
@@ -91,11 +134,12 @@ impl fmt::Display for DumpError {
     }
 }
 
-/// Equal when they say the same: same offset, message and cause text.
+/// Equal when they say the same: same offset, kind, message and cause text.
 impl PartialEq for DumpError {
     fn eq(&self, other: &Self) -> bool {
-        let cause = |e: &DumpError| e.cause.as_ref().map(|c| c.to_string());
-        (self.offset, self.gzip, &self.message, cause(self)) == (other.offset, other.gzip, &other.message, cause(other))
+        let said =
+            |e: &DumpError| (e.offset, e.gzip, e.kind, e.message.clone(), e.cause.as_ref().map(|c| c.to_string()));
+        said(self) == said(other)
     }
 }
 
@@ -109,19 +153,20 @@ impl Error for DumpError {
 
 /// What is wrong with one document, before its offset is attached.
 struct Bad {
+    kind: DumpErrorKind,
     message: String,
     cause: Option<Arc<dyn Error + Send + Sync>>,
 }
 
 impl Bad {
     /// A problem the message says in full.
-    fn new(message: String) -> Self {
-        Bad { message, cause: None }
+    fn new(kind: DumpErrorKind, message: String) -> Self {
+        Bad { kind, message, cause: None }
     }
 
     /// `message`, caused by `e`.
-    fn by<E: Error + Send + Sync + 'static>(message: &str) -> impl FnOnce(E) -> Bad + '_ {
-        move |e| Bad { message: message.to_owned(), cause: Some(Arc::new(e)) }
+    fn by<E: Error + Send + Sync + 'static>(kind: DumpErrorKind, message: &str) -> impl FnOnce(E) -> Bad + '_ {
+        move |e| Bad { kind, message: message.to_owned(), cause: Some(Arc::new(e)) }
     }
 }
 
@@ -248,7 +293,7 @@ impl<R: BufRead> DumpReader<R> {
             let mut prefix = [0u8; 4];
             let got = match read_full(&mut self.input, &mut prefix) {
                 Ok(n) => n,
-                Err(e) => return Some(Err(Bad::by("read error")(e))),
+                Err(e) => return Some(Err(Bad::by(DumpErrorKind::Read, "read error")(e))),
             };
             let expected = match &self.archive {
                 ArchiveState::Magic => "the archive's magic number",
@@ -262,14 +307,20 @@ impl<R: BufRead> DumpReader<R> {
                 return self.archive_end();
             }
             if got < 4 {
-                return Some(Err(Bad::new(format!("truncated: the archive ends where {expected} was expected"))));
+                return Some(Err(Bad::new(
+                    DumpErrorKind::Truncated,
+                    format!("truncated: the archive ends where {expected} was expected"),
+                )));
             }
             let terminator = prefix == TERMINATOR;
             match self.archive.clone() {
                 ArchiveState::Magic => {
                     self.offset += 4;
                     if prefix != ARCHIVE_MAGIC {
-                        return Some(Err(Bad::new(format!("corrupt archive: expected {expected}"))));
+                        return Some(Err(Bad::new(
+                            DumpErrorKind::CorruptArchive,
+                            format!("corrupt archive: expected {expected}"),
+                        )));
                     }
                     self.archive = ArchiveState::Header;
                 }
@@ -278,10 +329,16 @@ impl<R: BufRead> DumpReader<R> {
                     self.archive = ArchiveState::Between;
                 }
                 ArchiveState::EofTerminator => {
-                    return Some(Err(Bad::new(format!("corrupt archive: expected {expected}"))));
+                    return Some(Err(Bad::new(
+                        DumpErrorKind::CorruptArchive,
+                        format!("corrupt archive: expected {expected}"),
+                    )));
                 }
                 ArchiveState::Between if terminator => {
-                    return Some(Err(Bad::new(format!("corrupt archive: expected {expected}, found a terminator"))));
+                    return Some(Err(Bad::new(
+                        DumpErrorKind::CorruptArchive,
+                        format!("corrupt archive: expected {expected}, found a terminator"),
+                    )));
                 }
                 ArchiveState::Segment(true) => return Some(self.bson_into(prefix, out).map(|()| Kind::Bson)),
                 ArchiveState::Segment(false) => {
@@ -300,9 +357,12 @@ impl<R: BufRead> DumpReader<R> {
                             let name = |key: &str| doc.get_str(key).ok().map(str::to_owned);
                             let (Some(db), Some(collection)) = (name("db"), name("collection")) else {
                                 let what = if state == ArchiveState::Prelude { "metadata" } else { "namespace header" };
-                                return Some(Err(Bad::new(format!(
-                                    "corrupt archive: a {what} document without string fields db and collection"
-                                ))));
+                                return Some(Err(Bad::new(
+                                    DumpErrorKind::CorruptArchive,
+                                    format!(
+                                        "corrupt archive: a {what} document without string fields db and collection"
+                                    ),
+                                )));
                             };
                             let namespace = format!("{db}.{collection}");
                             if state == ArchiveState::Prelude {
@@ -336,7 +396,10 @@ impl<R: BufRead> DumpReader<R> {
         }
         let held =
             if self.archive_namespaces.is_empty() { "none".to_owned() } else { self.archive_namespaces.join(", ") };
-        Some(Err(Bad::new(format!("the archive holds no collection {wanted}; it holds: {held}"))))
+        Some(Err(Bad::new(
+            DumpErrorKind::MissingCollection,
+            format!("the archive holds no collection {wanted}; it holds: {held}"),
+        )))
     }
 
     /// In an archive, the collection (`db.collection`) of the document read last (its
@@ -403,7 +466,7 @@ impl<R: BufRead> DumpReader<R> {
             self.start = self.offset;
             let next = match self.peek_past_blanks() {
                 Ok(next) => next,
-                Err(e) => return Some(Err(Bad::by("read error")(e))),
+                Err(e) => return Some(Err(Bad::by(DumpErrorKind::Read, "read error")(e))),
             };
             self.start = self.offset;
             let expected = match (self.array, next) {
@@ -436,7 +499,7 @@ impl<R: BufRead> DumpReader<R> {
                 (ArrayState::Closed, Some(_)) => "the end of the input after the array's closing ']'",
             };
             let found = next.map_or_else(|| "the end of the input".to_owned(), shown);
-            return Some(Err(Bad::new(format!("expected {expected}, found {found}"))));
+            return Some(Err(Bad::new(DumpErrorKind::ArraySyntax, format!("expected {expected}, found {found}"))));
         }
     }
 
@@ -453,7 +516,7 @@ impl<R: BufRead> DumpReader<R> {
             serde_json::Value::deserialize(&mut de)
         };
         self.offset += counted.count;
-        let value = parsed.map_err(Bad::by("not JSON"))?;
+        let value = parsed.map_err(Bad::by(DumpErrorKind::NotJson, "not JSON"))?;
         json_value(value, "an array element")
     }
 
@@ -468,12 +531,13 @@ impl<R: BufRead> DumpReader<R> {
         let got = match read_full(&mut self.input, &mut prefix) {
             Ok(0) => return None,
             Ok(n) => n,
-            Err(e) => return Some(Err(Bad::by("read error")(e))),
+            Err(e) => return Some(Err(Bad::by(DumpErrorKind::Read, "read error")(e))),
         };
         if got < 4 {
-            return Some(Err(Bad::new(format!(
-                "truncated: the file ends {got} byte(s) into a document's length prefix"
-            ))));
+            return Some(Err(Bad::new(
+                DumpErrorKind::Truncated,
+                format!("truncated: the file ends {got} byte(s) into a document's length prefix"),
+            )));
         }
         Some(self.bson_into(prefix, out).map(|()| Kind::Bson))
     }
@@ -490,16 +554,16 @@ impl<R: BufRead> DumpReader<R> {
             Ok(got) => got,
             Err(e) => {
                 out.truncate(start);
-                return Err(Bad::by("read error")(e));
+                return Err(Bad::by(DumpErrorKind::Read, "read error")(e));
             }
         };
         self.offset += 4 + got as u64;
         if got < len - 4 {
             out.truncate(start);
-            return Err(Bad::new(format!(
-                "truncated: the document declares {len} bytes, the file ends after {}",
-                got + 4
-            )));
+            return Err(Bad::new(
+                DumpErrorKind::Truncated,
+                format!("truncated: the document declares {len} bytes, the file ends after {}", got + 4),
+            ));
         }
         Ok(())
     }
@@ -519,11 +583,14 @@ impl<R: BufRead> DumpReader<R> {
             let got = match (&mut self.input).take(MAX_LINE as u64 + 1).read_until(b'\n', out) {
                 Ok(0) => return None,
                 Ok(n) => n,
-                Err(e) => return Some(Err(Bad::by("read error")(e))),
+                Err(e) => return Some(Err(Bad::by(DumpErrorKind::Read, "read error")(e))),
             };
             self.offset += got as u64;
             if got > MAX_LINE {
-                return Some(Err(Bad::new(format!("line longer than {MAX_LINE} bytes: not Extended JSON lines"))));
+                return Some(Err(Bad::new(
+                    DumpErrorKind::LineTooLong,
+                    format!("line longer than {MAX_LINE} bytes: not Extended JSON lines"),
+                )));
             }
             if out[start..].iter().all(u8::is_ascii_whitespace) {
                 continue;
@@ -552,23 +619,26 @@ fn document_length(prefix: [u8; 4]) -> Result<usize, Bad> {
     let declared = i32::from_le_bytes(prefix);
     let len = usize::try_from(declared).ok().filter(|n| (5..=MAX_DOCUMENT_SIZE).contains(n));
     len.ok_or_else(|| {
-        Bad::new(format!(
+        Bad::new(
+            DumpErrorKind::BadLength,
+            format!(
             "corrupt: document length {declared} is outside 5..={MAX_DOCUMENT_SIZE}; not a BSON dump, or damaged here"
-        ))
+        ),
+        )
     })
 }
 
 /// A BSON document's bytes, checked: framing, then every element, nested ones included.
 fn decode_bson(bytes: Vec<u8>) -> Result<RawDocumentBuf, Bad> {
-    let doc = RawDocumentBuf::from_bytes(bytes).map_err(Bad::by("corrupt document"))?;
-    well_formed(&doc).map_err(Bad::by("corrupt document"))?;
+    let doc = RawDocumentBuf::from_bytes(bytes).map_err(Bad::by(DumpErrorKind::CorruptDocument, "corrupt document"))?;
+    well_formed(&doc).map_err(Bad::by(DumpErrorKind::CorruptDocument, "corrupt document"))?;
     Ok(doc)
 }
 
 /// [`decode_bson`] in place.
 fn check_bson(bytes: &[u8]) -> Result<&RawDocument, Bad> {
-    let doc = RawDocument::from_bytes(bytes).map_err(Bad::by("corrupt document"))?;
-    well_formed(doc).map_err(Bad::by("corrupt document"))?;
+    let doc = RawDocument::from_bytes(bytes).map_err(Bad::by(DumpErrorKind::CorruptDocument, "corrupt document"))?;
+    well_formed(doc).map_err(Bad::by(DumpErrorKind::CorruptDocument, "corrupt document"))?;
     Ok(doc)
 }
 
@@ -605,8 +675,8 @@ impl Metadata {
     /// versions write it).
     pub fn parse(json: &str) -> Result<Metadata, DumpError> {
         let doc = json_document(json.as_bytes()).map_err(|bad| bad.at(0, false))?;
-        let doc =
-            crate::bson::Document::try_from(doc.as_ref()).map_err(|e| Bad::by("cannot decode")(e).at(0, false))?;
+        let doc = crate::bson::Document::try_from(doc.as_ref())
+            .map_err(|e| Bad::by(DumpErrorKind::CorruptDocument, "cannot decode")(e).at(0, false))?;
         let indexes = match doc.get_array("indexes") {
             Ok(list) => list.iter().filter_map(|i| i.as_document().cloned()).collect(),
             Err(_) => Vec::new(),
@@ -616,16 +686,27 @@ impl Metadata {
     }
 }
 
+/// The `$type` alias of a BSON type code (`array`, `string`), as mongod names types.
+fn bson_type_name(code: u8) -> String {
+    let alias = mongo_schema_contract::bson::ALIASES.iter().find(|(_, c)| *c == code);
+    alias.map_or_else(|| format!("BSON type 0x{code:02x}"), |(name, _)| (*name).to_owned())
+}
+
 fn json_document(line: &[u8]) -> Result<RawDocumentBuf, Bad> {
-    let value: serde_json::Value = serde_json::from_slice(line).map_err(Bad::by("not JSON"))?;
+    let value: serde_json::Value = serde_json::from_slice(line).map_err(Bad::by(DumpErrorKind::NotJson, "not JSON"))?;
     json_value(value, "a line")
 }
 
 fn json_value(value: serde_json::Value, what: &str) -> Result<RawDocumentBuf, Bad> {
     match Bson::try_from(value) {
-        Ok(Bson::Document(doc)) => RawDocumentBuf::try_from(&doc).map_err(Bad::by("cannot encode as BSON")),
-        Ok(other) => Err(Bad::new(format!("{what} holds {:?}, not a document", other.element_type()))),
-        Err(e) => Err(Bad::by("not Extended JSON")(e)),
+        Ok(Bson::Document(doc)) => {
+            RawDocumentBuf::try_from(&doc).map_err(Bad::by(DumpErrorKind::NotEncodable, "cannot encode as BSON"))
+        }
+        Ok(other) => {
+            let held = bson_type_name(other.element_type() as u8);
+            Err(Bad::new(DumpErrorKind::NotADocument, format!("{what} holds {held}, not a document")))
+        }
+        Err(e) => Err(Bad::by(DumpErrorKind::NotExtendedJson, "not Extended JSON")(e)),
     }
 }
 
@@ -674,7 +755,7 @@ impl<R: BufRead> DumpReader<R> {
 
 impl Bad {
     fn at(self, offset: u64, gzip: bool) -> DumpError {
-        DumpError { offset, gzip, message: self.message, cause: self.cause }
+        DumpError { offset, gzip, kind: self.kind, message: self.message, cause: self.cause }
     }
 }
 
@@ -712,7 +793,8 @@ impl Frame {
         let decoded = match self.kind {
             Kind::Bson => decode_bson(self.bytes),
             Kind::Line => json_document(&self.bytes),
-            Kind::Checked => RawDocumentBuf::from_bytes(self.bytes).map_err(Bad::by("corrupt document")),
+            Kind::Checked => RawDocumentBuf::from_bytes(self.bytes)
+                .map_err(Bad::by(DumpErrorKind::CorruptDocument, "corrupt document")),
         };
         decoded.map_err(|bad| bad.at(self.offset, self.gzip))
     }
@@ -770,7 +852,9 @@ impl Batch {
         let decoded = match item.kind {
             Kind::Bson => check_bson(bytes).map(Cow::Borrowed),
             Kind::Line => json_document(bytes).map(Cow::Owned),
-            Kind::Checked => RawDocument::from_bytes(bytes).map(Cow::Borrowed).map_err(Bad::by("corrupt document")),
+            Kind::Checked => RawDocument::from_bytes(bytes)
+                .map(Cow::Borrowed)
+                .map_err(Bad::by(DumpErrorKind::CorruptDocument, "corrupt document")),
         };
         decoded.map_err(|bad| bad.at(item.offset, self.gzip))
     }

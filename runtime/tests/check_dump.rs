@@ -246,6 +246,25 @@ fn the_json_report_says_what_the_text_says() {
     assert_eq!(report["totals"], serde_json::json!({ "collections": 2, "documents": 43, "failed": 15 }));
 }
 
+/// The JSON of a check an input stopped: what was read before counts, the collection names
+/// the input it stopped in, and `error` holds what the command prints on standard error.
+#[test]
+fn the_json_report_of_a_stopped_check_names_the_input_and_the_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = bson_bytes((0..12).map(account));
+    let truncated = dir.path().join("truncated.bson");
+    std::fs::write(&truncated, &whole[..whole.len() - 10]).unwrap();
+    let args = ["--format", "json", "--ids", "1", "--collection", "t_account", "--jobs", "1"];
+    let (code, out, err) = schema(&[&args[..], &[truncated.to_str().unwrap()]].concat());
+    assert_eq!(code, 2, "{err}");
+    let shown = out.replace(&dir.path().display().to_string(), "<dir>");
+    insta::assert_snapshot!(shown);
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let error = report["error"].as_str().expect("an error");
+    assert!(err.contains(error), "{err}");
+    assert_eq!(report["collections"][0]["incomplete"], truncated.display().to_string());
+}
+
 /// What the iterator reads, as (document bytes or error) in order.
 fn by_iterator(bytes: &[u8]) -> Vec<Result<Vec<u8>, DumpError>> {
     let reader = dump::from_reader(std::io::Cursor::new(bytes.to_vec())).unwrap();

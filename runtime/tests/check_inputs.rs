@@ -13,7 +13,7 @@ use migrate_models::v3;
 use mongo_schema::bson;
 use mongo_schema::bson::{doc, oid::ObjectId, RawDocumentBuf};
 use mongo_schema::cli::run;
-use mongo_schema::dump::{self, DumpError, DumpFormat};
+use mongo_schema::dump::{self, DumpError, DumpErrorKind, DumpFormat};
 use std::io::{Cursor, Write};
 
 fn schema(args: &[&str]) -> (i32, String, String) {
@@ -116,21 +116,27 @@ fn every_format_reads_the_same_documents_plain_or_gzip() {
 
 #[test]
 fn malformed_json_arrays_name_the_offset_and_what_was_expected() {
-    for (text, offset, message) in [
-        ("[{\"a\": 1} {\"a\": 2}]", 10, "expected ',' or ']' after a document of the array, found '{'"),
-        ("[{\"a\": 1},", 10, "expected a document or ']', found the end of the input"),
-        ("[{\"a\": 1}", 9, "expected ',' or ']' after a document of the array, found the end of the input"),
-        ("[{\"a\": 1}] x", 11, "expected the end of the input after the array's closing ']', found 'x'"),
-        ("[{\"a\": 1}][]", 10, "expected the end of the input after the array's closing ']', found '['"),
-        ("[{\"a\": 1}, [2]]", 11, "an array element holds Array, not a document"),
-        ("[{\"a\": 1}, {\"a\": }]", 11, "not JSON"),
+    use DumpErrorKind::{ArraySyntax, NotADocument, NotJson};
+    for (text, offset, kind, message) in [
+        ("[{\"a\": 1} {\"a\": 2}]", 10, ArraySyntax, "expected ',' or ']' after a document of the array, found '{'"),
+        ("[{\"a\": 1},", 10, ArraySyntax, "expected a document or ']', found the end of the input"),
+        (
+            "[{\"a\": 1}",
+            9,
+            ArraySyntax,
+            "expected ',' or ']' after a document of the array, found the end of the input",
+        ),
+        ("[{\"a\": 1}] x", 11, ArraySyntax, "expected the end of the input after the array's closing ']', found 'x'"),
+        ("[{\"a\": 1}][]", 10, ArraySyntax, "expected the end of the input after the array's closing ']', found '['"),
+        ("[{\"a\": 1}, [2]]", 11, NotADocument, "an array element holds array, not a document"),
+        ("[{\"a\": 1}, {\"a\": }]", 11, NotJson, "not JSON"),
     ] {
         let (format, _, docs, err) = read(text.as_bytes().to_vec());
         assert_eq!(format, DumpFormat::JsonArray);
         assert_eq!(docs.len(), 1, "{text}");
         let err = err.unwrap_or_else(|| panic!("{text}: no error"));
         assert_eq!(err.offset, offset, "{text}: {err}");
-        assert_eq!(err.message, message, "{text}: {err}");
+        assert_eq!((err.kind, err.message.as_str()), (kind, message), "{text}: {err}");
     }
 }
 
@@ -152,7 +158,7 @@ fn gzip_errors_count_offsets_in_the_decompressed_data() {
     let whole = gzip(&bytes);
     let (_, _, _, err) = read(whole[..whole.len() / 2].to_vec());
     let err = err.expect("a truncated gzip stream is an error");
-    assert!(err.message.starts_with("read error") || err.message.starts_with("truncated"), "{err}");
+    assert!(matches!(err.kind, DumpErrorKind::Read | DumpErrorKind::Truncated), "{err}");
 }
 
 #[test]
@@ -265,8 +271,11 @@ fn an_archive_yields_one_collections_documents_across_its_segments_plain_or_gzip
         .find_map(Result::err)
         .unwrap();
     assert_eq!(
-        err.message,
-        "the archive holds no collection db_shop.t_nope; it holds: db_shop.t_order, db_shop.t_user"
+        (err.kind, err.message.as_str()),
+        (
+            DumpErrorKind::MissingCollection,
+            "the archive holds no collection db_shop.t_nope; it holds: db_shop.t_order, db_shop.t_user"
+        )
     );
 }
 
@@ -277,7 +286,9 @@ fn malformed_archives_name_the_offset_and_what_was_expected() {
     // Cut right after the prelude's terminator + the first namespace header.
     let prelude = whole.windows(4).position(|w| w == [0xff; 4]).unwrap() + 4;
     let header_len = bson_bytes(&[namespace_header("t_user", false)]).len();
-    for (bytes, offset, message) in [
+    use DumpErrorKind::{CorruptArchive, Truncated};
+    let kinds = [Truncated, Truncated, CorruptArchive, CorruptArchive, CorruptArchive];
+    for ((bytes, offset, message), kind) in [
         (
             whole[..prelude - 2].to_vec(),
             prelude as u64 - 4,
@@ -304,9 +315,12 @@ fn malformed_archives_name_the_offset_and_what_was_expected() {
             (prelude + header_len) as u64,
             "corrupt archive: expected the terminator after an EOF header".to_owned(),
         ),
-    ] {
+    ]
+    .into_iter()
+    .zip(kinds)
+    {
         let err = dump::from_reader(Cursor::new(bytes)).unwrap().find_map(Result::err).unwrap();
-        assert_eq!((err.offset, err.message.as_str()), (offset, message.as_str()));
+        assert_eq!((err.offset, err.kind, err.message.as_str()), (offset, kind, message.as_str()));
     }
 }
 

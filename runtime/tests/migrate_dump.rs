@@ -6,7 +6,7 @@
 
 use mongo_schema::bson;
 use mongo_schema::bson::{doc, oid::ObjectId, RawDocumentBuf};
-use mongo_schema::dump::{sniff, DumpError, DumpFormat, DumpReader};
+use mongo_schema::dump::{sniff, DumpError, DumpErrorKind, DumpFormat, DumpReader};
 use proptest::prelude::*;
 
 /// `{"hello": "world"}`, byte for byte as the BSON specification's first example.
@@ -64,8 +64,8 @@ fn truncated_document_says_how_much_is_missing() {
     let bytes = [HELLO, &HELLO[..10]].concat();
     let err = read(&bytes, DumpFormat::Bson).1.unwrap();
     assert_eq!(
-        (err.offset, err.message.as_str()),
-        (22, "truncated: the document declares 22 bytes, the file ends after 10")
+        (err.offset, err.kind, err.message.as_str()),
+        (22, DumpErrorKind::Truncated, "truncated: the document declares 22 bytes, the file ends after 10")
     );
 }
 
@@ -75,6 +75,7 @@ fn impossible_lengths_are_corrupt_not_allocated() {
         let bytes = [HELLO, &prefix, b"rest"].concat();
         let err = read(&bytes, DumpFormat::Bson).1.unwrap();
         assert_eq!(err.offset, 22);
+        assert_eq!(err.kind, DumpErrorKind::BadLength, "{err}");
         assert!(err.message.starts_with("corrupt: document length"), "{err}");
     }
 }
@@ -90,7 +91,7 @@ fn damage_inside_a_document_is_corrupt() {
     for bytes in [no_terminator, bad_string_length, bad_nested] {
         let err = read(&bytes, DumpFormat::Bson).1.unwrap();
         assert_eq!(err.offset, 0);
-        assert!(err.message.starts_with("corrupt document"), "{err}");
+        assert_eq!(err.kind, DumpErrorKind::CorruptDocument, "{err}");
     }
 }
 
@@ -117,12 +118,12 @@ fn bad_json_lines_name_their_offset() {
     let text = "{\"a\": 1}\n[1, 2]\n";
     let err = read(text.as_bytes(), DumpFormat::JsonLines).1.unwrap();
     assert_eq!(err.offset, 9);
-    assert!(err.message.contains("not a document"), "{err}");
+    assert_eq!((err.kind, err.message.as_str()), (DumpErrorKind::NotADocument, "a line holds array, not a document"));
     let err = read(b"{\"a\": 1}\n{\"a\": \n", DumpFormat::JsonLines).1.unwrap();
     assert_eq!(err.offset, 9);
-    assert!(err.message.starts_with("not JSON"), "{err}");
+    assert_eq!(err.kind, DumpErrorKind::NotJson, "{err}");
     let err = read(b"{\"d\": {\"$date\": {\"$numberLong\": \"x\"}}}\n", DumpFormat::JsonLines).1.unwrap();
-    assert!(err.message.starts_with("not Extended JSON"), "{err}");
+    assert_eq!(err.kind, DumpErrorKind::NotExtendedJson, "{err}");
 }
 
 #[test]

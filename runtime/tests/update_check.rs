@@ -195,36 +195,40 @@ fn the_static_lint_passes_updates_that_keep_the_rules() {
 
 #[test]
 fn the_static_lint_finds_what_an_update_can_break() {
-    let cases: [(Document, &str, &str); 15] = [
-        (doc! { "$set": { "adress.city": "Oslo" } }, "adress.city", "did you mean `address`"),
-        (doc! { "$set": { "address.cty": "Oslo" } }, "address.cty", "did you mean `city`"),
-        (doc! { "$push": { "items": { "sku": "x", "quantity": 1 } } }, "items", "$slice: -5"),
-        (doc! { "$push": { "items": { "$each": [], "$slice": -50 } } }, "items", "keeps more than maxItems"),
-        (doc! { "$inc": { "visits": dec("1") } }, "visits", "leaves a decimal"),
-        (doc! { "$inc": { "points": 1.5 } }, "points", "leaves a double"),
-        (doc! { "$set": { "note": null } }, "note", "`bsonType`"),
-        (doc! { "$set": { "points": 5000_i64 } }, "points", "`maximum`"),
-        (doc! { "$set": { "items.0.quantity": 0 } }, "items.0.quantity", "`minimum`"),
-        (doc! { "$unset": { "orderNo": "" } }, "orderNo", "removes a required field"),
-        (doc! { "$rename": { "orderNo": "number" } }, "orderNo", "moves a required field"),
-        (doc! { "$currentDate": { "note": true } }, "note", "the current date breaks `bsonType`"),
-        (doc! { "$pop": { "orderNo": 1 } }, "orderNo", "$pop needs an array"),
+    use mongo_schema::validate::FindingKind::{self, *};
+    let cases: [(Document, &str, FindingKind, &str); 15] = [
+        (doc! { "$set": { "adress.city": "Oslo" } }, "adress.city", UnknownPath, "did you mean `address`"),
+        (doc! { "$set": { "address.cty": "Oslo" } }, "address.cty", UnknownPath, "did you mean `city`"),
+        (doc! { "$push": { "items": { "sku": "x", "quantity": 1 } } }, "items", Unbounded, "$slice: -5"),
+        (doc! { "$push": { "items": { "$each": [], "$slice": -50 } } }, "items", Unbounded, "keeps more than maxItems"),
+        (doc! { "$inc": { "visits": dec("1") } }, "visits", ArithmeticType, "leaves a decimal"),
+        (doc! { "$inc": { "points": 1.5 } }, "points", ArithmeticType, "leaves a double"),
+        (doc! { "$set": { "note": null } }, "note", Value, "`bsonType`"),
+        (doc! { "$set": { "points": 5000_i64 } }, "points", Value, "`maximum`"),
+        (doc! { "$set": { "items.0.quantity": 0 } }, "items.0.quantity", Value, "`minimum`"),
+        (doc! { "$unset": { "orderNo": "" } }, "orderNo", RequiredRemoved, "removes a required field"),
+        (doc! { "$rename": { "orderNo": "number" } }, "orderNo", RequiredRemoved, "moves a required field"),
+        (doc! { "$currentDate": { "note": true } }, "note", Value, "the current date breaks `bsonType`"),
+        (doc! { "$pop": { "orderNo": 1 } }, "orderNo", NotAnArray, "$pop needs an array"),
         (
             doc! { "$inc": { "items.0.quantity": 1 } },
             "items.0.quantity",
+            Creation,
             "holding only `quantity`, without its required sku",
         ),
-        (doc! { "$set": { "items.2.sku": "x" } }, "items.2.sku", "pads it with nulls"),
+        (doc! { "$set": { "items.2.sku": "x" } }, "items.2.sku", Creation, "pads it with nulls"),
     ];
-    for (update, path, words) in cases {
-        let found = findings(update.clone());
+    for (update, path, kind, words) in cases {
+        let found = check_update_static::<Order>(&update);
         assert!(
-            found.iter().any(|(p, message)| p == path && message.contains(words)),
-            "{update}: expected `{words}` at {path}, found {found:?}"
+            found.iter().any(|f| f.path == path && f.kind == kind && f.to_string().contains(words)),
+            "{update}: expected {kind:?} `{words}` at {path}, found {found:?}"
         );
     }
-    let refused = findings(doc! { "$set": { "points": 1_i64 }, "$inc": { "points": 1_i64 } });
-    assert!(refused.iter().any(|(_, m)| m.contains("40 ConflictingUpdateOperators")), "{refused:?}");
+    let conflicting = doc! { "$set": { "points": 1_i64 }, "$inc": { "points": 1_i64 } };
+    let refused = check_update_static::<Order>(&conflicting);
+    assert_eq!(refused.iter().map(|f| f.kind).collect::<Vec<_>>(), [Refused], "{refused:?}");
+    assert!(refused[0].message.contains("40 ConflictingUpdateOperators"), "{refused:?}");
 }
 
 /// The lint's promise, checked with `check_update` (itself held to mongod): an update the lint

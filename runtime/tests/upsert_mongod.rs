@@ -61,7 +61,7 @@ fn the_lint_reports_a_missing_required_field_exactly_when_mongod_refuses_the_ins
             .and_then(Bson::as_document)
             .map(|e| e.get_i32("code").unwrap());
         let findings = check_upsert_static::<Counter>(filter, update);
-        let missing = findings.iter().any(|f| f.message.contains("an upsert that inserts creates a document without"));
+        let missing = findings.iter().any(|f| f.kind == mongo_schema::validate::FindingKind::UpsertMissing);
         assert_eq!(
             refused == Some(121),
             missing,

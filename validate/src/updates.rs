@@ -15,7 +15,7 @@ use mongo_schema_core::schema::MongoSchema;
 /// nothing:
 ///
 /// ```
-/// use mongo_schema::{bson::doc, check_update_static, MongoSchema};
+/// use mongo_schema::{bson::doc, check_update_static, validate::FindingKind, MongoSchema};
 /// use serde::{Deserialize, Serialize};
 ///
 /// #[derive(Serialize, Deserialize, MongoSchema)]
@@ -34,8 +34,8 @@ use mongo_schema_core::schema::MongoSchema;
 /// assert_eq!(check_update_static::<Post>(&add_comment("nice")), []);
 ///
 /// let findings = check_update_static::<Post>(&doc! { "$push": { "coments": "nice" } });
-/// assert_eq!(findings[0].path, "coments");
-/// assert!(findings[0].message.contains("did you mean `comments`?"));
+/// assert_eq!((findings[0].path.as_str(), findings[0].kind), ("coments", FindingKind::UnknownPath));
+/// assert!(findings[0].message.contains("did you mean `comments`?")); // for people
 /// ```
 pub fn check_update_static<T: MongoSchema + ?Sized>(update: &Document) -> Vec<Finding> {
     lint_update(&T::json_schema(), update)
@@ -46,7 +46,7 @@ pub fn check_update_static<T: MongoSchema + ?Sized>(update: &Document) -> Vec<Fi
 /// mongod refuses that insert with 121). See [`lint_upsert`].
 ///
 /// ```
-/// use mongo_schema::{bson::doc, check_upsert_static, MongoSchema};
+/// use mongo_schema::{bson::doc, check_upsert_static, validate::FindingKind, MongoSchema};
 /// use serde::{Deserialize, Serialize};
 ///
 /// #[derive(Serialize, Deserialize, MongoSchema)]
@@ -60,6 +60,7 @@ pub fn check_update_static<T: MongoSchema + ?Sized>(update: &Document) -> Vec<Fi
 ///
 /// let bump = doc! { "$inc": { "hits": 1 } };
 /// let findings = check_upsert_static::<Counter>(&doc! { "page": "/" }, &bump);
+/// assert_eq!(findings[0].kind, FindingKind::UpsertMissing, "{}", findings[0]);
 /// assert!(findings[0].message.contains("without `owner`"), "{}", findings[0]);
 /// let complete = doc! { "$inc": { "hits": 1 }, "$setOnInsert": { "owner": "ops" } };
 /// assert_eq!(check_upsert_static::<Counter>(&doc! { "page": "/" }, &complete), []);

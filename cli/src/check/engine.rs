@@ -3,7 +3,7 @@
 //! the others read; the batch reports are merged in input order, so the report is the one a
 //! single thread makes, byte for byte.
 
-use super::error::CheckError;
+use super::error::{CheckError, CheckErrorKind};
 use super::report::DryRunReport;
 use crate::dump::{self, Batch, DumpError, DumpReader};
 use crate::Validator;
@@ -60,20 +60,24 @@ pub fn check_input(
     let (input, len): (Box<dyn Read + Send>, Option<u64>) = if path == Path::new("-") {
         (Box::new(io::stdin()), None)
     } else {
-        let file = std::fs::File::open(path).map_err(|e| CheckError::caused(&name, e))?;
+        let file = std::fs::File::open(path).map_err(|e| CheckError::caused(CheckErrorKind::Unreadable, &name, e))?;
         let len = file.metadata().map(|m| m.len()).ok();
         (Box::new(file), len)
     };
     let input = progress.start(namespace, len, report, input);
-    let mut docs = dump::from_reader(input).map_err(|e| CheckError::caused(&name, e))?.only_namespace(namespace);
+    let mut docs = dump::from_reader(input)
+        .map_err(|e| CheckError::caused(CheckErrorKind::Unreadable, &name, e))?
+        .only_namespace(namespace);
     let result = match jobs {
         0 | 1 => sequential(&mut docs, validator, report, progress),
         _ => parallel(&mut docs, validator, jobs, report, progress),
     };
     progress.finish();
-    result.map_err(|e| CheckError::caused(&name, e))?;
+    result.map_err(|e| CheckError::caused(CheckErrorKind::Unreadable, &name, e))?;
     if docs.documents() == 0 {
-        return Err(CheckError::new(format!(
+        return Err(CheckError::new(
+            CheckErrorKind::Empty,
+            format!(
             "{name}: empty: no documents (expected mongodump BSON or --archive, Extended JSON lines or a JSON array, plain or gzip)"
         )));
     }

@@ -1,7 +1,7 @@
 //! Which documents to check against which collection's validator: files go to the chosen
 //! collection, mongodump directories' files to the collections of their names.
 
-use super::error::CheckError;
+use super::error::{CheckError, CheckErrorKind};
 use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -48,10 +48,13 @@ pub fn plan(known: &[String], chosen: Option<&str>, inputs: &[PathBuf]) -> Resul
             continue;
         }
         let Some(chosen) = chosen else {
-            return Err(CheckError::new(format!(
+            return Err(CheckError::new(
+                CheckErrorKind::NoMatch,
+                format!(
                 "{}: a file holds one collection: name its model with --collection (a mongodump directory needs none)",
                 path.display()
-            )));
+            ),
+            ));
         };
         found.entry(chosen.to_owned()).or_default().push(path.clone());
     }
@@ -78,7 +81,7 @@ pub fn plan(known: &[String], chosen: Option<&str>, inputs: &[PathBuf]) -> Resul
             ),
         };
         let dirs: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
-        return Err(CheckError::new(format!("{}: {wanted}", dirs.join(", "))));
+        return Err(CheckError::new(CheckErrorKind::NoMatch, format!("{}: {wanted}", dirs.join(", "))));
     }
     Ok(plan)
 }
@@ -88,13 +91,16 @@ pub fn plan(known: &[String], chosen: Option<&str>, inputs: &[PathBuf]) -> Resul
 /// (`db.collection`, file), sorted. `.metadata.json` and other files are not documents,
 /// and the server's `system.*` collections are left out.
 pub fn dump_directory(dir: &Path) -> Result<Vec<(String, PathBuf)>, CheckError> {
-    let in_dir = |e: io::Error, at: &Path| CheckError::new(format!("{}: {e}", at.display()));
+    let in_dir = |e: io::Error, at: &Path| CheckError::new(CheckErrorKind::NotADump, format!("{}: {e}", at.display()));
     let mut own = collections_in(dir).map_err(|e| in_dir(e, dir))?;
     let mut found = Vec::new();
     if !own.is_empty() {
         let db = dir.canonicalize().ok().and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()));
         let db = db.ok_or_else(|| {
-            CheckError::new(format!("{}: cannot tell the database from the directory's name", dir.display()))
+            CheckError::new(
+                CheckErrorKind::NotADump,
+                format!("{}: cannot tell the database from the directory's name", dir.display()),
+            )
         })?;
         found.extend(own.drain(..).map(|(c, f)| (format!("{db}.{c}"), f)));
     } else {
@@ -112,19 +118,25 @@ pub fn dump_directory(dir: &Path) -> Result<Vec<(String, PathBuf)>, CheckError> 
         }
     }
     if found.is_empty() {
-        return Err(CheckError::new(format!(
+        return Err(CheckError::new(
+            CheckErrorKind::NotADump,
+            format!(
             "{}: not a mongodump directory: no <db>/<collection>.bson or .bson.gz files in it or its subdirectories",
             dir.display()
-        )));
+        ),
+        ));
     }
     let mut seen: BTreeMap<&str, &Path> = BTreeMap::new();
     for (namespace, file) in &found {
         if let Some(other) = seen.insert(namespace, file) {
-            return Err(CheckError::new(format!(
-                "{} and {} both dump {namespace}: keep one (checking both would count every document twice)",
-                other.display(),
-                file.display()
-            )));
+            return Err(CheckError::new(
+                CheckErrorKind::DuplicateCollection,
+                format!(
+                    "{} and {} both dump {namespace}: keep one (checking both would count every document twice)",
+                    other.display(),
+                    file.display()
+                ),
+            ));
         }
     }
     Ok(found)

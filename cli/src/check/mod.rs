@@ -13,7 +13,7 @@ mod live;
 mod report;
 
 pub use engine::{check_input, Progress};
-pub use error::CheckError;
+pub use error::{CheckError, CheckErrorKind};
 pub use fix::{suggest, Fix, BYPASS_NOTE};
 pub use inputs::{dump_directory, plan, Plan, Target};
 #[cfg(feature = "live")]
@@ -40,9 +40,10 @@ pub fn schema_to_check(
     let registered = crate::registered().into_iter().find(|r| r.db == db && r.collection == collection);
     match registered {
         Some(r) if timeseries => Ok((r.json_schema)()),
-        _ => Err(CheckError::new(format!(
-            "{db}.{collection}: the model has no `$jsonSchema` validator to check documents against"
-        ))),
+        _ => Err(CheckError::new(
+            CheckErrorKind::NoValidator,
+            format!("{db}.{collection}: the model has no `$jsonSchema` validator to check documents against"),
+        )),
     }
 }
 
@@ -56,5 +57,13 @@ pub fn validator_for(db: &str, collection: &str, schema: &Document) -> Result<Va
         Some(r) => Validator::annotated(schema, r.name, r.fields),
         None => Validator::new(schema),
     };
-    compiled.map_err(|e| CheckError::new(format!("{db}.{collection}: the validator does not compile: {e}")))
+    compiled.map_err(|e| {
+        CheckError::new(
+            CheckErrorKind::InvalidValidator,
+            format!("{db}.{collection}: the validator does not compile: {e}"),
+        )
+    })
 }
+
+#[cfg(test)]
+mod tests;

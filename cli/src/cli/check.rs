@@ -9,7 +9,7 @@ use crate::migrate::Model;
 use crate::Validator;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
-use serde_json::{json, Value};
+use serde::Serialize;
 use std::io::{self, IsTerminal, Read, Write};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
@@ -134,7 +134,7 @@ pub(crate) fn run(models: &[Model], args: CheckArgs, out: &mut dyn Write) -> Res
     match args.format {
         CheckFormat::Text if error.is_some() && checked.is_empty() => {}
         CheckFormat::Text => write!(out, "{}", text(&checked, &plan))?,
-        CheckFormat::Json => writeln!(out, "{}", json_report(&checked, &plan, error.as_deref()))?,
+        CheckFormat::Json => writeln!(out, "{}", pretty(&Report::new(&checked, &plan, error.as_deref())))?,
     }
     match error {
         Some(message) => Err(Exit(2, message)),
@@ -211,25 +211,21 @@ fn live(models: &[Model], args: &CheckArgs, uri: &str, out: &mut dyn Write) -> R
                 }
             }
             CheckFormat::Json => {
-                let mut collection = json_value(std::slice::from_ref(&checked), &plan, None)["collections"][0].take();
-                collection["server"] = json!({
-                    "readPreference": from,
-                    "sampled": found.sampled,
-                    "explained": explained,
-                    "failedAtLeast": found.failed_at_least,
-                    "admittedLocally": found.admitted_locally,
-                    "notes": notes,
-                });
-                json_collections.push(collection);
+                let server = ServerJson {
+                    read_preference: from,
+                    sampled: found.sampled,
+                    explained,
+                    failed_at_least: found.failed_at_least,
+                    admitted_locally: found.admitted_locally,
+                    notes,
+                };
+                json_collections.push(CollectionJson { server: Some(server), ..CollectionJson::new(&checked) });
             }
         }
     }
     match args.format {
         CheckFormat::Text => out.write_all(text_out.as_bytes())?,
-        CheckFormat::Json => {
-            let report = json!({ "collections": json_collections });
-            writeln!(out, "{}", serde_json::to_string_pretty(&report).expect("a JSON value always serialises"))?
-        }
+        CheckFormat::Json => writeln!(out, "{}", pretty(&LiveReport { collections: json_collections }))?,
     }
     Ok(i32::from(failed))
 }
@@ -353,59 +349,173 @@ fn text(checked: &[Checked<'_>], plan: &Plan) -> String {
     out
 }
 
-fn json_report(checked: &[Checked<'_>], plan: &Plan, error: Option<&str>) -> String {
-    serde_json::to_string_pretty(&json_value(checked, plan, error)).expect("a JSON value always serialises")
+/// `check --format json`, as docs/MIGRATIONS.md documents it: one object for CI.
+#[derive(Serialize)]
+struct Report<'a> {
+    collections: Vec<CollectionJson>,
+    unmodelled: Vec<Unmodelled<'a>>,
+    undumped: &'a [String],
+    totals: Totals,
+    /// What stopped the check, with its causes; absent when nothing did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
 }
 
-fn json_value(checked: &[Checked<'_>], plan: &Plan, error: Option<&str>) -> Value {
-    let collections: Vec<Value> = checked
-        .iter()
-        .map(|c| {
-            let groups: Vec<Value> = c
-                .report
-                .sorted_groups()
-                .into_iter()
-                .zip(fixes(c))
-                .map(|(((path, keyword), group), fix)| {
-                    let ids: Vec<Value> =
-                        group.ids.iter().map(|id| serde_json::from_str(id).unwrap_or_else(|_| json!(id))).collect();
-                    let fix = match fix {
-                        Fix::Update { mongosh, note } => json!({ "mongosh": mongosh, "note": note }),
-                        Fix::Human(why) => json!({ "human": why }),
-                    };
-                    json!({
-                        "path": path,
-                        "keyword": keyword,
-                        "field": group.field,
-                        "documents": group.documents,
-                        "ids": ids,
-                        "fix": fix,
-                    })
-                })
-                .collect();
-            json!({
-                "namespace": c.model.namespace(),
-                "rustType": c.model.rust_type,
-                "inputs": c.inputs.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
-                "documents": c.report.documents,
-                "failed": c.report.failed,
-                "groups": groups,
-                "incomplete": c.stopped_in.map(|p| p.display().to_string()),
-            })
-        })
-        .collect();
-    let mut report = json!({
-        "collections": collections,
-        "unmodelled": plan.unmodelled.iter().map(|(n, f)| json!({ "namespace": n, "file": f.display().to_string() })).collect::<Vec<_>>(),
-        "undumped": plan.undumped,
-        "totals": {
-            "collections": checked.len(),
-            "documents": checked.iter().map(|c| c.report.documents).sum::<u64>(),
-            "failed": checked.iter().map(|c| c.report.failed).sum::<u64>(),
-        },
-    });
-    if let Some(error) = error {
-        report["error"] = json!(error);
+/// `check --uri --format json`: the collections, each with what the server did.
+#[cfg(feature = "driver")]
+#[derive(Serialize)]
+struct LiveReport {
+    collections: Vec<CollectionJson>,
+}
+
+/// One checked collection.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CollectionJson {
+    namespace: String,
+    rust_type: String,
+    inputs: Vec<String>,
+    documents: u64,
+    failed: u64,
+    groups: Vec<GroupJson>,
+    /// The input that stopped the check of this collection.
+    incomplete: Option<String>,
+    /// `check --uri` only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    server: Option<ServerJson>,
+}
+
+/// Documents failing one keyword at one path, and their fix.
+#[derive(Serialize)]
+struct GroupJson {
+    path: String,
+    keyword: String,
+    field: Option<String>,
+    documents: u64,
+    /// Relaxed Extended JSON values (`{"$oid": ...}`), or the text when an `_id` is missing.
+    ids: Vec<serde_json::Value>,
+    fix: FixJson,
+}
+
+/// A group's fix: `{mongosh, note}`, or `{human}` when a person must decide.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum FixJson {
+    Update { mongosh: String, note: String },
+    Human { human: String },
+}
+
+/// What the server counted and selected, under `check --uri`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ServerJson {
+    read_preference: String,
+    sampled: bool,
+    explained: u64,
+    failed_at_least: bool,
+    admitted_locally: Vec<String>,
+    notes: Vec<String>,
+}
+
+/// A dumped collection no model declares.
+#[derive(Serialize)]
+struct Unmodelled<'a> {
+    namespace: &'a str,
+    file: String,
+}
+
+#[derive(Serialize)]
+struct Totals {
+    collections: usize,
+    documents: u64,
+    failed: u64,
+}
+
+impl<'a> Report<'a> {
+    fn new(checked: &[Checked<'_>], plan: &'a Plan, error: Option<&'a str>) -> Self {
+        Report {
+            collections: checked.iter().map(CollectionJson::new).collect(),
+            unmodelled: plan
+                .unmodelled
+                .iter()
+                .map(|(namespace, file)| Unmodelled { namespace, file: file.display().to_string() })
+                .collect(),
+            undumped: &plan.undumped,
+            totals: Totals {
+                collections: checked.len(),
+                documents: checked.iter().map(|c| c.report.documents).sum(),
+                failed: checked.iter().map(|c| c.report.failed).sum(),
+            },
+            error,
+        }
     }
-    report
+}
+
+impl CollectionJson {
+    fn new(c: &Checked<'_>) -> Self {
+        let groups =
+            c.report.sorted_groups().into_iter().zip(fixes(c)).map(|(((path, keyword), group), fix)| GroupJson {
+                path: path.clone(),
+                keyword: keyword.clone(),
+                field: group.field.clone(),
+                documents: group.documents,
+                ids: group
+                    .ids
+                    .iter()
+                    .map(|id| serde_json::from_str(id).unwrap_or_else(|_| id.as_str().into()))
+                    .collect(),
+                fix: match fix {
+                    Fix::Update { mongosh, note } => FixJson::Update { mongosh, note },
+                    Fix::Human(human) => FixJson::Human { human },
+                },
+            });
+        CollectionJson {
+            namespace: c.model.namespace(),
+            rust_type: c.model.rust_type.clone(),
+            inputs: c.inputs.iter().map(|p| p.display().to_string()).collect(),
+            documents: c.report.documents,
+            failed: c.report.failed,
+            groups: groups.collect(),
+            incomplete: c.stopped_in.map(|p| p.display().to_string()),
+            server: None,
+        }
+    }
+}
+
+/// Indented JSON, as every `--format json` prints it.
+fn pretty(value: &impl Serialize) -> String {
+    serde_json::to_string_pretty(value).expect("the report types serialise to JSON")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `check --uri --format json` adds `server` to each collection, its keys in camelCase
+    /// as the rest of the report (drivertests/tests/check_live_mongod.rs reads it on mongod).
+    #[test]
+    fn the_live_report_names_what_the_server_did_in_camel_case() {
+        let server = ServerJson {
+            read_preference: "secondaryPreferred".to_owned(),
+            sampled: true,
+            explained: 5,
+            failed_at_least: true,
+            admitted_locally: vec![r#"{"$oid":"000000000000000000000001"}"#.to_owned()],
+            notes: vec!["the groups explain the first 5 failing documents (--limit)".to_owned()],
+        };
+        let keys: Vec<String> = match serde_json::to_value(&server).unwrap() {
+            serde_json::Value::Object(map) => map.keys().cloned().collect(),
+            other => panic!("not an object: {other}"),
+        };
+        assert_eq!(keys, ["readPreference", "sampled", "explained", "failedAtLeast", "admittedLocally", "notes"]);
+    }
+
+    /// A fix is `{mongosh, note}` or `{human}`, never tagged with the variant's name.
+    #[test]
+    fn fixes_are_untagged_objects() {
+        let update = FixJson::Update { mongosh: "db.x".to_owned(), note: "n".to_owned() };
+        assert_eq!(serde_json::to_string(&update).unwrap(), r#"{"mongosh":"db.x","note":"n"}"#);
+        let human = FixJson::Human { human: "why".to_owned() };
+        assert_eq!(serde_json::to_string(&human).unwrap(), r#"{"human":"why"}"#);
+    }
 }

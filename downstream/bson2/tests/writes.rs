@@ -2,7 +2,7 @@
 //! the lint over an update the code builds, and `check_update` over a stored document, on
 //! bson 2's types.
 
-use mongo_schema::{check_update_static, MongoSchema, Validator};
+use mongo_schema::{check_update_static, validate::FindingKind, MongoSchema, Validator};
 use serde::{Deserialize, Serialize};
 
 #[derive(Serialize, Deserialize, MongoSchema)]
@@ -27,8 +27,12 @@ pub struct Owner {
 fn the_lint_names_a_misspelled_path_and_an_unbounded_push() {
     let update = bson::doc! { "$set": { "owner.username": "x" }, "$push": { "items": "b" } };
     let findings = check_update_static::<Cart>(&update);
-    let paths: Vec<&str> = findings.iter().map(|f| f.path.as_str()).collect();
-    assert_eq!(paths, ["owner.username", "items"], "{findings:#?}");
+    let found: Vec<(&str, FindingKind)> = findings.iter().map(|f| (f.path.as_str(), f.kind)).collect();
+    assert_eq!(
+        found,
+        [("owner.username", FindingKind::UnknownPath), ("items", FindingKind::Unbounded)],
+        "{findings:#?}"
+    );
     assert!(findings[0].message.contains("did you mean `userName`?"), "{}", findings[0].message);
     assert!(findings[1].message.contains("$slice: -3"), "{}", findings[1].message);
 }

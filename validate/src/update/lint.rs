@@ -4,7 +4,7 @@
 //!
 //! ```
 //! use mongo_schema::bson::doc;
-//! use mongo_schema::validate::lint_update;
+//! use mongo_schema::validate::{lint_update, FindingKind};
 //!
 //! let schema = doc! {
 //!     "bsonType": "object",
@@ -15,8 +15,8 @@
 //!     },
 //! };
 //! let findings = lint_update(&schema, &doc! { "$unset": { "name": "" }, "$push": { "tag": "x" } });
-//! let paths: Vec<&str> = findings.iter().map(|f| f.path.as_str()).collect();
-//! assert_eq!(paths, ["name", "tag"]); // a required field removed; a field the schema does not have
+//! let found: Vec<(&str, FindingKind)> = findings.iter().map(|f| (f.path.as_str(), f.kind)).collect();
+//! assert_eq!(found, [("name", FindingKind::RequiredRemoved), ("tag", FindingKind::UnknownPath)]);
 //! assert!(lint_update(&schema, &doc! { "$push": { "tags": { "$each": ["x"], "$slice": -10 } } }).is_empty());
 //! ```
 
@@ -39,8 +39,43 @@ pub struct Finding {
     pub operator: String,
     /// The path as the update writes it (`""` for the update as a whole).
     pub path: String,
-    /// What goes wrong, and what to write instead.
+    /// Which way it goes wrong: what a test or a tool matches on.
+    pub kind: FindingKind,
+    /// What goes wrong, and what to write instead, for people.
     pub message: String,
+}
+
+/// Which way an update goes wrong ([`Finding::kind`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FindingKind {
+    /// mongod refuses the update whatever the document: an unknown operator, paths that
+    /// conflict, a non-numeric `$inc`, ...
+    Refused,
+    /// A path, or a `$rename` destination, names no field of the schema (the message
+    /// suggests the closest one).
+    UnknownPath,
+    /// A value the update writes breaks the field's rules (type, bounds, pattern, enum):
+    /// `$set`, `$setOnInsert`, `$min`, `$max`, `$currentDate`, the elements `$push` and
+    /// `$addToSet` add, the null an `$unset` leaves in an array, a replacement document.
+    Value,
+    /// An `$inc` or `$mul` whose result type the field refuses, or on a field that admits
+    /// no number.
+    ArithmeticType,
+    /// An array operator (`$push`, `$addToSet`, `$pop`, `$pull`, `$pullAll`) on a field
+    /// that admits no array.
+    NotAnArray,
+    /// A `$push` without `$slice` (or with a wider one), or an `$addToSet`, on an array
+    /// with `maxItems`.
+    Unbounded,
+    /// An `$unset` or `$rename` of a required field.
+    RequiredRemoved,
+    /// Creating the path where part of it is missing builds what the schema refuses: a
+    /// document missing its other required fields, a document where an array belongs, an
+    /// array padded with nulls.
+    Creation,
+    /// An upsert that inserts leaves a required top-level field unset.
+    UpsertMissing,
 }
 
 impl fmt::Display for Finding {
@@ -59,7 +94,9 @@ impl fmt::Display for Finding {
 /// and the values `$push` and `$addToSet` add; an `$inc` or `$mul` whose result type the field
 /// refuses (an int32 `$inc` creates an int32 where the field is missing; a double makes a
 /// double); `$currentDate` into a field that is not a date; a `$push` without `$slice` (or a
-/// wider one) on an array with `maxItems`; `$unset` or `$rename` of a required field.
+/// wider one) on an array with `maxItems`; `$unset` or `$rename` of a required field; a path
+/// whose missing parents mongod would create as the schema refuses. Each finding's
+/// [`kind`](Finding::kind) says which.
 ///
 /// Not reported: what depends on the stored values (an `$inc` past `maximum`, an int32
 /// counter overflowing into a long, `$pull` below `minItems`), and anything under a schema
@@ -67,17 +104,17 @@ impl fmt::Display for Finding {
 /// have, `patternProperties`, tuple `items`): paths there pass unchecked.
 pub fn lint_update(schema: &Document, update: &Document) -> Vec<Finding> {
     let mut findings = Vec::new();
-    let whole = |message: String| Finding { operator: String::new(), path: String::new(), message };
+    let whole = |kind, message| Finding { operator: String::new(), path: String::new(), kind, message };
     if update.keys().next().is_none_or(|k| !k.starts_with('$')) {
         let mut replacement = update.clone();
         replacement.remove("_id");
         for v in violations(schema, &Bson::Document(replacement), true) {
-            findings.push(whole(format!("the replacement document breaks the schema: {v}")));
+            findings.push(whole(FindingKind::Value, format!("the replacement document breaks the schema: {v}")));
         }
         return findings;
     }
     if let Err(e) = parse_alone(update) {
-        findings.push(whole(format!("{e}")));
+        findings.push(whole(FindingKind::Refused, e.to_string()));
         return findings;
     }
     let Ok(ops) = operators(update) else { return findings };
@@ -85,9 +122,10 @@ pub fn lint_update(schema: &Document, update: &Document) -> Vec<Finding> {
         for (path, arg) in fields {
             let mut found = Vec::new();
             lint_one(schema, operator, path, arg, &mut found);
-            findings.extend(found.into_iter().map(|message| Finding {
+            findings.extend(found.into_iter().map(|(kind, message)| Finding {
                 operator: operator.to_owned(),
                 path: path.clone(),
+                kind,
                 message,
             }));
         }
@@ -132,6 +170,7 @@ pub fn lint_upsert(schema: &Document, filter: &Document, update: &Document) -> V
         findings.push(Finding {
             operator: String::new(),
             path: String::new(),
+            kind: FindingKind::UpsertMissing,
             message: format!(
                 "an upsert that inserts creates a document without {}, which the schema requires: mongod refuses it \
                  (121 Document failed validation). Set {} with `$setOnInsert` (written only when the upsert inserts), \
@@ -203,7 +242,10 @@ fn step(part: &str) -> Step<'_> {
     }
 }
 
-fn lint_one(schema: &Document, operator: &str, path: &str, arg: &Bson, out: &mut Vec<String>) {
+/// What one operator's path and argument can do wrong, each with its kind.
+type Found = Vec<(FindingKind, String)>;
+
+fn lint_one(schema: &Document, operator: &str, path: &str, arg: &Bson, out: &mut Found) {
     let (sub, required) = match resolve(schema, path) {
         Resolved::Known(sub, required) => (sub, required),
         Resolved::Open => return,
@@ -211,7 +253,10 @@ fn lint_one(schema: &Document, operator: &str, path: &str, arg: &Bson, out: &mut
             let parts: Vec<&str> = path.split('.').collect();
             let at = parts[..=i].join(".");
             let hint = suggestion(parts[i], &known);
-            out.push(format!("`{at}` names no field of the schema{hint}; the update would write outside the model"));
+            out.push((
+                FindingKind::UnknownPath,
+                format!("`{at}` names no field of the schema{hint}; the update would write outside the model"),
+            ));
             return;
         }
         // `Resolved` is `non_exhaustive`: an answer the lint does not know says nothing plainly
@@ -225,7 +270,7 @@ fn lint_one(schema: &Document, operator: &str, path: &str, arg: &Bson, out: &mut
             out.extend(
                 violations(sub.document(), arg, false)
                     .into_iter()
-                    .map(|v| format!("the value {} breaks {v}", value_text(arg))),
+                    .map(|v| (FindingKind::Value, format!("the value {} breaks {v}", value_text(arg)))),
             );
         }
         "$inc" | "$mul" => arithmetic(sub, operator, arg, required, out),
@@ -239,35 +284,41 @@ fn lint_one(schema: &Document, operator: &str, path: &str, arg: &Bson, out: &mut
             out.extend(
                 violations(sub.document(), &now, false)
                     .into_iter()
-                    .map(|v| format!("the current {} breaks {v}", type_name(&now))),
+                    .map(|v| (FindingKind::Value, format!("the current {} breaks {v}", type_name(&now)))),
             );
         }
-        "$unset" if required && !last_is_element(path) => {
-            out.push("removes a required field: every document it updates fails validation (121)".to_owned())
-        }
+        "$unset" if required && !last_is_element(path) => out.push((
+            FindingKind::RequiredRemoved,
+            "removes a required field: every document it updates fails validation (121)".to_owned(),
+        )),
         "$unset" if last_is_element(path) => {
-            out.extend(
-                violations(sub.document(), &Bson::Null, false)
-                    .into_iter()
-                    .map(|v| format!("unsetting an array element sets it to null, which breaks {v}")),
-            );
+            out.extend(violations(sub.document(), &Bson::Null, false).into_iter().map(|v| {
+                (FindingKind::Value, format!("unsetting an array element sets it to null, which breaks {v}"))
+            }));
         }
         "$rename" => {
             if required {
-                out.push("moves a required field away: every document it updates fails validation (121)".to_owned());
+                out.push((
+                    FindingKind::RequiredRemoved,
+                    "moves a required field away: every document it updates fails validation (121)".to_owned(),
+                ));
             }
             if let Bson::String(to) = arg {
                 if let Resolved::Unknown(i, known) = resolve(schema, to) {
                     let parts: Vec<&str> = to.split('.').collect();
                     let hint = suggestion(parts[i], &known);
-                    out.push(format!("the destination `{to}` names no field of the schema{hint}"));
+                    out.push((
+                        FindingKind::UnknownPath,
+                        format!("the destination `{to}` names no field of the schema{hint}"),
+                    ));
                 }
             }
         }
         "$push" | "$addToSet" => array_growth(sub, operator, path, arg, out),
-        "$pop" | "$pull" | "$pullAll" if sub.admitted().is_some_and(|types| !types.contains(&"array")) => out.push(
+        "$pop" | "$pull" | "$pullAll" if sub.admitted().is_some_and(|types| !types.contains(&"array")) => out.push((
+            FindingKind::NotAnArray,
             format!("{operator} needs an array, and the field admits none (mongod refuses it on a stored value)"),
-        ),
+        )),
         _ => {}
     }
 }
@@ -280,7 +331,7 @@ const CREATING: &[&str] =
 /// level as a document holding only the next name (so a document missing its other required
 /// fields, or a document where the schema wants an array), and pads an array with nulls up
 /// to an index past its end.
-fn creation_hazards(schema: &Document, path: &str, out: &mut Vec<String>) {
+fn creation_hazards(schema: &Document, path: &str, out: &mut Found) {
     let parts: Vec<&str> = path.split('.').collect();
     let mut current = SchemaView::new(schema);
     for (i, part) in parts[..parts.len() - 1].iter().enumerate() {
@@ -294,8 +345,11 @@ fn creation_hazards(schema: &Document, path: &str, out: &mut Vec<String>) {
             (Some(position), false) => match current.items() {
                 Items::One(items) => {
                     if position > 0 && items.admitted().is_some_and(|t| !t.contains(&"null")) {
-                        out.push(format!(
-                            "on an array shorter than {position}, `{prefix}` pads it with nulls, which its items refuse"
+                        out.push((
+                            FindingKind::Creation,
+                            format!(
+                                "on an array shorter than {position}, `{prefix}` pads it with nulls, which its items refuse"
+                            ),
                         ));
                     }
                     (items, true)
@@ -309,15 +363,21 @@ fn creation_hazards(schema: &Document, path: &str, out: &mut Vec<String>) {
         };
         if may_be_missing {
             if index(next).is_some() && sub.admitted().is_some_and(|t| t.contains(&"array") && !t.contains(&"object")) {
-                out.push(format!(
-                    "where `{prefix}` is missing, mongod creates it as a document {{\"{next}\": ...}}, not the array the schema wants"
+                out.push((
+                    FindingKind::Creation,
+                    format!(
+                        "where `{prefix}` is missing, mongod creates it as a document {{\"{next}\": ...}}, not the array the schema wants"
+                    ),
                 ));
             }
             let others: Vec<&str> = sub.required().into_iter().filter(|n| *n != next).collect();
             if !others.is_empty() {
-                out.push(format!(
-                    "where `{prefix}` is missing, mongod creates it holding only `{next}`, without its required {}: set the whole `{prefix}` instead",
-                    others.join(", ")
+                out.push((
+                    FindingKind::Creation,
+                    format!(
+                        "where `{prefix}` is missing, mongod creates it holding only `{next}`, without its required {}: set the whole `{prefix}` instead",
+                        others.join(", ")
+                    ),
                 ));
             }
         }
@@ -407,7 +467,7 @@ fn promoted(a: &str, b: &str) -> &'static str {
     NUMBER_ALIASES[rank(a).max(rank(b))]
 }
 
-fn arithmetic(sub: SchemaView<'_>, operator: &str, arg: &Bson, required: bool, out: &mut Vec<String>) {
+fn arithmetic(sub: SchemaView<'_>, operator: &str, arg: &Bson, required: bool, out: &mut Found) {
     if !super::arith::is_number(arg) {
         return;
     }
@@ -415,9 +475,12 @@ fn arithmetic(sub: SchemaView<'_>, operator: &str, arg: &Bson, required: bool, o
     let operand = numeric_type(arg);
     let numeric: Vec<&str> = types.iter().copied().filter(|t| NUMBER_ALIASES.contains(t)).collect();
     if numeric.is_empty() {
-        out.push(format!(
-            "the field admits no number ({}): mongod refuses {operator} on its values (14 TypeMismatch)",
-            types.join(", ")
+        out.push((
+            FindingKind::ArithmeticType,
+            format!(
+                "the field admits no number ({}): mongod refuses {operator} on its values (14 TypeMismatch)",
+                types.join(", ")
+            ),
         ));
         return;
     }
@@ -428,12 +491,15 @@ fn arithmetic(sub: SchemaView<'_>, operator: &str, arg: &Bson, required: bool, o
     }
     for (result, when) in results {
         if !types.contains(&result) {
-            out.push(format!(
-                "{operator} by {} leaves {} {when}, and the field admits only {}: use {} operand",
-                article(operand),
-                article(result),
-                types.join(", "),
-                article(numeric.first().copied().unwrap_or("int"))
+            out.push((
+                FindingKind::ArithmeticType,
+                format!(
+                    "{operator} by {} leaves {} {when}, and the field admits only {}: use {} operand",
+                    article(operand),
+                    article(result),
+                    types.join(", "),
+                    article(numeric.first().copied().unwrap_or("int"))
+                ),
             ));
             return;
         }
@@ -442,9 +508,12 @@ fn arithmetic(sub: SchemaView<'_>, operator: &str, arg: &Bson, required: bool, o
 
 /// `$push` and `$addToSet`: the field must be an array, the values must fit its items, and a
 /// `$push` into an array with `maxItems` must keep it with `$slice`.
-fn array_growth(sub: SchemaView<'_>, operator: &str, path: &str, arg: &Bson, out: &mut Vec<String>) {
+fn array_growth(sub: SchemaView<'_>, operator: &str, path: &str, arg: &Bson, out: &mut Found) {
     if sub.admitted().is_some_and(|types| !types.contains(&"array")) {
-        out.push(format!("{operator} needs an array, and the field admits none (mongod refuses it: 2 BadValue)"));
+        out.push((
+            FindingKind::NotAnArray,
+            format!("{operator} needs an array, and the field admits none (mongod refuses it: 2 BadValue)"),
+        ));
         return;
     }
     let clauses = match arg {
@@ -459,24 +528,25 @@ fn array_growth(sub: SchemaView<'_>, operator: &str, path: &str, arg: &Bson, out
     if let Items::One(items) = sub.items() {
         for value in values {
             for v in violations(items.document(), value, false) {
-                out.push(format!("the element {} breaks {v}", value_text(value)));
+                out.push((FindingKind::Value, format!("the element {} breaks {v}", value_text(value))));
             }
         }
     }
     let Some(max) = sub.max_items() else { return };
     let slice = clauses.and_then(|d| d.get("$slice")).and_then(|s| s.as_i64().or_else(|| s.as_i32().map(i64::from)));
-    match slice {
-        _ if operator == "$addToSet" => out.push(format!(
+    let unbounded = match slice {
+        _ if operator == "$addToSet" => format!(
             "can grow the array past maxItems ({max}), which no $addToSet can bound: use $push with $slice: -{max}, or check the size in the filter"
-        )),
-        None => out.push(format!(
+        ),
+        None => format!(
             "can grow the array past maxItems ({max}): write {{$push: {{\"{path}\": {{$each: [...], $slice: -{max}}}}}}} so the bound holds at the database"
-        )),
+        ),
         Some(n) if n.unsigned_abs() > max => {
-            out.push(format!("$slice {n} keeps more than maxItems ({max}) elements: use $slice: -{max}"))
+            format!("$slice {n} keeps more than maxItems ({max}) elements: use $slice: -{max}")
         }
-        Some(_) => {}
-    }
+        Some(_) => return,
+    };
+    out.push((FindingKind::Unbounded, unbounded));
 }
 
 #[cfg(test)]
@@ -492,7 +562,7 @@ mod tests {
             let schema = doc! { "properties": { "tags": { "bsonType": "array", "maxItems": max.clone() } } };
             let found = lint_update(&schema, &doc! { "$push": { "tags": "x" } });
             assert!(
-                found.iter().any(|f| f.message.contains("can grow the array past maxItems (5)")),
+                found.iter().any(|f| f.kind == FindingKind::Unbounded && f.message.contains("maxItems (5)")),
                 "{max}: {found:?}"
             );
         }

@@ -92,7 +92,7 @@ use std::collections::HashMap;
 use crate::bson::Document;
 
 pub use error::UpdateError;
-pub use lint::{lint_update, lint_upsert, Finding};
+pub use lint::{lint_update, lint_upsert, Finding, FindingKind};
 
 use super::report::ValidationError;
 use super::Validator;
