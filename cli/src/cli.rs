@@ -25,13 +25,14 @@ mod infer;
 mod migrations;
 mod print;
 mod queries;
+mod rehearse;
 #[cfg(feature = "driver")]
 mod review;
 #[cfg(feature = "driver")]
 mod server;
 mod shared;
 
-use migrations::{check_migrations, naming, write_migration};
+use migrations::{check_migrations, naming, write_migration, SampleArgs};
 use print::{print, Format};
 use shared::{chain, select, Exit, Output};
 
@@ -70,12 +71,31 @@ enum Command {
         /// collection_count: the most collections one database may hold (at most 100).
         #[arg(long, default_value_t = migrate::DEFAULT_MAX_COLLECTIONS as u16, value_parser = clap::value_parser!(u16).range(1..=migrate::DEFAULT_MAX_COLLECTIONS as i64))]
         max_collections: u16,
-        /// Write nothing; exit 1 when the models changed without a migration (for CI).
+        /// Write nothing; exit 1 when the models changed without a migration, or when a
+        /// pending data step's result would be refused by the validator in force when it runs
+        /// (rehearsed over sample documents; for CI).
         #[arg(long)]
         check: bool,
         /// With --check: `json` prints what changed as one JSON document.
         #[arg(long, value_enum, default_value_t = Output::Text, requires = "check")]
         format: Output,
+        /// With --check: documents to rehearse the data steps over too, besides those generated
+        /// from the validators: mongodump directories, or files (what `schema check` reads).
+        #[arg(long = "sample", value_name = "DUMP", requires = "check")]
+        sample: Vec<PathBuf>,
+        /// The collection a --sample file holds: `t_users` or `db_user_center.t_users`.
+        #[arg(long, requires = "sample")]
+        collection: Option<String>,
+        /// With --check: the deployment whose records say which migrations are pending, and
+        /// whose collections' `$sample`s the data steps are rehearsed over too (feature `driver`).
+        #[arg(long, requires = "check", hide_env_values = true)]
+        uri: Option<String>,
+        /// Documents `$sample`d per collection with --uri.
+        #[arg(long, default_value_t = 1000, requires = "uri")]
+        sample_size: u32,
+        /// With --uri: the database holding t_schema_migration (as `apply --state-db`).
+        #[arg(long, default_value = migrate::apply::DEFAULT_STATE_DB, requires = "uri")]
+        state_db: String,
         /// Name the migration `NNNN_` (one past the highest) instead of a UTC timestamp.
         #[arg(long)]
         numbered: bool,
@@ -223,7 +243,20 @@ fn dispatch(models: &[Model], command: Command, out: &mut dyn Write, err: &mut d
     }
     match command {
         Command::Print { collection, format } => print(&select(models, collection.as_deref())?, format, out),
-        Command::Migrate { dir, direct, validation_level, max_collections, check, numbered, format } => {
+        Command::Migrate {
+            dir,
+            direct,
+            validation_level,
+            max_collections,
+            check,
+            numbered,
+            format,
+            sample,
+            collection,
+            uri,
+            sample_size,
+            state_db,
+        } => {
             let options = MigrateOptions {
                 direct,
                 level: validation_level.map(Into::into),
@@ -231,7 +264,10 @@ fn dispatch(models: &[Model], command: Command, out: &mut dyn Write, err: &mut d
                 naming: naming(numbered),
             };
             match check {
-                true => check_migrations(models, &dir, &options, format, out),
+                true => {
+                    let samples = SampleArgs { inputs: sample, collection, uri, size: sample_size, state_db };
+                    check_migrations(models, &dir, &options, format, &samples, out)
+                }
                 false => write_migration(models, &dir, &options, out),
             }
         }

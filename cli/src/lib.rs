@@ -26,6 +26,9 @@ pub mod queries;
 #[cfg(feature = "review")]
 #[cfg_attr(docsrs, doc(cfg(feature = "review")))]
 pub mod review;
+#[cfg(all(feature = "check", feature = "live"))]
+#[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
+pub mod simulate;
 #[cfg(any(feature = "cli", feature = "review"))]
 mod uri;
 

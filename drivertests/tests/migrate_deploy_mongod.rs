@@ -415,6 +415,7 @@ fn every_command_that_talks_to_a_deployment_exits_2_when_it_cannot_reach_it() {
     let commands = [
         &["apply"][..],
         &["apply", "--dry-run"],
+        &["migrate", "--check"],
         &["status"],
         &["revert"],
         &["resolve", &name, "--forget"],

@@ -229,7 +229,13 @@ fn status_dry_run_apply_refuse_changed_revert() {
             out.contains(&format!("would apply {} (1 steps):\n  1. {}: update t_wf_user", names[1], dep.db)),
             "{label}: {out}"
         );
-        assert!(out.ends_with("3 to apply, 0 already applied; nothing was written\n"), "{label}: {out}");
+        // then the backfill rehearsed under the validator in force when it runs (v1's, `email` optional)
+        let rehearsed = "data steps: 1 statement(s) rehearsed over sample documents under the validator in force \
+                         when each runs: none would be refused\n";
+        assert!(
+            out.ends_with(&format!("3 to apply, 0 already applied; nothing was written\n{rehearsed}")),
+            "{label}: {out}"
+        );
         assert_eq!(dep.collections(), collections, "{label}: dry run changed a collection (or created the records)");
         assert_eq!(dep.documents(&dep.user()), users, "{label}: dry run changed a document");
         assert!(!collections.iter().any(|c| c.get_str("name").unwrap() == "t_schema_migration"));
@@ -464,4 +470,244 @@ fn a_read_write_user_keeps_records_and_runs_data_migrations_in_its_database() {
     assert!(out.ends_with("2 applied, 0 pending, 1 partial, 0 contract pending\n"), "{out}");
     assert!(!out.contains("mongodb://app:"), "{out}");
     dep.reset();
+}
+
+#[path = "../../runtime/tests/support/rehearsal.rs"]
+mod rehearsal;
+
+use mongo_schema::simulate::{rehearse_release, Samples, Trace};
+use mongo_schema::Validator;
+use rehearsal::{Conversions, COLLECTION, DB};
+
+/// Where the rehearsed statements are replayed, beside the deployment's own database; each
+/// test its own, as the tests run at once.
+const REPLAY: &str = "db_rehearse_replay";
+const REPLAY_LEVELS: &str = "db_rehearse_replay_levels";
+
+/// Each rehearsed statement run again on mongod: the collection created with the validator,
+/// level and action the rehearsal says are in force, the documents it met stored as they
+/// were (bypassing validation), then the statement sent once per document (its filter
+/// narrowed to the document's `_id`). The `_id`s whose write mongod refuses, as text.
+fn refused_on_mongod(
+    server: &mut MongoServer,
+    replay: &str,
+    files: &[mongo_schema::migrate::apply::MigrationFile],
+    trace: &Trace,
+) -> Vec<String> {
+    drop(server.run_command(replay, doc! { "drop": COLLECTION }));
+    let in_force = trace.in_force.as_ref().expect("a validator in force");
+    server
+        .run_command(
+            replay,
+            doc! {
+                "create": COLLECTION, "validator": in_force.validator.clone(),
+                "validationLevel": &in_force.level, "validationAction": &in_force.action,
+            },
+        )
+        .expect("create");
+    if !trace.met.is_empty() {
+        let stored = doc! { "insert": COLLECTION, "documents": trace.met.clone(), "bypassDocumentValidation": true };
+        let reply = server.run_command(replay, stored).expect("insert");
+        assert!(!reply.contains_key("writeErrors"), "{reply}");
+    }
+    let file = files.iter().find(|f| f.name == trace.migration).unwrap();
+    let command = &file.up[trace.step - 1].command;
+    let statement = command.get_array("updates").unwrap()[trace.statement.unwrap() - 1].as_document().unwrap();
+    let mut refused = Vec::new();
+    for document in &trace.met {
+        let id = document.get("_id").unwrap().clone();
+        let mut one = statement.clone();
+        one.insert("q", doc! { "$and": [statement.get_document("q").unwrap().clone(), { "_id": id.clone() }] });
+        one.insert("multi", false);
+        let reply = server.run_command(replay, doc! { "update": COLLECTION, "updates": [one] }).expect("update");
+        if reply.contains_key("writeErrors") {
+            refused.push(id.to_string());
+        }
+    }
+    refused
+}
+
+/// `schema ARGS` over the release's models: exit code, stdout and stderr.
+fn schema_cli(args: &[&str]) -> (i32, String) {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code =
+        run(&rehearsal::after_models(), std::iter::once("schema").chain(args.iter().copied()), &mut out, &mut err);
+    (code, String::from_utf8(out).unwrap() + &String::from_utf8(err).unwrap())
+}
+
+#[test]
+fn the_rehearsal_agrees_with_mongod_and_the_conversions_it_passes_deploy() {
+    let Ok(uri) = std::env::var("MONGODB_URI") else {
+        eprintln!("skipped (no MONGODB_URI): the_rehearsal_agrees_with_mongod_and_the_conversions_it_passes_deploy");
+        return;
+    };
+    let server = &mut MongoServer::connect(&uri).expect("connect");
+    let previous = Validator::for_type::<rehearsal::before::Order>().unwrap();
+    let current = Validator::for_type::<rehearsal::after::Order>().unwrap();
+    for conversions in [Conversions::PerField, Conversions::PerShape, Conversions::LongOnly] {
+        drop(server.run_command(DB, doc! { "dropDatabase": 1 }));
+        let dir = tempfile::tempdir().unwrap();
+        let at = dir.path().to_str().unwrap();
+        let target = ["--uri", uri.as_str(), "--dir", at, "--state-db", DB];
+        let cli = |args: &[&str]| schema_cli(&[args, &target[..]].concat());
+
+        // the previous release, deployed with its contract
+        rehearsal::write_previous(dir.path());
+        let (code, out) = cli(&["apply", "--contract"]);
+        assert_eq!(code, 0, "{out}");
+
+        // the release: rehearsed without a deployment, the verdicts replayed on mongod
+        let files = rehearsal::write_release(dir.path(), conversions);
+        let mut samples = Samples::default();
+        // a legacy document no model admits, as a dump would hold it
+        let legacy = doc! { "_id": ObjectId::parse_str("6b0a3635d1e70f13d020c921").unwrap(), "orderNo": "A-1", "amount": 1999_i64, "status": "refunded", "note": "", "discount": 0 };
+        samples.add(&format!("{DB}.{COLLECTION}"), legacy.clone(), "a dump");
+        let rehearsed = rehearse_release(&files, &samples);
+        assert!(!rehearsed.traces.is_empty());
+        for trace in &rehearsed.traces {
+            let mut expected: Vec<String> = trace.refused.iter().map(Bson::to_string).collect();
+            let mut found = refused_on_mongod(server, REPLAY, &files, trace);
+            expected.sort();
+            found.sort();
+            assert_eq!(found, expected, "{conversions:?}: step {} refused on mongod and in the rehearsal", trace.step);
+        }
+        let refused_steps: Vec<usize> = rehearsed.refused().map(|f| f.step).collect();
+        let legacy_id = legacy.get("_id").unwrap().to_string();
+        match conversions {
+            Conversions::PerField => assert_eq!(refused_steps, [1, 3]),
+            // only the legacy document, which no model admits
+            _ => assert!(rehearsed.traces.iter().all(|t| t.refused.iter().all(|id| id.to_string() == legacy_id))),
+        }
+
+        // the deploy: the previous release's documents stored, then `migrate --check` on the
+        // deployment (its records, its `$sample`), `apply`, `apply --contract`
+        let old: Vec<Document> = rehearsed.traces[0].met.iter().filter(|d| previous.is_valid(d)).cloned().collect();
+        let reply = server.run_command(DB, doc! { "insert": COLLECTION, "documents": old.clone() }).expect("insert");
+        assert!(!reply.contains_key("writeErrors"), "the previous model's validator admits them: {reply}");
+        let (code, out) = schema_cli(&["migrate", "--check", "--dir", at, "--uri", &uri, "--state-db", DB]);
+        let data = &files.last().unwrap().name;
+        match conversions {
+            Conversions::PerField => {
+                assert_eq!(code, 1, "{out}");
+                assert!(
+                    out.contains(&format!("REFUSED  {data} step 1 (update {DB}.{COLLECTION}, statement 1)")),
+                    "{out}"
+                );
+                assert!(out.contains("shape ($sample of db_rehearse.t_order, "), "{out}");
+            }
+            _ => assert_eq!(code, 0, "{out}"),
+        }
+        // with the int cents left out, the check says how many stored documents the gate
+        // will find: mongod's count, below
+        let gate = format!("GATE  {} step 2 (collMod {DB}.{COLLECTION}): ", files[1].name);
+        let gated: Option<usize> = out.split(&gate).nth(1).map(|rest| rest.split(' ').next().unwrap().parse().unwrap());
+        assert_eq!(gated.is_some(), conversions == Conversions::LongOnly, "{out}");
+        // `apply --dry-run` rehearses the same steps, over the same deployment
+        let (code, out) = cli(&["apply", "--dry-run", "--contract", "--format", "json"]);
+        let report: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+        let dry: Vec<u64> = report["dataSteps"]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["verdict"] == "refused")
+            .map(|f| f["step"].as_u64().unwrap())
+            .collect();
+        match conversions {
+            Conversions::PerField => assert_eq!((code, dry), (1, vec![1, 3]), "{out}"),
+            _ => assert_eq!((code, dry), (0, vec![]), "{out}"),
+        }
+        assert_eq!(report["toApply"], 2, "{out}");
+        let (code, out) = cli(&["apply"]);
+        assert_eq!(code, 0, "{out}");
+        let (code, out) = cli(&["apply", "--contract"]);
+        match conversions {
+            Conversions::PerField => {
+                // the first step the check reported is the one mongod refuses
+                assert_eq!(code, 1, "{out}");
+                assert!(out.contains(&format!("migration {data}: step 1 of 4 (update {DB}.{COLLECTION})")), "{out}");
+                assert!(out.contains("Document failed validation"), "{out}");
+            }
+            Conversions::LongOnly => {
+                assert_eq!(code, 1, "{out}");
+                let stopped = format!(
+                    "step 2 of 2 (collMod {DB}.{COLLECTION}): not run: it enforces the model's validator, and {} of {} \
+                     documents of {DB}.{COLLECTION} fail it",
+                    gated.unwrap(),
+                    old.len()
+                );
+                assert!(out.contains(&stopped), "{stopped}: {out}");
+            }
+            _ => {
+                assert_eq!(code, 0, "{out}");
+                let reply = server.run_command(DB, doc! { "find": COLLECTION, "batchSize": 1000 }).unwrap();
+                let stored = reply.get_document("cursor").unwrap().get_array("firstBatch").unwrap().clone();
+                assert_eq!(stored.len(), old.len());
+                assert!(
+                    stored.iter().all(|d| current.is_valid(d.as_document().unwrap())),
+                    "every document in the new shape"
+                );
+            }
+        }
+    }
+    drop(server.run_command(DB, doc! { "dropDatabase": 1 }));
+    drop(server.run_command(REPLAY, doc! { "dropDatabase": 1 }));
+}
+
+#[test]
+fn the_rehearsal_judges_each_validation_level_and_action_as_mongod_does() {
+    use mongo_schema::migrate::apply::{FileStep, MigrationFile, MigrationKind};
+    use mongo_schema::migrate::order::Progress;
+    use mongo_schema::migrate::Phase;
+    let Ok(uri) = std::env::var("MONGODB_URI") else {
+        eprintln!("skipped (no MONGODB_URI): the_rehearsal_judges_each_validation_level_and_action_as_mongod_does");
+        return;
+    };
+    let server = &mut MongoServer::connect(&uri).expect("connect");
+    let step = |command: Document| FileStep {
+        db: DB.into(),
+        command,
+        if_namespace_exists: None,
+        phase: Phase::Expand,
+        require_valid: false,
+    };
+    let file = |name: &str, kind, up: Vec<Document>| MigrationFile {
+        name: name.into(),
+        kind,
+        up: up.into_iter().map(step).collect(),
+        down: Vec::new(),
+        checksum: String::new(),
+    };
+    let schema =
+        doc! { "bsonType": "object", "required": ["n"], "properties": { "n": { "bsonType": "int", "maximum": 10 } } };
+    // stored before the validator: one already over the bound, one under it
+    let mut samples = Samples::default();
+    for document in [doc! { "_id": "over", "n": 50 }, doc! { "_id": "under", "n": 9 }, doc! { "_id": "low", "n": 1 }] {
+        samples.add(&format!("{DB}.{COLLECTION}"), document, "stored");
+    }
+    let raise = doc! { "update": COLLECTION, "updates": [{ "q": {}, "u": { "$inc": { "n": 5 } }, "multi": true }] };
+    let mut verdicts = Vec::new();
+    for (level, action) in [("strict", "error"), ("moderate", "error"), ("strict", "warn"), ("off", "error")] {
+        let create = doc! {
+            "create": COLLECTION, "validator": { "$jsonSchema": schema.clone() },
+            "validationLevel": level, "validationAction": action,
+        };
+        let files = [
+            file("0001_create", MigrationKind::Schema, vec![create]),
+            file("0002_raise", MigrationKind::Data, vec![raise.clone()]),
+        ];
+        // the create applied before, its collection holding the stored documents
+        let applied = Progress { applied: true, done: 1, created: Vec::new() };
+        let rehearsed = mongo_schema::simulate::rehearse(&files, &[applied, Progress::default()], &samples);
+        let trace = rehearsed.traces.iter().find(|t| t.migration == "0002_raise").unwrap();
+        let mut expected: Vec<String> = trace.refused.iter().map(Bson::to_string).collect();
+        let mut found = refused_on_mongod(server, REPLAY_LEVELS, &files, trace);
+        expected.sort();
+        found.sort();
+        assert_eq!(found, expected, "{level} {action}: refused on mongod and in the rehearsal");
+        verdicts.push(found.len());
+    }
+    // strict refuses `over` and `under` (and the generated shapes at the bound), moderate spares
+    // `over`, warn and off refuse nothing
+    assert!(verdicts[0] > verdicts[1] && verdicts[1] > 0 && verdicts[2] == 0 && verdicts[3] == 0, "{verdicts:?}");
+    drop(server.run_command(REPLAY_LEVELS, doc! { "dropDatabase": 1 }));
 }

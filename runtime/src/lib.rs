@@ -30,6 +30,10 @@ pub use mongo_schema_cli::infer;
 #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
 #[doc(inline)]
 pub use mongo_schema_cli::queries;
+#[cfg(feature = "cli")]
+#[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
+#[doc(inline)]
+pub use mongo_schema_cli::simulate;
 #[doc(inline)]
 pub use mongo_schema_core::command;
 #[cfg(any(feature = "cli", feature = "migrate"))]

@@ -319,6 +319,65 @@ fn a_data_step_after_a_held_migration_waits_behind_the_same_contract_and_is_repo
     assert!(!fake.commands().contains(&"update t_user".to_owned()), "the data step did not run: {:?}", fake.commands());
 }
 
+/// The steps `apply` runs over `fake` (`(migration, step)`, 1-based), and its outcomes.
+fn ran(fake: &mut Fake, files: &[MigrationFile], contract: bool) -> (Vec<(String, usize)>, Vec<Outcome>) {
+    let options = ApplyOptions { contract, ..ApplyOptions::new("db_schema") };
+    let mut ran: Vec<(String, usize)> = Vec::new();
+    let mut report = |event: Event| {
+        if let Event::Step { migration, step } = event {
+            let number = step.trim_start_matches("step ").split(' ').next().unwrap().parse().unwrap();
+            ran.push((migration, number));
+        }
+    };
+    let outcomes = apply_with(fake, files, &options, &mut report).unwrap();
+    (ran, outcomes)
+}
+
+#[cfg(feature = "cli")]
+#[test]
+fn the_rehearsal_of_a_deploy_runs_the_steps_apply_runs_in_the_same_order() {
+    use mongo_schema::migrate::order::Progress;
+    use mongo_schema::simulate::{rehearse, Samples};
+    let files = migrations();
+    let leak = |name: String| -> &'static str { Box::leak(name.into_boxed_str()) };
+    // a fresh deployment, then one where t_user exists (its create adopts it, with documents)
+    let mut orders = Vec::new();
+    for existing in [false, true] {
+        let fresh = || if existing { with_t_user_existing() } else { Fake::default() };
+        // the run with the release, then `apply --contract` from the records it left
+        let (release, outcomes) = ran(&mut fresh(), &files, false);
+        let mut second = fresh();
+        for outcome in outcomes {
+            match outcome {
+                Outcome::Applied(name) => second.applied.push(leak(name)),
+                Outcome::ContractPending { name, done, .. } | Outcome::Held { name, done, .. } => {
+                    second.applied_partly.push((leak(name), done as i64))
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        let with_contract = ran(&mut second, &files, true).0;
+        let order: Vec<(String, usize, bool)> = release
+            .into_iter()
+            .map(|(m, s)| (m, s, false))
+            .chain(with_contract.into_iter().map(|(m, s)| (m, s, true)))
+            .collect();
+        let mut samples = Samples::default();
+        if existing {
+            samples.add("db_shop.t_user", doc! { "_id": 1, "name": "stored" }, "stored");
+        }
+        let rehearsed = rehearse(&files, &vec![Progress::default(); files.len()], &samples);
+        let steps: Vec<_> = rehearsed.steps.iter().map(|r| (r.migration.clone(), r.step, r.contract)).collect();
+        assert_eq!(steps, order, "t_user existing: {existing}");
+        orders.push(order);
+    }
+    // created, 0001's contract (step 4, on t_user) runs with its expand; adopted, it waits
+    // for `apply --contract`
+    let contract =
+        |order: &[(String, usize, bool)]| order.iter().find(|(m, s, _)| m.starts_with("0001") && *s == 4).unwrap().2;
+    assert!(!contract(&orders[0]) && contract(&orders[1]), "{orders:?}");
+}
+
 #[test]
 fn the_enforcing_step_refuses_while_stored_documents_fail_it() {
     let mut fake = Fake { failing: 3, applied: vec!["0001_create_t_order_and_1_more"], ..Fake::default() };

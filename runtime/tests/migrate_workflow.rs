@@ -426,3 +426,183 @@ fn a_failed_write_in_a_data_step_stops_apply() {
         "the tightening does not run after a failed backfill"
     );
 }
+
+#[path = "support/rehearsal.rs"]
+mod rehearsal;
+
+use mongo_schema::simulate::{rehearse_release, Samples, Verdict};
+use mongo_schema::Validator;
+use rehearsal::Conversions;
+
+/// The data migration's name (the last file).
+fn data_name(files: &[MigrationFile]) -> &str {
+    &files.last().unwrap().name
+}
+
+#[test]
+fn one_update_per_field_is_refused_before_the_deploy_and_one_update_per_shape_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = rehearsal::write(dir.path(), Conversions::PerField);
+    let rehearsed = rehearse_release(&files, &Samples::default());
+    let previous = Validator::for_type::<rehearsal::before::Order>().unwrap();
+    let refused: Vec<_> = rehearsed.refused().map(|f| (f.migration.as_str(), f.step, f.statement)).collect();
+    // the type change leaves `amount` new and `note` old; the removal leaves `note` gone and
+    // `amount` old: neither model admits them. The enum narrowing and the lowered bound keep
+    // the previous model's shape, which the expand validator still admits.
+    let name = data_name(&files);
+    assert_eq!(refused, [(name, 1, Some(1)), (name, 3, Some(1))], "{:#?}", rehearsed.findings);
+    for finding in rehearsed.refused() {
+        let Verdict::Refused { in_force, shapes } = &finding.verdict else { unreachable!() };
+        assert_eq!(in_force.name, format!("the expand validator of {} step 1", files[1].name));
+        assert_eq!((in_force.level.as_str(), in_force.action.as_str()), ("strict", "error"));
+        // every document the previous release writes, and only those, is refused
+        let sampled_old = rehearsed.traces.iter().find(|t| t.step == finding.step).unwrap();
+        let old: Vec<_> = sampled_old.met.iter().filter(|d| previous.is_valid(d)).collect();
+        assert_eq!(shapes.iter().map(|s| s.documents).sum::<usize>(), old.len());
+        assert!(shapes.iter().all(|s| previous.is_valid(&s.before)));
+        assert!(finding.advice().contains("one update per document shape"), "{}", finding.advice());
+    }
+    let paths = |step: usize| -> Vec<String> {
+        let finding = rehearsed.refused().find(|f| f.step == step).unwrap();
+        let Verdict::Refused { shapes, .. } = &finding.verdict else { unreachable!() };
+        shapes.iter().flat_map(|s| s.paths.clone()).collect()
+    };
+    for path in
+        ["amount: bsonType (previous model)", "note: additionalProperties (new model)", "status: enum (new model)"]
+    {
+        assert!(paths(1).contains(&path.to_owned()), "{path}: {:?}", paths(1));
+    }
+    for path in ["note: required (previous model)", "amount: bsonType (new model)", "discount: maximum (new model)"] {
+        assert!(paths(3).contains(&path.to_owned()), "{path}: {:?}", paths(3));
+    }
+
+    let dir = tempfile::tempdir().unwrap();
+    let files = rehearsal::write(dir.path(), Conversions::PerShape);
+    let rehearsed = rehearse_release(&files, &Samples::default());
+    assert!(rehearsed.findings.is_empty(), "{:#?}", rehearsed.findings);
+    let trace = &rehearsed.traces[0];
+    assert!(trace.met.iter().filter(|d| previous.is_valid(d)).count() >= 10, "the previous model's shapes were met");
+}
+
+#[test]
+fn a_step_the_rehearsal_cannot_judge_says_so_and_never_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = rehearsal::write(dir.path(), Conversions::Unjudged);
+    let rehearsed = rehearse_release(&files, &Samples::default());
+    assert_eq!(rehearsed.refused().count(), 0);
+    let why: Vec<(usize, String)> = rehearsed
+        .not_simulated()
+        .map(|f| match &f.verdict {
+            Verdict::NotSimulated(why) => (f.step, why.clone()),
+            _ => unreachable!(),
+        })
+        .collect();
+    assert_eq!(why.len(), 2, "{why:?}");
+    assert_eq!(why[0].0, 1);
+    assert!(why[0].1.contains("$toUpper"), "{}", why[0].1);
+    assert_eq!(why[1].0, 2);
+    assert!(why[1].1.contains("$merge"), "{}", why[1].1);
+}
+
+#[test]
+fn migrate_check_reports_the_refused_step_with_its_paths_in_text_and_json() {
+    let models = rehearsal::after_models();
+    let dir = tempfile::tempdir().unwrap();
+    let files = rehearsal::write(dir.path(), Conversions::PerField);
+    let at = dir.path().to_str().unwrap();
+    let (code, out, _) = schema(&models, &["migrate", "--check", "--dir", at]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.starts_with("migrations are current"), "{out}");
+    let step =
+        |n: usize| format!("REFUSED  {} step {n} (update db_rehearse.t_order, statement 1): ", data_name(&files));
+    assert!(out.contains(&step(1)) && out.contains(&step(3)) && !out.contains(&step(2)), "{out}");
+    assert!(
+        out.contains("fails at amount: bsonType (previous model), note: additionalProperties (new model)"),
+        "{out}"
+    );
+    assert!(out.contains("what to do: the update leaves documents halfway"), "{out}");
+    assert!(out.contains("4 statement(s) rehearsed"), "{out}");
+
+    let (code, out, _) = schema(&models, &["migrate", "--check", "--dir", at, "--format", "json"]);
+    assert_eq!(code, 1, "{out}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["current"], true);
+    let data = &report["dataSteps"];
+    assert_eq!((data["statements"].as_u64(), data["refused"].as_u64()), (Some(4), Some(2)), "{data}");
+    let first = &data["findings"][0];
+    assert_eq!((first["step"].as_u64(), first["verdict"].as_str()), (Some(1), Some("refused")), "{first}");
+    assert_eq!(first["validator"]["name"], format!("the expand validator of {} step 1", files[1].name));
+    let paths = first["shapes"][0]["paths"].as_array().unwrap();
+    assert!(paths.iter().any(|p| p == "amount: bsonType (previous model)"), "{first}");
+
+    let dir = tempfile::tempdir().unwrap();
+    rehearsal::write(dir.path(), Conversions::PerShape);
+    let at = dir.path().to_str().unwrap();
+    let (code, out, _) = schema(&models, &["migrate", "--check", "--dir", at]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("1 statement(s) rehearsed over sample documents under the validator in force when each runs: none would be refused"), "{out}");
+
+    let dir = tempfile::tempdir().unwrap();
+    rehearsal::write(dir.path(), Conversions::Unjudged);
+    let at = dir.path().to_str().unwrap();
+    let (code, out, _) = schema(&models, &["migrate", "--check", "--dir", at]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("0 would be refused, 2 not simulated"), "{out}");
+    assert!(out.contains("NOT SIMULATED  ") && out.contains("$toUpper"), "{out}");
+}
+
+#[test]
+fn migrate_check_rehearses_the_documents_of_a_dump_too() {
+    let models = rehearsal::after_models();
+    let dir = tempfile::tempdir().unwrap();
+    let files = rehearsal::write(dir.path(), Conversions::PerShape);
+    // a document written before the validator existed: its status no model admits
+    let legacy = dir.path().join("legacy.json");
+    let line = r#"{"_id": {"$oid": "6b0a3635d1e70f13d020c921"}, "orderNo": "A-1", "amount": {"$numberLong": "1999"}, "status": "refunded", "note": "", "discount": 0}"#;
+    std::fs::write(&legacy, format!("{line}\n")).unwrap();
+    let (at, sample) = (dir.path().to_str().unwrap(), legacy.to_str().unwrap());
+    let (code, out, _) =
+        schema(&models, &["migrate", "--check", "--dir", at, "--sample", sample, "--collection", "t_order"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(&format!(
+            "REFUSED  {} step 1 (update db_rehearse.t_order, statement 1): 1 sample document(s)",
+            data_name(&files)
+        )),
+        "{out}"
+    );
+    assert!(out.contains(&format!("shape (from {sample}, 1 document(s)): fails at amount: bsonType (previous model), status: enum (previous model), note: required (previous model), status: enum (new model)")), "{out}");
+
+    // the same document in a mongodump directory (`dump/<db>/<collection>.bson`): no --collection
+    let dump = dir.path().join("dump");
+    std::fs::create_dir_all(dump.join("db_rehearse")).unwrap();
+    let legacy: mongo_schema::bson::Document = serde_json::from_str::<serde_json::Value>(line)
+        .map(|v| mongo_schema::bson::Bson::try_from(v).unwrap().as_document().unwrap().clone())
+        .unwrap();
+    let mut bytes = Vec::new();
+    legacy.to_writer(&mut bytes).unwrap();
+    let file = dump.join("db_rehearse").join("t_order.bson");
+    std::fs::write(&file, bytes).unwrap();
+    let (code, out, _) = schema(&models, &["migrate", "--check", "--dir", at, "--sample", dump.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains(&format!("shape (from {}, 1 document(s))", file.display())), "{out}");
+}
+
+#[test]
+fn a_conversion_that_misses_a_shape_is_told_to_stop_at_the_gate() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = rehearsal::write(dir.path(), Conversions::LongOnly);
+    let rehearsed = rehearse_release(&files, &Samples::default());
+    assert_eq!(rehearsed.refused().count(), 0, "{:#?}", rehearsed.findings);
+    let gates: Vec<_> = rehearsed.gates().collect();
+    assert_eq!(gates.len(), 1, "{:#?}", rehearsed.findings);
+    assert_eq!((gates[0].migration.as_str(), gates[0].step), (files[1].name.as_str(), 2));
+    let Verdict::GateStops { shapes, .. } = &gates[0].verdict else { unreachable!() };
+    // exactly the previous model's documents whose cents are an int
+    assert!(shapes.iter().all(|s| matches!(s.before.get("amount"), Some(mongo_schema::bson::Bson::Int32(_)))));
+    assert!(shapes.iter().all(|s| s.paths.contains(&"amount: bsonType".to_owned())), "{shapes:#?}");
+    let models = rehearsal::after_models();
+    let (code, out, _) = schema(&models, &["migrate", "--check", "--dir", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 0, "the gate stops the contract by design, nothing is refused: {out}");
+    assert!(out.contains(&format!("GATE  {} step 2 (collMod db_rehearse.t_order): ", files[1].name)), "{out}");
+}

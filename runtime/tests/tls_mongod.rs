@@ -58,6 +58,7 @@ fn commands(uri: &str, dir: &str, name: &str, state_db: &str) -> Vec<Vec<String>
     let with_target = |command: &[&str]| command.iter().chain(&target).map(|s| (*s).to_owned()).collect();
     vec![
         with_target(&["apply", "--dry-run"]),
+        with_target(&["migrate", "--check"]),
         with_target(&["apply"]),
         with_target(&["status"]),
         with_target(&["resolve", name, "--forget"]),
@@ -117,6 +118,8 @@ fn with_the_right_ca_every_command_connects() {
     // what each command finds, in this order, on a deployment that holds none of the models
     let expected = [
         (0, format!("would apply {name} (1 steps)")),
+        // no snapshot: every model is new; the records read over TLS, nothing to rehearse
+        (1, "data steps: none to rehearse".to_owned()),
         (0, format!("applied {name}")),
         (0, format!("applied  {name}")),
         (1, format!("migration {name}: applied: nothing to resolve")),

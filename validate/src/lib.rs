@@ -172,7 +172,7 @@ use crate::bson::Document;
 pub use error::SchemaError;
 pub use pattern::{DEPTH_LIMIT, HEAP_LIMIT_KIB, MATCH_LIMIT};
 pub use report::{Failure, ValidationError, Violation};
-pub use update::{lint_update, lint_upsert, Finding, FindingKind, UpdateError, UpdateOptions};
+pub use update::{filter_matches, lint_update, lint_upsert, Finding, FindingKind, UpdateError, UpdateOptions};
 pub use updates::{check_update_static, check_upsert_static};
 pub use value::Malformed;
 

@@ -1,11 +1,15 @@
 //! `schema migrate`: the next migration written from the models' differences with the
 //! snapshot, or (`--check`) whether the models match it.
 
+use super::rehearse;
 use super::shared::{chain, chain_then, Exit, Output};
+use crate::migrate::apply::MigrationFile;
+use crate::migrate::order::Progress;
 use crate::migrate::{self, MigrateError, MigrateOptions, Model};
+use crate::simulate::{self, Rehearsal, Samples};
 use serde_json::json;
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The fix of a damaged snapshot.
 const RESTORE: &str = "restore it from version control";
@@ -18,14 +22,94 @@ pub(super) fn naming(numbered: bool) -> migrate::Naming {
     }
 }
 
-/// `migrate --check`: exit 1, naming what changed, when `migrate` would write a migration.
+/// Where `migrate --check` takes the rehearsal's sample documents from, besides the
+/// documents it generates from the validators.
+pub(super) struct SampleArgs {
+    /// Dumps (what `schema check` reads).
+    pub(super) inputs: Vec<PathBuf>,
+    /// The collection a sample file holds.
+    pub(super) collection: Option<String>,
+    /// A deployment: its records say which migrations are pending, `$sample` gives documents.
+    pub(super) uri: Option<String>,
+    /// Documents `$sample`d a collection.
+    pub(super) size: u32,
+    /// The database of the deployment's records.
+    pub(super) state_db: String,
+}
+
+/// `migrate --check`: exit 1, naming what changed, when `migrate` would write a migration,
+/// or when a pending data step's result would be refused (the rehearsal).
 pub(super) fn check_migrations(
     models: &[Model],
     dir: &Path,
     options: &MigrateOptions,
     format: Output,
+    samples: &SampleArgs,
     out: &mut dyn Write,
 ) -> Result<i32, Exit> {
+    let rehearsal = rehearse_dir(models, dir, samples)?;
+    let refused = rehearsal.refused().next().is_some();
+    let changed = check_models(models, dir, options, format, &rehearsal, out)?;
+    Ok(i32::from(changed || refused))
+}
+
+/// The rehearsal of the directory's data steps: all of them on a deployment that has none
+/// applied, or with `--uri` those its records say are pending, over its `$sample`s.
+fn rehearse_dir(models: &[Model], dir: &Path, args: &SampleArgs) -> Result<Rehearsal, Exit> {
+    let files: Vec<MigrationFile> = match dir.is_dir() {
+        false => Vec::new(),
+        true => {
+            let paths = migrate::pending(dir).map_err(|e| Exit(2, chain(&e)))?;
+            paths.iter().map(|p| MigrationFile::read(p)).collect::<Result<_, _>>().map_err(|e| Exit(2, chain(&e)))?
+        }
+    };
+    let mut samples = match args.inputs.is_empty() {
+        true => Samples::default(),
+        false => rehearse::from_dumps(models, &files, &args.inputs, args.collection.as_deref())?,
+    };
+    let Some(uri) = &args.uri else { return Ok(simulate::rehearse_release(&files, &samples)) };
+    live(uri, &args.state_db, &files, args.size, &mut samples)
+        .map(|progress| simulate::rehearse(&files, &progress, &samples))
+}
+
+/// With the driver: where each of `files` stands by the deployment's records, and the
+/// `$sample`s of the collections the pending ones touch added to `samples`.
+#[cfg(feature = "driver")]
+fn live(
+    uri: &str,
+    state_db: &str,
+    files: &[MigrationFile],
+    size: u32,
+    samples: &mut Samples,
+) -> Result<Vec<Progress>, Exit> {
+    let server = &mut super::server::connect(uri)?;
+    let todo = crate::migrate::apply::to_apply(server, files, state_db).map_err(|e| Exit(2, chain(&e)))?;
+    let touched: Vec<MigrationFile> = todo.iter().map(|(f, _)| (*f).clone()).collect();
+    let progress = rehearse::progress(server, state_db, files)?;
+    rehearse::from_server(server, &rehearse::namespaces(&touched), size, samples)?;
+    Ok(progress)
+}
+
+#[cfg(not(feature = "driver"))]
+fn live(_: &str, _: &str, _: &[MigrationFile], _: u32, _: &mut Samples) -> Result<Vec<Progress>, Exit> {
+    Err(Exit(
+        2,
+        "`migrate --check --uri` reads a deployment, which this binary was built without: turn on mongo-schema's \
+         `driver` feature"
+            .to_owned(),
+    ))
+}
+
+/// The models compared with the snapshot, then the rehearsal, printed; whether the models
+/// changed without a migration.
+fn check_models(
+    models: &[Model],
+    dir: &Path,
+    options: &MigrateOptions,
+    format: Output,
+    rehearsal: &Rehearsal,
+    out: &mut dyn Write,
+) -> Result<bool, Exit> {
     let path = dir.join(migrate::SNAPSHOT_FILE);
     let snapshot = match std::fs::read_to_string(&path) {
         Ok(text) => migrate::Snapshot::from_json(&text)
@@ -40,7 +124,7 @@ pub(super) fn check_migrations(
         Err(e) => return Err(Exit(2, chain(&e))),
     };
     if format == Output::Json {
-        let report = match &next {
+        let mut report = match &next {
             None => json!({ "current": true }),
             Some(migration) => json!({
                 "current": false,
@@ -52,12 +136,14 @@ pub(super) fn check_migrations(
                 "notes": migration.notes,
             }),
         };
+        report["dataSteps"] = rehearse::json(rehearsal);
         writeln!(out, "{report}")?;
-        return Ok(i32::from(next.is_some()));
+        return Ok(next.is_some());
     }
     let Some(migration) = next else {
         writeln!(out, "migrations are current: the models match {}", path.display())?;
-        return Ok(0);
+        rehearse::print(rehearsal, out)?;
+        return Ok(false);
     };
     writeln!(out, "the models changed without a migration; `schema migrate --dir {}` would write:", dir.display())?;
     let mut contract = false;
@@ -73,7 +159,8 @@ pub(super) fn check_migrations(
     for removed in &migration.removed {
         writeln!(out, "  {}: removed from the code", removed.model.namespace())?;
     }
-    Ok(1)
+    rehearse::print(rehearsal, out)?;
+    Ok(true)
 }
 
 pub(super) fn write_migration(

@@ -1,6 +1,7 @@
 //! `schema apply`, `status`, `revert` and `drift`: the subcommands that talk to a deployment, through
 //! [`MongoServer`] (feature `driver`), printed for people, with exit codes.
 
+use super::rehearse;
 use super::shared::{chain, Exit, Output};
 use crate::bson::Bson;
 use crate::migrate::apply::{
@@ -130,7 +131,7 @@ impl ServerCommand {
                 let server = &mut connect(&target.uri)?;
                 let options = ApplyOptions { contract, enforce_anyway, ..target.options(models) };
                 match dry_run {
-                    true => run_dry_run(server, &files, &options, out),
+                    true => run_dry_run(server, &files, &options, format, out),
                     false => run_apply(server, &files, &options, format, out),
                 }
             }
@@ -309,11 +310,13 @@ fn outcome_json(outcome: &Outcome) -> serde_json::Value {
 }
 
 /// `schema apply --dry-run`: each step that would run, read from the record collection
-/// without writing (not even its index).
+/// without writing (not even its index), then the pending data steps rehearsed over the
+/// deployment's documents and the validators' shapes; exit 1 when one would be refused.
 pub(crate) fn run_dry_run(
     server: &mut dyn Server,
     migrations: &[MigrationFile],
     options: &ApplyOptions,
+    format: Output,
     out: &mut dyn Write,
 ) -> Result<i32, Exit> {
     let todo = to_apply_with(server, migrations, options).map_err(failed)?;
@@ -327,6 +330,29 @@ pub(crate) fn run_dry_run(
             _ => None,
         })
     };
+    let touched: Vec<MigrationFile> = todo.iter().map(|(f, _)| (*f).clone()).collect();
+    let mut samples = crate::simulate::Samples::default();
+    rehearse::from_server(server, &rehearse::namespaces(&touched), DRY_RUN_SAMPLE, &mut samples)?;
+    let progress = rehearse::progress(server, &options.state_db, migrations)?;
+    let rehearsal = crate::simulate::rehearse(migrations, &progress, &samples);
+    let refused = rehearsal.refused().count();
+    if format == Output::Json {
+        let report = json!({
+            "migrations": todo.iter().map(|(file, done)| json!({
+                "name": file.name,
+                "from": done + 1,
+                "steps": file.up.iter().enumerate().skip(*done).map(|(i, step)| json!({
+                    "step": i + 1, "db": step.db, "phase": step.phase.as_str(), "requireValid": step.require_valid,
+                    "command": Bson::Document(step.command.clone()).into_relaxed_extjson(),
+                })).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+            "toApply": todo.len(),
+            "alreadyApplied": migrations.len() - todo.len(),
+            "dataSteps": rehearse::json(&rehearsal),
+        });
+        writeln!(out, "{report}")?;
+        return Ok(i32::from(refused > 0));
+    }
     for (file, done) in &todo {
         let steps = file.up.len();
         match done {
@@ -352,8 +378,12 @@ pub(crate) fn run_dry_run(
         }
     }
     writeln!(out, "{} to apply, {} already applied; nothing was written", todo.len(), migrations.len() - todo.len())?;
-    Ok(0)
+    rehearse::print(&rehearsal, out)?;
+    Ok(i32::from(refused > 0))
 }
+
+/// Documents `apply --dry-run` `$sample`s from each collection the pending migrations touch.
+const DRY_RUN_SAMPLE: u32 = 1000;
 
 /// `schema status`: one line per migration; exit 1 when an applied file changed.
 pub(crate) fn run_status(

@@ -97,6 +97,13 @@ pub use lint::{lint_update, lint_upsert, Finding, FindingKind};
 use super::report::ValidationError;
 use super::Validator;
 
+/// Whether `document` matches `filter` as mongod's query does, for the query operators the
+/// update checker models (others are [`UpdateError::Unsupported`], as in the updates): the
+/// documents an update or a delete with that filter touches.
+pub fn filter_matches(document: &Document, filter: &Document) -> Result<bool, UpdateError> {
+    matcher::matches(document, filter).map(|(matched, _)| matched)
+}
+
 /// How an update is sent, beyond the update document itself.
 #[derive(Clone, Debug, Default)]
 pub struct UpdateOptions {
