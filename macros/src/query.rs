@@ -9,8 +9,9 @@
 use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use quote::{quote, quote_spanned};
 
-/// The rules a query may waive with `allow(rule, reason = "..")`.
-const WAIVABLE: &[&str] = &["query_unindexed", "query_sort_in_memory", "query_broadcast"];
+/// The rules a query may waive with `allow(rule, reason = "..")`: the contract's, the ones
+/// the planner raises at the query.
+const WAIVABLE: &[&str] = mongo_schema_contract::rules::QUERY_RULES;
 
 /// The expansion of `$crate; Model, { filter }, options...`.
 pub fn expand(input: TokenStream) -> TokenStream {
@@ -854,8 +855,14 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
         };
         const __K: [u8; #count] = {
             #(#checks;)*
-            #enforce;
             [#(#slots),*]
+        };
+        // Planned apart, after the checks: a query whose key, operator or literal is wrong
+        // fails in `__K` and is not planned (its error is the only one shown), and one whose
+        // value has a wrong type keeps that error (E0277 needs `__K`'s classes).
+        const _: () = {
+            let _checked: [u8; #count] = __K;
+            #enforce;
         };
         #(#aliases)*
         #p::inventory::submit! {
@@ -873,14 +880,21 @@ fn waiver(group: &Group) -> syn::Result<(String, String)> {
         Some([TokenTree::Ident(rule)]) => rule.clone(),
         _ => return Err(syn::Error::new(group.span(), format!("write the rule, then the reason: {usage}"))),
     };
-    if !WAIVABLE.contains(&rule.to_string().as_str()) {
-        return Err(syn::Error::new(
-            rule.span(),
+    let id = rule.to_string();
+    if !WAIVABLE.contains(&id.as_str()) {
+        let query_rules = WAIVABLE.iter().map(|r| format!("`{r}`")).collect::<Vec<_>>().join(", ");
+        use mongo_schema_contract::rules::{UNWAIVABLE_RULES, WAIVABLE_RULES};
+        // a model's rule is checked on the model, never at a query: say where it is waived
+        let message = if WAIVABLE_RULES.contains(&id.as_str()) {
             format!(
-                "`{rule}` is not a rule a query can waive: {} are",
-                WAIVABLE.iter().map(|r| format!("`{r}`")).collect::<Vec<_>>().join(", ")
-            ),
-        ));
+                "`{rule}` is a rule of the model, checked where the model is declared: waive it there with `#[mongo(allow({rule}, reason = \"..\"))]`; a query waives {query_rules}"
+            )
+        } else if let Some((_, why)) = UNWAIVABLE_RULES.iter().find(|(r, _)| *r == id) {
+            format!("`{rule}` is a rule of the model that is never waived ({why}); a query waives {query_rules}")
+        } else {
+            format!("`{rule}` is not a rule a query can waive: {query_rules} are")
+        };
+        return Err(syn::Error::new(rule.span(), message));
     }
     let reason = match parts.get(1).map(Vec::as_slice) {
         Some([TokenTree::Ident(key), TokenTree::Punct(eq), TokenTree::Literal(lit)])

@@ -545,3 +545,63 @@ fn every_query_registers_itself_with_its_model() {
     assert_eq!(found[0].shape.file, file!());
     assert!(mongo_schema::query::registered_queries().count() > 40);
 }
+
+/// A sharded model for the planner's waivers: one index per query shape below.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(
+    db = "db_test_query",
+    collection = "t_query_sharded_order",
+    index(keys(customerId = 1, createTime = -1)),
+    index(keys(createTime = -1)),
+    shard_key(customerId = 1)
+)]
+struct ShardedOrder {
+    #[serde(rename = "_id")]
+    id: i64,
+    customer_id: ObjectId,
+    status: Status,
+    create_time: DateTime,
+}
+
+/// The passing side of `query_unindexed`, `query_sort_in_memory` and `query_broadcast`
+/// (the failing side is `uitests/ui/query_*/`): each query below breaks its rule and
+/// compiles because it waives it with a reason; the same shape without its waivers is
+/// refused by the same planner, and the waiver is kept in the shape for `schema queries`.
+#[test]
+fn each_planner_rule_is_waived_on_the_query_with_its_reason() {
+    use mongo_schema::query::plan::{plan, problem, Rule};
+    let (customer, since) = (ObjectId::parse_str(CUSTOMERS[0]).expect("hex"), DateTime::from_millis(1_767_225_600_000));
+    let model = mongo_schema::Registration::of::<ShardedOrder>("ShardedOrder");
+    let waived = [
+        (
+            query!(ShardedOrder, { "status": Status::Paid }, limit = 20,
+                allow(query_unindexed, reason = "an admin screen over a few hundred orders"),
+                allow(query_broadcast, reason = "an admin screen reads every shard"))
+            .shape(),
+            Rule::Unindexed,
+        ),
+        (
+            query!(ShardedOrder, { "customerId": customer }, sort = { "status": 1 },
+                allow(query_sort_in_memory, reason = "a customer has at most a few dozen orders"))
+            .shape(),
+            Rule::SortInMemory,
+        ),
+        (
+            query!(ShardedOrder, { "createTime": { "$gte": since } }, limit = 100,
+                allow(query_broadcast, reason = "the daily report reads every shard"))
+            .shape(),
+            Rule::Broadcast,
+        ),
+    ];
+    for (shape, rule) in waived {
+        assert_eq!(problem(shape, &plan(shape, &model)), None, "{shape:?}");
+        assert!(shape.allow.iter().any(|(id, reason)| *id == rule.id() && !reason.is_empty()), "{shape:?}");
+        let unwaived = Shape { allow: &[], ..*shape };
+        assert_eq!(problem(&unwaived, &plan(&unwaived, &model)), Some(rule), "{shape:?}");
+    }
+    // and a query the indexes serve needs no waiver
+    let served =
+        query!(ShardedOrder, { "customerId": customer, "createTime": { "$gte": since } }, sort = { "createTime": -1 });
+    assert_eq!(problem(served.shape(), &plan(served.shape(), &model)), None);
+}

@@ -34,7 +34,7 @@ struct Audit {
 
 #[derive(Serialize, Deserialize, MongoSchema)]
 #[serde(rename_all = "camelCase")]
-#[mongo(db = "db_shop", collection = "t_order", index(keys(customerId = 1, createTime = -1)))]
+#[mongo(db = "db_shop", collection = "t_order", index(keys(customerId = 1, createTime = -1)), index(keys(quantity = 1)))]
 struct Order {
     #[serde(rename = "_id")]
     id: ObjectId,
