@@ -396,14 +396,21 @@ impl<D> Query<D> {
     }
 }
 
-impl<D: Driver> Query<D> {
+impl<D> Query<D> {
     /// The driver's `FindOptions`: the sort, projection, limit and skip of the query.
-    pub fn find_options(&self) -> D::Find {
+    /// (The bound is on the method, so that a crate without the driver is told why.)
+    pub fn find_options(&self) -> D::Find
+    where
+        D: Driver,
+    {
         driver_options(self.find_options_document())
     }
 
     /// The driver's `CountOptions`: the limit and skip of the query.
-    pub fn count_options(&self) -> D::Count {
+    pub fn count_options(&self) -> D::Count
+    where
+        D: Driver,
+    {
         driver_options(self.count_options_document())
     }
 }
