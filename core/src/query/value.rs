@@ -205,6 +205,44 @@ stores!(Timestamp: crate::bson::Timestamp => |v| Bson::Timestamp(*v));
 stores!(Regex: crate::bson::Regex => |v| Bson::RegularExpression(v.clone()));
 stores!(EmbeddedDocument: Document => |v| Bson::Document(v.clone()));
 
+/// An `Option` of a value a key takes: `None` is `null` (which also matches a missing key);
+/// a `Bson` value, taken as it is (the one way to pass a value the check cannot read).
+macro_rules! open_values {
+    ($($kind:ident),*) => {$(
+        impl<T: Stores<kinds::$kind>> Stores<kinds::$kind> for Option<T> {
+            #[inline]
+            fn to_bson(&self) -> Bson {
+                match self {
+                    Some(value) => value.to_bson(),
+                    None => Bson::Null,
+                }
+            }
+        }
+        impl Stores<kinds::$kind> for Bson {
+            #[inline]
+            fn to_bson(&self) -> Bson {
+                self.clone()
+            }
+        }
+    )*};
+}
+
+open_values!(
+    Double,
+    String,
+    EmbeddedDocument,
+    Binary,
+    ObjectId,
+    Bool,
+    Date,
+    Int32,
+    Int64,
+    Decimal128,
+    Timestamp,
+    Regex,
+    EnumVariant
+);
+
 impl<T: Serialize + ?Sized> Stores<kinds::AnyValue> for T {
     #[inline]
     fn to_bson(&self) -> Bson {
