@@ -209,100 +209,100 @@ fn every_accepted_form_finds_what_the_hand_written_filter_finds() {
         "customerId": customer,
         "status": { "$in": [Status::Paid, Status::Shipped] },
         "createTime": { "$gte": since },
-    }, sort = { "createTime": -1 }, limit = 50);
+    }, sort = { "createTime": -1 }, limit = 50, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(
         &coll,
         &q,
         doc! { "customerId": customer, "status": { "$in": ["Paid", "Shipped"] }, "createTime": { "$gte": since } },
         sorted(doc! { "createTime": -1 }, Some(50), None),
     );
-    let q = query!(QueryOrder, { "status": "Shipped", "paid": true });
+    let q = query!(QueryOrder, { "status": "Shipped", "paid": true }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "status": "Shipped", "paid": true }, by_id());
-    let q = query!(QueryOrder, { "status": Status::Cancelled });
+    let q = query!(QueryOrder, { "status": Status::Cancelled }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "status": "Cancelled" }, by_id());
-    let q = query!(QueryOrder, { "note": null });
+    let q = query!(QueryOrder, { "note": null }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "note": null }, by_id());
     let no_note: Option<String> = None;
-    let q = query!(QueryOrder, { "note": no_note });
+    let q = query!(QueryOrder, { "note": no_note }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "note": null }, by_id());
-    let q = query!(QueryOrder, { "status": Some(Status::Paid), "quantity": Bson::Int64(4) });
+    let q = query!(QueryOrder, { "status": Some(Status::Paid), "quantity": Bson::Int64(4) }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "status": "Paid", "quantity": 4_i64 }, by_id());
-    let q = query!(QueryOrder, { "note": { "$eq": null } }, sort = { "_id": -1 });
+    let q = query!(QueryOrder, { "note": { "$eq": null } }, sort = { "_id": -1 }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "note": { "$eq": null } }, sorted(doc! { "_id": -1 }, None, None));
 
     // comparisons, written as the model writes them: a chrono date, a rust_decimal
-    let q = query!(QueryOrder, { "paidTime": { "$gte": paid_since }, "total": { "$lt": total } });
+    let q = query!(QueryOrder, { "paidTime": { "$gte": paid_since }, "total": { "$lt": total } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "paidTime": { "$gte": paid_since_bson }, "total": { "$lt": total_bson } }, by_id());
-    let q = query!(QueryOrder, { "quantity": { "$gt": 3, "$lte": 12 }, "weight": { "$lt": 50 } });
+    let q = query!(QueryOrder, { "quantity": { "$gt": 3, "$lte": 12 }, "weight": { "$lt": 50 } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "quantity": { "$gt": 3, "$lte": 12 }, "weight": { "$lt": 50 } }, by_id());
-    let q = query!(QueryOrder, { "status": { "$ne": Status::Paid }, "quantity": { "$nin": [1, 2, 3] } });
+    let q = query!(QueryOrder, { "status": { "$ne": Status::Paid }, "quantity": { "$nin": [1, 2, 3] } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "status": { "$ne": "Paid" }, "quantity": { "$nin": [1, 2, 3] } }, by_id());
-    let q = query!(QueryOrder, { "status": { "$in": wanted.clone() } });
+    let q = query!(QueryOrder, { "status": { "$in": wanted.clone() } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "status": { "$in": ["Paid", "Cancelled"] } }, by_id());
-    let q = query!(QueryOrder, { "status": { "$in": &wanted } });
+    let q = query!(QueryOrder, { "status": { "$in": &wanted } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "status": { "$in": ["Paid", "Cancelled"] } }, by_id());
 
     // $exists, $type, $regex (with options), $not, $mod
-    let q = query!(QueryOrder, { "labels.k1": { "$exists": false } });
+    let q = query!(QueryOrder, { "labels.k1": { "$exists": false } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "labels.k1": { "$exists": false } }, by_id());
-    let q = query!(QueryOrder, { "note": { "$exists": true, "$type": "string" } });
+    let q = query!(QueryOrder, { "note": { "$exists": true, "$type": "string" } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "note": { "$exists": true, "$type": "string" } }, by_id());
-    let q = query!(QueryOrder, { "shipTo.city": { "$regex": "^ly", "$options": "i" } });
+    let q = query!(QueryOrder, { "shipTo.city": { "$regex": "^ly", "$options": "i" } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "shipTo.city": { "$regex": "^ly", "$options": "i" } }, by_id());
-    let q = query!(QueryOrder, { "shipTo.city": { "$not": { "$regex": "^L" } } });
+    let q = query!(QueryOrder, { "shipTo.city": { "$not": { "$regex": "^L" } } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "shipTo.city": { "$not": { "$regex": "^L" } } }, by_id());
-    let q = query!(QueryOrder, { "quantity": { "$not": { "$gt": 5 } } });
+    let q = query!(QueryOrder, { "quantity": { "$not": { "$gt": 5 } } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "quantity": { "$not": { "$gt": 5 } } }, by_id());
-    let q = query!(QueryOrder, { "quantity": { "$mod": [4, 1] } });
+    let q = query!(QueryOrder, { "quantity": { "$mod": [4, 1] } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "quantity": { "$mod": [4, 1] } }, by_id());
 
     // embedded documents and arrays, dotted as mongosh writes them; maps
-    let q = query!(QueryOrder, { "shipTo.city": &city });
+    let q = query!(QueryOrder, { "shipTo.city": &city }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "shipTo.city": "Lyon" }, by_id());
-    let q = query!(QueryOrder, { "lines.sku": "A-2", "lines.0.quantity": { "$gte": 2 } });
+    let q = query!(QueryOrder, { "lines.sku": "A-2", "lines.0.quantity": { "$gte": 2 } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "lines.sku": "A-2", "lines.0.quantity": { "$gte": 2 } }, by_id());
-    let q = query!(QueryOrder, { "tags": "rush" });
+    let q = query!(QueryOrder, { "tags": "rush" }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "tags": "rush" }, by_id());
-    let q = query!(QueryOrder, { "tags": { "$all": ["rush", "gift"] } });
+    let q = query!(QueryOrder, { "tags": { "$all": ["rush", "gift"] } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "tags": { "$all": ["rush", "gift"] } }, by_id());
-    let q = query!(QueryOrder, { "tags": { "$size": 2 } });
+    let q = query!(QueryOrder, { "tags": { "$size": 2 } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "tags": { "$size": 2 } }, by_id());
-    let q = query!(QueryOrder, { "lines": { "$elemMatch": { "sku": "B-1", "quantity": { "$gt": 2 } } } });
+    let q = query!(QueryOrder, { "lines": { "$elemMatch": { "sku": "B-1", "quantity": { "$gt": 2 } } } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "lines": { "$elemMatch": { "sku": "B-1", "quantity": { "$gt": 2 } } } }, by_id());
-    let q = query!(QueryOrder, { "tags": { "$elemMatch": { "$gte": "f", "$lt": "h" } } });
+    let q = query!(QueryOrder, { "tags": { "$elemMatch": { "$gte": "f", "$lt": "h" } } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "tags": { "$elemMatch": { "$gte": "f", "$lt": "h" } } }, by_id());
-    let q = query!(QueryOrder, { "labels.k0": { "$gte": 5 } });
+    let q = query!(QueryOrder, { "labels.k0": { "$gte": 5 } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "labels.k0": { "$gte": 5 } }, by_id());
-    let q = query!(QueryOrder, { "shipTo": { "city": "Paris", "zip": null } });
+    let q = query!(QueryOrder, { "shipTo": { "city": "Paris", "zip": null } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "shipTo": { "city": "Paris", "zip": null } }, by_id());
 
     // logical operators, `$expr` taken as written
-    let q = query!(QueryOrder, { "$or": [{ "status": Status::Paid }, { "quantity": { "$lt": 3 } }], "paid": false });
+    let q = query!(QueryOrder, { "$or": [{ "status": Status::Paid }, { "quantity": { "$lt": 3 } }], "paid": false }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "$or": [{ "status": "Paid" }, { "quantity": { "$lt": 3 } }], "paid": false }, by_id());
-    let q = query!(QueryOrder, { "$and": [{ "quantity": { "$gte": 5 } }, { "quantity": { "$lt": 9 } }] });
+    let q = query!(QueryOrder, { "$and": [{ "quantity": { "$gte": 5 } }, { "quantity": { "$lt": 9 } }] }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "$and": [{ "quantity": { "$gte": 5 } }, { "quantity": { "$lt": 9 } }] }, by_id());
-    let q = query!(QueryOrder, { "$nor": [{ "paid": true }, { "status": "Shipped" }] });
+    let q = query!(QueryOrder, { "$nor": [{ "paid": true }, { "status": "Shipped" }] }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "$nor": [{ "paid": true }, { "status": "Shipped" }] }, by_id());
-    let q = query!(QueryOrder, { "$expr": { "$gt": ["$quantity", { "$size": "$tags" }] } });
+    let q = query!(QueryOrder, { "$expr": { "$gt": ["$quantity", { "$size": "$tags" }] } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "$expr": { "$gt": ["$quantity", { "$size": "$tags" }] } }, by_id());
 
     // text and geo, on the model's text and 2dsphere indexes
-    let q = query!(QueryOrder, { "$text": { "$search": "urgent" } });
+    let q = query!(QueryOrder, { "$text": { "$search": "urgent" } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "$text": { "$search": "urgent" } }, by_id());
-    let q = query!(QueryOrder, { "location": { "$near": { "$geometry": { "type": "Point", "coordinates": [0.0, 0.0] }, "$maxDistance": 500_000.0 } } }, limit = 20);
+    let q = query!(QueryOrder, { "location": { "$near": { "$geometry": { "type": "Point", "coordinates": [0.0, 0.0] }, "$maxDistance": 500_000.0 } } }, limit = 20, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(
         &coll,
         &q,
         doc! { "location": { "$near": { "$geometry": { "type": "Point", "coordinates": [0.0, 0.0] }, "$maxDistance": 500_000.0 } } },
         sorted(doc! {}, Some(20), None).tap_no_sort(),
     );
-    let q = query!(QueryOrder, { "location": { "$geoWithin": { "$box": [[-5.0, -5.0], [5.0, 5.0]] } } });
+    let q = query!(QueryOrder, { "location": { "$geoWithin": { "$box": [[-5.0, -5.0], [5.0, 5.0]] } } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "location": { "$geoWithin": { "$box": [[-5.0, -5.0], [5.0, 5.0]] } } }, by_id());
 
     // options: sort, skip, limit, a projection document, a typed projection
-    let q = query!(QueryOrder, { "paid": true }, sort = { "quantity": 1, "_id": -1 }, skip = 5, limit = 10);
+    let q = query!(QueryOrder, { "paid": true }, sort = { "quantity": 1, "_id": -1 }, skip = 5, limit = 10, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     same(&coll, &q, doc! { "paid": true }, sorted(doc! { "quantity": 1, "_id": -1 }, Some(10), Some(5)));
-    let q = query!(QueryOrder, { "paid": true }, projection = { "status": 1, "quantity": 1 }, sort = { "_id": 1 });
+    let q = query!(QueryOrder, { "paid": true }, projection = { "status": 1, "quantity": 1 }, sort = { "_id": 1 }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     let projected: Vec<Document> =
         coll.find(q.filter()).with_options(q.find_options()).run().expect("find").map(|d| d.expect("doc")).collect();
     assert!(
@@ -310,7 +310,7 @@ fn every_accepted_form_finds_what_the_hand_written_filter_finds() {
             && projected.iter().all(|d| d.keys().collect::<Vec<_>>() == ["_id", "status", "quantity"]),
         "{projected:?}"
     );
-    let q = query!(QueryOrder, { "paid": true }, projection = Summary, sort = { "_id": 1 });
+    let q = query!(QueryOrder, { "paid": true }, projection = Summary, sort = { "_id": 1 }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     assert_eq!(q.projection(), Some(doc! { "_id": 1, "status": 1, "quantity": 1 }));
     let summaries: Vec<Summary> = db
         .collection::<Summary>(QueryOrder::COLLECTION_NAME)
@@ -326,7 +326,7 @@ fn every_accepted_form_finds_what_the_hand_written_filter_finds() {
     assert_eq!(summaries, want);
 
     // the same query through count_documents, aggregate, update_many and delete_many
-    let q = query!(QueryOrder, { "status": Status::Shipped, "quantity": { "$gte": 4 } }, sort = { "quantity": -1 }, skip = 2, limit = 7);
+    let q = query!(QueryOrder, { "status": Status::Shipped, "quantity": { "$gte": 4 } }, sort = { "quantity": -1 }, skip = 2, limit = 7, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
     let filter = doc! { "status": "Shipped", "quantity": { "$gte": 4 } };
     let counted = coll.count_documents(q.filter()).with_options(q.count_options()).run().expect("count");
     let by_hand = coll.count_documents(filter.clone()).run().expect("count");
@@ -484,23 +484,23 @@ proptest! {
         skus in proptest::collection::vec("[A-Z]-[0-9]", 1..4),
     ) {
         let queries = [
-            (query!(QueryOrder, { "quantity": quantity, "weight": { "$gte": weight } }).into_filter(), query!(QueryOrder, { "quantity": quantity, "weight": { "$gte": weight } }).shape()),
-            (query!(QueryOrder, { "shipTo.city": &city, "note": null }).into_filter(), query!(QueryOrder, { "shipTo.city": &city, "note": null }).shape()),
-            (query!(QueryOrder, { "status": { "$in": statuses.clone() }, "tags": { "$all": skus.clone() } }).into_filter(), query!(QueryOrder, { "status": { "$in": statuses.clone() }, "tags": { "$all": skus.clone() } }).shape()),
-            (query!(QueryOrder, { "$or": [{ "quantity": { "$lt": low } }, { "lines": { "$elemMatch": { "sku": &city, "quantity": { "$gt": low } } } }] }).into_filter(),
-             query!(QueryOrder, { "$or": [{ "quantity": { "$lt": low } }, { "lines": { "$elemMatch": { "sku": &city, "quantity": { "$gt": low } } } }] }).shape()),
-            (query!(QueryOrder, { "note": { "$exists": true, "$regex": "^a" }, "quantity": { "$not": { "$gte": low } }, "$text": { "$search": "x" } }).into_filter(),
-             query!(QueryOrder, { "note": { "$exists": true, "$regex": "^a" }, "quantity": { "$not": { "$gte": low } }, "$text": { "$search": "x" } }).shape()),
+            (query!(QueryOrder, { "quantity": quantity, "weight": { "$gte": weight } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans")).into_filter(), query!(QueryOrder, { "quantity": quantity, "weight": { "$gte": weight } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans")).shape()),
+            (query!(QueryOrder, { "shipTo.city": &city, "note": null }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans")).into_filter(), query!(QueryOrder, { "shipTo.city": &city, "note": null }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans")).shape()),
+            (query!(QueryOrder, { "status": { "$in": statuses.clone() }, "tags": { "$all": skus.clone() } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans")).into_filter(), query!(QueryOrder, { "status": { "$in": statuses.clone() }, "tags": { "$all": skus.clone() } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans")).shape()),
+            (query!(QueryOrder, { "$or": [{ "quantity": { "$lt": low } }, { "lines": { "$elemMatch": { "sku": &city, "quantity": { "$gt": low } } } }] }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans")).into_filter(),
+             query!(QueryOrder, { "$or": [{ "quantity": { "$lt": low } }, { "lines": { "$elemMatch": { "sku": &city, "quantity": { "$gt": low } } } }] }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans")).shape()),
+            (query!(QueryOrder, { "note": { "$exists": true, "$regex": "^a" }, "quantity": { "$not": { "$gte": low } }, "$text": { "$search": "x" } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans")).into_filter(),
+             query!(QueryOrder, { "note": { "$exists": true, "$regex": "^a" }, "quantity": { "$not": { "$gte": low } }, "$text": { "$search": "x" } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans")).shape()),
         ];
         for (filter, shape) in &queries {
             agree(shape, filter);
         }
-        let q = query!(QueryOrder, { "quantity": { "$in": [1, quantity, 3] }, "note": { "$in": [null, "a"] } });
+        let q = query!(QueryOrder, { "quantity": { "$in": [1, quantity, 3] }, "note": { "$in": [null, "a"] } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
         let (first, second) = (&q.shape().filter[0], &q.shape().filter[1]);
         prop_assert!(matches!(first, Filter::Pred(p) if matches!(p.op, Op::In { len: Some(3), null: false })), "{:?}", q.shape());
         prop_assert!(matches!(second, Filter::Pred(p) if matches!(p.op, Op::In { len: Some(2), null: true })), "{:?}", q.shape());
-        let q = query!(QueryOrder, { "shipTo.zip": { "$exists": true } });
-        let r = query!(QueryOrder, { "shipTo.zip": { "$exists": false } });
+        let q = query!(QueryOrder, { "shipTo.zip": { "$exists": true } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
+        let r = query!(QueryOrder, { "shipTo.zip": { "$exists": false } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans"));
         prop_assert!(matches!(&q.shape().filter[0], Filter::Pred(p) if matches!(p.op, Op::Exists(true))), "{:?}", q.shape());
         prop_assert!(matches!(&r.shape().filter[0], Filter::Pred(p) if matches!(p.op, Op::Exists(false))), "{:?}", q.shape());
     }
@@ -512,20 +512,23 @@ fn a_regex_gives_bounds_only_anchored_and_case_sensitive() {
         Filter::Pred(p) => matches!(p.op, Op::Regex { prefix: true }),
         _ => false,
     };
-    assert!(prefix(query!(QueryOrder, { "note": { "$regex": "^urg" } }).shape()));
-    assert!(!prefix(query!(QueryOrder, { "note": { "$regex": "^urg", "$options": "i" } }).shape()));
-    assert!(!prefix(query!(QueryOrder, { "note": { "$regex": "urg" } }).shape()));
-    assert!(!prefix(query!(QueryOrder, { "note": { "$regex": "^.rg" } }).shape()));
+    assert!(prefix(query!(QueryOrder, { "note": { "$regex": "^urg" } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans")).shape()));
+    assert!(!prefix(query!(QueryOrder, { "note": { "$regex": "^urg", "$options": "i" } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans")).shape()));
+    assert!(!prefix(query!(QueryOrder, { "note": { "$regex": "urg" } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans")).shape()));
+    assert!(!prefix(query!(QueryOrder, { "note": { "$regex": "^.rg" } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans")).shape()));
     let pattern = String::from("^urg");
     assert!(
-        !prefix(query!(QueryOrder, { "note": { "$regex": pattern } }).shape()),
+        !prefix(query!(QueryOrder, { "note": { "$regex": pattern } }, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans")).shape()),
         "an expression's pattern is not known"
     );
 }
 
 #[test]
 fn every_query_registers_itself_with_its_model() {
-    let (q, line) = (query!(QueryOrder, { "paid": true }, name = "paid orders", limit = 3), line!());
+    let (q, line) = (
+        query!(QueryOrder, { "paid": true }, name = "paid orders", limit = 3, allow(query_unindexed, reason = "the test compares filters with doc!, not plans"), allow(query_sort_in_memory, reason = "the test compares filters with doc!, not plans")),
+        line!(),
+    );
     let found: Vec<_> =
         mongo_schema::query::registered_queries().filter(|r| r.shape.name == Some("paid orders")).collect();
     assert_eq!(found.len(), 1);

@@ -61,7 +61,7 @@ struct Order {
 /// A crate without a `mongodb` dependency gets the filter and the options as documents,
 /// and no driver option types.
 fn main() {
-    let q = query!(Order, { "paid": true }, sort = { "createTime": -1 });
+    let q = query!(Order, { "paid": true }, sort = { "createTime": -1 }, allow(query_unindexed, reason = "the case is about the driver"), allow(query_sort_in_memory, reason = "the case is about the driver"));
     let _ = (q.filter(), q.sort(), q.pipeline());
     let _ = q.find_options();
 }

@@ -64,15 +64,15 @@ fn main() {
     let total: f64 = 9.5;
     let wide: i64 = 7;
     let id = String::from("6592f1f8a1b2c3d4e5f6a7b8");
-    let _ = query!(Order, { "createTime": { "$gte": since } });
-    let _ = query!(Order, { "createTime": { "$gte": "2026-01-01" } });
-    let _ = query!(Order, { "total": total });
-    let _ = query!(Order, { "total": { "$lt": 9.5 } });
-    let _ = query!(Order, { "customerId": id });
-    let _ = query!(Order, { "quantity": wide });
-    let _ = query!(Order, { "paid": 1 });
-    let _ = query!(Order, { "status": { "$in": ["Paid", "Pending"] } });
-    let _ = query!(Order, { "status": 3 });
-    let _ = query!(Order, { "tags": 3 });
-    let _ = query!(Order, { "lines.quantity": "two" });
+    let _ = query!(Order, { "createTime": { "$gte": since } }, allow(query_unindexed, reason = "the case is about values"), allow(query_sort_in_memory, reason = "the case is about values"));
+    let _ = query!(Order, { "createTime": { "$gte": "2026-01-01" } }, allow(query_unindexed, reason = "the case is about values"), allow(query_sort_in_memory, reason = "the case is about values"));
+    let _ = query!(Order, { "total": total }, allow(query_unindexed, reason = "the case is about values"), allow(query_sort_in_memory, reason = "the case is about values"));
+    let _ = query!(Order, { "total": { "$lt": 9.5 } }, allow(query_unindexed, reason = "the case is about values"), allow(query_sort_in_memory, reason = "the case is about values"));
+    let _ = query!(Order, { "customerId": id }, allow(query_unindexed, reason = "the case is about values"), allow(query_sort_in_memory, reason = "the case is about values"));
+    let _ = query!(Order, { "quantity": wide }, allow(query_unindexed, reason = "the case is about values"), allow(query_sort_in_memory, reason = "the case is about values"));
+    let _ = query!(Order, { "paid": 1 }, allow(query_unindexed, reason = "the case is about values"), allow(query_sort_in_memory, reason = "the case is about values"));
+    let _ = query!(Order, { "status": { "$in": ["Paid", "Pending"] } }, allow(query_unindexed, reason = "the case is about values"), allow(query_sort_in_memory, reason = "the case is about values"));
+    let _ = query!(Order, { "status": 3 }, allow(query_unindexed, reason = "the case is about values"), allow(query_sort_in_memory, reason = "the case is about values"));
+    let _ = query!(Order, { "tags": 3 }, allow(query_unindexed, reason = "the case is about values"), allow(query_sort_in_memory, reason = "the case is about values"));
+    let _ = query!(Order, { "lines.quantity": "two" }, allow(query_unindexed, reason = "the case is about values"), allow(query_sort_in_memory, reason = "the case is about values"));
 }
