@@ -452,4 +452,15 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
         assert!(load(manifest).manifest.is_none());
     }
+
+    #[test]
+    fn the_driver_is_found_under_its_key() {
+        assert_eq!(driver_in("[dependencies]\nmongodb = \"3\"\n"), Some(("mongodb".into(), false)));
+        let renamed = "[dependencies]\nmongo-driver = { package = \"mongodb\", version = \"3\" }\n";
+        assert_eq!(driver_in(renamed), Some(("mongo_driver".into(), false)));
+        assert_eq!(driver_in("[dev-dependencies]\nmongodb = \"3\"\n"), Some(("mongodb".into(), true)));
+        let target = "[target.'cfg(unix)'.dependencies]\nmongodb = { version = \"3\" }\n";
+        assert_eq!(driver_in(target), Some(("mongodb".into(), false)));
+        assert_eq!(driver_in("[dependencies]\nbson = \"2\"\n"), None);
+    }
 }

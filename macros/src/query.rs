@@ -77,6 +77,8 @@ struct Cx {
     used: Vec<bool>,
     /// The slot of the key whose value is being read.
     slot: usize,
+    /// The string literals compared with each slot's key (checked by its `key_ops` call).
+    literals: Vec<Vec<String>>,
 }
 
 /// `tokens` with every span set to `span` (so that an error in a call built from them
@@ -126,10 +128,8 @@ impl Cx {
         }
         if let [TokenTree::Literal(lit)] = value {
             if let syn::Lit::Str(text) = syn::Lit::new(lit.clone()) {
-                if let Scope::Root = scope {
-                    let ((p, model), text) = (self.at(span), text.value());
-                    self.checks.push(quote_spanned!(span=> #p::query_check::literal_str::<#model>(#path, #text)));
-                }
+                let _ = (scope, path);
+                self.literals[self.slot].push(text.value());
             }
         }
         let kind = self.class(span);
@@ -327,15 +327,20 @@ fn filter(cx: &mut Cx, scope: &Scope, group: &Group) -> syn::Result<(Vec<Node>, 
                 let slot = cx.slots.len();
                 cx.slots.push(TokenStream::new());
                 cx.used.push(false);
+                cx.literals.push(Vec::new());
                 let outer = std::mem::replace(&mut cx.slot, slot);
                 let (ops, bson) = field(cx, scope, &key, &value)?;
                 cx.slot = outer;
-                let names: Vec<String> = ops.iter().flat_map(op_names).collect();
-                let names = names.join(" ");
+                let mut names: Vec<String> = ops.iter().flat_map(op_names).collect();
+                names.extend(cx.literals[slot].iter().map(|l| format!("={l}")));
+                // a separator no operator holds and a literal seldom does
+                let names = names.join("\u{1f}");
                 let (p, model) = cx.at(span);
                 cx.slots[slot] = match scope {
                     Scope::Root => quote_spanned!(span=> #p::query_check::key_ops::<#model>(#key, #names)),
-                    Scope::Items(array) => quote_spanned!(span=> #p::query_check::elem_key_ops::<#model>(#array, #key, #names)),
+                    Scope::Items(array) => {
+                        quote_spanned!(span=> #p::query_check::elem_key_ops::<#model>(#array, #key, #names))
+                    }
                 };
                 nodes.extend(ops.into_iter().map(|op| Node::Pred { path: key.clone(), op }));
                 inserts.push((key, bson));
@@ -676,6 +681,7 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
         slots: Vec::new(),
         used: Vec::new(),
         slot: 0,
+        literals: Vec::new(),
     };
     let (nodes, filter_doc) = filter(&mut cx, &Scope::Root, &filter_group)?;
 

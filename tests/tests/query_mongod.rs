@@ -235,6 +235,11 @@ fn every_accepted_form_finds_what_the_hand_written_filter_finds() {
     same(&coll, &q, doc! { "status": "Cancelled" }, by_id());
     let q = query!(QueryOrder, { "note": null });
     same(&coll, &q, doc! { "note": null }, by_id());
+    let no_note: Option<String> = None;
+    let q = query!(QueryOrder, { "note": no_note });
+    same(&coll, &q, doc! { "note": null }, by_id());
+    let q = query!(QueryOrder, { "status": Some(Status::Paid), "quantity": Bson::Int64(4) });
+    same(&coll, &q, doc! { "status": "Paid", "quantity": 4_i64 }, by_id());
     let q = query!(QueryOrder, { "note": { "$eq": null } }, sort = { "_id": -1 });
     same(&coll, &q, doc! { "note": { "$eq": null } }, sorted(doc! { "_id": -1 }, None, None));
 

@@ -33,3 +33,26 @@ pub mod rules;
 
 pub use builders::*;
 pub use facts::*;
+
+/// A derived enum of unit variants compared with a key storing one (`EnumVariant`):
+/// `#[derive(MongoSchema)]` implements it, writing each variant's string as serde does.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __query_value {
+    ($ty:ident { $($variant:ident => $name:literal),* }) => {
+        impl $crate::__private::Stores<$crate::__private::kinds::EnumVariant> for $ty {
+            #[inline]
+            fn to_bson(&self) -> $crate::__private::Bson {
+                #[allow(unreachable_patterns)]
+                let name = match self { $($ty::$variant => $name,)* _ => "" };
+                $crate::__private::Bson::String(::std::string::String::from(name))
+            }
+        }
+        impl $crate::__private::Stores<$crate::__private::kinds::EnumVariant> for &$ty {
+            #[inline]
+            fn to_bson(&self) -> $crate::__private::Bson {
+                <$ty as $crate::__private::Stores<$crate::__private::kinds::EnumVariant>>::to_bson(*self)
+            }
+        }
+    };
+}

@@ -63,18 +63,6 @@ const fn segment(path: &str, i: usize) -> (usize, usize) {
     (bytes.len(), bytes.len())
 }
 
-const fn segments(path: &str) -> usize {
-    let mut n = 1;
-    let mut b = 0;
-    while b < path.len() {
-        if path.as_bytes()[b] == b'.' {
-            n += 1;
-        }
-        b += 1;
-    }
-    n
-}
-
 const fn slice(path: &str, (start, end): (usize, usize)) -> &str {
     if start == 0 && end == path.len() {
         return path;
@@ -85,19 +73,34 @@ const fn slice(path: &str, (start, end): (usize, usize)) -> &str {
     }
 }
 
-const fn is_index(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    if bytes.is_empty() {
-        return false;
-    }
+/// The field of `list` serde writes under `key[start..end]`, looking into flattened fields
+/// (as `FieldFacts::written`, with the comparison inline).
+const fn find(list: &'static [FieldFacts], key: &[u8], start: usize, end: usize) -> Option<&'static FieldFacts> {
+    let len = end - start;
     let mut i = 0;
-    while i < bytes.len() {
-        if !bytes[i].is_ascii_digit() {
-            return false;
+    while i < list.len() {
+        let field = &list[i];
+        if field.flatten {
+            if let (Some(inner), false) = (field.fields, matches!(field.facts.shape, TypeShape::Map)) {
+                if let Some(found) = find(inner, key, start, end) {
+                    return Some(found);
+                }
+            }
+        } else {
+            let name = field.name.as_bytes();
+            if name.len() == len {
+                let mut b = 0;
+                while b < len && name[b] == key[start + b] {
+                    b += 1;
+                }
+                if b == len {
+                    return Some(field);
+                }
+            }
         }
         i += 1;
     }
-    true
+    None
 }
 
 /// What a field's value is, as a [`Reached`].
@@ -125,10 +128,15 @@ const fn reach(root: Option<&'static [FieldFacts]>, owner: &'static str, path: &
     };
     // the walk stands on a map's values: the next segment is any key
     let mut in_map = false;
-    let count = segments(path);
-    let mut i = 0;
-    while i < count {
-        let key = slice(path, segment(path, i));
+    let bytes = path.as_bytes();
+    // one pass over the path: segment `i` is `bytes[start..end]` (no call per segment:
+    // each call is a frame of rustc's const interpreter, the walk's main cost)
+    let (mut i, mut start) = (0, 0);
+    while start <= bytes.len() {
+        let mut end = start;
+        while end < bytes.len() && bytes[end] != b'.' {
+            end += 1;
+        }
         if in_map {
             // a map's value: its own fields, or a scalar
             in_map = false;
@@ -137,9 +145,16 @@ const fn reach(root: Option<&'static [FieldFacts]>, owner: &'static str, path: &
                 None => Reached { kind: at.item, item: at.item, array: false, fields: None, field: None, owner: "" },
             };
             i += 1;
+            start = end + 1;
             continue;
         }
-        if at.array && is_index(key) {
+        let mut digits = end > start;
+        let mut d = start;
+        while digits && d < end {
+            digits = bytes[d].is_ascii_digit();
+            d += 1;
+        }
+        if at.array && digits {
             // an element by position: the items themselves
             at = match at.fields {
                 Some(_) => Reached { kind: BsonKind::Object, item: BsonKind::Object, array: false, field: None, ..at },
@@ -153,13 +168,14 @@ const fn reach(root: Option<&'static [FieldFacts]>, owner: &'static str, path: &
                 },
             };
             i += 1;
+            start = end + 1;
             continue;
         }
         match (at.kind, at.fields) {
             // a document (or an array of documents, reached through) whose keys are listed
             (BsonKind::Object | BsonKind::Array, Some(list)) if !at.array || matches!(at.item, BsonKind::Object) => {
-                match FieldFacts::written(list, key.as_bytes(), at.owner) {
-                    Some((_, field)) => {
+                match find(list, bytes, start, end) {
+                    Some(field) => {
                         at = holds(field);
                         in_map = matches!(field.facts.shape, TypeShape::Map);
                         if in_map {
@@ -173,6 +189,7 @@ const fn reach(root: Option<&'static [FieldFacts]>, owner: &'static str, path: &
             (kind, _) => return Err(Miss::AfterScalar { at: i, kind }),
         }
         i += 1;
+        start = end + 1;
     }
     if in_map {
         // the map itself: a document of any keys
@@ -466,14 +483,23 @@ const fn rules_of<M: MongoCollection>(path: &'static str, at: &Reached, ops: &st
     let mut start = 0;
     let mut b = 0;
     while b <= bytes.len() {
-        if b == bytes.len() || bytes[b] == b' ' {
+        if b == bytes.len() || bytes[b] == 0x1f {
             if b > start {
                 let op = slice(ops, (start, b));
-                if op.as_bytes()[0] == b'@' {
-                    let item = Reached { kind: at.item, item: at.item, array: false, fields: at.fields, field: at.field, owner: at.owner };
-                    rule::<M>(path, &item, op.split_at(1).1);
-                } else {
-                    rule::<M>(path, at, op);
+                match op.as_bytes()[0] {
+                    b'@' => {
+                        let item = Reached {
+                            kind: at.item,
+                            item: at.item,
+                            array: false,
+                            fields: at.fields,
+                            field: at.field,
+                            owner: at.owner,
+                        };
+                        rule::<M>(path, &item, op.split_at(1).1);
+                    }
+                    b'=' => literal_at(path, at, op.split_at(1).1),
+                    _ => rule::<M>(path, at, op),
                 }
             }
             start = b + 1;
@@ -486,7 +512,8 @@ const fn rules_of<M: MongoCollection>(path: &'static str, at: &Reached, ops: &st
 #[track_caller]
 pub const fn item_op<M: MongoCollection>(path: &'static str, op: &str) {
     let at = key::<M>(path);
-    let item = Reached { kind: at.item, item: at.item, array: false, fields: at.fields, field: at.field, owner: at.owner };
+    let item =
+        Reached { kind: at.item, item: at.item, array: false, fields: at.fields, field: at.field, owner: at.owner };
     rule::<M>(path, &item, op);
 }
 
@@ -691,15 +718,10 @@ pub const fn projection<M: MongoCollection>(path: &'static str) {
     let _ = key::<M>(path);
 }
 
-/// Checks a literal string compared with `path`: inside the field's `enum_values` when it
-/// declares them.
+/// Checks a literal string compared with `path` (reached at `at`): inside the field's
+/// `enum_values` or its enum's variants when it has them.
 #[track_caller]
-pub const fn literal_str<M: MongoCollection>(path: &'static str, value: &str) {
-    let at = match reach(M::FIELDS, M::NAME, path) {
-        Ok(at) => at,
-        // the key's own check reports it
-        Err(_) => return,
-    };
+const fn literal_at(path: &'static str, at: &Reached, value: &str) {
     let Some(field) = at.field else { return };
     let variants = field.variants;
     let mut allowed: &[KeywordLit] = &[];

@@ -205,34 +205,49 @@ stores!(Timestamp: crate::bson::Timestamp => |v| Bson::Timestamp(*v));
 stores!(Regex: crate::bson::Regex => |v| Bson::RegularExpression(v.clone()));
 stores!(EmbeddedDocument: Document => |v| Bson::Document(v.clone()));
 
+/// An `Option` of a value a key takes: `None` is `null` (which also matches a missing key);
+/// a `Bson` value, taken as it is (the one way to pass a value the check cannot read).
+macro_rules! open_values {
+    ($($kind:ident),*) => {$(
+        impl<T: Stores<kinds::$kind>> Stores<kinds::$kind> for Option<T> {
+            #[inline]
+            fn to_bson(&self) -> Bson {
+                match self {
+                    Some(value) => value.to_bson(),
+                    None => Bson::Null,
+                }
+            }
+        }
+        impl Stores<kinds::$kind> for Bson {
+            #[inline]
+            fn to_bson(&self) -> Bson {
+                self.clone()
+            }
+        }
+    )*};
+}
+
+open_values!(
+    Double,
+    String,
+    EmbeddedDocument,
+    Binary,
+    ObjectId,
+    Bool,
+    Date,
+    Int32,
+    Int64,
+    Decimal128,
+    Timestamp,
+    Regex,
+    EnumVariant
+);
+
 impl<T: Serialize + ?Sized> Stores<kinds::AnyValue> for T {
     #[inline]
     fn to_bson(&self) -> Bson {
         serialized(self)
     }
-}
-
-/// A derived enum of unit variants compared with a key storing one (`EnumVariant`):
-/// `#[derive(MongoSchema)]` implements it, writing each variant's string as serde does.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __query_value {
-    ($ty:ident { $($variant:ident => $name:literal),* }) => {
-        impl $crate::__private::Stores<$crate::__private::kinds::EnumVariant> for $ty {
-            #[inline]
-            fn to_bson(&self) -> $crate::__private::Bson {
-                #[allow(unreachable_patterns)]
-                let name = match self { $($ty::$variant => $name,)* _ => "" };
-                $crate::__private::Bson::String(::std::string::String::from(name))
-            }
-        }
-        impl $crate::__private::Stores<$crate::__private::kinds::EnumVariant> for &$ty {
-            #[inline]
-            fn to_bson(&self) -> $crate::__private::Bson {
-                <$ty as $crate::__private::Stores<$crate::__private::kinds::EnumVariant>>::to_bson(*self)
-            }
-        }
-    };
 }
 
 /// The driver's option types a [`Query`] fills: `(FindOptions, CountOptions)` of the
@@ -396,14 +411,21 @@ impl<D> Query<D> {
     }
 }
 
-impl<D: Driver> Query<D> {
+impl<D> Query<D> {
     /// The driver's `FindOptions`: the sort, projection, limit and skip of the query.
-    pub fn find_options(&self) -> D::Find {
+    /// (The bound is on the method, so that a crate without the driver is told why.)
+    pub fn find_options(&self) -> D::Find
+    where
+        D: Driver,
+    {
         driver_options(self.find_options_document())
     }
 
     /// The driver's `CountOptions`: the limit and skip of the query.
-    pub fn count_options(&self) -> D::Count {
+    pub fn count_options(&self) -> D::Count
+    where
+        D: Driver,
+    {
         driver_options(self.count_options_document())
     }
 }
