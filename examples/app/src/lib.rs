@@ -1,11 +1,15 @@
 //! A small shop's models, written to the data modelling standard: `db_*`/`t_*` names,
 //! camelCase fields, ObjectId `_id`, Decimal128 money, BSON dates, string enums for
-//! status, every array bounded. `src/bin/schema.rs` turns them into migrations.
+//! status, every array bounded. `src/bin/schema.rs` turns them into migrations; the
+//! service's reads are in [`store`], each a `query!` the build checks against its model and
+//! plans against these indexes (`schema queries` lists them).
 //!
 //! Try it: add a field to [`Customer`], then
 //! `cargo run -p mongo-schema-example-app --bin schema -- migrate --dir migrations/`.
 
 #![forbid(unsafe_code)]
+
+pub mod store;
 
 use mongo_schema::bson::{oid::ObjectId, DateTime};
 use mongo_schema::MongoSchema;
@@ -15,7 +19,12 @@ use serde::{Deserialize, Serialize};
 /// Customers of the shop.
 #[derive(Debug, Clone, Serialize, Deserialize, MongoSchema)]
 #[serde(rename_all = "camelCase")]
-#[mongo(db = "db_user_center", collection = "t_customer")]
+#[mongo(
+    db = "db_user_center",
+    collection = "t_customer",
+    // sign-in: one customer by email (`store::customer_by_email`)
+    index(keys(email = 1), unique)
+)]
 pub struct Customer {
     #[serde(rename = "_id")]
     pub id: ObjectId,
@@ -55,7 +64,23 @@ pub struct Address {
 /// Orders, with their lines embedded: always read together.
 #[derive(Debug, Clone, Serialize, Deserialize, MongoSchema)]
 #[serde(rename_all = "camelCase")]
-#[mongo(db = "db_order", collection = "t_order")]
+#[mongo(
+    db = "db_order",
+    collection = "t_order",
+    // a customer's orders, newest first (`store::recent_orders`)
+    index(keys(customerId = 1, createTime = -1)),
+    // the payments desk: orders in a set of statuses paid in a window, by pay time
+    // (`store::paid_between`, `store::awaiting`)
+    index(keys(status = 1, payTime = 1)),
+    // an order by its number, answered from the index alone (`store::order_status`)
+    index(keys(orderNo = 1, status = 1)),
+    // deliberately left for `schema queries` to name: REDUNDANT, a prefix of
+    // `customerId_1_createTime_-1`, which serves every query it could
+    index(keys(customerId = 1)),
+    // deliberately left for `schema queries` to name: UNUSED, the index of a sales report
+    // that was removed; no query reads it and every write still maintains it
+    index(keys(totalAmount = -1))
+)]
 pub struct Order {
     #[serde(rename = "_id")]
     pub id: ObjectId,
@@ -105,7 +130,12 @@ pub enum OrderStatus {
 /// Refunds of an order, kept apart: they are written and read on their own.
 #[derive(Debug, Clone, Serialize, Deserialize, MongoSchema)]
 #[serde(rename_all = "camelCase")]
-#[mongo(db = "db_order", collection = "t_order_refund")]
+#[mongo(
+    db = "db_order",
+    collection = "t_order_refund",
+    // an order's refunds (`store::refunds_of`)
+    index(keys(orderId = 1, createTime = -1))
+)]
 pub struct OrderRefund {
     #[serde(rename = "_id")]
     pub id: ObjectId,

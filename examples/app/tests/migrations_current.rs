@@ -31,3 +31,51 @@ fn the_embedded_migrations_data_steps_pass_the_rehearsal() {
     let found: Vec<String> = rehearsal.findings.iter().map(|f| f.render()).collect();
     assert!(found.is_empty(), "{}", found.join(""));
 }
+
+/// `schema queries` on the app: every query of `src/store.rs` with the index the planner
+/// gives it, the deliberately unused and redundant indexes named, and exit 1 for the
+/// redundant one (the only problem: every query is served, none is waived).
+#[test]
+fn schema_queries_lists_each_query_with_its_index() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_schema"))
+        .args(["queries", "--format", "json"])
+        .env_remove("MONGODB_URI")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{text}{}", String::from_utf8_lossy(&output.stderr));
+    let report: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(report["problems"], 1, "{text}");
+    let mut found: Vec<(String, String, bool, bool)> = Vec::new();
+    for model in report["models"].as_array().unwrap() {
+        for q in model["queries"].as_array().unwrap() {
+            found.push((
+                q["name"].as_str().unwrap().to_owned(),
+                q["index"]["name"].as_str().unwrap_or("none").to_owned(),
+                q["sort_in_memory"].as_bool().unwrap(),
+                q["covered"].as_bool().unwrap(),
+            ));
+            assert!(q["problems"].as_array().unwrap().is_empty(), "{q}");
+        }
+    }
+    found.sort();
+    let want = [
+        ("awaiting", "status_1_payTime_1", false, false),
+        ("customer_by_email", "email_1", false, false),
+        ("order_status", "orderNo_1_status_1", false, true),
+        ("paid_between", "status_1_payTime_1", false, false),
+        ("recent_orders", "customerId_1_createTime_-1", false, false),
+        ("refunds_of", "orderId_1_createTime_-1", false, false),
+    ];
+    let want: Vec<(String, String, bool, bool)> =
+        want.iter().map(|(q, i, s, c)| ((*q).to_owned(), (*i).to_owned(), *s, *c)).collect();
+    assert_eq!(found, want, "{text}");
+    let order = report["models"].as_array().unwrap().iter().find(|m| m["collection"] == "t_order").unwrap();
+    let unused: Vec<&str> =
+        order["unused_indexes"].as_array().unwrap().iter().map(|i| i["name"].as_str().unwrap()).collect();
+    assert_eq!(unused, ["customerId_1", "totalAmount_-1"], "{text}");
+    let redundant = &order["redundant_indexes"].as_array().unwrap()[..];
+    assert_eq!(redundant.len(), 1, "{text}");
+    assert_eq!(redundant[0]["index"]["name"], "customerId_1");
+    assert_eq!(redundant[0]["prefix_of"], "customerId_1_createTime_-1");
+}
