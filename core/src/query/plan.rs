@@ -1004,7 +1004,15 @@ const fn fit_conj(shape: &Shape, conj: &'static [Filter], model: &Registration, 
         k += 1;
     }
     if !out.usable {
-        let unbounded = keys_of(conj, model, index, collation_ok, false);
+        if shape.sort.is_empty() {
+            // no sort: no walk for one (`sort_scan`'s first test), nothing more to learn
+            return out;
+        }
+        // the same facts, no bounds: what `keys_of(.., false)` computes, without walking
+        // the fields again for each key
+        let mut unbounded = keys;
+        unbounded.found = [Use { bits: 0, points: 1 }; MAX_KEYS];
+        unbounded.bits = [0; MAX_KEYS];
         out.sort_scan = sort_scan(shape, &unbounded, index, collation_ok);
         // mongod tests the filter on the fetched documents of a walk
         out.covered = out.sort_scan && !has_preds(conj) && covers(shape, conj, &keys, model, index, true);
