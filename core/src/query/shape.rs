@@ -1,6 +1,6 @@
 //! What `query!` reads of a query, as constant data: the filter as a tree of predicates on
 //! keys as stored, the sort, the projection and the options. The macro writes one [`Shape`]
-//! per use (a `static`), the compile-time checks and the planner ([`super::plan`]) read it,
+//! per use (a `static`), the compile-time checks and the planner ([`mod@super::plan`]) read it,
 //! and every query registers it ([`RegisteredQuery`]) for `schema queries`.
 //!
 //! Values are not here: a predicate keeps what its values mean to an index (an equality,
