@@ -54,7 +54,11 @@ pub mod orders {
 
     /// How many of a customer's orders are in `status` (`count_documents` with the query's
     /// filter and `CountOptions`).
-    pub async fn count(coll: &mongodb::Collection<Order>, customer_id: ObjectId, status: OrderStatus) -> mongodb::error::Result<u64> {
+    pub async fn count(
+        coll: &mongodb::Collection<Order>,
+        customer_id: ObjectId,
+        status: OrderStatus,
+    ) -> mongodb::error::Result<u64> {
         let q = query!(Order, { "customerId": customer_id, "status": status }, limit = 1000);
         coll.count_documents(q.filter()).with_options(q.count_options()).await
     }
