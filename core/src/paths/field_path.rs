@@ -499,7 +499,8 @@ const fn fields_of(mut message: ConstMessage, list: &'static [FieldFacts]) -> Co
     message
 }
 
-const fn kind_name(kind: BsonKind) -> &'static str {
+/// The BSON type's name in a message of `path!` and `query!`.
+pub(crate) const fn kind_name(kind: BsonKind) -> &'static str {
     match kind {
         BsonKind::Double => "a double",
         BsonKind::String => "a string",
@@ -511,10 +512,10 @@ const fn kind_name(kind: BsonKind) -> &'static str {
         BsonKind::Date => "a date",
         BsonKind::Null => "null",
         BsonKind::Regex => "a regex",
-        BsonKind::Int => "an int",
+        BsonKind::Int => "an int (i32)",
         BsonKind::Timestamp => "a timestamp",
-        BsonKind::Long => "a long",
-        BsonKind::Decimal => "a decimal",
+        BsonKind::Long => "a long (i64)",
+        BsonKind::Decimal => "a decimal (Decimal128)",
         BsonKind::Any | BsonKind::Mixed => "a value of no single type",
     }
 }

@@ -10,6 +10,7 @@ use std::fmt;
 use std::marker::PhantomData;
 
 mod field_path;
+pub(crate) use field_path::kind_name;
 
 pub use field_path::FieldPath;
 #[doc(hidden)]

@@ -10,6 +10,7 @@
 
 use super::shape::{Filter, Op, Pred, Shape};
 use crate::command::{IndexKey, MongoCollection};
+use crate::paths::kind_name;
 use crate::schema::{BsonKind, FieldFacts, Keyword, KeywordLit, MongoSchema, Shape as TypeShape};
 use mongo_schema_contract::helpers::bytes_eq;
 use mongo_schema_contract::rules::ConstMessage;
@@ -392,27 +393,6 @@ const fn distance(a: &[u8], b: &[u8]) -> usize {
         i += 1;
     }
     row[b.len()]
-}
-
-/// The BSON type's name in a message.
-pub const fn kind_name(kind: BsonKind) -> &'static str {
-    match kind {
-        BsonKind::Double => "a double",
-        BsonKind::String => "a string",
-        BsonKind::Object => "a document",
-        BsonKind::Array => "an array",
-        BsonKind::BinData => "binData",
-        BsonKind::ObjectId => "an objectId",
-        BsonKind::Bool => "a bool",
-        BsonKind::Date => "a date",
-        BsonKind::Null => "null",
-        BsonKind::Regex => "a regex",
-        BsonKind::Int => "an int (i32)",
-        BsonKind::Timestamp => "a timestamp",
-        BsonKind::Long => "a long (i64)",
-        BsonKind::Decimal => "a decimal (Decimal128)",
-        BsonKind::Any | BsonKind::Mixed => "values of several types",
-    }
 }
 
 const fn is_number(kind: BsonKind) -> bool {
