@@ -9,10 +9,10 @@ use crate::migrate::apply::{
     DriftStatus, Event, MigrationFile, Outcome, Resolution, Server, DEFAULT_STATE_DB,
 };
 use crate::migrate::driver::MongoServer;
-use crate::migrate::gate::{enforced_failing, validated_namespaces};
+use crate::migrate::gate::{enforced_failing, validated_namespaces, Failing};
 use crate::migrate::lock::LockOptions;
 use crate::migrate::order::Wait;
-use crate::migrate::record::State;
+use crate::migrate::record::{State, Status};
 use crate::migrate::{pending, Model, Phase};
 use clap::{Args, Subcommand};
 use serde_json::json;
@@ -192,15 +192,7 @@ pub(crate) fn run_apply(
 ) -> Result<i32, Exit> {
     if format == Output::Json {
         let outcomes = apply_with(server, migrations, options, &mut |_| {}).map_err(failed)?;
-        let each: Vec<serde_json::Value> = outcomes.iter().map(outcome_json).collect();
-        let count = |f: fn(&Outcome) -> bool| outcomes.iter().filter(|o| f(o)).count();
-        let already = count(|o| matches!(o, Outcome::AlreadyApplied(_)));
-        let waiting = count(|o| matches!(o, Outcome::ContractPending { .. } | Outcome::Held { .. }));
-        writeln!(
-            out,
-            "{}",
-            json!({ "migrations": each, "applied": outcomes.len() - already, "alreadyApplied": already, "contractPending": waiting })
-        )?;
+        writeln!(out, "{}", apply_json(&outcomes))?;
         return Ok(0);
     }
     let mut report = |event: Event| {
@@ -285,6 +277,15 @@ pub(crate) fn run_apply(
         )?,
     }
     Ok(0)
+}
+
+/// `apply --format json`: each migration's outcome and the counts.
+fn apply_json(outcomes: &[Outcome]) -> serde_json::Value {
+    let each: Vec<serde_json::Value> = outcomes.iter().map(outcome_json).collect();
+    let count = |f: fn(&Outcome) -> bool| outcomes.iter().filter(|o| f(o)).count();
+    let already = count(|o| matches!(o, Outcome::AlreadyApplied(_)));
+    let waiting = count(|o| matches!(o, Outcome::ContractPending { .. } | Outcome::Held { .. }));
+    json!({ "migrations": each, "applied": outcomes.len() - already, "alreadyApplied": already, "contractPending": waiting })
 }
 
 /// One outcome of `apply` as JSON: `{name, outcome, ...}`.
@@ -400,37 +401,7 @@ pub(crate) fn run_status(
         enforced_failing(server, &namespaces).map_err(|e| Exit(2, format!("counting documents: {}", chain(&e))))?;
     let changed = lines.iter().any(|l| matches!(l.state, Some(State::Changed(_)))) || !failing.is_empty();
     if format == Output::Json {
-        let each: Vec<serde_json::Value> = lines
-            .iter()
-            .map(|line| match &line.state {
-                Some(State::Applied { at, verified, deferred }) => json!({
-                    "name": line.name, "state": "applied", "appliedAt": shown_time(at), "verified": verified,
-                    "deferredSteps": deferred.iter().map(|i| i + 1).collect::<Vec<_>>(),
-                }),
-                Some(State::Partial { done, steps }) => json!({
-                    "name": line.name, "state": "partial", "done": done, "steps": steps,
-                    "resume": format!("schema apply (at step {})", done + 1),
-                    "resolve": format!("schema resolve {} --skip-step", line.name),
-                }),
-                Some(State::Pending) => json!({ "name": line.name, "state": "pending" }),
-                Some(State::ContractPending { done, steps }) => json!({
-                    "name": line.name, "state": "contractPending", "done": done, "steps": steps,
-                    "run": "schema apply --contract",
-                }),
-                Some(State::Held { done, steps, at, behind, namespace }) => json!({
-                    "name": line.name, "state": "held", "done": done, "steps": steps, "step": at + 1,
-                    "behind": behind, "namespace": namespace, "run": "schema apply --contract",
-                }),
-                Some(State::Changed(message)) => json!({ "name": line.name, "state": "changed", "message": message }),
-                Some(other) => json!({ "name": line.name, "state": format!("{other:?}") }),
-                None => json!({ "name": line.name, "state": "missing", "message": format!("recorded, but no such file in {}", dir.display()) }),
-            })
-            .collect();
-        let failing: Vec<serde_json::Value> = failing
-            .iter()
-            .map(|f| json!({ "namespace": f.namespace, "failing": f.failing, "documents": f.total }))
-            .collect();
-        writeln!(out, "{}", json!({ "stateDb": options.state_db, "migrations": each, "failingEnforced": failing }))?;
+        writeln!(out, "{}", status_json(&options.state_db, &lines, &failing, dir))?;
         return Ok(i32::from(changed));
     }
     let mut changed = !failing.is_empty();
@@ -493,6 +464,42 @@ pub(crate) fn run_status(
     Ok(i32::from(changed))
 }
 
+/// `status --format json`: each migration's state and the collections failing an enforced
+/// validator.
+fn status_json(state_db: &str, lines: &[Status], failing: &[Failing], dir: &Path) -> serde_json::Value {
+    let each: Vec<serde_json::Value> = lines
+        .iter()
+        .map(|line| match &line.state {
+            Some(State::Applied { at, verified, deferred }) => json!({
+                "name": line.name, "state": "applied", "appliedAt": shown_time(at), "verified": verified,
+                "deferredSteps": deferred.iter().map(|i| i + 1).collect::<Vec<_>>(),
+            }),
+            Some(State::Partial { done, steps }) => json!({
+                "name": line.name, "state": "partial", "done": done, "steps": steps,
+                "resume": format!("schema apply (at step {})", done + 1),
+                "resolve": format!("schema resolve {} --skip-step", line.name),
+            }),
+            Some(State::Pending) => json!({ "name": line.name, "state": "pending" }),
+            Some(State::ContractPending { done, steps }) => json!({
+                "name": line.name, "state": "contractPending", "done": done, "steps": steps,
+                "run": "schema apply --contract",
+            }),
+            Some(State::Held { done, steps, at, behind, namespace }) => json!({
+                "name": line.name, "state": "held", "done": done, "steps": steps, "step": at + 1,
+                "behind": behind, "namespace": namespace, "run": "schema apply --contract",
+            }),
+            Some(State::Changed(message)) => json!({ "name": line.name, "state": "changed", "message": message }),
+            Some(other) => json!({ "name": line.name, "state": format!("{other:?}") }),
+            None => json!({ "name": line.name, "state": "missing", "message": format!("recorded, but no such file in {}", dir.display()) }),
+        })
+        .collect();
+    let failing: Vec<serde_json::Value> = failing
+        .iter()
+        .map(|f| json!({ "namespace": f.namespace, "failing": f.failing, "documents": f.total }))
+        .collect();
+    json!({ "stateDb": state_db, "migrations": each, "failingEnforced": failing })
+}
+
 /// ` (steps 3, 5 wait for a sharded cluster: ...)`, or nothing.
 fn deferred_note(deferred: &[usize]) -> String {
     if deferred.is_empty() {
@@ -534,20 +541,7 @@ pub(crate) fn run_revert(
 fn run_drift(server: &mut dyn Server, models: &[Model], format: Output, out: &mut dyn Write) -> Result<i32, Exit> {
     let report = drift(server, models).map_err(|e| Exit(2, chain(&e)))?;
     if format == Output::Json {
-        let each: Vec<serde_json::Value> = report
-            .iter()
-            .map(|(model, status)| {
-                let (state, lines) = match status {
-                    DriftStatus::InSync => ("inSync", &[][..]),
-                    DriftStatus::Missing => ("missing", &[][..]),
-                    DriftStatus::NoValidator => ("noValidator", &[][..]),
-                    DriftStatus::Differs(lines) => ("differs", lines.as_slice()),
-                    _ => ("other", &[][..]),
-                };
-                json!({ "namespace": model.namespace(), "state": state, "differences": lines })
-            })
-            .collect();
-        writeln!(out, "{}", json!({ "collections": each }))?;
+        writeln!(out, "{}", drift_json(report.iter().map(|(m, s)| (m.namespace(), s))))?;
         return Ok(i32::from(report.iter().any(|(_, s)| *s != DriftStatus::InSync)));
     }
     for (model, status) in &report {
@@ -563,4 +557,96 @@ fn run_drift(server: &mut dyn Server, models: &[Model], format: Output, out: &mu
         }
     }
     Ok(i32::from(report.iter().any(|(_, s)| *s != DriftStatus::InSync)))
+}
+
+/// `drift --format json`: each collection's state and differences.
+fn drift_json<'a>(report: impl IntoIterator<Item = (String, &'a DriftStatus)>) -> serde_json::Value {
+    let each: Vec<serde_json::Value> = report
+        .into_iter()
+        .map(|(namespace, status)| {
+            let (state, lines) = match status {
+                DriftStatus::InSync => ("inSync", &[][..]),
+                DriftStatus::Missing => ("missing", &[][..]),
+                DriftStatus::NoValidator => ("noValidator", &[][..]),
+                DriftStatus::Differs(lines) => ("differs", lines.as_slice()),
+                _ => ("other", &[][..]),
+            };
+            json!({ "namespace": namespace, "state": state, "differences": lines })
+        })
+        .collect();
+    json!({ "collections": each })
+}
+
+#[cfg(test)]
+mod tests {
+    //! The `--format json` shapes of apply, status and drift (docs/MIGRATIONS.md), held by
+    //! committed snapshots: a report of every variant, serialized as the commands print it
+    //! (pretty here, for the reader of the snapshot; the commands print it compact).
+    use super::*;
+
+    fn pretty(value: &serde_json::Value) -> String {
+        serde_json::to_string_pretty(value).unwrap()
+    }
+
+    #[test]
+    fn apply_json_of_every_outcome() {
+        let outcomes = [
+            Outcome::Applied("0001_init".into()),
+            Outcome::AlreadyApplied("0000_seed".into()),
+            Outcome::Resumed { name: "0002_orders".into(), done: 2 },
+            Outcome::Deferred { name: "0003_shard".into(), deferred: vec![1, 3] },
+            Outcome::RanDeferred { name: "0004_shard".into(), steps: vec![0] },
+            Outcome::ContractPending { name: "0005_rename".into(), done: 2, steps: 4 },
+            Outcome::Held {
+                name: "0006_after".into(),
+                done: 1,
+                behind: "0005_rename".into(),
+                namespace: "db_shop.t_order".into(),
+            },
+        ];
+        insta::assert_snapshot!(pretty(&apply_json(&outcomes)));
+        insta::assert_snapshot!("apply_json_of_nothing", pretty(&apply_json(&[])));
+    }
+
+    #[test]
+    fn status_json_of_every_state() {
+        let at = crate::bson::DateTime::from_millis(1_700_000_000_123);
+        let line = |name: &str, state: Option<State>| Status { name: name.into(), state };
+        let lines = [
+            line("0001_init", Some(State::Applied { at, verified: true, deferred: vec![] })),
+            line("0002_shard", Some(State::Applied { at, verified: false, deferred: vec![0, 2] })),
+            line("0003_orders", Some(State::Partial { done: 1, steps: 3 })),
+            line("0004_rename", Some(State::ContractPending { done: 2, steps: 4 })),
+            line(
+                "0005_after",
+                Some(State::Held {
+                    done: 0,
+                    steps: 2,
+                    at: 0,
+                    behind: "0004_rename".into(),
+                    namespace: "db_shop.t_order".into(),
+                }),
+            ),
+            line("0006_edited", Some(State::Changed("its checksum differs from the record's".into()))),
+            line("0007_next", Some(State::Pending)),
+            line("0000_gone", None),
+        ];
+        let failing = [Failing { namespace: "db_shop.t_order".into(), failing: 3, total: 40 }];
+        let json = status_json("db_schema", &lines, &failing, Path::new("migrations"));
+        insta::assert_snapshot!(pretty(&json));
+    }
+
+    #[test]
+    fn drift_json_of_every_status() {
+        let report = [
+            ("db_shop.t_order".to_owned(), DriftStatus::InSync),
+            ("db_shop.t_user".to_owned(), DriftStatus::Missing),
+            ("db_shop.t_item".to_owned(), DriftStatus::NoValidator),
+            (
+                "db_shop.t_cart".to_owned(),
+                DriftStatus::Differs(vec!["validationAction: deployed warn, code error".into(), "index `a_1` missing".into()]),
+            ),
+        ];
+        insta::assert_snapshot!(pretty(&drift_json(report.iter().map(|(n, s)| (n.clone(), s)))));
+    }
 }
