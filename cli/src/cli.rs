@@ -22,6 +22,8 @@ use std::path::PathBuf;
 
 mod check;
 mod infer;
+#[cfg(feature = "driver")]
+mod json;
 mod migrations;
 mod print;
 mod queries;

@@ -1,6 +1,7 @@
 //! `schema apply`, `status`, `revert` and `drift`: the subcommands that talk to a deployment, through
 //! [`MongoServer`] (feature `driver`), printed for people, with exit codes.
 
+use super::json::{compact, shown_time, ApplyReport, DriftReport, StatusReport};
 use super::rehearse;
 use super::shared::{chain, Exit, Output};
 use crate::bson::Bson;
@@ -192,7 +193,7 @@ pub(crate) fn run_apply(
 ) -> Result<i32, Exit> {
     if format == Output::Json {
         let outcomes = apply_with(server, migrations, options, &mut |_| {}).map_err(failed)?;
-        writeln!(out, "{}", apply_json(&outcomes))?;
+        writeln!(out, "{}", compact(&ApplyReport::new(&outcomes)))?;
         return Ok(0);
     }
     let mut report = |event: Event| {
@@ -277,37 +278,6 @@ pub(crate) fn run_apply(
         )?,
     }
     Ok(0)
-}
-
-/// `apply --format json`: each migration's outcome and the counts.
-fn apply_json(outcomes: &[Outcome]) -> serde_json::Value {
-    let each: Vec<serde_json::Value> = outcomes.iter().map(outcome_json).collect();
-    let count = |f: fn(&Outcome) -> bool| outcomes.iter().filter(|o| f(o)).count();
-    let already = count(|o| matches!(o, Outcome::AlreadyApplied(_)));
-    let waiting = count(|o| matches!(o, Outcome::ContractPending { .. } | Outcome::Held { .. }));
-    json!({ "migrations": each, "applied": outcomes.len() - already, "alreadyApplied": already, "contractPending": waiting })
-}
-
-/// One outcome of `apply` as JSON: `{name, outcome, ...}`.
-fn outcome_json(outcome: &Outcome) -> serde_json::Value {
-    match outcome {
-        Outcome::Applied(name) => json!({ "name": name, "outcome": "applied" }),
-        Outcome::AlreadyApplied(name) => json!({ "name": name, "outcome": "alreadyApplied" }),
-        Outcome::Resumed { name, done } => json!({ "name": name, "outcome": "resumed", "afterStep": done }),
-        Outcome::Deferred { name, deferred } => {
-            json!({ "name": name, "outcome": "applied", "deferredSteps": deferred.iter().map(|i| i + 1).collect::<Vec<_>>() })
-        }
-        Outcome::RanDeferred { name, steps } => {
-            json!({ "name": name, "outcome": "ranDeferred", "steps": steps.iter().map(|i| i + 1).collect::<Vec<_>>() })
-        }
-        Outcome::ContractPending { name, done, steps } => {
-            json!({ "name": name, "outcome": "contractPending", "done": done, "steps": steps })
-        }
-        Outcome::Held { name, done, behind, namespace } => {
-            json!({ "name": name, "outcome": "held", "done": done, "step": done + 1, "behind": behind, "namespace": namespace })
-        }
-        other => json!({ "outcome": format!("{other:?}") }),
-    }
 }
 
 /// `schema apply --dry-run`: each step that would run, read from the record collection
@@ -401,7 +371,8 @@ pub(crate) fn run_status(
         enforced_failing(server, &namespaces).map_err(|e| Exit(2, format!("counting documents: {}", chain(&e))))?;
     let changed = lines.iter().any(|l| matches!(l.state, Some(State::Changed(_)))) || !failing.is_empty();
     if format == Output::Json {
-        writeln!(out, "{}", status_json(&options.state_db, &lines, &failing, dir))?;
+        let report = StatusReport::new(&options.state_db, &lines, &failing, dir);
+        writeln!(out, "{}", compact(&report))?;
         return Ok(i32::from(changed));
     }
     let mut changed = !failing.is_empty();
@@ -464,42 +435,6 @@ pub(crate) fn run_status(
     Ok(i32::from(changed))
 }
 
-/// `status --format json`: each migration's state and the collections failing an enforced
-/// validator.
-fn status_json(state_db: &str, lines: &[Status], failing: &[Failing], dir: &Path) -> serde_json::Value {
-    let each: Vec<serde_json::Value> = lines
-        .iter()
-        .map(|line| match &line.state {
-            Some(State::Applied { at, verified, deferred }) => json!({
-                "name": line.name, "state": "applied", "appliedAt": shown_time(at), "verified": verified,
-                "deferredSteps": deferred.iter().map(|i| i + 1).collect::<Vec<_>>(),
-            }),
-            Some(State::Partial { done, steps }) => json!({
-                "name": line.name, "state": "partial", "done": done, "steps": steps,
-                "resume": format!("schema apply (at step {})", done + 1),
-                "resolve": format!("schema resolve {} --skip-step", line.name),
-            }),
-            Some(State::Pending) => json!({ "name": line.name, "state": "pending" }),
-            Some(State::ContractPending { done, steps }) => json!({
-                "name": line.name, "state": "contractPending", "done": done, "steps": steps,
-                "run": "schema apply --contract",
-            }),
-            Some(State::Held { done, steps, at, behind, namespace }) => json!({
-                "name": line.name, "state": "held", "done": done, "steps": steps, "step": at + 1,
-                "behind": behind, "namespace": namespace, "run": "schema apply --contract",
-            }),
-            Some(State::Changed(message)) => json!({ "name": line.name, "state": "changed", "message": message }),
-            Some(other) => json!({ "name": line.name, "state": format!("{other:?}") }),
-            None => json!({ "name": line.name, "state": "missing", "message": format!("recorded, but no such file in {}", dir.display()) }),
-        })
-        .collect();
-    let failing: Vec<serde_json::Value> = failing
-        .iter()
-        .map(|f| json!({ "namespace": f.namespace, "failing": f.failing, "documents": f.total }))
-        .collect();
-    json!({ "stateDb": state_db, "migrations": each, "failingEnforced": failing })
-}
-
 /// ` (steps 3, 5 wait for a sharded cluster: ...)`, or nothing.
 fn deferred_note(deferred: &[usize]) -> String {
     if deferred.is_empty() {
@@ -513,10 +448,6 @@ fn deferred_note(deferred: &[usize]) -> String {
         if deferred.len() == 1 { "waits" } else { "wait" },
         if deferred.len() == 1 { "it" } else { "them" },
     )
-}
-
-fn shown_time(at: &crate::bson::DateTime) -> String {
-    Bson::DateTime(*at).into_relaxed_extjson()["$date"].as_str().map_or_else(|| at.to_string(), str::to_owned)
 }
 
 /// `schema revert`: the last applied migration's down steps, and its record deleted.
@@ -541,7 +472,8 @@ pub(crate) fn run_revert(
 fn run_drift(server: &mut dyn Server, models: &[Model], format: Output, out: &mut dyn Write) -> Result<i32, Exit> {
     let report = drift(server, models).map_err(|e| Exit(2, chain(&e)))?;
     if format == Output::Json {
-        writeln!(out, "{}", drift_json(report.iter().map(|(m, s)| (m.namespace(), s))))?;
+        let json = DriftReport::new(report.iter().map(|(m, s)| (m.namespace(), s)));
+        writeln!(out, "{}", compact(&json))?;
         return Ok(i32::from(report.iter().any(|(_, s)| *s != DriftStatus::InSync)));
     }
     for (model, status) in &report {
@@ -559,24 +491,6 @@ fn run_drift(server: &mut dyn Server, models: &[Model], format: Output, out: &mu
     Ok(i32::from(report.iter().any(|(_, s)| *s != DriftStatus::InSync)))
 }
 
-/// `drift --format json`: each collection's state and differences.
-fn drift_json<'a>(report: impl IntoIterator<Item = (String, &'a DriftStatus)>) -> serde_json::Value {
-    let each: Vec<serde_json::Value> = report
-        .into_iter()
-        .map(|(namespace, status)| {
-            let (state, lines) = match status {
-                DriftStatus::InSync => ("inSync", &[][..]),
-                DriftStatus::Missing => ("missing", &[][..]),
-                DriftStatus::NoValidator => ("noValidator", &[][..]),
-                DriftStatus::Differs(lines) => ("differs", lines.as_slice()),
-                _ => ("other", &[][..]),
-            };
-            json!({ "namespace": namespace, "state": state, "differences": lines })
-        })
-        .collect();
-    json!({ "collections": each })
-}
-
 #[cfg(test)]
 mod tests {
     //! The `--format json` shapes of apply, status and drift (docs/MIGRATIONS.md), held by
@@ -584,8 +498,8 @@ mod tests {
     //! (pretty here, for the reader of the snapshot; the commands print it compact).
     use super::*;
 
-    fn pretty(value: &serde_json::Value) -> String {
-        serde_json::to_string_pretty(value).unwrap()
+    fn pretty(report: &impl serde::Serialize) -> String {
+        serde_json::to_string_pretty(report).unwrap()
     }
 
     #[test]
@@ -604,8 +518,8 @@ mod tests {
                 namespace: "db_shop.t_order".into(),
             },
         ];
-        insta::assert_snapshot!(pretty(&apply_json(&outcomes)));
-        insta::assert_snapshot!("apply_json_of_nothing", pretty(&apply_json(&[])));
+        insta::assert_snapshot!(pretty(&ApplyReport::new(&outcomes)));
+        insta::assert_snapshot!("apply_json_of_nothing", pretty(&ApplyReport::new(&[])));
     }
 
     #[test]
@@ -632,7 +546,7 @@ mod tests {
             line("0000_gone", None),
         ];
         let failing = [Failing { namespace: "db_shop.t_order".into(), failing: 3, total: 40 }];
-        let json = status_json("db_schema", &lines, &failing, Path::new("migrations"));
+        let json = StatusReport::new("db_schema", &lines, &failing, Path::new("migrations"));
         insta::assert_snapshot!(pretty(&json));
     }
 
@@ -644,9 +558,12 @@ mod tests {
             ("db_shop.t_item".to_owned(), DriftStatus::NoValidator),
             (
                 "db_shop.t_cart".to_owned(),
-                DriftStatus::Differs(vec!["validationAction: deployed warn, code error".into(), "index `a_1` missing".into()]),
+                DriftStatus::Differs(vec![
+                    "validationAction: deployed warn, code error".into(),
+                    "index `a_1` missing".into(),
+                ]),
             ),
         ];
-        insta::assert_snapshot!(pretty(&drift_json(report.iter().map(|(n, s)| (n.clone(), s)))));
+        insta::assert_snapshot!(pretty(&DriftReport::new(report.iter().map(|(n, s)| (n.clone(), s)))));
     }
 }
