@@ -131,3 +131,46 @@ pub fn render_json(draft: &Draft) -> Value {
         .collect();
     json!({ "collections": collections, "next": NEXT_STEPS.lines().skip(1).map(str::trim).collect::<Vec<_>>() })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bson::{doc, Document, RawDocumentBuf};
+
+    /// A collection of every part of the report: a total, an existing validator, notes
+    /// (an index not drafted), each kind of field, anomalies with examples, candidates.
+    fn report_input() -> Input {
+        let mut docs: Vec<Document> = (0..6)
+            .map(|i| {
+                doc! { "_id": i, "status": if i % 2 == 0 { "open" } else { "done" }, "price": 1.5 + f64::from(i),
+                "tags": ["a"], "createTime": "2024-01-01" }
+            })
+            .collect();
+        docs.push(doc! { "_id": 6, "status": 3, "price": "free", "tags": "none", "createTime": "2024-01-02" });
+        let mut stats = Collection::default();
+        for d in &docs {
+            stats.observe(&RawDocumentBuf::try_from(d).unwrap()).unwrap();
+        }
+        Input {
+            db: "db_shop".into(),
+            collection: "t_order".into(),
+            stats,
+            total: Some(1_200),
+            indexes: vec![doc! { "v": 2, "key": { "gone": 1 }, "name": "gone_1" }],
+            validator: Some(doc! { "price": { "$gte": 0 } }),
+            validation_level: Some("moderate".into()),
+            validation_action: None,
+        }
+    }
+
+    /// The `--format json` report, as `schema infer` prints it (docs/INFER.md), held by a
+    /// committed snapshot.
+    #[test]
+    fn the_json_report_shape() {
+        let empty =
+            Input { collection: "t_empty".into(), validator: None, indexes: Vec::new(), total: None, ..report_input() };
+        let empty = Input { stats: Collection::default(), ..empty };
+        let drafted = draft(&[report_input(), empty]);
+        insta::assert_snapshot!(format!("{:#}\n", render_json(&drafted)));
+    }
+}
