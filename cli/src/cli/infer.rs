@@ -65,7 +65,9 @@ pub(crate) fn run(args: InferArgs, out: &mut dyn Write, err: &mut dyn Write) -> 
     }
     let report = match args.format {
         Output::Text => infer::render_text(&draft),
-        Output::Json => format!("{:#}\n", infer::render_json(&draft)),
+        Output::Json => {
+            format!("{}\n", serde_json::to_string_pretty(&draft).expect("the report has string keys only"))
+        }
     };
     match &args.report {
         Some(path) => std::fs::write(path, report)

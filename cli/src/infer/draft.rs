@@ -7,6 +7,7 @@ use super::stats::{Collection, Field, Kind, Object, Seen, Values, MAX_LENGTH};
 use crate::bson::Document;
 use mongo_schema_contract::case::RenameRule;
 use mongo_schema_contract::naming;
+use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
@@ -36,7 +37,7 @@ pub struct Input {
 }
 
 /// What a person should decide about a path.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Candidate {
     /// `rename`, `enum`, `map`, `bound`, `type`, `date`, `nesting`.
     pub kind: &'static str,
@@ -47,7 +48,7 @@ pub struct Candidate {
 }
 
 /// Documents the drafted model refuses, at one path.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Anomaly {
     /// The path (`a.b`, `items.$[]` for an array's items, as `schema check` groups them, `<key>` for a map's values).
     pub path: String,
@@ -60,7 +61,7 @@ pub struct Anomaly {
 }
 
 /// A path's observed kinds.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FieldSeen {
     /// The path (`a.b`, `items.$[]` for an array's items, as `schema check` groups them, `<key>` for a map's values).
     pub path: String,
@@ -68,14 +69,15 @@ pub struct FieldSeen {
     pub present: u64,
     /// Documents at this level.
     pub of: u64,
-    /// Each BSON kind seen, with its count of values.
+    /// Each BSON kind seen, with its count of values (in JSON an object: kind → count).
+    #[serde(serialize_with = "kinds_map")]
     pub kinds: Vec<(&'static str, u64)>,
     /// The drafted Rust type.
     pub rust: String,
 }
 
-/// What the draft of one collection says.
-#[derive(Debug, Clone, PartialEq)]
+/// What the draft of one collection says (in the JSON report, its fields in this order).
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CollectionDraft {
     /// `db.collection`.
     pub namespace: String,
@@ -85,26 +87,30 @@ pub struct CollectionDraft {
     pub read: u64,
     /// Documents in the collection, when counted (a deployment).
     pub total: Option<u64>,
+    /// Notes (an empty collection, an existing validator, indexes not drafted).
+    pub notes: Vec<String>,
+    /// The validator the collection already has, with whether mongod enforces it (JSON:
+    /// `validator`, `null` when it has none).
+    #[serde(rename = "validator")]
+    pub existing: Option<Existing>,
     /// Each path's kinds.
     pub fields: Vec<FieldSeen>,
     /// The values the drafted model refuses, by path.
     pub anomalies: Vec<Anomaly>,
     /// What a person should decide.
     pub candidates: Vec<Candidate>,
-    /// Notes (an empty collection, an existing validator, indexes not drafted).
-    pub notes: Vec<String>,
-    /// The validator the collection already has, with whether mongod enforces it.
-    pub existing: Option<Existing>,
 }
 
 /// A validator the collection already has: what it says and whether it refuses anything.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Existing {
     /// The validator document, as relaxed Extended JSON.
     pub validator: serde_json::Value,
     /// `validationLevel`: `strict`, `moderate` or `off`.
+    #[serde(rename = "validationLevel")]
     pub level: String,
     /// `validationAction`: `error` or `warn`.
+    #[serde(rename = "validationAction")]
     pub action: String,
     /// Whether the level or action was left to mongod's default (not stated).
     pub defaulted: bool,
@@ -139,13 +145,32 @@ impl Existing {
     }
 }
 
-/// The drafted source and what it says of each collection.
+/// The drafted source and what it says of each collection. It serializes as the report
+/// (`schema infer --format json`, docs/INFER.md): `{collections, next}`, `next` the steps
+/// of [`NEXT_STEPS`](super::NEXT_STEPS), without the source.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Draft {
     /// The Rust source of the models.
     pub source: String,
     /// Per collection, sorted by namespace.
     pub collections: Vec<CollectionDraft>,
+}
+
+impl serde::Serialize for Draft {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Report<'a> {
+            collections: &'a [CollectionDraft],
+            next: Vec<&'static str>,
+        }
+        let next = super::NEXT_STEPS.lines().skip(1).map(str::trim).collect();
+        Report { collections: &self.collections, next }.serialize(serializer)
+    }
+}
+
+/// [`FieldSeen::kinds`] as a JSON object, kind → count, in the order seen.
+fn kinds_map<S: serde::Serializer>(kinds: &[(&'static str, u64)], serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_map(kinds.iter().map(|(kind, n)| (*kind, *n)))
 }
 
 /// Drafts the models of `inputs` (sorted by namespace first, so the file depends on the

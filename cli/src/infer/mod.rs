@@ -18,7 +18,7 @@ pub use stats::{
     MAX_STRINGS,
 };
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// What to run next, after reading the drafted models (docs/MIGRATIONS.md, "Adopting an
 /// existing database").
@@ -89,47 +89,9 @@ pub fn render_text(draft: &Draft) -> String {
     out
 }
 
-/// The report as one JSON document (`--format json`).
+/// The report as one JSON document (`--format json`): [`Draft`]'s serialization.
 pub fn render_json(draft: &Draft) -> Value {
-    let collections: Vec<Value> = draft
-        .collections
-        .iter()
-        .map(|c| {
-            json!({
-                "namespace": c.namespace,
-                "model": c.model,
-                "read": c.read,
-                "total": c.total,
-                "notes": c.notes,
-                "validator": c.existing.as_ref().map(|e| json!({
-                    "validator": e.validator,
-                    "validationLevel": e.level,
-                    "validationAction": e.action,
-                    "defaulted": e.defaulted,
-                    "enforced": e.enforced,
-                })),
-                "fields": c.fields.iter().map(|f| json!({
-                    "path": f.path,
-                    "present": f.present,
-                    "of": f.of,
-                    "kinds": f.kinds.iter().map(|(k, n)| ((*k).to_owned(), json!(n))).collect::<serde_json::Map<_, _>>(),
-                    "rust": f.rust,
-                })).collect::<Vec<_>>(),
-                "anomalies": c.anomalies.iter().map(|a| json!({
-                    "path": a.path,
-                    "what": a.what,
-                    "documents": a.documents,
-                    "examples": a.examples,
-                })).collect::<Vec<_>>(),
-                "candidates": c.candidates.iter().map(|k| json!({
-                    "kind": k.kind,
-                    "path": k.path,
-                    "note": k.note,
-                })).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    json!({ "collections": collections, "next": NEXT_STEPS.lines().skip(1).map(str::trim).collect::<Vec<_>>() })
+    serde_json::to_value(draft).expect("the report has string keys only")
 }
 
 #[cfg(test)]
@@ -172,5 +134,7 @@ mod tests {
         let empty = Input { stats: Collection::default(), ..empty };
         let drafted = draft(&[report_input(), empty]);
         insta::assert_snapshot!(format!("{:#}\n", render_json(&drafted)));
+        // the command prints the serialization itself
+        assert_eq!(serde_json::to_string_pretty(&drafted).unwrap(), format!("{:#}", render_json(&drafted)));
     }
 }
