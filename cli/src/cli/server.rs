@@ -10,10 +10,10 @@ use crate::migrate::apply::{
     DriftStatus, Event, MigrationFile, Outcome, Resolution, Server, DEFAULT_STATE_DB,
 };
 use crate::migrate::driver::MongoServer;
-use crate::migrate::gate::{enforced_failing, validated_namespaces, Failing};
+use crate::migrate::gate::{enforced_failing, validated_namespaces};
 use crate::migrate::lock::LockOptions;
 use crate::migrate::order::Wait;
-use crate::migrate::record::{State, Status};
+use crate::migrate::record::State;
 use crate::migrate::{pending, Model, Phase};
 use clap::{Args, Subcommand};
 use serde_json::json;
@@ -497,6 +497,8 @@ mod tests {
     //! committed snapshots: a report of every variant, serialized as the commands print it
     //! (pretty here, for the reader of the snapshot; the commands print it compact).
     use super::*;
+    use crate::migrate::gate::Failing;
+    use crate::migrate::record::Status;
 
     fn pretty(report: &impl serde::Serialize) -> String {
         serde_json::to_string_pretty(report).unwrap()
