@@ -6,13 +6,16 @@
 //! report of what those models will refuse. Nothing here talks to a server or reads a file:
 //! the `schema` command feeds it documents from dumps or a deployment.
 
+mod decide;
 mod draft;
 mod evidence;
+mod model;
+mod names;
+mod render;
 mod stats;
 
-pub use draft::{
-    draft, pascal, percent, thousands, Anomaly, Candidate, CollectionDraft, Draft, Existing, FieldSeen, Input,
-};
+pub use draft::{draft, percent, thousands, Anomaly, Candidate, CollectionDraft, Draft, Existing, FieldSeen, Input};
+pub use names::pascal;
 pub use stats::{
     data_key, id_text, Collection, Field, Kind, Object, Seen, Values, EXAMPLES, LONGEST, MAX_KEYS, MAX_LENGTH,
     MAX_STRINGS,
