@@ -1063,3 +1063,181 @@ fn single_string(values: &Values) -> Option<&str> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! What is decided, read from the model: types, `Option`s, attributes, waivers, items
+    //! and their order, never from the Rust text.
+    use super::*;
+    use crate::bson::{doc, DateTime, RawDocumentBuf};
+
+    fn input(collection: &str, docs: &[Document]) -> Input {
+        let mut stats = super::super::stats::Collection::default();
+        for d in docs {
+            stats.observe(&RawDocumentBuf::try_from(d).unwrap()).unwrap();
+        }
+        Input {
+            db: "db_shop".into(),
+            collection: collection.into(),
+            stats,
+            total: None,
+            indexes: Vec::new(),
+            validator: None,
+            validation_level: None,
+            validation_action: None,
+        }
+    }
+
+    fn structs(decided: &Decided) -> Vec<&model::Struct> {
+        decided.items.iter().filter_map(|i| if let Item::Struct(s) = i { Some(s) } else { None }).collect()
+    }
+
+    fn field<'a>(s: &'a model::Struct, ident: &str) -> &'a model::Field {
+        s.fields.iter().find(|f| f.ident == ident).unwrap_or_else(|| panic!("no field {ident} in {s:#?}"))
+    }
+
+    /// An order: camelCase keys, numbers widened, money as Decimal128, an optional and
+    /// nullable key, an enum of statuses, an embedded address, a bounded array.
+    fn orders() -> Vec<Document> {
+        (0..40)
+            .map(|i| {
+                let mut d = doc! {
+                    "_id": crate::bson::oid::ObjectId::from_bytes([i as u8; 12]),
+                    "orderNo": if i % 3 == 0 { crate::bson::Bson::Int64(i) } else { crate::bson::Bson::Int32(i as i32) },
+                    "totalAmount": 1.5 + i as f64,
+                    "status": (if i % 2 == 0 { "paid" } else { "shipped" }),
+                    "shipTo": { "city": "Lyon", "zipCode": "69001" },
+                    "lineItems": (0..(i % 7)).map(|n| crate::bson::Bson::Int32(n as i32)).collect::<Vec<_>>(),
+                    "createTime": DateTime::from_millis(i * 1000),
+                };
+                match i % 4 {
+                    0 => {}
+                    1 => {
+                        d.insert("giftMessage", crate::bson::Bson::Null);
+                    }
+                    _ => {
+                        d.insert("giftMessage", format!("note {i}"));
+                    }
+                }
+                d
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_root_struct_its_fields_and_the_items_it_uses() {
+        let decided = decide(&[input("t_order", &orders())]);
+        let names: Vec<&str> = decided.items.iter().map(Item::name).collect();
+        // the root first, then the types its fields use, in the order they were decided
+        assert_eq!(names, ["Order", "OrderStatus", "OrderShipTo"]);
+        let all = structs(&decided);
+        let root = all[0];
+        assert!(root.camel_case);
+        assert_eq!(root.mongo, [Container::Db("db_shop".into()), Container::Collection("t_order".into())]);
+        assert_eq!(root.docs, ["`db_shop.t_order`: 40 documents read."]);
+        let id = field(root, "id");
+        assert_eq!((&id.ty, id.option, &id.serde[..]), (&Ty::ObjectId, false, &[Serde::Rename("_id".into())][..]));
+        assert_eq!(field(root, "order_no").ty, Ty::I64);
+        let amount = field(root, "total_amount");
+        assert_eq!((&amount.ty, &amount.serde[..]), (&Ty::Decimal, &[Serde::With(Helper::Decimal128)][..]));
+        assert_eq!(field(root, "status").ty, Ty::Enum("OrderStatus".into()));
+        assert_eq!(field(root, "ship_to").ty, Ty::Struct("OrderShipTo".into()));
+        assert_eq!(field(root, "create_time").ty, Ty::Date);
+        let items = field(root, "line_items");
+        assert_eq!((&items.ty, &items.mongo[..]), (&Ty::Vec(Box::new(Ty::I32), 10), &[Mongo::MaxItems(10)][..]));
+        // missing in some documents, null in others: an Option, skipped when None, nullable
+        let gift = field(root, "gift_message");
+        assert_eq!((&gift.ty, gift.option), (&Ty::String, true));
+        assert_eq!((&gift.serde[..], &gift.mongo[..]), (&[Serde::SkipNone][..], &[Mongo::Nullable][..]));
+        assert_eq!(gift.docs.len(), 2, "what was seen, and why nullable: {:?}", gift.docs);
+        let Item::Enum(status) = &decided.items[1] else { panic!("{:?}", decided.items[1]) };
+        assert_eq!(status.variants, [("paid".into(), "Paid".into()), ("shipped".into(), "Shipped".into())]);
+        let address = all[1];
+        assert_eq!((address.mongo.len(), address.docs.len()), (0, 0), "{address:?}");
+        assert_eq!(address.fields.iter().map(|f| f.ident.as_str()).collect::<Vec<_>>(), ["city", "zip_code"]);
+    }
+
+    #[test]
+    fn waivers_follow_what_the_data_holds() {
+        let docs: Vec<Document> = (0..4)
+            .map(|i| doc! { "_id": format!("k{i}"), "status": i % 2, "price": 1.5, "created_at": "2024-01-01" })
+            .collect();
+        let decided = decide(&[input("t_thing", &docs)]);
+        let root = structs(&decided)[0];
+        assert!(field(root, "id").waives(Rule::RandomId));
+        assert!(field(root, "status").waives(Rule::NumericStatus));
+        assert!(field(root, "created_at").waives(Rule::StringDate));
+        // money held as doubles: the target is Decimal128, so nothing to waive (the doubles are anomalies)
+        assert_eq!(field(root, "price").ty, Ty::Decimal);
+        assert!(!field(root, "price").waives(Rule::MoneyDouble));
+        let anomalies: Vec<&str> = decided.collections[0].anomalies.iter().map(|a| a.path.as_str()).collect();
+        assert_eq!(anomalies, ["price"]);
+    }
+
+    #[test]
+    fn a_rename_reads_the_old_key_and_moves_it_at_the_root_only() {
+        let docs: Vec<Document> = (0..10)
+            .map(|i| match i < 6 {
+                true => doc! { "_id": i, "userName": "a", "profile": { "homeCity": "x" } },
+                false => doc! { "_id": i, "user_name": "b", "profile": { "home_city": "y" } },
+            })
+            .collect();
+        let decided = decide(&[input("t_user", &docs)]);
+        let all = structs(&decided);
+        let name = field(all[0], "user_name");
+        assert_eq!(name.serde, [Serde::Alias("user_name".into())]);
+        assert_eq!(name.mongo, [Mongo::RenamedFrom("user_name".into())]);
+        // below the root: read by alias, moved by a data migration, which the doc comment says
+        let city = field(all[1], "home_city");
+        assert_eq!((&city.serde[..], &city.mongo[..]), (&[Serde::Alias("home_city".into())][..], &[][..]));
+        assert!(city.docs.last().unwrap().starts_with("Renamed from `home_city`"), "{:?}", city.docs);
+    }
+
+    #[test]
+    fn a_tag_makes_a_variant_per_value_with_its_own_fields() {
+        let docs = [
+            doc! { "_id": 1, "kind": "click", "x": 1 },
+            doc! { "_id": 2, "kind": "buy", "price": 1.5 },
+            doc! { "_id": 3, "kind": "click", "x": 3 },
+        ];
+        let decided = decide(&[input("t_event", &docs)]);
+        let Item::Tagged(tagged) = &decided.items[0] else { panic!("{:?}", decided.items[0]) };
+        assert_eq!((tagged.name.as_str(), tagged.tag.as_str()), ("Event", "kind"));
+        let variants: Vec<(&str, Vec<&str>)> = tagged
+            .variants
+            .iter()
+            .map(|v| (v.value.as_str(), v.fields.iter().map(|f| f.ident.as_str()).collect()))
+            .collect();
+        assert_eq!(variants, [("buy", vec!["id", "price"]), ("click", vec!["id", "x"])]);
+        assert_eq!(tagged.variants[1].doc, "`kind: \"click\"`: 2 documents, with x.");
+    }
+
+    #[test]
+    fn indexes_and_a_flattened_map_of_data_keys() {
+        let docs: Vec<Document> = (0..3)
+            .map(|i| {
+                let mut d = doc! { "_id": i };
+                d.insert(format!("2024-01-0{}", i + 1), i);
+                d
+            })
+            .collect();
+        let mut wide = input("t_daily", &docs);
+        wide.indexes = vec![
+            doc! { "v": 2, "key": { "_id": 1 }, "name": "_id_" },
+            doc! { "v": 2, "key": { "_id": -1.0 }, "name": "by_id", "unique": true },
+        ];
+        let decided = decide(&[wide]);
+        let root = structs(&decided)[0];
+        let index = Index {
+            keys: vec![("_id".into(), IndexKey::Direction(-1))],
+            unique: true,
+            name: "by_id".into(),
+            ttl: None,
+            partial: None,
+        };
+        assert_eq!(root.mongo[2], Container::Index(index));
+        let entries = field(root, "entries");
+        assert_eq!(entries.ty, Ty::Map(Box::new(Ty::I32), None));
+        assert_eq!((&entries.serde[..], &entries.mongo[..]), (&[Serde::Flatten][..], &[][..]));
+    }
+}

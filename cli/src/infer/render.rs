@@ -195,3 +195,97 @@ fn container(args: &[Container]) -> String {
         .collect();
     args.join(", ")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::model::{Index, Rule, TaggedVariant};
+    use super::*;
+
+    fn field(ident: &str, ty: Ty) -> Field {
+        Field { docs: vec![format!("{ident}.")], ident: ident.into(), ty, option: false, serde: vec![], mongo: vec![] }
+    }
+
+    /// The renderer writes what the model says, and only that: the attributes in the
+    /// model's order, `pub` fields in a struct, bare fields in a variant.
+    #[test]
+    fn the_model_as_rust() {
+        let tags = Field {
+            option: true,
+            serde: vec![Serde::Rename("Tags".into()), Serde::SkipNone],
+            mongo: vec![
+                Mongo::Nullable,
+                Mongo::MaxItems(20),
+                Mongo::Items(vec![Mongo::MaxItems(2)]),
+                Mongo::Allow(Waiver { rules: vec![Rule::FieldName], reason: "kept" }),
+            ],
+            ..field("tags", Ty::Vec(Box::new(Ty::Vec(Box::new(Ty::Any), 2)), 20))
+        };
+        let root = Struct {
+            docs: vec!["`db.t`: 2\nread.".into()],
+            name: "T".into(),
+            camel_case: true,
+            mongo: vec![
+                Container::Db("db".into()),
+                Container::Index(Index {
+                    keys: vec![("a".into(), IndexKey::Direction(-1)), ("b".into(), IndexKey::Kind("hashed".into()))],
+                    unique: true,
+                    name: "a_b".into(),
+                    ttl: Some(60),
+                    partial: Some(r#"{"a":1}"#.into()),
+                }),
+            ],
+            fields: vec![tags],
+        };
+        let tagged = Tagged {
+            docs: vec![],
+            name: "E".into(),
+            tag: "kind".into(),
+            mongo: vec![Container::Collection("e".into())],
+            variants: vec![TaggedVariant {
+                doc: "`kind: \"a\"`.".into(),
+                value: "a".into(),
+                name: "A".into(),
+                fields: vec![Field { serde: vec![Serde::With(Helper::Decimal128)], ..field("amount", Ty::Decimal) }],
+            }],
+        };
+        let values =
+            StringEnum { docs: vec!["v.".into()], name: "V".into(), variants: vec![("é".into(), "E".into())] };
+        let source = source(&[Item::Struct(root), Item::Tagged(tagged), Item::Enum(values)]);
+        let items = &source[HEADER.len()..];
+        assert_eq!(
+            items,
+            r##"
+/// `db.t`: 2\nread.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(db = "db", index(keys("a" = -1, "b" = "hashed"), unique, name = "a_b", ttl = 60, partial = r#"{"a":1}"#))]
+pub struct T {
+    /// tags.
+    #[serde(rename = "Tags", skip_serializing_if = "Option::is_none")]
+    #[mongo(nullable, max_items = 20, items(max_items = 2), allow(field_name, reason = "kept"))]
+    pub tags: Option<Vec<Vec<mongo_schema::bson::Bson>>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
+#[serde(tag = "kind")]
+#[mongo(collection = "e")]
+pub enum E {
+    /// `kind: "a"`.
+    #[serde(rename = "a")]
+    A {
+        /// amount.
+        #[serde(with = "mongo_schema::serde_helpers::decimal128")]
+        amount: rust_decimal::Decimal,
+    },
+}
+
+/// v.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, MongoSchema)]
+pub enum V {
+    #[serde(rename = "é")]
+    E,
+}
+"##
+        );
+    }
+}
