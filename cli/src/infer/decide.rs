@@ -188,18 +188,15 @@ impl Decider {
         let mut idents = BTreeSet::new();
         let mut keys = Vec::new();
         if root && !has_id {
-            fields.push(Drafted {
-                key: "_id".into(),
-                position: None,
-                field: model::Field {
-                    docs: vec!["Not seen in the documents read: mongod adds one to every document.".into()],
-                    ident: "id".into(),
-                    ty: Ty::ObjectId,
-                    option: false,
-                    serde: vec![Serde::Rename("_id".into())],
-                    mongo: Vec::new(),
-                },
-            });
+            let field = model::Field {
+                docs: vec!["Not seen in the documents read: mongod adds one to every document.".into()],
+                ident: "id".into(),
+                ty: Ty::ObjectId,
+                option: false,
+                serde: vec![Serde::Rename("_id".into())],
+                mongo: Vec::new(),
+            };
+            fields.push(Drafted { key: "_id".into(), position: None, field });
             idents.insert("id".to_owned());
         }
         for (position, field) in object.fields.iter().enumerate() {
@@ -208,15 +205,7 @@ impl Decider {
             }
             let child = join(path, &field.key);
             if field.key.is_empty() || field.key.contains('.') || field.key.starts_with('$') {
-                ctx.candidate(
-                    "key",
-                    &child,
-                    &format!(
-                        "the key {:?} ({} documents) cannot be a field (the rules refuse `.`, `$` and empty names, with no waiver): left out of the model, so serde drops it when a document is read and written back; rename it with a data migration",
-                        field.key,
-                        thousands(field.holders.documents)
-                    ),
-                );
+                ctx.unfit_key(&child, field);
                 continue;
             }
             if renames.values().any(|old| old == &field.key) {
@@ -239,10 +228,8 @@ impl Decider {
             let (values, present, old) = match renames.get(&field.key) {
                 Some(old) => {
                     let old_field = object.fields.iter().find(|f| &f.key == old).expect("a rename names a field");
-                    let mut values = field.values.clone();
-                    values.merge(&old_field.values);
-                    merged = values;
-                    (&merged, field.present + old_field.present, Some(old.clone()))
+                    merged = merge(&field.values, &old_field.values);
+                    (&merged, field.present + old_field.present, Some(old.as_str()))
                 }
                 None => (&field.values, field.present, None),
             };
@@ -260,7 +247,7 @@ impl Decider {
                 keys.push(field.key.clone());
             }
             let at = At { parent: &parent, key: &field.key, path: &child, level, place: Place::Field };
-            let observed = Observed { values, present, of, old: old.as_deref() };
+            let observed = Observed { values, present, of, old };
             let drafted = self.field(at, observed, (&ident, rename_all), root, ctx);
             fields.push(Drafted { key: field.key.clone(), position: Some(position), field: drafted });
         }
@@ -273,40 +260,19 @@ impl Decider {
             let reason = "the keys as deployed; renaming them is a data migration (renamed_from)";
             mongo.push(Container::Allow(Waiver { rules: vec![Rule::FieldName], reason }));
         }
-        let Some(tag) = tagged else {
-            let fields = fields.into_iter().map(|f| f.field).collect();
-            return Item::Struct(model::Struct {
-                docs: Vec::new(),
-                name: name.to_owned(),
-                camel_case: rename_all,
-                mongo,
-                fields,
-            });
-        };
-        let variants = tag
-            .variants
-            .iter()
-            .map(|variant| {
-                let own: Vec<&str> = fields
-                    .iter()
-                    .filter(|f| variant.has(f.position) && f.position.is_some_and(|p| tag.owner(p).is_some()))
-                    .map(|f| f.key.as_str())
-                    .collect();
-                let with = if own.is_empty() { String::new() } else { format!(", with {}", own.join(", ")) };
-                model::TaggedVariant {
-                    doc: format!(
-                        "`{}: {:?}`: {} documents{with}.",
-                        tag.key,
-                        variant.value,
-                        thousands(variant.documents)
-                    ),
-                    value: variant.value.clone(),
-                    name: variant.name.clone(),
-                    fields: fields.iter().filter(|f| variant.has(f.position)).map(|f| f.field.clone()).collect(),
-                }
-            })
-            .collect();
-        Item::Tagged(model::Tagged { docs: Vec::new(), name: name.to_owned(), tag: tag.key, mongo, variants })
+        match tagged {
+            Some(tag) => Item::Tagged(tag.item(name, mongo, &fields)),
+            None => {
+                let fields = fields.into_iter().map(|f| f.field).collect();
+                Item::Struct(model::Struct {
+                    docs: Vec::new(),
+                    name: name.to_owned(),
+                    camel_case: rename_all,
+                    mongo,
+                    fields,
+                })
+            }
+        }
     }
 
     /// The lines of a root's flattened map: its keys (but `_id`) are data, `others` of them.
@@ -738,6 +704,16 @@ impl Ctx {
         });
     }
 
+    /// A key no field may have (`a.b`, `$x`, empty): left out, and said.
+    fn unfit_key(&mut self, path: &str, field: &super::stats::Field) {
+        let note = format!(
+            "the key {:?} ({} documents) cannot be a field (the rules refuse `.`, `$` and empty names, with no waiver): left out of the model, so serde drops it when a document is read and written back; rename it with a data migration",
+            field.key,
+            thousands(field.holders.documents)
+        );
+        self.candidate("key", path, &note);
+    }
+
     fn candidate(&mut self, kind: &'static str, path: &str, note: &str) {
         if kind == "key" {
             self.notes.push(format!("{path}: {note}"));
@@ -796,6 +772,34 @@ impl Tagging {
             return None;
         }
         Some(self.variants.iter().filter(|v| v.has(Some(position))).map(|v| v.documents).sum())
+    }
+
+    /// The enum `name`, a variant per value, each with the fields its documents hold.
+    fn item(self, name: &str, mongo: Vec<Container>, fields: &[Drafted]) -> model::Tagged {
+        let variants = self
+            .variants
+            .iter()
+            .map(|variant| {
+                let own: Vec<&str> = fields
+                    .iter()
+                    .filter(|f| variant.has(f.position) && f.position.is_some_and(|p| self.owner(p).is_some()))
+                    .map(|f| f.key.as_str())
+                    .collect();
+                let with = if own.is_empty() { String::new() } else { format!(", with {}", own.join(", ")) };
+                model::TaggedVariant {
+                    doc: format!(
+                        "`{}: {:?}`: {} documents{with}.",
+                        self.key,
+                        variant.value,
+                        thousands(variant.documents)
+                    ),
+                    value: variant.value.clone(),
+                    name: variant.name.clone(),
+                    fields: fields.iter().filter(|f| variant.has(f.position)).map(|f| f.field.clone()).collect(),
+                }
+            })
+            .collect();
+        model::Tagged { docs: Vec::new(), name: name.to_owned(), tag: self.key, mongo, variants }
     }
 }
 
@@ -1018,6 +1022,13 @@ fn field_names_pass(keys: &[String]) -> bool {
         Some(case) => keys.iter().all(|k| case.fits(k)),
         None => true,
     }
+}
+
+/// `values` and `old`'s together: a key's values and those of its old key.
+fn merge(values: &Values, old: &Values) -> Values {
+    let mut merged = values.clone();
+    merged.merge(old);
+    merged
 }
 
 /// The kinds of `values`, the most frequent first, with their share (`int32 67%, int64 34%`).
