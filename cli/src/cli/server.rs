@@ -308,19 +308,7 @@ pub(crate) fn run_dry_run(
     let rehearsal = crate::simulate::rehearse(migrations, &progress, &samples);
     let refused = rehearsal.refused().count();
     if format == Output::Json {
-        let report = json!({
-            "migrations": todo.iter().map(|(file, done)| json!({
-                "name": file.name,
-                "from": done + 1,
-                "steps": file.up.iter().enumerate().skip(*done).map(|(i, step)| json!({
-                    "step": i + 1, "db": step.db, "phase": step.phase.as_str(), "requireValid": step.require_valid,
-                    "command": Bson::Document(step.command.clone()).into_relaxed_extjson(),
-                })).collect::<Vec<_>>(),
-            })).collect::<Vec<_>>(),
-            "toApply": todo.len(),
-            "alreadyApplied": migrations.len() - todo.len(),
-            "dataSteps": rehearse::json(&rehearsal),
-        });
+        let report = dry_run_json(&todo, migrations.len(), &rehearsal);
         writeln!(out, "{report}")?;
         return Ok(i32::from(refused > 0));
     }
@@ -351,6 +339,28 @@ pub(crate) fn run_dry_run(
     writeln!(out, "{} to apply, {} already applied; nothing was written", todo.len(), migrations.len() - todo.len())?;
     rehearse::print(&rehearsal, out)?;
     Ok(i32::from(refused > 0))
+}
+
+/// `apply --dry-run --format json`: each migration to apply from the step it is at, the
+/// counts, and the rehearsal of the data steps.
+fn dry_run_json(
+    todo: &[(&MigrationFile, usize)],
+    files: usize,
+    rehearsal: &crate::simulate::Rehearsal,
+) -> serde_json::Value {
+    json!({
+        "migrations": todo.iter().map(|(file, done)| json!({
+            "name": file.name,
+            "from": done + 1,
+            "steps": file.up.iter().enumerate().skip(*done).map(|(i, step)| json!({
+                "step": i + 1, "db": step.db, "phase": step.phase.as_str(), "requireValid": step.require_valid,
+                "command": Bson::Document(step.command.clone()).into_relaxed_extjson(),
+            })).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "toApply": todo.len(),
+        "alreadyApplied": files - todo.len(),
+        "dataSteps": rehearse::json(rehearsal),
+    })
 }
 
 /// Documents `apply --dry-run` `$sample`s from each collection the pending migrations touch.
@@ -549,6 +559,65 @@ mod tests {
         ];
         let failing = [Failing { namespace: "db_shop.t_order".into(), failing: 3, total: 40 }];
         let json = StatusReport::new("db_schema", &lines, &failing, Path::new("migrations"));
+        insta::assert_snapshot!(pretty(&json));
+    }
+
+    /// A dry run: a migration from its first step, one resumed at its second, and a
+    /// rehearsal of each verdict (refused, not simulated, a gate that stops).
+    #[test]
+    fn dry_run_json_of_every_verdict() {
+        use crate::simulate::{Finding, InForce, Origin, Refusal, Rehearsal, Verdict};
+        let file = |name: &str| {
+            MigrationFile::parse(&format!(
+                r#"{{"migration": "{name}", "up": [
+                    {{"db": "db_shop", "command": {{"create": "t_order"}}}},
+                    {{"db": "db_shop", "phase": "contract", "requireValid": true,
+                      "command": {{"collMod": "t_order", "validator": {{"$jsonSchema": {{"required": ["a"]}}}}}}}}
+                ]}}"#
+            ))
+            .unwrap()
+        };
+        let (first, second) = (file("0001_init"), file("0002_tighten"));
+        let in_force = InForce {
+            name: "the expand validator of 0001_init (step 2)".into(),
+            validator: crate::bson::doc! { "$jsonSchema": { "required": ["a"] } },
+            level: "strict".into(),
+            action: "error".into(),
+        };
+        let refusal = |after: Option<crate::bson::Document>| Refusal {
+            before: crate::bson::doc! { "_id": 1, "b": 2 },
+            after,
+            paths: vec!["a: required".into()],
+            reason: "the updated document fails validation (121)".into(),
+            origin: Origin::Given("a $sample of db_shop.t_order".into()),
+            documents: 3,
+            ids: vec![crate::bson::Bson::Int32(1)],
+            admitted_later: false,
+        };
+        let finding = |statement: Option<usize>, verdict: Verdict| Finding {
+            migration: "0002_tighten".into(),
+            step: 2,
+            statement,
+            command: "update db_shop.t_order".into(),
+            phase: crate::migrate::Phase::Expand,
+            verdict,
+        };
+        let rehearsal = Rehearsal {
+            findings: vec![
+                finding(
+                    Some(1),
+                    Verdict::Refused {
+                        in_force: in_force.clone(),
+                        shapes: vec![refusal(Some(crate::bson::doc! { "_id": 1, "b": 3 })), refusal(None)],
+                    },
+                ),
+                finding(Some(2), Verdict::NotSimulated("the stage $lookup is not modelled".into())),
+                finding(None, Verdict::GateStops { in_force, shapes: vec![refusal(None)] }),
+            ],
+            traces: Vec::new(),
+            steps: Vec::new(),
+        };
+        let json = dry_run_json(&[(&first, 0), (&second, 1)], 3, &rehearsal);
         insta::assert_snapshot!(pretty(&json));
     }
 
