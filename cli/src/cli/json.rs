@@ -1,12 +1,14 @@
-//! The `--format json` reports of `apply`, `status` and `drift` (their shapes are
+//! The `--format json` reports of `apply` (and `--dry-run`), `status` and `drift` (their shapes are
 //! docs/MIGRATIONS.md's): types deriving `Serialize`, built from what the commands learned.
 //! A variant of the migrate crate's `non_exhaustive` enums this CLI predates is written as
 //! `"other"` (the state, outcome or drift status), never as Rust's debug text.
 
+use super::rehearse::DataSteps;
 use crate::bson::{Bson, DateTime};
-use crate::migrate::apply::{DriftStatus, Outcome};
+use crate::migrate::apply::{DriftStatus, MigrationFile, Outcome};
 use crate::migrate::gate::Failing;
 use crate::migrate::record::{State, Status};
+use crate::simulate::Rehearsal;
 use serde::Serialize;
 use std::path::Path;
 
@@ -111,6 +113,74 @@ impl Applied {
             _ => return Applied { name: None, outcome: AppliedOutcome::Other },
         };
         Applied { name: Some(name.clone()), outcome }
+    }
+}
+
+/// `schema apply --dry-run --format json`: each migration to apply from the step it is at,
+/// the counts, and the rehearsal of the pending data steps.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct DryRunReport<'a> {
+    migrations: Vec<ToApply>,
+    to_apply: usize,
+    already_applied: usize,
+    data_steps: DataSteps<'a>,
+}
+
+/// A migration `apply` would run, `from` its first step not done (1-based).
+#[derive(Serialize)]
+struct ToApply {
+    name: String,
+    from: usize,
+    steps: Vec<StepToRun>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct StepToRun {
+    /// 1-based.
+    step: usize,
+    db: String,
+    phase: &'static str,
+    require_valid: bool,
+    /// The command, as relaxed Extended JSON.
+    command: serde_json::Value,
+}
+
+impl DryRunReport<'_> {
+    /// The report of `todo` (each file with its steps done) among `files` migrations, and of
+    /// `rehearsal`.
+    pub(crate) fn new<'a>(
+        todo: &[(&MigrationFile, usize)],
+        files: usize,
+        rehearsal: &'a Rehearsal,
+    ) -> DryRunReport<'a> {
+        let migrations = todo
+            .iter()
+            .map(|(file, done)| ToApply {
+                name: file.name.clone(),
+                from: done + 1,
+                steps: file
+                    .up
+                    .iter()
+                    .enumerate()
+                    .skip(*done)
+                    .map(|(i, step)| StepToRun {
+                        step: i + 1,
+                        db: step.db.clone(),
+                        phase: step.phase.as_str(),
+                        require_valid: step.require_valid,
+                        command: Bson::Document(step.command.clone()).into_relaxed_extjson(),
+                    })
+                    .collect(),
+            })
+            .collect();
+        DryRunReport {
+            migrations,
+            to_apply: todo.len(),
+            already_applied: files - todo.len(),
+            data_steps: DataSteps::new(rehearsal),
+        }
     }
 }
 

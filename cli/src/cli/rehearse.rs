@@ -8,7 +8,8 @@ use crate::check::plan;
 use crate::migrate::apply::{MigrationFile, Server};
 use crate::migrate::Model;
 use crate::simulate::{Rehearsal, Samples};
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 use std::collections::BTreeSet;
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -135,13 +136,32 @@ pub(super) fn print(rehearsal: &Rehearsal, out: &mut dyn Write) -> io::Result<()
     Ok(())
 }
 
-/// The rehearsal as JSON: `{statements, refused, notSimulated, findings: [...]}`.
+/// The rehearsal as JSON: `{statements, refused, notSimulated, gates, findings: [...]}`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct DataSteps<'a> {
+    /// Data statements rehearsed.
+    statements: usize,
+    refused: usize,
+    not_simulated: usize,
+    /// Gated steps sample documents would stop.
+    gates: usize,
+    findings: &'a [crate::simulate::Finding],
+}
+
+impl DataSteps<'_> {
+    pub(super) fn new(rehearsal: &Rehearsal) -> DataSteps<'_> {
+        DataSteps {
+            statements: rehearsal.traces.len(),
+            refused: rehearsal.refused().count(),
+            not_simulated: rehearsal.not_simulated().count(),
+            gates: rehearsal.gates().count(),
+            findings: &rehearsal.findings,
+        }
+    }
+}
+
+/// [`DataSteps`] as a JSON value (`migrate --check` writes it into its report).
 pub(super) fn json(rehearsal: &Rehearsal) -> Value {
-    json!({
-        "statements": rehearsal.traces.len(),
-        "refused": rehearsal.refused().count(),
-        "notSimulated": rehearsal.not_simulated().count(),
-        "gates": rehearsal.gates().count(),
-        "findings": rehearsal.findings.iter().map(|f| f.to_json()).collect::<Vec<_>>(),
-    })
+    serde_json::to_value(DataSteps::new(rehearsal)).expect("the rehearsal has string keys only")
 }

@@ -1,7 +1,7 @@
 //! `schema apply`, `status`, `revert` and `drift`: the subcommands that talk to a deployment, through
 //! [`MongoServer`] (feature `driver`), printed for people, with exit codes.
 
-use super::json::{compact, shown_time, ApplyReport, DriftReport, StatusReport};
+use super::json::{compact, shown_time, ApplyReport, DriftReport, DryRunReport, StatusReport};
 use super::rehearse;
 use super::shared::{chain, Exit, Output};
 use crate::bson::Bson;
@@ -16,7 +16,6 @@ use crate::migrate::order::Wait;
 use crate::migrate::record::State;
 use crate::migrate::{pending, Model, Phase};
 use clap::{Args, Subcommand};
-use serde_json::json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -308,8 +307,7 @@ pub(crate) fn run_dry_run(
     let rehearsal = crate::simulate::rehearse(migrations, &progress, &samples);
     let refused = rehearsal.refused().count();
     if format == Output::Json {
-        let report = dry_run_json(&todo, migrations.len(), &rehearsal);
-        writeln!(out, "{report}")?;
+        writeln!(out, "{}", compact(&DryRunReport::new(&todo, migrations.len(), &rehearsal)))?;
         return Ok(i32::from(refused > 0));
     }
     for (file, done) in &todo {
@@ -339,28 +337,6 @@ pub(crate) fn run_dry_run(
     writeln!(out, "{} to apply, {} already applied; nothing was written", todo.len(), migrations.len() - todo.len())?;
     rehearse::print(&rehearsal, out)?;
     Ok(i32::from(refused > 0))
-}
-
-/// `apply --dry-run --format json`: each migration to apply from the step it is at, the
-/// counts, and the rehearsal of the data steps.
-fn dry_run_json(
-    todo: &[(&MigrationFile, usize)],
-    files: usize,
-    rehearsal: &crate::simulate::Rehearsal,
-) -> serde_json::Value {
-    json!({
-        "migrations": todo.iter().map(|(file, done)| json!({
-            "name": file.name,
-            "from": done + 1,
-            "steps": file.up.iter().enumerate().skip(*done).map(|(i, step)| json!({
-                "step": i + 1, "db": step.db, "phase": step.phase.as_str(), "requireValid": step.require_valid,
-                "command": Bson::Document(step.command.clone()).into_relaxed_extjson(),
-            })).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>(),
-        "toApply": todo.len(),
-        "alreadyApplied": files - todo.len(),
-        "dataSteps": rehearse::json(rehearsal),
-    })
 }
 
 /// Documents `apply --dry-run` `$sample`s from each collection the pending migrations touch.
@@ -617,7 +593,7 @@ mod tests {
             traces: Vec::new(),
             steps: Vec::new(),
         };
-        let json = dry_run_json(&[(&first, 0), (&second, 1)], 3, &rehearsal);
+        let json = DryRunReport::new(&[(&first, 0), (&second, 1)], 3, &rehearsal);
         insta::assert_snapshot!(pretty(&json));
     }
 

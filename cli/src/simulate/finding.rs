@@ -3,7 +3,8 @@
 
 use crate::bson::Document;
 use crate::migrate::Phase;
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 
 /// Where a sample document came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -217,54 +218,111 @@ impl Finding {
         out
     }
 
-    /// The finding as JSON: `{migration, step, statement, command, phase, verdict: "refused" |
-    /// "notSimulated", validator?, shapes?, reason?, advice}`.
+    /// The finding as JSON: `{migration, step, statement, command, phase, advice, verdict:
+    /// "refused" | "notSimulated" | "gateStops", validator?, shapes?, reason?}` (its
+    /// serialization).
     pub fn to_json(&self) -> Value {
-        let mut out = json!({
-            "migration": self.migration,
-            "step": self.step,
-            "statement": self.statement,
-            "command": self.command,
-            "phase": self.phase.as_str(),
-            "advice": self.advice(),
-        });
-        match &self.verdict {
-            Verdict::Refused { in_force, shapes } => {
-                out["verdict"] = json!("refused");
-                out["validator"] = json!({
-                    "name": in_force.name,
-                    "validationLevel": in_force.level,
-                    "validationAction": in_force.action,
-                });
-                out["shapes"] = shapes
-                    .iter()
-                    .map(|s| {
-                        json!({
-                            "paths": s.paths,
-                            "reason": s.reason,
-                            "origin": s.origin.describe(),
-                            "documents": s.documents,
-                            "before": extended(&s.before),
-                            "after": s.after.as_ref().map(extended),
-                        })
-                    })
-                    .collect();
-            }
-            Verdict::NotSimulated(why) => {
-                out["verdict"] = json!("notSimulated");
-                out["reason"] = json!(why);
-            }
-            Verdict::GateStops { in_force, shapes } => {
-                out["verdict"] = json!("gateStops");
-                out["validator"] = json!({ "name": in_force.name });
-                out["shapes"] = shapes
-                    .iter()
-                    .map(|s| json!({ "paths": s.paths, "origin": s.origin.describe(), "documents": s.documents, "before": extended(&s.before) }))
-                    .collect();
-            }
-        }
-        out
+        serde_json::to_value(self).expect("a finding has string keys only")
     }
+}
+
+impl Serialize for Finding {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Json {
+            migration: &self.migration,
+            step: self.step,
+            statement: self.statement,
+            command: &self.command,
+            phase: self.phase.as_str(),
+            advice: self.advice(),
+            verdict: match &self.verdict {
+                Verdict::Refused { in_force, shapes } => VerdictJson::Refused {
+                    validator: InForceJson {
+                        name: &in_force.name,
+                        validation_level: &in_force.level,
+                        validation_action: &in_force.action,
+                    },
+                    shapes: shapes
+                        .iter()
+                        .map(|s| RefusedShape {
+                            paths: &s.paths,
+                            reason: &s.reason,
+                            origin: s.origin.describe(),
+                            documents: s.documents,
+                            before: extended(&s.before),
+                            after: s.after.as_ref().map(extended),
+                        })
+                        .collect(),
+                },
+                Verdict::NotSimulated(why) => VerdictJson::NotSimulated { reason: why },
+                Verdict::GateStops { in_force, shapes } => VerdictJson::GateStops {
+                    validator: GateValidator { name: &in_force.name },
+                    shapes: shapes
+                        .iter()
+                        .map(|s| GateShape {
+                            paths: &s.paths,
+                            origin: s.origin.describe(),
+                            documents: s.documents,
+                            before: extended(&s.before),
+                        })
+                        .collect(),
+                },
+            },
+        }
+        .serialize(serializer)
+    }
+}
+
+/// A [`Finding`] as JSON: what it is, then its verdict and what the verdict carries.
+#[derive(Serialize)]
+struct Json<'a> {
+    migration: &'a str,
+    step: usize,
+    statement: Option<usize>,
+    command: &'a str,
+    phase: &'static str,
+    advice: String,
+    #[serde(flatten)]
+    verdict: VerdictJson<'a>,
+}
+
+#[derive(Serialize)]
+#[serde(tag = "verdict", rename_all = "camelCase")]
+enum VerdictJson<'a> {
+    Refused { validator: InForceJson<'a>, shapes: Vec<RefusedShape<'a>> },
+    NotSimulated { reason: &'a str },
+    GateStops { validator: GateValidator<'a>, shapes: Vec<GateShape<'a>> },
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct InForceJson<'a> {
+    name: &'a str,
+    validation_level: &'a str,
+    validation_action: &'a str,
+}
+
+#[derive(Serialize)]
+struct GateValidator<'a> {
+    name: &'a str,
+}
+
+#[derive(Serialize)]
+struct RefusedShape<'a> {
+    paths: &'a [String],
+    reason: &'a str,
+    origin: String,
+    documents: usize,
+    before: Value,
+    after: Option<Value>,
+}
+
+#[derive(Serialize)]
+struct GateShape<'a> {
+    paths: &'a [String],
+    origin: String,
+    documents: usize,
+    before: Value,
 }
 
 fn relaxed(doc: &Document) -> String {
