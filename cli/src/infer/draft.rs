@@ -1,12 +1,21 @@
-//! From the inference state to draft models, in three steps: [`decide`](super::decide)
-//! types each path (what the modelling rules want, chosen from what the data shows) into
-//! the [model](super::model) of the drafted file and the report (this module's types: what
-//! each path holds, the values the models will refuse, what to decide), then
-//! [`render`](super::render) writes the model as Rust.
+//! What a draft says: the input of one collection, the report of what it holds (each
+//! path's kinds, the values the drafted models will refuse, what to decide, the next
+//! steps) and the drafted source, with the numbers and text people read in it.
 
 use super::stats::Collection;
 use crate::bson::Document;
 use serde::Serialize;
+
+/// What to run next, after reading the drafted models (docs/MIGRATIONS.md, "Adopting an
+/// existing database").
+pub const NEXT_STEPS: &str = "\
+next steps (docs/INFER.md, docs/MIGRATIONS.md \"Adopting an existing database\"):
+  1. review the drafted models (types, enums, maps, bounds, waivers) and add them to your crate
+  2. schema migrate                  # the first migration: adopts the collections under validationAction warn
+  3. schema apply --uri URI          # installs the validators under warn: nothing is refused yet
+  4. schema check --uri URI          # the documents that must change, by path (the anomalies above)
+  5. schema new-data fix_NAME --contract, fill it, then schema apply --uri URI --contract
+                                     # the data fixed and the validators enforced";
 
 /// One collection to draft a model for.
 #[derive(Debug, Clone)]
@@ -141,7 +150,7 @@ impl Existing {
 
 /// The drafted source and what it says of each collection. It serializes as the report
 /// (`schema infer --format json`, docs/INFER.md): `{collections, next}`, `next` the steps
-/// of [`NEXT_STEPS`](super::NEXT_STEPS), without the source.
+/// of [`NEXT_STEPS`], without the source.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Draft {
     /// The Rust source of the models.
@@ -157,7 +166,7 @@ impl serde::Serialize for Draft {
             collections: &'a [CollectionDraft],
             next: Vec<&'static str>,
         }
-        let next = super::NEXT_STEPS.lines().skip(1).map(str::trim).collect();
+        let next = NEXT_STEPS.lines().skip(1).map(str::trim).collect();
         Report { collections: &self.collections, next }.serialize(serializer)
     }
 }
@@ -165,13 +174,6 @@ impl serde::Serialize for Draft {
 /// [`FieldSeen::kinds`] as a JSON object, kind → count, in the order seen.
 fn kinds_map<S: serde::Serializer>(kinds: &[(&'static str, u64)], serializer: S) -> Result<S::Ok, S::Error> {
     serializer.collect_map(kinds.iter().map(|(kind, n)| (*kind, *n)))
-}
-
-/// Drafts the models of `inputs` (sorted by namespace first, so the file depends on the
-/// data only).
-pub fn draft(inputs: &[Input]) -> Draft {
-    let decided = super::decide::decide(inputs);
-    Draft { source: super::render::source(&decided.items), collections: decided.collections }
 }
 
 /// `n` of `total` as a percentage people read: `97%`, `<1%`, `100%` only when all.
@@ -209,6 +211,10 @@ pub fn thousands(n: u64) -> String {
     }
     out
 }
+
+// the tests draft through the module root
+#[cfg(test)]
+use super::draft;
 
 #[cfg(test)]
 mod tests {

@@ -14,7 +14,9 @@ mod names;
 mod render;
 mod stats;
 
-pub use draft::{draft, percent, thousands, Anomaly, Candidate, CollectionDraft, Draft, Existing, FieldSeen, Input};
+pub use draft::{
+    percent, thousands, Anomaly, Candidate, CollectionDraft, Draft, Existing, FieldSeen, Input, NEXT_STEPS,
+};
 pub use names::pascal;
 pub use stats::{
     data_key, id_text, Collection, Field, Kind, Object, Seen, Values, EXAMPLES, LONGEST, MAX_KEYS, MAX_LENGTH,
@@ -23,16 +25,14 @@ pub use stats::{
 
 use serde_json::Value;
 
-/// What to run next, after reading the drafted models (docs/MIGRATIONS.md, "Adopting an
-/// existing database").
-pub const NEXT_STEPS: &str = "\
-next steps (docs/INFER.md, docs/MIGRATIONS.md \"Adopting an existing database\"):
-  1. review the drafted models (types, enums, maps, bounds, waivers) and add them to your crate
-  2. schema migrate                  # the first migration: adopts the collections under validationAction warn
-  3. schema apply --uri URI          # installs the validators under warn: nothing is refused yet
-  4. schema check --uri URI          # the documents that must change, by path (the anomalies above)
-  5. schema new-data fix_NAME --contract, fill it, then schema apply --uri URI --contract
-                                     # the data fixed and the validators enforced";
+/// Drafts the models of `inputs` (sorted by namespace first, so the file depends on the
+/// data only): [`decide`] types each path (what the modelling rules want, chosen from what
+/// the data shows) into the [model](model) of the drafted file and the report, then
+/// [`render`] writes the model as Rust.
+pub fn draft(inputs: &[Input]) -> Draft {
+    let decided = decide::decide(inputs);
+    Draft { source: render::source(&decided.items), collections: decided.collections }
+}
 
 /// The report for people: per collection what was read, each path's kinds, the
 /// anomalies, the candidates, then the next steps.
