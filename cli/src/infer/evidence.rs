@@ -2,7 +2,7 @@
 //! values: which of two keys never seen together is the new one (a rename's direction), and
 //! which root key tags a polymorphic collection. Each reads the inference state and what the
 //! deployment and the rest of the database say, and returns what it decided with the
-//! evidence that decided it; `draft` writes the types, the report's candidates and the
+//! evidence that decided it; `decide` types the fields, the report's candidates and the
 //! anomalies from that.
 
 use super::stats::{Field, Kind, Object};

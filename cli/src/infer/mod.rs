@@ -3,8 +3,10 @@
 //! path the BSON kinds with counts, presence, distinct strings up to a cap, array lengths,
 //! embedded documents, keys that are data); [`draft()`] turns the states into the Rust
 //! source of models that follow the modelling rules (or waive them with a reason) and the
-//! report of what those models will refuse. Nothing here talks to a server or reads a file:
-//! the `schema` command feeds it documents from dumps or a deployment.
+//! report of what those models will refuse: `decide` types each path into a model of the
+//! drafted file (items, fields, types, attributes, doc comments) and the report, `render`
+//! alone writes that model as Rust. Nothing here talks to a server or reads a file: the
+//! `schema` command feeds it documents from dumps or a deployment.
 
 mod decide;
 mod draft;
@@ -26,9 +28,9 @@ pub use stats::{
 use serde_json::Value;
 
 /// Drafts the models of `inputs` (sorted by namespace first, so the file depends on the
-/// data only): [`decide`] types each path (what the modelling rules want, chosen from what
-/// the data shows) into the [model](model) of the drafted file and the report, then
-/// [`render`] writes the model as Rust.
+/// data only): each path is typed (what the modelling rules want, chosen from what the
+/// data shows) into a model of the drafted file and the report, then the model is written
+/// as Rust.
 pub fn draft(inputs: &[Input]) -> Draft {
     let decided = decide::decide(inputs);
     Draft { source: render::source(&decided.items), collections: decided.collections }
