@@ -377,6 +377,8 @@ fn migrate_check_exits_1_when_the_models_changed_without_a_migration() {
         .map(|s| (s["phase"].as_str().unwrap(), s["requireValid"].as_bool().unwrap()))
         .collect();
     assert_eq!(phases, [("expand", false), ("contract", true)], "{json}");
+    // the whole document, as docs/MIGRATIONS.md describes it (pretty for the reader; printed compact)
+    insta::assert_snapshot!("migrate_check_json", serde_json::to_string_pretty(&value).unwrap());
 }
 
 #[test]
