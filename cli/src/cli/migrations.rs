@@ -7,7 +7,7 @@ use crate::migrate::apply::MigrationFile;
 use crate::migrate::order::Progress;
 use crate::migrate::{self, MigrateError, MigrateOptions, Model};
 use crate::simulate::{self, Rehearsal, Samples};
-use serde_json::json;
+use serde::Serialize;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -124,20 +124,8 @@ fn check_models(
         Err(e) => return Err(Exit(2, chain(&e))),
     };
     if format == Output::Json {
-        let mut report = match &next {
-            None => json!({ "current": true }),
-            Some(migration) => json!({
-                "current": false,
-                "steps": migration.up.iter().map(|s| json!({
-                    "db": s.db, "collection": s.collection, "comments": s.comments,
-                    "phase": s.phase.as_str(), "requireValid": s.require_valid,
-                })).collect::<Vec<_>>(),
-                "removed": migration.removed.iter().map(|e| e.model.namespace()).collect::<Vec<_>>(),
-                "notes": migration.notes,
-            }),
-        };
-        report["dataSteps"] = rehearse::json(rehearsal);
-        writeln!(out, "{report}")?;
+        let report = CheckReport::new(next.as_ref(), rehearsal);
+        writeln!(out, "{}", serde_json::to_string(&report).expect("the report has string keys only"))?;
         return Ok(next.is_some());
     }
     let Some(migration) = next else {
@@ -222,4 +210,55 @@ fn embeds_migrations(dir: &Path) -> bool {
                 && std::fs::read_to_string(&path).is_ok_and(|text| text.contains("migrations!("))
         }
     })
+}
+
+/// `migrate --check --format json`: whether the migrations are current; when not, the
+/// next migration's steps, the collections it removes and its notes; then the rehearsal of
+/// the pending data steps (docs/MIGRATIONS.md).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CheckReport<'a> {
+    current: bool,
+    #[serde(flatten)]
+    next: Option<NextMigration<'a>>,
+    data_steps: rehearse::DataSteps<'a>,
+}
+
+#[derive(Serialize)]
+struct NextMigration<'a> {
+    steps: Vec<NextStep<'a>>,
+    /// The removed collections (`db.collection`).
+    removed: Vec<String>,
+    notes: &'a [String],
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct NextStep<'a> {
+    db: &'a str,
+    collection: &'a str,
+    comments: &'a [String],
+    phase: &'static str,
+    require_valid: bool,
+}
+
+impl<'a> CheckReport<'a> {
+    fn new(next: Option<&'a migrate::Migration>, rehearsal: &'a Rehearsal) -> CheckReport<'a> {
+        let next = next.map(|migration| NextMigration {
+            steps: migration
+                .up
+                .iter()
+                .map(|s| NextStep {
+                    db: &s.db,
+                    collection: &s.collection,
+                    comments: &s.comments,
+                    phase: s.phase.as_str(),
+                    require_valid: s.require_valid,
+                })
+                .collect(),
+            removed: migration.removed.iter().map(|e| e.model.namespace()).collect(),
+            notes: &migration.notes,
+        });
+        CheckReport { current: next.is_none(), next, data_steps: rehearse::DataSteps::new(rehearsal) }
+    }
 }

@@ -9,7 +9,6 @@ use crate::migrate::apply::{MigrationFile, Server};
 use crate::migrate::Model;
 use crate::simulate::{Rehearsal, Samples};
 use serde::Serialize;
-use serde_json::Value;
 use std::collections::BTreeSet;
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -159,9 +158,4 @@ impl DataSteps<'_> {
             findings: &rehearsal.findings,
         }
     }
-}
-
-/// [`DataSteps`] as a JSON value (`migrate --check` writes it into its report).
-pub(super) fn json(rehearsal: &Rehearsal) -> Value {
-    serde_json::to_value(DataSteps::new(rehearsal)).expect("the rehearsal has string keys only")
 }
