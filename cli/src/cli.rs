@@ -13,9 +13,9 @@
 //! migration file, models changed without a migration under `--check`, a failed review
 //! item), 2 a usage, file or connection error.
 
-use crate::migrate::{self, MigrateOptions, Model};
-use crate::ValidationLevel;
 use clap::{Parser, Subcommand, ValueEnum};
+use mongo_schema_core::ValidationLevel;
+use mongo_schema_migrate::{self as migrate, MigrateOptions, Model};
 use std::ffi::OsString;
 use std::io::{self, Write};
 use std::path::PathBuf;

@@ -31,13 +31,3 @@ pub mod review;
 pub mod simulate;
 #[cfg(any(feature = "cli", feature = "review"))]
 mod uri;
-
-// the layers below, under the names the modules use
-#[allow(unused_imports)]
-use mongo_schema_core::{bson, codes, command, compat, registered, render, view, Registration, ValidationLevel};
-// `live` without `check` (migrations and dumps, no validator) has no live check to use it
-#[cfg(any(feature = "live", feature = "review"))]
-#[allow(unused_imports)]
-use mongo_schema_migrate as migrate;
-#[cfg(feature = "check")]
-use mongo_schema_validate::{self as validate, Validator};

@@ -10,12 +10,12 @@
 use super::lock::{Lease, LockError, LockOptions};
 use super::order::{schedule, Planned, Progress, Wait, Waiting};
 use super::record;
-use crate::bson::{doc, Bson};
 use mongo_schema_contract::codes::{
     ServerCode, AUTHENTICATION_FAILED, CANNOT_CONVERT_INDEX_TO_UNIQUE, HOST_NOT_FOUND, HOST_UNREACHABLE,
     INDEX_NOT_FOUND, NAMESPACE_EXISTS, NAMESPACE_NOT_FOUND, NETWORK_TIMEOUT, NOT_WRITABLE_PRIMARY,
     PRIMARY_STEPPED_DOWN, SHUTDOWN_IN_PROGRESS, SOCKET_EXCEPTION, UNAUTHORIZED,
 };
+use mongo_schema_core::bson::{doc, Bson};
 use std::error::Error;
 use std::fmt;
 
@@ -946,14 +946,19 @@ fn gate(server: &mut dyn Server, step: &FileStep) -> Result<(), (String, Option<
 }
 
 /// The collection and the validator a `collMod` step installs.
-fn enforced(step: &FileStep) -> Option<(&str, &crate::bson::Document)> {
+fn enforced(step: &FileStep) -> Option<(&str, &mongo_schema_core::bson::Document)> {
     Some((step.command.get_str("collMod").ok()?, step.command.get_document("validator").ok()?))
 }
 
 /// After a new model's collection was found to exist: how many of its documents fail the
 /// validator just installed under `warn`, told to the report; a failed count is not an error
 /// (the migration did what it does).
-fn adoption(server: &mut dyn Server, step: &FileStep, fallback: &crate::bson::Document, report: &mut dyn FnMut(Event)) {
+fn adoption(
+    server: &mut dyn Server,
+    step: &FileStep,
+    fallback: &mongo_schema_core::bson::Document,
+    report: &mut dyn FnMut(Event),
+) {
     let (Ok(collection), Ok(validator)) = (fallback.get_str("collMod"), fallback.get_document("validator")) else {
         return;
     };

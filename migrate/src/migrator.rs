@@ -10,7 +10,7 @@ use super::lock::LockOptions;
 use super::record::Status;
 use super::server::chain;
 use super::wire::{command_error, from_driver, to_driver};
-use crate::bson::Document;
+use mongo_schema_core::bson::Document;
 use std::error::Error;
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -13,8 +13,8 @@ pub use super::file::checksum;
 use super::file::{FileStep, MigrationFile};
 use super::order::{schedule, Progress, Wait};
 use super::server::{CommandError, Server};
-use crate::bson::{doc, oid::ObjectId, Bson, DateTime, Document};
 use mongo_schema_contract::codes::DUPLICATE_KEY;
+use mongo_schema_core::bson::{doc, oid::ObjectId, Bson, DateTime, Document};
 use std::fmt::Write as _;
 
 /// Where applied migrations are recorded, one document each.

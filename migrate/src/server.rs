@@ -5,8 +5,8 @@
 //! `Migrator` (feature `migrate`), and as [`driver::MongoServer`](super::driver::MongoServer), a
 //! sync client of its own for the CLI and the review (feature `sync`).
 
-use crate::bson::{doc, Bson, Document, RawDocumentBuf};
 use mongo_schema_contract::codes::ServerCode;
+use mongo_schema_core::bson::{doc, Bson, Document, RawDocumentBuf};
 use std::error::Error;
 use std::fmt;
 use std::sync::Arc;

@@ -139,11 +139,6 @@
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-// the layer below, under the names the modules use
-use mongo_schema_core::{__each_bson_major, bson, compat, view};
-#[cfg(test)]
-use mongo_schema_core::{__private, __testing};
-
 mod bytes;
 mod equal;
 mod error;
@@ -162,12 +157,9 @@ mod updates;
 mod value;
 mod walk;
 
-#[cfg(test)]
-pub(crate) use crate::__testing::xorshift;
-
 use std::collections::HashMap;
 
-use crate::bson::Document;
+use mongo_schema_core::bson::Document;
 
 pub use error::SchemaError;
 pub use pattern::{DEPTH_LIMIT, HEAP_LIMIT_KIB, MATCH_LIMIT};
@@ -191,7 +183,7 @@ use walk::Bytes;
 #[doc(hidden)]
 pub mod __bench {
     use super::{walk, Bytes, Malformed};
-    use crate::bson::RawDocument;
+    use mongo_schema_core::bson::RawDocument;
 
     /// Reads every element of `doc` (recursively) with `validate_raw`'s BSON reader and
     /// counts them: the floor under `validate_raw`'s time.
@@ -333,4 +325,4 @@ macro_rules! raw_documents {
         }
     };
 }
-crate::__each_bson_major!(raw_documents);
+mongo_schema_core::__each_bson_major!(raw_documents);

@@ -40,7 +40,7 @@ pub(crate) fn run(args: QueriesArgs, out: &mut dyn Write) -> Result<i32, Exit> {
 
 #[cfg(feature = "driver")]
 fn explain(queries: &[&RegisteredQuery], uri: &str, format: Output, out: &mut dyn Write) -> Result<i32, Exit> {
-    use crate::migrate::driver::MongoServer;
+    use mongo_schema_migrate::driver::MongoServer;
     let mut server = MongoServer::connect(uri).map_err(|e| Exit(2, super::shared::chain(&e)))?;
     let found = crate::queries::explain_check(&mut server, queries);
     match format {

@@ -3,18 +3,18 @@
 
 use super::rehearse;
 use super::shared::{chain, Exit, Output};
-use crate::bson::Bson;
-use crate::migrate::apply::{
+use clap::{Args, Subcommand};
+use mongo_schema_core::bson::Bson;
+use mongo_schema_migrate::apply::{
     apply_with, drift, resolve, revert_with, schedule_with, status_with, to_apply_with, ApplyError, ApplyOptions,
     DriftStatus, Event, MigrationFile, Outcome, Resolution, Server, DEFAULT_STATE_DB,
 };
-use crate::migrate::driver::MongoServer;
-use crate::migrate::gate::{enforced_failing, validated_namespaces};
-use crate::migrate::lock::LockOptions;
-use crate::migrate::order::Wait;
-use crate::migrate::record::State;
-use crate::migrate::{pending, Model, Phase};
-use clap::{Args, Subcommand};
+use mongo_schema_migrate::driver::MongoServer;
+use mongo_schema_migrate::gate::{enforced_failing, validated_namespaces};
+use mongo_schema_migrate::lock::LockOptions;
+use mongo_schema_migrate::order::Wait;
+use mongo_schema_migrate::record::State;
+use mongo_schema_migrate::{pending, Model, Phase};
 use serde_json::json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -508,7 +508,7 @@ fn deferred_note(deferred: &[usize]) -> String {
     )
 }
 
-fn shown_time(at: &crate::bson::DateTime) -> String {
+fn shown_time(at: &mongo_schema_core::bson::DateTime) -> String {
     Bson::DateTime(*at).into_relaxed_extjson()["$date"].as_str().map_or_else(|| at.to_string(), str::to_owned)
 }
 

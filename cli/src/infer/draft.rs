@@ -4,9 +4,9 @@
 
 use super::evidence::{self, Cases};
 use super::stats::{Collection, Field, Kind, Object, Seen, Values, MAX_LENGTH};
-use crate::bson::Document;
 use mongo_schema_contract::case::RenameRule;
 use mongo_schema_contract::naming;
+use mongo_schema_core::bson::Document;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
@@ -118,7 +118,7 @@ impl Existing {
         let level = level.unwrap_or("strict").to_owned();
         let action = action.unwrap_or("error").to_owned();
         Existing {
-            validator: crate::bson::Bson::Document(validator.clone()).into_relaxed_extjson(),
+            validator: mongo_schema_core::bson::Bson::Document(validator.clone()).into_relaxed_extjson(),
             enforced: action == "error" && level != "off",
             level,
             action,
@@ -1185,7 +1185,7 @@ fn camel_case(object: &Object, renames: &BTreeMap<String, String>) -> bool {
 /// The index attributes of a root, from `listIndexes`; indexes the derive cannot state are
 /// reported instead.
 fn index_attrs(indexes: &[Document], ctx: &mut Ctx) -> Vec<String> {
-    use crate::bson::Bson;
+    use mongo_schema_core::bson::Bson;
     let mut out = Vec::new();
     for index in indexes {
         let name = index.get_str("name").unwrap_or_default().to_owned();
@@ -1460,7 +1460,7 @@ const RESERVED: [&str; 13] = [
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bson::{doc, RawDocumentBuf};
+    use mongo_schema_core::bson::{doc, RawDocumentBuf};
 
     /// `db_app.<collection>` holding `docs`, as a dump gives it (no count, index or validator).
     pub(super) fn input(collection: &str, docs: &[Document]) -> Input {
@@ -1538,7 +1538,7 @@ mod tests {
 #[cfg(test)]
 mod discriminator_tests {
     use super::*;
-    use crate::bson::doc;
+    use mongo_schema_core::bson::doc;
 
     fn candidates(docs: &[Document]) -> Vec<Candidate> {
         draft(&[super::tests::input("t_event", docs)]).collections.remove(0).candidates
@@ -1627,11 +1627,11 @@ mod discriminator_tests {
 #[cfg(test)]
 mod index_tests {
     use super::*;
-    use crate::bson::doc;
+    use mongo_schema_core::bson::doc;
 
     #[test]
     fn indexes_become_attributes_and_what_cannot_be_stated_is_noted() {
-        let d = doc! { "_id": 1, "email": "a@b.c", "expireTime": crate::bson::DateTime::from_millis(0), "tags": ["x"], "cats": ["y"] };
+        let d = doc! { "_id": 1, "email": "a@b.c", "expireTime": mongo_schema_core::bson::DateTime::from_millis(0), "tags": ["x"], "cats": ["y"] };
         let indexes = vec![
             doc! { "v": 2, "key": { "_id": 1 }, "name": "_id_" },
             doc! { "v": 2, "key": { "email": 1 }, "name": "email_1", "unique": true, "sparse": true },
@@ -1666,7 +1666,7 @@ mod index_tests {
 #[cfg(test)]
 mod validator_tests {
     use super::*;
-    use crate::bson::doc;
+    use mongo_schema_core::bson::doc;
 
     /// An existing validator is quoted with its level and action, mongod's defaults where
     /// they are not stated, and whether a failing write is refused.
@@ -1707,7 +1707,7 @@ mod validator_tests {
 #[cfg(test)]
 mod key_tests {
     use super::*;
-    use crate::bson::doc;
+    use mongo_schema_core::bson::doc;
 
     #[test]
     fn keys_no_field_may_have_are_left_out_and_reported() {
@@ -1724,7 +1724,7 @@ mod key_tests {
 #[cfg(test)]
 mod wide_root_tests {
     use super::*;
-    use crate::bson::doc;
+    use mongo_schema_core::bson::doc;
 
     #[test]
     fn a_root_with_keys_that_are_data_keeps_them_in_a_flattened_map() {

@@ -89,7 +89,7 @@ mod tree;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
-use crate::bson::Document;
+use mongo_schema_core::bson::Document;
 
 pub use error::UpdateError;
 pub use lint::{lint_update, lint_upsert, Finding, FindingKind};
