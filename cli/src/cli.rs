@@ -226,7 +226,7 @@ fn clap_exit(e: clap::Error, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
 /// Every `mongodb://` or `mongodb+srv://` connection string in `text` with its password
 /// replaced by `****` (the user name stays: it helps to see who failed to log in).
 fn redact_credentials(text: &str) -> String {
-    crate::uri::redact(text)
+    crate::redact::redact(text)
 }
 
 fn dispatch(models: &[Model], command: Command, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Exit> {

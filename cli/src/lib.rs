@@ -23,11 +23,11 @@ pub mod infer;
 #[cfg(feature = "cli")]
 #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
 pub mod queries;
+#[cfg(any(feature = "cli", feature = "review"))]
+mod redact;
 #[cfg(feature = "review")]
 #[cfg_attr(docsrs, doc(cfg(feature = "review")))]
 pub mod review;
 #[cfg(all(feature = "check", feature = "live"))]
 #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
 pub mod simulate;
-#[cfg(any(feature = "cli", feature = "review"))]
-mod uri;

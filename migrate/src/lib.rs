@@ -17,7 +17,7 @@
 #![warn(missing_docs)]
 
 mod diff;
-mod files;
+mod directory;
 pub mod gate;
 mod options;
 mod plan;
@@ -45,7 +45,7 @@ mod wire;
 #[cfg_attr(docsrs, doc(cfg(feature = "migrate")))]
 pub use migrator::{Migrator, MigratorError};
 
-pub use files::{
+pub use directory::{
     migrate, new_data_migration, new_data_migration_in, pending, version_of, MigrateError, MigrateOptions, Naming,
     Written,
 };

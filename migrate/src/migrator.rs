@@ -5,7 +5,7 @@ use super::apply::{
     apply_with, status_with, ApplyError, ApplyOptions, CommandError, Event, MigrationFile, MigrationFileError, Outcome,
     Server, DEFAULT_STATE_DB,
 };
-use super::files::{pending, MigrateError};
+use super::directory::{pending, MigrateError};
 use super::lock::LockOptions;
 use super::record::Status;
 use super::server::chain;

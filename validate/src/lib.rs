@@ -140,6 +140,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod bytes;
+mod check_static;
 mod equal;
 mod error;
 mod eval;
@@ -153,7 +154,6 @@ mod schema;
 mod types;
 mod unique;
 pub mod update;
-mod updates;
 mod value;
 mod walk;
 
@@ -161,11 +161,11 @@ use std::collections::HashMap;
 
 use mongo_schema_core::bson::Document;
 
+pub use check_static::{check_update_static, check_upsert_static};
 pub use error::SchemaError;
 pub use pattern::{DEPTH_LIMIT, HEAP_LIMIT_KIB, MATCH_LIMIT};
 pub use report::{Failure, ValidationError, Violation};
 pub use update::{filter_matches, lint_update, lint_upsert, Finding, FindingKind, UpdateError, UpdateOptions};
-pub use updates::{check_update_static, check_upsert_static};
 pub use value::Malformed;
 
 use report::Explain;
