@@ -14,7 +14,7 @@
 //! item), 2 a usage, file or connection error.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use mongo_schema_core::ValidationLevel;
+use mongo_schema_core::command::ValidationLevel;
 use mongo_schema_migrate::{self as migrate, MigrateOptions, Model};
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -94,7 +94,7 @@ enum Command {
         #[arg(long, default_value_t = 1000, requires = "uri")]
         sample_size: u32,
         /// With --uri: the database holding t_schema_migration (as `apply --state-db`).
-        #[arg(long, default_value = migrate::apply::DEFAULT_STATE_DB, requires = "uri")]
+        #[arg(long, default_value = migrate::record::DEFAULT_STATE_DB, requires = "uri")]
         state_db: String,
         /// Name the migration `NNNN_` (one past the highest) instead of a UTC timestamp.
         #[arg(long)]

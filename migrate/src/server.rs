@@ -80,7 +80,7 @@ pub enum CommandError {
     /// The server refused the command: its error code and message (`errmsg`).
     Refused {
         /// The server's error code (48 NamespaceExists, 13 Unauthorized, ...:
-        /// [`codes`](mongo_schema_core::codes)).
+        /// [`codes`](mongo_schema_contract::codes)).
         code: i32,
         /// The server's message.
         message: String,

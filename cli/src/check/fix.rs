@@ -53,7 +53,7 @@ const CONVERSIONS: &[(&str, &str, &[&str])] = &[
 /// as `migrate::Model::renames` and a [`Registration`]'s `renames` hold them).
 ///
 /// [`DryRunReport`]: super::DryRunReport
-/// [`Registration`]: mongo_schema_core::Registration
+/// [`Registration`]: mongo_schema_core::command::Registration
 pub fn suggest(
     db: &str,
     collection: &str,

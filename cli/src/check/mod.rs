@@ -37,7 +37,7 @@ pub fn schema_to_check(
     if let Some(schema) = mongo_schema_core::view::SchemaView::of_validator(validator) {
         return Ok(schema.document().clone());
     }
-    let registered = mongo_schema_core::registered().into_iter().find(|r| r.db == db && r.collection == collection);
+    let registered = mongo_schema_core::command::registered().into_iter().find(|r| r.db == db && r.collection == collection);
     match registered {
         Some(r) if timeseries => Ok((r.json_schema)()),
         _ => Err(CheckError::new(
@@ -50,7 +50,7 @@ pub fn schema_to_check(
 /// The validator of `schema` for `db.collection`, naming the Rust field behind each path
 /// when a registered type has exactly this schema.
 pub fn validator_for(db: &str, collection: &str, schema: &Document) -> Result<Validator, CheckError> {
-    let registered = mongo_schema_core::registered()
+    let registered = mongo_schema_core::command::registered()
         .into_iter()
         .find(|r| r.db == db && r.collection == collection && (r.json_schema)() == *schema);
     let compiled = match registered {

@@ -4,7 +4,7 @@
 use super::rehearse;
 use super::shared::{chain, chain_then, Exit, Output};
 use crate::simulate::{self, Rehearsal, Samples};
-use mongo_schema_migrate::apply::MigrationFile;
+use mongo_schema_migrate::file::MigrationFile;
 use mongo_schema_migrate::order::Progress;
 use mongo_schema_migrate::{self as migrate, MigrateError, MigrateOptions, Model};
 use serde_json::json;

@@ -6,14 +6,18 @@ use super::shared::{chain, Exit, Output};
 use clap::{Args, Subcommand};
 use mongo_schema_core::bson::Bson;
 use mongo_schema_migrate::apply::{
-    apply_with, drift, resolve, revert_with, schedule_with, status_with, to_apply_with, ApplyError, ApplyOptions,
-    DriftStatus, Event, MigrationFile, Outcome, Resolution, Server, DEFAULT_STATE_DB,
+    apply_with, resolve, revert_with, schedule_with, status_with, to_apply_with, ApplyError, ApplyOptions, Event,
+    Outcome, Resolution,
 };
+use mongo_schema_migrate::drift::{drift, DriftStatus};
 use mongo_schema_migrate::driver::MongoServer;
+use mongo_schema_migrate::file::MigrationFile;
 use mongo_schema_migrate::gate::{enforced_failing, validated_namespaces};
 use mongo_schema_migrate::lock::LockOptions;
 use mongo_schema_migrate::order::Wait;
 use mongo_schema_migrate::record::State;
+use mongo_schema_migrate::record::DEFAULT_STATE_DB;
+use mongo_schema_migrate::server::Server;
 use mongo_schema_migrate::{pending, Model, Phase};
 use serde_json::json;
 use std::io::Write;

@@ -334,7 +334,7 @@ fn root_schema(model: &Model) -> Option<Document> {
     if let Some(schema) = SchemaView::of_validator(&model.validator) {
         return Some(schema.document().clone());
     }
-    mongo_schema_core::registered()
+    mongo_schema_core::command::registered()
         .into_iter()
         .find(|r| r.db == model.db && r.collection == model.collection)
         .map(|r| (r.json_schema)())

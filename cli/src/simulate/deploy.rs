@@ -9,7 +9,7 @@ use super::shapes;
 use super::statement::{self, Judge, Ran, Sample};
 use mongo_schema_core::bson::{Bson, Document};
 use mongo_schema_core::view::SchemaView;
-use mongo_schema_migrate::apply::{FileStep, MigrationFile, MigrationKind};
+use mongo_schema_migrate::file::{FileStep, MigrationFile, MigrationKind};
 use mongo_schema_migrate::order::{schedule, writes, Planned, Progress};
 use mongo_schema_migrate::Phase;
 use mongo_schema_validate::Validator;

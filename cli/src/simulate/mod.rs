@@ -23,7 +23,7 @@
 //! ```no_run
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! use mongo_schema_cli::simulate::{rehearse_release, Samples};
-//! use mongo_schema_migrate::apply::MigrationFile;
+//! use mongo_schema_migrate::file::MigrationFile;
 //!
 //! // or `mongo_schema::migrations!("migrations").migrations()`
 //! let paths = mongo_schema_migrate::pending("migrations".as_ref())?;
@@ -46,7 +46,7 @@ pub use finding::{Finding, InForce, Origin, Refusal, Verdict};
 pub use statement::Sample;
 
 use mongo_schema_core::bson::Document;
-use mongo_schema_migrate::apply::{MigrationFile, MigrationKind};
+use mongo_schema_migrate::file::{MigrationFile, MigrationKind};
 use mongo_schema_migrate::order::Progress;
 use std::collections::BTreeMap;
 
@@ -147,7 +147,7 @@ pub fn rehearse_release(files: &[MigrationFile], samples: &Samples) -> Rehearsal
 mod tests {
     use super::*;
     use mongo_schema_core::bson::{doc, Bson};
-    use mongo_schema_migrate::apply::FileStep;
+    use mongo_schema_migrate::file::FileStep;
     use mongo_schema_migrate::Phase;
 
     const NS: &str = "db_t.t_item";
