@@ -2,11 +2,11 @@
 //! the models registered in a binary.
 
 use crate::bson::{doc, Bson, Document};
+use crate::command::MongoCollection;
 use crate::command::{
     add_capped, coll_mod, create_collection, create_timeseries, Capped, Index, IndexKey, Registration, Timeseries,
     ValidationAction, ValidationLevel,
 };
-use crate::command::MongoCollection;
 
 /// A collection root as migrations see it: owned, comparable, serialisable.
 #[derive(Debug, Clone, PartialEq)]

@@ -65,7 +65,9 @@ pub mod schema {
     #[cfg(feature = "validator")]
     #[deprecated(note = "use `mongo_schema::check_update_static`")]
     #[doc(hidden)]
-    pub fn check_update_static<T: MongoSchema + ?Sized>(update: &crate::bson::Document) -> Vec<crate::validate::Finding> {
+    pub fn check_update_static<T: MongoSchema + ?Sized>(
+        update: &crate::bson::Document,
+    ) -> Vec<crate::validate::Finding> {
         crate::validate::check_update_static::<T>(update)
     }
 

@@ -37,7 +37,8 @@ pub fn schema_to_check(
     if let Some(schema) = mongo_schema_core::view::SchemaView::of_validator(validator) {
         return Ok(schema.document().clone());
     }
-    let registered = mongo_schema_core::command::registered().into_iter().find(|r| r.db == db && r.collection == collection);
+    let registered =
+        mongo_schema_core::command::registered().into_iter().find(|r| r.db == db && r.collection == collection);
     match registered {
         Some(r) if timeseries => Ok((r.json_schema)()),
         _ => Err(CheckError::new(
