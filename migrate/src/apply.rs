@@ -1,7 +1,7 @@
 //! `apply`, `revert`, `resolve` and `status` over a [`server::Server`]: under the lease
 //! ([`lock`](super::lock)), the pending migrations run in order and are recorded (see
 //! [`record`]), the last one is reverted, a stuck one is resolved. The port
-//! ([`server`]), the file model ([`file`]), the records ([`record`]) and drift
+//! ([`server`]), the file model ([`file`](mod@file)), the records ([`record`]) and drift
 //! ([`drift`](super::drift)) live in their own modules; their names here are deprecated
 //! (see the end of this module) and go in the next release.
 //!
