@@ -488,6 +488,104 @@ fn the_files_of_each_module_import_one_way() {
     assert!(gone.is_empty(), "loops named in INTENDED that are not there (any more): {gone:?}");
 }
 
+/// The published crates, whose public paths users write.
+const PUBLISHED: &[&str] = &["contract", "macros", "core", "validate", "migrate", "cli", "runtime", "pcre2"];
+
+/// Second public paths that are meant: the file, the statement's start, and why.
+const SECOND_PATHS: &[(&str, &str, &str)] = &[(
+    "runtime/src/lib.rs",
+    "pub use crate::{MongoCollection, MongoSchema}",
+    "the prelude: the two traits, for one glob import",
+)];
+
+/// One public path per item: no module re-exports a sibling's items (`pub use super::x::Item`,
+/// `pub use crate::x::Item`), and no module root re-exports the items of a child that is
+/// itself public (`pub mod plan;` and `pub use plan::Rule;`). Items under `#[doc(hidden)]`
+/// (the expansion's `__private`, `compat`) are not public API and may; a crate root's
+/// re-exports of another crate's items (the facade's front door) are how the crates meet.
+#[test]
+fn one_public_path_per_item() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the workspace");
+    let mut second = Vec::new();
+    for krate in PUBLISHED {
+        let src = workspace.join(krate).join("src");
+        let modules = modules(&src, krate);
+        // the modules declared `#[doc(hidden)] pub mod`, by name: nothing under them is public API
+        let mut hidden = BTreeSet::new();
+        for module in &modules {
+            for statement in code(&module.root).split(';') {
+                let bare = without_attributes(statement);
+                if let Some(name) = bare.strip_prefix("pub mod ").and_then(first_segment) {
+                    if statement.contains("doc(hidden)") {
+                        hidden.insert(name);
+                    }
+                }
+            }
+        }
+        for module in &modules {
+            let root = code(&module.root);
+            let public: BTreeSet<String> = root
+                .split(';')
+                .filter(|s| !s.contains("doc(hidden)"))
+                .filter_map(|s| without_attributes(s).strip_prefix("pub mod ").and_then(first_segment))
+                .collect();
+            for (child, file, path) in &module.files {
+                if path.iter().any(|p| hidden.contains(p)) || module.path.iter().any(|p| hidden.contains(p)) {
+                    continue;
+                }
+                let text = if *child == ROOT { root.clone() } else { code(file) };
+                let shown = file.strip_prefix(workspace).unwrap_or(file).to_string_lossy().into_owned();
+                for (bare, hidden) in pub_uses(&text) {
+                    let Some(used) = bare.strip_prefix("pub use ").filter(|_| !hidden) else { continue };
+                    let sibling = used.starts_with("super::") || used.starts_with("crate::");
+                    let of_public_child = *child == ROOT && first_segment(used).is_some_and(|c| public.contains(&c));
+                    let meant = SECOND_PATHS.iter().any(|(f, start, _)| shown == *f && bare.starts_with(start));
+                    if (sibling || of_public_child) && !meant {
+                        second.push(format!("{shown}: {bare}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        second.is_empty(),
+        "items re-exported under a second public path (give each one path; an old one, a deprecated \
+         alias or wrapper):\n{}",
+        second.join("\n")
+    );
+}
+
+/// Each `pub use` statement of `code` (joined to one line), and whether an attribute right
+/// above it is `#[doc(hidden)]`; comments are gone already, so a doc comment is a blank line.
+fn pub_uses(code: &str) -> Vec<(String, bool)> {
+    let lines: Vec<&str> = code.lines().collect();
+    let mut found = Vec::new();
+    for (at, line) in lines.iter().enumerate() {
+        if !line.trim_start().starts_with("pub use ") {
+            continue;
+        }
+        let mut statement = String::new();
+        for next in &lines[at..] {
+            statement.push_str(next.trim());
+            statement.push(' ');
+            if next.contains(';') {
+                break;
+            }
+        }
+        let statement = statement.split(';').next().unwrap_or_default().trim().to_owned();
+        let above = lines[..at].iter().rev().map(|l| l.trim()).take_while(|l| l.is_empty() || l.starts_with("#["));
+        let hidden = above.into_iter().any(|l| l.contains("doc(hidden)"));
+        found.push((statement, hidden));
+    }
+    found
+}
+
+#[test]
+fn pub_uses_see_their_attributes() {
+    let code = "fn f() {\n}\n#[doc(hidden)]\n    \npub use super::a::B;\n#[cfg(x)]\npub use c::{\n    D,\n    E,\n};\n";
+    assert_eq!(pub_uses(code), [("pub use super::a::B".to_owned(), true), ("pub use c::{ D, E, }".to_owned(), false)]);
+}
+
 /// The list of crates read is the workspace's: a crate added to `members` with a library is
 /// read too, or this fails.
 #[test]
