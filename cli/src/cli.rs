@@ -13,9 +13,9 @@
 //! migration file, models changed without a migration under `--check`, a failed review
 //! item), 2 a usage, file or connection error.
 
-use crate::migrate::{self, MigrateOptions, Model};
-use crate::ValidationLevel;
 use clap::{Parser, Subcommand, ValueEnum};
+use mongo_schema_core::command::ValidationLevel;
+use mongo_schema_migrate::{self as migrate, MigrateOptions, Model};
 use std::ffi::OsString;
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -96,7 +96,7 @@ enum Command {
         #[arg(long, default_value_t = 1000, requires = "uri")]
         sample_size: u32,
         /// With --uri: the database holding t_schema_migration (as `apply --state-db`).
-        #[arg(long, default_value = migrate::apply::DEFAULT_STATE_DB, requires = "uri")]
+        #[arg(long, default_value = migrate::record::DEFAULT_STATE_DB, requires = "uri")]
         state_db: String,
         /// Name the migration `NNNN_` (one past the highest) instead of a UTC timestamp.
         #[arg(long)]
@@ -228,7 +228,7 @@ fn clap_exit(e: clap::Error, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
 /// Every `mongodb://` or `mongodb+srv://` connection string in `text` with its password
 /// replaced by `****` (the user name stays: it helps to see who failed to log in).
 fn redact_credentials(text: &str) -> String {
-    crate::uri::redact(text)
+    crate::redact::redact(text)
 }
 
 fn dispatch(models: &[Model], command: Command, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Exit> {

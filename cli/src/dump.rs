@@ -7,7 +7,7 @@
 //! A truncated or corrupt file ends the stream with a [`DumpError`] that names the byte
 //! offset of the document at fault; nothing panics, whatever the bytes.
 
-use crate::bson::{Bson, RawBsonRef, RawDocument, RawDocumentBuf};
+use mongo_schema_core::bson::{Bson, RawBsonRef, RawDocument, RawDocumentBuf};
 use std::borrow::Cow;
 use std::error::Error;
 use std::fmt;
@@ -644,14 +644,14 @@ fn check_bson(bytes: &[u8]) -> Result<&RawDocument, Bad> {
 
 /// Walks every element, embedded documents and arrays included, so damage inside a
 /// document is found here (with its offset) rather than half-way through validation.
-fn well_formed(doc: &RawDocument) -> Result<(), crate::compat::RawError> {
+fn well_formed(doc: &RawDocument) -> Result<(), mongo_schema_core::compat::RawError> {
     for element in doc.iter() {
         nested(element?.1)?;
     }
     Ok(())
 }
 
-fn nested(value: RawBsonRef<'_>) -> Result<(), crate::compat::RawError> {
+fn nested(value: RawBsonRef<'_>) -> Result<(), mongo_schema_core::compat::RawError> {
     match value {
         RawBsonRef::Document(doc) => well_formed(doc),
         RawBsonRef::Array(items) => items.into_iter().try_for_each(|item| nested(item?)),
@@ -665,9 +665,9 @@ fn nested(value: RawBsonRef<'_>) -> Result<(), crate::compat::RawError> {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Metadata {
     /// The index specifications (`_id_` among them).
-    pub indexes: Vec<crate::bson::Document>,
+    pub indexes: Vec<mongo_schema_core::bson::Document>,
     /// The collection's options.
-    pub options: crate::bson::Document,
+    pub options: mongo_schema_core::bson::Document,
 }
 
 impl Metadata {
@@ -675,7 +675,7 @@ impl Metadata {
     /// versions write it).
     pub fn parse(json: &str) -> Result<Metadata, DumpError> {
         let doc = json_document(json.as_bytes()).map_err(|bad| bad.at(0, false))?;
-        let doc = crate::bson::Document::try_from(doc.as_ref())
+        let doc = mongo_schema_core::bson::Document::try_from(doc.as_ref())
             .map_err(|e| Bad::by(DumpErrorKind::CorruptDocument, "cannot decode")(e).at(0, false))?;
         let indexes = match doc.get_array("indexes") {
             Ok(list) => list.iter().filter_map(|i| i.as_document().cloned()).collect(),

@@ -23,21 +23,11 @@ pub mod infer;
 #[cfg(feature = "cli")]
 #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
 pub mod queries;
+#[cfg(any(feature = "cli", feature = "review"))]
+mod redact;
 #[cfg(feature = "review")]
 #[cfg_attr(docsrs, doc(cfg(feature = "review")))]
 pub mod review;
 #[cfg(all(feature = "check", feature = "live"))]
 #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
 pub mod simulate;
-#[cfg(any(feature = "cli", feature = "review"))]
-mod uri;
-
-// the layers below, under the names the modules use
-#[allow(unused_imports)]
-use mongo_schema_core::{bson, codes, command, compat, registered, render, view, Registration, ValidationLevel};
-// `live` without `check` (migrations and dumps, no validator) has no live check to use it
-#[cfg(any(feature = "live", feature = "review"))]
-#[allow(unused_imports)]
-use mongo_schema_migrate as migrate;
-#[cfg(feature = "check")]
-use mongo_schema_validate::{self as validate, Validator};

@@ -1,5 +1,5 @@
 //! The layer of [mongo-schema](https://docs.rs/mongo-schema) every other one stands on: the
-//! [`MongoSchema`] trait the derive implements, the collection commands, the catalogue of
+//! [`MongoSchema`](schema::MongoSchema) trait the derive implements, the collection commands, the catalogue of
 //! registered models, field paths and the typed `$jsonSchema` view. It owns the bson major.
 //!
 //! Use it through the `mongo-schema` crate, which re-exports all of it under the same paths
@@ -47,11 +47,8 @@ pub use bson3 as bson;
 #[cfg(feature = "bson-3")]
 pub use bson3;
 
-pub use command::{registered, MongoCollection, Registration, ValidationAction, ValidationLevel};
-pub use model::{registered_models, Model, Options};
-/// mongod's error codes with their names (`BAD_VALUE` is 2 `"BadValue"`).
-pub use mongo_schema_contract::codes;
-pub use schema::{BsonKind, MongoSchema};
+// Each item has one path here, in its module (`command::MongoCollection`,
+// `schema::MongoSchema`, `model::Model`): the facade's crate root is where users meet them.
 
 /// What the unit tests of this crate and the ones above share. Not public API.
 #[doc(hidden)]

@@ -2,11 +2,11 @@
 //! the models registered in a binary.
 
 use crate::bson::{doc, Bson, Document};
+use crate::command::MongoCollection;
 use crate::command::{
     add_capped, coll_mod, create_collection, create_timeseries, Capped, Index, IndexKey, Registration, Timeseries,
     ValidationAction, ValidationLevel,
 };
-use crate::MongoCollection;
 
 /// A collection root as migrations see it: owned, comparable, serialisable.
 #[derive(Debug, Clone, PartialEq)]
@@ -129,5 +129,5 @@ impl From<&Registration> for Model {
 
 /// Every model registered in this binary, sorted by database then collection.
 pub fn registered_models() -> Vec<Model> {
-    crate::registered().into_iter().map(Model::from).collect()
+    crate::command::registered().into_iter().map(Model::from).collect()
 }

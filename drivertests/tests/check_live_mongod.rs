@@ -13,8 +13,8 @@ mod migrate_models;
 use migrate_models::v3;
 use mongo_schema::bson::{doc, oid::ObjectId, Document};
 use mongo_schema::cli::run;
-use mongo_schema::migrate::apply::Server;
 use mongo_schema::migrate::driver::MongoServer;
+use mongo_schema::migrate::server::Server;
 use mongo_schema::migrate::Model;
 
 fn schema(models: &[Model], args: &[&str]) -> (i32, String, String) {

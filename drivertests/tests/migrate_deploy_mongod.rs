@@ -16,8 +16,8 @@
 
 use mongo_schema::bson::{doc, Bson, Document};
 use mongo_schema::cli::run;
-use mongo_schema::migrate::apply::Server;
 use mongo_schema::migrate::driver::MongoServer;
+use mongo_schema::migrate::server::Server;
 use mongo_schema::migrate::{new_data_migration, pending, Migrator, Naming};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};

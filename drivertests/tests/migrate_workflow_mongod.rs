@@ -14,8 +14,9 @@ mod migrate_models;
 use migrate_models::{v1, v3};
 use mongo_schema::bson::{doc, oid::ObjectId, Bson, Document};
 use mongo_schema::cli::run;
-use mongo_schema::migrate::apply::{CommandError, Outcome, Server};
+use mongo_schema::migrate::apply::Outcome;
 use mongo_schema::migrate::driver::MongoServer;
+use mongo_schema::migrate::server::{CommandError, Server};
 use mongo_schema::migrate::{
     migrate, new_data_migration, pending, MigrateOptions, Migrator, MigratorError, Model, Naming,
 };
@@ -491,7 +492,7 @@ const REPLAY_LEVELS: &str = "db_rehearse_replay_levels";
 fn refused_on_mongod(
     server: &mut MongoServer,
     replay: &str,
-    files: &[mongo_schema::migrate::apply::MigrationFile],
+    files: &[mongo_schema::migrate::file::MigrationFile],
     trace: &Trace,
 ) -> Vec<String> {
     drop(server.run_command(replay, doc! { "drop": COLLECTION }));
@@ -655,7 +656,7 @@ fn the_rehearsal_agrees_with_mongod_and_the_conversions_it_passes_deploy() {
 
 #[test]
 fn the_rehearsal_judges_each_validation_level_and_action_as_mongod_does() {
-    use mongo_schema::migrate::apply::{FileStep, MigrationFile, MigrationKind};
+    use mongo_schema::migrate::file::{FileStep, MigrationFile, MigrationKind};
     use mongo_schema::migrate::order::Progress;
     use mongo_schema::migrate::Phase;
     let Ok(uri) = std::env::var("MONGODB_URI") else {

@@ -14,8 +14,8 @@ use std::collections::BTreeMap;
 
 use mongo_schema::bson::{doc, oid::ObjectId, DateTime, Document};
 use mongo_schema::command::{Collation, Index, IndexKey, Registration};
-use mongo_schema::migrate::apply::Server;
 use mongo_schema::migrate::driver::MongoServer;
+use mongo_schema::migrate::server::Server;
 use mongo_schema::query::explain::{self, Observed};
 use mongo_schema::query::plan::{plan, IndexRef, Unindexed, Verdict};
 use mongo_schema::query::{Direction, Filter, Op, Pred, Shape};

@@ -11,7 +11,7 @@
 
 use mongo_schema::bson::{doc, Bson, Document};
 use mongo_schema::codes::{ServerCode, UNAUTHORIZED};
-use mongo_schema::migrate::apply::{CommandError, Server};
+use mongo_schema::migrate::server::{CommandError, Server};
 use mongo_schema::migrate::Model;
 use mongo_schema::review::{review, Options, Report, ReviewError, Status};
 use mongo_schema::MongoSchema;

@@ -12,8 +12,8 @@
 #![forbid(unsafe_code)]
 
 use mongo_schema::bson::{doc, Bson, Document};
-use mongo_schema::migrate::apply::Server;
 use mongo_schema::migrate::driver::MongoServer;
+use mongo_schema::migrate::server::Server;
 use mongo_schema::migrate::Model;
 use mongo_schema::review::{review_uri, Item, Options, Report, Status};
 use mongo_schema::MongoSchema;

@@ -19,9 +19,9 @@
 
 use mongo_schema::bson::{doc, oid::ObjectId, Bson, Document};
 use mongo_schema::cli::run;
-use mongo_schema::migrate::apply::Server;
 use mongo_schema::migrate::driver::MongoServer;
 use mongo_schema::migrate::lock::LockOptions;
+use mongo_schema::migrate::server::Server;
 use mongo_schema::migrate::{migrate, new_data_migration_in, MigrateOptions, Migrator, Model, Naming, Phase};
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader};

@@ -1,28 +1,27 @@
-//! `apply`, `revert`, `resolve` and `status` over a [`Server`]: under the lease
+//! `apply`, `revert`, `resolve` and `status` over a [`server::Server`]: under the lease
 //! ([`lock`](super::lock)), the pending migrations run in order and are recorded (see
-//! [`record`]), the last one is reverted, a stuck one is resolved. The port,
-//! the file model, the records and drift live in their own modules; this one re-exports
-//! their names so that `migrate::apply::*` keeps working.
+//! [`record`]), the last one is reverted, a stuck one is resolved. The port
+//! ([`server`]), the file model ([`file`](mod@file)), the records ([`record`]) and drift
+//! ([`drift`](super::drift)) live in their own modules; their names here are deprecated
+//! (see the end of this module) and go in the next release.
 //!
 //! The layers point one way: `server` ← `file` ← `record` ← `lock` ← `apply`, and `server`
 //! ← `drift`.
 
+use super::file;
 use super::lock::{Lease, LockError, LockOptions};
 use super::order::{schedule, Planned, Progress, Wait, Waiting};
 use super::record;
-use crate::bson::{doc, Bson};
+use super::server;
 use mongo_schema_contract::codes::{
     ServerCode, AUTHENTICATION_FAILED, CANNOT_CONVERT_INDEX_TO_UNIQUE, HOST_NOT_FOUND, HOST_UNREACHABLE,
     INDEX_NOT_FOUND, NAMESPACE_EXISTS, NAMESPACE_NOT_FOUND, NETWORK_TIMEOUT, NOT_WRITABLE_PRIMARY,
     PRIMARY_STEPPED_DOWN, SHUTDOWN_IN_PROGRESS, SOCKET_EXCEPTION, UNAUTHORIZED,
 };
+use mongo_schema_core::bson::{doc, Bson};
 use std::error::Error;
 use std::fmt;
 
-pub use super::drift::{drift, DriftStatus};
-pub use super::file::{FileStep, MigrationFile, MigrationFileError, MigrationKind};
-pub use super::record::{DEFAULT_STATE_DB, STATE_COLLECTION};
-pub use super::server::{CommandError, Server};
 /// Why `apply` stopped: a migration that failed, or the records or the lock that could
 /// not be used. `Display` says what and where; the server's or the driver's error is the
 /// [`source`](std::error::Error::source).
@@ -37,14 +36,14 @@ pub enum ApplyError {
         /// What failed: `step 2 of 3 (collMod db_shop.t_user)`, the recording of the migration.
         message: String,
         /// The server's or the driver's error, when a command failed.
-        cause: Option<CommandError>,
+        cause: Option<server::CommandError>,
     },
     /// The record collection could not be prepared or read.
     State {
         /// The database holding it (`--state-db`).
         state_db: String,
         /// The server's or the driver's error.
-        cause: CommandError,
+        cause: server::CommandError,
     },
     /// The records of these migrations are kept in another database than the one this run
     /// reads: running every migration again would fail on the newer state, or run a data step
@@ -63,12 +62,12 @@ pub enum ApplyError {
 }
 
 impl ApplyError {
-    fn migration(migration: &str, message: String, cause: Option<CommandError>) -> Self {
+    fn migration(migration: &str, message: String, cause: Option<server::CommandError>) -> Self {
         ApplyError::Migration { migration: migration.to_owned(), message, cause }
     }
 
     /// The server's or the driver's error, when a command failed.
-    fn cause(&self) -> Option<&CommandError> {
+    fn cause(&self) -> Option<&server::CommandError> {
         match self {
             ApplyError::Migration { cause, .. } => cause.as_ref(),
             ApplyError::State { cause, .. } | ApplyError::Lock(LockError::Server(cause)) => Some(cause),
@@ -81,12 +80,12 @@ impl ApplyError {
     /// not be used. The CLI exits 2 on these, 1 on a migration that failed.
     pub fn is_deployment_error(&self) -> bool {
         !matches!(self, ApplyError::Migration { .. })
-            || matches!(self.cause(), Some(CommandError::Driver(_)))
+            || matches!(self.cause(), Some(server::CommandError::Driver(_)))
             || self.cause().is_some_and(|e| DEPLOYMENT_CODES.iter().any(|&c| e.is(c)))
     }
 }
 
-/// Server codes that say the deployment, not the migration, failed.
+/// server::Server codes that say the deployment, not the migration, failed.
 const DEPLOYMENT_CODES: [ServerCode; 9] = [
     HOST_UNREACHABLE,
     HOST_NOT_FOUND,
@@ -101,10 +100,11 @@ const DEPLOYMENT_CODES: [ServerCode; 9] = [
 
 impl fmt::Display for ApplyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const STATE: &str = record::STATE_COLLECTION;
         match self {
             ApplyError::Migration { migration, message, .. } => write!(f, "migration {migration}: {message}"),
             ApplyError::State { state_db, cause } => {
-                write!(f, "cannot use the migration records {state_db}.{STATE_COLLECTION}")?;
+                write!(f, "cannot use the migration records {state_db}.{STATE}")?;
                 if cause.is(UNAUTHORIZED) {
                     write!(
                         f,
@@ -117,10 +117,10 @@ impl fmt::Display for ApplyError {
             }
             ApplyError::StateElsewhere { state_db, found_in: other, count } => write!(
                 f,
-                "{state_db}.{STATE_COLLECTION} records none of these migrations, but {other}.{STATE_COLLECTION} \
+                "{state_db}.{STATE} records none of these migrations, but {other}.{STATE} \
                  records {count} of them: the records are kept there, and running every migration again here \
                  would fail on the newer state or run a data step twice. Point this run at them (`--state-db \
-                 {other}`, or `Migrator::state_db(\"{other}\")`), or move them: copy {other}.{STATE_COLLECTION} \
+                 {other}`, or `Migrator::state_db(\"{other}\")`), or move them: copy {other}.{STATE} \
                  into {state_db} (without its `_id: \"lock\"` document) and drop the old one"
             ),
             ApplyError::Lock(e) => e.fmt(f),
@@ -202,7 +202,7 @@ pub enum Outcome {
 /// Where and how [`apply_with`] keeps its records and takes its lock.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApplyOptions {
-    /// The database of the record collection ([`DEFAULT_STATE_DB`] for the CLI and
+    /// The database of the record collection ([`record::DEFAULT_STATE_DB`] for the CLI and
     /// [`Migrator`](super::Migrator) alike).
     pub state_db: String,
     /// The lease taken before anything is read.
@@ -301,7 +301,7 @@ pub enum Event {
 }
 
 /// Runs every migration of `files` (in order) not yet applied according to `state_db`'s
-/// [`STATE_COLLECTION`], and records each: started before its first step, its progress
+/// [`record::STATE_COLLECTION`], and records each: started before its first step, its progress
 /// after each step, applied after the last. Stops at the first failure with the server's
 /// message. Re-running is harmless: applied migrations are skipped, and one a run left
 /// unfinished (a failure, a killed process) resumes at the step that did not complete.
@@ -309,7 +309,11 @@ pub enum Event {
 /// Before running anything, every recorded migration's file is checked against the
 /// checksum recorded with it: an applied file that changed is refused. `apply` is
 /// [`apply_with`] with the default lock and no other database to look in.
-pub fn apply(server: &mut dyn Server, files: &[MigrationFile], state_db: &str) -> Result<Vec<Outcome>, ApplyError> {
+pub fn apply(
+    server: &mut dyn server::Server,
+    files: &[file::MigrationFile],
+    state_db: &str,
+) -> Result<Vec<Outcome>, ApplyError> {
     apply_with(server, files, &ApplyOptions::new(state_db), &mut |_| {})
 }
 
@@ -318,8 +322,8 @@ pub fn apply(server: &mut dyn Server, files: &[MigrationFile], state_db: &str) -
 /// appliers started together run each step once: the first runs the migrations, the others
 /// wait and then find nothing left to do.
 pub fn apply_with(
-    server: &mut dyn Server,
-    files: &[MigrationFile],
+    server: &mut dyn server::Server,
+    files: &[file::MigrationFile],
     options: &ApplyOptions,
     report: &mut dyn FnMut(Event),
 ) -> Result<Vec<Outcome>, ApplyError> {
@@ -340,13 +344,13 @@ pub fn apply_with(
 
 /// The record collection prepared and the lease held: what every applier does first.
 struct Locked<'s> {
-    server: &'s mut dyn Server,
+    server: &'s mut dyn server::Server,
     lease: Lease,
 }
 
 impl<'s> Locked<'s> {
     fn take(
-        server: &'s mut dyn Server,
+        server: &'s mut dyn server::Server,
         options: &ApplyOptions,
         waiting: &mut dyn FnMut(&str),
     ) -> Result<Locked<'s>, ApplyError> {
@@ -357,7 +361,7 @@ impl<'s> Locked<'s> {
     }
 
     /// Runs `work` under the lease, then gives the lease back.
-    fn run<T>(self, work: impl FnOnce(&mut dyn Server) -> T) -> T {
+    fn run<T>(self, work: impl FnOnce(&mut dyn server::Server) -> T) -> T {
         let Locked { server, lease } = self;
         let result = work(&mut *server);
         lease.release(server);
@@ -366,8 +370,8 @@ impl<'s> Locked<'s> {
 }
 
 fn apply_locked(
-    server: &mut dyn Server,
-    files: &[MigrationFile],
+    server: &mut dyn server::Server,
+    files: &[file::MigrationFile],
     options: &ApplyOptions,
     lease: &Lease,
     report: &mut dyn FnMut(Event),
@@ -451,7 +455,7 @@ struct Running {
 }
 
 /// The outcome of a migration run to its end, which had `done` steps done before this run.
-fn finished(file: &MigrationFile, done: usize, deferred: Vec<usize>) -> Outcome {
+fn finished(file: &file::MigrationFile, done: usize, deferred: Vec<usize>) -> Outcome {
     match (done, deferred.is_empty()) {
         (_, false) => Outcome::Deferred { name: file.name.clone(), deferred },
         (0, true) => Outcome::Applied(file.name.clone()),
@@ -463,19 +467,19 @@ fn finished(file: &MigrationFile, done: usize, deferred: Vec<usize>) -> Outcome 
 /// with the number of its steps already done (0, or where an interrupted run stopped).
 /// Fails as `apply` would on a changed file or an empty data migration.
 pub fn to_apply<'a>(
-    server: &mut dyn Server,
-    files: &'a [MigrationFile],
+    server: &mut dyn server::Server,
+    files: &'a [file::MigrationFile],
     state_db: &str,
-) -> Result<Vec<(&'a MigrationFile, usize)>, ApplyError> {
+) -> Result<Vec<(&'a file::MigrationFile, usize)>, ApplyError> {
     to_apply_with(server, files, &ApplyOptions::new(state_db))
 }
 
 /// [`to_apply`] with the options (where else records may be).
 pub fn to_apply_with<'a>(
-    server: &mut dyn Server,
-    files: &'a [MigrationFile],
+    server: &mut dyn server::Server,
+    files: &'a [file::MigrationFile],
     options: &ApplyOptions,
-) -> Result<Vec<(&'a MigrationFile, usize)>, ApplyError> {
+) -> Result<Vec<(&'a file::MigrationFile, usize)>, ApplyError> {
     runs(server, files, options).map(|(todo, _)| todo.into_iter().map(|(f, done, ..)| (f, done)).collect())
 }
 
@@ -483,8 +487,8 @@ pub fn to_apply_with<'a>(
 /// the [`schedule`] of `files` (each step assumed to succeed, no collection assumed created).
 /// Fails as `apply` would on a changed file or an empty data migration.
 pub fn schedule_with(
-    server: &mut dyn Server,
-    files: &[MigrationFile],
+    server: &mut dyn server::Server,
+    files: &[file::MigrationFile],
     options: &ApplyOptions,
 ) -> Result<super::order::Schedule, ApplyError> {
     let (todo, _) = runs(server, files, options)?;
@@ -501,11 +505,11 @@ pub fn schedule_with(
 /// Migrations to run (with the steps already done, whether a record exists, and the steps
 /// that created their collection), and applied ones whose sharding steps were deferred (with
 /// those steps).
-type Runs<'a> = (Vec<(&'a MigrationFile, usize, bool, Vec<usize>)>, Vec<(&'a MigrationFile, Vec<usize>)>);
+type Runs<'a> = (Vec<(&'a file::MigrationFile, usize, bool, Vec<usize>)>, Vec<(&'a file::MigrationFile, Vec<usize>)>);
 
 fn runs<'a>(
-    server: &mut dyn Server,
-    files: &'a [MigrationFile],
+    server: &mut dyn server::Server,
+    files: &'a [file::MigrationFile],
     options: &ApplyOptions,
 ) -> Result<Runs<'a>, ApplyError> {
     let records = records(server, files, options)?;
@@ -522,7 +526,7 @@ fn runs<'a>(
                 waiting.push((file, record.deferred.clone()))
             }
             Some(record) if record.is_applied() => {}
-            _ if file.kind == MigrationKind::Data && file.up.is_empty() => {
+            _ if file.kind == file::MigrationKind::Data && file.up.is_empty() => {
                 return Err(refuse(
                     "a data migration without steps: write its commands in `up` (see its notes), or delete the file"
                         .to_owned(),
@@ -539,8 +543,8 @@ fn runs<'a>(
 /// `look_elsewhere` does, an error naming that database (running every migration again
 /// would fail on the newer state, or run a data step twice).
 fn records(
-    server: &mut dyn Server,
-    files: &[MigrationFile],
+    server: &mut dyn server::Server,
+    files: &[file::MigrationFile],
     options: &ApplyOptions,
 ) -> Result<Vec<record::Record>, ApplyError> {
     let state_db = options.state_db.as_str();
@@ -571,7 +575,7 @@ struct Deployment {
 impl Deployment {
     /// mongos answers `hello` with `msg: "isdbgrid"`; a replica set member or a standalone
     /// mongod does not.
-    fn is_mongos(&mut self, server: &mut dyn Server) -> Result<bool, CommandError> {
+    fn is_mongos(&mut self, server: &mut dyn server::Server) -> Result<bool, server::CommandError> {
         if let Some(mongos) = self.mongos {
             return Ok(mongos);
         }
@@ -583,7 +587,7 @@ impl Deployment {
 }
 
 /// A step only a sharded cluster can run (through mongos): `shardCollection`.
-pub fn needs_sharded_cluster(step: &FileStep) -> bool {
+pub fn needs_sharded_cluster(step: &file::FileStep) -> bool {
     step.command.contains_key("shardCollection")
 }
 
@@ -592,22 +596,26 @@ pub fn needs_sharded_cluster(step: &FileStep) -> bool {
 /// `Ok(None)` when no migration of `files` is recorded. Refuses a file that changed since
 /// it was applied. Nothing is dropped but what the migration's down steps drop (the indexes
 /// it created); collections and documents never are. Holds the lock as `apply` does.
-pub fn revert(server: &mut dyn Server, files: &[MigrationFile], state_db: &str) -> Result<Option<String>, ApplyError> {
+pub fn revert(
+    server: &mut dyn server::Server,
+    files: &[file::MigrationFile],
+    state_db: &str,
+) -> Result<Option<String>, ApplyError> {
     revert_with(server, files, &ApplyOptions::new(state_db))
 }
 
 /// [`revert`] with the options.
 pub fn revert_with(
-    server: &mut dyn Server,
-    files: &[MigrationFile],
+    server: &mut dyn server::Server,
+    files: &[file::MigrationFile],
     options: &ApplyOptions,
 ) -> Result<Option<String>, ApplyError> {
     Locked::take(server, options, &mut |_| {})?.run(|server| revert_locked(server, files, options))
 }
 
 fn revert_locked(
-    server: &mut dyn Server,
-    files: &[MigrationFile],
+    server: &mut dyn server::Server,
+    files: &[file::MigrationFile],
     options: &ApplyOptions,
 ) -> Result<Option<String>, ApplyError> {
     let state_db = options.state_db.as_str();
@@ -648,8 +656,8 @@ pub enum Resolution {
 /// was done, for a person. Holds the lock. Refuses a migration that is applied (use
 /// [`revert`]) or not recorded.
 pub fn resolve(
-    server: &mut dyn Server,
-    files: &[MigrationFile],
+    server: &mut dyn server::Server,
+    files: &[file::MigrationFile],
     options: &ApplyOptions,
     name: &str,
     resolution: Resolution,
@@ -658,8 +666,8 @@ pub fn resolve(
 }
 
 fn resolve_locked(
-    server: &mut dyn Server,
-    files: &[MigrationFile],
+    server: &mut dyn server::Server,
+    files: &[file::MigrationFile],
     options: &ApplyOptions,
     name: &str,
     resolution: Resolution,
@@ -703,8 +711,8 @@ fn resolve_locked(
 /// Where each migration of `files` stands on the deployment, then the records whose file is
 /// not in `files`: what `schema status` prints. Reads only.
 pub fn status(
-    server: &mut dyn Server,
-    files: &[MigrationFile],
+    server: &mut dyn server::Server,
+    files: &[file::MigrationFile],
     state_db: &str,
 ) -> Result<Vec<record::Status>, ApplyError> {
     status_with(server, files, &ApplyOptions::new(state_db))
@@ -712,15 +720,15 @@ pub fn status(
 
 /// [`status`] with the options (where else records may be).
 pub fn status_with(
-    server: &mut dyn Server,
-    files: &[MigrationFile],
+    server: &mut dyn server::Server,
+    files: &[file::MigrationFile],
     options: &ApplyOptions,
 ) -> Result<Vec<record::Status>, ApplyError> {
     let records = records(server, files, options)?;
     Ok(record::status_of(&records, files))
 }
 
-fn state_error(state_db: &str) -> impl Fn(CommandError) -> ApplyError + '_ {
+fn state_error(state_db: &str) -> impl Fn(server::CommandError) -> ApplyError + '_ {
     move |cause| ApplyError::State { state_db: state_db.to_owned(), cause }
 }
 
@@ -731,7 +739,7 @@ fn unrecorded(name: &str) -> impl Fn(record::WriteFailed) -> ApplyError + '_ {
 
 /// One applier's run, under its lease.
 struct Run<'r> {
-    server: &'r mut dyn Server,
+    server: &'r mut dyn server::Server,
     deployment: &'r mut Deployment,
     lease: &'r Lease,
     options: &'r ApplyOptions,
@@ -745,7 +753,7 @@ impl Run<'_> {
     /// error: `progress` no longer counts the collection created, so the contract waits.
     fn step(
         &mut self,
-        file: &MigrationFile,
+        file: &file::MigrationFile,
         next: Planned,
         running: &mut Running,
         progress: &mut Progress,
@@ -823,7 +831,7 @@ impl Run<'_> {
     }
 
     /// A migration with no step left to run, recorded as applied.
-    fn finish(&mut self, file: &MigrationFile, running: &mut Running) -> Result<(), ApplyError> {
+    fn finish(&mut self, file: &file::MigrationFile, running: &mut Running) -> Result<(), ApplyError> {
         let fail = |message: String, cause| ApplyError::migration(&file.name, message, cause);
         let (server, state_db) = (&mut *self.server, self.options.state_db.as_str());
         if !running.recorded {
@@ -836,7 +844,7 @@ impl Run<'_> {
     }
 
     /// A migration left waiting: told to the report, and its outcome.
-    fn waits(&mut self, files: &[MigrationFile], waiting: &Waiting) -> Outcome {
+    fn waits(&mut self, files: &[file::MigrationFile], waiting: &Waiting) -> Outcome {
         let file = &files[waiting.file];
         let at = waiting.step;
         let step = format!("step {} of {} ({})", at + 1, file.up.len(), describe(&file.up[at]));
@@ -864,10 +872,10 @@ impl Run<'_> {
 /// The gate of `gated`, counted before the keys it follows are moved: the documents that
 /// will fail its validator once `moves` are made.
 fn pre_gate(
-    server: &mut dyn Server,
-    gated: &FileStep,
+    server: &mut dyn server::Server,
+    gated: &file::FileStep,
     moves: &[(String, String)],
-) -> Result<(), (String, Option<CommandError>)> {
+) -> Result<(), (String, Option<server::CommandError>)> {
     let (collection, validator) =
         enforced(gated).ok_or_else(|| ("a gated step without a validator".to_owned(), None))?;
     let (failing, total, ids) = super::gate::failing_after_moves(server, &gated.db, collection, validator, moves)
@@ -901,9 +909,9 @@ impl Run<'_> {
     /// sharded cluster; none (and nothing sent but `hello`) elsewhere.
     fn deferred(
         &mut self,
-        file: &MigrationFile,
+        file: &file::MigrationFile,
         deferred: &[usize],
-    ) -> Result<Vec<usize>, (String, Option<CommandError>)> {
+    ) -> Result<Vec<usize>, (String, Option<server::CommandError>)> {
         let (server, state_db) = (&mut *self.server, self.options.state_db.as_str());
         let mongos =
             self.deployment.is_mongos(server).map_err(|e| ("asking the deployment `hello`".to_owned(), Some(e)))?;
@@ -925,7 +933,7 @@ impl Run<'_> {
 
 /// The gate before a step that enforces a validator: the server counts the stored documents
 /// failing it; any, and the step does not run.
-fn gate(server: &mut dyn Server, step: &FileStep) -> Result<(), (String, Option<CommandError>)> {
+fn gate(server: &mut dyn server::Server, step: &file::FileStep) -> Result<(), (String, Option<server::CommandError>)> {
     let (collection, validator) =
         enforced(step).ok_or_else(|| ("a gated step without a validator".to_owned(), None))?;
     let (failing, total) = super::gate::failing(server, &step.db, collection, validator)
@@ -946,14 +954,19 @@ fn gate(server: &mut dyn Server, step: &FileStep) -> Result<(), (String, Option<
 }
 
 /// The collection and the validator a `collMod` step installs.
-fn enforced(step: &FileStep) -> Option<(&str, &crate::bson::Document)> {
+fn enforced(step: &file::FileStep) -> Option<(&str, &mongo_schema_core::bson::Document)> {
     Some((step.command.get_str("collMod").ok()?, step.command.get_document("validator").ok()?))
 }
 
 /// After a new model's collection was found to exist: how many of its documents fail the
 /// validator just installed under `warn`, told to the report; a failed count is not an error
 /// (the migration did what it does).
-fn adoption(server: &mut dyn Server, step: &FileStep, fallback: &crate::bson::Document, report: &mut dyn FnMut(Event)) {
+fn adoption(
+    server: &mut dyn server::Server,
+    step: &file::FileStep,
+    fallback: &mongo_schema_core::bson::Document,
+    report: &mut dyn FnMut(Event),
+) {
     let (Ok(collection), Ok(validator)) = (fallback.get_str("collMod"), fallback.get_document("validator")) else {
         return;
     };
@@ -966,7 +979,7 @@ fn adoption(server: &mut dyn Server, step: &FileStep, fallback: &crate::bson::Do
 }
 
 /// `collMod db_app.t_session index ix_email`: what a step runs on what.
-fn describe(step: &FileStep) -> String {
+fn describe(step: &file::FileStep) -> String {
     let Some((verb, target)) = step.command.iter().next() else { return format!("an empty command on {}", step.db) };
     let target = match target.as_str() {
         Some(collection) if verb != "shardCollection" => format!("{}.{collection}", step.db),
@@ -984,7 +997,7 @@ fn describe(step: &FileStep) -> String {
 
 /// What to do about a refused step, where the cause is a usual one: a missing role, or
 /// duplicates that keep an index from becoming unique.
-fn hint(step: &FileStep, e: &CommandError) -> String {
+fn hint(step: &file::FileStep, e: &server::CommandError) -> String {
     let unauthorized = e.is(UNAUTHORIZED);
     match () {
         _ if e.is(CANNOT_CONVERT_INDEX_TO_UNIQUE) => " (documents share a key of this index: find them with an \
@@ -1004,7 +1017,7 @@ fn hint(step: &FileStep, e: &CommandError) -> String {
 }
 
 /// Runs a step; whether it ran its `ifNamespaceExists` fallback (the collection existed).
-fn run_step(server: &mut dyn Server, step: &FileStep) -> Result<bool, CommandError> {
+fn run_step(server: &mut dyn server::Server, step: &file::FileStep) -> Result<bool, server::CommandError> {
     let mut fell_back = false;
     let reply = match (server.run_command(&step.db, step.command.clone()), &step.if_namespace_exists) {
         (Err(e), Some(fallback)) if e.is(NAMESPACE_EXISTS) => {
@@ -1020,4 +1033,46 @@ fn run_step(server: &mut dyn Server, step: &FileStep) -> Result<bool, CommandErr
         Some(e) => Err(e),
         None => Ok(fell_back),
     }
+}
+
+// The names this module re-exported before the port, the file model, the records and drift
+// had their own modules: deprecated for one release, then removed. `#[deprecated]` has no
+// effect on a `pub use`, so each is an alias or a wrapper that warns where it is used.
+
+/// Deprecated: the port is [`server::Server`]. A trait has no alias, so this path is a plain
+/// re-export (no warning where it is used); it goes in the next release with the others.
+#[doc(hidden)]
+pub use super::server::Server;
+/// Deprecated: moved to [`server::CommandError`].
+#[deprecated(note = "use `mongo_schema::migrate::server::CommandError`")]
+pub type CommandError = server::CommandError;
+/// Deprecated: moved to [`file::MigrationFile`].
+#[deprecated(note = "use `mongo_schema::migrate::file::MigrationFile`")]
+pub type MigrationFile = file::MigrationFile;
+/// Deprecated: moved to [`file::FileStep`].
+#[deprecated(note = "use `mongo_schema::migrate::file::FileStep`")]
+pub type FileStep = file::FileStep;
+/// Deprecated: moved to [`file::MigrationKind`].
+#[deprecated(note = "use `mongo_schema::migrate::file::MigrationKind`")]
+pub type MigrationKind = file::MigrationKind;
+/// Deprecated: moved to [`file::MigrationFileError`].
+#[deprecated(note = "use `mongo_schema::migrate::file::MigrationFileError`")]
+pub type MigrationFileError = file::MigrationFileError;
+/// Deprecated: moved to [`drift::DriftStatus`](super::drift::DriftStatus).
+#[deprecated(note = "use `mongo_schema::migrate::drift::DriftStatus`")]
+pub type DriftStatus = super::drift::DriftStatus;
+/// Deprecated: moved to [`record::DEFAULT_STATE_DB`].
+#[deprecated(note = "use `mongo_schema::migrate::record::DEFAULT_STATE_DB`")]
+pub const DEFAULT_STATE_DB: &str = record::DEFAULT_STATE_DB;
+/// Deprecated: moved to [`record::STATE_COLLECTION`].
+#[deprecated(note = "use `mongo_schema::migrate::record::STATE_COLLECTION`")]
+pub const STATE_COLLECTION: &str = record::STATE_COLLECTION;
+
+/// Deprecated: moved to [`drift::drift`](super::drift::drift).
+#[deprecated(note = "use `mongo_schema::migrate::drift::drift`")]
+pub fn drift(
+    server: &mut dyn server::Server,
+    models: &[mongo_schema_core::model::Model],
+) -> Result<Vec<(mongo_schema_core::model::Model, super::drift::DriftStatus)>, server::CommandError> {
+    super::drift::drift(server, models)
 }

@@ -2,8 +2,8 @@
 
 use super::snapshot::{Entry, Snapshot};
 use super::tighten::tightenings;
-use crate::command::ValidationLevel;
-use crate::model::Model;
+use mongo_schema_core::command::ValidationLevel;
+use mongo_schema_core::model::Model;
 
 /// One collection's change, with the state the migration leaves it in.
 #[derive(Debug, Clone, PartialEq)]

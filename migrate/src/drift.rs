@@ -3,9 +3,9 @@
 
 use super::server::{CommandError, Server};
 use super::tighten::differences;
-use crate::bson::{doc, Bson, Document};
-use crate::command::{ValidationAction, ValidationLevel};
-use crate::model::Model;
+use mongo_schema_core::bson::{doc, Bson, Document};
+use mongo_schema_core::command::{ValidationAction, ValidationLevel};
+use mongo_schema_core::model::Model;
 
 /// How a deployed collection compares with its model.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -577,7 +577,7 @@ fn normalised_value(value: &Bson) -> Bson {
 #[cfg(test)]
 mod tests {
     use super::{match_indexes, IndexMatch};
-    use crate::bson::{doc, Document};
+    use mongo_schema_core::bson::{doc, Document};
 
     fn names(found: &[IndexMatch]) -> Vec<String> {
         found

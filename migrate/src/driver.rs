@@ -5,7 +5,7 @@
 
 use super::server::{CommandError, Server};
 use super::wire::{command_error, from_driver, to_driver};
-use crate::bson::{Document, RawDocumentBuf};
+use mongo_schema_core::bson::{Document, RawDocumentBuf};
 use mongodb::action::Action;
 use mongodb::options::{ReadPreference, SelectionCriteria};
 use mongodb::sync::Client;
@@ -36,7 +36,7 @@ impl MongoServer {
 
 impl Server for MongoServer {
     /// The command goes to the driver as bytes and its reply comes back as bytes: the driver's
-    /// bson major (`mongodb::bson`, the user's choice) and ours (`crate::bson`) may differ,
+    /// bson major (`mongodb::bson`, the user's choice) and ours (`mongo_schema_core::bson`) may differ,
     /// and BSON bytes are the same in both.
     fn run_command(&mut self, db: &str, command: Document) -> Result<Document, CommandError> {
         let command = to_driver(&command)?;

@@ -2,7 +2,7 @@
 //! its checksum, and why a file cannot be read back.
 
 use super::step::Phase;
-use crate::bson::{Bson, Document};
+use mongo_schema_core::bson::{Bson, Document};
 use sha2::{Digest, Sha256};
 use std::error::Error;
 use std::fmt;
@@ -103,7 +103,7 @@ pub enum MigrationFileError {
     /// Not JSON at all.
     Json(serde_json::Error),
     /// A command that is not Extended JSON.
-    ExtJson(crate::compat::ExtJsonError),
+    ExtJson(mongo_schema_core::compat::ExtJsonError),
     /// JSON, but not shaped as `migrate` writes it (a missing key, a command that is not a
     /// document): the complete message.
     Shape(String),

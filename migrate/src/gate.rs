@@ -3,7 +3,7 @@
 //! existing collection, and what `status` and `drift` check before calling a collection clean.
 
 use super::server::{CommandError, Server};
-use crate::bson::{doc, Bson, Document};
+use mongo_schema_core::bson::{doc, Bson, Document};
 
 /// How many documents of `db.collection` fail `validator` (a validator document, as
 /// `collMod` takes it), and how many it holds: `count` with `{$nor: [validator]}`, which the

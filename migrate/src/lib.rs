@@ -16,11 +16,8 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
-// the layer below, under the names the modules use
-use mongo_schema_core::{bson, command, compat, model, view};
-
 mod diff;
-mod files;
+mod directory;
 pub mod gate;
 mod options;
 mod plan;
@@ -48,11 +45,11 @@ mod wire;
 #[cfg_attr(docsrs, doc(cfg(feature = "migrate")))]
 pub use migrator::{Migrator, MigratorError};
 
-pub use crate::model::{registered_models, Model, Options};
-pub use files::{
+pub use directory::{
     migrate, new_data_migration, new_data_migration_in, pending, version_of, MigrateError, MigrateOptions, Naming,
     Written,
 };
+pub use mongo_schema_core::model::{registered_models, Model, Options};
 pub use rules::DEFAULT_MAX_COLLECTIONS;
 pub use snapshot::{Entry, Snapshot, SnapshotError, SNAPSHOT_FILE};
 pub use step::{Migration, Phase, Step};

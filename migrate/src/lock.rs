@@ -11,8 +11,8 @@
 
 use super::record::STATE_COLLECTION;
 use super::server::{CommandError, Server};
-use crate::bson::{doc, Bson, Document};
 use mongo_schema_contract::codes::DUPLICATE_KEY;
+use mongo_schema_core::bson::{doc, Bson, Document};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
@@ -43,7 +43,7 @@ impl Default for LockOptions {
 /// appliers of one process apart.
 fn owner() -> String {
     let host = std::env::var("HOSTNAME").ok().filter(|h| !h.is_empty()).unwrap_or_else(|| "unknown-host".to_owned());
-    format!("{host}:{}:{}", std::process::id(), crate::bson::oid::ObjectId::new().to_hex())
+    format!("{host}:{}:{}", std::process::id(), mongo_schema_core::bson::oid::ObjectId::new().to_hex())
 }
 
 /// Why the lease could not be taken or was lost.

@@ -1,16 +1,16 @@
 //! [`Migrator`]: the migrations applied at application start, with the application's own
 //! `mongodb::Database` (feature `migrate`), as `schema apply` applies them.
 
-use super::apply::{
-    apply_with, status_with, ApplyError, ApplyOptions, CommandError, Event, MigrationFile, MigrationFileError, Outcome,
-    Server, DEFAULT_STATE_DB,
-};
-use super::files::{pending, MigrateError};
+use super::apply::{apply_with, status_with, ApplyError, ApplyOptions, Event, Outcome};
+use super::directory::{pending, MigrateError};
+use super::file::{MigrationFile, MigrationFileError};
 use super::lock::LockOptions;
 use super::record::Status;
+use super::record::DEFAULT_STATE_DB;
 use super::server::chain;
+use super::server::{CommandError, Server};
 use super::wire::{command_error, from_driver, to_driver};
-use crate::bson::Document;
+use mongo_schema_core::bson::Document;
 use std::error::Error;
 use std::fmt;
 use std::path::{Path, PathBuf};

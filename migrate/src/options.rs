@@ -4,8 +4,8 @@
 //! live collection) and the shard key (`shardCollection`, through mongos).
 
 use super::step::Step;
-use crate::bson::{doc, Bson, Document};
-use crate::model::Model;
+use mongo_schema_core::bson::{doc, Bson, Document};
+use mongo_schema_core::model::Model;
 
 /// Comment lines of a new collection's create step.
 pub(super) fn create_comments(m: &Model) -> Vec<String> {

@@ -25,7 +25,7 @@
 
 use super::file::{FileStep, MigrationFile};
 use super::step::Phase;
-use crate::bson::{Bson, Document};
+use mongo_schema_core::bson::{Bson, Document};
 
 /// A collection: `(db, collection)`.
 pub type Namespace = (String, String);
@@ -366,7 +366,7 @@ fn mentioned(value: &Bson, hit: &dyn Fn(&str) -> bool) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bson::doc;
+    use mongo_schema_core::bson::doc;
 
     fn step(db: &str, command: Document, phase: Phase, gated: bool) -> FileStep {
         FileStep { db: db.to_owned(), command, if_namespace_exists: None, phase, require_valid: gated }

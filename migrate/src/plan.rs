@@ -5,10 +5,10 @@ use super::diff::Change;
 use super::options;
 use super::snapshot::Entry;
 use super::step::{Migration, Phase, Step};
-use crate::bson::{doc, Bson, Document};
-use crate::command::{coll_mod, ValidationAction, ValidationLevel};
-use crate::model::Model;
-use crate::view::{Properties, SchemaView};
+use mongo_schema_core::bson::{doc, Bson, Document};
+use mongo_schema_core::command::{coll_mod, ValidationAction, ValidationLevel};
+use mongo_schema_core::model::Model;
+use mongo_schema_core::view::{Properties, SchemaView};
 
 /// The migration versioned `prefix` for `changes` (which must not be empty). Unless
 /// `direct`, what the previous release's writes would not pass is left to the contract

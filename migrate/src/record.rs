@@ -9,12 +9,16 @@
 //! appliedAt}`) read as applied, unverified. The same collection holds the appliers' lease
 //! (`_id: "lock"`, see [`lock`](super::lock)), which is not a record.
 
-pub use super::file::checksum;
+/// Deprecated: moved to [`file::checksum`](super::file::checksum).
+#[deprecated(note = "use `mongo_schema::migrate::file::checksum`")]
+pub fn checksum(text: &str) -> String {
+    super::file::checksum(text)
+}
 use super::file::{FileStep, MigrationFile};
 use super::order::{schedule, Progress, Wait};
 use super::server::{CommandError, Server};
-use crate::bson::{doc, oid::ObjectId, Bson, DateTime, Document};
 use mongo_schema_contract::codes::DUPLICATE_KEY;
+use mongo_schema_core::bson::{doc, oid::ObjectId, Bson, DateTime, Document};
 use std::fmt::Write as _;
 
 /// Where applied migrations are recorded, one document each.
@@ -417,7 +421,8 @@ pub(super) fn status_of(records: &[Record], files: &[MigrationFile]) -> Vec<Stat
 
 #[cfg(test)]
 mod tests {
-    use super::{checksum, status_of, MigrationFile, Record, State};
+    use super::{status_of, MigrationFile, Record, State};
+    use crate::file::checksum;
 
     #[test]
     fn a_contract_on_a_collection_its_expand_created_is_where_a_stopped_run_resumes() {

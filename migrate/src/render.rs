@@ -4,7 +4,7 @@
 
 use super::snapshot::Entry;
 use super::step::{Migration, Phase, Step};
-use crate::bson::Bson;
+use mongo_schema_core::bson::Bson;
 use mongo_schema_core::render::{js_document, js_line_comment, js_string};
 use serde_json::{json, Value};
 
@@ -223,7 +223,7 @@ fn step_json(step: &Step) -> Value {
     value
 }
 
-fn canonical(doc: &crate::bson::Document) -> Value {
+fn canonical(doc: &mongo_schema_core::bson::Document) -> Value {
     Bson::Document(doc.clone()).into_canonical_extjson()
 }
 

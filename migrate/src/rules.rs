@@ -1,7 +1,7 @@
 //! Rules checked at migration time, over every model of the crate at once.
 
 use super::snapshot::Snapshot;
-use crate::model::Model;
+use mongo_schema_core::model::Model;
 use std::collections::BTreeMap;
 
 /// The standard's ceiling of business collections per database.
@@ -44,10 +44,10 @@ fn too_many(db: &str, names: &[&str], max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::command::{ValidationAction, ValidationLevel};
+    use mongo_schema_core::command::{ValidationAction, ValidationLevel};
 
     fn model(db: &str, n: usize) -> Model {
-        let validator = crate::bson::doc! {};
+        let validator = mongo_schema_core::bson::doc! {};
         Model {
             db: db.into(),
             collection: format!("t_c{n}"),

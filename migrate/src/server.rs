@@ -5,8 +5,8 @@
 //! `Migrator` (feature `migrate`), and as [`driver::MongoServer`](super::driver::MongoServer), a
 //! sync client of its own for the CLI and the review (feature `sync`).
 
-use crate::bson::{doc, Bson, Document, RawDocumentBuf};
 use mongo_schema_contract::codes::ServerCode;
+use mongo_schema_core::bson::{doc, Bson, Document, RawDocumentBuf};
 use std::error::Error;
 use std::fmt;
 use std::sync::Arc;
@@ -80,7 +80,7 @@ pub enum CommandError {
     /// The server refused the command: its error code and message (`errmsg`).
     Refused {
         /// The server's error code (48 NamespaceExists, 13 Unauthorized, ...:
-        /// [`codes`](mongo_schema_core::codes)).
+        /// [`codes`](mongo_schema_contract::codes)).
         code: i32,
         /// The server's message.
         message: String,

@@ -2,9 +2,9 @@
 //! written so far install, exact to the BSON type (canonical Extended JSON), so the next
 //! run can tell what changed.
 
-use crate::bson::{Bson, Document};
-use crate::command::{ValidationAction, ValidationLevel};
-use crate::model::{Model, Options};
+use mongo_schema_core::bson::{Bson, Document};
+use mongo_schema_core::command::{ValidationAction, ValidationLevel};
+use mongo_schema_core::model::{Model, Options};
 use serde_json::{json, Map, Value};
 use std::fmt;
 
@@ -38,7 +38,7 @@ pub enum SnapshotError {
     /// Not JSON at all.
     Json(serde_json::Error),
     /// A validator, index or option that is not canonical Extended JSON.
-    ExtJson(crate::compat::ExtJsonError),
+    ExtJson(mongo_schema_core::compat::ExtJsonError),
     /// JSON, but not a snapshot this version reads (a missing key, an unknown format or
     /// level): the complete message.
     Shape(String),
@@ -177,11 +177,11 @@ fn validator_from_json(value: Option<&Value>) -> Result<Document, SnapshotError>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bson::doc;
-    use crate::command::ValidationLevel;
+    use mongo_schema_core::bson::doc;
+    use mongo_schema_core::command::ValidationLevel;
 
     fn entry() -> Entry {
-        let validator = doc! { "$jsonSchema": { "bsonType": "object", "properties": { "n": { "minimum": 1_i64, "maximum": 2.5, "enum": [crate::bson::Decimal128::from_bytes([1; 16])] } } } };
+        let validator = doc! { "$jsonSchema": { "bsonType": "object", "properties": { "n": { "minimum": 1_i64, "maximum": 2.5, "enum": [mongo_schema_core::bson::Decimal128::from_bytes([1; 16])] } } } };
         let model = Model {
             db: "db_a".into(),
             collection: "t_b".into(),

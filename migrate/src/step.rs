@@ -1,7 +1,7 @@
 //! What a migration is: its steps, each one command on one database, and its notes.
 
 use super::snapshot::Entry;
-use crate::bson::Document;
+use mongo_schema_core::bson::Document;
 
 /// One command on one database, with what to run instead when the collection exists.
 #[derive(Debug, Clone, PartialEq)]

@@ -8,8 +8,8 @@
 //! one by one, paired by the tag value each fixes (`properties.type.enum: ["card"]`) or
 //! by position, and named so (`oneOf[1](type="card").number`).
 
-use crate::bson::{Bson, Document};
-use crate::view::{expand_aliases, Additional, Combinator, Items, Number, SchemaView};
+use mongo_schema_core::bson::{Bson, Document};
+use mongo_schema_core::view::{expand_aliases, Additional, Combinator, Items, Number, SchemaView};
 
 /// One way `after` may reject what `before` accepted.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -394,7 +394,7 @@ fn kinds(schema: SchemaView<'_>) -> Option<Vec<&str>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bson::doc;
+    use mongo_schema_core::bson::doc;
 
     fn user(extra: Document) -> Document {
         let mut props = doc! { "name": { "bsonType": "string", "maxLength": 50_i64 } };

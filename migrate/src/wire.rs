@@ -3,7 +3,7 @@
 //! both), and the driver's errors as [`CommandError`]. Feature `migrate`.
 
 use super::server::CommandError;
-use crate::bson::Document;
+use mongo_schema_core::bson::Document;
 use mongodb::error::ErrorKind;
 use std::sync::Arc;
 

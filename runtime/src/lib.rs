@@ -58,11 +58,29 @@ pub use mongo_schema_core::{render, serde_helpers};
 /// The [`MongoSchema`] trait: the `$jsonSchema` of a Rust type, exact to what the driver
 /// writes, and the compile-time facts the modelling rules need.
 pub mod schema {
-    #[cfg(feature = "validator")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "validator")))]
-    pub use crate::validate::{check_update_static, check_upsert_static};
     #[doc(inline)]
     pub use mongo_schema_core::schema::*;
+
+    /// Deprecated: [`crate::check_update_static`] (in [`crate::validate`]) is its path.
+    #[cfg(feature = "validator")]
+    #[deprecated(note = "use `mongo_schema::check_update_static`")]
+    #[doc(hidden)]
+    pub fn check_update_static<T: MongoSchema + ?Sized>(
+        update: &crate::bson::Document,
+    ) -> Vec<crate::validate::Finding> {
+        crate::validate::check_update_static::<T>(update)
+    }
+
+    /// Deprecated: [`crate::check_upsert_static`] (in [`crate::validate`]) is its path.
+    #[cfg(feature = "validator")]
+    #[deprecated(note = "use `mongo_schema::check_upsert_static`")]
+    #[doc(hidden)]
+    pub fn check_upsert_static<T: MongoSchema + ?Sized>(
+        filter: &crate::bson::Document,
+        update: &crate::bson::Document,
+    ) -> Vec<crate::validate::Finding> {
+        crate::validate::check_upsert_static::<T>(filter, update)
+    }
 }
 #[cfg(feature = "validator")]
 #[cfg_attr(docsrs, doc(cfg(feature = "validator")))]
@@ -176,8 +194,11 @@ pub use mongo_schema_core::bson2;
 /// bson 3 (the `bson-3` feature), whatever major wins.
 #[cfg(feature = "bson-3")]
 pub use mongo_schema_core::bson3;
-pub use mongo_schema_core::{registered, MongoCollection, Registration, ValidationAction, ValidationLevel};
-pub use mongo_schema_core::{BsonKind, MongoSchema};
+// The crate root's names are the front door (the README's `use mongo_schema::{...}`): the
+// derive's traits, the collection settings, the validator. Each also has its home module
+// (`command`, `schema`, `validate`), the path its own docs live at.
+pub use mongo_schema_core::command::{registered, MongoCollection, Registration, ValidationAction, ValidationLevel};
+pub use mongo_schema_core::schema::{BsonKind, MongoSchema};
 #[doc = include_str!("derive.md")]
 pub use mongo_schema_macros::MongoSchema;
 #[cfg(feature = "validator")]

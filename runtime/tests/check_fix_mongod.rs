@@ -13,8 +13,8 @@ mod check_models;
 use check_models::{account, ledger, oid};
 use mongo_schema::bson::{doc, Bson, Document};
 use mongo_schema::cli::run;
-use mongo_schema::migrate::apply::Server;
 use mongo_schema::migrate::driver::MongoServer;
+use mongo_schema::migrate::server::Server;
 use mongo_schema::migrate::Model;
 
 use std::process::Command;

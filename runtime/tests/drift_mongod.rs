@@ -9,8 +9,9 @@
 
 use mongo_schema::bson::{doc, Bson, Document};
 use mongo_schema::command::{ValidationAction, ValidationLevel};
-use mongo_schema::migrate::apply::{drift, DriftStatus, Server};
+use mongo_schema::migrate::drift::{drift, DriftStatus};
 use mongo_schema::migrate::driver::MongoServer;
+use mongo_schema::migrate::server::Server;
 use mongo_schema::migrate::{Model, Options};
 
 /// The deployments the tests run on: the standalone mongod, then the replica set.

@@ -6,7 +6,7 @@
 //!
 //! A module is a crate's `src/` with its root file `lib.rs` (named by the crate's directory:
 //! `cli`, whose files are `check`, `cli`, `dump`, ...), or a directory of it with its root
-//! file (`update/mod.rs` or `cli.rs`), at any depth (`validate::update`, `cli::cli`); its
+//! file (`update_check/mod.rs` or `cli.rs`), at any depth (`validate::update_check`, `cli::cli`); its
 //! files are the root and each child (`apply.rs`, or for a child directory every file under
 //! it: `update/*.rs` are the child `update` of `validate`). A file imports a child when it
 //! names it (`super::record::State`, `crate::lock`, `super::super::schema` from
@@ -34,6 +34,13 @@ const INTENDED: &[(&str, &[&str], &str)] = &[
          `keywords`, which compile their subschemas (items, properties, allOf) back through `schema`'s node",
     ),
     (
+        "tests",
+        &["(root)", "models"],
+        "the unpublished test corpus: the crate root lists every model (`roots()`, each a `Root::of::<Model>()`), \
+         and the models give their samples through the root's `Samples` trait, written with its `bson` names and \
+         read back through its `driver_bytes`",
+    ),
+    (
         "core",
         &["paths", "schema"],
         "the trait names its paths: `MongoSchema::Fields` is a `paths::Node`, and the nodes are built from \
@@ -41,9 +48,24 @@ const INTENDED: &[(&str, &[&str], &str)] = &[
     ),
 ];
 
-/// The crates whose modules are read, by directory: the layers below the facade, and the
-/// derive (`macros`, whose stages import one way too: attr, ir, check and rules, expand).
-const CRATES: &[&str] = &["core", "validate", "migrate", "cli", "macros"];
+/// The crates whose modules are read, by directory: every member of the workspace with a
+/// library (`the_scan_reads_every_crate` holds this list to the workspace's): the layers, the
+/// facade, the derive (`macros`, whose stages import one way too: attr, ir, check and rules,
+/// expand), the contract, PCRE2, and the unpublished test and example crates.
+const CRATES: &[&str] = &[
+    "contract",
+    "macros",
+    "core",
+    "validate",
+    "migrate",
+    "cli",
+    "runtime",
+    "pcre2",
+    "tests",
+    "drivertests",
+    "uitests",
+    "examples/app",
+];
 
 /// A module: its name (the crate's, then its path), its path from the crate root, its root
 /// file, its children by name, and every file under it with the child it belongs to
@@ -57,7 +79,7 @@ struct Module {
 }
 
 /// Every module of the crate whose sources are `src`: the crate root, named `krate`, and
-/// the nested ones (`validate::update`).
+/// the nested ones (`validate::update_check`).
 fn modules(src: &Path, krate: &str) -> Vec<Module> {
     let root = src.join("lib.rs");
     let mut files = vec![(ROOT.to_owned(), root.clone(), Vec::new())];
@@ -282,7 +304,7 @@ fn edges(module: &Module) -> BTreeMap<(String, String), BTreeSet<String>> {
 
 /// The absolute paths `code` names through `crate::`, `self::` and `super::` (repeated),
 /// read from the file whose module is `module`: `super::super::schema::Schema` in
-/// `validate::update::apply` is `validate::schema::Schema`; a group (`super::{a, b::c}`)
+/// `validate::update_check::apply` is `validate::schema::Schema`; a group (`super::{a, b::c}`)
 /// gives each of its paths.
 fn references(code: &str, module: &[String]) -> Vec<Vec<String>> {
     let mut found = Vec::new();
@@ -431,8 +453,10 @@ fn the_files_of_each_module_import_one_way() {
     let names: Vec<&str> = modules.iter().map(|m| m.name.as_str()).collect();
     let expected = ["core", "core::view", "migrate", "cli", "cli::cli", "cli::check", "cli::review", "validate"];
     let derive = ["macros", "macros::attr", "macros::rules", "macros::expand"];
-    for expected in
-        expected.into_iter().chain(["validate::update", "validate::keywords", "validate::update::expr"]).chain(derive)
+    for expected in expected
+        .into_iter()
+        .chain(["validate::update_check", "validate::keywords", "validate::update_check::expr"])
+        .chain(derive)
     {
         assert!(names.contains(&expected), "no module {expected} among {names:?}");
     }
@@ -462,6 +486,124 @@ fn the_files_of_each_module_import_one_way() {
     );
     let gone: Vec<_> = INTENDED.iter().enumerate().filter(|(i, _)| !named.contains(i)).map(|(_, l)| l).collect();
     assert!(gone.is_empty(), "loops named in INTENDED that are not there (any more): {gone:?}");
+}
+
+/// The published crates, whose public paths users write.
+const PUBLISHED: &[&str] = &["contract", "macros", "core", "validate", "migrate", "cli", "runtime", "pcre2"];
+
+/// Second public paths that are meant: the file, the statement's start, and why.
+const SECOND_PATHS: &[(&str, &str, &str)] = &[(
+    "runtime/src/lib.rs",
+    "pub use crate::{MongoCollection, MongoSchema}",
+    "the prelude: the two traits, for one glob import",
+)];
+
+/// One public path per item: no module re-exports a sibling's items (`pub use super::x::Item`,
+/// `pub use crate::x::Item`), and no module root re-exports the items of a child that is
+/// itself public (`pub mod plan;` and `pub use plan::Rule;`). Items under `#[doc(hidden)]`
+/// (the expansion's `__private`, `compat`) are not public API and may; a crate root's
+/// re-exports of another crate's items (the facade's front door) are how the crates meet.
+#[test]
+fn one_public_path_per_item() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the workspace");
+    let mut second = Vec::new();
+    for krate in PUBLISHED {
+        let src = workspace.join(krate).join("src");
+        let modules = modules(&src, krate);
+        // the modules declared `#[doc(hidden)] pub mod`, by name: nothing under them is public API
+        let mut hidden = BTreeSet::new();
+        for module in &modules {
+            for statement in code(&module.root).split(';') {
+                let bare = without_attributes(statement);
+                if let Some(name) = bare.strip_prefix("pub mod ").and_then(first_segment) {
+                    if statement.contains("doc(hidden)") {
+                        hidden.insert(name);
+                    }
+                }
+            }
+        }
+        for module in &modules {
+            let root = code(&module.root);
+            let public: BTreeSet<String> = root
+                .split(';')
+                .filter(|s| !s.contains("doc(hidden)"))
+                .filter_map(|s| without_attributes(s).strip_prefix("pub mod ").and_then(first_segment))
+                .collect();
+            for (child, file, path) in &module.files {
+                if path.iter().any(|p| hidden.contains(p)) || module.path.iter().any(|p| hidden.contains(p)) {
+                    continue;
+                }
+                let text = if *child == ROOT { root.clone() } else { code(file) };
+                let shown = file.strip_prefix(workspace).unwrap_or(file).to_string_lossy().into_owned();
+                for (bare, hidden) in pub_uses(&text) {
+                    let Some(used) = bare.strip_prefix("pub use ").filter(|_| !hidden) else { continue };
+                    let sibling = used.starts_with("super::") || used.starts_with("crate::");
+                    let of_public_child = *child == ROOT && first_segment(used).is_some_and(|c| public.contains(&c));
+                    let meant = SECOND_PATHS.iter().any(|(f, start, _)| shown == *f && bare.starts_with(start));
+                    if (sibling || of_public_child) && !meant {
+                        second.push(format!("{shown}: {bare}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        second.is_empty(),
+        "items re-exported under a second public path (give each one path; an old one, a deprecated \
+         alias or wrapper):\n{}",
+        second.join("\n")
+    );
+}
+
+/// Each `pub use` statement of `code` (joined to one line), and whether an attribute right
+/// above it is `#[doc(hidden)]`; comments are gone already, so a doc comment is a blank line.
+fn pub_uses(code: &str) -> Vec<(String, bool)> {
+    let lines: Vec<&str> = code.lines().collect();
+    let mut found = Vec::new();
+    for (at, line) in lines.iter().enumerate() {
+        if !line.trim_start().starts_with("pub use ") {
+            continue;
+        }
+        let mut statement = String::new();
+        for next in &lines[at..] {
+            statement.push_str(next.trim());
+            statement.push(' ');
+            if next.contains(';') {
+                break;
+            }
+        }
+        let statement = statement.split(';').next().unwrap_or_default().trim().to_owned();
+        let above = lines[..at].iter().rev().map(|l| l.trim()).take_while(|l| l.is_empty() || l.starts_with("#["));
+        let hidden = above.into_iter().any(|l| l.contains("doc(hidden)"));
+        found.push((statement, hidden));
+    }
+    found
+}
+
+#[test]
+fn pub_uses_see_their_attributes() {
+    let code = "fn f() {\n}\n#[doc(hidden)]\n    \npub use super::a::B;\n#[cfg(x)]\npub use c::{\n    D,\n    E,\n};\n";
+    assert_eq!(pub_uses(code), [("pub use super::a::B".to_owned(), true), ("pub use c::{ D, E, }".to_owned(), false)]);
+}
+
+/// The list of crates read is the workspace's: a crate added to `members` with a library is
+/// read too, or this fails.
+#[test]
+fn the_scan_reads_every_crate() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the workspace");
+    let manifest = fs::read_to_string(workspace.join("Cargo.toml")).expect("the workspace manifest");
+    let members = manifest.split("members").nth(1).and_then(|m| m.split(']').next()).expect("workspace members");
+    let with_library: BTreeSet<&str> = members
+        .split(',')
+        .map(|m| m.trim().trim_start_matches('=').trim().trim_start_matches('[').trim().trim_matches('"'))
+        .filter(|m| !m.is_empty() && workspace.join(m).join("src/lib.rs").is_file())
+        .collect();
+    assert!(with_library.contains("core") && with_library.contains("examples/app"), "{with_library:?}");
+    assert_eq!(
+        with_library,
+        CRATES.iter().copied().collect::<BTreeSet<_>>(),
+        "CRATES is not the workspace's libraries"
+    );
 }
 
 /// The scan itself: a loop it must see, and a one-way layering it must accept.

@@ -10,11 +10,11 @@ mod migrate_models;
 use migrate_models::{apply_all, v1, v3};
 use mongo_schema::bson::{doc, Bson, Document};
 use mongo_schema::codes::{ServerCode, BAD_VALUE, DUPLICATE_KEY, NAMESPACE_EXISTS, UNAUTHORIZED};
-use mongo_schema::migrate::apply::{
-    apply, apply_with, drift, ApplyError, ApplyOptions, CommandError, DriftStatus, Event, MigrationFile, Outcome,
-    Server,
-};
+use mongo_schema::migrate::apply::{apply, apply_with, ApplyError, ApplyOptions, Event, Outcome};
+use mongo_schema::migrate::drift::{drift, DriftStatus};
+use mongo_schema::migrate::file::MigrationFile;
 use mongo_schema::migrate::lock::granting_reply;
+use mongo_schema::migrate::server::{CommandError, Server};
 use mongo_schema::migrate::{migrate, pending, MigrateOptions, Naming};
 
 /// Records every command; answers from a script keyed by the command's name and

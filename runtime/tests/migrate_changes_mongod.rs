@@ -40,8 +40,10 @@
 
 use mongo_schema::bson::{doc, oid::ObjectId, Bson, DateTime, Decimal128, Document};
 use mongo_schema::command::{ValidationAction, ValidationLevel};
-use mongo_schema::migrate::apply::{apply_with, ApplyError, ApplyOptions, Event, MigrationFile, Outcome, Server};
+use mongo_schema::migrate::apply::{apply_with, ApplyError, ApplyOptions, Event, Outcome};
 use mongo_schema::migrate::driver::MongoServer;
+use mongo_schema::migrate::file::MigrationFile;
+use mongo_schema::migrate::server::Server;
 use mongo_schema::migrate::{migrate, pending, MigrateOptions, Model, Naming, Options, Phase, Snapshot};
 use mongo_schema::Validator;
 use std::collections::HashMap;

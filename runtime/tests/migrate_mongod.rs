@@ -10,9 +10,12 @@ mod migrate_models;
 
 use migrate_models::{apply_all, v1, v3};
 use mongo_schema::bson::{doc, oid::ObjectId, Document};
-use mongo_schema::migrate::apply::{apply, drift, status, ApplyError, DriftStatus, MigrationFile, Outcome, Server};
+use mongo_schema::migrate::apply::{apply, status, ApplyError, Outcome};
+use mongo_schema::migrate::drift::{drift, DriftStatus};
 use mongo_schema::migrate::driver::MongoServer;
+use mongo_schema::migrate::file::MigrationFile;
 use mongo_schema::migrate::record::State;
+use mongo_schema::migrate::server::Server;
 use mongo_schema::migrate::{migrate, pending, MigrateOptions, Model, Naming};
 use std::path::Path;
 use std::sync::Mutex;

@@ -9,8 +9,9 @@ mod migrate_models;
 
 use migrate_models::{v1, v3};
 use mongo_schema::bson::doc;
-use mongo_schema::migrate::apply::{drift, DriftStatus, Server};
+use mongo_schema::migrate::drift::{drift, DriftStatus};
 use mongo_schema::migrate::driver::MongoServer;
+use mongo_schema::migrate::server::Server;
 use mongo_schema::migrate::{migrate, MigrateOptions};
 use std::path::Path;
 use std::process::Command;

@@ -13,11 +13,11 @@ use migrate_models::{apply_all, v1, v3};
 use mongo_schema::bson::{doc, Bson, Document};
 use mongo_schema::cli::run;
 use mongo_schema::codes::BAD_VALUE;
-use mongo_schema::migrate::apply::{
-    revert, status, to_apply, CommandError, MigrationFile, MigrationKind, Outcome, Server,
-};
+use mongo_schema::migrate::apply::{revert, status, to_apply, Outcome};
+use mongo_schema::migrate::file::{MigrationFile, MigrationKind};
 use mongo_schema::migrate::lock::granting_reply;
 use mongo_schema::migrate::record::State;
+use mongo_schema::migrate::server::{CommandError, Server};
 use mongo_schema::migrate::{migrate, new_data_migration, pending, version_of, MigrateOptions, Model, Naming};
 use std::path::Path;
 

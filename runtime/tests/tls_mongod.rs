@@ -11,8 +11,8 @@
 
 use mongo_schema::bson::doc;
 use mongo_schema::cli::run;
-use mongo_schema::migrate::apply::Server;
 use mongo_schema::migrate::driver::MongoServer;
+use mongo_schema::migrate::server::Server;
 use mongo_schema::migrate::{new_data_migration, Naming};
 use std::path::Path;
 

@@ -7,8 +7,8 @@
 #![cfg(feature = "driver")]
 
 use mongo_schema::bson::{doc, Bson, Document};
-use mongo_schema::migrate::apply::Server;
 use mongo_schema::migrate::driver::MongoServer;
+use mongo_schema::migrate::server::Server;
 use mongo_schema::{check_upsert_static, MongoCollection, MongoSchema};
 use serde::{Deserialize, Serialize};
 

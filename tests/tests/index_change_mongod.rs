@@ -10,7 +10,10 @@
 // `#[mongo(...)]` as a repeated attribute; the indexes here are distinct
 #![allow(clippy::duplicated_attributes)]
 
-use mongo_schema::migrate::apply::{apply, drift, revert, CommandError, DriftStatus, MigrationFile, Server};
+use mongo_schema::migrate::apply::{apply, revert};
+use mongo_schema::migrate::drift::{drift, DriftStatus};
+use mongo_schema::migrate::file::MigrationFile;
+use mongo_schema::migrate::server::{CommandError, Server};
 use mongo_schema::migrate::{migrate, MigrateOptions, Model, Naming, Written};
 use mongo_schema_tests::bson::{doc, Bson, Document};
 use std::path::{Path, PathBuf};

@@ -10,7 +10,10 @@
 
 #![forbid(unsafe_code)]
 
-use mongo_schema::migrate::apply::{apply_with, drift, ApplyOptions, CommandError, DriftStatus, MigrationFile, Server};
+use mongo_schema::migrate::apply::{apply_with, ApplyOptions};
+use mongo_schema::migrate::drift::{drift, DriftStatus};
+use mongo_schema::migrate::file::MigrationFile;
+use mongo_schema::migrate::server::{CommandError, Server};
 use mongo_schema::migrate::{migrate, MigrateOptions, Model, Naming};
 use mongo_schema_tests::bson::{doc, oid::ObjectId, DateTime, Document};
 use mongodb::sync::{Client, Database};

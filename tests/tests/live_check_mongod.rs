@@ -12,7 +12,7 @@
 use mongo_schema::check::{dry_run, DryRunReport};
 use mongo_schema::check::{live_check, LiveCheck};
 use mongo_schema::dump;
-use mongo_schema::migrate::apply::{CommandError, Server};
+use mongo_schema::migrate::server::{CommandError, Server};
 use mongo_schema::Validator;
 use mongo_schema_tests::bson;
 use mongo_schema_tests::bson::{doc, oid::ObjectId, Bson, Document, RawDocumentBuf};

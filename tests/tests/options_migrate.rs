@@ -8,7 +8,10 @@
 
 #![forbid(unsafe_code)]
 
-use mongo_schema::migrate::apply::{apply, drift, CommandError, DriftStatus, MigrationFile, Server};
+use mongo_schema::migrate::apply::apply;
+use mongo_schema::migrate::drift::{drift, DriftStatus};
+use mongo_schema::migrate::file::MigrationFile;
+use mongo_schema::migrate::server::{CommandError, Server};
 use mongo_schema::migrate::{migrate, MigrateOptions, Model, Naming, Written};
 use mongo_schema_tests::bson::{doc, Document};
 use std::path::{Path, PathBuf};

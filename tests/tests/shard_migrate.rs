@@ -8,8 +8,10 @@
 
 #![forbid(unsafe_code)]
 
-use mongo_schema::migrate::apply::{apply, status, CommandError, MigrationFile, Outcome, Server};
+use mongo_schema::migrate::apply::{apply, status, Outcome};
+use mongo_schema::migrate::file::MigrationFile;
 use mongo_schema::migrate::record::State;
+use mongo_schema::migrate::server::{CommandError, Server};
 use mongo_schema::migrate::{migrate, MigrateOptions, Model, Naming, Written};
 use mongo_schema_tests::bson::{doc, Document};
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! (mongod's `UnorderedFieldsBSONElementComparator`).
 
 use super::value::{Arr, Doc, Res, Value, View};
-use crate::view::number::{num_eq, BsonNumber, Dec};
+use mongo_schema_core::view::number::{num_eq, BsonNumber, Dec};
 
 /// Widens any numeric view to a `BsonNumber`.
 pub(crate) fn as_num<D, A>(view: &View<'_, D, A>) -> Option<BsonNumber> {

@@ -1,14 +1,14 @@
 //! Deciding (`matches`, allocation-free) and explaining (`explain`) one subschema against one
 //! value, dispatching to the keyword family the value's type selects.
 
-use crate::bson::{doc, Bson, Document};
+use mongo_schema_core::bson::{doc, Bson, Document};
 
 use super::equal::as_num;
 use super::report::Explain;
 use super::schema::{Restriction, Schema};
 use super::types::{alias_of, TypeSet};
 use super::value::{Res, Value, View};
-use crate::bson::spec::ElementType;
+use mongo_schema_core::bson::spec::ElementType;
 
 impl Schema {
     /// Whether `v` satisfies this subschema.

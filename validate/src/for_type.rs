@@ -1,11 +1,11 @@
 //! A derived type's validator, with each subschema annotated with the Rust type and field
 //! that produced it, so a violation says `Address::city` beside `address.city`.
 
-use crate::bson::Document;
+use mongo_schema_core::bson::Document;
 
-use crate::view::SchemaView;
 use crate::{join, SchemaError, Validator};
 use mongo_schema_core::schema::{FieldFacts, MongoSchema};
+use mongo_schema_core::view::SchemaView;
 
 impl Validator {
     /// The validator of `T::json_schema()`, each violation carrying in

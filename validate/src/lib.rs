@@ -139,12 +139,8 @@
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-// the layer below, under the names the modules use
-use mongo_schema_core::{__each_bson_major, bson, compat, view};
-#[cfg(test)]
-use mongo_schema_core::{__private, __testing};
-
 mod bytes;
+mod check_static;
 mod equal;
 mod error;
 mod eval;
@@ -157,23 +153,19 @@ mod report;
 mod schema;
 mod types;
 mod unique;
-pub mod update;
-mod updates;
+mod update_check;
 mod value;
 mod walk;
 
-#[cfg(test)]
-pub(crate) use crate::__testing::xorshift;
-
 use std::collections::HashMap;
 
-use crate::bson::Document;
+use mongo_schema_core::bson::Document;
 
+pub use check_static::{check_update_static, check_upsert_static};
 pub use error::SchemaError;
 pub use pattern::{DEPTH_LIMIT, HEAP_LIMIT_KIB, MATCH_LIMIT};
 pub use report::{Failure, ValidationError, Violation};
-pub use update::{filter_matches, lint_update, lint_upsert, Finding, FindingKind, UpdateError, UpdateOptions};
-pub use updates::{check_update_static, check_upsert_static};
+pub use update_check::{filter_matches, lint_update, lint_upsert, Finding, FindingKind, UpdateError, UpdateOptions};
 pub use value::Malformed;
 
 use report::Explain;
@@ -191,7 +183,7 @@ use walk::Bytes;
 #[doc(hidden)]
 pub mod __bench {
     use super::{walk, Bytes, Malformed};
-    use crate::bson::RawDocument;
+    use mongo_schema_core::bson::RawDocument;
 
     /// Reads every element of `doc` (recursively) with `validate_raw`'s BSON reader and
     /// counts them: the floor under `validate_raw`'s time.
@@ -333,4 +325,48 @@ macro_rules! raw_documents {
         }
     };
 }
-crate::__each_bson_major!(raw_documents);
+mongo_schema_core::__each_bson_major!(raw_documents);
+
+#[doc = include_str!("update.md")]
+pub mod update {
+    // The checker's names had a second path here until the update checker's module became
+    // private (`update_check`): deprecated for one release, then removed. `#[deprecated]` has
+    // no effect on a `pub use`, so each is an alias or a wrapper that warns where it is used.
+    use mongo_schema_core::bson::Document;
+
+    /// Deprecated: [`crate::UpdateOptions`].
+    #[deprecated(note = "use `mongo_schema::validate::UpdateOptions`")]
+    #[doc(hidden)]
+    pub type UpdateOptions = crate::UpdateOptions;
+    /// Deprecated: [`crate::UpdateError`].
+    #[deprecated(note = "use `mongo_schema::validate::UpdateError`")]
+    #[doc(hidden)]
+    pub type UpdateError = crate::UpdateError;
+    /// Deprecated: [`crate::Finding`].
+    #[deprecated(note = "use `mongo_schema::validate::Finding`")]
+    #[doc(hidden)]
+    pub type Finding = crate::Finding;
+    /// Deprecated: [`crate::FindingKind`].
+    #[deprecated(note = "use `mongo_schema::validate::FindingKind`")]
+    #[doc(hidden)]
+    pub type FindingKind = crate::FindingKind;
+
+    /// Deprecated: [`crate::filter_matches`].
+    #[deprecated(note = "use `mongo_schema::validate::filter_matches`")]
+    #[doc(hidden)]
+    pub fn filter_matches(document: &Document, filter: &Document) -> Result<bool, crate::UpdateError> {
+        crate::filter_matches(document, filter)
+    }
+    /// Deprecated: [`crate::lint_update`].
+    #[deprecated(note = "use `mongo_schema::validate::lint_update`")]
+    #[doc(hidden)]
+    pub fn lint_update(schema: &Document, update: &Document) -> Vec<crate::Finding> {
+        crate::lint_update(schema, update)
+    }
+    /// Deprecated: [`crate::lint_upsert`].
+    #[deprecated(note = "use `mongo_schema::validate::lint_upsert`")]
+    #[doc(hidden)]
+    pub fn lint_upsert(schema: &Document, filter: &Document, update: &Document) -> Vec<crate::Finding> {
+        crate::lint_upsert(schema, filter, update)
+    }
+}

@@ -1,8 +1,8 @@
 //! The builders of polymorphic (flattened enum) schemas, checked by the validator.
 
-use crate::__private::*;
-use crate::bson::{doc, Bson, Document};
 use crate::Validator;
+use mongo_schema_core::__private::*;
+use mongo_schema_core::bson::{doc, Bson, Document};
 use mongo_schema_core::schema::{nullable, MongoSchema};
 
 fn variant(name: &'static str, body: Body<'static>) -> Variant<'static> {

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use crate::bson::{doc, Bson, Document};
+use mongo_schema_core::bson::{doc, Bson, Document};
 
 use super::value::Malformed;
 

@@ -2,7 +2,7 @@
 //! the BSON type family they restrict, parsed once with mongod's acceptance rules
 //! (`json_schema_parser.cpp`, MongoDB manual "$jsonSchema" and its "Omissions" list).
 
-use crate::bson::{Bson, Document};
+use mongo_schema_core::bson::{Bson, Document};
 
 use super::error::SchemaError;
 use super::keywords::array::ArrayRules;
@@ -12,7 +12,7 @@ use super::keywords::number::NumberRules;
 use super::keywords::object::ObjectRules;
 use super::keywords::string::StringRules;
 use super::types::{Aliases, TypeSet};
-use crate::view::number::{integral, number_of};
+use mongo_schema_core::view::number::{integral, number_of};
 
 /// Every keyword mongod's `$jsonSchema` parser knows.
 const KNOWN: &[&str] = &[
@@ -175,7 +175,9 @@ impl Schema {
         let object = ObjectRules::parse(&kw, ctx)?;
         let logic = LogicRules::parse(&kw, ctx)?;
         let never = ctx.top
-            && types.as_ref().is_some_and(|t| !t.set.contains(crate::bson::spec::ElementType::EmbeddedDocument));
+            && types
+                .as_ref()
+                .is_some_and(|t| !t.set.contains(mongo_schema_core::bson::spec::ElementType::EmbeddedDocument));
         let admits = if never { TypeSet::default() } else { types.as_ref().map_or(TypeSet::ALL, |t| t.set) };
         let others = array.is_none() && object.is_none() && encrypt.is_none() && logic.is_none();
         let restriction = match (string.is_some(), number.is_some()) {
@@ -234,7 +236,7 @@ fn parse_types(kw: &Keywords<'_>, ctx: Ctx<'_>) -> Result<Option<Types>, SchemaE
         (Some(_), None, Some(_)) | (None, Some(_), Some(_)) => Err(ctx.err("encrypt", "$jsonSchema keyword 'encrypt' cannot be used in conjunction with 'type' or 'bsonType', 'encrypt' implies type 'bsonType::BinData'")),
         (Some(spec), None, None) => type_set(spec, ctx, "type", Aliases::Json).map(Some),
         (None, Some(spec), None) => type_set(spec, ctx, "bsonType", Aliases::Bson).map(Some),
-        (None, None, Some(_)) => Ok(Some(Types { set: TypeSet::of(crate::bson::spec::ElementType::Binary), single: true, keyword: "encrypt", spec: Bson::Null })),
+        (None, None, Some(_)) => Ok(Some(Types { set: TypeSet::of(mongo_schema_core::bson::spec::ElementType::Binary), single: true, keyword: "encrypt", spec: Bson::Null })),
         (None, None, None) => Ok(None),
     }
 }

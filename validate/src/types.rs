@@ -1,7 +1,7 @@
 //! `bsonType` and `type` type sets.
 
-use crate::bson::spec::ElementType;
 use mongo_schema_contract::bson::{ALIASES, NUMBER};
+use mongo_schema_core::bson::spec::ElementType;
 
 /// A set of BSON types, one bit per element type (MinKey and MaxKey get bits 0 and 20).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

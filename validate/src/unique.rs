@@ -34,7 +34,7 @@ use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
 
 use super::equal::{bson_eq, canonical};
 use super::value::{Arr, Doc, Res, Value, View};
-use crate::view::number::{dec_exact_f64, BsonNumber, Dec};
+use mongo_schema_core::view::number::{dec_exact_f64, BsonNumber, Dec};
 
 /// The index of the first element equal to an earlier one, as the pairwise search finds it.
 pub(crate) fn first_duplicate<'a, A: Arr<'a>>(a: A) -> Res<Option<usize>> {
@@ -413,10 +413,10 @@ mod tests {
     use proptest::prelude::*;
 
     use super::first_duplicate;
-    use crate::bson::{doc, spec::BinarySubtype, Binary, Bson, Decimal128, Document, RawDocumentBuf};
     use crate::equal::bson_eq;
     use crate::value::{Arr, Doc, Res, Value, View};
     use crate::walk::Bytes;
+    use mongo_schema_core::bson::{doc, spec::BinarySubtype, Binary, Bson, Decimal128, Document, RawDocumentBuf};
 
     /// The definition: the first element equal to an earlier one, every pair tried in order.
     fn pairwise<'a, A: Arr<'a>>(a: A) -> Res<Option<usize>> {
@@ -712,8 +712,8 @@ mod tests {
 
 #[cfg(test)]
 mod timing {
-    use crate::bson::{doc, Bson, Document, RawDocumentBuf};
     use crate::Validator;
+    use mongo_schema_core::bson::{doc, Bson, Document, RawDocumentBuf};
     use std::time::Instant;
 
     fn inputs() -> Vec<(&'static str, Document)> {
@@ -723,7 +723,7 @@ mod timing {
             (0..50_000).map(|i| if i % 2 == 0 { Bson::Int32(i) } else { Bson::Double(f64::from(i) + 0.5) }).collect();
         let docs: Vec<Bson> = (0..20_000).map(|i| Bson::Document(doc! { "x": i, "y": "k", "z": [i, 1] })).collect();
         let decimals: Vec<Bson> = (0..50_000)
-            .map(|i| Bson::Decimal128(format!("{i}.25").parse::<crate::bson::Decimal128>().unwrap()))
+            .map(|i| Bson::Decimal128(format!("{i}.25").parse::<mongo_schema_core::bson::Decimal128>().unwrap()))
             .collect();
         vec![
             ("100000 distinct strings", doc! { "a": strings }),

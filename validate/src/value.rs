@@ -1,24 +1,24 @@
 //! One view over BSON values, whether decoded (`&Bson`, here) or raw bytes (our own reader,
 //! in `walk`), so the validator is written once and monomorphised twice.
 
-use crate::bson::spec::ElementType;
-use crate::bson::{Bson, Document};
+use mongo_schema_core::bson::spec::ElementType;
+use mongo_schema_core::bson::{Bson, Document};
 
 use super::bytes::same;
-use crate::view::number::{BsonNumber, Dec};
+use mongo_schema_core::view::number::{BsonNumber, Dec};
 
 /// Raw bytes that do not parse as BSON (only `validate_raw` can meet them).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Malformed(pub String);
 
-impl From<crate::compat::RawError> for Malformed {
-    fn from(err: crate::compat::RawError) -> Self {
+impl From<mongo_schema_core::compat::RawError> for Malformed {
+    fn from(err: mongo_schema_core::compat::RawError) -> Self {
         Malformed(err.to_string())
     }
 }
 
-impl From<crate::compat::RawError> for Box<Malformed> {
-    fn from(err: crate::compat::RawError) -> Self {
+impl From<mongo_schema_core::compat::RawError> for Box<Malformed> {
+    fn from(err: mongo_schema_core::compat::RawError) -> Self {
         Box::new(Malformed::from(err))
     }
 }
@@ -169,12 +169,12 @@ impl<'a> Value<'a> for Decoded<'a> {
     }
 }
 
-fn timestamp_bits(t: crate::bson::Timestamp) -> u64 {
+fn timestamp_bits(t: mongo_schema_core::bson::Timestamp) -> u64 {
     (u64::from(t.time) << 32) | u64::from(t.increment)
 }
 
 /// Fields of a decoded document, in stored order.
-pub(crate) struct BsonFields<'a>(crate::bson::document::Iter<'a>);
+pub(crate) struct BsonFields<'a>(mongo_schema_core::bson::document::Iter<'a>);
 
 impl<'a> Iterator for BsonFields<'a> {
     type Item = Res<(&'a str, Decoded<'a>)>;

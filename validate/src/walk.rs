@@ -18,12 +18,12 @@
 //! checked slice access, and out-of-range reads become [`Malformed`]. The only `unsafe` is
 //! calls of `bytes::known_str` on bytes just checked to be ASCII or equal to a `str`'s.
 
-use crate::bson::spec::ElementType;
-use crate::bson::{Bson, RawDocument};
+use mongo_schema_core::bson::spec::ElementType;
+use mongo_schema_core::bson::{Bson, RawDocument};
 
 use super::bytes::{array, cstring_len, known_str, same, utf8};
 use super::value::{Arr, Doc, FieldIter, Malformed, Res, Value, View};
-use crate::view::number::{BsonNumber, Dec};
+use mongo_schema_core::view::number::{BsonNumber, Dec};
 
 /// A BSON document known to be framed: at least 5 bytes, its length prefix equal to its
 /// length, and its last byte 0. Its elements are checked when iterated.
@@ -481,9 +481,9 @@ mod tests {
     //! and on many corruptions of it, both must yield the same elements, the same values and
     //! errors at the same places (iteration stopping or going on the same way).
 
-    use crate::bson::oid::ObjectId;
-    use crate::bson::spec::BinarySubtype;
-    use crate::bson::{
+    use mongo_schema_core::bson::oid::ObjectId;
+    use mongo_schema_core::bson::spec::BinarySubtype;
+    use mongo_schema_core::bson::{
         doc, Binary, Bson, DateTime, Decimal128, JavaScriptCodeWithScope, RawBsonRef, RawDocument, RawDocumentBuf,
         Regex, Timestamp,
     };
@@ -666,7 +666,7 @@ mod tests {
     #[test]
     fn corrupted_bytes_read_as_bson_reads_them() {
         let original = sample();
-        let mut next = crate::xorshift(0x2545_f491_4f6c_dd1du64);
+        let mut next = mongo_schema_core::__testing::xorshift(0x2545_f491_4f6c_dd1du64);
         let interesting = [0u8, 1, 2, 3, 4, 5, 0x7f, 0x80, 0xc3, 0xff, 0x0c, 0x0f, 0x11, 0x13];
         for _ in 0..30_000 {
             let mut bytes = original.clone();

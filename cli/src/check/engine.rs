@@ -6,7 +6,7 @@
 use super::error::{CheckError, CheckErrorKind};
 use super::report::DryRunReport;
 use crate::dump::{self, Batch, DumpError, DumpReader};
-use crate::Validator;
+use mongo_schema_validate::Validator;
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, Read};
 use std::path::Path;

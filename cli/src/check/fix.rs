@@ -7,10 +7,10 @@
 //! never fails half way on a document that also breaks another rule.
 
 use super::report::Group;
-use crate::bson::{doc, Bson, Document};
-use crate::render::js_string;
-use crate::view::SchemaView;
-use crate::Validator;
+use mongo_schema_core::bson::{doc, Bson, Document};
+use mongo_schema_core::render::js_string;
+use mongo_schema_core::view::SchemaView;
+use mongo_schema_validate::Validator;
 
 /// Said once above the fixes: why they bypass validation and what that needs.
 pub const BYPASS_NOTE: &str = "the fixes below pass `bypassDocumentValidation: true`: each mends one rule, \
@@ -53,7 +53,7 @@ const CONVERSIONS: &[(&str, &str, &[&str])] = &[
 /// as `migrate::Model::renames` and a [`Registration`]'s `renames` hold them).
 ///
 /// [`DryRunReport`]: super::DryRunReport
-/// [`Registration`]: crate::Registration
+/// [`Registration`]: mongo_schema_core::command::Registration
 pub fn suggest(
     db: &str,
     collection: &str,

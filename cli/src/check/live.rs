@@ -4,9 +4,9 @@
 //! validator then explains each one, grouped as the dump check groups them.
 
 use super::report::DryRunReport;
-use crate::bson::{doc, Bson, Document};
-use crate::migrate::server::{CommandError, Server};
-use crate::validate::Validator;
+use mongo_schema_core::bson::{doc, Bson, Document};
+use mongo_schema_migrate::server::{CommandError, Server};
+use mongo_schema_validate::Validator;
 
 /// What to select on the server.
 #[derive(Debug, Clone, Default)]

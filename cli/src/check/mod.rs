@@ -21,8 +21,8 @@ pub use inputs::{dump_directory, plan, Plan, Target};
 pub use live::{live_check, LiveCheck, LiveReport};
 pub use report::{dry_run, DryRunReport, Group};
 
-use crate::bson::Document;
-use crate::validate::Validator;
+use mongo_schema_core::bson::Document;
+use mongo_schema_validate::Validator;
 
 /// What documents of `db.collection` are held to: the `$jsonSchema` of `validator` (the
 /// `{"$jsonSchema": ...}` migrations install), or for a time-series collection (which
@@ -34,10 +34,11 @@ pub fn schema_to_check(
     validator: &Document,
     timeseries: bool,
 ) -> Result<Document, CheckError> {
-    if let Some(schema) = crate::view::SchemaView::of_validator(validator) {
+    if let Some(schema) = mongo_schema_core::view::SchemaView::of_validator(validator) {
         return Ok(schema.document().clone());
     }
-    let registered = crate::registered().into_iter().find(|r| r.db == db && r.collection == collection);
+    let registered =
+        mongo_schema_core::command::registered().into_iter().find(|r| r.db == db && r.collection == collection);
     match registered {
         Some(r) if timeseries => Ok((r.json_schema)()),
         _ => Err(CheckError::new(
@@ -50,7 +51,7 @@ pub fn schema_to_check(
 /// The validator of `schema` for `db.collection`, naming the Rust field behind each path
 /// when a registered type has exactly this schema.
 pub fn validator_for(db: &str, collection: &str, schema: &Document) -> Result<Validator, CheckError> {
-    let registered = crate::registered()
+    let registered = mongo_schema_core::command::registered()
         .into_iter()
         .find(|r| r.db == db && r.collection == collection && (r.json_schema)() == *schema);
     let compiled = match registered {

@@ -1,9 +1,9 @@
 //! A validator's dry run over existing documents: failures counted by document path and
 //! keyword with a few `_id`s each, so a tightening can be judged before it is enforced.
 
-use crate::bson::{Bson, RawBsonRef, RawDocument, RawDocumentBuf};
 use crate::dump::DumpError;
-use crate::validate::{alias_of, join, ValidationError, Validator, Violation};
+use mongo_schema_core::bson::{Bson, RawBsonRef, RawDocument, RawDocumentBuf};
+use mongo_schema_validate::{alias_of, join, ValidationError, Validator, Violation};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 

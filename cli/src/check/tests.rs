@@ -1,8 +1,8 @@
 //! Each way a check stops, told by its kind.
 
 use super::*;
-use crate::bson::doc;
 use crate::dump::{DumpError, DumpErrorKind};
+use mongo_schema_core::bson::doc;
 use std::error::Error as _;
 use std::path::{Path, PathBuf};
 
@@ -56,7 +56,7 @@ fn inputs_that_cannot_be_read_or_hold_nothing() {
     assert_eq!(kind(check(&empty)), CheckErrorKind::Empty);
 
     // a whole document, then 3 bytes of the next one's length prefix
-    let whole = crate::bson::RawDocumentBuf::try_from(&doc! { "_id": 1 }).unwrap();
+    let whole = mongo_schema_core::bson::RawDocumentBuf::try_from(&doc! { "_id": 1 }).unwrap();
     let bytes = [whole.as_bytes(), &[9, 0, 0]].concat();
     let cut = dir.path().join("cut.bson");
     std::fs::write(&cut, &bytes).unwrap();

@@ -3,12 +3,12 @@
 //! progress bar and its two reports (text and JSON).
 
 use super::shared::{chain, select, Exit};
-use crate::bson::Document;
 use crate::check::{self, suggest, CheckError, DryRunReport, Fix, Plan, BYPASS_NOTE};
-use crate::migrate::Model;
-use crate::Validator;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
+use mongo_schema_core::bson::Document;
+use mongo_schema_migrate::Model;
+use mongo_schema_validate::Validator;
 use serde::Serialize;
 use std::io::{self, IsTerminal, Read, Write};
 use std::num::NonZeroUsize;
@@ -156,7 +156,7 @@ fn read_preference(from: ReadFrom) -> mongodb::options::ReadPreference {
 }
 
 /// `check --uri`: each selected model's collection on the deployment (see
-/// [`live_check`](crate::migrate::live_check::live_check)), printed as the dump check
+/// [`live_check`](mongo_schema_migrate::live_check::live_check)), printed as the dump check
 /// prints, with what the server counted and how.
 #[cfg(feature = "driver")]
 fn live(models: &[Model], args: &CheckArgs, uri: &str, out: &mut dyn Write) -> Result<i32, Exit> {

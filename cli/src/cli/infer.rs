@@ -3,11 +3,11 @@
 //! It needs no model, and reads only: nothing is created or changed anywhere.
 
 use super::shared::{chain, Exit, Output};
-#[cfg(feature = "driver")]
-use crate::bson::Document;
 use crate::dump::Metadata;
 use crate::infer::{self, Collection, Input};
 use clap::Args;
+#[cfg(feature = "driver")]
+use mongo_schema_core::bson::Document;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -234,13 +234,13 @@ fn live(_uri: &str, _args: &InferArgs) -> Result<Vec<Input>, Exit> {
 /// documents sampled (or all read), nothing written.
 #[cfg(feature = "driver")]
 fn live(uri: &str, args: &InferArgs) -> Result<Vec<Input>, Exit> {
-    use crate::bson::doc;
-    use crate::migrate::server::Server;
+    use mongo_schema_core::bson::doc;
+    use mongo_schema_migrate::server::Server;
     let db = args.db.as_deref().expect("clap requires --db with --uri");
     let server = &mut super::server::connect(uri)?
         .reading_from(mongodb::options::ReadPreference::SecondaryPreferred { options: None });
     let failed =
-        |what: String| move |e: crate::migrate::server::CommandError| Exit(2, format!("{what}: {}", chain(&e)));
+        |what: String| move |e: mongo_schema_migrate::server::CommandError| Exit(2, format!("{what}: {}", chain(&e)));
     let mut listed: Vec<(String, Option<Document>, [Option<String>; 2])> = Vec::new();
     let command = doc! { "listCollections": 1, "filter": { "type": "collection" } };
     let mut bad = None;
@@ -284,9 +284,9 @@ fn live(uri: &str, args: &InferArgs) -> Result<Vec<Input>, Exit> {
         let reply =
             server.run_command(db, doc! { "count": &name }).map_err(failed(format!("cannot count {namespace}")))?;
         let total = match reply.get("n") {
-            Some(crate::bson::Bson::Int32(n)) => u64::try_from(*n).unwrap_or(0),
-            Some(crate::bson::Bson::Int64(n)) => u64::try_from(*n).unwrap_or(0),
-            Some(crate::bson::Bson::Double(n)) => *n as u64,
+            Some(mongo_schema_core::bson::Bson::Int32(n)) => u64::try_from(*n).unwrap_or(0),
+            Some(mongo_schema_core::bson::Bson::Int64(n)) => u64::try_from(*n).unwrap_or(0),
+            Some(mongo_schema_core::bson::Bson::Double(n)) => *n as u64,
             _ => return Err(Exit(2, format!("{namespace}: `count` answered without `n`: {reply}"))),
         };
         let mut indexes = Vec::new();

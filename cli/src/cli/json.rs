@@ -4,11 +4,13 @@
 //! `"other"` (the state, outcome or drift status), never as Rust's debug text.
 
 use super::rehearse::DataSteps;
-use crate::bson::{Bson, DateTime};
-use crate::migrate::apply::{DriftStatus, MigrationFile, Outcome};
-use crate::migrate::gate::Failing;
-use crate::migrate::record::{State, Status};
 use crate::simulate::Rehearsal;
+use mongo_schema_core::bson::{Bson, DateTime};
+use mongo_schema_migrate::apply::Outcome;
+use mongo_schema_migrate::drift::DriftStatus;
+use mongo_schema_migrate::file::MigrationFile;
+use mongo_schema_migrate::gate::Failing;
+use mongo_schema_migrate::record::{State, Status};
 use serde::Serialize;
 use std::path::Path;
 

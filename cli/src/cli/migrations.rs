@@ -3,10 +3,10 @@
 
 use super::rehearse;
 use super::shared::{chain, chain_then, Exit, Output};
-use crate::migrate::apply::MigrationFile;
-use crate::migrate::order::Progress;
-use crate::migrate::{self, MigrateError, MigrateOptions, Model};
 use crate::simulate::{self, Rehearsal, Samples};
+use mongo_schema_migrate::file::MigrationFile;
+use mongo_schema_migrate::order::Progress;
+use mongo_schema_migrate::{self as migrate, MigrateError, MigrateOptions, Model};
 use serde::Serialize;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -83,7 +83,7 @@ fn live(
     samples: &mut Samples,
 ) -> Result<Vec<Progress>, Exit> {
     let server = &mut super::server::connect(uri)?;
-    let todo = crate::migrate::apply::to_apply(server, files, state_db).map_err(|e| Exit(2, chain(&e)))?;
+    let todo = mongo_schema_migrate::apply::to_apply(server, files, state_db).map_err(|e| Exit(2, chain(&e)))?;
     let touched: Vec<MigrationFile> = todo.iter().map(|(f, _)| (*f).clone()).collect();
     let progress = rehearse::progress(server, state_db, files)?;
     rehearse::from_server(server, &rehearse::namespaces(&touched), size, samples)?;

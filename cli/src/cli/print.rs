@@ -3,9 +3,9 @@
 //! its documents' size.
 
 use super::shared::Exit;
-use crate::migrate::Model;
-use crate::render::{js_line_comment, mongosh_create_collection, mongosh_run_command};
 use clap::ValueEnum;
+use mongo_schema_core::render::{js_line_comment, mongosh_create_collection, mongosh_run_command};
+use mongo_schema_migrate::Model;
 use serde_json::json;
 use std::io::Write;
 
@@ -54,16 +54,14 @@ fn print_js(model: &Model) -> String {
 
 /// What else a migration installs for `model`: its indexes, and its shard key (through
 /// mongos); as (database, comment, command).
-fn option_commands(model: &Model) -> Vec<(String, String, crate::bson::Document)> {
+fn option_commands(model: &Model) -> Vec<(String, String, mongo_schema_core::bson::Document)> {
     let mut commands = Vec::new();
     if !model.options.indexes.is_empty() {
-        let command =
-            crate::bson::doc! { "createIndexes": &model.collection, "indexes": model.options.indexes.clone() };
+        let command = mongo_schema_core::bson::doc! { "createIndexes": &model.collection, "indexes": model.options.indexes.clone() };
         commands.push((model.db.clone(), "its indexes:".to_owned(), command));
     }
     if !model.options.shard_key.is_empty() {
-        let command =
-            crate::bson::doc! { "shardCollection": model.namespace(), "key": model.options.shard_key.clone() };
+        let command = mongo_schema_core::bson::doc! { "shardCollection": model.namespace(), "key": model.options.shard_key.clone() };
         let comment = "its shard key (through mongos, on a sharded cluster):".to_owned();
         commands.push(("admin".to_owned(), comment, command));
     }
@@ -73,7 +71,7 @@ fn option_commands(model: &Model) -> Vec<(String, String, crate::bson::Document)
 fn print_json(models: &[Model]) -> String {
     let items: Vec<serde_json::Value> = models.iter().map(|m| {
         let (create, coll_mod) = m.commands();
-        let relaxed = |d: crate::bson::Document| crate::bson::Bson::Document(d).into_relaxed_extjson();
+        let relaxed = |d: mongo_schema_core::bson::Document| mongo_schema_core::bson::Bson::Document(d).into_relaxed_extjson();
         let size = match worst_case_size(m) {
             Some(bytes) => json!({ "worstCaseBytes": bytes }),
             None => json!({ "unboundedBy": unbounded_by(m).map(|(path, why)| format!("{path}: {why}")) }),
@@ -110,7 +108,7 @@ fn size_note(model: &Model) -> String {
 /// not say), the first field of a kind whose size only the type bounds: binary data, or a
 /// value of any BSON type.
 fn unbounded_by(model: &Model) -> Option<(String, &'static str)> {
-    use crate::view::{SchemaView, Unbounds};
+    use mongo_schema_core::view::{SchemaView, Unbounds};
     let schema = SchemaView::of_validator(&model.validator)?;
     let (path, why) = schema.unbounded(Unbounds::ByKeywords).or_else(|| schema.unbounded(Unbounds::AlsoByTypes))?;
     Some((path, why.text()))

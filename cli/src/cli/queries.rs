@@ -29,7 +29,7 @@ pub(crate) fn run(args: QueriesArgs, out: &mut dyn Write) -> Result<i32, Exit> {
     if args.explain {
         return explain(&queries, args.uri.as_deref().unwrap_or_default(), args.format, out);
     }
-    let models = mongo_schema_core::registered();
+    let models = mongo_schema_core::command::registered();
     let found = catalogue(&models, &queries);
     match args.format {
         Output::Text => out.write_all(text_report(&found).as_bytes())?,
@@ -40,7 +40,7 @@ pub(crate) fn run(args: QueriesArgs, out: &mut dyn Write) -> Result<i32, Exit> {
 
 #[cfg(feature = "driver")]
 fn explain(queries: &[&RegisteredQuery], uri: &str, format: Output, out: &mut dyn Write) -> Result<i32, Exit> {
-    use crate::migrate::driver::MongoServer;
+    use mongo_schema_migrate::driver::MongoServer;
     let mut server = MongoServer::connect(uri).map_err(|e| Exit(2, super::shared::chain(&e)))?;
     let found = crate::queries::explain_check(&mut server, queries);
     match format {

@@ -3,11 +3,12 @@
 //! JSON.
 
 use super::shared::{chain, Exit};
-use crate::bson::{doc, Document};
 use crate::check::plan;
-use crate::migrate::apply::{MigrationFile, Server};
-use crate::migrate::Model;
 use crate::simulate::{Rehearsal, Samples};
+use mongo_schema_core::bson::{doc, Document};
+use mongo_schema_migrate::file::MigrationFile;
+use mongo_schema_migrate::server::Server;
+use mongo_schema_migrate::Model;
 use serde::Serialize;
 use std::collections::BTreeSet;
 use std::io::{self, Write};
@@ -34,8 +35,8 @@ pub(super) fn progress(
     server: &mut dyn Server,
     state_db: &str,
     files: &[MigrationFile],
-) -> Result<Vec<crate::migrate::order::Progress>, Exit> {
-    use crate::migrate::record::{progress_of, read_records};
+) -> Result<Vec<mongo_schema_migrate::order::Progress>, Exit> {
+    use mongo_schema_migrate::record::{progress_of, read_records};
     let records = read_records(server, state_db)
         .map_err(|e| Exit(2, format!("reading the migration records in {state_db}: {}", chain(&e))))?;
     Ok(progress_of(&records, files))

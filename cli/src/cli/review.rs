@@ -2,9 +2,9 @@
 //! `driver`), printed as a table per item or as JSON for CI; exit 1 on any fail.
 
 use super::shared::{chain, Exit};
-use crate::migrate::Model;
 use crate::review::{review_uri, Options, Report};
 use clap::{Args, ValueEnum};
+use mongo_schema_migrate::Model;
 use std::io::Write;
 use std::path::PathBuf;
 

@@ -4,18 +4,22 @@
 use super::json::{compact, shown_time, ApplyReport, DriftReport, DryRunReport, StatusReport};
 use super::rehearse;
 use super::shared::{chain, Exit, Output};
-use crate::bson::Bson;
-use crate::migrate::apply::{
-    apply_with, drift, resolve, revert_with, schedule_with, status_with, to_apply_with, ApplyError, ApplyOptions,
-    DriftStatus, Event, MigrationFile, Outcome, Resolution, Server, DEFAULT_STATE_DB,
-};
-use crate::migrate::driver::MongoServer;
-use crate::migrate::gate::{enforced_failing, validated_namespaces};
-use crate::migrate::lock::LockOptions;
-use crate::migrate::order::Wait;
-use crate::migrate::record::State;
-use crate::migrate::{pending, Model, Phase};
 use clap::{Args, Subcommand};
+use mongo_schema_core::bson::Bson;
+use mongo_schema_migrate::apply::{
+    apply_with, resolve, revert_with, schedule_with, status_with, to_apply_with, ApplyError, ApplyOptions, Event,
+    Outcome, Resolution,
+};
+use mongo_schema_migrate::drift::{drift, DriftStatus};
+use mongo_schema_migrate::driver::MongoServer;
+use mongo_schema_migrate::file::MigrationFile;
+use mongo_schema_migrate::gate::{enforced_failing, validated_namespaces};
+use mongo_schema_migrate::lock::LockOptions;
+use mongo_schema_migrate::order::Wait;
+use mongo_schema_migrate::record::State;
+use mongo_schema_migrate::record::DEFAULT_STATE_DB;
+use mongo_schema_migrate::server::Server;
+use mongo_schema_migrate::{pending, Model, Phase};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -483,8 +487,8 @@ mod tests {
     //! committed snapshots: a report of every variant, serialized as the commands print it
     //! (pretty here, for the reader of the snapshot; the commands print it compact).
     use super::*;
-    use crate::migrate::gate::Failing;
-    use crate::migrate::record::Status;
+    use mongo_schema_migrate::gate::Failing;
+    use mongo_schema_migrate::record::Status;
 
     fn pretty(report: &impl serde::Serialize) -> String {
         serde_json::to_string_pretty(report).unwrap()
@@ -512,7 +516,7 @@ mod tests {
 
     #[test]
     fn status_json_of_every_state() {
-        let at = crate::bson::DateTime::from_millis(1_700_000_000_123);
+        let at = mongo_schema_core::bson::DateTime::from_millis(1_700_000_000_123);
         let line = |name: &str, state: Option<State>| Status { name: name.into(), state };
         let lines = [
             line("0001_init", Some(State::Applied { at, verified: true, deferred: vec![] })),
@@ -556,18 +560,18 @@ mod tests {
         let (first, second) = (file("0001_init"), file("0002_tighten"));
         let in_force = InForce {
             name: "the expand validator of 0001_init (step 2)".into(),
-            validator: crate::bson::doc! { "$jsonSchema": { "required": ["a"] } },
+            validator: mongo_schema_core::bson::doc! { "$jsonSchema": { "required": ["a"] } },
             level: "strict".into(),
             action: "error".into(),
         };
-        let refusal = |after: Option<crate::bson::Document>| Refusal {
-            before: crate::bson::doc! { "_id": 1, "b": 2 },
+        let refusal = |after: Option<mongo_schema_core::bson::Document>| Refusal {
+            before: mongo_schema_core::bson::doc! { "_id": 1, "b": 2 },
             after,
             paths: vec!["a: required".into()],
             reason: "the updated document fails validation (121)".into(),
             origin: Origin::Given("a $sample of db_shop.t_order".into()),
             documents: 3,
-            ids: vec![crate::bson::Bson::Int32(1)],
+            ids: vec![mongo_schema_core::bson::Bson::Int32(1)],
             admitted_later: false,
         };
         let finding = |statement: Option<usize>, verdict: Verdict| Finding {
@@ -575,7 +579,7 @@ mod tests {
             step: 2,
             statement,
             command: "update db_shop.t_order".into(),
-            phase: crate::migrate::Phase::Expand,
+            phase: mongo_schema_migrate::Phase::Expand,
             verdict,
         };
         let rehearsal = Rehearsal {
@@ -584,7 +588,7 @@ mod tests {
                     Some(1),
                     Verdict::Refused {
                         in_force: in_force.clone(),
-                        shapes: vec![refusal(Some(crate::bson::doc! { "_id": 1, "b": 3 })), refusal(None)],
+                        shapes: vec![refusal(Some(mongo_schema_core::bson::doc! { "_id": 1, "b": 3 })), refusal(None)],
                     },
                 ),
                 finding(Some(2), Verdict::NotSimulated("the stage $lookup is not modelled".into())),

@@ -13,14 +13,14 @@ pub(crate) fn chain_then(error: &dyn std::error::Error, fix: &str) -> String {
 }
 
 fn said(error: &dyn std::error::Error, fix: Option<&str>) -> String {
-    let mut said = crate::migrate::server::causes(error);
+    let mut said = mongo_schema_migrate::server::causes(error);
     if let Some(fix) = fix {
         said[0] = format!("{}; {fix}", said[0]);
     }
     said.join("\n  caused by: ")
 }
-use crate::migrate::Model;
 use clap::ValueEnum;
+use mongo_schema_migrate::Model;
 use std::io;
 
 /// How a report is printed: `--format text` (for people, the default) or `json` (one
@@ -60,8 +60,8 @@ pub(crate) fn select(models: &[Model], name: Option<&str>) -> Result<Vec<Model>,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::migrate::apply::ApplyError;
-    use crate::migrate::server::CommandError;
+    use mongo_schema_migrate::apply::ApplyError;
+    use mongo_schema_migrate::server::CommandError;
     use std::sync::Arc;
 
     #[test]

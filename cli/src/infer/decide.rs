@@ -10,9 +10,9 @@ use super::model::{self, Container, Helper, Index, IndexKey, Item, Mongo, Rule, 
 use super::names::{pascal, snake, variant_name, KEYWORDS, RESERVED};
 use super::render;
 use super::stats::{Kind, Object, Seen, Values, MAX_LENGTH};
-use crate::bson::Document;
 use mongo_schema_contract::case::RenameRule;
 use mongo_schema_contract::naming;
+use mongo_schema_core::bson::Document;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Distinct strings at most for an enum.
@@ -938,7 +938,7 @@ fn camel_case(object: &Object, renames: &BTreeMap<String, String>) -> bool {
 /// The indexes of a root the derive states, from `listIndexes`; those it cannot state are
 /// noted instead.
 fn indexes(indexes: &[Document], ctx: &mut Ctx) -> Vec<Index> {
-    use crate::bson::Bson;
+    use mongo_schema_core::bson::Bson;
     let mut out = Vec::new();
     for index in indexes {
         let name = index.get_str("name").unwrap_or_default().to_owned();
@@ -1080,7 +1080,7 @@ mod tests {
     //! What is decided, read from the model: types, `Option`s, attributes, waivers, items
     //! and their order, never from the Rust text.
     use super::*;
-    use crate::bson::{doc, DateTime, RawDocumentBuf};
+    use mongo_schema_core::bson::{doc, DateTime, RawDocumentBuf};
 
     fn input(collection: &str, docs: &[Document]) -> Input {
         let mut stats = super::super::stats::Collection::default();
@@ -1113,18 +1113,18 @@ mod tests {
         (0..40)
             .map(|i| {
                 let mut d = doc! {
-                    "_id": crate::bson::oid::ObjectId::from_bytes([i as u8; 12]),
-                    "orderNo": if i % 3 == 0 { crate::bson::Bson::Int64(i) } else { crate::bson::Bson::Int32(i as i32) },
+                    "_id": mongo_schema_core::bson::oid::ObjectId::from_bytes([i as u8; 12]),
+                    "orderNo": if i % 3 == 0 { mongo_schema_core::bson::Bson::Int64(i) } else { mongo_schema_core::bson::Bson::Int32(i as i32) },
                     "totalAmount": 1.5 + i as f64,
                     "status": (if i % 2 == 0 { "paid" } else { "shipped" }),
                     "shipTo": { "city": "Lyon", "zipCode": "69001" },
-                    "lineItems": (0..(i % 7)).map(|n| crate::bson::Bson::Int32(n as i32)).collect::<Vec<_>>(),
+                    "lineItems": (0..(i % 7)).map(|n| mongo_schema_core::bson::Bson::Int32(n as i32)).collect::<Vec<_>>(),
                     "createTime": DateTime::from_millis(i * 1000),
                 };
                 match i % 4 {
                     0 => {}
                     1 => {
-                        d.insert("giftMessage", crate::bson::Bson::Null);
+                        d.insert("giftMessage", mongo_schema_core::bson::Bson::Null);
                     }
                     _ => {
                         d.insert("giftMessage", format!("note {i}"));

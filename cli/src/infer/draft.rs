@@ -3,7 +3,7 @@
 //! steps) and the drafted source, with the numbers and text people read in it.
 
 use super::stats::Collection;
-use crate::bson::Document;
+use mongo_schema_core::bson::Document;
 use serde::Serialize;
 
 /// What to run next, after reading the drafted models (docs/MIGRATIONS.md, "Adopting an
@@ -127,7 +127,7 @@ impl Existing {
         let level = level.unwrap_or("strict").to_owned();
         let action = action.unwrap_or("error").to_owned();
         Existing {
-            validator: crate::bson::Bson::Document(validator.clone()).into_relaxed_extjson(),
+            validator: mongo_schema_core::bson::Bson::Document(validator.clone()).into_relaxed_extjson(),
             enforced: action == "error" && level != "off",
             level,
             action,
@@ -221,7 +221,7 @@ mod tests {
     use super::super::decide::round_up;
     use super::super::names::{pascal, snake};
     use super::*;
-    use crate::bson::{doc, RawDocumentBuf};
+    use mongo_schema_core::bson::{doc, RawDocumentBuf};
 
     /// `db_app.<collection>` holding `docs`, as a dump gives it (no count, index or validator).
     pub(super) fn input(collection: &str, docs: &[Document]) -> Input {
@@ -299,7 +299,7 @@ mod tests {
 #[cfg(test)]
 mod discriminator_tests {
     use super::*;
-    use crate::bson::doc;
+    use mongo_schema_core::bson::doc;
 
     fn candidates(docs: &[Document]) -> Vec<Candidate> {
         draft(&[super::tests::input("t_event", docs)]).collections.remove(0).candidates
@@ -388,11 +388,11 @@ mod discriminator_tests {
 #[cfg(test)]
 mod index_tests {
     use super::*;
-    use crate::bson::doc;
+    use mongo_schema_core::bson::doc;
 
     #[test]
     fn indexes_become_attributes_and_what_cannot_be_stated_is_noted() {
-        let d = doc! { "_id": 1, "email": "a@b.c", "expireTime": crate::bson::DateTime::from_millis(0), "tags": ["x"], "cats": ["y"] };
+        let d = doc! { "_id": 1, "email": "a@b.c", "expireTime": mongo_schema_core::bson::DateTime::from_millis(0), "tags": ["x"], "cats": ["y"] };
         let indexes = vec![
             doc! { "v": 2, "key": { "_id": 1 }, "name": "_id_" },
             doc! { "v": 2, "key": { "email": 1 }, "name": "email_1", "unique": true, "sparse": true },
@@ -427,7 +427,7 @@ mod index_tests {
 #[cfg(test)]
 mod validator_tests {
     use super::*;
-    use crate::bson::doc;
+    use mongo_schema_core::bson::doc;
 
     /// An existing validator is quoted with its level and action, mongod's defaults where
     /// they are not stated, and whether a failing write is refused.
@@ -468,7 +468,7 @@ mod validator_tests {
 #[cfg(test)]
 mod key_tests {
     use super::*;
-    use crate::bson::doc;
+    use mongo_schema_core::bson::doc;
 
     #[test]
     fn keys_no_field_may_have_are_left_out_and_reported() {
@@ -485,7 +485,7 @@ mod key_tests {
 #[cfg(test)]
 mod wide_root_tests {
     use super::*;
-    use crate::bson::doc;
+    use mongo_schema_core::bson::doc;
 
     #[test]
     fn a_root_with_keys_that_are_data_keeps_them_in_a_flattened_map() {

@@ -6,8 +6,8 @@
 //! anomalies from that.
 
 use super::stats::{Field, Kind, Object};
-use crate::bson::{Bson, Document};
 use mongo_schema_contract::naming::{self, FieldCase};
+use mongo_schema_core::bson::{Bson, Document};
 use std::collections::BTreeMap;
 
 /// Keys written in each case: one-word keys (`status`, `email`) fit both and count in neither.
@@ -360,7 +360,7 @@ pub(super) fn tags(object: &Object) -> Vec<Tag> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bson::doc;
+    use mongo_schema_core::bson::doc;
 
     #[test]
     fn the_deployment_names_index_keys_and_validator_fields() {

@@ -102,7 +102,7 @@ pub fn render_json(draft: &Draft) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bson::{doc, Document, RawDocumentBuf};
+    use mongo_schema_core::bson::{doc, Document, RawDocumentBuf};
 
     /// A collection of every part of the report: a total, an existing validator, notes
     /// (an index not drafted), each kind of field, anomalies with examples, candidates.

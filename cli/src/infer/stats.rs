@@ -2,7 +2,7 @@
 //! Every part of it is bounded (distinct strings, keys, array lengths and example `_id`s
 //! are capped), so memory follows the state, never the number of documents read.
 
-use crate::bson::{RawBsonRef, RawDocument};
+use mongo_schema_core::bson::{RawBsonRef, RawDocument};
 use std::collections::BTreeMap;
 
 /// Distinct strings kept per path: the enum candidates. More, and the path is free text.
@@ -85,7 +85,7 @@ impl Kind {
             RawBsonRef::String(_) => Kind::String,
             RawBsonRef::Document(_) => Kind::Object,
             RawBsonRef::Array(_) => Kind::Array,
-            RawBsonRef::Binary(b) if b.subtype == crate::bson::spec::BinarySubtype::Uuid => Kind::Uuid,
+            RawBsonRef::Binary(b) if b.subtype == mongo_schema_core::bson::spec::BinarySubtype::Uuid => Kind::Uuid,
             RawBsonRef::Binary(_) => Kind::BinData,
             RawBsonRef::Undefined => Kind::Undefined,
             RawBsonRef::ObjectId(_) => Kind::ObjectId,
@@ -251,7 +251,7 @@ pub struct Collection {
 
 impl Collection {
     /// Adds one document to the state.
-    pub fn observe(&mut self, doc: &RawDocument) -> Result<(), crate::compat::RawError> {
+    pub fn observe(&mut self, doc: &RawDocument) -> Result<(), mongo_schema_core::compat::RawError> {
         self.documents += 1;
         let id = match doc.get("_id")? {
             Some(id) => id_text(id),
@@ -269,7 +269,7 @@ pub fn id_text(id: RawBsonRef<'_>) -> String {
         RawBsonRef::String(s) => format!("{s:?}"),
         RawBsonRef::Int32(n) => n.to_string(),
         RawBsonRef::Int64(n) => n.to_string(),
-        other => match crate::bson::Bson::try_from(other) {
+        other => match mongo_schema_core::bson::Bson::try_from(other) {
             Ok(b) => b.into_relaxed_extjson().to_string(),
             Err(_) => "(unreadable _id)".to_owned(),
         },
@@ -277,14 +277,19 @@ pub fn id_text(id: RawBsonRef<'_>) -> String {
 }
 
 impl Object {
-    fn observe(&mut self, doc: &RawDocument, at: &Doc<'_>, depth: usize) -> Result<(), crate::compat::RawError> {
+    fn observe(
+        &mut self,
+        doc: &RawDocument,
+        at: &Doc<'_>,
+        depth: usize,
+    ) -> Result<(), mongo_schema_core::compat::RawError> {
         self.count += 1;
         let mut keys = 0u64;
         let mut mask = 0u64;
         let mut strings: Vec<(usize, &str)> = Vec::new();
         for element in doc.iter() {
             let (key, value) = element?;
-            let key = crate::compat::key_str(key);
+            let key = mongo_schema_core::compat::key_str(key);
             keys += 1;
             if self.overflowed && key != "_id" {
                 self.map.get_or_insert_with(Default::default).observe(value, at, depth + 1)?;
@@ -412,7 +417,12 @@ fn uuid_text(s: &str) -> bool {
 }
 
 impl Values {
-    fn observe(&mut self, value: RawBsonRef<'_>, at: &Doc<'_>, depth: usize) -> Result<(), crate::compat::RawError> {
+    fn observe(
+        &mut self,
+        value: RawBsonRef<'_>,
+        at: &Doc<'_>,
+        depth: usize,
+    ) -> Result<(), mongo_schema_core::compat::RawError> {
         let kind = Kind::of(&value);
         self.kinds.entry(kind).or_default().add(at);
         match value {
@@ -588,7 +598,7 @@ impl Object {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bson::{doc, Document, RawDocumentBuf};
+    use mongo_schema_core::bson::{doc, Document, RawDocumentBuf};
 
     fn observe(collection: &mut Collection, doc: Document) {
         collection.observe(&RawDocumentBuf::try_from(&doc).unwrap()).unwrap();

@@ -4,9 +4,9 @@
 use super::report::{Item, List, Options, Status};
 use super::source;
 use super::uri::{self, Access, Reach, UriFacts};
-use crate::bson::{doc, Bson, Document};
-use crate::migrate::server::{chain, Server};
 use mongo_schema_contract::codes::UNAUTHORIZED;
+use mongo_schema_core::bson::{doc, Bson, Document};
+use mongo_schema_migrate::server::{chain, Server};
 
 /// Built-in roles that administer: a business application never needs them.
 const ADMIN_ROLES: &[&str] = &[
@@ -274,7 +274,9 @@ fn mongos_count(server: &mut dyn Server, options: &Options) -> Result<(u32, Stri
     if let Some(m) = options.mongos {
         return Ok((m, "--mongos".to_owned()));
     }
-    let since = crate::bson::DateTime::from_millis(crate::bson::DateTime::now().timestamp_millis() - 600_000);
+    let since = mongo_schema_core::bson::DateTime::from_millis(
+        mongo_schema_core::bson::DateTime::now().timestamp_millis() - 600_000,
+    );
     let command = doc! { "find": "mongos", "filter": { "ping": { "$gte": since } }, "projection": { "_id": 1 }, "batchSize": 10_000 };
     let reply = server.run_command("config", command).map_err(|e| format!("config.mongos: {}", chain(&e)))?;
     let batch = reply.get_document("cursor").and_then(|c| c.get_array("firstBatch")).map_err(|e| e.to_string())?;

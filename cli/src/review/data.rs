@@ -3,11 +3,11 @@
 //! leaves the deployment; listings for validators and counts.
 
 use super::report::{Item, List, Options, Status};
-use crate::bson::{doc, Bson, Document};
-use crate::migrate::server::{chain, CommandError, Server};
-use crate::migrate::Model;
-use crate::view::{expand_aliases, Reach, SchemaView, Step};
 use mongo_schema_contract::naming;
+use mongo_schema_core::bson::{doc, Bson, Document};
+use mongo_schema_core::view::{expand_aliases, Reach, SchemaView, Step};
+use mongo_schema_migrate::server::{chain, CommandError, Server};
+use mongo_schema_migrate::Model;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The standard's recommended document size (Specification 5).
@@ -113,7 +113,7 @@ fn survey(server: &mut dyn Server, models: &[Model], options: &Options) -> Surve
             continue;
         }
         // views hold no documents; `system.*` and the migration records are not business data
-        let tool = collection.name == crate::migrate::record::STATE_COLLECTION;
+        let tool = collection.name == mongo_schema_migrate::record::STATE_COLLECTION;
         if collection.kind == "view" || collection.name.starts_with("system.") || tool {
             continue;
         }
@@ -334,7 +334,7 @@ fn root_schema(model: &Model) -> Option<Document> {
     if let Some(schema) = SchemaView::of_validator(&model.validator) {
         return Some(schema.document().clone());
     }
-    crate::registered()
+    mongo_schema_core::command::registered()
         .into_iter()
         .find(|r| r.db == model.db && r.collection == model.collection)
         .map(|r| (r.json_schema)())
@@ -703,7 +703,7 @@ fn validator_item(survey: &Survey, models: &[Model], options: &Options) -> Item 
             Some(v) if !v.contains_key("$jsonSchema") => {
                 item.note(Status::Warn, format!("{ns}: a validator without $jsonSchema ({level}, {action})"))
             }
-            Some(v) => match crate::migrate::drift::validator_differences(model, v, &collection.options)[..] {
+            Some(v) => match mongo_schema_migrate::drift::validator_differences(model, v, &collection.options)[..] {
                 [] => item.note(Status::Pass, format!("{ns}: $jsonSchema validator, {level}, {action}")),
                 ref lines => item.note(
                     Status::Fail,
@@ -722,7 +722,7 @@ fn validator_item(survey: &Survey, models: &[Model], options: &Options) -> Item 
         if system || model_of(models, collection).is_some() || !selected(collection, &options.collections) {
             continue;
         }
-        if collection.name == crate::migrate::record::STATE_COLLECTION {
+        if collection.name == mongo_schema_migrate::record::STATE_COLLECTION {
             item.evidence.push(format!("{ns}: the migration records `schema apply` keeps"));
             continue;
         }

@@ -19,8 +19,8 @@ mod report;
 mod source;
 pub mod uri;
 
-use crate::migrate::server::Server;
-use crate::migrate::Model;
+use mongo_schema_migrate::server::Server;
+use mongo_schema_migrate::Model;
 
 pub use report::{Item, List, Options, Report, ReviewError, Status};
 pub use source::{scan_source, Scan, SourceFinding};
@@ -37,7 +37,7 @@ pub fn review(
 ) -> Result<Report, ReviewError> {
     let uri = uri::UriFacts::parse(&options.uri).map_err(ReviewError::Uri)?;
     let hello = server
-        .run_command("admin", crate::bson::doc! { "hello": 1 })
+        .run_command("admin", mongo_schema_core::bson::doc! { "hello": 1 })
         .map_err(|error| ReviewError::Command { command: "hello", error })?;
     let topology = connection::Topology::of(&hello);
     let (mut items, reviewed) = data::review_data(server, models, options);
@@ -49,7 +49,7 @@ pub fn review(
 /// Connects with `options.uri` (and, when it carries credentials, once more without
 /// them) through the official driver, then runs [`review`].
 pub fn review_uri(models: &[Model], options: &Options) -> Result<Report, ReviewError> {
-    use crate::migrate::driver::MongoServer;
+    use mongo_schema_migrate::driver::MongoServer;
     uri::UriFacts::parse(&options.uri).map_err(ReviewError::Uri)?;
     let connect =
         |uri: &str| MongoServer::connect(uri).map_err(|error| ReviewError::Command { command: "connect", error });

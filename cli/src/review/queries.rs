@@ -8,11 +8,11 @@
 use super::connection::Topology;
 use super::data::{model_selected, number, Collection};
 use super::report::{Item, List, Options, Status};
-use crate::bson::{doc, Bson, DateTime, Document};
-use crate::migrate::drift::{match_indexes, IndexMatch};
-use crate::migrate::server::{chain, CommandError, Server};
-use crate::migrate::Model;
 use mongo_schema_contract::codes::{NAMESPACE_NOT_FOUND, UNAUTHORIZED};
+use mongo_schema_core::bson::{doc, Bson, DateTime, Document};
+use mongo_schema_migrate::drift::{match_indexes, IndexMatch};
+use mongo_schema_migrate::server::{chain, CommandError, Server};
+use mongo_schema_migrate::Model;
 use std::collections::{BTreeMap, BTreeSet};
 
 const QUERIES: List = List::Queries;

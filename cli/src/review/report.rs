@@ -1,6 +1,6 @@
 //! What a review reports: each checklist item's status, evidence and fix.
 
-use crate::migrate::server::CommandError;
+use mongo_schema_migrate::server::CommandError;
 use serde::Serialize;
 use std::fmt;
 use std::path::PathBuf;

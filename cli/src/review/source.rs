@@ -77,7 +77,7 @@ fn walk(dir: &Path, scan: &mut Scan) -> io::Result<()> {
 
 /// Each connection string in `line` that carries a literal password, redacted.
 pub fn credentials_in(line: &str) -> Vec<String> {
-    crate::uri::credentials(line)
+    crate::redact::credentials(line)
         .into_iter()
         .filter(|c| is_literal(&line[c.password.clone()]))
         .map(|c| format!("{}****{}", &line[c.start..c.password.start], &line[c.password.end..c.end]))

@@ -1,5 +1,5 @@
 //! The deploy rehearsed: the steps in the order `apply` runs them (the one
-//! [`schedule`](crate::migrate::order::schedule), asked again after each step as `apply` asks
+//! [`schedule`](mongo_schema_migrate::order::schedule), asked again after each step as `apply` asks
 //! it), first the run with the release, then `apply --contract`; each collection's validator,
 //! level and action as the steps install them; each data step run over the collection's
 //! sample documents.
@@ -7,12 +7,12 @@
 use super::finding::{Finding, InForce, Origin, Refusal, Verdict};
 use super::shapes;
 use super::statement::{self, Judge, Ran, Sample};
-use crate::bson::{Bson, Document};
-use crate::migrate::apply::{FileStep, MigrationFile, MigrationKind};
-use crate::migrate::order::{schedule, writes, Planned, Progress};
-use crate::migrate::Phase;
-use crate::validate::Validator;
-use crate::view::SchemaView;
+use mongo_schema_core::bson::{Bson, Document};
+use mongo_schema_core::view::SchemaView;
+use mongo_schema_migrate::file::{FileStep, MigrationFile, MigrationKind};
+use mongo_schema_migrate::order::{schedule, writes, Planned, Progress};
+use mongo_schema_migrate::Phase;
+use mongo_schema_validate::Validator;
 use std::collections::BTreeMap;
 
 /// What one data statement met: for a replay on a server (the agreement tests do that).

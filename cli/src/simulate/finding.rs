@@ -1,8 +1,8 @@
 //! What the rehearsal found about one data step: refused (the validator it meets, each
 //! document shape and the paths that fail, what to do), or not simulated (why).
 
-use crate::bson::Document;
-use crate::migrate::Phase;
+use mongo_schema_core::bson::Document;
+use mongo_schema_migrate::Phase;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -59,7 +59,7 @@ pub struct Refusal {
     /// How many sample documents of this shape the step refuses.
     pub documents: usize,
     /// `_id`s of those documents, in the order the step meets them.
-    pub ids: Vec<crate::bson::Bson>,
+    pub ids: Vec<mongo_schema_core::bson::Bson>,
     /// Whether the written document is admitted by the collection's last validator (the
     /// contract's): then the step is right but runs too early.
     pub admitted_later: bool,
@@ -330,5 +330,5 @@ fn relaxed(doc: &Document) -> String {
 }
 
 fn extended(doc: &Document) -> Value {
-    crate::bson::Bson::Document(doc.clone()).into_relaxed_extjson()
+    mongo_schema_core::bson::Bson::Document(doc.clone()).into_relaxed_extjson()
 }

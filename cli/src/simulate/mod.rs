@@ -1,6 +1,6 @@
 //! The deploy rehearsed before it happens: every pending data step run over sample
 //! documents, in the order `apply` runs them (the migrations crate's one
-//! [`schedule`](crate::migrate::order::schedule), asked again after each step as `apply`
+//! [`schedule`](mongo_schema_migrate::order::schedule), asked again after each step as `apply`
 //! does: a held data step after the contract it waits for), each under the validator in force at that
 //! point (the expand validator for the steps that run with the release, the same or the
 //! contract's for those of `apply --contract`), and every step whose result mongod would
@@ -23,7 +23,7 @@
 //! ```no_run
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! use mongo_schema_cli::simulate::{rehearse_release, Samples};
-//! use mongo_schema_migrate::apply::MigrationFile;
+//! use mongo_schema_migrate::file::MigrationFile;
 //!
 //! // or `mongo_schema::migrations!("migrations").migrations()`
 //! let paths = mongo_schema_migrate::pending("migrations".as_ref())?;
@@ -45,9 +45,9 @@ pub use deploy::{Rehearsed, Trace};
 pub use finding::{Finding, InForce, Origin, Refusal, Verdict};
 pub use statement::Sample;
 
-use crate::bson::Document;
-use crate::migrate::apply::{MigrationFile, MigrationKind};
-use crate::migrate::order::Progress;
+use mongo_schema_core::bson::Document;
+use mongo_schema_migrate::file::{MigrationFile, MigrationKind};
+use mongo_schema_migrate::order::Progress;
 use std::collections::BTreeMap;
 
 /// Documents the caller gives, by collection (`db.collection`): a dump's, a deployment's
@@ -101,7 +101,7 @@ impl Rehearsal {
 }
 
 /// Rehearses the deploy of `files` from `progress` (one per file, where its record says it
-/// stands: [`progress_of`](crate::migrate::record::progress_of)): the validators the steps
+/// stands: [`progress_of`](mongo_schema_migrate::record::progress_of)): the validators the steps
 /// done installed are in force, the `samples` stored; then the run with the release and
 /// `apply --contract`, step by step as `apply` runs them.
 pub fn rehearse(files: &[MigrationFile], progress: &[Progress], samples: &Samples) -> Rehearsal {
@@ -146,9 +146,9 @@ pub fn rehearse_release(files: &[MigrationFile], samples: &Samples) -> Rehearsal
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bson::{doc, Bson};
-    use crate::migrate::apply::FileStep;
-    use crate::migrate::Phase;
+    use mongo_schema_core::bson::{doc, Bson};
+    use mongo_schema_migrate::file::FileStep;
+    use mongo_schema_migrate::Phase;
 
     const NS: &str = "db_t.t_item";
 

@@ -9,9 +9,9 @@
 //! so a value the generator cannot fit (a pattern none of its candidates match) drops that
 //! shape, never admits a wrong one. Deterministic: the same schema gives the same documents.
 
-use crate::bson::{doc, oid::ObjectId, Bson, DateTime, Document};
-use crate::validate::Validator;
-use crate::view::{Items, SchemaView};
+use mongo_schema_core::bson::{doc, oid::ObjectId, Bson, DateTime, Document};
+use mongo_schema_core::view::{Items, SchemaView};
+use mongo_schema_validate::Validator;
 
 /// Nested documents deeper than this are given their base value only.
 const DEPTH: usize = 6;

@@ -3,9 +3,9 @@
 //! applier, and the result judged by the validator in force at its level and action.
 
 use super::finding::{Origin, Refusal};
-use crate::bson::{doc, Bson, Document};
-use crate::validate::{filter_matches, UpdateError, UpdateOptions, Validator};
-use crate::view::SchemaView;
+use mongo_schema_core::bson::{doc, Bson, Document};
+use mongo_schema_core::view::SchemaView;
+use mongo_schema_validate::{filter_matches, UpdateError, UpdateOptions, Validator};
 
 /// A sample document of a collection, with where it came from.
 #[derive(Debug, Clone, PartialEq)]
@@ -75,9 +75,9 @@ impl Judge<'_> {
     }
 }
 
-fn violations(error: &crate::validate::ValidationError) -> Vec<String> {
+fn violations(error: &mongo_schema_validate::ValidationError) -> Vec<String> {
     match error {
-        crate::validate::ValidationError::Invalid(failure) => failure
+        mongo_schema_validate::ValidationError::Invalid(failure) => failure
             .violations()
             .iter()
             .map(|v| match v.path.as_str() {

@@ -498,7 +498,7 @@ pub const fn is_monotonic(facts: SchemaFacts, object_id: bool) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::MongoSchema;
+    use crate::schema::MongoSchema;
 
     fn field<T: MongoSchema>(ident: &'static str) -> FieldFacts {
         FieldFacts { name: ident, ident, ..T::FIELD }

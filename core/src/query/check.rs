@@ -754,9 +754,9 @@ const fn literal_at(path: &'static str, at: &Reached, value: &str) {
     panic!("{}", message.as_str())
 }
 
-/// The value class (see [`super::value`]) of the values compared with `path` of `M` by an
+/// The value class (see [`Stores`](super::Stores)) of the values compared with `path` of `M` by an
 /// equality, a range or `$in` (`element`: the items of an array field, for `$all`);
-/// [`super::value::ANY`] where the key is unknown (its own check reports it).
+/// `value::ANY` where the key is unknown (its own check reports it).
 pub const fn value_class<M: MongoSchema>(path: &'static str) -> u8 {
     match reach(M::FIELDS, M::NAME, path) {
         Ok(at) => class_of(&at),

@@ -21,14 +21,14 @@ mod tests {
     #[test]
     fn fixed_sizes_match_the_encoder() {
         let header = 4 + 3 + 1; // document: len + element header("a") + NUL
-        let values: [(crate::bson::Bson, crate::BsonKind); 7] = [
-            (crate::bson::Bson::Double(1.5), crate::BsonKind::Double),
-            (crate::bson::Bson::Int32(1), crate::BsonKind::Int),
-            (crate::bson::Bson::Int64(1), crate::BsonKind::Long),
-            (crate::bson::Bson::Boolean(true), crate::BsonKind::Bool),
-            (crate::bson::Bson::Null, crate::BsonKind::Null),
-            (crate::bson::Bson::ObjectId(crate::bson::oid::ObjectId::new()), crate::BsonKind::ObjectId),
-            (crate::bson::Bson::DateTime(crate::bson::DateTime::now()), crate::BsonKind::Date),
+        let values: [(crate::bson::Bson, crate::schema::BsonKind); 7] = [
+            (crate::bson::Bson::Double(1.5), crate::schema::BsonKind::Double),
+            (crate::bson::Bson::Int32(1), crate::schema::BsonKind::Int),
+            (crate::bson::Bson::Int64(1), crate::schema::BsonKind::Long),
+            (crate::bson::Bson::Boolean(true), crate::schema::BsonKind::Bool),
+            (crate::bson::Bson::Null, crate::schema::BsonKind::Null),
+            (crate::bson::Bson::ObjectId(crate::bson::oid::ObjectId::new()), crate::schema::BsonKind::ObjectId),
+            (crate::bson::Bson::DateTime(crate::bson::DateTime::now()), crate::schema::BsonKind::Date),
         ];
         for (value, kind) in values {
             let encoded = crate::compat::to_vec(&crate::bson::doc! { "a": value }).unwrap();

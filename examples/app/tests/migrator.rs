@@ -5,7 +5,8 @@
 #![forbid(unsafe_code)]
 #![cfg(feature = "driver")]
 
-use mongo_schema::migrate::apply::{Outcome, DEFAULT_STATE_DB};
+use mongo_schema::migrate::apply::Outcome;
+use mongo_schema::migrate::record::DEFAULT_STATE_DB;
 use mongo_schema::migrate::Migrator;
 use std::path::Path;
 use std::process::Command;

@@ -1,7 +1,9 @@
 //! Successive versions of two models, as a team would edit them, for the migration tests.
 #![allow(dead_code)]
 
-use mongo_schema::migrate::apply::{apply_with, ApplyError, ApplyOptions, MigrationFile, Outcome, Server};
+use mongo_schema::migrate::apply::{apply_with, ApplyError, ApplyOptions, Outcome};
+use mongo_schema::migrate::file::MigrationFile;
+use mongo_schema::migrate::server::Server;
 use mongo_schema::migrate::Model;
 
 /// `apply` with the contract phase too: every step of every migration, as once the previous

@@ -10,7 +10,7 @@
 
 #![allow(dead_code)]
 
-use mongo_schema::migrate::apply::MigrationFile;
+use mongo_schema::migrate::file::MigrationFile;
 use mongo_schema::migrate::{migrate, new_data_migration_in, pending, MigrateOptions, Model, Naming, Phase};
 use serde_json::{json, Value};
 use std::path::Path;

@@ -1,7 +1,7 @@
 //! `minItems`, `maxItems`, `uniqueItems`, `items`, `additionalItems`: restrictions that
 //! apply to arrays only.
 
-use crate::bson::{doc, Bson, Document};
+use mongo_schema_core::bson::{doc, Bson, Document};
 
 use crate::error::SchemaError;
 use crate::report::{leaf, spec, Explain};

@@ -1,7 +1,7 @@
 //! `encrypt` (the value is client-side encrypted: binData subtype 6) and `encryptMetadata`
 //! (checked for shape, no effect on matching). MongoDB manual, "encrypt Schema Keyword".
 
-use crate::bson::{doc, Bson, Document};
+use mongo_schema_core::bson::{doc, Bson, Document};
 
 use crate::error::SchemaError;
 use crate::report::Explain;
@@ -57,9 +57,9 @@ impl Encrypt {
 
 /// The plaintext type byte of an FLE 1 blob: subtype (1 = deterministic, 2 = random),
 /// 16 bytes of key id, then the original BSON type.
-fn blob_type(bytes: &[u8]) -> Option<crate::bson::spec::ElementType> {
+fn blob_type(bytes: &[u8]) -> Option<mongo_schema_core::bson::spec::ElementType> {
     match bytes {
-        [1 | 2, rest @ ..] if rest.len() >= 17 => crate::bson::spec::ElementType::from(rest[16]),
+        [1 | 2, rest @ ..] if rest.len() >= 17 => mongo_schema_core::bson::spec::ElementType::from(rest[16]),
         _ => None,
     }
 }

@@ -1,6 +1,6 @@
 //! `allOf`, `anyOf`, `oneOf`, `not`, `enum`: apply to values of every type.
 
-use crate::bson::{doc, Bson, Document};
+use mongo_schema_core::bson::{doc, Bson, Document};
 
 use super::array::count_of;
 use crate::equal::bson_eq;
@@ -385,11 +385,11 @@ impl LogicRules {
 
 #[cfg(test)]
 mod tests {
-    use crate::bson::doc;
     use crate::Validator;
+    use mongo_schema_core::bson::doc;
 
     /// The paths a failing document's violations name.
-    fn paths(validator: &Validator, d: crate::bson::Document) -> Vec<(String, &'static str)> {
+    fn paths(validator: &Validator, d: mongo_schema_core::bson::Document) -> Vec<(String, &'static str)> {
         let failure = validator.validate(&d).unwrap_err();
         failure.failure().unwrap().violations().iter().map(|v| (v.path.clone(), v.keyword)).collect()
     }

@@ -3,12 +3,12 @@
 
 use std::cmp::Ordering;
 
-use crate::bson::{doc, Bson, Document};
+use mongo_schema_core::bson::{doc, Bson, Document};
 
 use crate::error::SchemaError;
 use crate::report::{leaf, spec, Explain};
 use crate::schema::{Ctx, Keywords};
-use crate::view::number::{compare, divisor_of, is_multiple_of, number_of, BsonNumber, Dec};
+use mongo_schema_core::view::number::{compare, divisor_of, is_multiple_of, number_of, BsonNumber, Dec};
 
 #[derive(Debug)]
 pub(crate) struct NumberRules {

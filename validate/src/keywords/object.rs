@@ -2,7 +2,7 @@
 //! `maxProperties`, `dependencies`: restrictions that apply to embedded documents (and to the
 //! root document).
 
-use crate::bson::{doc, Bson, Document};
+use mongo_schema_core::bson::{doc, Bson, Document};
 
 use super::array::{count_of, Additional};
 use crate::bytes::same;

@@ -1,7 +1,7 @@
 //! `pattern`, `maxLength`, `minLength`: restrictions that apply to strings only
 //! (MongoDB manual, "$jsonSchema" keyword table: "strings").
 
-use crate::bson::{Bson, Document};
+use mongo_schema_core::bson::{Bson, Document};
 
 use crate::error::SchemaError;
 use crate::pattern::{Dialect, Found, Pattern};

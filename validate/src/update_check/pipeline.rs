@@ -2,9 +2,9 @@
 //! `$unset`, `$project`, `$replaceRoot`/`$replaceWith`, each stage evaluating its expressions
 //! against the document it receives; the result replaces the document (its `_id` kept).
 
-use crate::bson::{oid::ObjectId, Bson, Document};
 use mongo_schema_contract::codes::{IMMUTABLE_FIELD, INVALID_ID_FIELD, INVALID_OPTIONS};
 use mongo_schema_contract::location_code;
+use mongo_schema_core::bson::{oid::ObjectId, Bson, Document};
 
 use super::expr::{self, Env, Expr};
 use super::format::{document_string, element, type_name, value_string};
@@ -471,7 +471,7 @@ pub(crate) fn finish(current: &Document, out: Document, inserting: bool) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bson::doc;
+    use mongo_schema_core::bson::doc;
 
     fn run(current: Document, stages: Vec<Document>) -> Result<Document, UpdateError> {
         let p = Pipeline::parse(&stages)?;

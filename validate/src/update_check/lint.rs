@@ -22,9 +22,9 @@
 
 use std::fmt;
 
-use crate::bson::{doc, Bson, DateTime, Document, Timestamp};
-use crate::view::{Items, Resolved, SchemaView, Step};
 use mongo_schema_contract::bson::NUMBER_ALIASES;
+use mongo_schema_core::bson::{doc, Bson, DateTime, Document, Timestamp};
+use mongo_schema_core::view::{Items, Resolved, SchemaView, Step};
 
 use super::super::Validator;
 use super::format::{type_name, value_text};

@@ -2,8 +2,8 @@
 
 use std::fmt;
 
-use crate::bson::Document;
 use mongo_schema_contract::codes::{ServerCode, DOCUMENT_VALIDATION_FAILURE, IMMUTABLE_FIELD};
+use mongo_schema_core::bson::Document;
 
 use super::super::report::Failure;
 

@@ -6,8 +6,8 @@ use std::cmp::Ordering;
 use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 
-use crate::bson::{Bson, Document};
 use mongo_schema_contract::codes::{BAD_VALUE, CONFLICTING_UPDATE_OPERATORS, FAILED_TO_PARSE};
+use mongo_schema_core::bson::{Bson, Document};
 
 use super::ops::{Leaf, Op};
 use super::path::{check_path, identifiers, index, part, Part};

@@ -3,7 +3,7 @@
 //! `"text"`), an aggregation value as `Value` prints it (`{a: 1, b: "x"}`, [`value_string`]),
 //! C's `%g` ([`g`]) and ISO dates ([`iso_date`]), which `$convert` to string writes too.
 
-use crate::bson::{Bson, Document};
+use mongo_schema_core::bson::{Bson, Document};
 
 /// `name: value`, as in "Cannot create field 'b' in element {a: 1}".
 pub(crate) fn element(name: &str, value: &Bson) -> String {
@@ -176,7 +176,7 @@ pub(crate) fn document_string(d: &Document) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bson::doc;
+    use mongo_schema_core::bson::doc;
 
     #[test]
     fn strings_as_mongod_writes_them() {

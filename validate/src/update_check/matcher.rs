@@ -6,9 +6,9 @@
 
 use std::cmp::Ordering;
 
-use crate::bson::{Bson, Document};
 use mongo_schema_contract::bson;
 use mongo_schema_contract::codes::BAD_VALUE;
+use mongo_schema_core::bson::{Bson, Document};
 
 use super::order::{compare, rank};
 use super::UpdateError;

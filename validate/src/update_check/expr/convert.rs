@@ -3,14 +3,14 @@
 //! may replace), or `Unsupported` for a conversion this crate does not model; and mongod's
 //! `coerceToBool` ([`truthy`]), which `$convert` to bool and the logical operators share.
 
-use crate::bson::{Bson, DateTime, Decimal128};
 use mongo_schema_contract::codes::BAD_VALUE;
+use mongo_schema_core::bson::{Bson, DateTime, Decimal128};
 
 use super::super::arith::{self, is_number};
 use super::super::format::{formattable, g, iso_date, type_name};
 use super::super::UpdateError;
 use super::{unsupported, Target, Val};
-use crate::view::number::Dec;
+use mongo_schema_core::view::number::Dec;
 
 /// Why a value did not convert.
 pub(crate) enum Conv {

@@ -13,7 +13,7 @@ mod convert;
 mod eval;
 mod parse;
 
-use crate::bson::Bson;
+use mongo_schema_core::bson::Bson;
 
 use super::UpdateError;
 
@@ -85,9 +85,9 @@ fn unsupported(what: impl Into<String>) -> UpdateError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bson::{doc, Document};
     use mongo_schema_contract::codes::INVALID_PIPELINE_OPERATOR;
     use mongo_schema_contract::location_code;
+    use mongo_schema_core::bson::{doc, Document};
 
     fn run(e: Bson, root: Document) -> Result<Val, UpdateError> {
         parse(&e, &[])?.eval(&Env { root: Bson::Document(root), now: 0, vars: Vec::new() })

@@ -1,7 +1,7 @@
 //! The static update lint for a derived type.
 
-use crate::bson::Document;
 use crate::{lint_update, lint_upsert, Finding};
+use mongo_schema_core::bson::Document;
 
 use mongo_schema_core::schema::MongoSchema;
 

@@ -4,9 +4,9 @@
 
 use std::cmp::Ordering;
 
-use crate::bson::{Bson, DateTime, Document};
 use mongo_schema_contract::codes::CONVERSION_FAILURE;
 use mongo_schema_contract::location_code;
+use mongo_schema_core::bson::{Bson, DateTime, Document};
 
 use super::super::arith::{self, is_number, Product, Sum};
 use super::super::format::{type_name, value_string};

@@ -9,13 +9,13 @@
 //!   `ExpressionSubtract` do them: the widest operand type wins, an integer overflow gives a
 //!   double, `$add` keeps a running double exactly as 34 digits when a decimal arrives.
 
-use crate::bson::{Bson, DateTime, Decimal128};
 use mongo_schema_contract::codes::TYPE_MISMATCH;
 use mongo_schema_contract::location_code;
+use mongo_schema_core::bson::{Bson, DateTime, Decimal128};
 
 use super::format::type_name;
 use super::UpdateError;
-use crate::view::number::{compare, BsonNumber, Dec};
+use mongo_schema_core::view::number::{compare, BsonNumber, Dec};
 
 #[derive(Clone, Copy)]
 pub(crate) enum Op {

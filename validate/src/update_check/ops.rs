@@ -5,8 +5,8 @@ use std::cell::{Cell, RefCell};
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
-use crate::bson::{Bson, DateTime, Document, Timestamp};
 use mongo_schema_contract::codes::{BAD_VALUE, FAILED_TO_PARSE, TYPE_MISMATCH};
+use mongo_schema_core::bson::{Bson, DateTime, Document, Timestamp};
 
 use super::arith::{self, ArithError};
 use super::format::{element, type_name, value_text};

@@ -2,9 +2,9 @@
 //! document: a malformed expression is refused with mongod's error, an operator mongod knows
 //! and this crate does not model is `Unsupported`.
 
-use crate::bson::{Bson, Document};
 use mongo_schema_contract::codes::{ServerCode, FAILED_TO_PARSE, INVALID_PIPELINE_OPERATOR};
 use mongo_schema_contract::location_code;
+use mongo_schema_core::bson::{Bson, Document};
 
 use super::super::UpdateError;
 use super::{unsupported, Expr, Fun, Target, Var};

@@ -3,11 +3,11 @@
 
 use std::cmp::Ordering;
 
-use crate::bson::{Bson, Document};
+use mongo_schema_core::bson::{Bson, Document};
 
 use super::super::equal::{as_num, canonical};
 use super::super::value::{Decoded, Value, View};
-use crate::view::number::{compare as compare_numbers, BsonNumber};
+use mongo_schema_core::view::number::{compare as compare_numbers, BsonNumber};
 
 type BView<'a> = View<'a, &'a Document, &'a [Bson]>;
 

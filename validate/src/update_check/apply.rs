@@ -4,11 +4,11 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
-use crate::bson::{oid::ObjectId, Bson, Document};
 use mongo_schema_contract::codes::{
     BAD_VALUE, DOLLAR_PREFIXED_FIELD_NAME, FAILED_TO_PARSE, IMMUTABLE_FIELD, INVALID_ID_FIELD, NOT_SINGLE_VALUE_FIELD,
     PATH_NOT_VIABLE,
 };
+use mongo_schema_core::bson::{oid::ObjectId, Bson, Document};
 
 use super::format::{document, element};
 use super::matcher;

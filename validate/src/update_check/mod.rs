@@ -1,72 +1,8 @@
-//! Updates checked before they are sent: [`Validator::check_update`] applies an update
-//! document to a document exactly as mongod 6.0 does, then validates the result, and answers
-//! what mongod would: the updated document, mongod's own error for an update it refuses, or
-//! write error 121 with the `errInfo` mongod returns.
-//!
-//! ```
-//! use mongo_schema::bson::doc;
-//! use mongo_schema::validate::UpdateError;
-//! use mongo_schema::Validator;
-//!
-//! let schema = doc! { "bsonType": "object", "properties": { "n": { "bsonType": "int", "maximum": 10 } } };
-//! let validator = Validator::new(&schema)?;
-//! let current = doc! { "_id": 1, "n": 9 };
-//! assert_eq!(validator.check_update(&current, &doc! { "$inc": { "n": 1 } })?, doc! { "_id": 1, "n": 10 });
-//!
-//! let err = validator.check_update(&current, &doc! { "$inc": { "n": 2 } }).unwrap_err();
-//! assert_eq!(err.code(), Some(121));
-//! let err = validator.check_update(&current, &doc! { "$set": { "n": 1 }, "$inc": { "n": 1 } }).unwrap_err();
-//! assert_eq!(err.server_code(), Some(mongo_schema::codes::CONFLICTING_UPDATE_OPERATORS));
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
-//!
-//! # Semantics (mongod 6.0, held to the server by `drivertests/tests/update_mongod.rs`)
-//!
-//! The differential test applies generated documents and updates with mongod 6.0.5 and here,
-//! and requires the same bytes or the same error (code, message word for word, `errInfo`).
-//! What it established:
-//!
-//! * mongod parses the whole update (operators, paths, operands, `$pull` conditions, array
-//!   filters) before it looks at a document, so a malformed update is refused even when the
-//!   filter matches nothing; its errors come in the order of the update document.
-//! * All paths of all operators form one tree, applied in the order of names (byte by byte,
-//!   names made of digits by their value), whatever order the update lists them in: new
-//!   fields are appended in that order, an existing field keeps its place. Two paths where
-//!   one is the other or runs through it are refused (40, ConflictingUpdateOperators); so
-//!   are `$` and `$[]` under one array, and two array-filter children that update one path
-//!   of the same element ("Update created a conflict at ...").
-//! * A missing path is created with embedded documents (an index creates a field named by
-//!   it); an index past an array's end pads it with nulls; a path through a value that is
-//!   neither a document nor (by index) an array is refused (28, PathNotViable), except by
-//!   `$unset` and a `$setOnInsert` that does not insert. `$unset` of an array element sets it
-//!   to null.
-//! * `$inc`/`$mul`: int32 results that overflow become int64, int64 overflow is refused (2),
-//!   an int with a double gives a double, anything with a decimal a decimal (a double
-//!   widened to 15 digits first); `$inc` on a missing field sets the operand, `$mul` sets
-//!   zero of the operand's type; a result equal to the stored value (`-0.0` and `0.0`,
-//!   decimal `1.0` and `1.00`) leaves the stored one.
-//! * `$min`/`$max`, `$sort`, `$addToSet`, `$pullAll` and `$pull` compare values in mongod's
-//!   order across types (numbers by value, then strings, documents, arrays...); `$sort` is
-//!   stable, `$position` inserts before `$sort`, `$slice` comes last.
-//! * The position `$` stands for is the array element a filter condition matched through
-//!   (elements are tried before the array itself); with several such conditions, the last
-//!   in mongod's order (by kind of operator, then path) wins; none comes from inside an `$or`
-//!   of several clauses, nor from an element the path names by index. `$rename` reads its source when the
-//!   destination is reached, after the fields ordered before it were updated.
-//! * Only an update that changed something is validated (mongod's per-operator no-op
-//!   detection: `$unset` of an array element always counts, `$push` with a `$sort` always
-//!   counts); an upsert's insert always is. `_id` may not change (66, ImmutableField),
-//!   checked when its operator runs. An upsert starts from the filter's equality fields in
-//!   path order.
-//! * An update document without operators replaces the document (keeping its `_id`).
-//!
-//! Not modelled, reported as [`UpdateError::Unsupported`] rather than guessed: query
-//! operators other than comparisons, `$in`/`$nin`, `$ne`, `$exists`, `$type`, `$size`,
-//! `$elemMatch`, `$not` and `$and`/`$or`/`$nor` (in the filter, `$pull` conditions and `arrayFilters`),
-//! regexes there, decimal results that need more than 128-bit exact arithmetic. Pipeline
-//! updates are checked by [`Validator::check_pipeline_update`] (held to the server by
-//! `drivertests/tests/update_pipeline_mongod.rs`) for the stages and expressions it lists.
-//! Collations are not modelled (strings compare by bytes, as without one).
+//! The update checker behind [`Validator::check_update`]: parse an update as mongod does,
+//! apply it (one path tree, mongod's order, no-op detection), and the static lint. What it
+//! decides, and how the differential tests hold it to mongod, is documented on the public
+//! page `validate::update` (`validate/src/update.md`); the items are re-exported at the crate
+//! root.
 
 // No function here over 100 lines (of code: blank and comment lines do not count), so each
 // step of mongod's update reads on one screen; `scripts/lint.sh` runs clippy with warnings
@@ -89,7 +25,7 @@ mod tree;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
-use crate::bson::Document;
+use mongo_schema_core::bson::Document;
 
 pub use error::UpdateError;
 pub use lint::{lint_update, lint_upsert, Finding, FindingKind};
