@@ -92,7 +92,7 @@ pub mod view {
 }
 
 #[doc(hidden)]
-pub use mongo_schema_core::{__fields_node, __private, __query_value};
+pub use mongo_schema_core::{__fields_node, __private};
 
 /// mongod's error codes with their names (`BAD_VALUE` is 2 `"BadValue"`): what
 /// the update checker answers (`UpdateError::server_code`, feature `validator`) and what

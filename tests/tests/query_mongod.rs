@@ -233,6 +233,12 @@ fn every_accepted_form_finds_what_the_hand_written_filter_finds() {
     same(&coll, &q, doc! { "status": "Shipped", "paid": true }, by_id());
     let q = query!(QueryOrder, { "status": Status::Cancelled });
     same(&coll, &q, doc! { "status": "Cancelled" }, by_id());
+    // references to the enum and to a string: the runtime's one impl for `&T`
+    let shipped = String::from("Shipped");
+    let q = query!(QueryOrder, { "status": { "$in": [&wanted[1], &Status::Paid] } });
+    same(&coll, &q, doc! { "status": { "$in": ["Cancelled", "Paid"] } }, by_id());
+    let q = query!(QueryOrder, { "status": &shipped });
+    same(&coll, &q, doc! { "status": "Shipped" }, by_id());
     let q = query!(QueryOrder, { "note": null });
     same(&coll, &q, doc! { "note": null }, by_id());
     let no_note: Option<String> = None;

@@ -3,7 +3,6 @@
 //! tables into `Document`s, so each model costs little to compile.
 
 pub use crate::__fields_node as fields_node;
-pub use crate::__query_value as query_value;
 pub use crate::bson::{Bson, Document};
 pub use crate::command::{
     Capped, Clustered, Collation, Index, IndexKey, MongoCollection, Registered, Registration, Timeseries,
@@ -14,7 +13,7 @@ pub use crate::paths::{child, flat, Array, Bounded, Leaf, Node, Path};
 pub use crate::paths::{resolve as path_resolve, FieldPath, Resolved};
 /// What `query!` expands to.
 pub use crate::query::check as query_check;
-pub use crate::query::value::{kinds, serialized, value, values, Class, Kind, Stores};
+pub use crate::query::value::{kinds, serialized, value, values, variant, Class, Kind, Stores};
 pub use crate::query::{
     plan::enforce as query_enforce, Direction, Filter, Op, Pred, Query, RegisteredQuery, Shape as QueryShape,
 };
@@ -33,26 +32,3 @@ pub mod rules;
 
 pub use builders::*;
 pub use facts::*;
-
-/// A derived enum of unit variants compared with a key storing one (`EnumVariant`):
-/// `#[derive(MongoSchema)]` implements it, writing each variant's string as serde does.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __query_value {
-    ($ty:ident { $($variant:ident => $name:literal),* }) => {
-        impl $crate::__private::Stores<$crate::__private::kinds::EnumVariant> for $ty {
-            #[inline]
-            fn to_bson(&self) -> $crate::__private::Bson {
-                #[allow(unreachable_patterns)]
-                let name = match self { $($ty::$variant => $name,)* _ => "" };
-                $crate::__private::Bson::String(::std::string::String::from(name))
-            }
-        }
-        impl $crate::__private::Stores<$crate::__private::kinds::EnumVariant> for &$ty {
-            #[inline]
-            fn to_bson(&self) -> $crate::__private::Bson {
-                <$ty as $crate::__private::Stores<$crate::__private::kinds::EnumVariant>>::to_bson(*self)
-            }
-        }
-    };
-}

@@ -180,9 +180,33 @@ stores!(String:
     String => |v| Bson::String(v.clone()), str => |v| Bson::String(v.to_owned()),
     char => |v| Bson::String(v.to_string()), std::borrow::Cow<'_, str> => |v| Bson::String(v.to_string()),
 );
-stores!(EnumVariant:
-    String => |v| Bson::String(v.clone()), str => |v| Bson::String(v.to_owned()),
-);
+impl Stores<kinds::EnumVariant> for String {
+    #[inline]
+    fn to_bson(&self) -> Bson {
+        Bson::String(self.clone())
+    }
+}
+impl Stores<kinds::EnumVariant> for str {
+    #[inline]
+    fn to_bson(&self) -> Bson {
+        Bson::String(self.to_owned())
+    }
+}
+/// A reference to what a key of a derived enum takes (`&Status::Paid`, `&name`): one impl
+/// here, so that the derive writes one impl per enum (the enum's own) instead of two.
+impl<T: Stores<kinds::EnumVariant> + ?Sized> Stores<kinds::EnumVariant> for &T {
+    #[inline]
+    fn to_bson(&self) -> Bson {
+        (**self).to_bson()
+    }
+}
+
+/// What the derive's `Stores` impl of an enum of unit variants returns: the variant's string.
+#[doc(hidden)]
+#[inline]
+pub fn variant(name: &'static str) -> Bson {
+    Bson::String(String::from(name))
+}
 stores!(Pattern:
     String => |v| Bson::String(v.clone()), str => |v| Bson::String(v.to_owned()),
     crate::bson::Regex => |v| Bson::RegularExpression(v.clone()),
