@@ -353,6 +353,20 @@ fn rows() -> Vec<Row> {
             expect: Expect::Index("tags", true, false),
         },
         Row {
+            name: "multikey: a key bound through the same array leaves the sort in memory",
+            indexes: vec![index("ls", vec![asc("lines.sku"), desc("lines.count")])],
+            collation: None,
+            shape: shape(vec![p("lines.sku", Op::Eq)], vec![("lines.count", DESC)]),
+            expect: Expect::Index("ls", true, false),
+        },
+        Row {
+            name: "multikey: $exists: true bounds an array's key [MinKey, MaxKey]: it sorts",
+            indexes: vec![index("nt", vec![asc("name"), asc("tags")])],
+            collation: None,
+            shape: shape(vec![p("name", Op::Eq), p("tags", Op::Exists(true))], vec![("tags", ASC)]),
+            expect: Expect::Index("nt", false, false),
+        },
+        Row {
             name: "covered: filter and projection in the index, _id excluded",
             indexes: vec![index("nq", vec![asc("name"), asc("qty")])],
             collation: None,

@@ -489,6 +489,10 @@ const fn first_or(conj: &'static [Filter]) -> Option<&'static [&'static [Filter]
 struct PathFacts {
     /// Through an array (a multikey path).
     multikey: bool,
+    /// The length of the path's prefix through its first array (`replies` of
+    /// `replies.authorId`), 0 when it goes through none: keys whose prefixes are the same
+    /// array's share its multikeyness.
+    array_end: usize,
     /// The value at the end (an array's items), when the model knows it.
     kind: Option<BsonKind>,
 }
@@ -510,7 +514,7 @@ const fn all_digits(bytes: &[u8]) -> bool {
 
 /// The facts of `path` (dotted) in `fields`.
 const fn path_facts(fields: Option<&'static [FieldFacts]>, path: &[u8]) -> PathFacts {
-    let mut out = PathFacts { multikey: false, kind: None };
+    let mut out = PathFacts { multikey: false, array_end: 0, kind: None };
     let Some(mut fields) = fields else { return out };
     let mut start = 0;
     loop {
@@ -526,6 +530,9 @@ const fn path_facts(fields: Option<&'static [FieldFacts]>, path: &[u8]) -> PathF
         let facts = field.facts;
         let mut next = end + 1;
         if is_array(facts.shape) {
+            if !out.multikey {
+                out.array_end = end;
+            }
             out.multikey = true;
             // `items.0.price`: a position into the array
             if next < path.len() {
@@ -1075,7 +1082,7 @@ struct Keys {
 
 const fn keys_of(conj: &[Filter], model: &Registration, index: &Index, collation_ok: bool, bounded: bool) -> Keys {
     let mut out = Keys {
-        facts: [PathFacts { multikey: false, kind: None }; MAX_KEYS],
+        facts: [PathFacts { multikey: false, array_end: 0, kind: None }; MAX_KEYS],
         found: [Use { bits: 0, points: 1 }; MAX_KEYS],
         bits: [0; MAX_KEYS],
     };
@@ -1109,6 +1116,25 @@ const fn key_at(index: &Index, path: &str) -> Option<usize> {
 const fn bounds_without_strings(keys: &Keys, k: usize) -> bool {
     let bits = keys.bits[k] & !REGEX_PREFIX;
     !string_path(keys.facts[k]) && bits != 0 && bits & !(EQ | EQ_NULL | IN | LO | HI | ALL | TYPE | MOD) == 0
+}
+
+/// No key of the index through the same array as key `k` (itself included) has bounds
+/// narrower than `[MinKey, MaxKey]`.
+const fn array_unbounded(facts: &Keys, keys: &[(&'static str, IndexKey)], k: usize) -> bool {
+    let end = facts.facts[k].array_end;
+    let path = keys[k].0.as_bytes();
+    let mut j = 0;
+    while j < keys.len() && j < MAX_KEYS {
+        let other = keys[j].0.as_bytes();
+        let shares = facts.facts[j].multikey
+            && facts.facts[j].array_end == end
+            && bytes_eq(path.split_at(end).0, other.split_at(end).0);
+        if shares && facts.bits[j] & !EXISTS_T != 0 {
+            return false;
+        }
+        j += 1;
+    }
+    true
 }
 
 /// The index key `k` is bound to one value (point bounds).
@@ -1175,9 +1201,11 @@ const fn provides_sort_keys(shape: &Shape, facts: &Keys, index: &Index, from: us
             return false;
         }
         way = this;
-        // an array's key sorts only when one scan takes all of it (no bounds on it, no
-        // merge of several scans)
-        if facts.facts[k].multikey && (from > 0 || facts.found[k].bits != 0) {
+        // an array's key sorts only when one scan takes all of it: no merge of several
+        // scans, and no bounds (`$exists: true` bounds it `[MinKey, MaxKey]`) on it nor on
+        // any key through the same array (`{"r.a": 1}` sorted by `r.p` on `{r.a: 1, r.p: 1}`
+        // is a SORT stage; on `{t: 1, l: 1}`, `{t: 1}` sorted by `l` is not)
+        if facts.facts[k].multikey && (from > 0 || !array_unbounded(facts, keys, k)) {
             return false;
         }
         k += 1;
