@@ -508,6 +508,19 @@ fn rows() -> Vec<Row> {
             expect: Expect::Collscan,
         },
         Row {
+            name: "$or beside an indexed equality: mongod also plans the $or, pushing the equality into a branch",
+            indexes: vec![index("nq", vec![asc("name"), asc("qty")]), index("s", vec![asc("seq")])],
+            collation: None,
+            shape: shape(
+                vec![
+                    p("name", Op::Eq),
+                    Filter::Or(leak(vec![leak(vec![p("qty", Op::Eq)]), leak(vec![p("seq", Op::Eq)])])),
+                ],
+                vec![],
+            ),
+            expect: Expect::Index("nq", false, false),
+        },
+        Row {
             name: "$ne: bounds around one value (unselective)",
             indexes: vec![index("q", vec![asc("qty")])],
             collation: None,

@@ -1561,6 +1561,44 @@ const fn whole_sort_scan(shape: &Shape, conj: &'static [Filter], model: &Registr
     sort_scan(shape, &keys_of(conj, model, index, collation_ok, false), index, collation_ok)
 }
 
+/// The indexes of the plan mongod adds for a `$or` beside a conjunction an index bounds
+/// (`{a: v, $or: [{b: w}, {c: x}]}`): each branch's own, or one of `outer` (the indexes the
+/// conjunction bounds) with a later key the branch names, into which mongod pushes the
+/// conjunction's predicate; none when a branch has neither (mongod plans no `$or` then).
+const fn or_candidates(shape: &Shape, conj: &'static [Filter], model: &Registration, outer: u64) -> u64 {
+    let Some(branches) = first_or(conj) else { return 0 };
+    let mut out = 0;
+    let mut b = 0;
+    while b < branches.len() {
+        let found = best_for(shape, branches[b], model);
+        if found.index.is_some() {
+            out |= found.candidates;
+        } else {
+            let mut pushed = 0;
+            let mut n = 0;
+            while n < each_index(model) {
+                if let Some(r) = nth(model, n) {
+                    let keys = r.index(model).keys;
+                    let mut k = 1;
+                    while outer & r.bit() != 0 && k < keys.len() {
+                        if use_of(branches[b], keys[k].0.as_bytes()).bits & BTREE_OPS != 0 {
+                            pushed |= r.bit();
+                        }
+                        k += 1;
+                    }
+                }
+                n += 1;
+            }
+            if pushed == 0 {
+                return 0;
+            }
+            out |= pushed;
+        }
+        b += 1;
+    }
+    out
+}
+
 const EMPTY: Verdict = Verdict {
     index: None,
     candidates: 0,
@@ -1640,6 +1678,8 @@ pub const fn plan(shape: &Shape, model: &Registration) -> Verdict {
     let best = best_for(shape, conj, model);
     v.candidates = best.candidates;
     if let Some(r) = best.index {
+        // mongod plans the `$or` beside the bounded scans when each branch has an index
+        v.candidates |= or_candidates(shape, conj, model, best.candidates);
         v.index = Some(r);
         v.fit = best.fit;
         v.sort_in_memory = sorted && !best.fit.provides_sort && !best.fit.merge_sort;
