@@ -934,6 +934,8 @@ fn heldout_queries() -> Vec<Heldout> {
     heldout!(out, Ticket, query!(Ticket, { "tenant": &tenant, "state": "Open" }, projection = { "tenant": 1, "state": 1, "openedAt": 1, "_id": 0 }, sort = { "openedAt": -1 }, limit = 5));
     heldout!(out, Ticket, query!(Ticket, { "tenant": &tenant, "state": "Open" }, projection = { "tenant": 1, "openedAt": 1 }, limit = 5));
     heldout!(out, Ticket, query!(Ticket, { "channel.kind": "email" }, sort = { "createdAt": -1 }, limit = 10));
+    heldout!(out, Ticket, query!(Ticket, { "channel.kind": "phone", "channel.minutes": { "$gte": 3 } }, sort = { "createdAt": -1 }, limit = 10));
+    heldout!(out, Ticket, query!(Ticket, { "channel.inbox": "support" }, allow(query_unindexed, reason = "held-out: no index")));
     heldout!(out, Ticket, query!(Ticket, { "createdBy": "bot" }, allow(query_unindexed, reason = "held-out: no index")));
     heldout!(out, Ticket, query!(Ticket, { "createdAt": { "$gte": now } }, allow(query_unindexed, reason = "held-out: no index")));
     heldout!(out, Ticket, query!(Ticket, { "traceId": trace }, allow(query_unindexed, reason = "held-out: no index")));
