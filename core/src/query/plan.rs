@@ -1972,6 +1972,101 @@ const fn waive(m: ConstMessage, rule: Rule) -> ConstMessage {
     m.str(", or waive it on the query with `allow(").str(rule.id()).str(", reason = \"...\")`")
 }
 
+/// Why mongod cannot use a declared index whose first key the filter names.
+#[derive(Clone, Copy)]
+enum Unusable {
+    Hidden,
+    Partial(&'static str),
+    Sparse,
+    Collation,
+    Hashed,
+}
+
+/// The first declared index whose first key a predicate of `conj` names and that mongod
+/// cannot use for it, and why: the fix is then that index's, not a new one on its keys.
+const fn unusable_index(conj: &'static [Filter], model: &Registration) -> Option<(usize, Unusable)> {
+    let mut n = 0;
+    while n < model.indexes.len() {
+        let index = &model.indexes[n];
+        if let Some(&(path, kind)) = index.keys.first() {
+            let found = use_of(conj, path.as_bytes());
+            let facts = path_facts(model.fields, path.as_bytes());
+            let collation_ok = same_collation(index_collation(index, model), model.collation);
+            let why = if found.bits == 0 || is_wildcard_key(path) {
+                None
+            } else if index.hidden {
+                Some(Unusable::Hidden)
+            } else if !admissible(index, conj) {
+                match index.partial {
+                    Some(text) => Some(Unusable::Partial(text)),
+                    None => None,
+                }
+            } else if index.sparse && found.bits & MATCH_MISSING != 0 {
+                Some(Unusable::Sparse)
+            } else if !collation_ok && string_path(facts) && found.bits & STRING_OPS != 0 {
+                Some(Unusable::Collation)
+            } else if matches!(kind, IndexKey::Hashed) && found.bits & (LO | HI | REGEX | NE | NIN | NOT) != 0 {
+                Some(Unusable::Hashed)
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                return Some((n, why));
+            }
+        }
+        n += 1;
+    }
+    None
+}
+
+const fn collation_text(m: ConstMessage, c: Option<Collation>) -> ConstMessage {
+    match simple(c) {
+        None => m.str("simple (binary)"),
+        Some(c) => {
+            let m = m.str("{locale: \"").str(c.locale).str("\"");
+            let m = match c.strength {
+                Some(n) => m.str(", strength: ").number(n as u64),
+                None => m,
+            };
+            m.str("}")
+        }
+    }
+}
+
+/// What to write instead when `index` is there but mongod cannot use it.
+const fn unusable_fix(m: ConstMessage, model: &Registration, n: usize, why: Unusable) -> ConstMessage {
+    let index = &model.indexes[n];
+    let m = index_keys(m.str("; the model's index `").str(index.name).str("` "), index);
+    match why {
+        Unusable::Hidden => m.str(
+            " is hidden: mongod keeps it up to date and never plans with it; unhide it (remove `hidden` from its `index(..)`)",
+        ),
+        Unusable::Partial(text) => m
+            .str(" is partial (`partialFilterExpression` ")
+            .str(text)
+            .str(") and the filter does not imply that expression, so mongod cannot use it (it lacks the other documents); add the expression's condition to the filter, or declare the index without `partial`"),
+        Unusable::Sparse => m.str(
+            " is sparse: it holds no document without the key, which `null`, `$exists: false` and negations match, so mongod cannot use it; ask for a value, or declare the index without `sparse`",
+        ),
+        Unusable::Collation => {
+            let m = collation_text(m.str(" compares strings by collation "), index_collation(index, model));
+            collation_text(m.str(" and the query by the collection's, "), model.collation).str(
+                ": mongod uses it only for a query of its collation, which `query!` does not set; declare the index without `collation(..)` (or give the collection that default collation)",
+            )
+        }
+        Unusable::Hashed => {
+            let path = index.keys[0].0;
+            key_name(
+                m.str(" hashes `").str(path).str("`: it answers equalities and `$in` only; for a range add `#[mongo(index(keys("),
+                path,
+            )
+            .str(" = 1)))]` to `")
+            .str(model.name)
+            .str("`")
+        }
+    }
+}
+
 /// The message of `rule` on `shape` (which breaks it).
 pub const fn message(shape: &Shape, model: &Registration, v: &Verdict, rule: Rule) -> ConstMessage {
     let mut m = ConstMessage::new().str(rule.id()).str(": ");
@@ -2035,6 +2130,12 @@ pub const fn message(shape: &Shape, model: &Registration, v: &Verdict, rule: Rul
                     if let Some(branches) = first_or(conj) {
                         conj = branches[b];
                     }
+                }
+            }
+            // an index on those keys is declared, and unusable: say why and its fix
+            if matches!(why, Unindexed::CollectionScan | Unindexed::OrBranch(_)) {
+                if let Some((n, unusable)) = unusable_index(conj, model) {
+                    return waive(unusable_fix(m, model, n, unusable), rule);
                 }
             }
             let s = suggest(shape, conj);
