@@ -767,6 +767,7 @@ struct Ticket {
     index(keys(customerName = 1)),
     index(keys(code = 1), collation(locale = "simple")),
     index(keys(total = 1)),
+    index(keys(issuedAt = 1), name = "unpaid_by_date", partial = r#"{"paid": false}"#),
     shard_key(account = 1)
 )]
 struct Invoice {
@@ -875,6 +876,11 @@ fn heldout_queries() -> Vec<Heldout> {
     heldout! { out, Ticket, query!(Ticket, { "priority": 5 }) }
     heldout! { out, Ticket, query!(Ticket, { "priority": { "$gt": 3 } }) }
     heldout! { out, Ticket, query!(Ticket, { "priority": { "$lt": 3 } }, allow(query_unindexed, reason = "held-out: partial not implied")) }
+    // a literal outside the partial expression: mongod does not use the index
+    heldout! { out, Ticket, query!(Ticket, { "priority": { "$gte": 1 } }, allow(query_unindexed, reason = "held-out: partial not implied")) }
+    heldout! { out, Ticket, query!(Ticket, { "priority": 2 }, allow(query_unindexed, reason = "held-out: partial not implied")) }
+    heldout! { out, Ticket, query!(Ticket, { "priority": { "$gt": 2 } }, allow(query_unindexed, reason = "held-out: partial not implied")) }
+    heldout! { out, Ticket, query!(Ticket, { "priority": { "$gte": 3, "$lt": 9 } }) }
     heldout! { out, Ticket, query!(Ticket, { "externalRef": "EXT-1" }) }
     heldout! { out, Ticket, query!(Ticket, { "externalRef": { "$exists": true } }, allow(query_unindexed, reason = "held-out: unselective")) }
     heldout! { out, Ticket, query!(Ticket, { "externalRef": { "$exists": false } }, allow(query_unindexed, reason = "held-out: sparse")) }
@@ -949,6 +955,8 @@ fn heldout_queries() -> Vec<Heldout> {
     heldout! { out, Invoice, query!(Invoice, { "account": { "$in": ["A-1", "A-2"] } }, sort = { "issuedAt": -1 }, limit = 50) }
     heldout! { out, Invoice, query!(Invoice, { "account": &account, "total": { "$gt": 100 } }) }
     heldout! { out, Invoice, query!(Invoice, { "account": &account }, sort = { "customerName": 1 }, limit = 10) }
+    heldout! { out, Invoice, query!(Invoice, { "paid": false, "issuedAt": { "$lt": since } }, allow(query_broadcast, reason = "held-out")) }
+    heldout! { out, Invoice, query!(Invoice, { "paid": true, "issuedAt": { "$lt": since } }, allow(query_broadcast, reason = "held-out"), allow(query_unindexed, reason = "held-out: partial not implied")) }
     heldout! { out, Invoice, query!(Invoice, { "customerName": "Zoé" }, allow(query_broadcast, reason = "held-out")) }
     heldout! { out, Invoice, query!(Invoice, { "code": "A1" }, allow(query_unindexed, reason = "held-out: collation"), allow(query_broadcast, reason = "held-out")) }
     heldout! { out, Invoice, query!(Invoice, { "code": { "$regex": "^A" } }, allow(query_unindexed, reason = "held-out: collation"), allow(query_broadcast, reason = "held-out")) }

@@ -9,5 +9,5 @@ pub mod shape;
 pub mod value;
 
 pub use plan::{enforce, plan, IndexRef, Rule, Verdict};
-pub use shape::{registered_queries, Direction, Filter, Op, Pred, RegisteredQuery, Shape};
+pub use shape::{registered_queries, Direction, Filter, Literal, LiteralValue, Op, Pred, RegisteredQuery, Shape};
 pub use value::{kinds, Driver, Query, Stores};

@@ -30,7 +30,7 @@
 //! is taken as implied by a predicate with the same operator on that key (the query's value
 //! is assumed to lie inside it), and a `$in` of unknown length as one of at most 200 values.
 
-use super::shape::{Direction, Filter, Op, Shape};
+use super::shape::{Direction, Filter, Literal, LiteralValue, Op, Shape};
 use crate::command::{Collation, Index, Registration};
 use crate::schema::{BsonKind, FieldFacts, Shape as Container};
 use mongo_schema_contract::helpers::{bytes_eq, str_eq};
@@ -729,10 +729,23 @@ const fn operator_doc(text: &[u8], at: usize) -> bool {
 
 /// Whether the conjunction implies the condition `op` (an operator of the expression) on
 /// `path`.
-const fn implies_op(conj: &[Filter], path: &[u8], op: &[u8], text: &[u8], value: usize) -> bool {
+const fn implies_op(
+    conj: &[Filter],
+    lits: &[Literal],
+    path: &[u8],
+    op: &[u8],
+    text: &'static [u8],
+    value: usize,
+) -> bool {
     let used = use_of(conj, path);
     let found = used.bits;
     let value = skip_ws(text, value);
+    // the query's literals decide where every predicate that could imply it is one
+    if let Some(expected) = literal_at(text, value) {
+        if let Some(decided) = literals_imply(conj, lits, path, op, expected) {
+            return decided;
+        }
+    }
     if bytes_eq(op, b"$eq") {
         // `$in` of one value is an equality to mongod
         found & (EQ | ALL) != 0 || (found & IN != 0 && found & IN_NULL == 0 && used.points == 1)
@@ -756,9 +769,139 @@ const fn implies_op(conj: &[Filter], path: &[u8], op: &[u8], text: &[u8], value:
     }
 }
 
+/// The integer, string (without escapes) or boolean JSON literal at `at`.
+const fn literal_at(text: &'static [u8], at: usize) -> Option<LiteralValue> {
+    if at >= text.len() {
+        return None;
+    }
+    match text[at] {
+        b'"' => match string_at(text, at) {
+            Some((start, end, _)) => {
+                let inner = text.split_at(end).0.split_at(start).1;
+                let mut i = 0;
+                while i < inner.len() {
+                    if inner[i] == b'\\' {
+                        return None;
+                    }
+                    i += 1;
+                }
+                match core::str::from_utf8(inner) {
+                    Ok(s) => Some(LiteralValue::Str(s)),
+                    Err(_) => None,
+                }
+            }
+            None => None,
+        },
+        b't' => Some(LiteralValue::Bool(true)),
+        b'f' => Some(LiteralValue::Bool(false)),
+        b'-' | b'0'..=b'9' => {
+            let negative = text[at] == b'-';
+            let mut i = if negative { at + 1 } else { at };
+            let mut n: i64 = 0;
+            let start = i;
+            while i < text.len() && text[i].is_ascii_digit() {
+                n = match n.checked_mul(10) {
+                    Some(m) => match m.checked_add((text[i] - b'0') as i64) {
+                        Some(v) => v,
+                        None => return None,
+                    },
+                    None => return None,
+                };
+                i += 1;
+            }
+            // a fraction or an exponent: not an integer this compares
+            if i == start || (i < text.len() && matches!(text[i], b'.' | b'e' | b'E')) {
+                return None;
+            }
+            Some(LiteralValue::Int(if negative { -n } else { n }))
+        }
+        _ => None,
+    }
+}
+
+/// The query's `a op_a x` implies the expression's `a op_e y`, by the values.
+const fn value_implies(op_a: &[u8], x: LiteralValue, op_e: &[u8], y: LiteralValue) -> bool {
+    match (x, y) {
+        (LiteralValue::Int(x), LiteralValue::Int(y)) => {
+            let eq = bytes_eq(op_a, b"$eq");
+            if bytes_eq(op_e, b"$eq") {
+                eq && x == y
+            } else if bytes_eq(op_e, b"$gt") {
+                (eq && x > y) || (bytes_eq(op_a, b"$gt") && x >= y) || (bytes_eq(op_a, b"$gte") && x > y)
+            } else if bytes_eq(op_e, b"$gte") {
+                ((eq || bytes_eq(op_a, b"$gte")) && x >= y) || (bytes_eq(op_a, b"$gt") && x >= y)
+            } else if bytes_eq(op_e, b"$lt") {
+                (eq && x < y) || (bytes_eq(op_a, b"$lt") && x <= y) || (bytes_eq(op_a, b"$lte") && x < y)
+            } else if bytes_eq(op_e, b"$lte") {
+                ((eq || bytes_eq(op_a, b"$lte")) && x <= y) || (bytes_eq(op_a, b"$lt") && x <= y)
+            } else {
+                false
+            }
+        }
+        (LiteralValue::Str(x), LiteralValue::Str(y)) => {
+            bytes_eq(op_a, b"$eq") && bytes_eq(op_e, b"$eq") && bytes_eq(x.as_bytes(), y.as_bytes())
+        }
+        (LiteralValue::Bool(x), LiteralValue::Bool(y)) => bytes_eq(op_a, b"$eq") && bytes_eq(op_e, b"$eq") && x == y,
+        _ => false,
+    }
+}
+
+/// Whether the query's literals on `path` imply the expression's `op expected`: `None`
+/// where a predicate that could imply it compares with a value known at run time only
+/// (the planner then assumes it does), or where the expression is not a comparison.
+const fn literals_imply(
+    conj: &[Filter],
+    lits: &[Literal],
+    path: &[u8],
+    op: &[u8],
+    expected: LiteralValue,
+) -> Option<bool> {
+    if !(bytes_eq(op, b"$eq")
+        || bytes_eq(op, b"$gt")
+        || bytes_eq(op, b"$gte")
+        || bytes_eq(op, b"$lt")
+        || bytes_eq(op, b"$lte"))
+    {
+        return None;
+    }
+    // the predicates on `path` that could imply it, and the literals among them
+    let mut preds = 0;
+    let mut i = 0;
+    while i < conj.len() {
+        if let Filter::Pred(pred) = &conj[i] {
+            if bytes_eq(pred.path.as_bytes(), path) {
+                match pred.op {
+                    Op::Eq | Op::Gt | Op::Gte | Op::Lt | Op::Lte => preds += 1,
+                    // a `$in`, an `$all`, ...: values this does not read
+                    Op::In { .. } | Op::All | Op::ElemMatchValue(_) => return None,
+                    _ => {}
+                }
+            }
+        }
+        i += 1;
+    }
+    let mut literal = 0;
+    let mut i = 0;
+    while i < lits.len() {
+        let l = lits[i];
+        if bytes_eq(l.path.as_bytes(), path) {
+            literal += 1;
+            if value_implies(l.op.as_bytes(), l.value, op, expected) {
+                return Some(true);
+            }
+        }
+        i += 1;
+    }
+    if preds > 0 && literal == preds {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 /// Whether the conjunction implies the expression document at `at`; `None` when the text
 /// is not one this reads.
-const fn implies_doc(conj: &[Filter], text: &[u8], at: usize) -> bool {
+const fn implies_doc(conj: &[Filter], lits: &[Literal], text: &'static [u8], at: usize) -> bool {
     let mut at = skip_ws(text, at);
     if at >= text.len() || text[at] != b'{' {
         return false;
@@ -787,7 +930,7 @@ const fn implies_doc(conj: &[Filter], text: &[u8], at: usize) -> bool {
                 if i < text.len() && text[i] == b']' {
                     break;
                 }
-                if !implies_doc(conj, text, i) {
+                if !implies_doc(conj, lits, text, i) {
                     return false;
                 }
                 let Some(end) = skip_value(text, i) else { return false };
@@ -811,7 +954,7 @@ const fn implies_doc(conj: &[Filter], text: &[u8], at: usize) -> bool {
                     return false;
                 }
                 let op = text.split_at(o1).0.split_at(o0).1;
-                if !implies_op(conj, key, op, text, i + 1) {
+                if !implies_op(conj, lits, key, op, text, i + 1) {
                     return false;
                 }
                 let Some(end) = skip_value(text, i + 1) else { return false };
@@ -820,7 +963,7 @@ const fn implies_doc(conj: &[Filter], text: &[u8], at: usize) -> bool {
                     i += 1;
                 }
             }
-        } else if !implies_op(conj, key, b"$eq", text, value) {
+        } else if !implies_op(conj, lits, key, b"$eq", text, value) {
             return false;
         }
         let Some(end) = skip_value(text, value) else { return false };
@@ -833,13 +976,13 @@ const fn implies_doc(conj: &[Filter], text: &[u8], at: usize) -> bool {
 
 /// The index is one mongod may use for a filter: not hidden, and its partial expression (if
 /// any) implied by the filter.
-const fn admissible(index: &Index, conj: &[Filter]) -> bool {
+const fn admissible(index: &Index, conj: &[Filter], lits: &[Literal]) -> bool {
     if index.hidden {
         return false;
     }
     match index.partial {
         None => true,
-        Some(text) => implies_doc(conj, text.as_bytes(), 0),
+        Some(text) => implies_doc(conj, lits, text.as_bytes(), 0),
     }
 }
 
@@ -950,7 +1093,7 @@ pub const fn fit(shape: &Shape, model: &Registration, r: IndexRef) -> Fit {
 const fn fit_conj(shape: &Shape, conj: &'static [Filter], model: &Registration, r: IndexRef) -> Fit {
     let index = r.index(model);
     let mut out = NO_FIT;
-    if !admissible(index, conj) || index.keys.is_empty() {
+    if !admissible(index, conj, shape.literals) || index.keys.is_empty() {
         return out;
     }
     let collation_ok = same_collation(index_collation(index, model), model.collation);
@@ -1547,7 +1690,7 @@ const fn best_for(shape: &Shape, conj: &'static [Filter], model: &Registration) 
 /// bounded candidate already; mongod adds whole-index scans of the others).
 const fn whole_sort_scan(shape: &Shape, conj: &'static [Filter], model: &Registration, r: IndexRef) -> bool {
     let index = r.index(model);
-    if !admissible(index, conj) || index.keys.is_empty() || is_wildcard_key(index.keys[0].0) {
+    if !admissible(index, conj, shape.literals) || index.keys.is_empty() || is_wildcard_key(index.keys[0].0) {
         return false;
     }
     let collation_ok = same_collation(index_collation(index, model), model.collation);
@@ -1984,7 +2127,7 @@ enum Unusable {
 
 /// The first declared index whose first key a predicate of `conj` names and that mongod
 /// cannot use for it, and why: the fix is then that index's, not a new one on its keys.
-const fn unusable_index(conj: &'static [Filter], model: &Registration) -> Option<(usize, Unusable)> {
+const fn unusable_index(shape: &Shape, conj: &'static [Filter], model: &Registration) -> Option<(usize, Unusable)> {
     let mut n = 0;
     while n < model.indexes.len() {
         let index = &model.indexes[n];
@@ -1996,7 +2139,7 @@ const fn unusable_index(conj: &'static [Filter], model: &Registration) -> Option
                 None
             } else if index.hidden {
                 Some(Unusable::Hidden)
-            } else if !admissible(index, conj) {
+            } else if !admissible(index, conj, shape.literals) {
                 match index.partial {
                     Some(text) => Some(Unusable::Partial(text)),
                     None => None,
@@ -2134,7 +2277,7 @@ pub const fn message(shape: &Shape, model: &Registration, v: &Verdict, rule: Rul
             }
             // an index on those keys is declared, and unusable: say why and its fix
             if matches!(why, Unindexed::CollectionScan | Unindexed::OrBranch(_)) {
-                if let Some((n, unusable)) = unusable_index(conj, model) {
+                if let Some((n, unusable)) = unusable_index(shape, conj, model) {
                     return waive(unusable_fix(m, model, n, unusable), rule);
                 }
             }
