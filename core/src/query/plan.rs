@@ -829,11 +829,11 @@ const fn value_implies(op_a: &[u8], x: LiteralValue, op_e: &[u8], y: LiteralValu
             } else if bytes_eq(op_e, b"$gt") {
                 (eq && x > y) || (bytes_eq(op_a, b"$gt") && x >= y) || (bytes_eq(op_a, b"$gte") && x > y)
             } else if bytes_eq(op_e, b"$gte") {
-                ((eq || bytes_eq(op_a, b"$gte")) && x >= y) || (bytes_eq(op_a, b"$gt") && x >= y)
+                (eq || bytes_eq(op_a, b"$gte") || bytes_eq(op_a, b"$gt")) && x >= y
             } else if bytes_eq(op_e, b"$lt") {
                 (eq && x < y) || (bytes_eq(op_a, b"$lt") && x <= y) || (bytes_eq(op_a, b"$lte") && x < y)
             } else if bytes_eq(op_e, b"$lte") {
-                ((eq || bytes_eq(op_a, b"$lte")) && x <= y) || (bytes_eq(op_a, b"$lt") && x <= y)
+                (eq || bytes_eq(op_a, b"$lte") || bytes_eq(op_a, b"$lt")) && x <= y
             } else {
                 false
             }
