@@ -377,6 +377,37 @@ fn rows() -> Vec<Row> {
             expect: Expect::Index("nq", false, true),
         },
         Row {
+            name: "multikey index: an inexact predicate ($type) on its scalar key is fetched, not covered",
+            indexes: vec![index("nt", vec![asc("name"), asc("tags")])],
+            collation: None,
+            shape: with(shape(vec![p("name", Op::Type)], vec![]), |s| s.projection = &[("name", true), ("_id", false)]),
+            expect: Expect::Index("nt", false, false),
+        },
+        Row {
+            name: "multikey index: an exact predicate ($gt) on its scalar key is covered",
+            indexes: vec![index("nt", vec![asc("name"), asc("tags")])],
+            collation: None,
+            shape: with(shape(vec![p("name", Op::Gt)], vec![]), |s| s.projection = &[("name", true), ("_id", false)]),
+            expect: Expect::Index("nt", false, true),
+        },
+        Row {
+            name: "$eq: null with $exists: false is one point [null, null]: the next key sorts",
+            indexes: vec![index("zq", vec![asc("addr.zip"), asc("qty")])],
+            collation: None,
+            shape: shape(vec![p("addr.zip", Op::EqNull), p("addr.zip", Op::Exists(false))], vec![("qty", ASC)]),
+            expect: Expect::Index("zq", false, false),
+        },
+        Row {
+            name: "an array's key with a $in of one value and a $type: a plan with the point, the next key sorts",
+            indexes: vec![index("ts", vec![asc("tags"), desc("score")])],
+            collation: None,
+            shape: shape(
+                vec![p("tags", Op::Type), p("tags", Op::In { len: Some(1), null: false })],
+                vec![("score", DESC)],
+            ),
+            expect: Expect::Index("ts", false, false),
+        },
+        Row {
             name: "not covered: _id returned",
             indexes: vec![index("nq", vec![asc("name"), asc("qty")])],
             collation: None,

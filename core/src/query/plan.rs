@@ -1286,9 +1286,15 @@ const fn point_key(keys: &Keys, k: usize) -> bool {
     // `$exists: false` is the one point `[null, null]`; `null` two (`undefined` too). An
     // equality with a range around its value is the value; with a negation of it, nothing.
     // An array's key takes the bounds of one of its predicates, an equality's first.
-    (bits & (EQ | ALL) != 0 && (keys.facts[k].multikey || bits & NEGATIONS == 0))
+    // `{$eq: null, $exists: false}` intersect to `[null, null]` (`null` alone is two
+    // points, `undefined` too). An array's key bound by a `$in` of one value and another
+    // predicate gets a plan with the `$in`'s point (mongod cannot intersect them).
+    let multikey = keys.facts[k].multikey;
+    (bits & (EQ | ALL) != 0 && (multikey || bits & NEGATIONS == 0))
         || bits == EXISTS_F
+        || (!multikey && bits & !ELEM_OBJ == EQ_NULL | EXISTS_F)
         || (bits & !ELEM_OBJ == IN && keys.found[k].points == 1)
+        || (multikey && bits & IN != 0 && keys.found[k].bits & IN_NULL == 0 && keys.found[k].points == 1)
 }
 
 const fn provides_sort(shape: &Shape, keys: &Keys, index: &Index, from: usize, collation_ok: bool) -> bool {
@@ -1428,6 +1434,18 @@ const fn filter_key_coverable(keys: &Keys, model: &Registration, index: &Index, 
         && (bits == EQ || bits == IN || bits == LO || bits == HI)
 }
 
+/// A key of the index is a path through an array.
+const fn multikey_index(keys: &Keys, index: &Index) -> bool {
+    let mut k = 0;
+    while k < index.keys.len() && k < MAX_KEYS {
+        if keys.facts[k].multikey {
+            return true;
+        }
+        k += 1;
+    }
+    false
+}
+
 const fn filter_covered_in(conj: &[Filter], keys: &Keys, model: &Registration, index: &Index) -> bool {
     let mut i = 0;
     while i < conj.len() {
@@ -1439,6 +1457,13 @@ const fn filter_covered_in(conj: &[Filter], keys: &Keys, model: &Registration, i
                 let bits = op_bits(&pred.op).bits;
                 // a sparse index holds no document a negation may match: it fetches them
                 if bits & !COVERABLE != 0 || (index.sparse && bits & MATCH_MISSING != 0) {
+                    return false;
+                }
+                // a multikey index tests no inexact predicate (`$type`, `$mod`, an unanchored
+                // `$regex`) on its keys, even on a key that is not an array: it fetches
+                if multikey_index(keys, index)
+                    && (bits & (TYPE | MOD) != 0 || (bits & REGEX != 0 && bits & REGEX_PREFIX == 0))
+                {
                     return false;
                 }
             }
