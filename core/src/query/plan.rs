@@ -1294,6 +1294,7 @@ const fn point_key(keys: &Keys, k: usize) -> bool {
         || bits == EXISTS_F
         || (!multikey && bits & !ELEM_OBJ == EQ_NULL | EXISTS_F)
         || (bits & !ELEM_OBJ == IN && keys.found[k].points == 1)
+        || (!multikey && bits & IN != 0 && bits & NEGATIONS == 0 && keys.found[k].points == 1)
         || (multikey && bits & IN != 0 && keys.found[k].bits & IN_NULL == 0 && keys.found[k].points == 1)
 }
 
@@ -1428,10 +1429,12 @@ const fn filter_key_coverable(keys: &Keys, model: &Registration, index: &Index, 
     let Some(k) = key_at(index, path) else { return false };
     let collated = simple(index_collation(index, model)).is_some();
     let bits = keys.found[k].bits;
-    matches!(index.keys[k].1, IndexKey::Ascending | IndexKey::Descending)
-        && keys.facts[k].multikey
-        && !collated
-        && (bits == EQ || bits == IN || bits == LO || bits == HI)
+    let btree = matches!(index.keys[k].1, IndexKey::Ascending | IndexKey::Descending);
+    // a key of a collated index holds collation keys: a comparison in the query's collation
+    // (the index's) is answered from them exactly, though the string cannot be returned
+    let same = same_collation(index_collation(index, model), model.collation);
+    (btree && keys.facts[k].multikey && !collated && (bits == EQ || bits == IN || bits == LO || bits == HI))
+        || (btree && !keys.facts[k].multikey && collated && same && bits != 0 && bits & !(EQ | IN | LO | HI) == 0)
 }
 
 /// A key of the index is a path through an array.
@@ -1618,8 +1621,10 @@ const fn fit_wildcard_in(
                     {
                         out.covered = true;
                     }
-                    // it provides a sort on that one path, not an array
+                    // it provides a sort on that one path, not an array, unless only
+                    // `$exists: true` bounds it (a scan of the path and its subpaths)
                     if shape.sort.len() == 1
+                        && bits & !EXISTS_T != 0
                         && str_eq(shape.sort[0].0, pred.path)
                         && !facts.multikey
                         && collation_ok_for_sort(shape, model, collation_ok)
