@@ -618,6 +618,7 @@ fn the_explain_check_lists_where_the_deployment_plans_otherwise() {
         filter: &[Filter::Pred(Pred { path: "customerId", op: Op::Eq })],
         sort: &[("createTime", Direction::Descending)],
         projection: &[],
+        literals: &[],
         limit: Some(20),
         skip: None,
         name: Some("orders_of_customer"),

@@ -79,6 +79,11 @@ struct Cx {
     slot: usize,
     /// The string literals compared with each slot's key (checked by its `key_ops` call).
     literals: Vec<Vec<String>>,
+    /// `query::Literal`s of the top-level predicates (a partial index's expression is
+    /// implied or not by them, as mongod decides with the values).
+    top_literals: Vec<TokenStream>,
+    /// How many `$and` / `$or` / `$nor` the filter being read is inside.
+    depth: usize,
 }
 
 /// `tokens` with every span set to `span` (so that an error in a call built from them
@@ -136,6 +141,45 @@ impl Cx {
         let p = respan(&self.p, span);
         let expr: TokenStream = value.iter().cloned().collect();
         quote_spanned!(span=> #p::value::<#kind, _>(#expr))
+    }
+
+    /// Records `value` compared with `path` by `op` when it is an integer, string or
+    /// boolean literal of the query's top level.
+    fn literal(&mut self, scope: &Scope, path: &str, op: &str, value: &[TokenTree]) {
+        if self.depth > 0 || !matches!(scope, Scope::Root) {
+            return;
+        }
+        let p = &self.p;
+        let int = |lit: &proc_macro2::Literal| match syn::Lit::new(lit.clone()) {
+            syn::Lit::Int(n) => n.base10_parse::<i64>().ok(),
+            _ => None,
+        };
+        let value = match value {
+            [TokenTree::Literal(lit)] => match syn::Lit::new(lit.clone()) {
+                syn::Lit::Str(text) => {
+                    let text = text.value();
+                    quote!(#p::QueryLiteralValue::Str(#text))
+                }
+                syn::Lit::Int(_) => match int(lit) {
+                    Some(n) => quote!(#p::QueryLiteralValue::Int(#n)),
+                    None => return,
+                },
+                _ => return,
+            },
+            [TokenTree::Punct(minus), TokenTree::Literal(lit)] if minus.as_char() == '-' => match int(lit) {
+                Some(n) => {
+                    let n = -n;
+                    quote!(#p::QueryLiteralValue::Int(#n))
+                }
+                None => return,
+            },
+            [TokenTree::Ident(b)] if b == "true" || b == "false" => {
+                let b = b == "true";
+                quote!(#p::QueryLiteralValue::Bool(#b))
+            }
+            _ => return,
+        };
+        self.top_literals.push(quote!(#p::QueryLiteral { path: #path, op: #op, value: #value }));
     }
 
     fn fixed(&self, kind: &str, value: &[TokenTree]) -> TokenStream {
@@ -278,7 +322,10 @@ fn filter(cx: &mut Cx, scope: &Scope, group: &Group) -> syn::Result<(Vec<Node>, 
                             format!("each branch of `{key}` is a filter document `{{ .. }}`"),
                         ));
                     };
-                    let (branch, doc) = filter(cx, scope, g)?;
+                    cx.depth += 1;
+                    let branch = filter(cx, scope, g);
+                    cx.depth -= 1;
+                    let (branch, doc) = branch?;
                     branches.push(branch);
                     docs.push(doc);
                 }
@@ -405,6 +452,7 @@ fn field(cx: &mut Cx, scope: &Scope, path: &str, value: &[TokenTree]) -> syn::Re
         // a whole array, matched exactly
         return Ok((vec![Op::Eq], cx.raw(value)));
     }
+    cx.literal(scope, path, "$eq", value);
     Ok((vec![Op::Eq], cx.value(scope, path, value)))
 }
 
@@ -423,7 +471,10 @@ fn operators_of(
     for (op, op_span, value) in items {
         let (op_kind, bson) = match op.as_str() {
             "$eq" if is_null(value) => (Op::EqNull, quote!(#p::Bson::Null)),
-            "$eq" => (Op::Eq, cx.value(scope, path, value)),
+            "$eq" => {
+                cx.literal(scope, path, "$eq", value);
+                (Op::Eq, cx.value(scope, path, value))
+            }
             "$ne" if is_null(value) => (Op::Ne, quote!(#p::Bson::Null)),
             "$ne" => (Op::Ne, cx.value(scope, path, value)),
             "$gt" | "$gte" | "$lt" | "$lte" => {
@@ -433,6 +484,7 @@ fn operators_of(
                     "$lt" => Op::Lt,
                     _ => Op::Lte,
                 };
+                cx.literal(scope, path, op, value);
                 (kind, cx.value(scope, path, value))
             }
             "$in" | "$nin" | "$all" => {
@@ -682,6 +734,8 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
         used: Vec::new(),
         slot: 0,
         literals: Vec::new(),
+        top_literals: Vec::new(),
+        depth: 0,
     };
     let (nodes, filter_doc) = filter(&mut cx, &Scope::Root, &filter_group)?;
 
@@ -794,6 +848,7 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
     let model = &cx.model;
     let written: String = model_tokens.to_string().chars().filter(|c| !c.is_whitespace()).collect();
     let filter_nodes = nodes.iter().map(|n| render_node(&p, n));
+    let top_literals = std::mem::take(&mut cx.top_literals);
     let sort_items = sort.iter().map(|(k, asc)| match asc {
         true => quote!((#k, #p::Direction::Ascending)),
         false => quote!((#k, #p::Direction::Descending)),
@@ -855,6 +910,7 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
             skip: #skip,
             name: #name,
             allow: &[#(#allow_items),*],
+            literals: &[#(#top_literals),*],
             module: ::core::module_path!(),
             file: ::core::file!(),
             line: ::core::line!(),

@@ -616,3 +616,425 @@ fn each_planner_rule_is_waived_on_the_query_with_its_reason() {
         query!(ShardedOrder, { "customerId": customer, "createTime": { "$gte": since } }, sort = { "createTime": -1 });
     assert_eq!(problem(served.shape(), &plan(served.shape(), &model)), None);
 }
+
+// ---------------------------------------------------------------------------------------
+// Held-out style: models written as a user writes them (serde renames, `Option`s skipped
+// when `None`, nested structs, arrays of documents, `flatten`, an internally tagged enum, a
+// map, `renamed_from`, Decimal / DateTime / ObjectId / Uuid through their helpers, a unit
+// enum) with an index of every kind the derive takes, and queries in the issue's fixed
+// form: each compiled verdict against mongod's `explain` of the very filter and options the
+// query builds (its own values, not representative ones), on collections created by the
+// models' own commands.
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, MongoSchema)]
+enum TicketState {
+    Open,
+    Pending,
+    Solved,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct Org {
+    #[mongo(max_length = 40)]
+    org_name: String,
+    tier: i32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct Requester {
+    #[mongo(max_length = 80)]
+    email_address: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[mongo(max_length = 20)]
+    phone: Option<String>,
+    org: Org,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct Reaction {
+    #[mongo(max_length = 8)]
+    emoji: String,
+    count: i32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct Reply {
+    author_id: ObjectId,
+    posted_at: DateTime,
+    votes: i32,
+    #[mongo(max_length = 200)]
+    body: String,
+    #[mongo(max_items = 5)]
+    reactions: Vec<Reaction>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct Stamp {
+    #[mongo(max_length = 40)]
+    created_by: String,
+    #[serde(with = "mongo_schema::serde_helpers::chrono_datetime")]
+    created_at: chrono::DateTime<Utc>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+enum Channel {
+    Email {
+        #[mongo(max_length = 80)]
+        inbox: String,
+    },
+    Phone {
+        #[mongo(max_length = 20)]
+        number: String,
+        minutes: i32,
+    },
+    Chat,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(
+    db = "db_test_query_heldout",
+    collection = "t_ticket",
+    index(keys(tenant = 1, state = 1, openedAt = -1)),
+    index(keys(number = 1), unique),
+    index(keys(assignee = 1, priority = -1), partial = r#"{"assignee": {"$exists": true}}"#),
+    index(keys(priority = 1), name = "urgent_priority", partial = r#"{"priority": {"$gte": 3}}"#),
+    index(keys(externalRef = 1), sparse),
+    index(keys(slug = "hashed")),
+    index(keys(subject = "text", "replies.body" = "text")),
+    index(keys(place = "2dsphere")),
+    index(keys("requester.emailAddress" = 1), collation(locale = "en", strength = 2)),
+    index(keys("attributes.$**" = 1)),
+    index(keys(legacyCode = 1), hidden),
+    index(keys(expiresAt = 1), ttl = 86400),
+    index(keys("replies.authorId" = 1, "replies.postedAt" = -1)),
+    index(keys("replies.reactions.emoji" = 1)),
+    index(keys(amount = -1)),
+    index(keys(labels = 1)),
+    index(keys("channel.kind" = 1, createdAt = -1))
+)]
+struct Ticket {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[mongo(max_length = 40)]
+    tenant: String,
+    number: i64,
+    #[mongo(max_length = 40)]
+    slug: String,
+    state: TicketState,
+    priority: i32,
+    #[mongo(max_length = 200)]
+    subject: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[mongo(max_length = 40)]
+    assignee: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[mongo(max_length = 40)]
+    external_ref: Option<String>,
+    opened_at: DateTime,
+    #[serde(with = "mongo_schema::serde_helpers::decimal128")]
+    amount: Decimal,
+    #[serde(with = "mongo_schema::serde_helpers::uuid_binary")]
+    trace_id: uuid::Uuid,
+    #[mongo(renamed_from = "customer")]
+    #[serde(alias = "customer")]
+    requester: Requester,
+    #[mongo(max_items = 20)]
+    replies: Vec<Reply>,
+    #[mongo(max_items = 10, items(max_length = 20))]
+    labels: Vec<String>,
+    #[mongo(max_properties = 10)]
+    attributes: BTreeMap<String, String>,
+    #[serde(flatten)]
+    stamp: Stamp,
+    channel: Channel,
+    place: GeoPoint,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[mongo(max_length = 10)]
+    legacy_code: Option<String>,
+    expires_at: DateTime,
+    open: bool,
+}
+
+/// Sharded on `account`, with a default collation every index without its own inherits.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(
+    db = "db_test_query_heldout",
+    collection = "t_invoice",
+    collation(locale = "fr", strength = 1),
+    index(keys(account = 1, issuedAt = -1)),
+    index(keys(customerName = 1)),
+    index(keys(code = 1), collation(locale = "simple")),
+    index(keys(total = 1)),
+    index(keys(issuedAt = 1), name = "unpaid_by_date", partial = r#"{"paid": false}"#),
+    shard_key(account = 1)
+)]
+struct Invoice {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[mongo(max_length = 40)]
+    account: String,
+    issued_at: DateTime,
+    #[mongo(max_length = 80)]
+    customer_name: String,
+    #[mongo(max_length = 20)]
+    code: String,
+    total: i64,
+    paid: bool,
+}
+
+fn a_ticket() -> Ticket {
+    let reply = |n: u8| Reply {
+        author_id: ObjectId::from_bytes([n; 12]),
+        posted_at: DateTime::from_millis(1_767_225_600_000),
+        votes: i32::from(n),
+        body: "a reply".into(),
+        reactions: vec![Reaction { emoji: "+1".into(), count: 1 }, Reaction { emoji: "ok".into(), count: 2 }],
+    };
+    Ticket {
+        id: ObjectId::from_bytes([9; 12]),
+        tenant: "acme".into(),
+        number: 1,
+        slug: "printer-jam".into(),
+        state: TicketState::Open,
+        priority: 3,
+        subject: "printer jam".into(),
+        assignee: Some("ann".into()),
+        external_ref: Some("EXT-1".into()),
+        opened_at: DateTime::from_millis(1_767_225_600_000),
+        amount: Decimal::new(1250, 2),
+        trace_id: uuid::Uuid::from_bytes([7; 16]),
+        requester: Requester {
+            email_address: "bob@example.com".into(),
+            phone: None,
+            org: Org { org_name: "Acme".into(), tier: 2 },
+        },
+        replies: vec![reply(1), reply(2)],
+        labels: vec!["vip".into(), "hardware".into()],
+        attributes: [("color".to_owned(), "red".to_owned())].into_iter().collect(),
+        stamp: Stamp { created_by: "bot".into(), created_at: Utc.timestamp_millis_opt(1_767_225_600_000).unwrap() },
+        channel: Channel::Email { inbox: "support".into() },
+        place: GeoPoint { kind: "Point".into(), coordinates: [2.35, 48.85] },
+        legacy_code: None,
+        expires_at: DateTime::from_millis(1_767_225_600_000),
+        open: true,
+    }
+}
+
+/// One query of the held-out set: its verdict's inputs and what it sends to mongod.
+struct Heldout {
+    line: u32,
+    model: mongo_schema::Registration,
+    shape: &'static Shape,
+    find: Document,
+}
+
+macro_rules! heldout {
+    ($out:ident, $model:ident, $q:expr) => {{
+        let q = $q;
+        let mut find = doc! { "find": $model::COLLECTION_NAME, "filter": q.filter() };
+        find.extend(q.find_options_document());
+        $out.push(Heldout {
+            line: line!(),
+            model: mongo_schema::Registration::of::<$model>(stringify!($model)),
+            shape: q.shape(),
+            find,
+        });
+    }};
+}
+
+fn heldout_queries() -> Vec<Heldout> {
+    let tenant = String::from("acme");
+    let since = DateTime::from_millis(1_767_225_600_000);
+    let now = Utc.timestamp_millis_opt(1_767_225_600_000).unwrap();
+    let states = vec![TicketState::Open, TicketState::Pending];
+    let author = ObjectId::from_bytes([1; 12]);
+    let amount = Decimal::new(1000, 2);
+    let trace = uuid::Uuid::from_bytes([7; 16]);
+    let mut out = Vec::new();
+    // ESR, its reverse, a wrong order, `$in` with a sort
+    heldout! { out, Ticket, query!(Ticket, { "tenant": &tenant, "state": TicketState::Open, "openedAt": { "$gte": since } }, sort = { "openedAt": -1 }, limit = 20) }
+    heldout! { out, Ticket, query!(Ticket, { "tenant": &tenant, "state": TicketState::Open, "openedAt": { "$gte": since } }, sort = { "openedAt": 1 }, limit = 20) }
+    heldout! { out, Ticket, query!(Ticket, { "tenant": &tenant, "openedAt": { "$gte": since } }, sort = { "state": 1 }, limit = 5) }
+    heldout! { out, Ticket, query!(Ticket, { "tenant": &tenant, "openedAt": { "$gte": since } }, sort = { "openedAt": -1 }, limit = 5) }
+    heldout! { out, Ticket, query!(Ticket, { "tenant": &tenant, "state": { "$in": [TicketState::Open, TicketState::Pending] } }, sort = { "openedAt": -1 }, limit = 10) }
+    heldout! { out, Ticket, query!(Ticket, { "tenant": &tenant, "state": { "$in": &states } }, sort = { "openedAt": -1 }, limit = 10) }
+    heldout! { out, Ticket, query!(Ticket, { "tenant": { "$in": ["acme", "globex"] }, "state": "Open" }, sort = { "openedAt": -1 }, limit = 10) }
+    heldout! { out, Ticket, query!(Ticket, { "tenant": &tenant }, sort = { "state": 1, "openedAt": -1 }, skip = 20, limit = 10) }
+    heldout! { out, Ticket, query!(Ticket, { "tenant": &tenant }, sort = { "state": -1, "openedAt": 1 }, limit = 10) }
+    heldout! { out, Ticket, query!(Ticket, { "tenant": &tenant }, sort = { "state": 1, "openedAt": 1 }, limit = 10) }
+    heldout! { out, Ticket, query!(Ticket, { "state": TicketState::Open }, allow(query_unindexed, reason = "held-out: no index leads with state")) }
+    // unique, partial (implied or not), sparse with `$exists`, hashed
+    heldout! { out, Ticket, query!(Ticket, { "number": 42i64 }) }
+    heldout! { out, Ticket, query!(Ticket, { "number": 42 }, projection = { "number": 1, "_id": 0 }) }
+    heldout! { out, Ticket, query!(Ticket, { "assignee": "ann" }, sort = { "priority": -1 }) }
+    heldout! { out, Ticket, query!(Ticket, { "assignee": { "$in": ["ann", "bob"] } }, sort = { "priority": -1 }, limit = 3) }
+    heldout! { out, Ticket, query!(Ticket, { "assignee": null }, allow(query_unindexed, reason = "held-out: partial not implied")) }
+    heldout! { out, Ticket, query!(Ticket, { "assignee": { "$exists": false } }, allow(query_unindexed, reason = "held-out: partial not implied")) }
+    heldout! { out, Ticket, query!(Ticket, { "priority": { "$gte": 4 } }) }
+    heldout! { out, Ticket, query!(Ticket, { "priority": 5 }) }
+    heldout! { out, Ticket, query!(Ticket, { "priority": { "$gt": 3 } }) }
+    heldout! { out, Ticket, query!(Ticket, { "priority": { "$lt": 3 } }, allow(query_unindexed, reason = "held-out: partial not implied")) }
+    // a literal outside the partial expression: mongod does not use the index
+    heldout! { out, Ticket, query!(Ticket, { "priority": { "$gte": 1 } }, allow(query_unindexed, reason = "held-out: partial not implied")) }
+    heldout! { out, Ticket, query!(Ticket, { "priority": 2 }, allow(query_unindexed, reason = "held-out: partial not implied")) }
+    heldout! { out, Ticket, query!(Ticket, { "priority": { "$gt": 2 } }, allow(query_unindexed, reason = "held-out: partial not implied")) }
+    heldout! { out, Ticket, query!(Ticket, { "priority": { "$gte": 3, "$lt": 9 } }) }
+    heldout! { out, Ticket, query!(Ticket, { "externalRef": "EXT-1" }) }
+    heldout! { out, Ticket, query!(Ticket, { "externalRef": { "$exists": true } }, allow(query_unindexed, reason = "held-out: unselective")) }
+    heldout! { out, Ticket, query!(Ticket, { "externalRef": { "$exists": false } }, allow(query_unindexed, reason = "held-out: sparse")) }
+    heldout! { out, Ticket, query!(Ticket, { "externalRef": null }, allow(query_unindexed, reason = "held-out: sparse")) }
+    heldout! { out, Ticket, query!(Ticket, { "slug": "printer-jam" }) }
+    heldout! { out, Ticket, query!(Ticket, { "slug": { "$in": ["a", "b"] } }) }
+    heldout! { out, Ticket, query!(Ticket, { "slug": { "$gt": "p" } }, allow(query_unindexed, reason = "held-out: hashed range")) }
+    heldout! { out, Ticket, query!(Ticket, { "slug": "printer-jam" }, sort = { "slug": 1 }, limit = 3, allow(query_sort_in_memory, reason = "held-out")) }
+    // text, geo, collation, wildcard, hidden, TTL
+    heldout! { out, Ticket, query!(Ticket, { "$text": { "$search": "printer" } }) }
+    heldout! { out, Ticket, query!(Ticket, { "$text": { "$search": "printer" }, "tenant": &tenant }) }
+    heldout! { out, Ticket, query!(Ticket, { "place": { "$near": { "$geometry": { "type": "Point", "coordinates": [2.3, 48.8] }, "$maxDistance": 5000.0 } } }, limit = 10) }
+    heldout! { out, Ticket, query!(Ticket, { "place": { "$geoWithin": { "$centerSphere": [[2.3, 48.8], 0.01] } } }) }
+    heldout! { out, Ticket, query!(Ticket, { "requester.emailAddress": "bob@example.com" }, allow(query_unindexed, reason = "held-out: collation")) }
+    heldout! { out, Ticket, query!(Ticket, { "requester.emailAddress": { "$regex": "^bob" } }, allow(query_unindexed, reason = "held-out: collation")) }
+    heldout! { out, Ticket, query!(Ticket, { "attributes.color": "red" }) }
+    heldout! { out, Ticket, query!(Ticket, { "attributes.color": { "$gt": "a" } }, sort = { "attributes.color": 1 }) }
+    heldout! { out, Ticket, query!(Ticket, { "attributes.color": "red" }, projection = { "attributes.color": 1, "_id": 0 }) }
+    heldout! { out, Ticket, query!(Ticket, { "legacyCode": "L1" }, allow(query_unindexed, reason = "held-out: hidden")) }
+    heldout! { out, Ticket, query!(Ticket, { "expiresAt": { "$lt": since } }, limit = 100) }
+    // arrays: bounds, no covering, no sort on a bounded array key, `$elemMatch`, positions
+    heldout! { out, Ticket, query!(Ticket, { "replies.authorId": author }, sort = { "replies.postedAt": -1 }, limit = 10) }
+    heldout! { out, Ticket, query!(Ticket, { "replies.authorId": author, "replies.postedAt": { "$gte": since } }) }
+    heldout! { out, Ticket, query!(Ticket, { "replies": { "$elemMatch": { "authorId": author, "postedAt": { "$gte": since } } } }) }
+    heldout! { out, Ticket, query!(Ticket, { "replies": { "$elemMatch": { "reactions": { "$elemMatch": { "emoji": "+1", "count": { "$gt": 1 } } } } } }) }
+    heldout! { out, Ticket, query!(Ticket, { "replies.reactions.emoji": "+1" }, projection = { "replies.reactions.emoji": 1, "_id": 0 }) }
+    heldout! { out, Ticket, query!(Ticket, { "replies.0.authorId": author }, allow(query_unindexed, reason = "held-out: a position")) }
+    heldout! { out, Ticket, query!(Ticket, { "replies.votes": { "$gt": 10 } }, allow(query_unindexed, reason = "held-out: no index")) }
+    heldout! { out, Ticket, query!(Ticket, { "labels": "vip" }, projection = { "labels": 1, "_id": 0 }) }
+    heldout! { out, Ticket, query!(Ticket, { "labels": { "$all": ["vip", "hardware"] } }) }
+    heldout! { out, Ticket, query!(Ticket, { "labels": { "$size": 2 } }, allow(query_unindexed, reason = "held-out: $size")) }
+    heldout! { out, Ticket, query!(Ticket, { "labels": { "$nin": ["spam"] } }, allow(query_unindexed, reason = "held-out: unselective")) }
+    heldout! { out, Ticket, query!(Ticket, { "labels": { "$elemMatch": { "$gte": "h", "$lt": "w" } } }) }
+    heldout! { out, Ticket, query!(Ticket, {}, sort = { "labels": 1 }, limit = 5) }
+    // `$or`, negations, `$exists`, `$regex`, `$type`, `$mod`
+    heldout! { out, Ticket, query!(Ticket, { "$or": [{ "number": 1 }, { "slug": "x" }] }) }
+    heldout! { out, Ticket, query!(Ticket, { "$or": [{ "tenant": &tenant, "state": "Open" }, { "assignee": "ann" }] }, limit = 10) }
+    heldout! { out, Ticket, query!(Ticket, { "_id": ObjectId::from_bytes([8; 12]) }, projection = { "subject": 1 }) }
+    heldout! { out, Ticket, query!(Ticket, { "$or": [{ "number": 1 }, { "subject": "x" }] }, allow(query_unindexed, reason = "held-out: a branch unindexed")) }
+    heldout! { out, Ticket, query!(Ticket, { "tenant": &tenant, "$or": [{ "state": "Open" }, { "number": 3 }] }, limit = 5) }
+    heldout! { out, Ticket, query!(Ticket, { "amount": { "$ne": amount } }, allow(query_unindexed, reason = "held-out: unselective")) }
+    heldout! { out, Ticket, query!(Ticket, { "amount": { "$gt": amount } }, sort = { "amount": -1 }) }
+    heldout! { out, Ticket, query!(Ticket, { "number": { "$not": { "$gt": 5 } } }, allow(query_unindexed, reason = "held-out: unselective")) }
+    heldout! { out, Ticket, query!(Ticket, { "number": { "$exists": true } }, allow(query_unindexed, reason = "held-out: unselective")) }
+    heldout! { out, Ticket, query!(Ticket, { "number": { "$exists": false } }) }
+    heldout! { out, Ticket, query!(Ticket, { "tenant": { "$regex": "^ac" } }) }
+    heldout! { out, Ticket, query!(Ticket, { "tenant": { "$regex": "^ac", "$options": "i" } }, allow(query_unindexed, reason = "held-out: case-insensitive")) }
+    heldout! { out, Ticket, query!(Ticket, { "tenant": { "$regex": "cm" } }, allow(query_unindexed, reason = "held-out: unanchored")) }
+    heldout! { out, Ticket, query!(Ticket, { "number": { "$type": "long" } }, allow(query_unindexed, reason = "held-out: $type")) }
+    heldout! { out, Ticket, query!(Ticket, { "number": { "$mod": [2, 0] } }, allow(query_unindexed, reason = "held-out: $mod")) }
+    // sort-only index walks, `_id`, skip/limit, flatten, tag, Option, uuid
+    heldout! { out, Ticket, query!(Ticket, { "subject": "x" }, sort = { "number": 1 }, limit = 10, allow(query_unindexed, reason = "held-out: a walk")) }
+    heldout! { out, Ticket, query!(Ticket, {}, sort = { "expiresAt": 1 }, limit = 10) }
+    heldout! { out, Ticket, query!(Ticket, {}, sort = { "subject": 1 }, limit = 10, allow(query_sort_in_memory, reason = "held-out")) }
+    heldout! { out, Ticket, query!(Ticket, { "_id": ObjectId::from_bytes([9; 12]) }) }
+    heldout! { out, Ticket, query!(Ticket, { "_id": { "$in": [ObjectId::from_bytes([9; 12])] } }) }
+    heldout! { out, Ticket, query!(Ticket, { "_id": { "$gt": ObjectId::from_bytes([9; 12]) } }, sort = { "_id": -1 }, limit = 10) }
+    heldout! { out, Ticket, query!(Ticket, { "_id": ObjectId::from_bytes([9; 12]), "open": true }) }
+    heldout! { out, Ticket, query!(Ticket, { "tenant": &tenant, "state": "Open" }, projection = { "tenant": 1, "state": 1, "openedAt": 1, "_id": 0 }, sort = { "openedAt": -1 }, limit = 5) }
+    heldout! { out, Ticket, query!(Ticket, { "tenant": &tenant, "state": "Open" }, projection = { "tenant": 1, "openedAt": 1 }, limit = 5) }
+    heldout! { out, Ticket, query!(Ticket, { "channel.kind": "email" }, sort = { "createdAt": -1 }, limit = 10) }
+    heldout! { out, Ticket, query!(Ticket, { "channel.kind": "phone", "channel.minutes": { "$gte": 3 } }, sort = { "createdAt": -1 }, limit = 10) }
+    heldout! { out, Ticket, query!(Ticket, { "channel.inbox": "support" }, allow(query_unindexed, reason = "held-out: no index")) }
+    heldout! { out, Ticket, query!(Ticket, { "createdBy": "bot" }, allow(query_unindexed, reason = "held-out: no index")) }
+    heldout! { out, Ticket, query!(Ticket, { "createdAt": { "$gte": now } }, allow(query_unindexed, reason = "held-out: no index")) }
+    heldout! { out, Ticket, query!(Ticket, { "traceId": trace }, allow(query_unindexed, reason = "held-out: no index")) }
+    heldout! { out, Ticket, query!(Ticket, { "requester.org.tier": { "$gte": 2 } }, allow(query_unindexed, reason = "held-out: no index")) }
+    heldout! { out, Ticket, query!(Ticket, { "assignee": Some("ann") }, limit = 1) }
+    // a sharded model with a default collation
+    let account = String::from("A-1");
+    heldout! { out, Invoice, query!(Invoice, { "account": &account, "issuedAt": { "$gte": since } }, sort = { "issuedAt": -1 }, limit = 50) }
+    heldout! { out, Invoice, query!(Invoice, { "account": { "$in": ["A-1", "A-2"] } }, sort = { "issuedAt": -1 }, limit = 50) }
+    heldout! { out, Invoice, query!(Invoice, { "account": &account, "total": { "$gt": 100 } }) }
+    heldout! { out, Invoice, query!(Invoice, { "account": &account }, sort = { "customerName": 1 }, limit = 10) }
+    heldout! { out, Invoice, query!(Invoice, { "paid": false, "issuedAt": { "$lt": since } }, allow(query_broadcast, reason = "held-out")) }
+    heldout! { out, Invoice, query!(Invoice, { "paid": true, "issuedAt": { "$lt": since } }, allow(query_broadcast, reason = "held-out"), allow(query_unindexed, reason = "held-out: partial not implied")) }
+    heldout! { out, Invoice, query!(Invoice, { "customerName": "Zoé" }, allow(query_broadcast, reason = "held-out")) }
+    heldout! { out, Invoice, query!(Invoice, { "code": "A1" }, allow(query_unindexed, reason = "held-out: collation"), allow(query_broadcast, reason = "held-out")) }
+    heldout! { out, Invoice, query!(Invoice, { "code": { "$regex": "^A" } }, allow(query_unindexed, reason = "held-out: collation"), allow(query_broadcast, reason = "held-out")) }
+    heldout! { out, Invoice, query!(Invoice, { "total": { "$gte": 5 } }, sort = { "code": 1 }, limit = 5, allow(query_broadcast, reason = "held-out")) }
+    heldout! { out, Invoice, query!(Invoice, { "total": { "$gte": 5 } }, projection = { "total": 1, "_id": 0 }, allow(query_broadcast, reason = "held-out")) }
+    heldout! { out, Invoice, query!(Invoice, { "account": &account, "paid": false }, projection = { "account": 1, "_id": 0 }) }
+    out
+}
+
+#[test]
+fn heldout_queries_plan_as_mongod_explains_them() {
+    use mongo_schema::query::explain::{differences, Observed};
+    use mongo_schema::query::plan::plan;
+    let Some(client) = client("heldout_queries_plan_as_mongod_explains_them") else { return };
+    let db = client.database(Ticket::DB_NAME);
+    db.drop().run().expect("drop");
+    for (create, indexes) in [
+        (Ticket::create_collection_command(), Ticket::create_indexes_command()),
+        (Invoice::create_collection_command(), Invoice::create_indexes_command()),
+    ] {
+        db.run_command(create).run().expect("create");
+        db.run_command(indexes.expect("indexes")).run().expect("indexes");
+    }
+    // one document makes the array paths multikey, as the model says; then gone, so that
+    // every plan ties (as in the differential test)
+    let tickets = db.collection::<Ticket>(Ticket::COLLECTION_NAME);
+    tickets.insert_one(a_ticket()).run().expect("insert");
+    tickets.delete_many(doc! {}).run().expect("delete");
+    let mut failures = Vec::new();
+    let cases = heldout_queries();
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    for case in &cases {
+        let verdict = plan(case.shape, &case.model);
+        for (kind, yes) in [
+            ("COLLSCAN", verdict.index.is_none() && !verdict.no_filter),
+            ("IDHACK", verdict.id_hack),
+            ("OR", verdict.or),
+            ("whole index", verdict.whole_index),
+            ("sort in memory", verdict.sort_in_memory),
+            ("sort from the index", !case.shape.sort.is_empty() && verdict.index.is_some() && !verdict.sort_in_memory),
+            ("merged $in", verdict.fit.merge_sort),
+            ("covered", verdict.covered()),
+            ("unselective", matches!(verdict.unindexed, Some(mongo_schema::query::plan::Unindexed::Unselective))),
+            ("broadcast", verdict.broadcast),
+        ] {
+            *seen.entry(kind).or_default() += usize::from(yes);
+        }
+        let explain = doc! { "explain": case.find.clone(), "verbosity": "queryPlanner" };
+        let reply = db.run_command(explain).run();
+        let line = format!("line {}: {}", case.line, case.find);
+        match reply {
+            Ok(reply) => {
+                let observed = Observed::read(&reply).expect("an explain");
+                let diffs = differences(case.shape, &case.model, &verdict, &observed, true);
+                eprintln!(
+                    "{line}\n  verdict {:?} unindexed {:?} sort_in_memory {} covered {}\n  mongod {:?} {:?}",
+                    verdict.index.map(|r| r.index(&case.model).name),
+                    verdict.unindexed,
+                    verdict.sort_in_memory,
+                    verdict.covered(),
+                    observed.winning.stages,
+                    observed.winning.indexes
+                );
+                if !diffs.is_empty() {
+                    failures.push(format!("{line}: {}", diffs.join("; ")));
+                }
+            }
+            Err(e) => failures.push(format!("{line}: mongod refused it: {e}")),
+        }
+    }
+    eprintln!("{} held-out queries, {} disagreements; verdicts {seen:?}", cases.len(), failures.len());
+    assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n"));
+    // every kind of verdict was put to mongod, more than once
+    assert!(seen.values().all(|&n| n >= 2), "{seen:?}");
+}

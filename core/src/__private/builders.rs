@@ -75,6 +75,7 @@ pub const ALIAS_FIELD: FieldFacts = FieldFacts {
     keywords: &[],
     items: &[],
     variants: &[],
+    tagged: None,
 };
 
 /// `pub const {Kind}: SchemaFacts` for each listed `BsonKind` variant, and the list.

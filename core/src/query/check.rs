@@ -74,6 +74,36 @@ const fn slice(path: &str, (start, end): (usize, usize)) -> &str {
     }
 }
 
+/// The keys listed below `field`: its struct's, else an internally tagged enum's (the tag
+/// and the variants' fields).
+const fn listed(field: &FieldFacts) -> Option<&'static [FieldFacts]> {
+    match field.fields {
+        Some(list) => Some(list),
+        None => field.tagged,
+    }
+}
+
+/// `list` holds a flattened field whose keys are not listed (a flattened map, an enum
+/// other than an internally tagged one): any key may be one of its.
+const fn open_flatten(list: &'static [FieldFacts]) -> bool {
+    let mut i = 0;
+    while i < list.len() {
+        let field = &list[i];
+        if field.flatten {
+            match (listed(field), matches!(field.facts.shape, TypeShape::Map)) {
+                (Some(inner), false) => {
+                    if open_flatten(inner) {
+                        return true;
+                    }
+                }
+                _ => return true,
+            }
+        }
+        i += 1;
+    }
+    false
+}
+
 /// The field of `list` serde writes under `key[start..end]`, looking into flattened fields
 /// (as `FieldFacts::written`, with the comparison inline).
 const fn find(list: &'static [FieldFacts], key: &[u8], start: usize, end: usize) -> Option<&'static FieldFacts> {
@@ -82,7 +112,7 @@ const fn find(list: &'static [FieldFacts], key: &[u8], start: usize, end: usize)
     while i < list.len() {
         let field = &list[i];
         if field.flatten {
-            if let (Some(inner), false) = (field.fields, matches!(field.facts.shape, TypeShape::Map)) {
+            if let (Some(inner), false) = (listed(field), matches!(field.facts.shape, TypeShape::Map)) {
                 if let Some(found) = find(inner, key, start, end) {
                     return Some(found);
                 }
@@ -113,7 +143,7 @@ const fn holds(field: &'static FieldFacts) -> Reached {
         _ if matches!(facts.shape, TypeShape::Map) => BsonKind::Object,
         kind => kind,
     };
-    Reached { kind, item: facts.item_kind, array, fields: field.fields, field: Some(field), owner: field.type_name }
+    Reached { kind, item: facts.item_kind, array, fields: listed(field), field: Some(field), owner: field.type_name }
 }
 
 /// Walks `path` (a key as stored) from the fields `root` of the struct `owner`.
@@ -183,6 +213,8 @@ const fn reach(root: Option<&'static [FieldFacts]>, owner: &'static str, path: &
                             at.item = field.facts.item_kind;
                         }
                     }
+                    // a flattened map's or untagged enum's keys are anyone's
+                    None if open_flatten(list) => return Ok(Reached::unlisted()),
                     None => return Err(Miss::NoKey { at: i, list, owner: at.owner }),
                 }
             }
@@ -317,7 +349,7 @@ const fn closest(message: ConstMessage, list: &'static [FieldFacts], bad: &[u8])
 const fn distance_in(field: FieldFacts, bad: &[u8]) -> usize {
     if field.flatten {
         let mut best = usize::MAX;
-        if let Some(inner) = field.fields {
+        if let Some(inner) = listed(&field) {
             let mut i = 0;
             while i < inner.len() {
                 let d = distance_in(inner[i], bad);
@@ -342,7 +374,7 @@ const fn keys_of(
     count: &mut usize,
 ) -> ConstMessage {
     if field.flatten {
-        if let Some(inner) = field.fields {
+        if let Some(inner) = listed(&field) {
             let mut i = 0;
             while i < inner.len() {
                 message = keys_of(message, inner[i], bad, near, best, first, count);
@@ -781,6 +813,14 @@ pub const fn item_class<M: MongoSchema>(path: &'static str) -> u8 {
     value_class::<M>(path)
 }
 
+/// `at` is a field holding an internally tagged enum (its listed keys are the enum's).
+const fn tagged(at: &Reached) -> bool {
+    match at.field {
+        Some(field) => field.fields.is_none() && field.tagged.is_some(),
+        None => false,
+    }
+}
+
 const fn class_of(at: &Reached) -> u8 {
     use super::value as v;
     let kind = compared(at);
@@ -793,8 +833,9 @@ const fn class_of(at: &Reached) -> u8 {
         BsonKind::Double => v::DOUBLE,
         BsonKind::String => v::STRING,
         BsonKind::Object => match at.fields {
-            Some(_) => v::DOCUMENT,
-            None => v::ANY,
+            // an internally tagged enum's keys are listed, its values are the enum's
+            Some(_) if !tagged(at) => v::DOCUMENT,
+            _ => v::ANY,
         },
         BsonKind::BinData => v::BINARY,
         BsonKind::ObjectId => v::OBJECT_ID,

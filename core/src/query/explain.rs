@@ -10,7 +10,7 @@
 //! names their keys (the planner assumes the query's values do).
 
 use super::plan::{fit, IndexRef, Verdict};
-use super::shape::{Direction, Filter, Op, Shape};
+use super::shape::{Direction, Filter, Literal, LiteralValue, Op, Shape};
 use crate::bson::{doc, oid::ObjectId, Binary, Bson, DateTime, Decimal128, Document};
 use crate::command::Registration;
 use crate::schema::{BsonKind, FieldFacts, Shape as Container};
@@ -143,12 +143,31 @@ fn add(value: &Bson, n: i64) -> Bson {
 struct Builder<'a> {
     model: &'a Registration,
     partial: Vec<Condition>,
+    /// The query's own literals (top level): used as written, as the planner reads them.
+    literals: &'a [Literal],
 }
 
 impl Builder<'_> {
-    /// The `n`th value for `op` on `path`, inside what a partial expression asks of it.
+    /// The `n`th value for `op` on `path`: the query's literal there, else one inside what a
+    /// partial expression asks of it.
     fn value(&self, path: &str, op: &Op, n: i64) -> Bson {
         let kind = kind_at(self.model.fields, path);
+        let name = match op {
+            Op::Eq => Some("$eq"),
+            Op::Gt => Some("$gt"),
+            Op::Gte => Some("$gte"),
+            Op::Lt => Some("$lt"),
+            Op::Lte => Some("$lte"),
+            _ => None,
+        };
+        if let Some(l) = self.literals.iter().find(|l| Some(l.op) == name && l.path == path) {
+            return match l.value {
+                LiteralValue::Int(v) if matches!(kind, Some(BsonKind::Int)) => Bson::Int32(v as i32),
+                LiteralValue::Int(v) => Bson::Int64(v),
+                LiteralValue::Str(v) => Bson::String(v.to_owned()),
+                LiteralValue::Bool(v) => Bson::Boolean(v),
+            };
+        }
         for c in self.partial.iter().filter(|c| c.path == path) {
             let chosen = match (c.op.as_str(), op) {
                 // several values: distinct, so that the filter implies no equality
@@ -303,7 +322,7 @@ impl Builder<'_> {
 
 /// `shape`'s filter with representative values of each key's kind.
 pub fn filter(shape: &Shape, model: &Registration) -> Document {
-    Builder { model, partial: conditions(model) }.conj(shape.filter, "")
+    Builder { model, partial: conditions(model), literals: shape.literals }.conj(shape.filter, "")
 }
 
 /// `shape`'s sort document (empty without a sort).

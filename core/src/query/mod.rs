@@ -8,5 +8,5 @@ pub mod plan;
 pub(crate) mod shape;
 pub(crate) mod value;
 
-pub use shape::{registered_queries, Direction, Filter, Op, Pred, RegisteredQuery, Shape};
+pub use shape::{registered_queries, Direction, Filter, Literal, LiteralValue, Op, Pred, RegisteredQuery, Shape};
 pub use value::{kinds, Driver, Query, Stores};

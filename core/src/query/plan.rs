@@ -30,7 +30,7 @@
 //! is taken as implied by a predicate with the same operator on that key (the query's value
 //! is assumed to lie inside it), and a `$in` of unknown length as one of at most 200 values.
 
-use super::shape::{Direction, Filter, Op, Shape};
+use super::shape::{Direction, Filter, Literal, LiteralValue, Op, Shape};
 use crate::command::{Collation, Index, Registration};
 use crate::schema::{BsonKind, FieldFacts, Shape as Container};
 use mongo_schema_contract::helpers::{bytes_eq, str_eq};
@@ -489,6 +489,10 @@ const fn first_or(conj: &'static [Filter]) -> Option<&'static [&'static [Filter]
 struct PathFacts {
     /// Through an array (a multikey path).
     multikey: bool,
+    /// The length of the path's prefix through its first array (`replies` of
+    /// `replies.authorId`), 0 when it goes through none: keys whose prefixes are the same
+    /// array's share its multikeyness.
+    array_end: usize,
     /// The value at the end (an array's items), when the model knows it.
     kind: Option<BsonKind>,
 }
@@ -510,7 +514,7 @@ const fn all_digits(bytes: &[u8]) -> bool {
 
 /// The facts of `path` (dotted) in `fields`.
 const fn path_facts(fields: Option<&'static [FieldFacts]>, path: &[u8]) -> PathFacts {
-    let mut out = PathFacts { multikey: false, kind: None };
+    let mut out = PathFacts { multikey: false, array_end: 0, kind: None };
     let Some(mut fields) = fields else { return out };
     let mut start = 0;
     loop {
@@ -526,6 +530,9 @@ const fn path_facts(fields: Option<&'static [FieldFacts]>, path: &[u8]) -> PathF
         let facts = field.facts;
         let mut next = end + 1;
         if is_array(facts.shape) {
+            if !out.multikey {
+                out.array_end = end;
+            }
             out.multikey = true;
             // `items.0.price`: a position into the array
             if next < path.len() {
@@ -722,10 +729,23 @@ const fn operator_doc(text: &[u8], at: usize) -> bool {
 
 /// Whether the conjunction implies the condition `op` (an operator of the expression) on
 /// `path`.
-const fn implies_op(conj: &[Filter], path: &[u8], op: &[u8], text: &[u8], value: usize) -> bool {
+const fn implies_op(
+    conj: &[Filter],
+    lits: &[Literal],
+    path: &[u8],
+    op: &[u8],
+    text: &'static [u8],
+    value: usize,
+) -> bool {
     let used = use_of(conj, path);
     let found = used.bits;
     let value = skip_ws(text, value);
+    // the query's literals decide where every predicate that could imply it is one
+    if let Some(expected) = literal_at(text, value) {
+        if let Some(decided) = literals_imply(conj, lits, path, op, expected) {
+            return decided;
+        }
+    }
     if bytes_eq(op, b"$eq") {
         // `$in` of one value is an equality to mongod
         found & (EQ | ALL) != 0 || (found & IN != 0 && found & IN_NULL == 0 && used.points == 1)
@@ -749,9 +769,139 @@ const fn implies_op(conj: &[Filter], path: &[u8], op: &[u8], text: &[u8], value:
     }
 }
 
+/// The integer, string (without escapes) or boolean JSON literal at `at`.
+const fn literal_at(text: &'static [u8], at: usize) -> Option<LiteralValue> {
+    if at >= text.len() {
+        return None;
+    }
+    match text[at] {
+        b'"' => match string_at(text, at) {
+            Some((start, end, _)) => {
+                let inner = text.split_at(end).0.split_at(start).1;
+                let mut i = 0;
+                while i < inner.len() {
+                    if inner[i] == b'\\' {
+                        return None;
+                    }
+                    i += 1;
+                }
+                match core::str::from_utf8(inner) {
+                    Ok(s) => Some(LiteralValue::Str(s)),
+                    Err(_) => None,
+                }
+            }
+            None => None,
+        },
+        b't' => Some(LiteralValue::Bool(true)),
+        b'f' => Some(LiteralValue::Bool(false)),
+        b'-' | b'0'..=b'9' => {
+            let negative = text[at] == b'-';
+            let mut i = if negative { at + 1 } else { at };
+            let mut n: i64 = 0;
+            let start = i;
+            while i < text.len() && text[i].is_ascii_digit() {
+                n = match n.checked_mul(10) {
+                    Some(m) => match m.checked_add((text[i] - b'0') as i64) {
+                        Some(v) => v,
+                        None => return None,
+                    },
+                    None => return None,
+                };
+                i += 1;
+            }
+            // a fraction or an exponent: not an integer this compares
+            if i == start || (i < text.len() && matches!(text[i], b'.' | b'e' | b'E')) {
+                return None;
+            }
+            Some(LiteralValue::Int(if negative { -n } else { n }))
+        }
+        _ => None,
+    }
+}
+
+/// The query's `a op_a x` implies the expression's `a op_e y`, by the values.
+const fn value_implies(op_a: &[u8], x: LiteralValue, op_e: &[u8], y: LiteralValue) -> bool {
+    match (x, y) {
+        (LiteralValue::Int(x), LiteralValue::Int(y)) => {
+            let eq = bytes_eq(op_a, b"$eq");
+            if bytes_eq(op_e, b"$eq") {
+                eq && x == y
+            } else if bytes_eq(op_e, b"$gt") {
+                (eq && x > y) || (bytes_eq(op_a, b"$gt") && x >= y) || (bytes_eq(op_a, b"$gte") && x > y)
+            } else if bytes_eq(op_e, b"$gte") {
+                (eq || bytes_eq(op_a, b"$gte") || bytes_eq(op_a, b"$gt")) && x >= y
+            } else if bytes_eq(op_e, b"$lt") {
+                (eq && x < y) || (bytes_eq(op_a, b"$lt") && x <= y) || (bytes_eq(op_a, b"$lte") && x < y)
+            } else if bytes_eq(op_e, b"$lte") {
+                (eq || bytes_eq(op_a, b"$lte") || bytes_eq(op_a, b"$lt")) && x <= y
+            } else {
+                false
+            }
+        }
+        (LiteralValue::Str(x), LiteralValue::Str(y)) => {
+            bytes_eq(op_a, b"$eq") && bytes_eq(op_e, b"$eq") && bytes_eq(x.as_bytes(), y.as_bytes())
+        }
+        (LiteralValue::Bool(x), LiteralValue::Bool(y)) => bytes_eq(op_a, b"$eq") && bytes_eq(op_e, b"$eq") && x == y,
+        _ => false,
+    }
+}
+
+/// Whether the query's literals on `path` imply the expression's `op expected`: `None`
+/// where a predicate that could imply it compares with a value known at run time only
+/// (the planner then assumes it does), or where the expression is not a comparison.
+const fn literals_imply(
+    conj: &[Filter],
+    lits: &[Literal],
+    path: &[u8],
+    op: &[u8],
+    expected: LiteralValue,
+) -> Option<bool> {
+    if !(bytes_eq(op, b"$eq")
+        || bytes_eq(op, b"$gt")
+        || bytes_eq(op, b"$gte")
+        || bytes_eq(op, b"$lt")
+        || bytes_eq(op, b"$lte"))
+    {
+        return None;
+    }
+    // the predicates on `path` that could imply it, and the literals among them
+    let mut preds = 0;
+    let mut i = 0;
+    while i < conj.len() {
+        if let Filter::Pred(pred) = &conj[i] {
+            if bytes_eq(pred.path.as_bytes(), path) {
+                match pred.op {
+                    Op::Eq | Op::Gt | Op::Gte | Op::Lt | Op::Lte => preds += 1,
+                    // a `$in`, an `$all`, ...: values this does not read
+                    Op::In { .. } | Op::All | Op::ElemMatchValue(_) => return None,
+                    _ => {}
+                }
+            }
+        }
+        i += 1;
+    }
+    let mut literal = 0;
+    let mut i = 0;
+    while i < lits.len() {
+        let l = lits[i];
+        if bytes_eq(l.path.as_bytes(), path) {
+            literal += 1;
+            if value_implies(l.op.as_bytes(), l.value, op, expected) {
+                return Some(true);
+            }
+        }
+        i += 1;
+    }
+    if preds > 0 && literal == preds {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 /// Whether the conjunction implies the expression document at `at`; `None` when the text
 /// is not one this reads.
-const fn implies_doc(conj: &[Filter], text: &[u8], at: usize) -> bool {
+const fn implies_doc(conj: &[Filter], lits: &[Literal], text: &'static [u8], at: usize) -> bool {
     let mut at = skip_ws(text, at);
     if at >= text.len() || text[at] != b'{' {
         return false;
@@ -780,7 +930,7 @@ const fn implies_doc(conj: &[Filter], text: &[u8], at: usize) -> bool {
                 if i < text.len() && text[i] == b']' {
                     break;
                 }
-                if !implies_doc(conj, text, i) {
+                if !implies_doc(conj, lits, text, i) {
                     return false;
                 }
                 let Some(end) = skip_value(text, i) else { return false };
@@ -804,7 +954,7 @@ const fn implies_doc(conj: &[Filter], text: &[u8], at: usize) -> bool {
                     return false;
                 }
                 let op = text.split_at(o1).0.split_at(o0).1;
-                if !implies_op(conj, key, op, text, i + 1) {
+                if !implies_op(conj, lits, key, op, text, i + 1) {
                     return false;
                 }
                 let Some(end) = skip_value(text, i + 1) else { return false };
@@ -813,7 +963,7 @@ const fn implies_doc(conj: &[Filter], text: &[u8], at: usize) -> bool {
                     i += 1;
                 }
             }
-        } else if !implies_op(conj, key, b"$eq", text, value) {
+        } else if !implies_op(conj, lits, key, b"$eq", text, value) {
             return false;
         }
         let Some(end) = skip_value(text, value) else { return false };
@@ -826,13 +976,13 @@ const fn implies_doc(conj: &[Filter], text: &[u8], at: usize) -> bool {
 
 /// The index is one mongod may use for a filter: not hidden, and its partial expression (if
 /// any) implied by the filter.
-const fn admissible(index: &Index, conj: &[Filter]) -> bool {
+const fn admissible(index: &Index, conj: &[Filter], lits: &[Literal]) -> bool {
     if index.hidden {
         return false;
     }
     match index.partial {
         None => true,
-        Some(text) => implies_doc(conj, text.as_bytes(), 0),
+        Some(text) => implies_doc(conj, lits, text.as_bytes(), 0),
     }
 }
 
@@ -943,7 +1093,7 @@ pub const fn fit(shape: &Shape, model: &Registration, r: IndexRef) -> Fit {
 const fn fit_conj(shape: &Shape, conj: &'static [Filter], model: &Registration, r: IndexRef) -> Fit {
     let index = r.index(model);
     let mut out = NO_FIT;
-    if !admissible(index, conj) || index.keys.is_empty() {
+    if !admissible(index, conj, shape.literals) || index.keys.is_empty() {
         return out;
     }
     let collation_ok = same_collation(index_collation(index, model), model.collation);
@@ -1075,7 +1225,7 @@ struct Keys {
 
 const fn keys_of(conj: &[Filter], model: &Registration, index: &Index, collation_ok: bool, bounded: bool) -> Keys {
     let mut out = Keys {
-        facts: [PathFacts { multikey: false, kind: None }; MAX_KEYS],
+        facts: [PathFacts { multikey: false, array_end: 0, kind: None }; MAX_KEYS],
         found: [Use { bits: 0, points: 1 }; MAX_KEYS],
         bits: [0; MAX_KEYS],
     };
@@ -1111,15 +1261,41 @@ const fn bounds_without_strings(keys: &Keys, k: usize) -> bool {
     !string_path(keys.facts[k]) && bits != 0 && bits & !(EQ | EQ_NULL | IN | LO | HI | ALL | TYPE | MOD) == 0
 }
 
+/// No key of the index through the same array as key `k` (itself included) has bounds
+/// narrower than `[MinKey, MaxKey]`.
+const fn array_unbounded(facts: &Keys, keys: &[(&'static str, IndexKey)], k: usize) -> bool {
+    let end = facts.facts[k].array_end;
+    let path = keys[k].0.as_bytes();
+    let mut j = 0;
+    while j < keys.len() && j < MAX_KEYS {
+        let other = keys[j].0.as_bytes();
+        let shares = facts.facts[j].multikey
+            && facts.facts[j].array_end == end
+            && bytes_eq(path.split_at(end).0, other.split_at(end).0);
+        if shares && facts.bits[j] & !EXISTS_T != 0 {
+            return false;
+        }
+        j += 1;
+    }
+    true
+}
+
 /// The index key `k` is bound to one value (point bounds).
 const fn point_key(keys: &Keys, k: usize) -> bool {
     let bits = keys.bits[k];
     // `$exists: false` is the one point `[null, null]`; `null` two (`undefined` too). An
     // equality with a range around its value is the value; with a negation of it, nothing.
     // An array's key takes the bounds of one of its predicates, an equality's first.
-    (bits & (EQ | ALL) != 0 && (keys.facts[k].multikey || bits & NEGATIONS == 0))
+    // `{$eq: null, $exists: false}` intersect to `[null, null]` (`null` alone is two
+    // points, `undefined` too). An array's key bound by a `$in` of one value and another
+    // predicate gets a plan with the `$in`'s point (mongod cannot intersect them).
+    let multikey = keys.facts[k].multikey;
+    (bits & (EQ | ALL) != 0 && (multikey || bits & NEGATIONS == 0))
         || bits == EXISTS_F
+        || (!multikey && bits & !ELEM_OBJ == EQ_NULL | EXISTS_F)
         || (bits & !ELEM_OBJ == IN && keys.found[k].points == 1)
+        || (!multikey && bits & IN != 0 && bits & NEGATIONS == 0 && keys.found[k].points == 1)
+        || (multikey && bits & IN != 0 && keys.found[k].bits & IN_NULL == 0 && keys.found[k].points == 1)
 }
 
 const fn provides_sort(shape: &Shape, keys: &Keys, index: &Index, from: usize, collation_ok: bool) -> bool {
@@ -1175,9 +1351,11 @@ const fn provides_sort_keys(shape: &Shape, facts: &Keys, index: &Index, from: us
             return false;
         }
         way = this;
-        // an array's key sorts only when one scan takes all of it (no bounds on it, no
-        // merge of several scans)
-        if facts.facts[k].multikey && (from > 0 || facts.found[k].bits != 0) {
+        // an array's key sorts only when one scan takes all of it: no merge of several
+        // scans, and no bounds (`$exists: true` bounds it `[MinKey, MaxKey]`) on it nor on
+        // any key through the same array (`{"r.a": 1}` sorted by `r.p` on `{r.a: 1, r.p: 1}`
+        // is a SORT stage; on `{t: 1, l: 1}`, `{t: 1}` sorted by `l` is not)
+        if facts.facts[k].multikey && (from > 0 || !array_unbounded(facts, keys, k)) {
             return false;
         }
         k += 1;
@@ -1251,10 +1429,24 @@ const fn filter_key_coverable(keys: &Keys, model: &Registration, index: &Index, 
     let Some(k) = key_at(index, path) else { return false };
     let collated = simple(index_collation(index, model)).is_some();
     let bits = keys.found[k].bits;
-    matches!(index.keys[k].1, IndexKey::Ascending | IndexKey::Descending)
-        && keys.facts[k].multikey
-        && !collated
-        && (bits == EQ || bits == IN || bits == LO || bits == HI)
+    let btree = matches!(index.keys[k].1, IndexKey::Ascending | IndexKey::Descending);
+    // a key of a collated index holds collation keys: a comparison in the query's collation
+    // (the index's) is answered from them exactly, though the string cannot be returned
+    let same = same_collation(index_collation(index, model), model.collation);
+    (btree && keys.facts[k].multikey && !collated && (bits == EQ || bits == IN || bits == LO || bits == HI))
+        || (btree && !keys.facts[k].multikey && collated && same && bits != 0 && bits & !(EQ | IN | LO | HI) == 0)
+}
+
+/// A key of the index is a path through an array.
+const fn multikey_index(keys: &Keys, index: &Index) -> bool {
+    let mut k = 0;
+    while k < index.keys.len() && k < MAX_KEYS {
+        if keys.facts[k].multikey {
+            return true;
+        }
+        k += 1;
+    }
+    false
 }
 
 const fn filter_covered_in(conj: &[Filter], keys: &Keys, model: &Registration, index: &Index) -> bool {
@@ -1268,6 +1460,13 @@ const fn filter_covered_in(conj: &[Filter], keys: &Keys, model: &Registration, i
                 let bits = op_bits(&pred.op).bits;
                 // a sparse index holds no document a negation may match: it fetches them
                 if bits & !COVERABLE != 0 || (index.sparse && bits & MATCH_MISSING != 0) {
+                    return false;
+                }
+                // a multikey index tests no inexact predicate (`$type`, `$mod`, an unanchored
+                // `$regex`) on its keys, even on a key that is not an array: it fetches
+                if multikey_index(keys, index)
+                    && (bits & (TYPE | MOD) != 0 || (bits & REGEX != 0 && bits & REGEX_PREFIX == 0))
+                {
                     return false;
                 }
             }
@@ -1422,8 +1621,10 @@ const fn fit_wildcard_in(
                     {
                         out.covered = true;
                     }
-                    // it provides a sort on that one path, not an array
+                    // it provides a sort on that one path, not an array, unless only
+                    // `$exists: true` bounds it (a scan of the path and its subpaths)
                     if shape.sort.len() == 1
+                        && bits & !EXISTS_T != 0
                         && str_eq(shape.sort[0].0, pred.path)
                         && !facts.multikey
                         && collation_ok_for_sort(shape, model, collation_ok)
@@ -1519,7 +1720,7 @@ const fn best_for(shape: &Shape, conj: &'static [Filter], model: &Registration) 
 /// bounded candidate already; mongod adds whole-index scans of the others).
 const fn whole_sort_scan(shape: &Shape, conj: &'static [Filter], model: &Registration, r: IndexRef) -> bool {
     let index = r.index(model);
-    if !admissible(index, conj) || index.keys.is_empty() || is_wildcard_key(index.keys[0].0) {
+    if !admissible(index, conj, shape.literals) || index.keys.is_empty() || is_wildcard_key(index.keys[0].0) {
         return false;
     }
     let collation_ok = same_collation(index_collation(index, model), model.collation);
@@ -1531,6 +1732,44 @@ const fn whole_sort_scan(shape: &Shape, conj: &'static [Filter], model: &Registr
         k += 1;
     }
     sort_scan(shape, &keys_of(conj, model, index, collation_ok, false), index, collation_ok)
+}
+
+/// The indexes of the plan mongod adds for a `$or` beside a conjunction an index bounds
+/// (`{a: v, $or: [{b: w}, {c: x}]}`): each branch's own, or one of `outer` (the indexes the
+/// conjunction bounds) with a later key the branch names, into which mongod pushes the
+/// conjunction's predicate; none when a branch has neither (mongod plans no `$or` then).
+const fn or_candidates(shape: &Shape, conj: &'static [Filter], model: &Registration, outer: u64) -> u64 {
+    let Some(branches) = first_or(conj) else { return 0 };
+    let mut out = 0;
+    let mut b = 0;
+    while b < branches.len() {
+        let found = best_for(shape, branches[b], model);
+        if found.index.is_some() {
+            out |= found.candidates;
+        } else {
+            let mut pushed = 0;
+            let mut n = 0;
+            while n < each_index(model) {
+                if let Some(r) = nth(model, n) {
+                    let keys = r.index(model).keys;
+                    let mut k = 1;
+                    while outer & r.bit() != 0 && k < keys.len() {
+                        if use_of(branches[b], keys[k].0.as_bytes()).bits & BTREE_OPS != 0 {
+                            pushed |= r.bit();
+                        }
+                        k += 1;
+                    }
+                }
+                n += 1;
+            }
+            if pushed == 0 {
+                return 0;
+            }
+            out |= pushed;
+        }
+        b += 1;
+    }
+    out
 }
 
 const EMPTY: Verdict = Verdict {
@@ -1612,6 +1851,8 @@ pub const fn plan(shape: &Shape, model: &Registration) -> Verdict {
     let best = best_for(shape, conj, model);
     v.candidates = best.candidates;
     if let Some(r) = best.index {
+        // mongod plans the `$or` beside the bounded scans when each branch has an index
+        v.candidates |= or_candidates(shape, conj, model, best.candidates);
         v.index = Some(r);
         v.fit = best.fit;
         v.sort_in_memory = sorted && !best.fit.provides_sort && !best.fit.merge_sort;
@@ -1904,6 +2145,101 @@ const fn waive(m: ConstMessage, rule: Rule) -> ConstMessage {
     m.str(", or waive it on the query with `allow(").str(rule.id()).str(", reason = \"...\")`")
 }
 
+/// Why mongod cannot use a declared index whose first key the filter names.
+#[derive(Clone, Copy)]
+enum Unusable {
+    Hidden,
+    Partial(&'static str),
+    Sparse,
+    Collation,
+    Hashed,
+}
+
+/// The first declared index whose first key a predicate of `conj` names and that mongod
+/// cannot use for it, and why: the fix is then that index's, not a new one on its keys.
+const fn unusable_index(shape: &Shape, conj: &'static [Filter], model: &Registration) -> Option<(usize, Unusable)> {
+    let mut n = 0;
+    while n < model.indexes.len() {
+        let index = &model.indexes[n];
+        if let Some(&(path, kind)) = index.keys.first() {
+            let found = use_of(conj, path.as_bytes());
+            let facts = path_facts(model.fields, path.as_bytes());
+            let collation_ok = same_collation(index_collation(index, model), model.collation);
+            let why = if found.bits == 0 || is_wildcard_key(path) {
+                None
+            } else if index.hidden {
+                Some(Unusable::Hidden)
+            } else if !admissible(index, conj, shape.literals) {
+                match index.partial {
+                    Some(text) => Some(Unusable::Partial(text)),
+                    None => None,
+                }
+            } else if index.sparse && found.bits & MATCH_MISSING != 0 {
+                Some(Unusable::Sparse)
+            } else if !collation_ok && string_path(facts) && found.bits & STRING_OPS != 0 {
+                Some(Unusable::Collation)
+            } else if matches!(kind, IndexKey::Hashed) && found.bits & (LO | HI | REGEX | NE | NIN | NOT) != 0 {
+                Some(Unusable::Hashed)
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                return Some((n, why));
+            }
+        }
+        n += 1;
+    }
+    None
+}
+
+const fn collation_text(m: ConstMessage, c: Option<Collation>) -> ConstMessage {
+    match simple(c) {
+        None => m.str("simple (binary)"),
+        Some(c) => {
+            let m = m.str("{locale: \"").str(c.locale).str("\"");
+            let m = match c.strength {
+                Some(n) => m.str(", strength: ").number(n as u64),
+                None => m,
+            };
+            m.str("}")
+        }
+    }
+}
+
+/// What to write instead when `index` is there but mongod cannot use it.
+const fn unusable_fix(m: ConstMessage, model: &Registration, n: usize, why: Unusable) -> ConstMessage {
+    let index = &model.indexes[n];
+    let m = index_keys(m.str("; the model's index `").str(index.name).str("` "), index);
+    match why {
+        Unusable::Hidden => m.str(
+            " is hidden: mongod keeps it up to date and never plans with it; unhide it (remove `hidden` from its `index(..)`)",
+        ),
+        Unusable::Partial(text) => m
+            .str(" is partial (`partialFilterExpression` ")
+            .str(text)
+            .str(") and the filter does not imply that expression, so mongod cannot use it (it lacks the other documents); add the expression's condition to the filter, or declare the index without `partial`"),
+        Unusable::Sparse => m.str(
+            " is sparse: it holds no document without the key, which `null`, `$exists: false` and negations match, so mongod cannot use it; ask for a value, or declare the index without `sparse`",
+        ),
+        Unusable::Collation => {
+            let m = collation_text(m.str(" compares strings by collation "), index_collation(index, model));
+            collation_text(m.str(" and the query by the collection's, "), model.collation).str(
+                ": mongod uses it only for a query of its collation, which `query!` does not set; declare the index without `collation(..)` (or give the collection that default collation)",
+            )
+        }
+        Unusable::Hashed => {
+            let path = index.keys[0].0;
+            key_name(
+                m.str(" hashes `").str(path).str("`: it answers equalities and `$in` only; for a range add `#[mongo(index(keys("),
+                path,
+            )
+            .str(" = 1)))]` to `")
+            .str(model.name)
+            .str("`")
+        }
+    }
+}
+
 /// The message of `rule` on `shape` (which breaks it).
 pub const fn message(shape: &Shape, model: &Registration, v: &Verdict, rule: Rule) -> ConstMessage {
     let mut m = ConstMessage::new().str(rule.id()).str(": ");
@@ -1967,6 +2303,12 @@ pub const fn message(shape: &Shape, model: &Registration, v: &Verdict, rule: Rul
                     if let Some(branches) = first_or(conj) {
                         conj = branches[b];
                     }
+                }
+            }
+            // an index on those keys is declared, and unusable: say why and its fix
+            if matches!(why, Unindexed::CollectionScan | Unindexed::OrBranch(_)) {
+                if let Some((n, unusable)) = unusable_index(shape, conj, model) {
+                    return waive(unusable_fix(m, model, n, unusable), rule);
                 }
             }
             let s = suggest(shape, conj);

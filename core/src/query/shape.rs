@@ -27,12 +27,38 @@ pub struct Shape {
     pub name: Option<&'static str>,
     /// The rules `allow(rule, reason = "..")` waives on this query: `(rule id, reason)`.
     pub allow: &'static [(&'static str, &'static str)],
+    /// The literal values (integers, strings, booleans written in the query) its top-level
+    /// equalities and ranges compare keys with: the planner reads them to decide whether
+    /// the filter implies a partial index's expression, as mongod does with the values.
+    pub literals: &'static [Literal],
     /// `module_path!()` where the query is written.
     pub module: &'static str,
     /// `file!()` and `line!()` where the query is written.
     pub file: &'static str,
     /// See `file`.
     pub line: u32,
+}
+
+/// A literal a top-level predicate compares its key with.
+#[derive(Debug, Clone, Copy)]
+pub struct Literal {
+    /// The key.
+    pub path: &'static str,
+    /// `$eq` (an implicit equality too), `$gt`, `$gte`, `$lt` or `$lte`.
+    pub op: &'static str,
+    /// The value.
+    pub value: LiteralValue,
+}
+
+/// A literal value as written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LiteralValue {
+    /// An integer literal.
+    Int(i64),
+    /// A string literal.
+    Str(&'static str),
+    /// `true` or `false`.
+    Bool(bool),
 }
 
 /// A sort key's direction.

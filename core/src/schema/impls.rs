@@ -168,6 +168,7 @@ impl<T: MongoSchema> MongoSchema for Option<T> {
     const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
     const NAME: &'static str = T::NAME;
     const VARIANTS: &'static [&'static str] = T::VARIANTS;
+    const TAGGED: Option<&'static [FieldFacts]> = T::TAGGED;
     fn json_schema() -> Document {
         nullable(T::json_schema())
     }
@@ -181,6 +182,7 @@ macro_rules! transparent {
             const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
             const NAME: &'static str = T::NAME;
             const VARIANTS: &'static [&'static str] = T::VARIANTS;
+            const TAGGED: Option<&'static [FieldFacts]> = T::TAGGED;
             fn json_schema() -> Document {
                 T::json_schema()
             }
@@ -196,6 +198,7 @@ impl<T: MongoSchema + ToOwned + ?Sized> MongoSchema for Cow<'_, T> {
     const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
     const NAME: &'static str = T::NAME;
     const VARIANTS: &'static [&'static str] = T::VARIANTS;
+    const TAGGED: Option<&'static [FieldFacts]> = T::TAGGED;
     fn json_schema() -> Document {
         T::json_schema()
     }
@@ -241,6 +244,7 @@ macro_rules! sequence {
             const FIELDS: Option<&'static [FieldFacts]> = item_fields(T::FACTS, T::FIELDS);
             const NAME: &'static str = T::NAME;
             const VARIANTS: &'static [&'static str] = T::VARIANTS;
+            const TAGGED: Option<&'static [FieldFacts]> = T::TAGGED;
             fn json_schema() -> Document {
                 array_of(T::json_schema(), $unique)
             }
@@ -261,6 +265,7 @@ impl<T: MongoSchema, S> MongoSchema for HashSet<T, S> {
     const FIELDS: Option<&'static [FieldFacts]> = item_fields(T::FACTS, T::FIELDS);
     const NAME: &'static str = T::NAME;
     const VARIANTS: &'static [&'static str] = T::VARIANTS;
+    const TAGGED: Option<&'static [FieldFacts]> = T::TAGGED;
     fn json_schema() -> Document {
         array_of(T::json_schema(), true)
     }
@@ -272,6 +277,7 @@ impl<T: MongoSchema> MongoSchema for [T] {
     const FIELDS: Option<&'static [FieldFacts]> = item_fields(T::FACTS, T::FIELDS);
     const NAME: &'static str = T::NAME;
     const VARIANTS: &'static [&'static str] = T::VARIANTS;
+    const TAGGED: Option<&'static [FieldFacts]> = T::TAGGED;
     fn json_schema() -> Document {
         array_of(T::json_schema(), false)
     }
@@ -287,6 +293,7 @@ impl<T: MongoSchema, const N: usize> MongoSchema for [T; N] {
     const FIELDS: Option<&'static [FieldFacts]> = item_fields(T::FACTS, T::FIELDS);
     const NAME: &'static str = T::NAME;
     const VARIANTS: &'static [&'static str] = T::VARIANTS;
+    const TAGGED: Option<&'static [FieldFacts]> = T::TAGGED;
     fn json_schema() -> Document {
         let mut schema = array_of(T::json_schema(), false);
         schema.insert("minItems", narrow(N as i64));
@@ -332,6 +339,7 @@ impl<K: MapKey, V: MongoSchema, S> MongoSchema for HashMap<K, V, S> {
     const FIELDS: Option<&'static [FieldFacts]> = item_fields(V::FACTS, V::FIELDS);
     const NAME: &'static str = V::NAME;
     const VARIANTS: &'static [&'static str] = V::VARIANTS;
+    const TAGGED: Option<&'static [FieldFacts]> = V::TAGGED;
     fn json_schema() -> Document {
         map_of(V::json_schema())
     }
@@ -344,6 +352,7 @@ impl<K: MapKey, V: MongoSchema> MongoSchema for BTreeMap<K, V> {
     const FIELDS: Option<&'static [FieldFacts]> = item_fields(V::FACTS, V::FIELDS);
     const NAME: &'static str = V::NAME;
     const VARIANTS: &'static [&'static str] = V::VARIANTS;
+    const TAGGED: Option<&'static [FieldFacts]> = V::TAGGED;
     fn json_schema() -> Document {
         map_of(V::json_schema())
     }

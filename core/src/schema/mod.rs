@@ -120,6 +120,9 @@ pub struct FieldFacts {
     /// The names a unit-variant enum writes (its `VARIANTS`, through containers), for
     /// `query!`'s check of a literal compared with the field; empty for other types.
     pub variants: &'static [&'static str],
+    /// The keys of an internally tagged enum it holds (`MongoSchema::TAGGED`, through
+    /// containers), for `query!`'s key check; `None` for other types.
+    pub tagged: Option<&'static [FieldFacts]>,
 }
 
 impl FieldFacts {
@@ -179,6 +182,13 @@ pub trait MongoSchema {
     /// compared with such a field against them.
     const VARIANTS: &'static [&'static str] = &[];
 
+    /// The keys a derived internally tagged enum (`#[serde(tag = "..")]`) of unit and
+    /// struct variants writes: its tag, then each variant's fields (the first variant's
+    /// where two share a key); passed on by containers like `FIELDS`; `None` for other
+    /// types. `query!` checks a key through such a field against them (`FIELDS` stays
+    /// `None`: a variant's keys are not all in every document).
+    const TAGGED: Option<&'static [FieldFacts]> = None;
+
     /// The paths of a value of this type (see [`crate::paths`]): a generated `{Type}Fields`
     /// with one method per field for a derived struct, [`Array`](crate::paths::Array) for
     /// sequences, [`Map`](crate::paths::Map) for maps, the inner type's for `Option`,
@@ -211,6 +221,7 @@ pub trait MongoSchema {
         keywords: &[],
         items: &[],
         variants: Self::VARIANTS,
+        tagged: Self::TAGGED,
     };
 
     /// `{"$jsonSchema": <json_schema()>}`, ready for `createCollection`'s `validator`.

@@ -329,6 +329,45 @@ impl ToTokens for Field<'_> {
     }
 }
 
+/// `TAGGED` (and `NAME`) of an internally tagged enum of unit and struct variants: its
+/// tag, then each variant's written fields (the first of a key), for `query!`'s key check.
+/// A newtype variant writes its inner type's keys, which no table here lists: none then.
+pub(super) fn tagged_fields(c: &Container) -> Option<TokenStream> {
+    let Data::Enum(variants) = &c.data else { return None };
+    let Repr::Internal(tag) = repr(c) else { return None };
+    let written: Vec<&Variant> = variants.iter().filter(|v| !v.serde.skip_serializing).collect();
+    if !c.is_internally_tagged() || written.iter().any(|v| !matches!(v.style, Style::Unit | Style::Named)) {
+        return None;
+    }
+    let mut names: Vec<&str> = vec![tag];
+    let mut entries: Vec<TokenStream> = Vec::new();
+    for field in written.iter().flat_map(|v| v.fields.iter()).filter(|f| f.is_written()) {
+        if !names.contains(&field.name.as_str()) {
+            names.push(&field.name);
+            entries.push(field.to_token_stream());
+        }
+    }
+    let count = entries.len() + 1;
+    let name = c.input.ident.to_string();
+    let table = match c.input.generics.params.is_empty() {
+        true => quote!({
+            static TAGGED: [_p::FieldFacts; #count] = [
+                _p::FieldFacts { name: #tag, ..<::std::string::String as _p::MongoSchema>::FIELD },
+                #(#entries),*
+            ];
+            &TAGGED
+        }),
+        false => quote!(&[
+            _p::FieldFacts { name: #tag, ..<::std::string::String as _p::MongoSchema>::FIELD },
+            #(#entries),*
+        ]),
+    };
+    Some(quote! {
+        const TAGGED: ::core::option::Option<&'static [_p::FieldFacts]> = ::core::option::Option::Some(#table);
+        const NAME: &'static str = #name;
+    })
+}
+
 /// `VARIANTS` of an enum of unit variants written as strings (serde's external tagging):
 /// the strings, for `query!`'s check of a literal against such a field.
 pub(super) fn unit_variants(c: &Container) -> Option<TokenStream> {

@@ -33,6 +33,16 @@ struct Audit {
 }
 
 #[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+enum Channel {
+    Email {
+        #[mongo(max_length = 80)]
+        inbox: String,
+    },
+    Chat,
+}
+
+#[derive(Serialize, Deserialize, MongoSchema)]
 #[serde(rename_all = "camelCase")]
 #[mongo(db = "db_shop", collection = "t_order", index(keys(customerId = 1, createTime = -1)))]
 struct Order {
@@ -56,10 +66,14 @@ struct Order {
     #[serde(flatten)]
     audit: Audit,
     note: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    billing: Option<Address>,
+    channel: Channel,
 }
 
 /// Keys the model does not store: misspelt, renamed, through an embedded document, an
-/// array of documents, and a scalar; each query is refused at its key.
+/// array of documents, and a scalar; through a flattened struct, an internally tagged
+/// enum, an `Option` of a struct and a position in an array; each refused at its key.
 fn main() {
     let _ = query!(Order, { "customerID": ObjectId::new() });
     let _ = query!(Order, { "shipTo.cityName": "Lyon" });
@@ -69,4 +83,11 @@ fn main() {
     let _ = query!(Order, { "status": "Paid" }, sort = { "createdAt": -1 });
     let _ = query!(Order, { "$or": [{ "paid": true }, { "creatdBy": "ann" }] });
     let _ = query!(Order, { "lines": { "$elemMatch": { "qty": { "$gt": 2 } } } });
+    let _ = query!(Order, { "createBy": "ann" });
+    let _ = query!(Order, { "channel.inbx": "support" });
+    let _ = query!(Order, { "channel.type": "email" });
+    let _ = query!(Order, { "billing.city": "Lyon" });
+    let _ = query!(Order, { "lines.0.skuu": "A-1" });
+    let _ = query!(Order, { "Status": "Paid" });
+    let _ = query!(Order, { "customerId": ObjectId::new() }, projection = { "shipTo": 1 });
 }

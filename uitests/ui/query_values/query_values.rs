@@ -34,7 +34,7 @@ struct Audit {
 
 #[derive(Serialize, Deserialize, MongoSchema)]
 #[serde(rename_all = "camelCase")]
-#[mongo(db = "db_shop", collection = "t_order", index(keys(customerId = 1, createTime = -1)), index(keys(createTime = -1)), index(keys(total = 1)), index(keys(quantity = 1)), index(keys(paid = 1)), index(keys(status = 1)), index(keys(tags = 1)), index(keys("lines.quantity" = 1)))]
+#[mongo(db = "db_shop", collection = "t_order", index(keys(customerId = 1, createTime = -1)), index(keys(createTime = -1)), index(keys(total = 1)), index(keys(quantity = 1)), index(keys(paid = 1)), index(keys(status = 1)), index(keys(tags = 1)), index(keys("lines.quantity" = 1)), index(keys(traceId = 1)), index(keys(paidTime = 1)), index(keys(amount = 1)))]
 struct Order {
     #[serde(rename = "_id")]
     id: ObjectId,
@@ -56,6 +56,12 @@ struct Order {
     #[serde(flatten)]
     audit: Audit,
     note: Option<String>,
+    #[serde(with = "mongo_schema::serde_helpers::uuid_binary")]
+    trace_id: uuid::Uuid,
+    #[serde(with = "mongo_schema::serde_helpers::chrono_datetime")]
+    paid_time: chrono::DateTime<chrono::Utc>,
+    #[serde(with = "mongo_schema::serde_helpers::decimal128")]
+    amount: rust_decimal::Decimal,
 }
 
 /// Values of a Rust type the key does not store, written as expressions and as literals.
@@ -75,4 +81,10 @@ fn main() {
     let _ = query!(Order, { "status": 3 });
     let _ = query!(Order, { "tags": 3 });
     let _ = query!(Order, { "lines.quantity": "two" });
+    let trace = String::from("67e55044-10b1-426f-9247-bb680e5fe0c8");
+    let _ = query!(Order, { "traceId": trace });
+    let _ = query!(Order, { "paidTime": { "$lt": "2026-01-01T00:00:00Z" } });
+    let _ = query!(Order, { "amount": { "$gte": 10.5f64 } });
+    let _ = query!(Order, { "status": { "$ne": "Pending" } });
+    let _ = query!(Order, { "quantity": 7u32 });
 }
