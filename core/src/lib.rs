@@ -52,17 +52,3 @@ pub use model::{registered_models, Model, Options};
 /// mongod's error codes with their names (`BAD_VALUE` is 2 `"BadValue"`).
 pub use mongo_schema_contract::codes;
 pub use schema::{BsonKind, MongoSchema};
-
-/// What the unit tests of this crate and the ones above share. Not public API.
-#[doc(hidden)]
-pub mod __testing {
-    /// A seeded xorshift64 stream for generated inputs: the same values on every run.
-    pub fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
-        move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        }
-    }
-}

@@ -42,8 +42,9 @@ const INTENDED: &[(&str, &[&str], &str)] = &[
 ];
 
 /// The crates whose modules are read, by directory: the layers below the facade, and the
-/// derive (`macros`, whose stages import one way too: attr, ir, check and rules, expand).
-const CRATES: &[&str] = &["core", "validate", "migrate", "cli", "macros"];
+/// derive (`macros`, whose stages import one way too: attr, ir, check and rules, expand), and
+/// the tests' shared crates (`testsupport`, `testsupport/rng`).
+const CRATES: &[&str] = &["core", "validate", "migrate", "cli", "macros", "testsupport", "testsupport/rng"];
 
 /// A module: its name (the crate's, then its path), its path from the crate root, its root
 /// file, its children by name, and every file under it with the child it belongs to

@@ -140,9 +140,9 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 // the layer below, under the names the modules use
-use mongo_schema_core::{__each_bson_major, bson, compat, view};
 #[cfg(test)]
-use mongo_schema_core::{__private, __testing};
+use mongo_schema_core::__private;
+use mongo_schema_core::{__each_bson_major, bson, compat, view};
 
 mod bytes;
 mod equal;
@@ -163,7 +163,7 @@ mod value;
 mod walk;
 
 #[cfg(test)]
-pub(crate) use crate::__testing::xorshift;
+pub(crate) use mongo_schema_test_rng::xorshift;
 
 use std::collections::HashMap;
 
