@@ -7,6 +7,19 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+# Where a run spends its time: each phase's seconds and the running total, printed as the
+# phase ends (`test.sh: phase NAME: N s (total M s)`), in the CI log too.
+run_started=$(date +%s)
+phase_started=$run_started
+phase_name=setup
+phase() { # phase NEXT: the current phase is over, NEXT begins
+  local now
+  now=$(date +%s)
+  echo "test.sh: phase $phase_name: $((now - phase_started)) s (total $((now - run_started)) s)"
+  phase_name=$1
+  phase_started=$now
+}
+
 # A fresh machine may have little disk: a one-off run keeps no incremental caches, and the
 # test builds keep line tables (backtraces name file and line) but no full debug info, for
 # the workspace and the downstream crates alike. Together they are most of a target
@@ -71,6 +84,7 @@ forbid_features() {
     exit 1
   fi
 }
+phase "feature sets (cargo tree)"
 forbid mongo-schema "--no-default-features --features bson-2" cc mongo-schema-pcre2 flate2 sha2 clap indicatif mongodb
 forbid mongo-schema "--no-default-features --features bson-2,migrate" clap indicatif mongo-schema-pcre2 flate2
 # start-up migrations run on the application's own client: the CLI's sync client (the driver's
@@ -90,6 +104,7 @@ forbid mongo-schema-cli "--features review" clap indicatif mongo-schema-pcre2 fl
 echo "test.sh: feature sets compile only what they need (cargo tree)"
 
 # fmt, clippy (warnings denied) and the declared rust-version: the maintainer checks.
+phase lint
 scripts/lint.sh
 
 log=$(mktemp "${TMPDIR:-/tmp}/mongo-schema-test.XXXXXX")
@@ -99,15 +114,25 @@ trap 'rm -f "$log"' EXIT
 # bson 3 run, UI snapshots included. Then bson 2, the driver's default: every feature but
 # `bson-3` (the `bson-3` of mongo-schema-tests, mongo-schema-driver-tests and mongo-schema-examples are its switches
 # for the suite); the UI snapshots are ignored there (they name bson 3's types).
+# Each feature set is built first (`--no-run`), then run against the deployments, so the log
+# tells the build's time from the tests'.
+phase "build, bson 3"
+cargo test --workspace --all-features --no-run
+phase "test, bson 3"
 scripts/with-mongod.sh cargo test --workspace --all-features 2>&1 | tee "$log"
-scripts/with-mongod.sh cargo test --workspace \
-  --features mongo-schema/cli,mongo-schema/driver,mongo-schema-example-app/driver 2>&1 | tee -a "$log"
+bson2=(--workspace --features mongo-schema/cli,mongo-schema/driver,mongo-schema-example-app/driver)
+phase "build, bson 2"
+cargo test "${bson2[@]}" --no-run
+phase "test, bson 2"
+scripts/with-mongod.sh cargo test "${bson2[@]}" 2>&1 | tee -a "$log"
 # A `cli`-only `schema` binary (no `driver`): the deployment commands name the feature they need.
+phase "cli only"
 cargo test -p mongo-schema-cli --no-default-features --features bson-2,cli --lib cli:: 2>&1 | tee -a "$log"
 
 # The PCRE2 in the binaries is the vendored one, whatever pkg-config says: pcre2_config's
 # version, from the example the suite has just built (nothing to build here), against
 # pcre2.h's, and no shared libpcre2 among the libraries the binary loads.
+phase "vendored PCRE2"
 pcre2_h=pcre2/upstream/include/pcre2.h
 pcre2_define() { sed -n "s/^#define $1[[:space:]]*\([0-9.-]*\).*/\1/p" "$pcre2_h"; }
 vendored="$(pcre2_define PCRE2_MAJOR).$(pcre2_define PCRE2_MINOR) $(pcre2_define PCRE2_DATE)"
@@ -127,6 +152,7 @@ echo "test.sh: the validator's PCRE2 is the vendored $linked (with a system libp
 # examples compiled beside the bson 2 one); one target
 # directory for the four builds, which keep no debug info at all (their dependencies, the
 # driver's among them, have no `[profile]` of the workspace's to trim theirs).
+phase downstream
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}/downstream"
 export CARGO_PROFILE_DEV_DEBUG=0
 # rustc's warnings are errors here: the user's code and mongo-schema's under each feature set
@@ -161,6 +187,7 @@ scripts/with-mongod.sh bash -c '
   fi' 2>&1 | tee -a "$log"
 
 # The fuzz targets (validator, dump reader), briefly: cargo-fuzz needs the nightly toolchain.
+phase fuzz
 if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
   command -v cargo-fuzz >/dev/null || cargo install --locked --quiet cargo-fuzz
   FUZZ_SECONDS="${FUZZ_SECONDS:-20}" scripts/fuzz-smoke.sh
@@ -168,6 +195,7 @@ else
   echo "test.sh: skipped the fuzz smoke run (no nightly toolchain for cargo-fuzz)"
 fi
 
+phase done
 # One closing line over every test binary (cargo's last line is often a doc-test block).
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } }
      /^skipped \(no MONGODB_URI\)/ { s++ }

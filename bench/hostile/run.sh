@@ -3,11 +3,11 @@
 #
 #   scripts/with-mongod.sh bench/hostile/run.sh      # HOSTILE_RUNS=N for best of N (default 3)
 #
-# The shapes live in runtime/tests/hostile/shapes.rs; the timing in
+# The shapes live in testsupport/src/hostile_shapes.rs; the timing in
 # drivertests/tests/validator_hostile_bench.rs (an ignored test, release build).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 # The growth check (runtime/tests/validator_scaling.rs: each shape at n and 8n) first, then
 # the table.
-cargo test --release -q -p mongo-schema --test validator_scaling -- --ignored
-exec cargo test --release -q -p mongo-schema-driver-tests --test validator_hostile_bench -- --ignored --nocapture
+cargo test --release -q -p mongo-schema --test it -- --ignored validator_scaling::
+exec cargo test --release -q -p mongo-schema-driver-tests --test it -- --ignored --nocapture validator_hostile_bench::

@@ -49,17 +49,3 @@ pub use bson3;
 
 // Each item has one path here, in its module (`command::MongoCollection`,
 // `schema::MongoSchema`, `model::Model`): the facade's crate root is where users meet them.
-
-/// What the unit tests of this crate and the ones above share. Not public API.
-#[doc(hidden)]
-pub mod __testing {
-    /// A seeded xorshift64 stream for generated inputs: the same values on every run.
-    pub fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
-        move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        }
-    }
-}

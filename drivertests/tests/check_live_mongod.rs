@@ -7,8 +7,7 @@
 
 #![forbid(unsafe_code)]
 
-#[path = "../../runtime/tests/migrate_models/mod.rs"]
-mod migrate_models;
+use mongo_schema_test_support::migrate_models;
 
 use migrate_models::v3;
 use mongo_schema::bson::{doc, oid::ObjectId, Document};

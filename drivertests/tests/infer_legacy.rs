@@ -6,8 +6,7 @@
 //! `UPDATE_INFER=1` rewrites it.
 #![forbid(unsafe_code)]
 
-#[path = "../../runtime/tests/support/legacy_db.rs"]
-mod legacy_db;
+use mongo_schema_test_support::legacy_db;
 
 use legacy_db::{legacy, write_dump, ORDERS};
 use mongo_schema::bson::doc;
@@ -101,7 +100,7 @@ fn assert_committed(path: &str, source: &str, data: &str) {
     let committed = std::fs::read_to_string(path).unwrap_or_default();
     assert!(
         committed == source,
-        "{path} is not what infer drafts from {data}: run `UPDATE_INFER=1 cargo test -p mongo-schema-driver-tests --test infer_legacy`"
+        "{path} is not what infer drafts from {data}: run `UPDATE_INFER=1 cargo test -p mongo-schema-driver-tests --test it infer_legacy::`"
     );
 }
 

@@ -39,7 +39,8 @@ fn child_schema_process() {
 /// A `schema` child process with `args`, its output kept.
 fn spawn(args: &[&str]) -> Child {
     Command::new(std::env::current_exe().unwrap())
-        .args(["child_schema_process", "--exact", "--ignored", "--nocapture", "--test-threads", "1"])
+        .arg(mongo_schema_test_support::test_name(module_path!(), "child_schema_process"))
+        .args(["--exact", "--ignored", "--nocapture", "--test-threads", "1"])
         .env(CHILD_ARGS, args.join("\n"))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -263,6 +264,7 @@ fn appliers_started_together_take_turns_and_a_counting_step_runs_once() {
 fn a_refused_first_step_resumes_under_a_user_who_may_run_it() {
     let test = "a_refused_first_step_resumes_under_a_user_who_may_run_it";
     let (Some(app), Some(admin)) = (uri(test, "MONGODB_URI_AUTH"), uri(test, "MONGODB_URI_AUTH_ROOT")) else { return };
+    let _turn = crate::DB_APP.lock().unwrap_or_else(|e| e.into_inner());
     // the app user may write db_app only: the collection and the records live there
     let server = &mut MongoServer::connect(&admin).unwrap();
     for collection in ["t_refused", "t_schema_migration"] {
@@ -399,8 +401,7 @@ fn the_cli_and_migrator_keep_one_record_and_name_records_kept_elsewhere() {
     assert_eq!(names(dir.path()), [name]);
 }
 
-#[path = "../../runtime/tests/migrate_models/mod.rs"]
-mod migrate_models;
+use mongo_schema_test_support::migrate_models;
 
 /// Needs no server: nothing listens on port 1.
 #[test]
@@ -613,6 +614,10 @@ impl tracing::Subscriber for Collect {
 #[test]
 fn migrator_reports_its_lock_wait_steps_and_failure_through_tracing() {
     let test = "migrator_reports_its_lock_wait_steps_and_failure_through_tracing";
+    // the tracing subscriber is the process's: alone in one, no other test's events are caught
+    if !mongo_schema_test_support::alone_in_process(module_path!(), test) {
+        return;
+    }
     let Some(uri) = uri(test, "MONGODB_URI_REPLSET") else { return };
     let _ = tracing::subscriber::set_global_default(Collect);
     let scene = Scene::new(uri, "traced");
@@ -792,6 +797,10 @@ fn migrator_says_which_step_waits_for_which_contract() {
     use mongo_schema::migrate::apply::Outcome;
     use mongo_schema::migrate::{migrate, MigrateOptions, Model};
     let test = "migrator_says_which_step_waits_for_which_contract";
+    // the tracing subscriber is the process's: alone in one, no other test's events are caught
+    if !mongo_schema_test_support::alone_in_process(module_path!(), test) {
+        return;
+    }
     let Some(uri) = uri(test, "MONGODB_URI_REPLSET") else { return };
     let _ = tracing::subscriber::set_global_default(Collect);
     let scene = Scene::new(uri, "held");

@@ -8,8 +8,7 @@
 
 #![forbid(unsafe_code)]
 
-#[path = "../../runtime/tests/migrate_models/mod.rs"]
-mod migrate_models;
+use mongo_schema_test_support::migrate_models;
 
 use migrate_models::{v1, v3};
 use mongo_schema::bson::{doc, oid::ObjectId, Bson, Document};
@@ -22,11 +21,9 @@ use mongo_schema::migrate::{
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// The `--auth` deployment's user can write `db_app` only: its tests take turns.
-static DB_APP: Mutex<()> = Mutex::new(());
+use crate::DB_APP;
 
 /// One deployment, with the databases a test uses on it.
 struct Deployment {
@@ -341,7 +338,8 @@ fn an_interrupted_run_resumes() {
             "2",
         ];
         let mut child = Command::new(std::env::current_exe().unwrap())
-            .args(["child_schema_process", "--exact", "--ignored", "--nocapture", "--test-threads", "1"])
+            .arg(mongo_schema_test_support::test_name(module_path!(), "child_schema_process"))
+            .args(["--exact", "--ignored", "--nocapture", "--test-threads", "1"])
             .env(CHILD_ARGS, args.join("\n"))
             .stdout(std::process::Stdio::null())
             .spawn()
@@ -473,8 +471,7 @@ fn a_read_write_user_keeps_records_and_runs_data_migrations_in_its_database() {
     dep.reset();
 }
 
-#[path = "../../runtime/tests/support/rehearsal.rs"]
-mod rehearsal;
+use mongo_schema_test_support::rehearsal;
 
 use mongo_schema::simulate::{rehearse_release, Samples, Trace};
 use mongo_schema::Validator;

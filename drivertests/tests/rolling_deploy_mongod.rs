@@ -234,7 +234,8 @@ fn migrator(uri: &str, db: &str, dir: &str, state: &str) {
 fn spawn(spec: &[(&str, &str)]) -> Child {
     let text: Vec<String> = spec.iter().map(|(k, v)| format!("{k}={v}")).collect();
     Command::new(std::env::current_exe().unwrap())
-        .args(["child_process", "--exact", "--ignored", "--nocapture", "--test-threads", "1"])
+        .arg(mongo_schema_test_support::test_name(module_path!(), "child_process"))
+        .args(["--exact", "--ignored", "--nocapture", "--test-threads", "1"])
         .env(CHILD, text.join("\n"))
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -17,8 +17,7 @@
 // Under bson 3 only, as `validator_errinfo.rs`: the driver must speak the same major.
 #![cfg(feature = "bson-3")]
 
-#[path = "../../runtime/tests/support/updates.rs"]
-mod updates;
+use mongo_schema_test_support::updates;
 use updates::{bytes, decimal, draw, json, mix_short, schema, seed};
 
 use std::io::Write;

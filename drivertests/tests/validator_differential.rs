@@ -10,10 +10,8 @@
 // with must speak the same major, which the workspace run gets from `mongo-schema-tests/bson-3`.
 #![cfg(feature = "bson-3")]
 
-#[path = "../../runtime/tests/validator_cases.rs"]
-mod cases;
-#[path = "../../runtime/tests/validator_gen.rs"]
-mod gen;
+use mongo_schema_test_support::validator_cases as cases;
+use mongo_schema_test_support::validator_gen as gen;
 
 use std::io::Write;
 use std::sync::OnceLock;

@@ -8,17 +8,15 @@
 //!
 //! `ERRINFO_CASES=N` sets the number of generated batches (default 40, for CI); a long local
 //! run: `ERRINFO_CASES=5000 scripts/with-mongod.sh cargo test -p mongo-schema-driver-tests --all-features
-//! --test validator_errinfo -- --nocapture`.
+//! --test it -- --nocapture validator_errinfo::`.
 //!
 
 #![forbid(unsafe_code)]
 // Under bson 3 only, as `validator_differential.rs`: the driver must speak the same major.
 #![cfg(feature = "bson-3")]
 
-#[path = "../../runtime/tests/validator_cases.rs"]
-mod cases;
-#[path = "../../runtime/tests/validator_gen.rs"]
-mod gen;
+use mongo_schema_test_support::validator_cases as cases;
+use mongo_schema_test_support::validator_gen as gen;
 
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -1,15 +1,14 @@
-//! The hostile shapes (`hostile/shapes.rs`) timed locally and in mongod, one run, one table:
+//! The hostile shapes (testsupport/src/hostile_shapes.rs) timed locally and in mongod, one run, one table:
 //! ours is `Validator::validate` on the document, mongod's an `insert` of the same document
 //! into a collection with the same validator (round trip included), best of `HOSTILE_RUNS`
 //! (default 3) each. Ignored by default (timing, not a check); run it with a release build:
 //!
 //!   scripts/with-mongod.sh bench/hostile/run.sh
 //!
-//! which is `cargo test --release -p mongo-schema-driver-tests --test validator_hostile_bench -- --ignored
-//! --nocapture`. Without `MONGODB_URI` only our column is printed.
+//! which is `cargo test --release -p mongo-schema-driver-tests --test it -- --ignored
+//! --nocapture validator_hostile_bench::`. Without `MONGODB_URI` only our column is printed.
 
-#[path = "../../runtime/tests/hostile/shapes.rs"]
-mod shapes;
+use mongo_schema_test_support::hostile_shapes as shapes;
 
 use std::time::Instant;
 

@@ -10,8 +10,7 @@
 
 #![forbid(unsafe_code)]
 
-#[path = "../tests/validator_orders.rs"]
-mod orders;
+use mongo_schema_test_support::validator_orders as orders;
 
 use std::hint::black_box;
 use std::time::Instant;

@@ -4,9 +4,8 @@
 #![forbid(unsafe_code)]
 #![cfg(feature = "cli")]
 
-mod check_models;
-#[path = "migrate_models/mod.rs"]
-mod migrate_models;
+use crate::check_models;
+use mongo_schema_test_support::migrate_models;
 
 use check_models::{account, ledger, oid};
 use flate2::write::GzEncoder;

@@ -8,7 +8,7 @@
 #![forbid(unsafe_code)]
 #![cfg(feature = "driver")]
 
-mod check_models;
+use crate::check_models;
 
 use check_models::{account, ledger, oid};
 use mongo_schema::bson::{doc, Bson, Document};
@@ -19,7 +19,7 @@ use mongo_schema::migrate::Model;
 
 use std::process::Command;
 
-mod support;
+use crate::support;
 use support::mongosh;
 
 const DB: &str = "db_check_fix";

@@ -4,8 +4,7 @@
 #![forbid(unsafe_code)]
 #![cfg(feature = "cli")]
 
-#[path = "migrate_models/mod.rs"]
-mod migrate_models;
+use mongo_schema_test_support::migrate_models;
 
 use flate2::write::GzEncoder;
 use flate2::Compression;

@@ -2,8 +2,7 @@
 #![forbid(unsafe_code)]
 #![cfg(feature = "cli")]
 
-#[path = "migrate_models/mod.rs"]
-mod migrate_models;
+use mongo_schema_test_support::migrate_models;
 
 use migrate_models::{v1, v3};
 use mongo_schema::bson;

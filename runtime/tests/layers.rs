@@ -51,7 +51,8 @@ const INTENDED: &[(&str, &[&str], &str)] = &[
 /// The crates whose modules are read, by directory: every member of the workspace with a
 /// library (`the_scan_reads_every_crate` holds this list to the workspace's): the layers, the
 /// facade, the derive (`macros`, whose stages import one way too: attr, ir, check and rules,
-/// expand), the contract, PCRE2, and the unpublished test and example crates.
+/// expand), the contract, PCRE2, the tests' shared crates (`testsupport`, `testsupport/rng`)
+/// and the unpublished test and example crates.
 const CRATES: &[&str] = &[
     "contract",
     "macros",
@@ -65,6 +66,8 @@ const CRATES: &[&str] = &[
     "drivertests",
     "uitests",
     "examples/app",
+    "testsupport",
+    "testsupport/rng",
 ];
 
 /// A module: its name (the crate's, then its path), its path from the crate root, its root

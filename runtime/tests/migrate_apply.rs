@@ -5,7 +5,7 @@
 // The `migrate` module comes with the `cli` feature (writing migrations) or `migrate` (applying them).
 #![cfg(any(feature = "cli", feature = "migrate"))]
 
-mod migrate_models;
+use mongo_schema_test_support::migrate_models;
 
 use migrate_models::{apply_all, v1, v3};
 use mongo_schema::bson::{doc, Bson, Document};

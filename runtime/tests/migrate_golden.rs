@@ -5,7 +5,7 @@
 // The `migrate` module comes with the `cli` feature (writing migrations) or `migrate` (applying them).
 #![cfg(any(feature = "cli", feature = "migrate"))]
 
-mod migrate_models;
+use mongo_schema_test_support::migrate_models;
 
 use migrate_models::{v1, v2, v3, v3_without_orders};
 use mongo_schema::command::ValidationLevel;

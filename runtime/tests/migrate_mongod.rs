@@ -6,7 +6,7 @@
 #![forbid(unsafe_code)]
 #![cfg(feature = "driver")]
 
-mod migrate_models;
+use mongo_schema_test_support::migrate_models;
 
 use migrate_models::{apply_all, v1, v3};
 use mongo_schema::bson::{doc, oid::ObjectId, Document};

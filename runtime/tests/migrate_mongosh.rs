@@ -5,7 +5,7 @@
 #![forbid(unsafe_code)]
 #![cfg(feature = "driver")]
 
-mod migrate_models;
+use mongo_schema_test_support::migrate_models;
 
 use migrate_models::{v1, v3};
 use mongo_schema::bson::doc;
@@ -16,7 +16,7 @@ use mongo_schema::migrate::{migrate, MigrateOptions};
 use std::path::Path;
 use std::process::Command;
 
-mod support;
+use crate::support;
 use support::mongosh;
 
 /// `mongosh URI [--eval EVAL] SCRIPT`, which must succeed; its output.

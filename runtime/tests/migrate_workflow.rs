@@ -6,8 +6,7 @@
 #![forbid(unsafe_code)]
 #![cfg(feature = "cli")]
 
-#[path = "migrate_models/mod.rs"]
-mod migrate_models;
+use mongo_schema_test_support::migrate_models;
 
 use migrate_models::{apply_all, v1, v3};
 use mongo_schema::bson::{doc, Bson, Document};
@@ -429,8 +428,7 @@ fn a_failed_write_in_a_data_step_stops_apply() {
     );
 }
 
-#[path = "support/rehearsal.rs"]
-mod rehearsal;
+use mongo_schema_test_support::rehearsal;
 
 use mongo_schema::simulate::{rehearse_release, Samples, Verdict};
 use mongo_schema::Validator;

@@ -16,8 +16,7 @@ use mongo_schema::migrate::server::Server;
 use mongo_schema::migrate::{new_data_migration, Naming};
 use std::path::Path;
 
-#[path = "migrate_models/mod.rs"]
-mod migrate_models;
+use mongo_schema_test_support::migrate_models;
 
 fn uri(test: &str, var: &str) -> Option<String> {
     let found = std::env::var(var).ok();

@@ -4,8 +4,7 @@
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
-#[path = "validator_orders.rs"]
-mod orders;
+use mongo_schema_test_support::validator_orders as orders;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -73,4 +72,19 @@ fn failure_path_does_allocate() {
     let validator = Validator::new(&orders::schema()).unwrap();
     let bad = RawDocumentBuf::try_from(&orders::bad_order(1)).unwrap();
     assert!(allocations_during(|| assert!(validator.validate_raw(&bad).is_err())) > 0);
+}
+
+/// The inputs above are what they claim: realistic orders (~1.5 KB) that pass, and bad ones that
+/// fail on exactly their three planted violations.
+#[test]
+fn orders_are_realistic_and_valid() {
+    let validator = Validator::new(&orders::schema()).unwrap();
+    let raw = RawDocumentBuf::try_from(&orders::order(42)).unwrap();
+    assert!((1200..1900).contains(&raw.as_bytes().len()), "order is {} bytes", raw.as_bytes().len());
+    for i in 0..200 {
+        assert!(validator.validate(&orders::order(i)).is_ok(), "order {i}");
+        let failure = validator.validate(&orders::bad_order(i)).unwrap_err();
+        let paths: Vec<&str> = failure.failure().unwrap().violations().iter().map(|v| v.path.as_str()).collect();
+        assert_eq!(paths, ["customer.email", "lines.2.quantity", "coupon"]);
+    }
 }

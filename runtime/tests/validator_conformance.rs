@@ -3,8 +3,7 @@
 
 #![forbid(unsafe_code)]
 
-#[path = "validator_cases.rs"]
-mod cases;
+use mongo_schema_test_support::validator_cases as cases;
 
 use mongo_schema::bson::{doc, Bson};
 use mongo_schema::Validator;

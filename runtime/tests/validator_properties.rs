@@ -3,8 +3,7 @@
 
 #![forbid(unsafe_code)]
 
-#[path = "validator_gen.rs"]
-mod gen;
+use mongo_schema_test_support::validator_gen as gen;
 
 use mongo_schema::bson::{Bson, Document, RawDocumentBuf};
 use mongo_schema::Validator;

@@ -1,4 +1,4 @@
-//! Growth check: each hostile shape (`hostile/shapes.rs`) validated at sizes `n` and `8n` must
+//! Growth check: each hostile shape (testsupport/src/hostile_shapes.rs) validated at sizes `n` and `8n` must
 //! not take more than ~3x linear growth (24x, where a quadratic keyword would take ~64x).
 //!
 //! Ignored by default (timed, so never in the test command): `bench/hostile/run.sh` runs it.
@@ -7,8 +7,7 @@
 //! machine (which slows both sizes alike) does not flake it; a size whose `n` run takes under
 //! 0.2 ms is scaled up first, so timer resolution does not dominate. Inputs are deterministic.
 
-#[path = "hostile/shapes.rs"]
-mod shapes;
+use mongo_schema_test_support::hostile_shapes as shapes;
 
 use std::time::Instant;
 

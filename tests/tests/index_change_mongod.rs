@@ -242,7 +242,10 @@ fn indexes_change_keeping_their_guarantees(uri: &str, label: &str) {
 
 fn on(variable: &str) {
     match std::env::var(variable) {
-        Ok(uri) => indexes_change_keeping_their_guarantees(&uri, variable),
+        Ok(uri) => {
+            let _turn = crate::support::DB_APP.lock().unwrap_or_else(|e| e.into_inner());
+            indexes_change_keeping_their_guarantees(&uri, variable)
+        }
         Err(_) => mongo_schema_tests::skipped(&format!("index_change_mongod ({variable} unset)")),
     }
 }

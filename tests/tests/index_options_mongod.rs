@@ -19,11 +19,10 @@ use mongo_schema_tests::bson::{doc, oid::ObjectId, DateTime, Document};
 use mongodb::sync::{Client, Database};
 use std::collections::BTreeMap;
 
-mod support;
+use crate::support;
 use support::code;
 
-#[path = "support/index_models.rs"]
-mod index_models;
+use crate::support::index_models;
 use index_models::{Account, Click, GeoPoint, Note};
 
 fn database(test: &str, name: &str) -> Option<Database> {

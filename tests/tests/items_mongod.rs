@@ -14,7 +14,7 @@ use mongo_schema_tests::bson::{doc, Bson, Document};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-mod support;
+use crate::support;
 use support::{client, code};
 
 /// DocumentValidationFailure.

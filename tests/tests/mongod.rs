@@ -12,7 +12,7 @@ use mongo_schema_tests::bson::{doc, Document, RawDocumentBuf};
 use mongo_schema_tests::{models::*, roots, violations, Samples};
 use mongodb::sync::{Client, Database};
 
-mod support;
+use crate::support;
 use support::{client, code};
 
 /// DocumentValidationFailure.

@@ -13,7 +13,7 @@ use mongo_schema_tests::bson::{doc, oid::ObjectId, DateTime, Document};
 use mongodb::sync::{Client, Database};
 use serde::{Deserialize, Serialize};
 
-mod support;
+use crate::support;
 use support::code;
 
 /// A device's readings, as the standard's IoT case: one time-series collection.

@@ -13,7 +13,7 @@ use mongo_schema_tests::bson::{doc, Document, RawDocumentBuf};
 use mongodb::sync::{Client, Collection};
 use serde::{Deserialize, Serialize};
 
-mod support;
+use crate::support;
 use support::{client, code};
 
 /// DocumentValidationFailure.

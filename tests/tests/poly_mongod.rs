@@ -23,7 +23,7 @@ use mongodb::error::{ErrorKind, WriteFailure};
 use mongodb::sync::{Client, Collection, Database};
 use serde::{de::DeserializeOwned, Serialize};
 
-mod support;
+use crate::support;
 use support::client;
 
 /// DocumentValidationFailure.

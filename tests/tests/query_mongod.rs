@@ -18,7 +18,7 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-mod support;
+use crate::support;
 use support::client;
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, MongoSchema)]

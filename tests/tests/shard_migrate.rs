@@ -187,7 +187,10 @@ fn mongosh_skips_the_shard_step(uri: &str, label: &str) {
 
 fn on(variable: &str, test: fn(&str, &str)) {
     match std::env::var(variable) {
-        Ok(uri) => test(&uri, variable),
+        Ok(uri) => {
+            let _turn = crate::support::DB_APP.lock().unwrap_or_else(|e| e.into_inner());
+            test(&uri, variable)
+        }
         Err(_) => mongo_schema_tests::skipped(&format!("shard_migrate ({variable} unset)")),
     }
 }

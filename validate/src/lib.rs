@@ -157,6 +157,9 @@ mod update_check;
 mod value;
 mod walk;
 
+#[cfg(test)]
+pub(crate) use mongo_schema_test_rng::xorshift;
+
 use std::collections::HashMap;
 
 use mongo_schema_core::bson::Document;

@@ -666,7 +666,7 @@ mod tests {
     #[test]
     fn corrupted_bytes_read_as_bson_reads_them() {
         let original = sample();
-        let mut next = mongo_schema_core::__testing::xorshift(0x2545_f491_4f6c_dd1du64);
+        let mut next = crate::xorshift(0x2545_f491_4f6c_dd1du64);
         let interesting = [0u8, 1, 2, 3, 4, 5, 0x7f, 0x80, 0xc3, 0xff, 0x0c, 0x0f, 0x11, 0x13];
         for _ in 0..30_000 {
             let mut bytes = original.clone();

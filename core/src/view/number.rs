@@ -611,7 +611,7 @@ mod tests {
     #[test]
     fn a_decimal_against_a_double_is_ordered_by_the_doubles_exact_value() {
         // seeded (xorshift): the same doubles every run
-        let mut next = crate::__testing::xorshift(0x2026_1126_u64);
+        let mut next = mongo_schema_test_rng::xorshift(0x2026_1126_u64);
         let mut checked = 0;
         for round in 0..20_000 {
             let v = match round % 3 {

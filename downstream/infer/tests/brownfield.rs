@@ -5,8 +5,7 @@
 //! as a person writes one converts them, and `schema apply --contract` enforces. After it
 //! the old shapes are refused, `check --uri` finds nothing, `status` and `drift` are clean.
 
-#[path = "../../../runtime/tests/support/legacy_db.rs"]
-mod legacy_db;
+use mongo_schema_test_support::legacy_db;
 
 // the drafted models register themselves; the linker keeps them only when the crate is named
 use downstream_infer as _;

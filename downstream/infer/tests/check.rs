@@ -4,8 +4,7 @@
 //! the models and writes back unchanged.
 
 mod common;
-#[path = "../../../runtime/tests/support/legacy_db.rs"]
-mod legacy_db;
+use mongo_schema_test_support::legacy_db;
 
 use downstream_infer::drafted::{Customers, Order};
 use mongo_schema::bson::{from_document, to_document, Document};

@@ -3,8 +3,7 @@
 //! whose keys are data (a flattened map beside `_id`).
 
 mod common;
-#[path = "../../../runtime/tests/support/legacy_db.rs"]
-mod legacy_db;
+use mongo_schema_test_support::legacy_db;
 
 use downstream_infer::edges::{Keys, Wide};
 use mongo_schema::bson::{Bson, Document};

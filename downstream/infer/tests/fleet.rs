@@ -5,8 +5,7 @@
 //! anomalies in, per path; every other document reads through the driver into the models
 //! and writes back unchanged.
 
-#[path = "../../../runtime/tests/support/legacy_db.rs"]
-mod legacy_db;
+use mongo_schema_test_support::legacy_db;
 
 use downstream_infer::fleet::{Device, Event, Session};
 mod common;

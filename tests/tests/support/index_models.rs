@@ -2,7 +2,7 @@
 //! the passing side (`options_pass`) and the round trip through a migration on mongod
 //! (`options_roundtrip_mongod`) use the same declarations.
 
-#![allow(dead_code)] // each test binary uses what it needs
+#![allow(dead_code)] // the tests use some of each model
 
 use mongo_schema::MongoSchema;
 use mongo_schema_tests::bson::{oid::ObjectId, DateTime};

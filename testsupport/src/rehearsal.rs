@@ -8,8 +8,6 @@
 //! Used by `migrate_workflow.rs` (the rehearsal, the CLI) and by
 //! `drivertests/tests/migrate_workflow_mongod.rs` (the same steps on mongod).
 
-#![allow(dead_code)]
-
 use mongo_schema::migrate::file::MigrationFile;
 use mongo_schema::migrate::{migrate, new_data_migration_in, pending, MigrateOptions, Model, Naming, Phase};
 use serde_json::{json, Value};

@@ -1,5 +1,4 @@
 //! Successive versions of two models, as a team would edit them, for the migration tests.
-#![allow(dead_code)]
 
 use mongo_schema::migrate::apply::{apply_with, ApplyError, ApplyOptions, Outcome};
 use mongo_schema::migrate::file::MigrationFile;

@@ -2,7 +2,6 @@
 //! vocabulary of field names, so generated documents often meet the generated rules.
 
 #![forbid(unsafe_code)]
-#![allow(dead_code)]
 
 use mongo_schema::bson::{oid::ObjectId, Bson, DateTime, Decimal128, Document};
 use proptest::prelude::*;

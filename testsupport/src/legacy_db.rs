@@ -2,7 +2,6 @@
 //! of the crate that compiles the drafted models (downstream/infer/tests/check.rs): two
 //! collections, and the anomalies planted in them (`path → documents`), so that both the
 //! inference report and `schema check` with the drafted models can be held to exact counts.
-#![allow(dead_code)]
 
 use mongo_schema::bson::{doc, oid::ObjectId, spec::BinarySubtype, Binary, Bson, DateTime, Decimal128, Document};
 use std::collections::BTreeMap;
