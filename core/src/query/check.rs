@@ -30,11 +30,22 @@ pub struct Reached {
     pub field: Option<&'static FieldFacts>,
     /// The struct declaring `fields`.
     pub owner: &'static str,
+    /// The keys of the internally tagged enum the key was found in (its variants'), when
+    /// it was: another variant may store the key as another type.
+    pub among: Option<&'static [FieldFacts]>,
 }
 
 impl Reached {
     const fn unlisted() -> Reached {
-        Reached { kind: BsonKind::Any, item: BsonKind::Any, array: false, fields: None, field: None, owner: "" }
+        Reached {
+            kind: BsonKind::Any,
+            item: BsonKind::Any,
+            array: false,
+            fields: None,
+            field: None,
+            owner: "",
+            among: None,
+        }
     }
 }
 
@@ -143,7 +154,176 @@ const fn holds(field: &'static FieldFacts) -> Reached {
         _ if matches!(facts.shape, TypeShape::Map) => BsonKind::Object,
         kind => kind,
     };
-    Reached { kind, item: facts.item_kind, array, fields: listed(field), field: Some(field), owner: field.type_name }
+    Reached {
+        kind,
+        item: facts.item_kind,
+        array,
+        fields: listed(field),
+        field: Some(field),
+        owner: field.type_name,
+        among: None,
+    }
+}
+
+/// `at`, the field `field` of the internally tagged enum whose keys are `list`: when the
+/// variants holding the key store values of classes no one class takes, an open kind (the
+/// operators' checks pass; the literals compared with it are checked against each
+/// variant's, [`union_literal`]).
+const fn among(mut at: Reached, list: &'static [FieldFacts], field: &'static FieldFacts) -> Reached {
+    at.among = Some(list);
+    if let Err(()) = joined(list, field.name.as_bytes(), None) {
+        at.kind = BsonKind::Mixed;
+        at.item = BsonKind::Mixed;
+        at.array = false;
+    }
+    at
+}
+
+/// The class of the values of the key `name` in every variant of `list` holding it (the
+/// tagged enum's keys), folded into `acc`: `Err` when no one class takes them all.
+const fn joined(list: &'static [FieldFacts], name: &[u8], mut acc: Option<u8>) -> Result<Option<u8>, ()> {
+    use super::value as v;
+    let mut i = 0;
+    while i < list.len() {
+        let field = &list[i];
+        if field.flatten {
+            if let (Some(inner), false) = (listed(field), matches!(field.facts.shape, TypeShape::Map)) {
+                acc = match joined(inner, name, acc) {
+                    Ok(acc) => acc,
+                    Err(()) => return Err(()),
+                };
+            }
+        } else if bytes_eq(field.name.as_bytes(), name) {
+            let class = class_of(&holds(field));
+            acc = match acc {
+                None => Some(class),
+                Some(a) if a == class => Some(a),
+                Some(a) => {
+                    let number = [a, class];
+                    let joined = if matches!(
+                        number,
+                        [v::INT | v::LONG | v::DOUBLE | v::DECIMAL, v::INT | v::LONG | v::DOUBLE | v::DECIMAL]
+                    ) {
+                        // the wider class takes the narrower's integers
+                        match (a, class) {
+                            (v::DOUBLE, v::DECIMAL) | (v::DECIMAL, v::DOUBLE) => return Err(()),
+                            (v::DOUBLE, _) | (_, v::DOUBLE) => v::DOUBLE,
+                            (v::DECIMAL, _) | (_, v::DECIMAL) => v::DECIMAL,
+                            _ => v::LONG,
+                        }
+                    } else if matches!(number, [v::STRING | v::ENUM, v::STRING | v::ENUM]) {
+                        // the enum's class takes strings too
+                        v::ENUM
+                    } else {
+                        return Err(());
+                    };
+                    Some(joined)
+                }
+            };
+        }
+        i += 1;
+    }
+    Ok(acc)
+}
+
+/// Checks a literal (`kind`: `s` string, `i` integer, `f` float, `b` bool) compared with
+/// the key `path` that the variants of an internally tagged enum store as values of
+/// different classes: some variant's class must take it.
+#[track_caller]
+const fn union_literal(path: &str, list: &'static [FieldFacts], name: &[u8], kind: u8) {
+    if union_takes(list, name, kind) {
+        return;
+    }
+    let what = match kind {
+        b's' => "a string literal",
+        b'i' => "an integer literal",
+        b'f' => "a float literal",
+        _ => "a bool literal",
+    };
+    let message = ConstMessage::new().str(what).str(" is not a value `").str(path).str("` stores: ");
+    let message = union_holders(message, list, name, &mut true);
+    let message = message.str(" hold it; write a value one of these variants stores");
+    panic!("{}", message.as_str())
+}
+
+const fn union_takes(list: &'static [FieldFacts], name: &[u8], kind: u8) -> bool {
+    use super::value as v;
+    let mut i = 0;
+    while i < list.len() {
+        let field = &list[i];
+        if field.flatten {
+            if let (Some(inner), false) = (listed(field), matches!(field.facts.shape, TypeShape::Map)) {
+                if union_takes(inner, name, kind) {
+                    return true;
+                }
+            }
+        } else if bytes_eq(field.name.as_bytes(), name) {
+            let class = class_of(&holds(field));
+            let takes = match kind {
+                b's' => matches!(class, v::STRING | v::ENUM),
+                b'i' => matches!(class, v::INT | v::LONG | v::DOUBLE | v::DECIMAL),
+                b'f' => matches!(class, v::DOUBLE),
+                _ => matches!(class, v::BOOL),
+            };
+            if takes || class == v::ANY {
+                return true;
+            }
+        }
+        i += 1;
+    }
+    false
+}
+
+/// The variants of `list` holding `name`, each with the BSON type it stores there.
+const fn union_holders(
+    mut message: ConstMessage,
+    list: &'static [FieldFacts],
+    name: &[u8],
+    first: &mut bool,
+) -> ConstMessage {
+    let mut i = 0;
+    while i < list.len() {
+        let field = &list[i];
+        if field.flatten {
+            if let (Some(inner), false) = (listed(field), matches!(field.facts.shape, TypeShape::Map)) {
+                let mut j = 0;
+                let mut holds_it = false;
+                while j < inner.len() {
+                    holds_it |= !inner[j].flatten && bytes_eq(inner[j].name.as_bytes(), name);
+                    j += 1;
+                }
+                if holds_it && !field.ident.is_empty() {
+                    let at = holds(find_named(inner, name));
+                    let stored = match at.array {
+                        true => kind_name(at.item),
+                        false => kind_name(at.kind),
+                    };
+                    message = message
+                        .str(if *first { "variant `" } else { ", variant `" })
+                        .str(field.ident)
+                        .str("` (")
+                        .str(stored)
+                        .str(")");
+                    *first = false;
+                } else {
+                    message = union_holders(message, inner, name, first);
+                }
+            }
+        }
+        i += 1;
+    }
+    message
+}
+
+const fn find_named(list: &'static [FieldFacts], name: &[u8]) -> &'static FieldFacts {
+    let mut i = 0;
+    while i < list.len() {
+        if !list[i].flatten && bytes_eq(list[i].name.as_bytes(), name) {
+            return &list[i];
+        }
+        i += 1;
+    }
+    &list[0]
 }
 
 /// Walks `path` (a key as stored) from the fields `root` of the struct `owner`.
@@ -156,6 +336,7 @@ const fn reach(root: Option<&'static [FieldFacts]>, owner: &'static str, path: &
         fields: Some(list),
         field: None,
         owner,
+        among: None,
     };
     // the walk stands on a map's values: the next segment is any key
     let mut in_map = false;
@@ -172,8 +353,23 @@ const fn reach(root: Option<&'static [FieldFacts]>, owner: &'static str, path: &
             // a map's value: its own fields, or a scalar
             in_map = false;
             at = match at.fields {
-                Some(_) => Reached { kind: BsonKind::Object, item: BsonKind::Object, array: false, field: None, ..at },
-                None => Reached { kind: at.item, item: at.item, array: false, fields: None, field: None, owner: "" },
+                Some(_) => Reached {
+                    kind: BsonKind::Object,
+                    item: BsonKind::Object,
+                    array: false,
+                    field: None,
+                    among: None,
+                    ..at
+                },
+                None => Reached {
+                    kind: at.item,
+                    item: at.item,
+                    array: false,
+                    fields: None,
+                    field: None,
+                    owner: "",
+                    among: None,
+                },
             };
             i += 1;
             start = end + 1;
@@ -188,7 +384,14 @@ const fn reach(root: Option<&'static [FieldFacts]>, owner: &'static str, path: &
         if at.array && digits {
             // an element by position: the items themselves
             at = match at.fields {
-                Some(_) => Reached { kind: BsonKind::Object, item: BsonKind::Object, array: false, field: None, ..at },
+                Some(_) => Reached {
+                    kind: BsonKind::Object,
+                    item: BsonKind::Object,
+                    array: false,
+                    field: None,
+                    among: None,
+                    ..at
+                },
                 None => Reached {
                     kind: at.item,
                     item: at.item,
@@ -196,6 +399,7 @@ const fn reach(root: Option<&'static [FieldFacts]>, owner: &'static str, path: &
                     fields: None,
                     field: None,
                     owner: "",
+                    among: None,
                 },
             };
             i += 1;
@@ -207,7 +411,11 @@ const fn reach(root: Option<&'static [FieldFacts]>, owner: &'static str, path: &
             (BsonKind::Object | BsonKind::Array, Some(list)) if !at.array || matches!(at.item, BsonKind::Object) => {
                 match find(list, bytes, start, end) {
                     Some(field) => {
+                        let in_tagged = tagged(&at);
                         at = holds(field);
+                        if in_tagged {
+                            at = among(at, list, field);
+                        }
                         in_map = matches!(field.facts.shape, TypeShape::Map);
                         if in_map {
                             at.item = field.facts.item_kind;
@@ -507,10 +715,19 @@ const fn rules_of<M: MongoCollection>(path: &'static str, at: &Reached, ops: &st
                             fields: at.fields,
                             field: at.field,
                             owner: at.owner,
+                            among: None,
                         };
                         rule::<M>(path, &item, op.split_at(1).1);
                     }
-                    b'=' => literal_at(path, at, op.split_at(1).1),
+                    b'=' | b'#' => match (at.among, at.field) {
+                        // variants storing the key as different classes: some must take it
+                        (Some(list), Some(field)) if matches!(at.kind, BsonKind::Mixed) => {
+                            let kind = if op.as_bytes()[0] == b'=' { b's' } else { op.as_bytes()[1] };
+                            union_literal(path, list, field.name.as_bytes(), kind)
+                        }
+                        _ if op.as_bytes()[0] == b'=' => literal_at(path, at, op.split_at(1).1),
+                        _ => {}
+                    },
                     _ => rule::<M>(path, at, op),
                 }
             }
@@ -524,8 +741,15 @@ const fn rules_of<M: MongoCollection>(path: &'static str, at: &Reached, ops: &st
 #[track_caller]
 pub const fn item_op<M: MongoCollection>(path: &'static str, op: &str) {
     let at = key::<M>(path);
-    let item =
-        Reached { kind: at.item, item: at.item, array: false, fields: at.fields, field: at.field, owner: at.owner };
+    let item = Reached {
+        kind: at.item,
+        item: at.item,
+        array: false,
+        fields: at.fields,
+        field: at.field,
+        owner: at.owner,
+        among: None,
+    };
     rule::<M>(path, &item, op);
 }
 
@@ -605,6 +829,7 @@ const fn op<M: MongoCollection>(path: &'static str, at: &Reached, op: &Op) {
                     fields: at.fields,
                     field: None,
                     owner: at.owner,
+                    among: None,
                 };
                 let mut i = 0;
                 while i < ops.len() {
@@ -823,6 +1048,14 @@ const fn tagged(at: &Reached) -> bool {
 
 const fn class_of(at: &Reached) -> u8 {
     use super::value as v;
+    if let (Some(list), Some(field)) = (at.among, at.field) {
+        // the class every variant holding the key takes (`ANY` when none does: the
+        // literals are checked by `union_literal`)
+        return match joined(list, field.name.as_bytes(), None) {
+            Ok(Some(class)) => class,
+            _ => v::ANY,
+        };
+    }
     let kind = compared(at);
     if let Some(field) = at.field {
         if !field.variants.is_empty() {
