@@ -426,6 +426,8 @@ const fn reach(root: Option<&'static [FieldFacts]>, owner: &'static str, path: &
                     None => return Err(Miss::NoKey { at: i, list, owner: at.owner }),
                 }
             }
+            // keys no table lists (an untagged or externally tagged enum, a `Document`, a
+            // `Bson`): any key, by design; the values there are not checked either
             (BsonKind::Object | BsonKind::Array | BsonKind::Any | BsonKind::Mixed, _) => return Ok(Reached::unlisted()),
             (kind, _) => return Err(Miss::AfterScalar { at: i, kind }),
         }
@@ -540,11 +542,12 @@ const fn closest(message: ConstMessage, list: &'static [FieldFacts], bad: &[u8])
     }
     let near = best <= 2 || best * 3 <= bad.len();
     let mut message = message.str(if near { "; did you mean " } else { "; its keys are " });
+    let from = message.as_str().len();
     let mut first = true;
     let mut count = 0;
     let mut i = 0;
     while i < list.len() && count < 12 {
-        message = keys_of(message, list[i], bad, near, best, &mut first, &mut count);
+        message = keys_of(message, from, list[i], bad, near, best, &mut first, &mut count);
         i += 1;
     }
     if first {
@@ -572,8 +575,10 @@ const fn distance_in(field: FieldFacts, bad: &[u8]) -> usize {
     distance(field.name.as_bytes(), bad)
 }
 
+#[allow(clippy::too_many_arguments)]
 const fn keys_of(
     mut message: ConstMessage,
+    from: usize,
     field: FieldFacts,
     bad: &[u8],
     near: bool,
@@ -585,7 +590,7 @@ const fn keys_of(
         if let Some(inner) = listed(&field) {
             let mut i = 0;
             while i < inner.len() {
-                message = keys_of(message, inner[i], bad, near, best, first, count);
+                message = keys_of(message, from, inner[i], bad, near, best, first, count);
                 i += 1;
             }
         }
@@ -594,10 +599,32 @@ const fn keys_of(
     if field.name.is_empty() || (near && distance(field.name.as_bytes(), bad) != best) {
         return message;
     }
+    // a key two variants of a tagged enum hold: listed once
+    if named_since(message.as_str().as_bytes(), from, field.name.as_bytes()) {
+        return message;
+    }
     message = message.str(if *first { "`" } else { ", `" }).str(field.name).str("`");
     *first = false;
     *count += 1;
     message
+}
+
+/// `message[from..]` holds `` `name` ``.
+const fn named_since(message: &[u8], from: usize, name: &[u8]) -> bool {
+    let mut at = from;
+    while at + name.len() + 2 <= message.len() {
+        if message[at] == b'`' && message[at + name.len() + 1] == b'`' {
+            let mut b = 0;
+            while b < name.len() && message[at + 1 + b] == name[b] {
+                b += 1;
+            }
+            if b == name.len() {
+                return true;
+            }
+        }
+        at += 1;
+    }
+    false
 }
 
 /// Levenshtein distance, ASCII case folded (keys longer than 63 bytes are far from all).

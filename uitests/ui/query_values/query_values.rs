@@ -118,4 +118,6 @@ fn main() {
     let _ = query!(Order, { "channel.phoneNumber": 33 });
     let _ = query!(Order, { "channel.priority": true });
     let _ = query!(Order, { "channel.priority": { "$in": [2, 2.5] } });
+    // a key two variants hold is offered once
+    let _ = query!(Order, { "channel.priorty": 2 });
 }
