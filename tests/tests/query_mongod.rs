@@ -384,8 +384,14 @@ struct SmsInfo {
     carrier: Carrier,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, MongoSchema)]
+enum Tone {
+    Loud,
+    Quiet,
+}
+
 /// Internally tagged: a struct variant, a newtype variant, a unit variant; `priority` is an
-/// int in `Email`, a string in `Push`.
+/// int in `Email`, a string in `Push`; `tone` an enum in `Email`, any string in `Push`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
 #[serde(tag = "kind", rename_all = "camelCase")]
 enum Contact {
@@ -393,10 +399,13 @@ enum Contact {
         #[mongo(max_length = 40)]
         inbox: String,
         priority: i32,
+        tone: Tone,
     },
     Push {
         #[mongo(max_length = 10)]
         priority: String,
+        #[mongo(max_length = 10)]
+        tone: String,
     },
     Sms(SmsInfo),
     Off,
@@ -440,8 +449,15 @@ fn notices(count: i64) -> Vec<Notice> {
     (0..count)
         .map(|id| {
             let contact = match pick(4) {
-                0 => Contact::Email { inbox: ["ops", "support"][pick(2)].into(), priority: pick(4) as i32 },
-                1 => Contact::Push { priority: ["high", "low", "2"][pick(3)].into() },
+                0 => Contact::Email {
+                    inbox: ["ops", "support"][pick(2)].into(),
+                    priority: pick(4) as i32,
+                    tone: [Tone::Loud, Tone::Quiet][pick(2)],
+                },
+                1 => Contact::Push {
+                    priority: ["high", "low", "2"][pick(3)].into(),
+                    tone: ["Loud", "silent"][pick(2)].into(),
+                },
                 2 => Contact::Sms(SmsInfo {
                     phone_number: ["+33 600", "+44 700"][pick(2)].into(),
                     segments: pick(4) as i32,
@@ -503,6 +519,11 @@ fn tagged_enum_keys_find_what_the_hand_written_filter_finds() {
     same(&coll, &q, doc! { "contact.priority": 2 }, by_id());
     let q = query!(Notice, { "contact.priority": &level }, allow(query_unindexed, reason = "the keys are under test"));
     same(&coll, &q, doc! { "contact.priority": "high" }, by_id());
+    // an enum in `Email`, a string in `Push`: the enum, or any string
+    let q = query!(Notice, { "contact.tone": Tone::Loud }, allow(query_unindexed, reason = "the keys are under test"));
+    same(&coll, &q, doc! { "contact.tone": "Loud" }, by_id());
+    let q = query!(Notice, { "contact.tone": "silent" }, allow(query_unindexed, reason = "the keys are under test"));
+    same(&coll, &q, doc! { "contact.tone": "silent" }, by_id());
     // an untagged enum's keys and a flattened map's: any key
     let q =
         query!(Notice, { "extra.code": { "$lt": 5i64 } }, allow(query_unindexed, reason = "the keys are under test"));

@@ -982,12 +982,8 @@ pub const fn projection<M: MongoCollection>(path: &'static str) {
     let _ = key::<M>(path);
 }
 
-/// Checks a literal string compared with `path` (reached at `at`): inside the field's
-/// `enum_values` or its enum's variants when it has them.
-#[track_caller]
-const fn literal_at(path: &'static str, at: &Reached, value: &str) {
-    let Some(field) = at.field else { return };
-    let variants = field.variants;
+/// The field's `enum_values` (empty without).
+const fn enum_values(field: &FieldFacts) -> &'static [KeywordLit] {
     let mut allowed: &[KeywordLit] = &[];
     let mut k = 0;
     while k < field.keywords.len() {
@@ -996,13 +992,21 @@ const fn literal_at(path: &'static str, at: &Reached, value: &str) {
         }
         k += 1;
     }
+    allowed
+}
+
+/// The string `value` is one `field` may store: any, or one of its enum's variants or its
+/// `enum_values`.
+const fn fits(field: &FieldFacts, value: &str) -> bool {
+    let variants = field.variants;
+    let allowed = enum_values(field);
     if variants.is_empty() && allowed.is_empty() {
-        return;
+        return true;
     }
     let mut i = 0;
     while i < variants.len() {
         if bytes_eq(variants[i].as_bytes(), value.as_bytes()) {
-            return;
+            return true;
         }
         i += 1;
     }
@@ -1010,11 +1014,49 @@ const fn literal_at(path: &'static str, at: &Reached, value: &str) {
     while i < allowed.len() {
         if let KeywordLit::Str(text) = allowed[i] {
             if bytes_eq(text.as_bytes(), value.as_bytes()) {
-                return;
+                return true;
             }
         }
         i += 1;
     }
+    false
+}
+
+/// Some variant of the tagged enum whose keys are `list` stores `value` under `name`.
+const fn any_fits(list: &'static [FieldFacts], name: &[u8], value: &str) -> bool {
+    let mut i = 0;
+    while i < list.len() {
+        let field = &list[i];
+        if field.flatten {
+            if let (Some(inner), false) = (listed(field), matches!(field.facts.shape, TypeShape::Map)) {
+                if any_fits(inner, name, value) {
+                    return true;
+                }
+            }
+        } else if bytes_eq(field.name.as_bytes(), name) && fits(field, value) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Checks a literal string compared with `path` (reached at `at`): inside the field's
+/// `enum_values` or its enum's variants when it has them.
+#[track_caller]
+const fn literal_at(path: &'static str, at: &Reached, value: &str) {
+    let Some(field) = at.field else { return };
+    if fits(field, value) {
+        return;
+    }
+    // another variant of the tagged enum holding the key may store it (a `String` there)
+    if let Some(list) = at.among {
+        if any_fits(list, field.name.as_bytes(), value) {
+            return;
+        }
+    }
+    let variants = field.variants;
+    let allowed = enum_values(field);
     let mut message =
         ConstMessage::new().str("\"").str(value).str("\" is not a value `").str(path).str("` stores: it holds one of ");
     let mut first = true;
