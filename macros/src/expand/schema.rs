@@ -361,9 +361,14 @@ pub(super) fn tagged_fields(c: &Container) -> Option<TokenStream> {
                 }));
             }
             Style::Newtype => {
-                let ty = &v.fields[0].original.ty;
                 let ident_only = quote!(name: "", ident: #ident, flatten: true,);
-                entries.push(quote!(_p::FieldFacts { #ident_only ..<#ty as _p::MongoSchema>::FIELD }));
+                entries.push(match v.fields[0].field_type() {
+                    FieldType::Trait(ty) => quote!(_p::FieldFacts { #ident_only ..<#ty as _p::MongoSchema>::FIELD }),
+                    // a type fixed by `bson_type` or a helper: its keys are not known, any
+                    FieldType::Alias(_) => {
+                        quote!(_p::FieldFacts { #ident_only ..<::std::string::String as _p::MongoSchema>::FIELD })
+                    }
+                });
             }
             _ => {}
         }
