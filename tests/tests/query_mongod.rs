@@ -431,6 +431,8 @@ struct Notice {
     #[serde(rename = "_id")]
     id: i64,
     contact: Contact,
+    #[mongo(max_items = 3)]
+    past: Vec<Contact>,
     extra: Extra,
     /// a flattened map: any key beside the model's
     #[serde(flatten)]
@@ -448,7 +450,7 @@ fn notices(count: i64) -> Vec<Notice> {
     };
     (0..count)
         .map(|id| {
-            let contact = match pick(4) {
+            let contact = |pick: &mut dyn FnMut(u64) -> usize| match pick(4) {
                 0 => Contact::Email {
                     inbox: ["ops", "support"][pick(2)].into(),
                     priority: pick(4) as i32,
@@ -465,6 +467,8 @@ fn notices(count: i64) -> Vec<Notice> {
                 }),
                 _ => Contact::Off,
             };
+            let past = (0..pick(3)).map(|_| contact(&mut pick)).collect();
+            let contact = contact(&mut pick);
             let extra = match pick(2) {
                 0 => Extra::Ref { code: pick(10) as i64 },
                 _ => Extra::Note { text: ["urgent", "later"][pick(2)].into() },
@@ -473,7 +477,7 @@ fn notices(count: i64) -> Vec<Notice> {
                 0 => BTreeMap::new(),
                 n => [("source".to_owned(), ["web", "app"][n - 1].to_owned())].into_iter().collect(),
             };
-            Notice { id, contact, extra, meta }
+            Notice { id, contact, past, extra, meta }
         })
         .collect()
 }
@@ -524,6 +528,13 @@ fn tagged_enum_keys_find_what_the_hand_written_filter_finds() {
     same(&coll, &q, doc! { "contact.tone": "Loud" }, by_id());
     let q = query!(Notice, { "contact.tone": "silent" }, allow(query_unindexed, reason = "the keys are under test"));
     same(&coll, &q, doc! { "contact.tone": "silent" }, by_id());
+    // inside `$elemMatch` on an array of the enum: the same keys, either type's values
+    let q = query!(Notice, { "past": { "$elemMatch": { "priority": "high" } } }, allow(query_unindexed, reason = "the keys are under test"));
+    same(&coll, &q, doc! { "past": { "$elemMatch": { "priority": "high" } } }, by_id());
+    let q = query!(Notice, { "past": { "$elemMatch": { "kind": "sms", "carrierName": "Orange" } } }, allow(query_unindexed, reason = "the keys are under test"));
+    same(&coll, &q, doc! { "past": { "$elemMatch": { "kind": "sms", "carrierName": "Orange" } } }, by_id());
+    let q = query!(Notice, { "past.priority": { "$in": [1, "low"] } }, allow(query_unindexed, reason = "the keys are under test"));
+    same(&coll, &q, doc! { "past.priority": { "$in": [1, "low"] } }, by_id());
     // an untagged enum's keys and a flattened map's: any key
     let q =
         query!(Notice, { "extra.code": { "$lt": 5i64 } }, allow(query_unindexed, reason = "the keys are under test"));

@@ -326,15 +326,21 @@ const fn find_named(list: &'static [FieldFacts], name: &[u8]) -> &'static FieldF
     &list[0]
 }
 
-/// Walks `path` (a key as stored) from the fields `root` of the struct `owner`.
-const fn reach(root: Option<&'static [FieldFacts]>, owner: &'static str, path: &str) -> Result<Reached, Miss> {
+/// Walks `path` (a key as stored) from the fields `root` of the struct `owner`, held by the
+/// field `from` (an array's, for the keys of an `$elemMatch`; `None` at the model's root).
+const fn reach(
+    root: Option<&'static [FieldFacts]>,
+    owner: &'static str,
+    path: &str,
+    from: Option<&'static FieldFacts>,
+) -> Result<Reached, Miss> {
     let Some(list) = root else { return Ok(Reached::unlisted()) };
     let mut at = Reached {
         kind: BsonKind::Object,
         item: BsonKind::Object,
         array: false,
         fields: Some(list),
-        field: None,
+        field: from,
         owner,
         among: None,
     };
@@ -444,7 +450,7 @@ const fn reach(root: Option<&'static [FieldFacts]>, owner: &'static str, path: &
 /// The key `path` of the model `M`, or a build error naming what to write instead.
 #[track_caller]
 pub const fn key<M: MongoCollection>(path: &'static str) -> Reached {
-    key_in(M::FIELDS, M::NAME, M::RENAMES, path, "")
+    key_in(M::FIELDS, M::NAME, M::RENAMES, path, "", None)
 }
 
 #[track_caller]
@@ -454,15 +460,16 @@ const fn key_in(
     renames: &'static [(&'static str, &'static str)],
     path: &'static str,
     within: &str,
+    from: Option<&'static FieldFacts>,
 ) -> Reached {
     if bytes_eq(path.as_bytes(), b"_id") {
         // every document has one, whatever the model declares
-        if let Ok(found) = reach(root, owner, path) {
+        if let Ok(found) = reach(root, owner, path, from) {
             return found;
         }
         return Reached::unlisted();
     }
-    match reach(root, owner, path) {
+    match reach(root, owner, path, from) {
         Ok(found) => found,
         Err(miss) => fail_key(miss, renames, path, owner, within),
     }
@@ -719,7 +726,7 @@ pub const fn elem_key_ops<M: MongoCollection>(array: &'static str, name: &'stati
         // an array of unlisted documents: any key
         return super::value::ANY;
     }
-    let inner = key_in(at.fields, at.owner, &[], name, array);
+    let inner = key_in(at.fields, at.owner, &[], name, array, at.field);
     rules_of::<M>(name, &inner, ops);
     class_of(&inner)
 }
@@ -789,7 +796,7 @@ pub const fn elem_key_op<M: MongoCollection>(array: &'static str, name: &'static
         // an array of unlisted documents: any key
         return;
     }
-    let inner = key_in(at.fields, at.owner, &[], name, array);
+    let inner = key_in(at.fields, at.owner, &[], name, array, at.field);
     rule::<M>(name, &inner, op);
 }
 
@@ -897,7 +904,7 @@ const fn elem_match<M: MongoCollection>(path: &'static str, at: &Reached, filter
     let mut i = 0;
     while i < filter.len() {
         if let Filter::Pred(pred) = &filter[i] {
-            let inner = key_in(at.fields, at.owner, &[], pred.path, path);
+            let inner = key_in(at.fields, at.owner, &[], pred.path, path, at.field);
             op::<M>(pred.path, &inner, &pred.op);
         }
         i += 1;
@@ -1084,7 +1091,7 @@ const fn literal_at(path: &'static str, at: &Reached, value: &str) {
 /// equality, a range or `$in` (`element`: the items of an array field, for `$all`);
 /// `value::ANY` where the key is unknown (its own check reports it).
 pub const fn value_class<M: MongoSchema>(path: &'static str) -> u8 {
-    match reach(M::FIELDS, M::NAME, path) {
+    match reach(M::FIELDS, M::NAME, path, None) {
         Ok(at) => class_of(&at),
         Err(_) => super::value::ANY,
     }
@@ -1093,8 +1100,8 @@ pub const fn value_class<M: MongoSchema>(path: &'static str) -> u8 {
 /// The value class of the values of `path` inside the items of the array `array` (keys of
 /// an `$elemMatch`).
 pub const fn elem_value_class<M: MongoSchema>(array: &'static str, path: &'static str) -> u8 {
-    match reach(M::FIELDS, M::NAME, array) {
-        Ok(at) => match reach(at.fields, at.owner, path) {
+    match reach(M::FIELDS, M::NAME, array, None) {
+        Ok(at) => match reach(at.fields, at.owner, path, at.field) {
             Ok(inner) => class_of(&inner),
             Err(_) => super::value::ANY,
         },

@@ -59,7 +59,7 @@ enum Channel {
 
 #[derive(Serialize, Deserialize, MongoSchema)]
 #[serde(rename_all = "camelCase")]
-#[mongo(db = "db_shop", collection = "t_order", index(keys(customerId = 1, createTime = -1)), index(keys(createTime = -1)), index(keys(total = 1)), index(keys(quantity = 1)), index(keys(paid = 1)), index(keys(status = 1)), index(keys(tags = 1)), index(keys("lines.quantity" = 1)), index(keys(traceId = 1)), index(keys(paidTime = 1)), index(keys(amount = 1)), index(keys("channel.priority" = 1)), index(keys("channel.segments" = 1)), index(keys("channel.phoneNumber" = 1)))]
+#[mongo(db = "db_shop", collection = "t_order", index(keys(customerId = 1, createTime = -1)), index(keys(createTime = -1)), index(keys(total = 1)), index(keys(quantity = 1)), index(keys(paid = 1)), index(keys(status = 1)), index(keys(tags = 1)), index(keys("lines.quantity" = 1)), index(keys(traceId = 1)), index(keys(paidTime = 1)), index(keys(amount = 1)), index(keys("channel.priority" = 1)), index(keys("channel.segments" = 1)), index(keys("channel.phoneNumber" = 1)), index(keys("channels.priority" = 1)), index(keys("channels.segments" = 1)))]
 struct Order {
     #[serde(rename = "_id")]
     id: ObjectId,
@@ -88,6 +88,8 @@ struct Order {
     #[serde(with = "mongo_schema::serde_helpers::decimal128")]
     amount: rust_decimal::Decimal,
     channel: Channel,
+    #[mongo(max_items = 5)]
+    channels: Vec<Channel>,
 }
 
 /// Values of a Rust type the key does not store, written as expressions and as literals.
@@ -118,6 +120,8 @@ fn main() {
     let _ = query!(Order, { "channel.phoneNumber": 33 });
     let _ = query!(Order, { "channel.priority": true });
     let _ = query!(Order, { "channel.priority": { "$in": [2, 2.5] } });
+    let _ = query!(Order, { "channels": { "$elemMatch": { "priority": false } } });
+    let _ = query!(Order, { "channels": { "$elemMatch": { "segments": "two" } } });
     // a key two variants hold is offered once
     let _ = query!(Order, { "channel.priorty": 2 });
 }
