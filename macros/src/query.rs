@@ -77,7 +77,8 @@ struct Cx {
     used: Vec<bool>,
     /// The slot of the key whose value is being read.
     slot: usize,
-    /// The string literals compared with each slot's key (checked by its `key_ops` call).
+    /// The literals compared with each slot's key, as `key_ops` reads them: `=` and a
+    /// string, `#i` / `#f` / `#b` for an integer, float or bool literal.
     literals: Vec<Vec<String>>,
     /// `query::Literal`s of the top-level predicates (a partial index's expression is
     /// implied or not by them, as mongod decides with the values).
@@ -131,10 +132,29 @@ impl Cx {
             // a document or an array literal, matched as written
             return self.raw(value);
         }
-        if let [TokenTree::Literal(lit)] = value {
-            if let syn::Lit::Str(text) = syn::Lit::new(lit.clone()) {
-                let _ = (scope, path);
-                self.literals[self.slot].push(text.value());
+        let _ = (scope, path);
+        // the literal's kind: a key whose tagged enum's variants store it as different
+        // types is checked against each (`=` and the string, `#` and the kind)
+        let marker = match value {
+            [TokenTree::Literal(lit)] => match syn::Lit::new(lit.clone()) {
+                syn::Lit::Str(text) => Some(format!("={}", text.value())),
+                syn::Lit::Int(_) => Some("#i".to_owned()),
+                syn::Lit::Float(_) => Some("#f".to_owned()),
+                _ => None,
+            },
+            [TokenTree::Punct(minus), TokenTree::Literal(lit)] if minus.as_char() == '-' => {
+                match syn::Lit::new(lit.clone()) {
+                    syn::Lit::Int(_) => Some("#i".to_owned()),
+                    syn::Lit::Float(_) => Some("#f".to_owned()),
+                    _ => None,
+                }
+            }
+            [TokenTree::Ident(b)] if b == "true" || b == "false" => Some("#b".to_owned()),
+            _ => None,
+        };
+        if let Some(marker) = marker {
+            if !self.literals[self.slot].contains(&marker) {
+                self.literals[self.slot].push(marker);
             }
         }
         let kind = self.class(span);
@@ -379,7 +399,7 @@ fn filter(cx: &mut Cx, scope: &Scope, group: &Group) -> syn::Result<(Vec<Node>, 
                 let (ops, bson) = field(cx, scope, &key, &value)?;
                 cx.slot = outer;
                 let mut names: Vec<String> = ops.iter().flat_map(op_names).collect();
-                names.extend(cx.literals[slot].iter().map(|l| format!("={l}")));
+                names.extend(cx.literals[slot].iter().cloned());
                 // a separator no operator holds and a literal seldom does
                 let names = names.join("\u{1f}");
                 let (p, model) = cx.at(span);

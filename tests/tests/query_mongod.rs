@@ -365,6 +365,184 @@ fn every_accepted_form_finds_what_the_hand_written_filter_finds() {
     assert_eq!(coll.count_documents(filter).run().expect("count"), 0);
 }
 
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct Carrier {
+    #[mongo(max_length = 20)]
+    carrier_name: String,
+}
+
+/// Written beside the tag by the newtype variant `Contact::Sms`: its own names and its
+/// flattened struct's keys.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct SmsInfo {
+    #[mongo(max_length = 20)]
+    phone_number: String,
+    segments: i32,
+    #[serde(flatten)]
+    carrier: Carrier,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, MongoSchema)]
+enum Tone {
+    Loud,
+    Quiet,
+}
+
+/// Internally tagged: a struct variant, a newtype variant, a unit variant; `priority` is an
+/// int in `Email`, a string in `Push`; `tone` an enum in `Email`, any string in `Push`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+enum Contact {
+    Email {
+        #[mongo(max_length = 40)]
+        inbox: String,
+        priority: i32,
+        tone: Tone,
+    },
+    Push {
+        #[mongo(max_length = 10)]
+        priority: String,
+        #[mongo(max_length = 10)]
+        tone: String,
+    },
+    Sms(SmsInfo),
+    Off,
+}
+
+/// Untagged: its keys are any variant's, not checked.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
+#[serde(untagged)]
+enum Extra {
+    Ref {
+        code: i64,
+    },
+    Note {
+        #[mongo(max_length = 20)]
+        text: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(db = "db_test_query", collection = "t_query_notice", index(keys("contact.kind" = 1)))]
+struct Notice {
+    #[serde(rename = "_id")]
+    id: i64,
+    contact: Contact,
+    #[mongo(max_items = 3)]
+    past: Vec<Contact>,
+    extra: Extra,
+    /// a flattened map: any key beside the model's
+    #[serde(flatten)]
+    #[mongo(max_properties = 6)]
+    meta: BTreeMap<String, String>,
+}
+
+fn notices(count: i64) -> Vec<Notice> {
+    let mut state: u64 = 0x5eed_0046;
+    let mut pick = move |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n) as usize
+    };
+    (0..count)
+        .map(|id| {
+            let contact = |pick: &mut dyn FnMut(u64) -> usize| match pick(4) {
+                0 => Contact::Email {
+                    inbox: ["ops", "support"][pick(2)].into(),
+                    priority: pick(4) as i32,
+                    tone: [Tone::Loud, Tone::Quiet][pick(2)],
+                },
+                1 => Contact::Push {
+                    priority: ["high", "low", "2"][pick(3)].into(),
+                    tone: ["Loud", "silent"][pick(2)].into(),
+                },
+                2 => Contact::Sms(SmsInfo {
+                    phone_number: ["+33 600", "+44 700"][pick(2)].into(),
+                    segments: pick(4) as i32,
+                    carrier: Carrier { carrier_name: ["Orange", "Vodafone"][pick(2)].into() },
+                }),
+                _ => Contact::Off,
+            };
+            let past = (0..pick(3)).map(|_| contact(&mut pick)).collect();
+            let contact = contact(&mut pick);
+            let extra = match pick(2) {
+                0 => Extra::Ref { code: pick(10) as i64 },
+                _ => Extra::Note { text: ["urgent", "later"][pick(2)].into() },
+            };
+            let meta = match pick(3) {
+                0 => BTreeMap::new(),
+                n => [("source".to_owned(), ["web", "app"][n - 1].to_owned())].into_iter().collect(),
+            };
+            Notice { id, contact, past, extra, meta }
+        })
+        .collect()
+}
+
+/// Keys through an internally tagged enum's newtype variant (its struct's names, its
+/// flattened struct's), a key two variants store as different types (each type's values
+/// accepted), an untagged enum's and a flattened map's keys (any): each query finds what
+/// the filter written by hand finds.
+#[test]
+fn tagged_enum_keys_find_what_the_hand_written_filter_finds() {
+    let Some(client) = client("tagged_enum_keys_find_what_the_hand_written_filter_finds") else { return };
+    let db = client.database(Notice::DB_NAME);
+    db.collection::<Document>(Notice::COLLECTION_NAME).drop().run().expect("drop");
+    db.run_command(Notice::create_collection_command()).run().expect("create");
+    db.collection::<Notice>(Notice::COLLECTION_NAME)
+        .insert_many(notices(120))
+        .run()
+        .expect("insert: the validator takes every variant");
+    let coll = db.collection::<Document>(Notice::COLLECTION_NAME);
+    let priority: i32 = 2;
+    let level = String::from("high");
+
+    // the newtype variant's keys, its flattened struct's
+    let q = query!(Notice, { "contact.phoneNumber": "+33 600" }, allow(query_unindexed, reason = "the keys are under test"));
+    same(&coll, &q, doc! { "contact.phoneNumber": "+33 600" }, by_id());
+    let q =
+        query!(Notice, { "contact.kind": "sms", "contact.carrierName": "Orange", "contact.segments": { "$gte": 2 } });
+    same(
+        &coll,
+        &q,
+        doc! { "contact.kind": "sms", "contact.carrierName": "Orange", "contact.segments": { "$gte": 2 } },
+        by_id(),
+    );
+    // a key an int in `Email`, a string in `Push`: either type's values
+    let q = query!(Notice, { "contact.priority": 2 }, allow(query_unindexed, reason = "the keys are under test"));
+    same(&coll, &q, doc! { "contact.priority": 2 }, by_id());
+    let q = query!(Notice, { "contact.priority": "high" }, allow(query_unindexed, reason = "the keys are under test"));
+    same(&coll, &q, doc! { "contact.priority": "high" }, by_id());
+    let q = query!(Notice, { "contact.priority": { "$in": [3, "low", "2"] } }, allow(query_unindexed, reason = "the keys are under test"));
+    same(&coll, &q, doc! { "contact.priority": { "$in": [3, "low", "2"] } }, by_id());
+    let q =
+        query!(Notice, { "contact.priority": priority }, allow(query_unindexed, reason = "the keys are under test"));
+    same(&coll, &q, doc! { "contact.priority": 2 }, by_id());
+    let q = query!(Notice, { "contact.priority": &level }, allow(query_unindexed, reason = "the keys are under test"));
+    same(&coll, &q, doc! { "contact.priority": "high" }, by_id());
+    // an enum in `Email`, a string in `Push`: the enum, or any string
+    let q = query!(Notice, { "contact.tone": Tone::Loud }, allow(query_unindexed, reason = "the keys are under test"));
+    same(&coll, &q, doc! { "contact.tone": "Loud" }, by_id());
+    let q = query!(Notice, { "contact.tone": "silent" }, allow(query_unindexed, reason = "the keys are under test"));
+    same(&coll, &q, doc! { "contact.tone": "silent" }, by_id());
+    // inside `$elemMatch` on an array of the enum: the same keys, either type's values
+    let q = query!(Notice, { "past": { "$elemMatch": { "priority": "high" } } }, allow(query_unindexed, reason = "the keys are under test"));
+    same(&coll, &q, doc! { "past": { "$elemMatch": { "priority": "high" } } }, by_id());
+    let q = query!(Notice, { "past": { "$elemMatch": { "kind": "sms", "carrierName": "Orange" } } }, allow(query_unindexed, reason = "the keys are under test"));
+    same(&coll, &q, doc! { "past": { "$elemMatch": { "kind": "sms", "carrierName": "Orange" } } }, by_id());
+    let q = query!(Notice, { "past.priority": { "$in": [1, "low"] } }, allow(query_unindexed, reason = "the keys are under test"));
+    same(&coll, &q, doc! { "past.priority": { "$in": [1, "low"] } }, by_id());
+    // an untagged enum's keys and a flattened map's: any key
+    let q =
+        query!(Notice, { "extra.code": { "$lt": 5i64 } }, allow(query_unindexed, reason = "the keys are under test"));
+    same(&coll, &q, doc! { "extra.code": { "$lt": 5i64 } }, by_id());
+    let q = query!(Notice, { "source": "web", "extra.text": "urgent" }, allow(query_unindexed, reason = "the keys are under test"));
+    same(&coll, &q, doc! { "source": "web", "extra.text": "urgent" }, by_id());
+}
+
 /// `$near` returns documents by distance: no sort to add.
 trait NoSort {
     fn tap_no_sort(self) -> Self;

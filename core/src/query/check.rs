@@ -30,11 +30,22 @@ pub struct Reached {
     pub field: Option<&'static FieldFacts>,
     /// The struct declaring `fields`.
     pub owner: &'static str,
+    /// The keys of the internally tagged enum the key was found in (its variants'), when
+    /// it was: another variant may store the key as another type.
+    pub among: Option<&'static [FieldFacts]>,
 }
 
 impl Reached {
     const fn unlisted() -> Reached {
-        Reached { kind: BsonKind::Any, item: BsonKind::Any, array: false, fields: None, field: None, owner: "" }
+        Reached {
+            kind: BsonKind::Any,
+            item: BsonKind::Any,
+            array: false,
+            fields: None,
+            field: None,
+            owner: "",
+            among: None,
+        }
     }
 }
 
@@ -143,19 +154,195 @@ const fn holds(field: &'static FieldFacts) -> Reached {
         _ if matches!(facts.shape, TypeShape::Map) => BsonKind::Object,
         kind => kind,
     };
-    Reached { kind, item: facts.item_kind, array, fields: listed(field), field: Some(field), owner: field.type_name }
+    Reached {
+        kind,
+        item: facts.item_kind,
+        array,
+        fields: listed(field),
+        field: Some(field),
+        owner: field.type_name,
+        among: None,
+    }
 }
 
-/// Walks `path` (a key as stored) from the fields `root` of the struct `owner`.
-const fn reach(root: Option<&'static [FieldFacts]>, owner: &'static str, path: &str) -> Result<Reached, Miss> {
+/// `at`, the field `field` of the internally tagged enum whose keys are `list`: when the
+/// variants holding the key store values of classes no one class takes, an open kind (the
+/// operators' checks pass; the literals compared with it are checked against each
+/// variant's, [`union_literal`]).
+const fn among(mut at: Reached, list: &'static [FieldFacts], field: &'static FieldFacts) -> Reached {
+    at.among = Some(list);
+    if let Err(()) = joined(list, field.name.as_bytes(), None) {
+        at.kind = BsonKind::Mixed;
+        at.item = BsonKind::Mixed;
+        at.array = false;
+    }
+    at
+}
+
+/// The class of the values of the key `name` in every variant of `list` holding it (the
+/// tagged enum's keys), folded into `acc`: `Err` when no one class takes them all.
+const fn joined(list: &'static [FieldFacts], name: &[u8], mut acc: Option<u8>) -> Result<Option<u8>, ()> {
+    use super::value as v;
+    let mut i = 0;
+    while i < list.len() {
+        let field = &list[i];
+        if field.flatten {
+            if let (Some(inner), false) = (listed(field), matches!(field.facts.shape, TypeShape::Map)) {
+                acc = match joined(inner, name, acc) {
+                    Ok(acc) => acc,
+                    Err(()) => return Err(()),
+                };
+            }
+        } else if bytes_eq(field.name.as_bytes(), name) {
+            let class = class_of(&holds(field));
+            acc = match acc {
+                None => Some(class),
+                Some(a) if a == class => Some(a),
+                Some(a) => {
+                    let number = [a, class];
+                    let joined = if matches!(
+                        number,
+                        [v::INT | v::LONG | v::DOUBLE | v::DECIMAL, v::INT | v::LONG | v::DOUBLE | v::DECIMAL]
+                    ) {
+                        // the wider class takes the narrower's integers
+                        match (a, class) {
+                            (v::DOUBLE, v::DECIMAL) | (v::DECIMAL, v::DOUBLE) => return Err(()),
+                            (v::DOUBLE, _) | (_, v::DOUBLE) => v::DOUBLE,
+                            (v::DECIMAL, _) | (_, v::DECIMAL) => v::DECIMAL,
+                            _ => v::LONG,
+                        }
+                    } else if matches!(number, [v::STRING | v::ENUM, v::STRING | v::ENUM]) {
+                        // the enum's class takes strings too
+                        v::ENUM
+                    } else {
+                        return Err(());
+                    };
+                    Some(joined)
+                }
+            };
+        }
+        i += 1;
+    }
+    Ok(acc)
+}
+
+/// Checks a literal (`kind`: `s` string, `i` integer, `f` float, `b` bool) compared with
+/// the key `path` that the variants of an internally tagged enum store as values of
+/// different classes: some variant's class must take it.
+#[track_caller]
+const fn union_literal(path: &str, list: &'static [FieldFacts], name: &[u8], kind: u8) {
+    if union_takes(list, name, kind) {
+        return;
+    }
+    let what = match kind {
+        b's' => "a string literal",
+        b'i' => "an integer literal",
+        b'f' => "a float literal",
+        _ => "a bool literal",
+    };
+    let message = ConstMessage::new().str(what).str(" is not a value `").str(path).str("` stores: ");
+    let message = union_holders(message, list, name, &mut true);
+    let message = message.str(" hold it; write a value one of these variants stores");
+    panic!("{}", message.as_str())
+}
+
+const fn union_takes(list: &'static [FieldFacts], name: &[u8], kind: u8) -> bool {
+    use super::value as v;
+    let mut i = 0;
+    while i < list.len() {
+        let field = &list[i];
+        if field.flatten {
+            if let (Some(inner), false) = (listed(field), matches!(field.facts.shape, TypeShape::Map)) {
+                if union_takes(inner, name, kind) {
+                    return true;
+                }
+            }
+        } else if bytes_eq(field.name.as_bytes(), name) {
+            let class = class_of(&holds(field));
+            let takes = match kind {
+                b's' => matches!(class, v::STRING | v::ENUM),
+                b'i' => matches!(class, v::INT | v::LONG | v::DOUBLE | v::DECIMAL),
+                b'f' => matches!(class, v::DOUBLE),
+                _ => matches!(class, v::BOOL),
+            };
+            if takes || class == v::ANY {
+                return true;
+            }
+        }
+        i += 1;
+    }
+    false
+}
+
+/// The variants of `list` holding `name`, each with the BSON type it stores there.
+const fn union_holders(
+    mut message: ConstMessage,
+    list: &'static [FieldFacts],
+    name: &[u8],
+    first: &mut bool,
+) -> ConstMessage {
+    let mut i = 0;
+    while i < list.len() {
+        let field = &list[i];
+        if field.flatten {
+            if let (Some(inner), false) = (listed(field), matches!(field.facts.shape, TypeShape::Map)) {
+                let mut j = 0;
+                let mut holds_it = false;
+                while j < inner.len() {
+                    holds_it |= !inner[j].flatten && bytes_eq(inner[j].name.as_bytes(), name);
+                    j += 1;
+                }
+                if holds_it && !field.ident.is_empty() {
+                    let at = holds(find_named(inner, name));
+                    let stored = match at.array {
+                        true => kind_name(at.item),
+                        false => kind_name(at.kind),
+                    };
+                    message = message
+                        .str(if *first { "variant `" } else { ", variant `" })
+                        .str(field.ident)
+                        .str("` (")
+                        .str(stored)
+                        .str(")");
+                    *first = false;
+                } else {
+                    message = union_holders(message, inner, name, first);
+                }
+            }
+        }
+        i += 1;
+    }
+    message
+}
+
+const fn find_named(list: &'static [FieldFacts], name: &[u8]) -> &'static FieldFacts {
+    let mut i = 0;
+    while i < list.len() {
+        if !list[i].flatten && bytes_eq(list[i].name.as_bytes(), name) {
+            return &list[i];
+        }
+        i += 1;
+    }
+    &list[0]
+}
+
+/// Walks `path` (a key as stored) from the fields `root` of the struct `owner`, held by the
+/// field `from` (an array's, for the keys of an `$elemMatch`; `None` at the model's root).
+const fn reach(
+    root: Option<&'static [FieldFacts]>,
+    owner: &'static str,
+    path: &str,
+    from: Option<&'static FieldFacts>,
+) -> Result<Reached, Miss> {
     let Some(list) = root else { return Ok(Reached::unlisted()) };
     let mut at = Reached {
         kind: BsonKind::Object,
         item: BsonKind::Object,
         array: false,
         fields: Some(list),
-        field: None,
+        field: from,
         owner,
+        among: None,
     };
     // the walk stands on a map's values: the next segment is any key
     let mut in_map = false;
@@ -172,8 +359,23 @@ const fn reach(root: Option<&'static [FieldFacts]>, owner: &'static str, path: &
             // a map's value: its own fields, or a scalar
             in_map = false;
             at = match at.fields {
-                Some(_) => Reached { kind: BsonKind::Object, item: BsonKind::Object, array: false, field: None, ..at },
-                None => Reached { kind: at.item, item: at.item, array: false, fields: None, field: None, owner: "" },
+                Some(_) => Reached {
+                    kind: BsonKind::Object,
+                    item: BsonKind::Object,
+                    array: false,
+                    field: None,
+                    among: None,
+                    ..at
+                },
+                None => Reached {
+                    kind: at.item,
+                    item: at.item,
+                    array: false,
+                    fields: None,
+                    field: None,
+                    owner: "",
+                    among: None,
+                },
             };
             i += 1;
             start = end + 1;
@@ -188,7 +390,14 @@ const fn reach(root: Option<&'static [FieldFacts]>, owner: &'static str, path: &
         if at.array && digits {
             // an element by position: the items themselves
             at = match at.fields {
-                Some(_) => Reached { kind: BsonKind::Object, item: BsonKind::Object, array: false, field: None, ..at },
+                Some(_) => Reached {
+                    kind: BsonKind::Object,
+                    item: BsonKind::Object,
+                    array: false,
+                    field: None,
+                    among: None,
+                    ..at
+                },
                 None => Reached {
                     kind: at.item,
                     item: at.item,
@@ -196,6 +405,7 @@ const fn reach(root: Option<&'static [FieldFacts]>, owner: &'static str, path: &
                     fields: None,
                     field: None,
                     owner: "",
+                    among: None,
                 },
             };
             i += 1;
@@ -207,7 +417,11 @@ const fn reach(root: Option<&'static [FieldFacts]>, owner: &'static str, path: &
             (BsonKind::Object | BsonKind::Array, Some(list)) if !at.array || matches!(at.item, BsonKind::Object) => {
                 match find(list, bytes, start, end) {
                     Some(field) => {
+                        let in_tagged = tagged(&at);
                         at = holds(field);
+                        if in_tagged {
+                            at = among(at, list, field);
+                        }
                         in_map = matches!(field.facts.shape, TypeShape::Map);
                         if in_map {
                             at.item = field.facts.item_kind;
@@ -218,6 +432,8 @@ const fn reach(root: Option<&'static [FieldFacts]>, owner: &'static str, path: &
                     None => return Err(Miss::NoKey { at: i, list, owner: at.owner }),
                 }
             }
+            // keys no table lists (an untagged or externally tagged enum, a `Document`, a
+            // `Bson`): any key, by design; the values there are not checked either
             (BsonKind::Object | BsonKind::Array | BsonKind::Any | BsonKind::Mixed, _) => return Ok(Reached::unlisted()),
             (kind, _) => return Err(Miss::AfterScalar { at: i, kind }),
         }
@@ -234,7 +450,7 @@ const fn reach(root: Option<&'static [FieldFacts]>, owner: &'static str, path: &
 /// The key `path` of the model `M`, or a build error naming what to write instead.
 #[track_caller]
 pub const fn key<M: MongoCollection>(path: &'static str) -> Reached {
-    key_in(M::FIELDS, M::NAME, M::RENAMES, path, "")
+    key_in(M::FIELDS, M::NAME, M::RENAMES, path, "", None)
 }
 
 #[track_caller]
@@ -244,15 +460,16 @@ const fn key_in(
     renames: &'static [(&'static str, &'static str)],
     path: &'static str,
     within: &str,
+    from: Option<&'static FieldFacts>,
 ) -> Reached {
     if bytes_eq(path.as_bytes(), b"_id") {
         // every document has one, whatever the model declares
-        if let Ok(found) = reach(root, owner, path) {
+        if let Ok(found) = reach(root, owner, path, from) {
             return found;
         }
         return Reached::unlisted();
     }
-    match reach(root, owner, path) {
+    match reach(root, owner, path, from) {
         Ok(found) => found,
         Err(miss) => fail_key(miss, renames, path, owner, within),
     }
@@ -332,11 +549,12 @@ const fn closest(message: ConstMessage, list: &'static [FieldFacts], bad: &[u8])
     }
     let near = best <= 2 || best * 3 <= bad.len();
     let mut message = message.str(if near { "; did you mean " } else { "; its keys are " });
+    let from = message.as_str().len();
     let mut first = true;
     let mut count = 0;
     let mut i = 0;
     while i < list.len() && count < 12 {
-        message = keys_of(message, list[i], bad, near, best, &mut first, &mut count);
+        message = keys_of(message, from, list[i], bad, near, best, &mut first, &mut count);
         i += 1;
     }
     if first {
@@ -364,8 +582,10 @@ const fn distance_in(field: FieldFacts, bad: &[u8]) -> usize {
     distance(field.name.as_bytes(), bad)
 }
 
+#[allow(clippy::too_many_arguments)]
 const fn keys_of(
     mut message: ConstMessage,
+    from: usize,
     field: FieldFacts,
     bad: &[u8],
     near: bool,
@@ -377,7 +597,7 @@ const fn keys_of(
         if let Some(inner) = listed(&field) {
             let mut i = 0;
             while i < inner.len() {
-                message = keys_of(message, inner[i], bad, near, best, first, count);
+                message = keys_of(message, from, inner[i], bad, near, best, first, count);
                 i += 1;
             }
         }
@@ -386,10 +606,32 @@ const fn keys_of(
     if field.name.is_empty() || (near && distance(field.name.as_bytes(), bad) != best) {
         return message;
     }
+    // a key two variants of a tagged enum hold: listed once
+    if named_since(message.as_str().as_bytes(), from, field.name.as_bytes()) {
+        return message;
+    }
     message = message.str(if *first { "`" } else { ", `" }).str(field.name).str("`");
     *first = false;
     *count += 1;
     message
+}
+
+/// `message[from..]` holds `` `name` ``.
+const fn named_since(message: &[u8], from: usize, name: &[u8]) -> bool {
+    let mut at = from;
+    while at + name.len() + 2 <= message.len() {
+        if message[at] == b'`' && message[at + name.len() + 1] == b'`' {
+            let mut b = 0;
+            while b < name.len() && message[at + 1 + b] == name[b] {
+                b += 1;
+            }
+            if b == name.len() {
+                return true;
+            }
+        }
+        at += 1;
+    }
+    false
 }
 
 /// Levenshtein distance, ASCII case folded (keys longer than 63 bytes are far from all).
@@ -484,7 +726,7 @@ pub const fn elem_key_ops<M: MongoCollection>(array: &'static str, name: &'stati
         // an array of unlisted documents: any key
         return super::value::ANY;
     }
-    let inner = key_in(at.fields, at.owner, &[], name, array);
+    let inner = key_in(at.fields, at.owner, &[], name, array, at.field);
     rules_of::<M>(name, &inner, ops);
     class_of(&inner)
 }
@@ -507,10 +749,19 @@ const fn rules_of<M: MongoCollection>(path: &'static str, at: &Reached, ops: &st
                             fields: at.fields,
                             field: at.field,
                             owner: at.owner,
+                            among: None,
                         };
                         rule::<M>(path, &item, op.split_at(1).1);
                     }
-                    b'=' => literal_at(path, at, op.split_at(1).1),
+                    b'=' | b'#' => match (at.among, at.field) {
+                        // variants storing the key as different classes: some must take it
+                        (Some(list), Some(field)) if matches!(at.kind, BsonKind::Mixed) => {
+                            let kind = if op.as_bytes()[0] == b'=' { b's' } else { op.as_bytes()[1] };
+                            union_literal(path, list, field.name.as_bytes(), kind)
+                        }
+                        _ if op.as_bytes()[0] == b'=' => literal_at(path, at, op.split_at(1).1),
+                        _ => {}
+                    },
                     _ => rule::<M>(path, at, op),
                 }
             }
@@ -524,8 +775,15 @@ const fn rules_of<M: MongoCollection>(path: &'static str, at: &Reached, ops: &st
 #[track_caller]
 pub const fn item_op<M: MongoCollection>(path: &'static str, op: &str) {
     let at = key::<M>(path);
-    let item =
-        Reached { kind: at.item, item: at.item, array: false, fields: at.fields, field: at.field, owner: at.owner };
+    let item = Reached {
+        kind: at.item,
+        item: at.item,
+        array: false,
+        fields: at.fields,
+        field: at.field,
+        owner: at.owner,
+        among: None,
+    };
     rule::<M>(path, &item, op);
 }
 
@@ -538,7 +796,7 @@ pub const fn elem_key_op<M: MongoCollection>(array: &'static str, name: &'static
         // an array of unlisted documents: any key
         return;
     }
-    let inner = key_in(at.fields, at.owner, &[], name, array);
+    let inner = key_in(at.fields, at.owner, &[], name, array, at.field);
     rule::<M>(name, &inner, op);
 }
 
@@ -605,6 +863,7 @@ const fn op<M: MongoCollection>(path: &'static str, at: &Reached, op: &Op) {
                     fields: at.fields,
                     field: None,
                     owner: at.owner,
+                    among: None,
                 };
                 let mut i = 0;
                 while i < ops.len() {
@@ -645,7 +904,7 @@ const fn elem_match<M: MongoCollection>(path: &'static str, at: &Reached, filter
     let mut i = 0;
     while i < filter.len() {
         if let Filter::Pred(pred) = &filter[i] {
-            let inner = key_in(at.fields, at.owner, &[], pred.path, path);
+            let inner = key_in(at.fields, at.owner, &[], pred.path, path, at.field);
             op::<M>(pred.path, &inner, &pred.op);
         }
         i += 1;
@@ -730,12 +989,8 @@ pub const fn projection<M: MongoCollection>(path: &'static str) {
     let _ = key::<M>(path);
 }
 
-/// Checks a literal string compared with `path` (reached at `at`): inside the field's
-/// `enum_values` or its enum's variants when it has them.
-#[track_caller]
-const fn literal_at(path: &'static str, at: &Reached, value: &str) {
-    let Some(field) = at.field else { return };
-    let variants = field.variants;
+/// The field's `enum_values` (empty without).
+const fn enum_values(field: &FieldFacts) -> &'static [KeywordLit] {
     let mut allowed: &[KeywordLit] = &[];
     let mut k = 0;
     while k < field.keywords.len() {
@@ -744,13 +999,21 @@ const fn literal_at(path: &'static str, at: &Reached, value: &str) {
         }
         k += 1;
     }
+    allowed
+}
+
+/// The string `value` is one `field` may store: any, or one of its enum's variants or its
+/// `enum_values`.
+const fn fits(field: &FieldFacts, value: &str) -> bool {
+    let variants = field.variants;
+    let allowed = enum_values(field);
     if variants.is_empty() && allowed.is_empty() {
-        return;
+        return true;
     }
     let mut i = 0;
     while i < variants.len() {
         if bytes_eq(variants[i].as_bytes(), value.as_bytes()) {
-            return;
+            return true;
         }
         i += 1;
     }
@@ -758,11 +1021,49 @@ const fn literal_at(path: &'static str, at: &Reached, value: &str) {
     while i < allowed.len() {
         if let KeywordLit::Str(text) = allowed[i] {
             if bytes_eq(text.as_bytes(), value.as_bytes()) {
-                return;
+                return true;
             }
         }
         i += 1;
     }
+    false
+}
+
+/// Some variant of the tagged enum whose keys are `list` stores `value` under `name`.
+const fn any_fits(list: &'static [FieldFacts], name: &[u8], value: &str) -> bool {
+    let mut i = 0;
+    while i < list.len() {
+        let field = &list[i];
+        if field.flatten {
+            if let (Some(inner), false) = (listed(field), matches!(field.facts.shape, TypeShape::Map)) {
+                if any_fits(inner, name, value) {
+                    return true;
+                }
+            }
+        } else if bytes_eq(field.name.as_bytes(), name) && fits(field, value) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Checks a literal string compared with `path` (reached at `at`): inside the field's
+/// `enum_values` or its enum's variants when it has them.
+#[track_caller]
+const fn literal_at(path: &'static str, at: &Reached, value: &str) {
+    let Some(field) = at.field else { return };
+    if fits(field, value) {
+        return;
+    }
+    // another variant of the tagged enum holding the key may store it (a `String` there)
+    if let Some(list) = at.among {
+        if any_fits(list, field.name.as_bytes(), value) {
+            return;
+        }
+    }
+    let variants = field.variants;
+    let allowed = enum_values(field);
     let mut message =
         ConstMessage::new().str("\"").str(value).str("\" is not a value `").str(path).str("` stores: it holds one of ");
     let mut first = true;
@@ -790,7 +1091,7 @@ const fn literal_at(path: &'static str, at: &Reached, value: &str) {
 /// equality, a range or `$in` (`element`: the items of an array field, for `$all`);
 /// `value::ANY` where the key is unknown (its own check reports it).
 pub const fn value_class<M: MongoSchema>(path: &'static str) -> u8 {
-    match reach(M::FIELDS, M::NAME, path) {
+    match reach(M::FIELDS, M::NAME, path, None) {
         Ok(at) => class_of(&at),
         Err(_) => super::value::ANY,
     }
@@ -799,8 +1100,8 @@ pub const fn value_class<M: MongoSchema>(path: &'static str) -> u8 {
 /// The value class of the values of `path` inside the items of the array `array` (keys of
 /// an `$elemMatch`).
 pub const fn elem_value_class<M: MongoSchema>(array: &'static str, path: &'static str) -> u8 {
-    match reach(M::FIELDS, M::NAME, array) {
-        Ok(at) => match reach(at.fields, at.owner, path) {
+    match reach(M::FIELDS, M::NAME, array, None) {
+        Ok(at) => match reach(at.fields, at.owner, path, at.field) {
             Ok(inner) => class_of(&inner),
             Err(_) => super::value::ANY,
         },
@@ -823,6 +1124,14 @@ const fn tagged(at: &Reached) -> bool {
 
 const fn class_of(at: &Reached) -> u8 {
     use super::value as v;
+    if let (Some(list), Some(field)) = (at.among, at.field) {
+        // the class every variant holding the key takes (`ANY` when none does: the
+        // literals are checked by `union_literal`)
+        return match joined(list, field.name.as_bytes(), None) {
+            Ok(Some(class)) => class,
+            _ => v::ANY,
+        };
+    }
     let kind = compared(at);
     if let Some(field) = at.field {
         if !field.variants.is_empty() {

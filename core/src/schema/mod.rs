@@ -182,11 +182,13 @@ pub trait MongoSchema {
     /// compared with such a field against them.
     const VARIANTS: &'static [&'static str] = &[];
 
-    /// The keys a derived internally tagged enum (`#[serde(tag = "..")]`) of unit and
-    /// struct variants writes: its tag, then each variant's fields (the first variant's
-    /// where two share a key); passed on by containers like `FIELDS`; `None` for other
-    /// types. `query!` checks a key through such a field against them (`FIELDS` stays
-    /// `None`: a variant's keys are not all in every document).
+    /// The keys a derived internally tagged enum (`#[serde(tag = "..")]`) writes: its tag,
+    /// then one flattened entry per variant that writes keys (`ident`: the variant), holding
+    /// a struct variant's fields or a newtype variant's inner type's `FIELD` (whose keys
+    /// serde writes beside the tag); passed on by containers like `FIELDS`; `None` for
+    /// other types. `query!` checks a key through such a field against them, and a value
+    /// against every variant holding the key (`FIELDS` stays `None`: a variant's keys are
+    /// not all in every document).
     const TAGGED: Option<&'static [FieldFacts]> = None;
 
     /// The paths of a value of this type (see [`crate::paths`]): a generated `{Type}Fields`

@@ -329,26 +329,51 @@ impl ToTokens for Field<'_> {
     }
 }
 
-/// `TAGGED` (and `NAME`) of an internally tagged enum of unit and struct variants: its
-/// tag, then each variant's written fields (the first of a key), for `query!`'s key check.
-/// A newtype variant writes its inner type's keys, which no table here lists: none then.
+/// `TAGGED` (and `NAME`) of an internally tagged enum: its tag, then one flattened entry
+/// per written variant that writes keys, named by `ident` (the variant) and `type_name`
+/// (`Enum::Variant`): a struct variant's fields, or a newtype variant's inner type's
+/// `FIELD` (serde writes its keys beside the tag: its struct's own names, flattened
+/// fields and all; a map's any key). `query!` finds a key in any variant and compares a
+/// value with every variant's type for that key.
 pub(super) fn tagged_fields(c: &Container) -> Option<TokenStream> {
     let Data::Enum(variants) = &c.data else { return None };
     let Repr::Internal(tag) = repr(c) else { return None };
     let written: Vec<&Variant> = variants.iter().filter(|v| !v.serde.skip_serializing).collect();
-    if !c.is_internally_tagged() || written.iter().any(|v| !matches!(v.style, Style::Unit | Style::Named)) {
+    let newtype = |v: &Variant| v.style == Style::Newtype && v.fields.len() == 1;
+    if !c.is_internally_tagged()
+        || written.iter().any(|v| !matches!(v.style, Style::Unit | Style::Named) && !newtype(v))
+    {
         return None;
     }
-    let mut names: Vec<&str> = vec![tag];
+    let name = c.input.ident.to_string();
+    let syn::Data::Enum(data) = &c.input.data else { return None };
     let mut entries: Vec<TokenStream> = Vec::new();
-    for field in written.iter().flat_map(|v| v.fields.iter()).filter(|f| f.is_written()) {
-        if !names.contains(&field.name.as_str()) {
-            names.push(&field.name);
-            entries.push(field.to_token_stream());
+    for (syn_variant, v) in data.variants.iter().zip(variants).filter(|(_, v)| !v.serde.skip_serializing) {
+        let ident = syn_variant.ident.to_string();
+        let owner = format!("{name}::{ident}");
+        let head = quote!(name: "", ident: #ident, type_name: #owner, flatten: true,);
+        match v.style {
+            Style::Named => {
+                let fields = v.fields.iter().filter(|f| f.is_written()).map(|f| f.to_token_stream());
+                entries.push(quote!(_p::FieldFacts {
+                    #head fields: ::core::option::Option::Some(&[#(#fields),*]),
+                    ..<::std::string::String as _p::MongoSchema>::FIELD
+                }));
+            }
+            Style::Newtype => {
+                let ident_only = quote!(name: "", ident: #ident, flatten: true,);
+                entries.push(match v.fields[0].field_type() {
+                    FieldType::Trait(ty) => quote!(_p::FieldFacts { #ident_only ..<#ty as _p::MongoSchema>::FIELD }),
+                    // a type fixed by `bson_type` or a helper: its keys are not known, any
+                    FieldType::Alias(_) => {
+                        quote!(_p::FieldFacts { #ident_only ..<::std::string::String as _p::MongoSchema>::FIELD })
+                    }
+                });
+            }
+            _ => {}
         }
     }
     let count = entries.len() + 1;
-    let name = c.input.ident.to_string();
     let table = match c.input.generics.params.is_empty() {
         true => quote!({
             static TAGGED: [_p::FieldFacts; #count] = [

@@ -33,12 +33,31 @@ struct Audit {
 }
 
 #[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct Carrier {
+    #[mongo(max_length = 40)]
+    carrier_name: String,
+}
+
+/// Written beside the tag by the newtype variant `Channel::Sms`: its own names, its
+/// flattened struct's keys with them.
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+struct SmsInfo {
+    #[mongo(max_length = 20)]
+    phone_number: String,
+    #[serde(flatten)]
+    carrier: Carrier,
+}
+
+#[derive(Serialize, Deserialize, MongoSchema)]
 #[serde(tag = "kind", rename_all = "camelCase")]
 enum Channel {
     Email {
         #[mongo(max_length = 80)]
         inbox: String,
     },
+    Sms(SmsInfo),
     Chat,
 }
 
@@ -73,7 +92,8 @@ struct Order {
 
 /// Keys the model does not store: misspelt, renamed, through an embedded document, an
 /// array of documents, and a scalar; through a flattened struct, an internally tagged
-/// enum, an `Option` of a struct and a position in an array; each refused at its key.
+/// enum (a struct variant's keys, a newtype variant's struct's, its flattened struct's),
+/// an `Option` of a struct and a position in an array; each refused at its key.
 fn main() {
     let _ = query!(Order, { "customerID": ObjectId::new() });
     let _ = query!(Order, { "shipTo.cityName": "Lyon" });
@@ -86,6 +106,9 @@ fn main() {
     let _ = query!(Order, { "createBy": "ann" });
     let _ = query!(Order, { "channel.inbx": "support" });
     let _ = query!(Order, { "channel.type": "email" });
+    let _ = query!(Order, { "channel.phoneNumbr": "+33 6" });
+    let _ = query!(Order, { "channel.phone_number": "+33 6" });
+    let _ = query!(Order, { "channel.carierName": "Orange" });
     let _ = query!(Order, { "billing.city": "Lyon" });
     let _ = query!(Order, { "lines.0.skuu": "A-1" });
     let _ = query!(Order, { "Status": "Paid" });

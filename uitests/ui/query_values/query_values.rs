@@ -32,9 +32,34 @@ struct Audit {
     created_by: String,
 }
 
+/// Written beside the tag by the newtype variant `Channel::Sms`.
 #[derive(Serialize, Deserialize, MongoSchema)]
 #[serde(rename_all = "camelCase")]
-#[mongo(db = "db_shop", collection = "t_order", index(keys(customerId = 1, createTime = -1)), index(keys(createTime = -1)), index(keys(total = 1)), index(keys(quantity = 1)), index(keys(paid = 1)), index(keys(status = 1)), index(keys(tags = 1)), index(keys("lines.quantity" = 1)), index(keys(traceId = 1)), index(keys(paidTime = 1)), index(keys(amount = 1)))]
+struct SmsInfo {
+    #[mongo(max_length = 20)]
+    phone_number: String,
+    segments: i32,
+}
+
+/// `priority` is an int in one variant, a string in another.
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(tag = "kind")]
+enum Channel {
+    Email {
+        #[mongo(max_length = 80)]
+        inbox: String,
+        priority: i32,
+    },
+    Push {
+        #[mongo(max_length = 10)]
+        priority: String,
+    },
+    Sms(SmsInfo),
+}
+
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[serde(rename_all = "camelCase")]
+#[mongo(db = "db_shop", collection = "t_order", index(keys(customerId = 1, createTime = -1)), index(keys(createTime = -1)), index(keys(total = 1)), index(keys(quantity = 1)), index(keys(paid = 1)), index(keys(status = 1)), index(keys(tags = 1)), index(keys("lines.quantity" = 1)), index(keys(traceId = 1)), index(keys(paidTime = 1)), index(keys(amount = 1)), index(keys("channel.priority" = 1)), index(keys("channel.segments" = 1)), index(keys("channel.phoneNumber" = 1)), index(keys("channels.priority" = 1)), index(keys("channels.segments" = 1)))]
 struct Order {
     #[serde(rename = "_id")]
     id: ObjectId,
@@ -62,6 +87,9 @@ struct Order {
     paid_time: chrono::DateTime<chrono::Utc>,
     #[serde(with = "mongo_schema::serde_helpers::decimal128")]
     amount: rust_decimal::Decimal,
+    channel: Channel,
+    #[mongo(max_items = 5)]
+    channels: Vec<Channel>,
 }
 
 /// Values of a Rust type the key does not store, written as expressions and as literals.
@@ -87,4 +115,13 @@ fn main() {
     let _ = query!(Order, { "amount": { "$gte": 10.5f64 } });
     let _ = query!(Order, { "status": { "$ne": "Pending" } });
     let _ = query!(Order, { "quantity": 7u32 });
+    // through a newtype variant's struct, and a key two variants store as different types
+    let _ = query!(Order, { "channel.segments": "two" });
+    let _ = query!(Order, { "channel.phoneNumber": 33 });
+    let _ = query!(Order, { "channel.priority": true });
+    let _ = query!(Order, { "channel.priority": { "$in": [2, 2.5] } });
+    let _ = query!(Order, { "channels": { "$elemMatch": { "priority": false } } });
+    let _ = query!(Order, { "channels": { "$elemMatch": { "segments": "two" } } });
+    // a key two variants hold is offered once
+    let _ = query!(Order, { "channel.priorty": 2 });
 }
