@@ -326,6 +326,26 @@ const fn find_named(list: &'static [FieldFacts], name: &[u8]) -> &'static FieldF
     &list[0]
 }
 
+/// What stands at one of `at`'s items (a map's value, an array's element by position): a
+/// listed document, or a value of the items' kind; only an array's `element` of an array
+/// of arrays is itself an array (`$size`, `$all` apply to it).
+const fn items(at: Reached, element: bool) -> Reached {
+    match at.fields {
+        Some(_) => {
+            Reached { kind: BsonKind::Object, item: BsonKind::Object, array: false, field: None, among: None, ..at }
+        }
+        None => Reached {
+            kind: at.item,
+            item: at.item,
+            array: element && matches!(at.item, BsonKind::Array),
+            fields: None,
+            field: None,
+            owner: "",
+            among: None,
+        },
+    }
+}
+
 /// Walks `path` (a key as stored) from the fields `root` of the struct `owner`, held by the
 /// field `from` (an array's, for the keys of an `$elemMatch`; `None` at the model's root).
 const fn reach(
@@ -358,25 +378,7 @@ const fn reach(
         if in_map {
             // a map's value: its own fields, or a scalar
             in_map = false;
-            at = match at.fields {
-                Some(_) => Reached {
-                    kind: BsonKind::Object,
-                    item: BsonKind::Object,
-                    array: false,
-                    field: None,
-                    among: None,
-                    ..at
-                },
-                None => Reached {
-                    kind: at.item,
-                    item: at.item,
-                    array: false,
-                    fields: None,
-                    field: None,
-                    owner: "",
-                    among: None,
-                },
-            };
+            at = items(at, false);
             i += 1;
             start = end + 1;
             continue;
@@ -389,25 +391,7 @@ const fn reach(
         }
         if at.array && digits {
             // an element by position: the items themselves
-            at = match at.fields {
-                Some(_) => Reached {
-                    kind: BsonKind::Object,
-                    item: BsonKind::Object,
-                    array: false,
-                    field: None,
-                    among: None,
-                    ..at
-                },
-                None => Reached {
-                    kind: at.item,
-                    item: at.item,
-                    array: matches!(at.item, BsonKind::Array),
-                    fields: None,
-                    field: None,
-                    owner: "",
-                    among: None,
-                },
-            };
+            at = items(at, true);
             i += 1;
             start = end + 1;
             continue;
