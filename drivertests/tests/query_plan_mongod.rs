@@ -20,6 +20,7 @@ use mongo_schema::query::explain::{self, Observed};
 use mongo_schema::query::plan::{plan, IndexRef, Unindexed, Verdict};
 use mongo_schema::query::{Direction, Filter, Op, Pred, Shape};
 use mongo_schema::MongoSchema;
+use mongo_schema_test_support::XorShiftStar;
 use serde::Serialize;
 
 #[derive(Serialize, MongoSchema)]
@@ -664,21 +665,15 @@ fn the_rules_table_rows_are_what_mongod_does() {
 // ---------------------------------------------------------------------------------------
 // Generated cases.
 
-/// xorshift64*: deterministic, seeded.
-struct Rng(u64);
+/// The test-support generator (xorshift64*), drawn as the cases want it.
+struct Rng(XorShiftStar);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
     fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        self.0.below(n as u64) as usize
     }
     fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
+        self.0.below(100) < percent
     }
     fn pick<T: Copy>(&mut self, items: &[T]) -> T {
         items[self.below(items.len())]
@@ -973,7 +968,7 @@ fn generated_queries_plan_as_mongod_plans_them() {
     let Some(mut mongod) = Mongod::connect("generated_queries_plan_as_mongod_plans_them") else { return };
     // `QPLAN_SEED=n` explores another seed; the fixed one is what CI runs
     let seed = std::env::var("QPLAN_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x005e_ed45);
-    let mut rng = Rng(seed);
+    let mut rng = Rng(XorShiftStar(seed));
     let (mut cases, mut ties, mut refused_indexes) = (0, 0, 0);
     let mut coverage: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut failures = Vec::new();

@@ -7,20 +7,7 @@ use mongo_schema::bson::{doc, oid::ObjectId, spec::BinarySubtype, Binary, Bson, 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// xorshift64*: a fixed sequence per seed, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use mongo_schema_test_rng::XorShiftStar as Rng;
 
 pub const ORDERS: u64 = 400;
 pub const CUSTOMERS: u64 = 50;
@@ -153,8 +140,8 @@ pub fn legacy(seed: u64) -> Legacy {
         // binary UUIDs (subtype 4), missing in some documents
         if i % 6 != 0 {
             let mut bytes = [0u8; 16];
-            bytes[..8].copy_from_slice(&rng.next().to_be_bytes());
-            bytes[8..].copy_from_slice(&rng.next().to_be_bytes());
+            bytes[..8].copy_from_slice(&rng.next_u64().to_be_bytes());
+            bytes[8..].copy_from_slice(&rng.next_u64().to_be_bytes());
             d.insert("trackingId", Binary { subtype: BinarySubtype::Uuid, bytes: bytes.to_vec() });
         }
         dirty.push(planted.values().sum::<u64>() > planted_before);
@@ -208,8 +195,8 @@ pub const SESSIONS: u64 = 200;
 
 fn uuid_bytes(rng: &mut Rng) -> [u8; 16] {
     let mut bytes = [0u8; 16];
-    bytes[..8].copy_from_slice(&rng.next().to_be_bytes());
-    bytes[8..].copy_from_slice(&rng.next().to_be_bytes());
+    bytes[..8].copy_from_slice(&rng.next_u64().to_be_bytes());
+    bytes[8..].copy_from_slice(&rng.next_u64().to_be_bytes());
     bytes[6] = (bytes[6] & 0x0f) | 0x40;
     bytes[8] = (bytes[8] & 0x3f) | 0x80;
     bytes

@@ -17,6 +17,9 @@ pub mod validator_cases;
 pub mod validator_gen;
 pub mod validator_orders;
 
+/// The seeded generators, for the tests that depend on this crate alone.
+pub use mongo_schema_test_rng::{xorshift, XorShiftStar};
+
 /// Every `.rs` file directly in `<manifest_dir>/tests` but `main.rs` is declared as a module of
 /// `tests/main.rs` (`mod name;`, gated or not): a package whose tests are one binary sets
 /// `autotests = false`, and a file no `mod` names would then never be compiled or run. Panics
