@@ -74,11 +74,13 @@ struct Doc {
 const DB: &str = "db_qplan_differential";
 
 /// A document with every field, arrays of two: inserted then deleted, it leaves the
-/// indexes on array paths multikey as the model says they are.
+/// indexes on array paths multikey as the model says they are. It satisfies every partial
+/// filter `gen_index` writes (`qty > 5`, `name` exists, `flag`), or a partial index would
+/// stay non-multikey where the model's arrays (and a live collection's data) make it one.
 fn sample() -> Document {
     doc! {
         "_id": ObjectId::from_bytes([1; 12]),
-        "name": "n", "qty": 1, "score": 1.5, "seq": 1i64, "at": DateTime::from_millis(0), "flag": true,
+        "name": "n", "qty": 6, "score": 1.5, "seq": 1i64, "at": DateTime::from_millis(0), "flag": true,
         "tags": ["a", "b"],
         "lines": [{ "sku": "s", "count": 1 }, { "sku": "t", "count": 2 }],
         "addr": { "city": "c", "zip": 1 },
@@ -762,6 +764,9 @@ fn gen_op(rng: &mut Rng, kind: char, multikey: bool) -> Op {
         ('b', _) => &[Op::Eq, Op::Ne],
         _ => &[],
     };
+    // query! refuses a range on a boolean
+    let ranges = |op: &Op| matches!(op, Op::Gt | Op::Gte | Op::Lt | Op::Lte | Op::Not(Op::Gt));
+    let common: Vec<Op> = common.into_iter().filter(|op| kind != 'b' || !ranges(op)).collect();
     let i = rng.below(common.len() + extra.len());
     if i < common.len() {
         common[i]
@@ -967,7 +972,11 @@ fn generated_queries_plan_as_mongod_plans_them() {
     const SHAPES: usize = 5;
     let Some(mut mongod) = Mongod::connect("generated_queries_plan_as_mongod_plans_them") else { return };
     // `QPLAN_SEED=n` explores another seed; the fixed one is what CI runs
-    let seed = std::env::var("QPLAN_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x005e_ed45);
+    const FIXED: u64 = 0x005e_ed45;
+    let seed = std::env::var("QPLAN_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(FIXED);
+    if seed != FIXED {
+        eprintln!("QPLAN_SEED={seed} (the fixed seed is {FIXED}; the rows' coverage is asserted on it alone)");
+    }
     let mut rng = Rng(XorShiftStar(seed));
     let (mut cases, mut ties, mut refused_indexes) = (0, 0, 0);
     let mut coverage: BTreeMap<&'static str, usize> = BTreeMap::new();
@@ -1045,7 +1054,8 @@ fn generated_queries_plan_as_mongod_plans_them() {
         "COLLSCAN",
         "IDHACK",
     ] {
-        assert!(coverage.get(tag).copied().unwrap_or(0) >= 3, "too few generated cases of `{tag}`: {coverage:?}");
+        let enough = coverage.get(tag).copied().unwrap_or(0) >= 3;
+        assert!(enough || seed != FIXED, "too few generated cases of `{tag}`: {coverage:?}");
     }
     let _ = IndexRef::Id;
 }

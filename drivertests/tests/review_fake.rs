@@ -645,7 +645,7 @@ fn the_explain_check_lists_where_the_deployment_plans_otherwise() {
     assert_eq!(
         sent,
         &doc! {
-            "explain": { "find": "t_order", "filter": { "customerId": "v0" }, "sort": { "createTime": -1 }, "limit": 20_i64 },
+            "explain": { "find": "t_order", "filter": { "customerId": "v1000" }, "sort": { "createTime": -1 }, "limit": 20_i64 },
             "verbosity": "queryPlanner",
         }
     );

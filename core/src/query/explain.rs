@@ -42,7 +42,8 @@ fn kind_at(fields: Option<&'static [FieldFacts]>, path: &str) -> Option<BsonKind
     None
 }
 
-/// The `n`th representative value of `kind` (distinct for distinct `n`).
+/// The `n`th representative value of `kind` (distinct for distinct `n`, ordered as `n` for
+/// `n` in `-7..9000`: strings are padded, so that `"v0999" < "v1000" < "v1400"`).
 pub fn value(kind: Option<BsonKind>, n: i64) -> Bson {
     match kind {
         Some(BsonKind::Int) => Bson::Int32(7 + n as i32),
@@ -50,7 +51,8 @@ pub fn value(kind: Option<BsonKind>, n: i64) -> Bson {
         Some(BsonKind::Double) => Bson::Double(7.5 + n as f64),
         Some(BsonKind::Decimal) => {
             let mut bytes = [0u8; 16];
-            bytes[0] = (7 + n) as u8;
+            // the coefficient, little-endian
+            bytes[..2].copy_from_slice(&((7 + n) as u16).to_le_bytes());
             bytes[15] = 0x30;
             bytes[14] = 0x40;
             Bson::Decimal128(Decimal128::from_bytes(bytes))
@@ -58,16 +60,17 @@ pub fn value(kind: Option<BsonKind>, n: i64) -> Bson {
         Some(BsonKind::Date) => Bson::DateTime(DateTime::from_millis(1_767_225_600_000 + n * 86_400_000)),
         Some(BsonKind::ObjectId) => {
             let mut bytes = [0x65u8; 12];
-            bytes[11] = n as u8;
+            bytes[10..].copy_from_slice(&((n + 1000) as u16).to_be_bytes());
             Bson::ObjectId(ObjectId::from_bytes(bytes))
         }
         Some(BsonKind::Bool) => Bson::Boolean(n % 2 == 0),
-        Some(BsonKind::BinData) => {
-            Bson::Binary(Binary { subtype: crate::bson::spec::BinarySubtype::Generic, bytes: vec![n as u8; 4] })
-        }
+        Some(BsonKind::BinData) => Bson::Binary(Binary {
+            subtype: crate::bson::spec::BinarySubtype::Generic,
+            bytes: ((n + 1000) as u16).to_be_bytes().repeat(2),
+        }),
         Some(BsonKind::Object) => Bson::Document(doc! { "k": n }),
         Some(BsonKind::Null) => Bson::Null,
-        _ => Bson::String(format!("v{n}")),
+        _ => Bson::String(format!("v{:04}", n + 1000)),
     }
 }
 
@@ -139,6 +142,10 @@ fn add(value: &Bson, n: i64) -> Bson {
     }
 }
 
+/// Above every representative value of a `$in` that the planner counts (past 200 values it
+/// merges no scans).
+const RANGE_TOP: i64 = 400;
+
 /// Builds filters, sorts and projections from shapes.
 struct Builder<'a> {
     model: &'a Registration,
@@ -203,12 +210,17 @@ impl Builder<'_> {
         match op {
             Op::Eq => (None, v(0)),
             Op::EqNull => (None, Bson::Null),
-            Op::Ne => (Some("$ne"), v(0)),
-            // a range around the equality's value, `v(0)`, as a query asking both means
+            // negations of other values than the equalities' and the `$in`s' (the planner
+            // takes them so: `{$in: [a, b], $ne: c}` keeps both points)
+            Op::Ne => (Some("$ne"), v(-3)),
+            // a range around the equality's value, `v(0)`, and every value of a `$in`,
+            // `v(0)..v(len)`, as a query asking both means: one that cut the `$in`'s points
+            // to one would let mongod sort from an index the planner (which knows no value)
+            // does not count on
             Op::Gt => (Some("$gt"), v(-1)),
             Op::Gte => (Some("$gte"), v(0)),
-            Op::Lt => (Some("$lt"), v(1)),
-            Op::Lte => (Some("$lte"), v(0)),
+            Op::Lt => (Some("$lt"), v(RANGE_TOP)),
+            Op::Lte => (Some("$lte"), v(RANGE_TOP)),
             Op::In { len, null } => {
                 let n = len.unwrap_or(3) as i64;
                 let mut items: Vec<Bson> = (0..n).map(v).collect();
@@ -217,7 +229,7 @@ impl Builder<'_> {
                 }
                 (Some("$in"), Bson::Array(items))
             }
-            Op::Nin => (Some("$nin"), Bson::Array(vec![v(0), v(1)])),
+            Op::Nin => (Some("$nin"), Bson::Array(vec![v(-3), v(-4)])),
             Op::Exists(b) => (Some("$exists"), Bson::Boolean(*b)),
             Op::Type => (Some("$type"), Bson::String(type_alias(kind_at(self.model.fields, path)).into())),
             Op::Regex { prefix: true } => (Some("$regex"), Bson::String("^v".into())),
@@ -235,7 +247,19 @@ impl Builder<'_> {
             }
             Op::Mod => (Some("$mod"), Bson::Array(vec![Bson::Int32(2), Bson::Int32(0)])),
             Op::Not(inner) => {
-                let (name, value) = self.op(path, inner);
+                // what it negates holds none of the other predicates' values: past the
+                // ranges' ends, other values, a prefix no representative string has
+                let (name, value) = match inner {
+                    Op::Gt => (Some("$gt"), v(RANGE_TOP)),
+                    Op::Gte => (Some("$gte"), v(RANGE_TOP)),
+                    Op::Lt => (Some("$lt"), v(-5)),
+                    Op::Lte => (Some("$lte"), v(-5)),
+                    Op::Eq => (Some("$eq"), v(-3)),
+                    Op::In { .. } => (Some("$in"), Bson::Array(vec![v(-3), v(-4)])),
+                    Op::Regex { prefix: true } => (Some("$regex"), Bson::String("^x".into())),
+                    Op::Regex { prefix: false } => (Some("$regex"), Bson::String("x".into())),
+                    other => self.op(path, other),
+                };
                 (Some("$not"), Bson::Document(doc! { name.unwrap_or("$eq"): value }))
             }
             Op::Near => match self.geo_legacy(path) {

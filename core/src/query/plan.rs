@@ -1135,9 +1135,20 @@ const fn fit_conj(shape: &Shape, conj: &'static [Filter], model: &Registration, 
             }
         }
         if all_point_prefix {
-            // values only (another operator on the key leaves no list of points): one scan
-            // per value
-            if bits != 0 && bits & !(EQ | EQ_NULL | IN | ALL) == 0 {
+            // values only: one scan per value; not through an array, the values intersected
+            // with the key's other predicates (generic values keep them all; `$exists:
+            // false` keeps `null` alone, `point_key`'s); through one, another operator on
+            // the key leaves no list of points
+            let values = !keys.facts[k].multikey
+                && bits & EXISTS_F == 0
+                && if bits & EQ_NULL != 0 {
+                    // `null`'s two points, kept by negations and a `$in` holding `null`,
+                    // emptied by any value's predicate
+                    bits & !(EQ_NULL | NEGATIONS | IN) == 0 && (bits & IN == 0 || keys.found[k].bits & IN_NULL != 0)
+                } else {
+                    bits & (EQ | IN | ALL) != 0
+                };
+            if bits != 0 && (bits & !(EQ | EQ_NULL | IN | ALL) == 0 || values) {
                 let n = if bits & (EQ | ALL) != 0 {
                     1
                 } else if bits & EQ_NULL != 0 {
@@ -1256,9 +1267,30 @@ const fn key_at(index: &Index, path: &str) -> Option<usize> {
 }
 
 /// The bounds of key `k` hold no string: a comparison with a value of a kind not a string.
+/// A key not through an array is bound by the intersection of its predicates' bounds, so
+/// one such comparison (or `$exists: false`, `[null, null]`) keeps strings out whatever the
+/// others (`{$lt: 8, $nin: [7]}`, `{$lte: date, $not: {$gt: date}}`); an array's key takes
+/// one predicate's bounds, so every one of its predicates must be such a comparison.
+/// `null` and `$exists: false` bound it to `[undefined, undefined]`, `[null, null]`,
+/// whatever the key stores.
 const fn bounds_without_strings(keys: &Keys, k: usize) -> bool {
+    const TYPED: u32 = EQ | EQ_NULL | IN | LO | HI | ALL | TYPE | MOD;
+    const NULLS: u32 = EQ_NULL | EXISTS_F;
     let bits = keys.bits[k] & !REGEX_PREFIX;
-    !string_path(keys.facts[k]) && bits != 0 && bits & !(EQ | EQ_NULL | IN | LO | HI | ALL | TYPE | MOD) == 0
+    let multikey = keys.facts[k].multikey;
+    if bits == 0 {
+        return false;
+    }
+    if bits & !NULLS == 0 || (!multikey && bits & NULLS != 0) {
+        return true;
+    }
+    if string_path(keys.facts[k]) {
+        return false;
+    }
+    if !multikey && bits & (TYPED | EXISTS_F) != 0 {
+        return true;
+    }
+    bits & !TYPED == 0
 }
 
 /// No key of the index through the same array as key `k` (itself included) has bounds
@@ -1281,21 +1313,32 @@ const fn array_unbounded(facts: &Keys, keys: &[(&'static str, IndexKey)], k: usi
 }
 
 /// The index key `k` is bound to one value (point bounds).
+///
+/// The planner knows no value, so it takes them generic, as a query means them: a range
+/// around an equality's value, a negation (`$ne`, `$nin`, `$not`) of other values. Not
+/// through an array, a key's bounds are the intersection of its predicates': one point
+/// (an equality, a `$in` of one value) with anything but `$exists: false` is that point;
+/// `$exists: false` is the one point `[null, null]`, kept by negations and by a `$in`
+/// holding `null`, emptied by any other value's predicate (and empty bounds are no point:
+/// mongod sorts after them); `null` alone is two points (`undefined` too). An array's key
+/// takes the bounds of one of its predicates, an equality's first; bound by a `$in` of one
+/// value and another predicate it gets a plan with the `$in`'s point (mongod cannot
+/// intersect them).
 const fn point_key(keys: &Keys, k: usize) -> bool {
     let bits = keys.bits[k];
-    // `$exists: false` is the one point `[null, null]`; `null` two (`undefined` too). An
-    // equality with a range around its value is the value; with a negation of it, nothing.
-    // An array's key takes the bounds of one of its predicates, an equality's first.
-    // `{$eq: null, $exists: false}` intersect to `[null, null]` (`null` alone is two
-    // points, `undefined` too). An array's key bound by a `$in` of one value and another
-    // predicate gets a plan with the `$in`'s point (mongod cannot intersect them).
-    let multikey = keys.facts[k].multikey;
-    (bits & (EQ | ALL) != 0 && (multikey || bits & NEGATIONS == 0))
-        || bits == EXISTS_F
-        || (!multikey && bits & !ELEM_OBJ == EQ_NULL | EXISTS_F)
-        || (bits & !ELEM_OBJ == IN && keys.found[k].points == 1)
-        || (!multikey && bits & IN != 0 && bits & NEGATIONS == 0 && keys.found[k].points == 1)
-        || (multikey && bits & IN != 0 && keys.found[k].bits & IN_NULL == 0 && keys.found[k].points == 1)
+    let one_in = keys.found[k].points == 1;
+    if keys.facts[k].multikey {
+        return bits & (EQ | ALL) != 0
+            || bits == EXISTS_F
+            || (bits & !ELEM_OBJ == IN && one_in)
+            || (bits & IN != 0 && keys.found[k].bits & IN_NULL == 0 && one_in);
+    }
+    if bits & EXISTS_F != 0 {
+        let nulls = bits & IN == 0 || keys.found[k].bits & IN_NULL != 0;
+        return nulls && bits & !(NEGATIONS | EQ_NULL | IN | IN_NULL | ELEM_OBJ) == 0;
+    }
+    // (`null` with a value's predicate is nothing)
+    bits & EQ_NULL == 0 && (bits & (EQ | ALL) != 0 || (bits & IN != 0 && keys.found[k].bits & IN_NULL == 0 && one_in))
 }
 
 const fn provides_sort(shape: &Shape, keys: &Keys, index: &Index, from: usize, collation_ok: bool) -> bool {
@@ -1458,8 +1501,10 @@ const fn filter_covered_in(conj: &[Filter], keys: &Keys, model: &Registration, i
                     return false;
                 }
                 let bits = op_bits(&pred.op).bits;
+                // a sparse index of one key holds exactly the documents that have it
+                let exists = index.sparse && index.keys.len() == 1 && bits == EXISTS_T;
                 // a sparse index holds no document a negation may match: it fetches them
-                if bits & !COVERABLE != 0 || (index.sparse && bits & MATCH_MISSING != 0) {
+                if (bits & !COVERABLE != 0 && !exists) || (index.sparse && bits & MATCH_MISSING != 0) {
                     return false;
                 }
                 // a multikey index tests no inexact predicate (`$type`, `$mod`, an unanchored
@@ -1614,7 +1659,10 @@ const fn fit_wildcard_in(
                     }
                     out.selective = out.selective || bits & SELECTIVE != 0;
                     // covered: that one path projected, `_id` excluded, every predicate on it
+                    // (a negation or `null` matches the documents missing the path, which
+                    // the index does not hold: mongod fetches to test it)
                     if !facts.multikey
+                        && use_of(conj, path).bits & MATCH_MISSING == 0
                         && wildcard_projects_only(shape, pred.path)
                         && only_path(conj, pred.path)
                         && (shape.sort.is_empty() || (shape.sort.len() == 1 && str_eq(shape.sort[0].0, pred.path)))
