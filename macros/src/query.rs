@@ -412,9 +412,9 @@ fn filter(cx: &mut Cx, scope: &Scope, group: &Group) -> syn::Result<(Vec<Node>, 
                 let names = names.join("\u{1f}");
                 let (p, model) = cx.at(span);
                 cx.slots[slot] = match scope {
-                    Scope::Root => match key_facts(&p, &model, &key, span) {
-                        Some(facts) => {
-                            quote_spanned!(span=> #p::query_check::key_ops_at::<#model>(#key, #names, #bits, #facts))
+                    Scope::Root => match key_words(&key, span) {
+                        Some(words) => {
+                            quote_spanned!(span=> #p::query_check::key_ops_at::<#model #words>(#key, #names, #bits))
                         }
                         None => quote_spanned!(span=> #p::query_check::key_ops::<#model>(#key, #names)),
                     },
@@ -430,12 +430,15 @@ fn filter(cx: &mut Cx, scope: &Scope, group: &Group) -> syn::Result<(Vec<Node>, 
     Ok((nodes, document(cx, inserts)))
 }
 
-/// `Key::<Model, A, B>::FACTS` of `key` (its bytes as the words `A`, `B`): the key's
-/// facts, evaluated once per crate for each model and key; `None` for a key too long.
-fn key_facts(p: &TokenStream, model: &TokenStream, key: &str, span: Span) -> Option<TokenStream> {
+/// The const generic arguments `, A, B` naming `key` (its bytes as two words) for the
+/// checks that read `Key::<Model, A, B>::FACTS`, the key's facts evaluated once per crate
+/// for each model and key; `None` for a key too long.
+fn key_words(key: &str, span: Span) -> Option<TokenStream> {
     let (lo, hi) = q::key_words(key)?;
-    let (lo, hi) = (proc_macro2::Literal::u128_unsuffixed(lo), proc_macro2::Literal::u128_unsuffixed(hi));
-    Some(quote_spanned!(span=> #p::query_check::Key::<#model, #lo, #hi>::FACTS))
+    let (mut lo, mut hi) = (proc_macro2::Literal::u128_unsuffixed(lo), proc_macro2::Literal::u128_unsuffixed(hi));
+    lo.set_span(span);
+    hi.set_span(span);
+    Some(quote_spanned!(span=> , #lo, #hi))
 }
 
 /// The names `key_ops` checks for `op` (`@` before an operator on an array's elements).
@@ -821,8 +824,8 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
                         _ => return Err(syn::Error::new(first_span(&v), "a sort direction is `1` (ascending) or `-1` (descending)")),
                     };
                     let (p, model) = cx.at(kspan);
-                    cx.checks.push(match key_facts(&p, &model, &k, kspan) {
-                        Some(facts) => quote_spanned!(kspan=> #p::query_check::sort_at::<#model>(#k, #facts)),
+                    cx.checks.push(match key_words(&k, kspan) {
+                        Some(words) => quote_spanned!(kspan=> #p::query_check::sort_at::<#model #words>(#k)),
                         None => quote_spanned!(kspan=> #p::query_check::sort::<#model>(#k)),
                     });
                     sort.push((k, ascending));
@@ -841,8 +844,8 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
                             _ => return Err(syn::Error::new(first_span(&v), "a projection key takes `1` (included) or `0` (excluded)")),
                         };
                         let (p, model) = cx.at(kspan);
-                        cx.checks.push(match key_facts(&p, &model, &k, kspan) {
-                            Some(facts) => quote_spanned!(kspan=> #p::query_check::projection_at::<#model>(#k, #facts)),
+                        cx.checks.push(match key_words(&k, kspan) {
+                            Some(words) => quote_spanned!(kspan=> #p::query_check::projection_at::<#model #words>(#k)),
                             None => quote_spanned!(kspan=> #p::query_check::projection::<#model>(#k)),
                         });
                         projection.push((k, included));

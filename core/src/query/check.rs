@@ -795,11 +795,18 @@ const fn passes(at: &Reached, geo: bool) -> u32 {
     bits
 }
 
-/// [`key_ops`] with the key's [`Key::FACTS`] and its operators' and literals' bits: a key
-/// the model stores and whose operators and literals all pass returns its class at once;
-/// any other goes through [`key_ops`], which says what is wrong.
+/// [`key_ops`] for the key whose bytes are the words `A`, `B` ([`Key`]), with its
+/// operators' and literals' bits: a key the model stores and whose operators and literals
+/// all pass returns its class from [`Key::FACTS`] at once; any other goes through
+/// [`key_ops`], which says what is wrong. (The facts are read here, not at the call: a
+/// model that is no collection is then one error per key, on this function's bound.)
 #[track_caller]
-pub const fn key_ops_at<M: MongoCollection>(path: &'static str, ops: &str, bits: u32, facts: KeyFacts) -> u8 {
+pub const fn key_ops_at<M: MongoCollection, const A: u128, const B: u128>(
+    path: &'static str,
+    ops: &str,
+    bits: u32,
+) -> u8 {
+    let facts = Key::<M, A, B>::FACTS;
     if facts.found && bits & !facts.passes == 0 {
         return facts.class;
     }
@@ -808,16 +815,16 @@ pub const fn key_ops_at<M: MongoCollection>(path: &'static str, ops: &str, bits:
 
 /// [`sort`] with the key's [`Key::FACTS`].
 #[track_caller]
-pub const fn sort_at<M: MongoCollection>(path: &'static str, facts: KeyFacts) {
-    if !facts.found {
+pub const fn sort_at<M: MongoCollection, const A: u128, const B: u128>(path: &'static str) {
+    if !Key::<M, A, B>::FACTS.found {
         sort::<M>(path);
     }
 }
 
 /// [`projection`] with the key's [`Key::FACTS`].
 #[track_caller]
-pub const fn projection_at<M: MongoCollection>(path: &'static str, facts: KeyFacts) {
-    if !facts.found {
+pub const fn projection_at<M: MongoCollection, const A: u128, const B: u128>(path: &'static str) {
+    if !Key::<M, A, B>::FACTS.found {
         projection::<M>(path);
     }
 }
