@@ -1293,8 +1293,8 @@ fn memoized_key_facts_give_the_verdicts_of_the_check_per_query() {
                 if !facts.found {
                     assert_eq!(per_query, None, "{context}: the facts miss the key, the check per query takes it");
                     counts[0] += 1;
-                } else if bit & !facts.passes == 0 {
-                    assert_eq!(per_query, Some(facts.class), "{context}: the facts let it through");
+                } else if let Some(class) = query_check::passed(facts, name, bit) {
+                    assert_eq!(per_query, Some(class), "{context}: the facts let it through");
                     counts[1] += 1;
                 } else {
                     // an operator the facts refuse is refused; a literal they do not let
@@ -1326,4 +1326,17 @@ fn memoized_key_facts_give_the_verdicts_of_the_check_per_query() {
     std::panic::set_hook(Box::new(move |info| previous(info)));
     // misses, keys let through, operators refused: each seen many times
     assert!(counts.iter().all(|&n| n > 200), "{counts:?}");
+    // an enum's string literal is judged by the facts too: a variant passes, another string
+    // is left to the check per query (which refuses it)
+    let (lo, hi) = q::key_words("status").unwrap();
+    let status = query_check::key_facts::<QueryOrder>(lo, hi);
+    assert_eq!(
+        query_check::passed(status, "=Paid", q::STRING_LITERAL),
+        Some(query_check::key_ops::<QueryOrder>("status", "=Paid"))
+    );
+    assert_eq!(
+        query_check::passed(status, "$gt\u{1f}=Paid\u{1f}=Shipped", q::RANGE | q::STRING_LITERAL),
+        Some(status.class)
+    );
+    assert_eq!(query_check::passed(status, "=Paid\u{1f}=Lost", q::STRING_LITERAL), None);
 }

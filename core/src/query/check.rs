@@ -725,6 +725,10 @@ pub struct KeyFacts {
     pub class: u8,
     /// The operator and literal bits the key takes.
     pub passes: u32,
+    /// The field whose values (an enum's variants, its `enum_values`) a string literal
+    /// compared with the key must be one of, when `passes` leaves string literals out for
+    /// that reason only.
+    pub strings: Option<&'static FieldFacts>,
 }
 
 /// The key whose bytes are the words `A`, `B` ([`mongo_schema_contract::query::key_words`])
@@ -748,7 +752,7 @@ pub const fn key_facts<M: MongoCollection>(lo: u128, hi: u128) -> KeyFacts {
         Ok(at) => at,
         // every document has one, whatever the model declares (as [`key_in`])
         Err(_) if bytes_eq(path, b"_id") => Reached::unlisted(),
-        Err(_) => return KeyFacts { found: false, class: 0, passes: 0 },
+        Err(_) => return KeyFacts { found: false, class: 0, passes: 0, strings: None },
     };
     let geo = geo_indexed(M::INDEXES, path);
     let item = Reached {
@@ -762,12 +766,19 @@ pub const fn key_facts<M: MongoCollection>(lo: u128, hi: u128) -> KeyFacts {
     };
     // the literals, as `rules_of` checks them: a key the variants of a tagged enum store as
     // different classes checks each; an enum's, or one with `enum_values`, each string
-    let literals = match (at.among, at.field) {
-        (Some(_), Some(_)) if matches!(at.kind, BsonKind::Mixed) => 0,
-        (_, Some(field)) if !field.variants.is_empty() || !enum_values(field).is_empty() => q::OTHER_LITERAL,
-        _ => q::STRING_LITERAL | q::OTHER_LITERAL,
+    let (literals, strings) = match (at.among, at.field) {
+        (Some(_), Some(_)) if matches!(at.kind, BsonKind::Mixed) => (0, None),
+        (_, Some(field)) if !field.variants.is_empty() || !enum_values(field).is_empty() => {
+            (q::OTHER_LITERAL, Some(field))
+        }
+        _ => (q::STRING_LITERAL | q::OTHER_LITERAL, None),
     };
-    KeyFacts { found: true, class: class_of(&at), passes: passes(&at, geo) | passes(&item, geo) << q::ITEM | literals }
+    KeyFacts {
+        found: true,
+        class: class_of(&at),
+        passes: passes(&at, geo) | passes(&item, geo) << q::ITEM | literals,
+        strings,
+    }
 }
 
 /// The operator bits `rule` lets through on `at` (`geo`: the key has a geo index).
@@ -807,10 +818,45 @@ pub const fn key_ops_at<M: MongoCollection, const A: u128, const B: u128>(
     bits: u32,
 ) -> u8 {
     let facts = Key::<M, A, B>::FACTS;
+    // the common case inline (a call is a frame of the const interpreter)
     if facts.found && bits & !facts.passes == 0 {
         return facts.class;
     }
-    key_ops::<M>(path, ops)
+    match passed(facts, ops, bits) {
+        Some(class) => class,
+        None => key_ops::<M>(path, ops),
+    }
+}
+
+/// The class of the key's values when its facts let its operators and literals (`ops`,
+/// as [`key_ops`] reads them, and their `bits`) through: every bit passes, or only string
+/// literals are left and each is one of the values the key's field takes (`fits`, as
+/// `literal_at` checks it first). `None` leaves the verdict to [`key_ops`].
+pub const fn passed(facts: KeyFacts, ops: &str, bits: u32) -> Option<u8> {
+    if !facts.found {
+        return None;
+    }
+    let left = bits & !facts.passes;
+    if left == 0 {
+        return Some(facts.class);
+    }
+    let Some(field) = facts.strings else { return None };
+    if left != mongo_schema_contract::query::STRING_LITERAL {
+        return None;
+    }
+    // the names as `rules_of` splits them; the string literals are the ones after `=`
+    let bytes = ops.as_bytes();
+    let (mut start, mut b) = (0, 0);
+    while b <= bytes.len() {
+        if b == bytes.len() || bytes[b] == 0x1f {
+            if b > start && bytes[start] == b'=' && !fits(field, bytes.split_at(b).0.split_at(start + 1).1) {
+                return None;
+            }
+            start = b + 1;
+        }
+        b += 1;
+    }
+    Some(facts.class)
 }
 
 /// [`sort`] with the key's [`Key::FACTS`].
@@ -1129,7 +1175,7 @@ const fn enum_values(field: &FieldFacts) -> &'static [KeywordLit] {
 
 /// The string `value` is one `field` may store: any, or one of its enum's variants or its
 /// `enum_values`.
-const fn fits(field: &FieldFacts, value: &str) -> bool {
+const fn fits(field: &FieldFacts, value: &[u8]) -> bool {
     let variants = field.variants;
     let allowed = enum_values(field);
     if variants.is_empty() && allowed.is_empty() {
@@ -1137,7 +1183,7 @@ const fn fits(field: &FieldFacts, value: &str) -> bool {
     }
     let mut i = 0;
     while i < variants.len() {
-        if bytes_eq(variants[i].as_bytes(), value.as_bytes()) {
+        if bytes_eq(variants[i].as_bytes(), value) {
             return true;
         }
         i += 1;
@@ -1145,7 +1191,7 @@ const fn fits(field: &FieldFacts, value: &str) -> bool {
     let mut i = 0;
     while i < allowed.len() {
         if let KeywordLit::Str(text) = allowed[i] {
-            if bytes_eq(text.as_bytes(), value.as_bytes()) {
+            if bytes_eq(text.as_bytes(), value) {
                 return true;
             }
         }
@@ -1165,7 +1211,7 @@ const fn any_fits(list: &'static [FieldFacts], name: &[u8], value: &str) -> bool
                     return true;
                 }
             }
-        } else if bytes_eq(field.name.as_bytes(), name) && fits(field, value) {
+        } else if bytes_eq(field.name.as_bytes(), name) && fits(field, value.as_bytes()) {
             return true;
         }
         i += 1;
@@ -1178,7 +1224,7 @@ const fn any_fits(list: &'static [FieldFacts], name: &[u8], value: &str) -> bool
 #[track_caller]
 const fn literal_at(path: &'static str, at: &Reached, value: &str) {
     let Some(field) = at.field else { return };
-    if fits(field, value) {
+    if fits(field, value.as_bytes()) {
         return;
     }
     // another variant of the tagged enum holding the key may store it (a `String` there)
