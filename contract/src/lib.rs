@@ -12,6 +12,7 @@
 //! - [`keyword`]: the `$jsonSchema` keyword table (attribute key, keyword, value kind);
 //! - [`helpers`]: serde-helper paths and what they write;
 //! - [`options`]: validation level and action names, index key kinds;
+//! - [`query`]: how `query!` encodes a key and its operators for the memoized check;
 //! - [`fields`]: the flags of the derive's `FIELDS` table;
 //! - [`migration`]: migration file names (`migrations!` and the runtime's directory reader);
 //! - [`codes`]: mongod's error codes with their names (the update checker, migrations, review).
@@ -30,5 +31,6 @@ pub mod keyword;
 pub mod migration;
 pub mod naming;
 pub mod options;
+pub mod query;
 pub mod rules;
 pub mod size;

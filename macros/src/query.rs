@@ -6,6 +6,7 @@
 //! value checked by a trait spanned at it), and the query's registration. It knows no
 //! model: what a key stores is the constant's business.
 
+use mongo_schema_contract::query as q;
 use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use quote::{quote, quote_spanned};
 
@@ -400,11 +401,23 @@ fn filter(cx: &mut Cx, scope: &Scope, group: &Group) -> syn::Result<(Vec<Node>, 
                 cx.slot = outer;
                 let mut names: Vec<String> = ops.iter().flat_map(op_names).collect();
                 names.extend(cx.literals[slot].iter().cloned());
+                let bits = names.iter().fold(0u32, |bits, name| {
+                    bits | match name.as_bytes()[0] {
+                        b'=' => q::STRING_LITERAL,
+                        b'#' => q::OTHER_LITERAL,
+                        _ => q::op_bit(name),
+                    }
+                });
                 // a separator no operator holds and a literal seldom does
                 let names = names.join("\u{1f}");
                 let (p, model) = cx.at(span);
                 cx.slots[slot] = match scope {
-                    Scope::Root => quote_spanned!(span=> #p::query_check::key_ops::<#model>(#key, #names)),
+                    Scope::Root => match key_words(&key, span) {
+                        Some(words) => {
+                            quote_spanned!(span=> #p::query_check::key_ops_at::<#model #words>(#key, #names, #bits))
+                        }
+                        None => quote_spanned!(span=> #p::query_check::key_ops::<#model>(#key, #names)),
+                    },
                     Scope::Items(array) => {
                         quote_spanned!(span=> #p::query_check::elem_key_ops::<#model>(#array, #key, #names))
                     }
@@ -415,6 +428,17 @@ fn filter(cx: &mut Cx, scope: &Scope, group: &Group) -> syn::Result<(Vec<Node>, 
         }
     }
     Ok((nodes, document(cx, inserts)))
+}
+
+/// The const generic arguments `, A, B` naming `key` (its bytes as two words) for the
+/// checks that read `Key::<Model, A, B>::FACTS`, the key's facts evaluated once per crate
+/// for each model and key; `None` for a key too long.
+fn key_words(key: &str, span: Span) -> Option<TokenStream> {
+    let (lo, hi) = q::key_words(key)?;
+    let (mut lo, mut hi) = (proc_macro2::Literal::u128_unsuffixed(lo), proc_macro2::Literal::u128_unsuffixed(hi));
+    lo.set_span(span);
+    hi.set_span(span);
+    Some(quote_spanned!(span=> , #lo, #hi))
 }
 
 /// The names `key_ops` checks for `op` (`@` before an operator on an array's elements).
@@ -800,7 +824,10 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
                         _ => return Err(syn::Error::new(first_span(&v), "a sort direction is `1` (ascending) or `-1` (descending)")),
                     };
                     let (p, model) = cx.at(kspan);
-                    cx.checks.push(quote_spanned!(kspan=> #p::query_check::sort::<#model>(#k)));
+                    cx.checks.push(match key_words(&k, kspan) {
+                        Some(words) => quote_spanned!(kspan=> #p::query_check::sort_at::<#model #words>(#k)),
+                        None => quote_spanned!(kspan=> #p::query_check::sort::<#model>(#k)),
+                    });
                     sort.push((k, ascending));
                 }
                 if sort.is_empty() {
@@ -817,7 +844,10 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
                             _ => return Err(syn::Error::new(first_span(&v), "a projection key takes `1` (included) or `0` (excluded)")),
                         };
                         let (p, model) = cx.at(kspan);
-                        cx.checks.push(quote_spanned!(kspan=> #p::query_check::projection::<#model>(#k)));
+                        cx.checks.push(match key_words(&k, kspan) {
+                            Some(words) => quote_spanned!(kspan=> #p::query_check::projection_at::<#model #words>(#k)),
+                            None => quote_spanned!(kspan=> #p::query_check::projection::<#model>(#k)),
+                        });
                         projection.push((k, included));
                     }
                     let excluded = projection.iter().filter(|(k, inc)| !inc && k != "_id").count();

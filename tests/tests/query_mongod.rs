@@ -1216,3 +1216,127 @@ fn heldout_queries_plan_as_mongod_explains_them() {
     // every kind of verdict was put to mongod, more than once
     assert!(seen.values().all(|&n| n >= 2), "{seen:?}");
 }
+
+/// The facts `query!` reads once per model and key (`Key::<Model, A, B>::FACTS`, a
+/// generic constant) give every key the verdict the check per query gives: for each key
+/// the models store (and keys they do not: misses, positions, map keys, past a scalar),
+/// with each operator and literal the macro encodes, a key the facts let through is one
+/// the check per query accepts, with the same class of values, and an operator they refuse
+/// is one it refuses. Needs no server.
+#[test]
+fn memoized_key_facts_give_the_verdicts_of_the_check_per_query() {
+    use mongo_schema::__private::query_check;
+    use mongo_schema::schema::FieldFacts;
+    use mongo_schema_contract::query as q;
+
+    fn paths(list: &'static [FieldFacts], prefix: &str, depth: usize, out: &mut Vec<String>) {
+        for field in list {
+            if field.flatten {
+                match field.fields.or(field.tagged) {
+                    Some(inner) => paths(inner, prefix, depth, out),
+                    None => out.push(format!("{prefix}anyKey")),
+                }
+                continue;
+            }
+            let path = format!("{prefix}{}", field.name);
+            out.extend([path.clone(), format!("{path}.0"), format!("{path}.k0"), format!("{path}.nope")]);
+            if let (Some(inner), true) = (field.fields.or(field.tagged), depth < 3) {
+                paths(inner, &format!("{path}."), depth + 1, out);
+                paths(inner, &format!("{path}.0."), depth + 1, out);
+            }
+        }
+    }
+
+    const NAMES: &[&str] = &[
+        "",
+        "$regex",
+        "$size",
+        "$all",
+        "$elemMatch",
+        "$elemMatch-values",
+        "$gt",
+        "$lte",
+        "$mod",
+        "$near",
+        "$nearSphere",
+        "@$regex",
+        "@$size",
+        "@$gt",
+        "@$mod",
+        "@$near",
+        "=Loud",
+        "=Paid",
+        "=Open",
+        "=free text",
+        "#i",
+        "#f",
+        "#b",
+    ];
+
+    fn agree<M: MongoCollection>(counts: &mut [usize; 3]) {
+        let mut keys = vec!["_id".to_owned(), "nope".to_owned(), "a.b.c".to_owned(), "0".to_owned()];
+        paths(M::FIELDS.expect("a struct"), "", 0, &mut keys);
+        for key in keys {
+            let Some((lo, hi)) = q::key_words(&key) else { continue };
+            let facts = query_check::key_facts::<M>(lo, hi);
+            let path: &'static str = Box::leak(key.clone().into_boxed_str());
+            for name in NAMES {
+                let bit = match name.as_bytes().first() {
+                    Some(b'=') => q::STRING_LITERAL,
+                    Some(b'#') => q::OTHER_LITERAL,
+                    _ => q::op_bit(name),
+                };
+                QUIET.set(true);
+                let per_query = std::panic::catch_unwind(|| query_check::key_ops::<M>(path, name)).ok();
+                QUIET.set(false);
+                let context = format!("`{key}` of {} with {name:?}", M::NAME);
+                if !facts.found {
+                    assert_eq!(per_query, None, "{context}: the facts miss the key, the check per query takes it");
+                    counts[0] += 1;
+                } else if let Some(class) = query_check::passed(facts, name, bit) {
+                    assert_eq!(per_query, Some(class), "{context}: the facts let it through");
+                    counts[1] += 1;
+                } else {
+                    // an operator the facts refuse is refused; a literal they do not let
+                    // through (an enum's string) is the check per query's to judge
+                    if bit & (q::STRING_LITERAL | q::OTHER_LITERAL) == 0 {
+                        assert_eq!(per_query, None, "{context}: the facts refuse it, the check per query takes it");
+                    }
+                    counts[2] += 1;
+                }
+            }
+        }
+    }
+
+    // the checks' refusals are panics: silenced while this thread runs one
+    thread_local!(static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) });
+    let previous = std::sync::Arc::new(std::panic::take_hook());
+    let hook = previous.clone();
+    std::panic::set_hook(Box::new(move |info| {
+        if !QUIET.get() {
+            hook(info)
+        }
+    }));
+    let mut counts = [0; 3];
+    agree::<QueryOrder>(&mut counts);
+    agree::<Notice>(&mut counts);
+    agree::<Ticket>(&mut counts);
+    agree::<Invoice>(&mut counts);
+    drop(std::panic::take_hook());
+    std::panic::set_hook(Box::new(move |info| previous(info)));
+    // misses, keys let through, operators refused: each seen many times
+    assert!(counts.iter().all(|&n| n > 200), "{counts:?}");
+    // an enum's string literal is judged by the facts too: a variant passes, another string
+    // is left to the check per query (which refuses it)
+    let (lo, hi) = q::key_words("status").unwrap();
+    let status = query_check::key_facts::<QueryOrder>(lo, hi);
+    assert_eq!(
+        query_check::passed(status, "=Paid", q::STRING_LITERAL),
+        Some(query_check::key_ops::<QueryOrder>("status", "=Paid"))
+    );
+    assert_eq!(
+        query_check::passed(status, "$gt\u{1f}=Paid\u{1f}=Shipped", q::RANGE | q::STRING_LITERAL),
+        Some(status.class)
+    );
+    assert_eq!(query_check::passed(status, "=Paid\u{1f}=Lost", q::STRING_LITERAL), None);
+}

@@ -351,7 +351,7 @@ const fn items(at: Reached, element: bool) -> Reached {
 const fn reach(
     root: Option<&'static [FieldFacts]>,
     owner: &'static str,
-    path: &str,
+    bytes: &[u8],
     from: Option<&'static FieldFacts>,
 ) -> Result<Reached, Miss> {
     let Some(list) = root else { return Ok(Reached::unlisted()) };
@@ -366,7 +366,6 @@ const fn reach(
     };
     // the walk stands on a map's values: the next segment is any key
     let mut in_map = false;
-    let bytes = path.as_bytes();
     // one pass over the path: segment `i` is `bytes[start..end]` (no call per segment:
     // each call is a frame of rustc's const interpreter, the walk's main cost)
     let (mut i, mut start) = (0, 0);
@@ -448,12 +447,12 @@ const fn key_in(
 ) -> Reached {
     if bytes_eq(path.as_bytes(), b"_id") {
         // every document has one, whatever the model declares
-        if let Ok(found) = reach(root, owner, path, from) {
+        if let Ok(found) = reach(root, owner, path.as_bytes(), from) {
             return found;
         }
         return Reached::unlisted();
     }
-    match reach(root, owner, path, from) {
+    match reach(root, owner, path.as_bytes(), from) {
         Ok(found) => found,
         Err(miss) => fail_key(miss, renames, path, owner, within),
     }
@@ -715,6 +714,167 @@ pub const fn elem_key_ops<M: MongoCollection>(array: &'static str, name: &'stati
     class_of(&inner)
 }
 
+/// What the key check of one key of a model found, computed once per crate for each key
+/// a query names ([`Key`]): the class of its values and the operators and literals that
+/// pass on it (the bits of `mongo_schema_contract::query`).
+#[derive(Clone, Copy)]
+pub struct KeyFacts {
+    /// The model stores the key (else the check per query says why not).
+    pub found: bool,
+    /// [`value_class`] of the key.
+    pub class: u8,
+    /// The operator and literal bits the key takes.
+    pub passes: u32,
+    /// The field whose values (an enum's variants, its `enum_values`) a string literal
+    /// compared with the key must be one of, when `passes` leaves string literals out for
+    /// that reason only.
+    pub strings: Option<&'static FieldFacts>,
+}
+
+/// The key whose bytes are the words `A`, `B` ([`mongo_schema_contract::query::key_words`])
+/// of the model `M`: its facts are a generic constant, evaluated once per crate for each
+/// model and key however many queries name them.
+pub struct Key<M, const A: u128, const B: u128>(core::marker::PhantomData<M>);
+
+impl<M: MongoCollection, const A: u128, const B: u128> Key<M, A, B> {
+    /// The key's facts.
+    pub const FACTS: KeyFacts = key_facts::<M>(A, B);
+}
+
+/// [`Key::FACTS`] of the key whose words are `lo`, `hi`: the walk of [`key`] without its
+/// panics, and each operator's verdict.
+pub const fn key_facts<M: MongoCollection>(lo: u128, hi: u128) -> KeyFacts {
+    use mongo_schema_contract::query as q;
+    let mut buf = [0u8; q::WORDS_LEN];
+    let len = q::key_of_words(lo, hi, &mut buf);
+    let path = buf.split_at(len).0;
+    let at = match reach(M::FIELDS, M::NAME, path, None) {
+        Ok(at) => at,
+        // every document has one, whatever the model declares (as [`key_in`])
+        Err(_) if bytes_eq(path, b"_id") => Reached::unlisted(),
+        Err(_) => return KeyFacts { found: false, class: 0, passes: 0, strings: None },
+    };
+    let geo = geo_indexed(M::INDEXES, path);
+    let item = Reached {
+        kind: at.item,
+        item: at.item,
+        array: false,
+        fields: at.fields,
+        field: at.field,
+        owner: at.owner,
+        among: None,
+    };
+    // the literals, as `rules_of` checks them: a key the variants of a tagged enum store as
+    // different classes checks each; an enum's, or one with `enum_values`, each string
+    let (literals, strings) = match (at.among, at.field) {
+        (Some(_), Some(_)) if matches!(at.kind, BsonKind::Mixed) => (0, None),
+        (_, Some(field)) if !field.variants.is_empty() || !enum_values(field).is_empty() => {
+            (q::OTHER_LITERAL, Some(field))
+        }
+        _ => (q::STRING_LITERAL | q::OTHER_LITERAL, None),
+    };
+    KeyFacts {
+        found: true,
+        class: class_of(&at),
+        passes: passes(&at, geo) | passes(&item, geo) << q::ITEM | literals,
+        strings,
+    }
+}
+
+/// The operator bits `rule` lets through on `at` (`geo`: the key has a geo index).
+const fn passes(at: &Reached, geo: bool) -> u32 {
+    use mongo_schema_contract::query as q;
+    let mut bits = 0;
+    if !regex_refused(at) {
+        bits |= q::REGEX;
+    }
+    if !array_refused(at) {
+        bits |= q::SIZE | q::ALL | q::ELEM_MATCH_VALUES;
+        if !elem_keys_refused(at) {
+            bits |= q::ELEM_MATCH;
+        }
+    }
+    if !range_refused(at) {
+        bits |= q::RANGE;
+    }
+    if !mod_refused(at) {
+        bits |= q::MOD;
+    }
+    if geo {
+        bits |= q::NEAR;
+    }
+    bits
+}
+
+/// [`key_ops`] for the key whose bytes are the words `A`, `B` ([`Key`]), with its
+/// operators' and literals' bits: a key the model stores and whose operators and literals
+/// all pass returns its class from [`Key::FACTS`] at once; any other goes through
+/// [`key_ops`], which says what is wrong. (The facts are read here, not at the call: a
+/// model that is no collection is then one error per key, on this function's bound.)
+#[track_caller]
+pub const fn key_ops_at<M: MongoCollection, const A: u128, const B: u128>(
+    path: &'static str,
+    ops: &str,
+    bits: u32,
+) -> u8 {
+    let facts = Key::<M, A, B>::FACTS;
+    // the common case inline (a call is a frame of the const interpreter)
+    if facts.found && bits & !facts.passes == 0 {
+        return facts.class;
+    }
+    match passed(facts, ops, bits) {
+        Some(class) => class,
+        None => key_ops::<M>(path, ops),
+    }
+}
+
+/// The class of the key's values when its facts let its operators and literals (`ops`,
+/// as [`key_ops`] reads them, and their `bits`) through: every bit passes, or only string
+/// literals are left and each is one of the values the key's field takes (`fits`, as
+/// `literal_at` checks it first). `None` leaves the verdict to [`key_ops`].
+pub const fn passed(facts: KeyFacts, ops: &str, bits: u32) -> Option<u8> {
+    if !facts.found {
+        return None;
+    }
+    let left = bits & !facts.passes;
+    if left == 0 {
+        return Some(facts.class);
+    }
+    let Some(field) = facts.strings else { return None };
+    if left != mongo_schema_contract::query::STRING_LITERAL {
+        return None;
+    }
+    // the names as `rules_of` splits them; the string literals are the ones after `=`
+    let bytes = ops.as_bytes();
+    let (mut start, mut b) = (0, 0);
+    while b <= bytes.len() {
+        if b == bytes.len() || bytes[b] == 0x1f {
+            if b > start && bytes[start] == b'=' && !fits(field, bytes.split_at(b).0.split_at(start + 1).1) {
+                return None;
+            }
+            start = b + 1;
+        }
+        b += 1;
+    }
+    Some(facts.class)
+}
+
+/// [`sort`] with the key's [`Key::FACTS`].
+#[track_caller]
+pub const fn sort_at<M: MongoCollection, const A: u128, const B: u128>(path: &'static str) {
+    if !Key::<M, A, B>::FACTS.found {
+        sort::<M>(path);
+    }
+}
+
+/// [`projection`] with the key's [`Key::FACTS`].
+#[track_caller]
+pub const fn projection_at<M: MongoCollection, const A: u128, const B: u128>(path: &'static str) {
+    if !Key::<M, A, B>::FACTS.found {
+        projection::<M>(path);
+    }
+}
+
 #[track_caller]
 const fn rules_of<M: MongoCollection>(path: &'static str, at: &Reached, ops: &str) {
     let bytes = ops.as_bytes();
@@ -811,15 +971,12 @@ const fn rule<M: MongoCollection>(path: &'static str, at: &Reached, op: &str) {
 
 #[track_caller]
 const fn op<M: MongoCollection>(path: &'static str, at: &Reached, op: &Op) {
-    let kind = compared(at);
     match op {
-        Op::Regex { .. }
-            if !matches!(kind, BsonKind::String) && !is_open(kind) && !matches!(at.kind, BsonKind::Object) =>
-        {
+        Op::Regex { .. } if regex_refused(at) => {
             refuse(path, "`$regex`", at, "matches strings only: compare it with `$eq`, `$in` or a range instead");
         }
         Op::Size | Op::All | Op::ElemMatch(_) | Op::ElemMatchValue(_) => {
-            if !at.array && !is_open(at.kind) {
+            if array_refused(at) {
                 let name = match op {
                     Op::Size => "`$size`",
                     Op::All => "`$all`",
@@ -828,9 +985,9 @@ const fn op<M: MongoCollection>(path: &'static str, at: &Reached, op: &Op) {
                 refuse(path, name, at, "applies to arrays only: compare the value itself (`$eq`, `$in`, a range)");
             }
             if let Op::ElemMatch(filter) = op {
-                if at.fields.is_some() && matches!(at.item, BsonKind::Object) {
+                if elem_keys_listed(at) {
                     elem_match::<M>(path, at, filter);
-                } else if !is_open(at.item) && !matches!(at.item, BsonKind::Object) {
+                } else if elem_keys_refused(at) {
                     refuse(
                         path,
                         "`$elemMatch` with keys",
@@ -857,17 +1014,17 @@ const fn op<M: MongoCollection>(path: &'static str, at: &Reached, op: &Op) {
             }
         }
         Op::Gt | Op::Gte | Op::Lt | Op::Lte => {
-            if matches!(kind, BsonKind::Bool) {
+            if matches!(compared(at), BsonKind::Bool) {
                 refuse(path, "a range operator", at, "has no order on a bool: compare with `true` or `false`");
             }
-            if matches!(kind, BsonKind::Object) {
+            if matches!(compared(at), BsonKind::Object) {
                 refuse(path, "a range operator", at, "on a whole document compares field by field, which is rarely meant: compare one of its keys (`key.inner`)");
             }
         }
-        Op::Mod if !is_number(kind) && !is_open(kind) => {
+        Op::Mod if mod_refused(at) => {
             refuse(path, "`$mod`", at, "applies to numbers only");
         }
-        Op::Near if !geo_indexed(M::INDEXES, path) => {
+        Op::Near if !geo_indexed(M::INDEXES, path.as_bytes()) => {
             let message = ConstMessage::new()
                 .str("`$near` on `")
                 .str(path)
@@ -881,6 +1038,38 @@ const fn op<M: MongoCollection>(path: &'static str, at: &Reached, op: &Op) {
         Op::Not(inner) => self::op::<M>(path, at, inner),
         _ => {}
     }
+}
+
+// The conditions `op` refuses on, shared with [`key_facts`] (which records, per key,
+// which operators pass without panicking).
+
+const fn regex_refused(at: &Reached) -> bool {
+    let kind = compared(at);
+    !matches!(kind, BsonKind::String) && !is_open(kind) && !matches!(at.kind, BsonKind::Object)
+}
+
+/// `$size`, `$all`, `$elemMatch` on a value that is not an array.
+const fn array_refused(at: &Reached) -> bool {
+    !at.array && !is_open(at.kind)
+}
+
+/// `$elemMatch` with keys on an array of listed documents: the keys are checked.
+const fn elem_keys_listed(at: &Reached) -> bool {
+    at.fields.is_some() && matches!(at.item, BsonKind::Object)
+}
+
+/// `$elemMatch` with keys on an array of values that are not documents.
+const fn elem_keys_refused(at: &Reached) -> bool {
+    !elem_keys_listed(at) && !is_open(at.item) && !matches!(at.item, BsonKind::Object)
+}
+
+const fn range_refused(at: &Reached) -> bool {
+    matches!(compared(at), BsonKind::Bool | BsonKind::Object)
+}
+
+const fn mod_refused(at: &Reached) -> bool {
+    let kind = compared(at);
+    !is_number(kind) && !is_open(kind)
 }
 
 #[track_caller]
@@ -914,15 +1103,13 @@ const fn refuse(path: &str, what: &str, at: &Reached, fix: &str) -> ! {
     panic!("{}", message.as_str())
 }
 
-const fn geo_indexed(indexes: &[crate::command::Index], path: &str) -> bool {
+const fn geo_indexed(indexes: &[crate::command::Index], path: &[u8]) -> bool {
     let mut i = 0;
     while i < indexes.len() {
         let keys = indexes[i].keys;
         let mut k = 0;
         while k < keys.len() {
-            if matches!(keys[k].1, IndexKey::Sphere2d | IndexKey::Geo2d)
-                && bytes_eq(keys[k].0.as_bytes(), path.as_bytes())
-            {
+            if matches!(keys[k].1, IndexKey::Sphere2d | IndexKey::Geo2d) && bytes_eq(keys[k].0.as_bytes(), path) {
                 return true;
             }
             k += 1;
@@ -988,7 +1175,7 @@ const fn enum_values(field: &FieldFacts) -> &'static [KeywordLit] {
 
 /// The string `value` is one `field` may store: any, or one of its enum's variants or its
 /// `enum_values`.
-const fn fits(field: &FieldFacts, value: &str) -> bool {
+const fn fits(field: &FieldFacts, value: &[u8]) -> bool {
     let variants = field.variants;
     let allowed = enum_values(field);
     if variants.is_empty() && allowed.is_empty() {
@@ -996,7 +1183,7 @@ const fn fits(field: &FieldFacts, value: &str) -> bool {
     }
     let mut i = 0;
     while i < variants.len() {
-        if bytes_eq(variants[i].as_bytes(), value.as_bytes()) {
+        if bytes_eq(variants[i].as_bytes(), value) {
             return true;
         }
         i += 1;
@@ -1004,7 +1191,7 @@ const fn fits(field: &FieldFacts, value: &str) -> bool {
     let mut i = 0;
     while i < allowed.len() {
         if let KeywordLit::Str(text) = allowed[i] {
-            if bytes_eq(text.as_bytes(), value.as_bytes()) {
+            if bytes_eq(text.as_bytes(), value) {
                 return true;
             }
         }
@@ -1024,7 +1211,7 @@ const fn any_fits(list: &'static [FieldFacts], name: &[u8], value: &str) -> bool
                     return true;
                 }
             }
-        } else if bytes_eq(field.name.as_bytes(), name) && fits(field, value) {
+        } else if bytes_eq(field.name.as_bytes(), name) && fits(field, value.as_bytes()) {
             return true;
         }
         i += 1;
@@ -1037,7 +1224,7 @@ const fn any_fits(list: &'static [FieldFacts], name: &[u8], value: &str) -> bool
 #[track_caller]
 const fn literal_at(path: &'static str, at: &Reached, value: &str) {
     let Some(field) = at.field else { return };
-    if fits(field, value) {
+    if fits(field, value.as_bytes()) {
         return;
     }
     // another variant of the tagged enum holding the key may store it (a `String` there)
@@ -1075,7 +1262,7 @@ const fn literal_at(path: &'static str, at: &Reached, value: &str) {
 /// equality, a range or `$in` (`element`: the items of an array field, for `$all`);
 /// `value::ANY` where the key is unknown (its own check reports it).
 pub const fn value_class<M: MongoSchema>(path: &'static str) -> u8 {
-    match reach(M::FIELDS, M::NAME, path, None) {
+    match reach(M::FIELDS, M::NAME, path.as_bytes(), None) {
         Ok(at) => class_of(&at),
         Err(_) => super::value::ANY,
     }
@@ -1084,8 +1271,8 @@ pub const fn value_class<M: MongoSchema>(path: &'static str) -> u8 {
 /// The value class of the values of `path` inside the items of the array `array` (keys of
 /// an `$elemMatch`).
 pub const fn elem_value_class<M: MongoSchema>(array: &'static str, path: &'static str) -> u8 {
-    match reach(M::FIELDS, M::NAME, array, None) {
-        Ok(at) => match reach(at.fields, at.owner, path, at.field) {
+    match reach(M::FIELDS, M::NAME, array.as_bytes(), None) {
+        Ok(at) => match reach(at.fields, at.owner, path.as_bytes(), at.field) {
             Ok(inner) => class_of(&inner),
             Err(_) => super::value::ANY,
         },
