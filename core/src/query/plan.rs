@@ -1093,7 +1093,7 @@ pub const fn fit(shape: &Shape, model: &Registration, r: IndexRef) -> Fit {
 const fn fit_conj(shape: &Shape, conj: &'static [Filter], model: &Registration, r: IndexRef) -> Fit {
     let index = r.index(model);
     let mut out = NO_FIT;
-    if !admissible(index, conj, shape.literals) || index.keys.is_empty() {
+    if index.keys.is_empty() || cannot_fit(shape, conj, index) || !admissible(index, conj, shape.literals) {
         return out;
     }
     let collation_ok = same_collation(index_collation(index, model), model.collation);
@@ -1183,6 +1183,15 @@ const fn fit_conj(shape: &Shape, conj: &'static [Filter], model: &Registration, 
     }
     out.covered = covers(shape, conj, &keys, model, index, out.provides_sort || out.merge_sort);
     out
+}
+
+/// Neither the filter nor the sort names the index's first (not wildcard) key: no predicate
+/// bounds it and no walk of it provides the sort ([`NO_FIT`] without the full fit).
+const fn cannot_fit(shape: &Shape, conj: &[Filter], index: &Index) -> bool {
+    let first = index.keys[0].0;
+    !is_wildcard_key(first)
+        && (shape.sort.is_empty() || !str_eq(shape.sort[0].0, first))
+        && use_of(conj, first.as_bytes()).bits == 0
 }
 
 /// Walking the whole index in order provides the sort.
@@ -1685,10 +1694,13 @@ struct Best {
     candidates: u64,
     sort_scans: u64,
     first_sort_scan: Option<IndexRef>,
+    /// The fit of `first_sort_scan`.
+    sort_scan_fit: Fit,
 }
 
 const fn best_for(shape: &Shape, conj: &'static [Filter], model: &Registration) -> Best {
-    let mut out = Best { index: None, fit: NO_FIT, candidates: 0, sort_scans: 0, first_sort_scan: None };
+    let mut out =
+        Best { index: None, fit: NO_FIT, candidates: 0, sort_scans: 0, first_sort_scan: None, sort_scan_fit: NO_FIT };
     let mut n = 0;
     while n < each_index(model) {
         if let Some(r) = nth(model, n) {
@@ -1708,6 +1720,7 @@ const fn best_for(shape: &Shape, conj: &'static [Filter], model: &Registration) 
                 out.sort_scans |= r.bit();
                 if out.first_sort_scan.is_none() {
                     out.first_sort_scan = Some(r);
+                    out.sort_scan_fit = f;
                 }
             }
         }
@@ -1720,7 +1733,11 @@ const fn best_for(shape: &Shape, conj: &'static [Filter], model: &Registration) 
 /// bounded candidate already; mongod adds whole-index scans of the others).
 const fn whole_sort_scan(shape: &Shape, conj: &'static [Filter], model: &Registration, r: IndexRef) -> bool {
     let index = r.index(model);
-    if !admissible(index, conj, shape.literals) || index.keys.is_empty() || is_wildcard_key(index.keys[0].0) {
+    // the walk provides the sort only from the index's first key (nothing bounds a key)
+    if index.keys.is_empty() || shape.sort.is_empty() || !str_eq(shape.sort[0].0, index.keys[0].0) {
+        return false;
+    }
+    if !admissible(index, conj, shape.literals) || is_wildcard_key(index.keys[0].0) {
         return false;
     }
     let collation_ok = same_collation(index_collation(index, model), model.collation);
@@ -1920,7 +1937,7 @@ pub const fn plan(shape: &Shape, model: &Registration) -> Verdict {
         v.index = Some(r);
         v.sort_scans = best.sort_scans;
         v.whole_index = true;
-        v.fit = fit(shape, model, r);
+        v.fit = best.sort_scan_fit;
         v.fit.provides_sort = true;
         if !v.no_filter && v.unindexed.is_none() {
             v.unindexed = Some(Unindexed::WholeIndex);
@@ -2357,12 +2374,24 @@ pub const fn message(shape: &Shape, model: &Registration, v: &Verdict, rule: Rul
 pub const fn waived(shape: &Shape, rule: Rule) -> bool {
     let mut i = 0;
     while i < shape.allow.len() {
-        if str_eq(shape.allow[i].0, rule.id()) {
-            return true;
+        if let Some(r) = rule_named(shape.allow[i].0) {
+            if r as u8 == rule as u8 {
+                return true;
+            }
         }
         i += 1;
     }
     false
+}
+
+/// The rule whose id is `id`.
+const fn rule_named(id: &str) -> Option<Rule> {
+    match id.as_bytes() {
+        b"query_unindexed" => Some(Rule::Unindexed),
+        b"query_sort_in_memory" => Some(Rule::SortInMemory),
+        b"query_broadcast" => Some(Rule::Broadcast),
+        _ => None,
+    }
 }
 
 /// The first rule `shape` breaks and does not waive.
@@ -2390,5 +2419,20 @@ pub const fn enforce(shape: &Shape, model: &Registration) {
     if let Some(rule) = problem(shape, &v) {
         let m = message(shape, model, &v, rule);
         panic!("{}", m.as_str());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_named_reads_every_rule_id() {
+        for rule in Rule::ALL {
+            assert_eq!(rule_named(rule.id()), Some(rule), "{}", rule.id());
+        }
+        assert_eq!(rule_named("query_unindexe"), None);
+        assert_eq!(rule_named("query_broadcasts"), None);
+        assert_eq!(rule_named(""), None);
     }
 }
