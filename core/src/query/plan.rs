@@ -403,13 +403,15 @@ const fn tail(path: &[u8], from: usize) -> &[u8] {
 /// What the conjunction `conj` asks of `path`.
 const fn use_of(conj: &[Filter], path: &[u8]) -> Use {
     let mut out = Use { bits: 0, points: 1 };
+    let path_len = path.len();
     let mut i = 0;
     let i_end = conj.len();
     while i < i_end {
         match &conj[i] {
             Filter::Pred(pred) => {
                 let p = pred.path.as_bytes();
-                if bytes_eq(p, path) {
+                let p_len = p.len();
+                if p_len == path_len && bytes_eq(p, path) {
                     out = merge(out, op_bits(&pred.op));
                 } else if let Op::ElemMatch(inner) = &pred.op {
                     if let Some(at) = below(path, p) {
@@ -1268,10 +1270,18 @@ const fn fit_conj(shape: &Shape, conj: &'static [Filter], model: &Registration, 
 /// Neither the filter nor the sort names the index's first (not wildcard) key: no predicate
 /// bounds it and no walk of it provides the sort ([`NO_FIT`] without the full fit).
 const fn cannot_fit(shape: &Shape, conj: &[Filter], index: &Index) -> bool {
-    let first = index.keys[0].0;
-    !is_wildcard_key(first)
-        && (shape.sort.is_empty() || !str_eq(shape.sort[0].0, first))
-        && use_of(conj, first.as_bytes()).bits == 0
+    let first = index.keys[0].0.as_bytes();
+    let n = first.len();
+    // a wildcard key (`is_wildcard_key`)
+    if n >= 3 && first[n - 1] == b'*' && first[n - 2] == b'*' && first[n - 3] == b'$' {
+        return false;
+    }
+    if let [(sorted, _), ..] = shape.sort {
+        if bytes_eq(sorted.as_bytes(), first) {
+            return false;
+        }
+    }
+    use_of(conj, first).bits == 0
 }
 
 /// Walking the whole index in order provides the sort.
