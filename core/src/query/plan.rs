@@ -33,7 +33,6 @@
 use super::shape::{Direction, Filter, Literal, LiteralValue, Op, Shape};
 use crate::command::{Collation, Index, Registration};
 use crate::schema::{BsonKind, FieldFacts, Shape as Container};
-use mongo_schema_contract::helpers::{bytes_eq, str_eq};
 use mongo_schema_contract::options::IndexKey;
 use mongo_schema_contract::rules::{self, ConstMessage};
 
@@ -214,6 +213,32 @@ impl Verdict {
 }
 
 // ---------------------------------------------------------------------------------------
+// Const evaluation pays for every call (a frame of all the callee's locals) far more than
+// for a statement, and a slice's `len()` is a call: the hot loops read lengths once, and
+// compare bytes with the lengths read once.
+
+/// `a == b`.
+const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < n {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// `a == b`.
+const fn str_eq(a: &str, b: &str) -> bool {
+    bytes_eq(a.as_bytes(), b.as_bytes())
+}
+
+// ---------------------------------------------------------------------------------------
 // What the filter asks of one path, as bits.
 
 const EQ: u32 = 1;
@@ -309,7 +334,8 @@ const fn op_bits(op: &Op) -> Use {
         Op::ElemMatchValue(ops) => {
             let mut bits = ELEM_VALUE;
             let mut i = 0;
-            while i < ops.len() {
+            let i_end = ops.len();
+            while i < i_end {
                 let inner = op_bits(&ops[i]).bits;
                 if inner & (NEGATIONS | SIZE | MOD | NOT_OPAQUE | ELEM_DOC) != 0 {
                     bits |= NOT_OPAQUE;
@@ -360,7 +386,8 @@ const fn below(path: &[u8], prefix: &[u8]) -> Option<usize> {
         return None;
     }
     let mut i = 0;
-    while i < prefix.len() {
+    let i_end = prefix.len();
+    while i < i_end {
         if path[i] != prefix[i] {
             return None;
         }
@@ -376,12 +403,15 @@ const fn tail(path: &[u8], from: usize) -> &[u8] {
 /// What the conjunction `conj` asks of `path`.
 const fn use_of(conj: &[Filter], path: &[u8]) -> Use {
     let mut out = Use { bits: 0, points: 1 };
+    let path_len = path.len();
     let mut i = 0;
-    while i < conj.len() {
+    let i_end = conj.len();
+    while i < i_end {
         match &conj[i] {
             Filter::Pred(pred) => {
                 let p = pred.path.as_bytes();
-                if bytes_eq(p, path) {
+                let p_len = p.len();
+                if p_len == path_len && bytes_eq(p, path) {
                     out = merge(out, op_bits(&pred.op));
                 } else if let Op::ElemMatch(inner) = &pred.op {
                     if let Some(at) = below(path, p) {
@@ -394,7 +424,8 @@ const fn use_of(conj: &[Filter], path: &[u8]) -> Use {
             }
             Filter::And(branches) => {
                 let mut b = 0;
-                while b < branches.len() {
+                let b_end = branches.len();
+                while b < b_end {
                     out = merge(out, use_of(branches[b], path));
                     b += 1;
                 }
@@ -411,12 +442,14 @@ const fn use_of(conj: &[Filter], path: &[u8]) -> Use {
 /// The conjunction holds `$text`.
 const fn has_text(conj: &[Filter]) -> bool {
     let mut i = 0;
-    while i < conj.len() {
+    let i_end = conj.len();
+    while i < i_end {
         match &conj[i] {
             Filter::Text => return true,
             Filter::And(branches) => {
                 let mut b = 0;
-                while b < branches.len() {
+                let b_end = branches.len();
+                while b < b_end {
                     if has_text(branches[b]) {
                         return true;
                     }
@@ -433,7 +466,8 @@ const fn has_text(conj: &[Filter]) -> bool {
 /// The first `$near` of the conjunction: its path.
 const fn near_path(conj: &[Filter]) -> Option<&'static str> {
     let mut i = 0;
-    while i < conj.len() {
+    let i_end = conj.len();
+    while i < i_end {
         if let Filter::Pred(pred) = &conj[i] {
             if let Op::Near = pred.op {
                 return Some(pred.path);
@@ -447,13 +481,15 @@ const fn near_path(conj: &[Filter]) -> Option<&'static str> {
 /// The conjunction holds a predicate (not only `$or`s, opaque parts, ...).
 const fn has_preds(conj: &[Filter]) -> bool {
     let mut i = 0;
-    while i < conj.len() {
+    let i_end = conj.len();
+    while i < i_end {
         match &conj[i] {
             Filter::Pred(_) | Filter::Text => return true,
             Filter::Or(branches) if branches.len() == 1 && has_preds(branches[0]) => return true,
             Filter::And(branches) => {
                 let mut b = 0;
-                while b < branches.len() {
+                let b_end = branches.len();
+                while b < b_end {
                     if has_preds(branches[b]) {
                         return true;
                     }
@@ -470,7 +506,8 @@ const fn has_preds(conj: &[Filter]) -> bool {
 /// The first `$or` of the conjunction.
 const fn first_or(conj: &'static [Filter]) -> Option<&'static [&'static [Filter]]> {
     let mut i = 0;
-    while i < conj.len() {
+    let i_end = conj.len();
+    while i < i_end {
         if let Filter::Or(branches) = &conj[i] {
             if branches.len() > 1 {
                 return Some(branches);
@@ -501,29 +538,50 @@ const fn is_array(shape: Container) -> bool {
     matches!(shape, Container::Array | Container::Set | Container::FixedArray)
 }
 
-const fn all_digits(bytes: &[u8]) -> bool {
+/// The field of `fields` written under the key `path[start..end]`: `FieldFacts::written`
+/// without slicing the key out (a call each in const evaluation).
+const fn field_at(fields: &'static [FieldFacts], path: &[u8], start: usize, end: usize) -> Option<&'static FieldFacts> {
+    let count = fields.len();
     let mut i = 0;
-    while i < bytes.len() {
-        if !bytes[i].is_ascii_digit() {
-            return false;
+    while i < count {
+        let field = &fields[i];
+        // a flattened map's keys are any; its values' fields are not the parent's
+        if field.flatten && !matches!(field.facts.shape, Container::Map) {
+            if let Some(inner) = field.fields {
+                if let Some(found) = field_at(inner, path, start, end) {
+                    return Some(found);
+                }
+            }
+        } else if !field.flatten {
+            let name = field.name.as_bytes();
+            let n = name.len();
+            if n == end - start {
+                let mut j = 0;
+                while j < n && name[j] == path[start + j] {
+                    j += 1;
+                }
+                if j == n {
+                    return Some(field);
+                }
+            }
         }
         i += 1;
     }
-    !bytes.is_empty()
+    None
 }
 
 /// The facts of `path` (dotted) in `fields`.
 const fn path_facts(fields: Option<&'static [FieldFacts]>, path: &[u8]) -> PathFacts {
     let mut out = PathFacts { multikey: false, array_end: 0, kind: None };
     let Some(mut fields) = fields else { return out };
+    let len = path.len();
     let mut start = 0;
     loop {
         let mut end = start;
-        while end < path.len() && path[end] != b'.' {
+        while end < len && path[end] != b'.' {
             end += 1;
         }
-        let segment = path.split_at(end).0.split_at(start).1;
-        let Some((_, field)) = FieldFacts::written(fields, segment, "") else {
+        let Some(field) = field_at(fields, path, start, end) else {
             out.kind = None;
             return out;
         };
@@ -535,23 +593,25 @@ const fn path_facts(fields: Option<&'static [FieldFacts]>, path: &[u8]) -> PathF
             }
             out.multikey = true;
             // `items.0.price`: a position into the array
-            if next < path.len() {
+            if next < len {
                 let mut e = next;
-                while e < path.len() && path[e] != b'.' {
+                let mut digits = true;
+                while e < len && path[e] != b'.' {
+                    digits = digits && path[e].is_ascii_digit();
                     e += 1;
                 }
-                if all_digits(path.split_at(e).0.split_at(next).1) {
+                if digits && e > next {
                     next = e + 1;
                 }
             }
-        } else if matches!(facts.shape, Container::Map) && next < path.len() {
+        } else if matches!(facts.shape, Container::Map) && next < len {
             // one arbitrary key, then the values' fields
-            while next < path.len() && path[next] != b'.' {
+            while next < len && path[next] != b'.' {
                 next += 1;
             }
             next += 1;
         }
-        if next >= path.len() {
+        if next >= len {
             out.kind = Some(if matches!(facts.shape, Container::Scalar | Container::Document) {
                 facts.kind
             } else {
@@ -637,6 +697,15 @@ const fn simple_strings(index: &Index, model: &Registration) -> bool {
     simple(index_collation(index, model)).is_none() && simple(model.collation).is_none()
 }
 
+/// The index compares strings as the query does (the collection's default collation).
+const fn index_collation_ok(index: &Index, model: &Registration) -> bool {
+    // without its own, the index has the collection's
+    match index.collation {
+        None => true,
+        Some(_) => same_collation(index_collation(index, model), model.collation),
+    }
+}
+
 /// The index's collation: its own, else the collection's default it was built with.
 const fn index_collation(index: &Index, model: &Registration) -> Option<Collation> {
     match index.collation {
@@ -649,7 +718,8 @@ const fn index_collation(index: &Index, model: &Registration) -> Option<Collatio
 // Partial indexes: does the filter imply `partialFilterExpression`?
 
 const fn skip_ws(text: &[u8], mut at: usize) -> usize {
-    while at < text.len() && matches!(text[at], b' ' | b'\n' | b'\r' | b'\t') {
+    let at_end = text.len();
+    while at < at_end && matches!(text[at], b' ' | b'\n' | b'\r' | b'\t') {
         at += 1;
     }
     at
@@ -661,7 +731,8 @@ const fn string_at(text: &[u8], at: usize) -> Option<(usize, usize, usize)> {
         return None;
     }
     let mut i = at + 1;
-    while i < text.len() {
+    let i_end = text.len();
+    while i < i_end {
         match text[i] {
             b'\\' => i += 2,
             b'"' => return Some((at + 1, i, i + 1)),
@@ -685,7 +756,8 @@ const fn skip_value(text: &[u8], at: usize) -> Option<usize> {
         b'{' | b'[' => {
             let mut depth = 0usize;
             let mut i = at;
-            while i < text.len() {
+            let i_end = text.len();
+            while i < i_end {
                 match text[i] {
                     b'"' => match string_at(text, i) {
                         Some((_, _, end)) => {
@@ -709,7 +781,8 @@ const fn skip_value(text: &[u8], at: usize) -> Option<usize> {
         }
         _ => {
             let mut i = at;
-            while i < text.len() && !matches!(text[i], b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t') {
+            let i_end = text.len();
+            while i < i_end && !matches!(text[i], b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t') {
                 i += 1;
             }
             Some(i)
@@ -779,7 +852,8 @@ const fn literal_at(text: &'static [u8], at: usize) -> Option<LiteralValue> {
             Some((start, end, _)) => {
                 let inner = text.split_at(end).0.split_at(start).1;
                 let mut i = 0;
-                while i < inner.len() {
+                let i_end = inner.len();
+                while i < i_end {
                     if inner[i] == b'\\' {
                         return None;
                     }
@@ -799,7 +873,8 @@ const fn literal_at(text: &'static [u8], at: usize) -> Option<LiteralValue> {
             let mut i = if negative { at + 1 } else { at };
             let mut n: i64 = 0;
             let start = i;
-            while i < text.len() && text[i].is_ascii_digit() {
+            let i_end = text.len();
+            while i < i_end && text[i].is_ascii_digit() {
                 n = match n.checked_mul(10) {
                     Some(m) => match m.checked_add((text[i] - b'0') as i64) {
                         Some(v) => v,
@@ -867,7 +942,8 @@ const fn literals_imply(
     // the predicates on `path` that could imply it, and the literals among them
     let mut preds = 0;
     let mut i = 0;
-    while i < conj.len() {
+    let i_end = conj.len();
+    while i < i_end {
         if let Filter::Pred(pred) = &conj[i] {
             if bytes_eq(pred.path.as_bytes(), path) {
                 match pred.op {
@@ -882,7 +958,8 @@ const fn literals_imply(
     }
     let mut literal = 0;
     let mut i = 0;
-    while i < lits.len() {
+    let i_end = lits.len();
+    while i < i_end {
         let l = lits[i];
         if bytes_eq(l.path.as_bytes(), path) {
             literal += 1;
@@ -1006,7 +1083,8 @@ const fn wildcard_covers(index: &Index, key: &str, path: &[u8]) -> bool {
         // `_id` is left out unless the projection names it
         let mut i = 0;
         let mut named = false;
-        while i < index.wildcard_projection.len() {
+        let i_end = index.wildcard_projection.len();
+        while i < i_end {
             let (p, include) = index.wildcard_projection[i];
             if str_eq(p, "_id") && include {
                 named = true;
@@ -1020,7 +1098,8 @@ const fn wildcard_covers(index: &Index, key: &str, path: &[u8]) -> bool {
     let projection = index.wildcard_projection;
     let mut includes = false;
     let mut i = 0;
-    while i < projection.len() {
+    let i_end = projection.len();
+    while i < i_end {
         let (p, include) = projection[i];
         if !str_eq(p, "_id") {
             let inside = bytes_eq(path, p.as_bytes()) || below(path, p.as_bytes()).is_some();
@@ -1093,17 +1172,18 @@ pub const fn fit(shape: &Shape, model: &Registration, r: IndexRef) -> Fit {
 const fn fit_conj(shape: &Shape, conj: &'static [Filter], model: &Registration, r: IndexRef) -> Fit {
     let index = r.index(model);
     let mut out = NO_FIT;
-    if !admissible(index, conj, shape.literals) || index.keys.is_empty() {
+    if index.keys.is_empty() || cannot_fit(shape, conj, index) || !admissible(index, conj, shape.literals) {
         return out;
     }
-    let collation_ok = same_collation(index_collation(index, model), model.collation);
+    let collation_ok = index_collation_ok(index, model);
     let first = index.keys[0];
     if is_wildcard_key(first.0) {
         return fit_wildcard(shape, conj, model, index, collation_ok);
     }
     // text indexes answer `$text` only ([`plan`] handles it)
     let mut k = 0;
-    while k < index.keys.len() {
+    let k_end = index.keys.len();
+    while k < k_end {
         if matches!(index.keys[k].1, IndexKey::Text) {
             return out;
         }
@@ -1116,7 +1196,8 @@ const fn fit_conj(shape: &Shape, conj: &'static [Filter], model: &Registration, 
     let mut all_point_prefix = true;
     let mut exploded_keys = 0usize;
     let mut k = 0;
-    while k < index.keys.len() && k < MAX_KEYS {
+    let k_end = index.keys.len();
+    while k < k_end && k < MAX_KEYS {
         let bits = keys.bits[k];
         if k == 0 {
             out.usable = bits != 0;
@@ -1186,7 +1267,8 @@ const fn fit_conj(shape: &Shape, conj: &'static [Filter], model: &Registration, 
     if !out.provides_sort && exploded_keys > 0 && points_product <= 200 {
         let mut later_array = false;
         let mut k = exploded_keys;
-        while k < index.keys.len() && k < MAX_KEYS {
+        let k_end = index.keys.len();
+        while k < k_end && k < MAX_KEYS {
             later_array = later_array || keys.facts[k].multikey;
             k += 1;
         }
@@ -1194,6 +1276,23 @@ const fn fit_conj(shape: &Shape, conj: &'static [Filter], model: &Registration, 
     }
     out.covered = covers(shape, conj, &keys, model, index, out.provides_sort || out.merge_sort);
     out
+}
+
+/// Neither the filter nor the sort names the index's first (not wildcard) key: no predicate
+/// bounds it and no walk of it provides the sort ([`NO_FIT`] without the full fit).
+const fn cannot_fit(shape: &Shape, conj: &[Filter], index: &Index) -> bool {
+    let first = index.keys[0].0.as_bytes();
+    let n = first.len();
+    // a wildcard key (`is_wildcard_key`)
+    if n >= 3 && first[n - 1] == b'*' && first[n - 2] == b'*' && first[n - 3] == b'$' {
+        return false;
+    }
+    if let [(sorted, _), ..] = shape.sort {
+        if bytes_eq(sorted.as_bytes(), first) {
+            return false;
+        }
+    }
+    use_of(conj, first).bits == 0
 }
 
 /// Walking the whole index in order provides the sort.
@@ -1204,7 +1303,8 @@ const fn sort_scan(shape: &Shape, keys: &Keys, index: &Index, collation_ok: bool
     }
     // a btree index (or a hashed one's prefix) only
     let mut k = 0;
-    while k < index.keys.len() {
+    let k_end = index.keys.len();
+    while k < k_end {
         if matches!(index.keys[k].1, IndexKey::Sphere2d | IndexKey::Geo2d | IndexKey::Text) {
             return false;
         }
@@ -1240,9 +1340,10 @@ const fn keys_of(conj: &[Filter], model: &Registration, index: &Index, collation
         found: [Use { bits: 0, points: 1 }; MAX_KEYS],
         bits: [0; MAX_KEYS],
     };
-    let simple = simple_strings(index, model);
+    let simple = matches!((index.collation, model.collation), (None, None)) || simple_strings(index, model);
     let mut k = 0;
-    while k < index.keys.len() && k < MAX_KEYS {
+    let k_end = index.keys.len();
+    while k < k_end && k < MAX_KEYS {
         let (path, kind) = index.keys[k];
         out.facts[k] = path_facts(model.fields, path.as_bytes());
         if bounded {
@@ -1257,7 +1358,8 @@ const fn keys_of(conj: &[Filter], model: &Registration, index: &Index, collation
 /// The position of `path` among the index's keys.
 const fn key_at(index: &Index, path: &str) -> Option<usize> {
     let mut k = 0;
-    while k < index.keys.len() && k < MAX_KEYS {
+    let k_end = index.keys.len();
+    while k < k_end && k < MAX_KEYS {
         if str_eq(index.keys[k].0, path) {
             return Some(k);
         }
@@ -1299,7 +1401,8 @@ const fn array_unbounded(facts: &Keys, keys: &[(&'static str, IndexKey)], k: usi
     let end = facts.facts[k].array_end;
     let path = keys[k].0.as_bytes();
     let mut j = 0;
-    while j < keys.len() && j < MAX_KEYS {
+    let j_end = keys.len();
+    while j < j_end && j < MAX_KEYS {
         let other = keys[j].0.as_bytes();
         let shares = facts.facts[j].multikey
             && facts.facts[j].array_end == end
@@ -1356,7 +1459,8 @@ const fn provides_sort_keys(shape: &Shape, facts: &Keys, index: &Index, from: us
     let mut k = from;
     // 0: unknown, 1: forward, 2: reverse
     let mut way = 0u8;
-    while s < shape.sort.len() {
+    let s_end = shape.sort.len();
+    while s < s_end {
         let (spath, dir) = shape.sort[s];
         // a sort key bound to one value by the index is left out; an array's key bound to a
         // value still sorts by its other elements
@@ -1369,7 +1473,8 @@ const fn provides_sort_keys(shape: &Shape, facts: &Keys, index: &Index, from: us
                 continue;
             }
         }
-        while k < keys.len() && k < MAX_KEYS && point_key(facts, k) {
+        let k_end = keys.len();
+        while k < k_end && k < MAX_KEYS && point_key(facts, k) {
             k += 1;
         }
         if k >= keys.len() || k >= MAX_KEYS {
@@ -1423,7 +1528,8 @@ const fn covers(
     let mut id_excluded = false;
     let mut included = 0;
     let mut i = 0;
-    while i < projection.len() {
+    let i_end = projection.len();
+    while i < i_end {
         let (path, include) = projection[i];
         if include {
             if !coverable_key(keys, model, index, path) {
@@ -1483,7 +1589,8 @@ const fn filter_key_coverable(keys: &Keys, model: &Registration, index: &Index, 
 /// A key of the index is a path through an array.
 const fn multikey_index(keys: &Keys, index: &Index) -> bool {
     let mut k = 0;
-    while k < index.keys.len() && k < MAX_KEYS {
+    let k_end = index.keys.len();
+    while k < k_end && k < MAX_KEYS {
         if keys.facts[k].multikey {
             return true;
         }
@@ -1494,7 +1601,8 @@ const fn multikey_index(keys: &Keys, index: &Index) -> bool {
 
 const fn filter_covered_in(conj: &[Filter], keys: &Keys, model: &Registration, index: &Index) -> bool {
     let mut i = 0;
-    while i < conj.len() {
+    let i_end = conj.len();
+    while i < i_end {
         match &conj[i] {
             Filter::Pred(pred) => {
                 if !filter_key_coverable(keys, model, index, pred.path) {
@@ -1517,7 +1625,8 @@ const fn filter_covered_in(conj: &[Filter], keys: &Keys, model: &Registration, i
             }
             Filter::And(branches) => {
                 let mut b = 0;
-                while b < branches.len() {
+                let b_end = branches.len();
+                while b < b_end {
                     if !filter_covered_in(branches[b], keys, model, index) {
                         return false;
                     }
@@ -1539,7 +1648,8 @@ const fn filter_covered_in(conj: &[Filter], keys: &Keys, model: &Registration, i
 /// An `$elemMatch` query bounds a wildcard index: an equality or range among its keys.
 const fn elem_match_bounds(inner: &[Filter]) -> bool {
     let mut i = 0;
-    while i < inner.len() {
+    let i_end = inner.len();
+    while i < i_end {
         if let Filter::Pred(pred) = &inner[i] {
             if op_bits(&pred.op).bits & (EQ | IN | LO | HI | REGEX_PREFIX) != 0 {
                 return true;
@@ -1571,7 +1681,8 @@ const fn wildcard_projects_only(shape: &Shape, path: &str) -> bool {
 /// Every predicate of the conjunction is on `path`, with operators the index answers.
 const fn only_path(conj: &[Filter], path: &str) -> bool {
     let mut i = 0;
-    while i < conj.len() {
+    let i_end = conj.len();
+    while i < i_end {
         match &conj[i] {
             Filter::Pred(pred) => {
                 if !str_eq(pred.path, path) || op_bits(&pred.op).bits & !COVERABLE != 0 {
@@ -1585,7 +1696,8 @@ const fn only_path(conj: &[Filter], path: &str) -> bool {
             }
             Filter::And(branches) => {
                 let mut b = 0;
-                while b < branches.len() {
+                let b_end = branches.len();
+                while b < b_end {
                     if !only_path(branches[b], path) {
                         return false;
                     }
@@ -1616,11 +1728,13 @@ const fn fit_wildcard_in(
 ) -> Fit {
     let key = index.keys[0].0;
     let mut i = 0;
-    while i < part.len() {
+    let i_end = part.len();
+    while i < i_end {
         match &part[i] {
             Filter::And(branches) => {
                 let mut b = 0;
-                while b < branches.len() {
+                let b_end = branches.len();
+                while b < b_end {
                     out = fit_wildcard_in(shape, conj, branches[b], model, index, collation_ok, out);
                     b += 1;
                 }
@@ -1733,12 +1847,16 @@ struct Best {
     candidates: u64,
     sort_scans: u64,
     first_sort_scan: Option<IndexRef>,
+    /// The fit of `first_sort_scan`.
+    sort_scan_fit: Fit,
 }
 
 const fn best_for(shape: &Shape, conj: &'static [Filter], model: &Registration) -> Best {
-    let mut out = Best { index: None, fit: NO_FIT, candidates: 0, sort_scans: 0, first_sort_scan: None };
+    let mut out =
+        Best { index: None, fit: NO_FIT, candidates: 0, sort_scans: 0, first_sort_scan: None, sort_scan_fit: NO_FIT };
+    let count = each_index(model);
     let mut n = 0;
-    while n < each_index(model) {
+    while n < count {
         if let Some(r) = nth(model, n) {
             let f = fit_conj(shape, conj, model, r);
             if f.usable {
@@ -1756,6 +1874,7 @@ const fn best_for(shape: &Shape, conj: &'static [Filter], model: &Registration) 
                 out.sort_scans |= r.bit();
                 if out.first_sort_scan.is_none() {
                     out.first_sort_scan = Some(r);
+                    out.sort_scan_fit = f;
                 }
             }
         }
@@ -1768,12 +1887,17 @@ const fn best_for(shape: &Shape, conj: &'static [Filter], model: &Registration) 
 /// bounded candidate already; mongod adds whole-index scans of the others).
 const fn whole_sort_scan(shape: &Shape, conj: &'static [Filter], model: &Registration, r: IndexRef) -> bool {
     let index = r.index(model);
-    if !admissible(index, conj, shape.literals) || index.keys.is_empty() || is_wildcard_key(index.keys[0].0) {
+    // the walk provides the sort only from the index's first key (nothing bounds a key)
+    if index.keys.is_empty() || shape.sort.is_empty() || !str_eq(shape.sort[0].0, index.keys[0].0) {
         return false;
     }
-    let collation_ok = same_collation(index_collation(index, model), model.collation);
+    if !admissible(index, conj, shape.literals) || is_wildcard_key(index.keys[0].0) {
+        return false;
+    }
+    let collation_ok = index_collation_ok(index, model);
     let mut k = 0;
-    while k < index.keys.len() {
+    let k_end = index.keys.len();
+    while k < k_end {
         if !matches!(index.keys[k].1, IndexKey::Ascending | IndexKey::Descending) {
             return false;
         }
@@ -1790,7 +1914,8 @@ const fn or_candidates(shape: &Shape, conj: &'static [Filter], model: &Registrat
     let Some(branches) = first_or(conj) else { return 0 };
     let mut out = 0;
     let mut b = 0;
-    while b < branches.len() {
+    let b_end = branches.len();
+    while b < b_end {
         let found = best_for(shape, branches[b], model);
         if found.index.is_some() {
             out |= found.candidates;
@@ -1846,7 +1971,8 @@ pub const fn plan(shape: &Shape, model: &Registration) -> Verdict {
     // `$text` and `$near` need their index, whatever else the filter says
     if has_text(conj) {
         let mut i = 0;
-        while i < model.indexes.len() {
+        let i_end = model.indexes.len();
+        while i < i_end {
             let index = &model.indexes[i];
             if !index.hidden && has_kind(index, IndexKey::Text) {
                 v.index = Some(IndexRef::Declared(i));
@@ -1863,10 +1989,12 @@ pub const fn plan(shape: &Shape, model: &Registration) -> Verdict {
     }
     if let Some(path) = near_path(conj) {
         let mut i = 0;
-        while i < model.indexes.len() {
+        let i_end = model.indexes.len();
+        while i < i_end {
             let index = &model.indexes[i];
             let mut k = 0;
-            while k < index.keys.len() {
+            let k_end = index.keys.len();
+            while k < k_end {
                 let (kpath, kind) = index.keys[k];
                 if !index.hidden && str_eq(kpath, path) && matches!(kind, IndexKey::Sphere2d | IndexKey::Geo2d) {
                     v.index = Some(IndexRef::Declared(i));
@@ -1907,8 +2035,9 @@ pub const fn plan(shape: &Shape, model: &Registration) -> Verdict {
         if v.sort_in_memory {
             // no bounded plan provides the sort: mongod also plans whole-index scans of
             // every index that does
+            let count = each_index(model);
             let mut n = 0;
-            while n < each_index(model) {
+            while n < count {
                 if let Some(other) = nth(model, n) {
                     if whole_sort_scan(shape, conj, model, other) {
                         v.sort_scans |= other.bit();
@@ -1928,7 +2057,8 @@ pub const fn plan(shape: &Shape, model: &Registration) -> Verdict {
         let mut all = true;
         let mut b = 0;
         let mut provides = true;
-        while b < branches.len() {
+        let b_end = branches.len();
+        while b < b_end {
             let found = best_for(shape, branches[b], model);
             match found.index {
                 Some(r) => {
@@ -1968,7 +2098,7 @@ pub const fn plan(shape: &Shape, model: &Registration) -> Verdict {
         v.index = Some(r);
         v.sort_scans = best.sort_scans;
         v.whole_index = true;
-        v.fit = fit(shape, model, r);
+        v.fit = best.sort_scan_fit;
         v.fit.provides_sort = true;
         if !v.no_filter && v.unindexed.is_none() {
             v.unindexed = Some(Unindexed::WholeIndex);
@@ -1987,7 +2117,8 @@ pub const fn plan(shape: &Shape, model: &Registration) -> Verdict {
 
 const fn has_kind(index: &Index, kind: IndexKey) -> bool {
     let mut k = 0;
-    while k < index.keys.len() {
+    let k_end = index.keys.len();
+    while k < k_end {
         if index.keys[k].1 as u8 == kind as u8 {
             return true;
         }
@@ -2008,7 +2139,8 @@ const fn broadcast(conj: &'static [Filter], model: &Registration) -> bool {
     // a `$or` each of whose branches names it targets those shards
     if let Some(branches) = first_or(conj) {
         let mut b = 0;
-        while b < branches.len() {
+        let b_end = branches.len();
+        while b < b_end {
             if use_of(branches[b], first).bits & (EQ | EQ_NULL | IN) == 0 {
                 return true;
             }
@@ -2060,12 +2192,14 @@ impl Suggestion {
 
 const fn collect_paths(mut s: Suggestion, conj: &'static [Filter], want: u32) -> Suggestion {
     let mut i = 0;
-    while i < conj.len() {
+    let i_end = conj.len();
+    while i < i_end {
         match &conj[i] {
             Filter::Pred(pred) if op_bits(&pred.op).bits & want != 0 => s = s.push(pred.path, 1),
             Filter::And(branches) => {
                 let mut b = 0;
-                while b < branches.len() {
+                let b_end = branches.len();
+                while b < b_end {
                     s = collect_paths(s, branches[b], want);
                     b += 1;
                 }
@@ -2082,7 +2216,8 @@ pub const fn suggest(shape: &Shape, conj: &'static [Filter]) -> Suggestion {
     let mut s = Suggestion { keys: [("", 1); MAX_SUGGESTED], len: 0 };
     s = collect_paths(s, conj, EQ | EQ_NULL | IN | ALL);
     let mut i = 0;
-    while i < shape.sort.len() {
+    let i_end = shape.sort.len();
+    while i < i_end {
         let (path, dir) = shape.sort[i];
         s = s.push(path, if matches!(dir, Direction::Descending) { -1 } else { 1 });
         i += 1;
@@ -2100,7 +2235,8 @@ const fn is_keyword(name: &str) -> bool {
         "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where", "while", "gen",
     ];
     let mut i = 0;
-    while i < KEYWORDS.len() {
+    let i_end = KEYWORDS.len();
+    while i < i_end {
         if str_eq(KEYWORDS[i], name) {
             return true;
         }
@@ -2115,7 +2251,8 @@ const fn is_ident(name: &str) -> bool {
         return false;
     }
     let mut i = 0;
-    while i < b.len() {
+    let i_end = b.len();
+    while i < i_end {
         if !(b[i].is_ascii_alphanumeric() || b[i] == b'_') {
             return false;
         }
@@ -2141,7 +2278,8 @@ const fn key_name(m: ConstMessage, key: &str) -> ConstMessage {
 pub const fn index_attribute(m: ConstMessage, keys: &[(&'static str, i8)]) -> ConstMessage {
     let mut m = m.str("index(keys(");
     let mut i = 0;
-    while i < keys.len() {
+    let i_end = keys.len();
+    while i < i_end {
         if i > 0 {
             m = m.str(", ");
         }
@@ -2155,7 +2293,8 @@ pub const fn index_attribute(m: ConstMessage, keys: &[(&'static str, i8)]) -> Co
 pub const fn index_keys(m: ConstMessage, index: &Index) -> ConstMessage {
     let mut m = m.str("{");
     let mut i = 0;
-    while i < index.keys.len() {
+    let i_end = index.keys.len();
+    while i < i_end {
         if i > 0 {
             m = m.str(", ");
         }
@@ -2174,7 +2313,8 @@ pub const fn index_keys(m: ConstMessage, index: &Index) -> ConstMessage {
 const fn sort_text(m: ConstMessage, shape: &Shape) -> ConstMessage {
     let mut m = m.str("{");
     let mut i = 0;
-    while i < shape.sort.len() {
+    let i_end = shape.sort.len();
+    while i < i_end {
         if i > 0 {
             m = m.str(", ");
         }
@@ -2207,12 +2347,13 @@ enum Unusable {
 /// cannot use for it, and why: the fix is then that index's, not a new one on its keys.
 const fn unusable_index(shape: &Shape, conj: &'static [Filter], model: &Registration) -> Option<(usize, Unusable)> {
     let mut n = 0;
-    while n < model.indexes.len() {
+    let n_end = model.indexes.len();
+    while n < n_end {
         let index = &model.indexes[n];
         if let Some(&(path, kind)) = index.keys.first() {
             let found = use_of(conj, path.as_bytes());
             let facts = path_facts(model.fields, path.as_bytes());
-            let collation_ok = same_collation(index_collation(index, model), model.collation);
+            let collation_ok = index_collation_ok(index, model);
             let why = if found.bits == 0 || is_wildcard_key(path) {
                 None
             } else if index.hidden {
@@ -2383,7 +2524,8 @@ pub const fn message(shape: &Shape, model: &Registration, v: &Verdict, rule: Rul
         Rule::Broadcast => {
             m = m.str("`").str(model.name).str("` is sharded on `{");
             let mut i = 0;
-            while i < model.shard_key.len() {
+            let i_end = model.shard_key.len();
+            while i < i_end {
                 if i > 0 {
                     m = m.str(", ");
                 }
@@ -2404,30 +2546,40 @@ pub const fn message(shape: &Shape, model: &Registration, v: &Verdict, rule: Rul
 /// The query waives `rule` (`allow(rule, reason = "..")`).
 pub const fn waived(shape: &Shape, rule: Rule) -> bool {
     let mut i = 0;
-    while i < shape.allow.len() {
-        if str_eq(shape.allow[i].0, rule.id()) {
-            return true;
+    let i_end = shape.allow.len();
+    while i < i_end {
+        if let Some(r) = rule_named(shape.allow[i].0) {
+            if r as u8 == rule as u8 {
+                return true;
+            }
         }
         i += 1;
     }
     false
 }
 
+/// The rule whose id is `id`.
+const fn rule_named(id: &str) -> Option<Rule> {
+    match id.as_bytes() {
+        b"query_unindexed" => Some(Rule::Unindexed),
+        b"query_sort_in_memory" => Some(Rule::SortInMemory),
+        b"query_broadcast" => Some(Rule::Broadcast),
+        _ => None,
+    }
+}
+
 /// The first rule `shape` breaks and does not waive.
 pub const fn problem(shape: &Shape, v: &Verdict) -> Option<Rule> {
-    let mut i = 0;
-    while i < Rule::ALL.len() {
-        let rule = Rule::ALL[i];
-        let breaks = match rule {
-            Rule::SortInMemory => v.sort_in_memory && shape.limit.is_none(),
-            _ => v.breaks(rule),
-        };
-        if breaks && !waived(shape, rule) {
-            return Some(rule);
-        }
-        i += 1;
+    // `Rule::ALL`'s order, written out: no call a rule
+    if v.unindexed.is_some() && !waived(shape, Rule::Unindexed) {
+        Some(Rule::Unindexed)
+    } else if v.sort_in_memory && shape.limit.is_none() && !waived(shape, Rule::SortInMemory) {
+        Some(Rule::SortInMemory)
+    } else if v.broadcast && !waived(shape, Rule::Broadcast) {
+        Some(Rule::Broadcast)
+    } else {
+        None
     }
-    None
 }
 
 /// Fails the build (a `const` panic naming the rule, what is wrong and the fix) when the
@@ -2436,7 +2588,29 @@ pub const fn problem(shape: &Shape, v: &Verdict) -> Option<Rule> {
 pub const fn enforce(shape: &Shape, model: &Registration) {
     let v = plan(shape, model);
     if let Some(rule) = problem(shape, &v) {
-        let m = message(shape, model, &v, rule);
-        panic!("{}", m.as_str());
+        refuse(shape, model, &v, rule);
+    }
+}
+
+/// The panic of [`enforce`], apart: a call's frame holds every local of the callee, and
+/// the message's are many.
+#[track_caller]
+const fn refuse(shape: &Shape, model: &Registration, v: &Verdict, rule: Rule) -> ! {
+    let m = message(shape, model, v, rule);
+    panic!("{}", m.as_str());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_named_reads_every_rule_id() {
+        for rule in Rule::ALL {
+            assert_eq!(rule_named(rule.id()), Some(rule), "{}", rule.id());
+        }
+        assert_eq!(rule_named("query_unindexe"), None);
+        assert_eq!(rule_named("query_broadcasts"), None);
+        assert_eq!(rule_named(""), None);
     }
 }
