@@ -1134,8 +1134,10 @@ const fn usable(
         IndexKey::Sphere2d | IndexKey::Geo2d => NEAR | GEO,
         IndexKey::Text => 0,
     };
+    // an `$elemMatch` of values holding what bounds nothing is not one of bounds; a `$not`
+    // of what bounds nothing (`$regex`, `$type`) leaves another `$not` on the key its bounds
     if bits & NOT_OPAQUE != 0 {
-        allowed &= !(NOT | ELEM_VALUE);
+        allowed &= !ELEM_VALUE;
     }
     if wildcard {
         allowed &= !(MATCH_MISSING | ELEM_OBJ);
@@ -1229,8 +1231,9 @@ const fn fit_conj(shape: &Shape, conj: &'static [Filter], model: &Registration, 
                 } else {
                     bits & (EQ | IN | ALL) != 0
                 };
-            if bits != 0 && (bits & !(EQ | EQ_NULL | IN | ALL) == 0 || values) {
-                let n = if bits & (EQ | ALL) != 0 {
+            let point = point_key(&keys, k);
+            if bits != 0 && (point || bits & !(EQ | EQ_NULL | IN | ALL) == 0 || values) {
+                let n = if point || bits & (EQ | ALL) != 0 {
                     1
                 } else if bits & EQ_NULL != 0 {
                     2
@@ -1272,7 +1275,11 @@ const fn fit_conj(shape: &Shape, conj: &'static [Filter], model: &Registration, 
             later_array = later_array || keys.facts[k].multikey;
             k += 1;
         }
-        out.merge_sort = !later_array && provides_sort(shape, &keys, index, exploded_keys, collation_ok);
+        // mongod merges for a sort that names none of the merged keys (`{s: {$in}, q: 5}`
+        // on `{s: 1, q: 1, r: 1}` merges for `{r: 1}`, sorts `{q: 1, r: 1}` in memory)
+        out.merge_sort = !later_array
+            && !sorts_by_any(shape, index, exploded_keys)
+            && provides_sort(shape, &keys, index, exploded_keys, collation_ok);
     }
     out.covered = covers(shape, conj, &keys, model, index, out.provides_sort || out.merge_sort);
     out
@@ -1293,6 +1300,21 @@ const fn cannot_fit(shape: &Shape, conj: &[Filter], index: &Index) -> bool {
         }
     }
     use_of(conj, first).bits == 0
+}
+
+/// The sort names one of the index's first `n` keys.
+const fn sorts_by_any(shape: &Shape, index: &Index, n: usize) -> bool {
+    let mut s = 0;
+    let s_end = shape.sort.len();
+    while s < s_end {
+        if let Some(k) = key_at(index, shape.sort[s].0) {
+            if k < n {
+                return true;
+            }
+        }
+        s += 1;
+    }
+    false
 }
 
 /// Walking the whole index in order provides the sort.
