@@ -194,7 +194,8 @@ pub trait MongoSchema {
     /// The paths of a value of this type (see [`crate::paths`]): a generated `{Type}Fields`
     /// with one method per field for a derived struct, [`Array`](crate::paths::Array) for
     /// sequences, [`Map`](crate::paths::Map) for maps, the inner type's for `Option`,
-    /// `Box` and newtypes, [`Leaf`](crate::paths::Leaf) (the path ends) for the rest.
+    /// `Box` and newtypes, [`UnitEnum`](crate::paths::UnitEnum) for a derived enum of unit
+    /// variants, [`Leaf`](crate::paths::Leaf) (the path ends) for the rest.
     type Fields: crate::paths::Node;
 
     /// The paths of this type's fields from the document's root, as serde writes them:

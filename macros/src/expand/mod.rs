@@ -29,7 +29,7 @@ use quote::{quote, ToTokens, TokenStreamExt};
 use assert::{assertion, fields_check};
 use collection::root_impl;
 use paths::paths;
-use schema::{enum_schema, fields_table, struct_schema, tagged_fields, unit_query_value, unit_variants};
+use schema::{enum_schema, fields_table, struct_schema, tagged_fields, unit_variants};
 use tokens::parse_text;
 
 /// The complete expansion for a checked container, with the rules' const assertions.
@@ -69,8 +69,7 @@ pub fn expand(c: &Container, assertions: &[Assertion]) -> TokenStream {
             #schema
         }
     };
-    let query_value = unit_query_value(c);
-    wrap(c.input, body, Some(quote!(#root #checks #paths #query_value)))
+    wrap(c.input, body, Some(quote!(#root #checks #paths)))
 }
 
 /// Where the assertions run. A non-generic type gets a `const _` item, evaluated by

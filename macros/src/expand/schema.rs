@@ -405,27 +405,3 @@ pub(super) fn unit_variants(c: &Container) -> Option<TokenStream> {
     let names = written.iter().map(|v| &v.name);
     Some(quote!(const VARIANTS: &'static [&'static str] = &[#(#names),*];))
 }
-
-/// `query!`'s value impl of an enum of unit variants (see `unit_variants`): each variant's
-/// string, so the enum is compared with the keys that store it. One impl, written as text
-/// (see `parse_text`): a reference to the enum is taken by the runtime's impl for `&T`.
-pub(super) fn unit_query_value(c: &Container) -> Option<TokenStream> {
-    unit_variants(c)?;
-    let Data::Enum(variants) = &c.data else { return None };
-    if !c.input.generics.params.is_empty() {
-        return None;
-    }
-    let syn::Data::Enum(data) = &c.input.data else { return None };
-    let ident = &c.input.ident;
-    let mut arms = String::new();
-    for (syn, v) in data.variants.iter().zip(variants).filter(|(_, v)| !v.serde.skip_serializing) {
-        arms += &format!("{ident}::{} => {:?},", syn.ident, v.name);
-    }
-    // a skipped variant is never written: it matches no document
-    if data.variants.len() != variants.iter().filter(|v| !v.serde.skip_serializing).count() {
-        arms += "_ => \"\",";
-    }
-    Some(parse_text(&format!(
-        "impl _p::Stores<_p::kinds::EnumVariant> for {ident} {{ fn to_bson(&self) -> _p::Bson {{ _p::variant(match self {{ {arms} }}) }} }}"
-    )))
-}
