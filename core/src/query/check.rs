@@ -989,7 +989,7 @@ const fn enum_values(field: &FieldFacts) -> &'static [KeywordLit] {
 /// The string `value` is one `field` may store: any, or one of its enum's variants or its
 /// `enum_values`.
 const fn fits(field: &FieldFacts, value: &str) -> bool {
-    let variants = field.variants;
+    let variants = field.facts.variants;
     let allowed = enum_values(field);
     if variants.is_empty() && allowed.is_empty() {
         return true;
@@ -1046,7 +1046,7 @@ const fn literal_at(path: &'static str, at: &Reached, value: &str) {
             return;
         }
     }
-    let variants = field.variants;
+    let variants = field.facts.variants;
     let allowed = enum_values(field);
     let mut message =
         ConstMessage::new().str("\"").str(value).str("\" is not a value `").str(path).str("` stores: it holds one of ");
@@ -1118,7 +1118,7 @@ const fn class_of(at: &Reached) -> u8 {
     }
     let kind = compared(at);
     if let Some(field) = at.field {
-        if !field.variants.is_empty() {
+        if !field.facts.variants.is_empty() {
             return v::ENUM;
         }
     }

@@ -63,6 +63,10 @@ pub struct SchemaFacts {
     /// else than the schema says unless a serde helper is set on the field
     /// (`rust_decimal::Decimal`, `chrono::DateTime`, `uuid::Uuid`): the path of that helper.
     pub needs_helper: Option<&'static str>,
+    /// The strings a derived enum of unit variants writes (`"Paid"`, `"Shipped"`), passed
+    /// on by containers (an array's or a map's: its items'); empty for other types.
+    /// `query!` checks a literal compared with such a field against them.
+    pub variants: &'static [&'static str],
 }
 
 impl SchemaFacts {
@@ -77,7 +81,22 @@ impl SchemaFacts {
             item_max_size: None,
             item_kind: kind,
             needs_helper: None,
+            variants: &[],
         }
+    }
+
+    /// Facts of a derived enum of unit variants serde writes as the strings `variants`.
+    pub const fn unit_enum(variants: &'static [&'static str]) -> Self {
+        let (mut longest, mut i) = (0, 0);
+        while i < variants.len() {
+            if variants[i].len() > longest {
+                longest = variants[i].len();
+            }
+            i += 1;
+        }
+        let mut facts = SchemaFacts::scalar(BsonKind::String, Some(mongo_schema_contract::size::str_bytes(longest)));
+        facts.variants = variants;
+        facts
     }
 
     /// The same facts with a serde helper required.
@@ -117,9 +136,6 @@ pub struct FieldFacts {
     /// The keywords of `#[mongo(items(...))]`, one list a level: the items of an array (the
     /// values of a map), then theirs for a nested `items(...)`.
     pub items: &'static [&'static [Keyword]],
-    /// The names a unit-variant enum writes (its `VARIANTS`, through containers), for
-    /// `query!`'s check of a literal compared with the field; empty for other types.
-    pub variants: &'static [&'static str],
     /// The keys of an internally tagged enum it holds (`MongoSchema::TAGGED`, through
     /// containers), for `query!`'s key check; `None` for other types.
     pub tagged: Option<&'static [FieldFacts]>,
@@ -177,11 +193,6 @@ pub trait MongoSchema {
     /// like `FIELDS`), for messages such as `Address::city`; `""` for other types.
     const NAME: &'static str = "";
 
-    /// The strings a derived enum of unit variants writes (`"Paid"`, `"Shipped"`), passed
-    /// on by containers like `FIELDS`; empty for other types. `query!` checks a literal
-    /// compared with such a field against them.
-    const VARIANTS: &'static [&'static str] = &[];
-
     /// The keys a derived internally tagged enum (`#[serde(tag = "..")]`) writes: its tag,
     /// then one flattened entry per variant that writes keys (`ident`: the variant), holding
     /// a struct variant's fields or a newtype variant's inner type's `FIELD` (whose keys
@@ -223,7 +234,6 @@ pub trait MongoSchema {
         flags: mongo_schema_contract::fields::REQUIRED,
         keywords: &[],
         items: &[],
-        variants: Self::VARIANTS,
         tagged: Self::TAGGED,
     };
 

@@ -25,7 +25,7 @@ pub(super) fn paths(c: &Container) -> (TokenStream, Option<TokenStream>) {
     }
     // an enum of unit variants: its own paths type, by which `query!` takes the enum as a
     // value (the runtime's one `Stores` impl for every type whose paths are `UnitEnum`)
-    if super::schema::unit_variants(c).is_some() {
+    if super::schema::is_unit_enum(c) {
         return (quote!(_p::UnitEnum), None);
     }
     let Data::Struct(style, fields) = &c.data else { return (leaf, None) };

@@ -174,10 +174,10 @@ pub(super) fn enum_schema(c: &Container, variants: &[Variant]) -> (TokenStream, 
         quote!(_p::enumeration(#repr, &[#(#bodies),*], &[#keywords]))
     };
     let facts = match repr {
+        // the strings, for `query!`'s check of a literal against such a field
         Repr::External if all_unit => {
-            let longest = written.iter().map(|v| v.name.len()).max().unwrap_or(0);
-            let size = size::str_bytes(longest);
-            quote!(_p::SchemaFacts::scalar(_p::BsonKind::String, ::core::option::Option::Some(#size)))
+            let names = written.iter().map(|v| &v.name);
+            quote!(_p::SchemaFacts::unit_enum(&[#(#names),*]))
         }
         _ => {
             let kind = match repr {
@@ -393,15 +393,11 @@ pub(super) fn tagged_fields(c: &Container) -> Option<TokenStream> {
     })
 }
 
-/// `VARIANTS` of an enum of unit variants written as strings (serde's external tagging):
-/// the strings, for `query!`'s check of a literal against such a field.
-pub(super) fn unit_variants(c: &Container) -> Option<TokenStream> {
-    let Data::Enum(variants) = &c.data else { return None };
+/// An enum of unit variants written as strings (serde's external tagging), whose facts
+/// carry the strings (`SchemaFacts::variants`) and whose paths are `UnitEnum`.
+pub(super) fn is_unit_enum(c: &Container) -> bool {
+    let Data::Enum(variants) = &c.data else { return false };
     let written: Vec<&Variant> = variants.iter().filter(|v| !v.serde.skip_serializing).collect();
     let all_unit = written.iter().all(|v| v.style == Style::Unit && !v.serde.untagged);
-    if !matches!(repr(c), Repr::External) || !all_unit || written.is_empty() {
-        return None;
-    }
-    let names = written.iter().map(|v| &v.name);
-    Some(quote!(const VARIANTS: &'static [&'static str] = &[#(#names),*];))
+    matches!(repr(c), Repr::External) && all_unit && !written.is_empty()
 }

@@ -15,12 +15,17 @@ enum Imported {
     Paid,
 }
 
+/// A newtype over the enum: serde writes the enum's strings, and so takes its values.
 #[derive(Serialize, Deserialize, MongoSchema)]
-#[mongo(db = "db_shop", collection = "t_order", index(keys(status = 1)))]
+struct Previous(OrderStatus);
+
+#[derive(Serialize, Deserialize, MongoSchema)]
+#[mongo(db = "db_shop", collection = "t_order", index(keys(status = 1)), index(keys(previous = 1)))]
 struct Order {
     #[serde(rename = "_id")]
     id: ObjectId,
     status: OrderStatus,
+    previous: Previous,
 }
 
 /// Values of a key storing a derived enum of unit variants: what is not the enum (nor a
@@ -40,6 +45,10 @@ fn several() {
     let _ = query!(Order, { "status": Imported::Paid });
 }
 
+fn newtype() {
+    let _ = query!(Order, { "previous": "Pending" });
+}
+
 /// The accepted forms.
 fn accepted(status: OrderStatus, name: String, names: Vec<&str>) {
     let _ = query!(Order, { "status": OrderStatus::Paid });
@@ -53,11 +62,14 @@ fn accepted(status: OrderStatus, name: String, names: Vec<&str>) {
     let _ = query!(Order, { "status": { "$in": [OrderStatus::Paid, OrderStatus::Shipped] } });
     let _ = query!(Order, { "status": { "$in": names } });
     let _ = query!(Order, { "status": mongo_schema::bson::Bson::String(name) });
+    let _ = query!(Order, { "previous": Previous(status) });
+    let _ = query!(Order, { "previous": "Shipped" });
 }
 
 fn main() {
     number();
     typed_number();
     several();
+    newtype();
     accepted(OrderStatus::Paid, String::new(), Vec::new());
 }
