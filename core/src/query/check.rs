@@ -292,7 +292,7 @@ const fn union_holders(
                     holds_it |= !inner[j].flatten && bytes_eq(inner[j].name.as_bytes(), name);
                     j += 1;
                 }
-                if holds_it && !field.ident.is_empty() {
+                if holds_it && !field.rust_name().is_empty() {
                     let at = holds(find_named(inner, name));
                     let stored = match at.array {
                         true => kind_name(at.item),
@@ -300,7 +300,7 @@ const fn union_holders(
                     };
                     message = message
                         .str(if *first { "variant `" } else { ", variant `" })
-                        .str(field.ident)
+                        .str(field.rust_name())
                         .str("` (")
                         .str(stored)
                         .str(")");

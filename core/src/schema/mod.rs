@@ -120,7 +120,10 @@ pub struct FieldFacts {
     pub fields: Option<&'static [FieldFacts]>,
     /// `#[serde(flatten)]`: its fields are written into the parent.
     pub flatten: bool,
-    /// The Rust field (`""` for the fields of tuple structs and tuple variants).
+    /// The Rust field when it is not `name` (`""`: `name` is the Rust field, or, for the
+    /// fields of tuple structs and tuple variants, their index, which names no field):
+    /// read it through [`FieldFacts::rust_name`]. The derive leaves it out of the table
+    /// when serde writes the field under its own name, most fields of most models.
     pub ident: &'static str,
     /// The derived struct whose fields `fields` lists, through containers (`Address` for
     /// a `Vec<Address>` field); `""` for other types.
@@ -142,6 +145,17 @@ pub struct FieldFacts {
 }
 
 impl FieldFacts {
+    /// The Rust field of a struct's field (`ident`, or `name` when the derive left `ident`
+    /// empty because they are the same); `""` for the fields of tuple structs and tuple
+    /// variants, whose `name` is their index.
+    pub const fn rust_name(&self) -> &'static str {
+        match (self.ident.as_bytes(), self.name.as_bytes()) {
+            ([], [b'0'..=b'9', ..]) => "",
+            ([], _) => self.name,
+            _ => self.ident,
+        }
+    }
+
     /// The field of `fields` written under the key `name`, looking into flattened fields
     /// (whose members serde writes into the parent), with the name of the struct declaring
     /// it (`owner` for `fields`' own). A `const fn`: the derive's path rules call it at

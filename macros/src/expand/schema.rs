@@ -286,7 +286,12 @@ impl ToTokens for Field<'_> {
         // runs unoptimised in a debug build, for every field of every model. Only the type
         // keeps its tokens (and its span: an error about it points at the field).
         let call_site = Span::call_site();
-        let mut text = format!("name: {name:?}, ident: {ident:?},");
+        // `ident` left out when it is the key (`FieldFacts::rust_name` reads `name` then) or
+        // when there is none (a tuple's field)
+        let mut text = match *name == ident || ident.is_empty() {
+            true => format!("name: {name:?},"),
+            false => format!("name: {name:?}, ident: {ident:?},"),
+        };
         // the bases hold `REQUIRED` and no keywords: most fields need neither written
         if flags != REQUIRED {
             text += &format!(" flags: {flags}u8,");
