@@ -73,7 +73,7 @@ fn annotate(validator: &mut Validator, schema: SchemaView<'_>, path: &str, at: &
             Some(name) => match at.fields.and_then(|fields| FieldFacts::written(fields, name.as_bytes(), at.owner)) {
                 Some((owner, field)) => {
                     let nested = Site { owner: field.type_name, fields: field.fields };
-                    annotate(validator, sub.schema, &sub_path, &nested, &format!("{owner}::{}", field.ident));
+                    annotate(validator, sub.schema, &sub_path, &nested, &format!("{owner}::{}", field.rust_name()));
                 }
                 None => annotate(validator, sub.schema, &sub_path, &Site { owner: "", fields: None }, note),
             },

@@ -74,7 +74,6 @@ pub const ALIAS_FIELD: FieldFacts = FieldFacts {
     flags: REQUIRED,
     keywords: &[],
     items: &[],
-    variants: &[],
     tagged: None,
 };
 

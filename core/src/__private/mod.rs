@@ -8,12 +8,12 @@ pub use crate::command::{
     Capped, Clustered, Collation, Index, IndexKey, MongoCollection, Registered, Registration, Timeseries,
     ValidationAction, ValidationLevel,
 };
-pub use crate::paths::{child, flat, Array, Bounded, Leaf, Node, Path};
+pub use crate::paths::{child, flat, Array, Bounded, Leaf, Node, Path, UnitEnum};
 /// What `path!` expands to.
 pub use crate::paths::{resolve as path_resolve, FieldPath, Resolved};
 /// What `query!` expands to.
 pub use crate::query::check as query_check;
-pub use crate::query::value::{kinds, serialized, value, values, variant, Class, Kind, Stores};
+pub use crate::query::value::{kinds, serialized, value, values, Class, Kind, Stores};
 pub use crate::query::{
     plan::enforce as query_enforce, Direction, Filter, Literal as QueryLiteral, LiteralValue as QueryLiteralValue, Op,
     Pred, Query, RegisteredQuery, Shape as QueryShape,

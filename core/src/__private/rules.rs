@@ -209,9 +209,9 @@ const fn same_rule_before(fields: &[FieldFacts], each: &[(usize, u32, u32)], i: 
 
 /// `` `ident` `` of the field at `index`, or its position for a tuple struct's.
 const fn field_name(message: ConstMessage, fields: &[FieldFacts], index: usize) -> ConstMessage {
-    match fields[index].ident.is_empty() {
+    match fields[index].rust_name().is_empty() {
         true => message.number(index as u64),
-        false => message.str("`").str(fields[index].ident).str("`"),
+        false => message.str("`").str(fields[index].rust_name()).str("`"),
     }
 }
 

@@ -317,7 +317,7 @@ const fn scalar(kind: BsonKind) -> At {
 const fn by_ident(list: &'static [FieldFacts], ident: &[u8]) -> Option<&'static FieldFacts> {
     let mut i = 0;
     while i < list.len() {
-        if mongo_schema_contract::helpers::bytes_eq(list[i].ident.as_bytes(), ident) {
+        if mongo_schema_contract::helpers::bytes_eq(list[i].rust_name().as_bytes(), ident) {
             return Some(&list[i]);
         }
         i += 1;
@@ -410,7 +410,7 @@ const fn fail(problem: Problem, before: &str, segment: &str) -> ! {
                 // the key serde writes, named where the Rust field is wanted
                 Some(field) => message
                     .str(": it is the key serde writes for the Rust field `")
-                    .str(field.ident)
+                    .str(field.rust_name())
                     .str("`; name the field, and the path follows serde's renames"),
                 None => fields_of(message.str("; name a Rust field of the struct (the path follows its serde renames): "), list),
             }
@@ -423,7 +423,7 @@ const fn fail(problem: Problem, before: &str, segment: &str) -> ! {
             match by_name(list, key) {
                 Some(field) => message
                     .str("name the Rust field `")
-                    .str(field.ident)
+                    .str(field.rust_name())
                     .str("` instead, so that a rename of the field reaches this path"),
                 None => fields_of(message.str("name one of its Rust fields: "), list),
             }
@@ -487,8 +487,8 @@ const fn trim_quotes(text: &[u8]) -> &[u8] {
 const fn fields_of(mut message: ConstMessage, list: &'static [FieldFacts]) -> ConstMessage {
     let (mut i, mut first) = (0, true);
     while i < list.len() {
-        if !list[i].ident.is_empty() {
-            message = message.str(if first { "`" } else { ", `" }).str(list[i].ident).str("`");
+        if !list[i].rust_name().is_empty() {
+            message = message.str(if first { "`" } else { ", `" }).str(list[i].rust_name()).str("`");
             first = false;
         }
         i += 1;

@@ -192,6 +192,24 @@ impl Leaf {
     }
 }
 
+/// The path of a derived enum of unit variants (a string out of its variants' names): the
+/// path ends, as at a [`Leaf`]. Its own type so that `query!` takes the enum itself as a
+/// value compared with such a key (one impl in the runtime for every such enum, keyed on
+/// `MongoSchema::Fields`, instead of one the derive would write per enum).
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct UnitEnum(Path);
+
+impl Node for UnitEnum {
+    #[inline]
+    fn at(path: Path) -> Self {
+        UnitEnum(path)
+    }
+    #[inline]
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
 /// The path of an array of `T`: element paths in the forms queries and updates use.
 pub struct Array<T: ?Sized>(Path, PhantomData<fn() -> Box<T>>);
 
@@ -287,7 +305,7 @@ impl<V: MongoSchema + ?Sized> Map<V> {
     }
 }
 
-node_impls!(Leaf, Array<T>, Map<V>);
+node_impls!(Leaf, UnitEnum, Array<T>, Map<V>);
 
 /// An array field declared with `max_items = N`: its paths, plus [`push`](Self::push),
 /// which keeps the bound at the database.

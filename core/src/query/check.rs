@@ -292,7 +292,7 @@ const fn union_holders(
                     holds_it |= !inner[j].flatten && bytes_eq(inner[j].name.as_bytes(), name);
                     j += 1;
                 }
-                if holds_it && !field.ident.is_empty() {
+                if holds_it && !field.rust_name().is_empty() {
                     let at = holds(find_named(inner, name));
                     let stored = match at.array {
                         true => kind_name(at.item),
@@ -300,7 +300,7 @@ const fn union_holders(
                     };
                     message = message
                         .str(if *first { "variant `" } else { ", variant `" })
-                        .str(field.ident)
+                        .str(field.rust_name())
                         .str("` (")
                         .str(stored)
                         .str(")");
@@ -768,7 +768,7 @@ pub const fn key_facts<M: MongoCollection>(lo: u128, hi: u128) -> KeyFacts {
     // different classes checks each; an enum's, or one with `enum_values`, each string
     let (literals, strings) = match (at.among, at.field) {
         (Some(_), Some(_)) if matches!(at.kind, BsonKind::Mixed) => (0, None),
-        (_, Some(field)) if !field.variants.is_empty() || !enum_values(field).is_empty() => {
+        (_, Some(field)) if !field.facts.variants.is_empty() || !enum_values(field).is_empty() => {
             (q::OTHER_LITERAL, Some(field))
         }
         _ => (q::STRING_LITERAL | q::OTHER_LITERAL, None),
@@ -1176,7 +1176,7 @@ const fn enum_values(field: &FieldFacts) -> &'static [KeywordLit] {
 /// The string `value` is one `field` may store: any, or one of its enum's variants or its
 /// `enum_values`.
 const fn fits(field: &FieldFacts, value: &[u8]) -> bool {
-    let variants = field.variants;
+    let variants = field.facts.variants;
     let allowed = enum_values(field);
     if variants.is_empty() && allowed.is_empty() {
         return true;
@@ -1233,7 +1233,7 @@ const fn literal_at(path: &'static str, at: &Reached, value: &str) {
             return;
         }
     }
-    let variants = field.variants;
+    let variants = field.facts.variants;
     let allowed = enum_values(field);
     let mut message =
         ConstMessage::new().str("\"").str(value).str("\" is not a value `").str(path).str("` stores: it holds one of ");
@@ -1305,7 +1305,7 @@ const fn class_of(at: &Reached) -> u8 {
     }
     let kind = compared(at);
     if let Some(field) = at.field {
-        if !field.variants.is_empty() {
+        if !field.facts.variants.is_empty() {
             return v::ENUM;
         }
     }

@@ -7,6 +7,8 @@
 
 use super::shape::{Direction, Shape};
 use crate::bson::{Bson, Document};
+use crate::paths::UnitEnum;
+use crate::schema::MongoSchema;
 use serde::Serialize;
 use std::marker::PhantomData;
 
@@ -71,7 +73,7 @@ pub mod kinds {
         Decimal128 = DECIMAL: "A `decimal` field: `Decimal128`, `rust_decimal::Decimal`, an integer.",
         Timestamp = TIMESTAMP: "A `timestamp` field: `bson::Timestamp`.",
         Regex = REGEX: "A `regex` field: `bson::Regex`.",
-        EnumVariant = ENUM: "A field of a derived enum of unit variants: the enum, or a string.",
+        EnumVariant = ENUM: "A field of a derived enum of unit variants: the enum (serialized; a reference, an `Option`, a `Box` of it), or a string (`String`, `&str`, an `Option` of one).",
         Count = COUNT: "The integer argument of `$size` or `$mod`.",
         Pattern = PATTERN: "The pattern of `$regex`: a string or a `bson::Regex`.",
     }
@@ -180,33 +182,70 @@ stores!(String:
     String => |v| Bson::String(v.clone()), str => |v| Bson::String(v.to_owned()),
     char => |v| Bson::String(v.to_string()), std::borrow::Cow<'_, str> => |v| Bson::String(v.to_string()),
 );
-impl Stores<kinds::EnumVariant> for String {
+/// A derived enum of unit variants (`Status::Paid`), and anything `MongoSchema` passes its
+/// paths through (`&Status`, `Option<Status>`, `Box<Status>`): one impl for all of them,
+/// keyed on the paths type the derive gives such an enum ([`UnitEnum`], through
+/// [`EnumPaths`]), so the derive writes no impl of its own. Written as serde writes it,
+/// which is the variant's string (`None`: `null`); a variant serde skips is never written
+/// and matches no document.
+impl<T: MongoSchema + ?Sized> Stores<kinds::EnumVariant> for T
+where
+    T::Fields: EnumPaths<T>,
+{
     #[inline]
     fn to_bson(&self) -> Bson {
-        Bson::String(self.clone())
-    }
-}
-impl Stores<kinds::EnumVariant> for str {
-    #[inline]
-    fn to_bson(&self) -> Bson {
-        Bson::String(self.to_owned())
-    }
-}
-/// A reference to what a key of a derived enum takes (`&Status::Paid`, `&name`): one impl
-/// here, so that the derive writes one impl per enum (the enum's own) instead of two.
-impl<T: Stores<kinds::EnumVariant> + ?Sized> Stores<kinds::EnumVariant> for &T {
-    #[inline]
-    fn to_bson(&self) -> Bson {
-        (**self).to_bson()
+        <T::Fields as EnumPaths<T>>::to_bson(self)
     }
 }
 
-/// What the derive's `Stores` impl of an enum of unit variants returns: the variant's string.
+/// The paths of `T` are a derived unit enum's ([`UnitEnum`]), and `T` is written by serde:
+/// what the blanket `Stores<EnumVariant>` impl asks of a value, so that a value of another
+/// type gets the error `Stores` would give (naming the value's type).
 #[doc(hidden)]
-#[inline]
-pub fn variant(name: &'static str) -> Bson {
-    Bson::String(String::from(name))
+#[diagnostic::on_unimplemented(
+    message = "a `{T}` cannot be compared with this key, which stores `EnumVariant`",
+    label = "a `{T}` here matches no document",
+    note = "query! compares a value with what the model stores at the key; `EnumVariant` lists the Rust types it takes: the enum (`Status::Paid`, a reference or an `Option` of it) or its variant's string"
+)]
+pub trait EnumPaths<T: ?Sized> {
+    /// The value as serde writes it.
+    fn to_bson(value: &T) -> Bson;
 }
+
+impl<T: Serialize + ?Sized> EnumPaths<T> for UnitEnum {
+    #[inline]
+    fn to_bson(value: &T) -> Bson {
+        crate::compat::to_bson(value).unwrap_or_else(|_| Bson::String(String::new()))
+    }
+}
+
+/// The strings compared with a key of a derived enum (the blanket impl above takes every
+/// type whose paths are [`UnitEnum`]: `&T` and `Option<T>` cannot be generic here).
+macro_rules! enum_strings {
+    ($($ty:ty => |$v:ident| $body:expr),* $(,)?) => {$(
+        impl Stores<kinds::EnumVariant> for $ty {
+            #[inline]
+            fn to_bson(&self) -> Bson {
+                let $v = self;
+                $body
+            }
+        }
+    )*};
+}
+
+enum_strings!(
+    String => |v| Bson::String(v.clone()),
+    str => |v| Bson::String(v.to_owned()),
+    &String => |v| Bson::String((*v).clone()),
+    &str => |v| Bson::String((*v).to_owned()),
+    &&str => |v| Bson::String((**v).to_owned()),
+    Bson => |v| v.clone(),
+    &Bson => |v| (*v).clone(),
+    Option<String> => |v| v.as_ref().map_or(Bson::Null, |s| Bson::String(s.clone())),
+    Option<&String> => |v| v.map_or(Bson::Null, |s| Bson::String(s.clone())),
+    Option<&str> => |v| v.map_or(Bson::Null, |s| Bson::String(s.to_owned())),
+);
+
 stores!(Pattern:
     String => |v| Bson::String(v.clone()), str => |v| Bson::String(v.to_owned()),
     crate::bson::Regex => |v| Bson::RegularExpression(v.clone()),
@@ -263,8 +302,7 @@ open_values!(
     Int64,
     Decimal128,
     Timestamp,
-    Regex,
-    EnumVariant
+    Regex
 );
 
 impl<T: Serialize + ?Sized> Stores<kinds::AnyValue> for T {

@@ -167,7 +167,6 @@ impl<T: MongoSchema> MongoSchema for Option<T> {
     const FACTS: SchemaFacts = SchemaFacts { nullable: true, ..T::FACTS };
     const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
     const NAME: &'static str = T::NAME;
-    const VARIANTS: &'static [&'static str] = T::VARIANTS;
     const TAGGED: Option<&'static [FieldFacts]> = T::TAGGED;
     fn json_schema() -> Document {
         nullable(T::json_schema())
@@ -181,7 +180,6 @@ macro_rules! transparent {
             const FACTS: SchemaFacts = T::FACTS;
             const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
             const NAME: &'static str = T::NAME;
-            const VARIANTS: &'static [&'static str] = T::VARIANTS;
             const TAGGED: Option<&'static [FieldFacts]> = T::TAGGED;
             fn json_schema() -> Document {
                 T::json_schema()
@@ -197,7 +195,6 @@ impl<T: MongoSchema + ToOwned + ?Sized> MongoSchema for Cow<'_, T> {
     const FACTS: SchemaFacts = T::FACTS;
     const FIELDS: Option<&'static [FieldFacts]> = T::FIELDS;
     const NAME: &'static str = T::NAME;
-    const VARIANTS: &'static [&'static str] = T::VARIANTS;
     const TAGGED: Option<&'static [FieldFacts]> = T::TAGGED;
     fn json_schema() -> Document {
         T::json_schema()
@@ -233,6 +230,7 @@ const fn sequence_facts(item: SchemaFacts, shape: Shape) -> SchemaFacts {
         item_max_size: item.max_size,
         item_kind: item.kind,
         needs_helper: item.needs_helper,
+        variants: item.variants,
     }
 }
 
@@ -243,7 +241,6 @@ macro_rules! sequence {
             const FACTS: SchemaFacts = sequence_facts(T::FACTS, Shape::$shape);
             const FIELDS: Option<&'static [FieldFacts]> = item_fields(T::FACTS, T::FIELDS);
             const NAME: &'static str = T::NAME;
-            const VARIANTS: &'static [&'static str] = T::VARIANTS;
             const TAGGED: Option<&'static [FieldFacts]> = T::TAGGED;
             fn json_schema() -> Document {
                 array_of(T::json_schema(), $unique)
@@ -264,7 +261,6 @@ impl<T: MongoSchema, S> MongoSchema for HashSet<T, S> {
     const FACTS: SchemaFacts = sequence_facts(T::FACTS, Shape::Set);
     const FIELDS: Option<&'static [FieldFacts]> = item_fields(T::FACTS, T::FIELDS);
     const NAME: &'static str = T::NAME;
-    const VARIANTS: &'static [&'static str] = T::VARIANTS;
     const TAGGED: Option<&'static [FieldFacts]> = T::TAGGED;
     fn json_schema() -> Document {
         array_of(T::json_schema(), true)
@@ -276,7 +272,6 @@ impl<T: MongoSchema> MongoSchema for [T] {
     const FACTS: SchemaFacts = sequence_facts(T::FACTS, Shape::Array);
     const FIELDS: Option<&'static [FieldFacts]> = item_fields(T::FACTS, T::FIELDS);
     const NAME: &'static str = T::NAME;
-    const VARIANTS: &'static [&'static str] = T::VARIANTS;
     const TAGGED: Option<&'static [FieldFacts]> = T::TAGGED;
     fn json_schema() -> Document {
         array_of(T::json_schema(), false)
@@ -292,7 +287,6 @@ impl<T: MongoSchema, const N: usize> MongoSchema for [T; N] {
     };
     const FIELDS: Option<&'static [FieldFacts]> = item_fields(T::FACTS, T::FIELDS);
     const NAME: &'static str = T::NAME;
-    const VARIANTS: &'static [&'static str] = T::VARIANTS;
     const TAGGED: Option<&'static [FieldFacts]> = T::TAGGED;
     fn json_schema() -> Document {
         let mut schema = array_of(T::json_schema(), false);
@@ -329,6 +323,7 @@ const fn map_facts(value: SchemaFacts) -> SchemaFacts {
         item_max_size: value.max_size,
         item_kind: value.kind,
         needs_helper: value.needs_helper,
+        variants: value.variants,
     }
 }
 
@@ -338,7 +333,6 @@ impl<K: MapKey, V: MongoSchema, S> MongoSchema for HashMap<K, V, S> {
     // a value's fields, under a key of any name
     const FIELDS: Option<&'static [FieldFacts]> = item_fields(V::FACTS, V::FIELDS);
     const NAME: &'static str = V::NAME;
-    const VARIANTS: &'static [&'static str] = V::VARIANTS;
     const TAGGED: Option<&'static [FieldFacts]> = V::TAGGED;
     fn json_schema() -> Document {
         map_of(V::json_schema())
@@ -351,7 +345,6 @@ impl<K: MapKey, V: MongoSchema> MongoSchema for BTreeMap<K, V> {
     // a value's fields, under a key of any name
     const FIELDS: Option<&'static [FieldFacts]> = item_fields(V::FACTS, V::FIELDS);
     const NAME: &'static str = V::NAME;
-    const VARIANTS: &'static [&'static str] = V::VARIANTS;
     const TAGGED: Option<&'static [FieldFacts]> = V::TAGGED;
     fn json_schema() -> Document {
         map_of(V::json_schema())

@@ -63,6 +63,10 @@ pub struct SchemaFacts {
     /// else than the schema says unless a serde helper is set on the field
     /// (`rust_decimal::Decimal`, `chrono::DateTime`, `uuid::Uuid`): the path of that helper.
     pub needs_helper: Option<&'static str>,
+    /// The strings a derived enum of unit variants writes (`"Paid"`, `"Shipped"`), passed
+    /// on by containers (an array's or a map's: its items'); empty for other types.
+    /// `query!` checks a literal compared with such a field against them.
+    pub variants: &'static [&'static str],
 }
 
 impl SchemaFacts {
@@ -77,7 +81,22 @@ impl SchemaFacts {
             item_max_size: None,
             item_kind: kind,
             needs_helper: None,
+            variants: &[],
         }
+    }
+
+    /// Facts of a derived enum of unit variants serde writes as the strings `variants`.
+    pub const fn unit_enum(variants: &'static [&'static str]) -> Self {
+        let (mut longest, mut i) = (0, 0);
+        while i < variants.len() {
+            if variants[i].len() > longest {
+                longest = variants[i].len();
+            }
+            i += 1;
+        }
+        let mut facts = SchemaFacts::scalar(BsonKind::String, Some(mongo_schema_contract::size::str_bytes(longest)));
+        facts.variants = variants;
+        facts
     }
 
     /// The same facts with a serde helper required.
@@ -101,7 +120,10 @@ pub struct FieldFacts {
     pub fields: Option<&'static [FieldFacts]>,
     /// `#[serde(flatten)]`: its fields are written into the parent.
     pub flatten: bool,
-    /// The Rust field (`""` for the fields of tuple structs and tuple variants).
+    /// The Rust field when it is not `name` (`""`: `name` is the Rust field, or, for the
+    /// fields of tuple structs and tuple variants, their index, which names no field):
+    /// read it through [`FieldFacts::rust_name`]. The derive leaves it out of the table
+    /// when serde writes the field under its own name, most fields of most models.
     pub ident: &'static str,
     /// The derived struct whose fields `fields` lists, through containers (`Address` for
     /// a `Vec<Address>` field); `""` for other types.
@@ -117,15 +139,23 @@ pub struct FieldFacts {
     /// The keywords of `#[mongo(items(...))]`, one list a level: the items of an array (the
     /// values of a map), then theirs for a nested `items(...)`.
     pub items: &'static [&'static [Keyword]],
-    /// The names a unit-variant enum writes (its `VARIANTS`, through containers), for
-    /// `query!`'s check of a literal compared with the field; empty for other types.
-    pub variants: &'static [&'static str],
     /// The keys of an internally tagged enum it holds (`MongoSchema::TAGGED`, through
     /// containers), for `query!`'s key check; `None` for other types.
     pub tagged: Option<&'static [FieldFacts]>,
 }
 
 impl FieldFacts {
+    /// The Rust field of a struct's field (`ident`, or `name` when the derive left `ident`
+    /// empty because they are the same); `""` for the fields of tuple structs and tuple
+    /// variants, whose `name` is their index.
+    pub const fn rust_name(&self) -> &'static str {
+        match (self.ident.as_bytes(), self.name.as_bytes()) {
+            ([], [b'0'..=b'9', ..]) => "",
+            ([], _) => self.name,
+            _ => self.ident,
+        }
+    }
+
     /// The field of `fields` written under the key `name`, looking into flattened fields
     /// (whose members serde writes into the parent), with the name of the struct declaring
     /// it (`owner` for `fields`' own). A `const fn`: the derive's path rules call it at
@@ -177,11 +207,6 @@ pub trait MongoSchema {
     /// like `FIELDS`), for messages such as `Address::city`; `""` for other types.
     const NAME: &'static str = "";
 
-    /// The strings a derived enum of unit variants writes (`"Paid"`, `"Shipped"`), passed
-    /// on by containers like `FIELDS`; empty for other types. `query!` checks a literal
-    /// compared with such a field against them.
-    const VARIANTS: &'static [&'static str] = &[];
-
     /// The keys a derived internally tagged enum (`#[serde(tag = "..")]`) writes: its tag,
     /// then one flattened entry per variant that writes keys (`ident`: the variant), holding
     /// a struct variant's fields or a newtype variant's inner type's `FIELD` (whose keys
@@ -194,7 +219,8 @@ pub trait MongoSchema {
     /// The paths of a value of this type (see [`crate::paths`]): a generated `{Type}Fields`
     /// with one method per field for a derived struct, [`Array`](crate::paths::Array) for
     /// sequences, [`Map`](crate::paths::Map) for maps, the inner type's for `Option`,
-    /// `Box` and newtypes, [`Leaf`](crate::paths::Leaf) (the path ends) for the rest.
+    /// `Box` and newtypes, [`UnitEnum`](crate::paths::UnitEnum) for a derived enum of unit
+    /// variants, [`Leaf`](crate::paths::Leaf) (the path ends) for the rest.
     type Fields: crate::paths::Node;
 
     /// The paths of this type's fields from the document's root, as serde writes them:
@@ -222,7 +248,6 @@ pub trait MongoSchema {
         flags: mongo_schema_contract::fields::REQUIRED,
         keywords: &[],
         items: &[],
-        variants: Self::VARIANTS,
         tagged: Self::TAGGED,
     };
 

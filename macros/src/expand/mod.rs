@@ -29,7 +29,7 @@ use quote::{quote, ToTokens, TokenStreamExt};
 use assert::{assertion, fields_check};
 use collection::root_impl;
 use paths::paths;
-use schema::{enum_schema, fields_table, struct_schema, tagged_fields, unit_query_value, unit_variants};
+use schema::{enum_schema, fields_table, struct_schema, tagged_fields};
 use tokens::parse_text;
 
 /// The complete expansion for a checked container, with the rules' const assertions.
@@ -56,21 +56,18 @@ pub fn expand(c: &Container, assertions: &[Assertion]) -> TokenStream {
     let (facts, checks) = checked_facts(c, facts, assertions);
     let root = c.is_root().then(|| root_impl(c));
     let fields = fields_table(c);
-    let variants = unit_variants(c);
     let tagged = tagged_fields(c);
     let (paths_type, paths) = paths(c);
     let body = quote! {
         type Fields = #paths_type;
         const FACTS: _p::SchemaFacts = #facts;
         #fields
-        #variants
         #tagged
         fn json_schema() -> _p::Document {
             #schema
         }
     };
-    let query_value = unit_query_value(c);
-    wrap(c.input, body, Some(quote!(#root #checks #paths #query_value)))
+    wrap(c.input, body, Some(quote!(#root #checks #paths)))
 }
 
 /// Where the assertions run. A non-generic type gets a `const _` item, evaluated by

@@ -16,11 +16,17 @@ use super::tokens::{first_span, path, path_sep, spanned_punct};
 /// `parent.key`, or at `parent` for a flattened field, or a `Bounded` array for a field
 /// with `max_items`; its `Display`, `Deref` and `From` impls come from one runtime macro
 /// call. A newtype, a transparent struct and an `into` type have the inner type's paths;
-/// generic structs, tuples, units and enums end a path (`Leaf`).
+/// generic structs, tuples, units and enums end a path (`Leaf`; an enum of unit variants
+/// `UnitEnum`, which `query!`'s value impl is keyed on).
 pub(super) fn paths(c: &Container) -> (TokenStream, Option<TokenStream>) {
     let leaf = quote!(_p::Leaf);
     if let Some(into) = &c.serde.into {
         return (quote_spanned!(into.span()=> <#into as _p::MongoSchema>::Fields), None);
+    }
+    // an enum of unit variants: its own paths type, by which `query!` takes the enum as a
+    // value (the runtime's one `Stores` impl for every type whose paths are `UnitEnum`)
+    if super::schema::is_unit_enum(c) {
+        return (quote!(_p::UnitEnum), None);
     }
     let Data::Struct(style, fields) = &c.data else { return (leaf, None) };
     let written: Vec<&Field> = fields.iter().filter(|f| f.is_written()).collect();

@@ -174,10 +174,10 @@ pub(super) fn enum_schema(c: &Container, variants: &[Variant]) -> (TokenStream, 
         quote!(_p::enumeration(#repr, &[#(#bodies),*], &[#keywords]))
     };
     let facts = match repr {
+        // the strings, for `query!`'s check of a literal against such a field
         Repr::External if all_unit => {
-            let longest = written.iter().map(|v| v.name.len()).max().unwrap_or(0);
-            let size = size::str_bytes(longest);
-            quote!(_p::SchemaFacts::scalar(_p::BsonKind::String, ::core::option::Option::Some(#size)))
+            let names = written.iter().map(|v| &v.name);
+            quote!(_p::SchemaFacts::unit_enum(&[#(#names),*]))
         }
         _ => {
             let kind = match repr {
@@ -286,7 +286,12 @@ impl ToTokens for Field<'_> {
         // runs unoptimised in a debug build, for every field of every model. Only the type
         // keeps its tokens (and its span: an error about it points at the field).
         let call_site = Span::call_site();
-        let mut text = format!("name: {name:?}, ident: {ident:?},");
+        // `ident` left out when it is the key (`FieldFacts::rust_name` reads `name` then) or
+        // when there is none (a tuple's field)
+        let mut text = match *name == ident || ident.is_empty() {
+            true => format!("name: {name:?},"),
+            false => format!("name: {name:?}, ident: {ident:?},"),
+        };
         // the bases hold `REQUIRED` and no keywords: most fields need neither written
         if flags != REQUIRED {
             text += &format!(" flags: {flags}u8,");
@@ -393,39 +398,11 @@ pub(super) fn tagged_fields(c: &Container) -> Option<TokenStream> {
     })
 }
 
-/// `VARIANTS` of an enum of unit variants written as strings (serde's external tagging):
-/// the strings, for `query!`'s check of a literal against such a field.
-pub(super) fn unit_variants(c: &Container) -> Option<TokenStream> {
-    let Data::Enum(variants) = &c.data else { return None };
+/// An enum of unit variants written as strings (serde's external tagging), whose facts
+/// carry the strings (`SchemaFacts::variants`) and whose paths are `UnitEnum`.
+pub(super) fn is_unit_enum(c: &Container) -> bool {
+    let Data::Enum(variants) = &c.data else { return false };
     let written: Vec<&Variant> = variants.iter().filter(|v| !v.serde.skip_serializing).collect();
     let all_unit = written.iter().all(|v| v.style == Style::Unit && !v.serde.untagged);
-    if !matches!(repr(c), Repr::External) || !all_unit || written.is_empty() {
-        return None;
-    }
-    let names = written.iter().map(|v| &v.name);
-    Some(quote!(const VARIANTS: &'static [&'static str] = &[#(#names),*];))
-}
-
-/// `query!`'s value impl of an enum of unit variants (see `unit_variants`): each variant's
-/// string, so the enum is compared with the keys that store it. One impl, written as text
-/// (see `parse_text`): a reference to the enum is taken by the runtime's impl for `&T`.
-pub(super) fn unit_query_value(c: &Container) -> Option<TokenStream> {
-    unit_variants(c)?;
-    let Data::Enum(variants) = &c.data else { return None };
-    if !c.input.generics.params.is_empty() {
-        return None;
-    }
-    let syn::Data::Enum(data) = &c.input.data else { return None };
-    let ident = &c.input.ident;
-    let mut arms = String::new();
-    for (syn, v) in data.variants.iter().zip(variants).filter(|(_, v)| !v.serde.skip_serializing) {
-        arms += &format!("{ident}::{} => {:?},", syn.ident, v.name);
-    }
-    // a skipped variant is never written: it matches no document
-    if data.variants.len() != variants.iter().filter(|v| !v.serde.skip_serializing).count() {
-        arms += "_ => \"\",";
-    }
-    Some(parse_text(&format!(
-        "impl _p::Stores<_p::kinds::EnumVariant> for {ident} {{ fn to_bson(&self) -> _p::Bson {{ _p::variant(match self {{ {arms} }}) }} }}"
-    )))
+    matches!(repr(c), Repr::External) && all_unit && !written.is_empty()
 }
