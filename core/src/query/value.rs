@@ -185,7 +185,7 @@ stores!(String:
 /// A derived enum of unit variants (`Status::Paid`), and anything `MongoSchema` passes its
 /// paths through (`&Status`, `Option<Status>`, `Box<Status>`): one impl for all of them,
 /// keyed on the paths type the derive gives such an enum ([`UnitEnum`], through
-/// [`EnumPaths`]), so the derive writes no impl of its own. Written as serde writes it,
+/// `EnumPaths`), so the derive writes no impl of its own. Written as serde writes it,
 /// which is the variant's string (`None`: `null`); a variant serde skips is never written
 /// and matches no document.
 impl<T: MongoSchema + ?Sized> Stores<kinds::EnumVariant> for T
