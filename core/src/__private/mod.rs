@@ -21,7 +21,9 @@ pub use crate::query::{
 pub use crate::schema::{
     BsonKind, FieldFacts, Keyword, KeywordLit as Lit, KeywordNum as Num, MongoSchema, SchemaFacts, Shape,
 };
+pub use crate::query::shape::MONGO_SCHEMA_QUERIES;
 pub use inventory;
+pub use linkme;
 /// Worst-case encoded sizes, for the facts the expansion computes at compile time.
 pub use mongo_schema_contract::size;
 pub use mongo_schema_macros::field_path;

@@ -160,12 +160,14 @@ pub struct RegisteredQuery {
     /// The model's registration (names, indexes, shard key, fields): `Registration::of::<Model>`.
     pub model: fn(&'static str) -> Registration,
     /// The query.
-    pub shape: &'static Shape,
+    pub shape: Shape,
 }
 
-inventory::collect!(RegisteredQuery);
+/// Every `query!`'s registration, one `static` a query gathered by the linker.
+#[linkme::distributed_slice]
+pub static MONGO_SCHEMA_QUERIES: [RegisteredQuery];
 
 /// Every `query!` linked into the program, in no particular order.
 pub fn registered_queries() -> impl Iterator<Item = &'static RegisteredQuery> {
-    inventory::iter::<RegisteredQuery>.into_iter()
+    MONGO_SCHEMA_QUERIES.iter()
 }
