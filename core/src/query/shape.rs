@@ -152,7 +152,8 @@ pub enum Op {
     GeoWithin,
 }
 
-/// One `query!` of the program, as `schema queries` lists it: `inventory` collects them.
+/// One `query!` of the program, as `schema queries` lists it: each query's one `static`, its
+/// shape inside, gathered by the linker into [`MONGO_SCHEMA_QUERIES`].
 #[derive(Debug, Clone, Copy)]
 pub struct RegisteredQuery {
     /// The model's Rust type, as written in the query.
@@ -163,7 +164,9 @@ pub struct RegisteredQuery {
     pub shape: Shape,
 }
 
-/// Every `query!`'s registration, one `static` a query gathered by the linker.
+/// Every `query!`'s registration: `query!` writes each as an element through the section
+/// macro this declaration defines (`MONGO_SCHEMA_QUERIES! { #![linkme_macro = ..] static .. }`),
+/// one item a query, not the `#[distributed_slice]` attribute's static and type-check function.
 #[linkme::distributed_slice]
 pub static MONGO_SCHEMA_QUERIES: [RegisteredQuery];
 
