@@ -293,7 +293,7 @@ pub fn catalogue(models: &[&Registration], queries: &[&RegisteredQuery]) -> Cata
             .collect();
         mine.sort_by_key(|q| (q.shape.file, q.shape.line, q.shape.name));
         // each query planned on the model as its query names it (same indexes)
-        let entries: Vec<QueryEntry> = mine.iter().map(|q| query_entry(q.shape, model)).collect();
+        let entries: Vec<QueryEntry> = mine.iter().map(|q| query_entry(&q.shape, model)).collect();
         problems += entries.iter().flat_map(|e| &e.problems).filter(|p| p.waived.is_none()).count();
         let used: Vec<&str> =
             entries.iter().flat_map(|e| e.index.iter().chain(&e.or_indexes)).map(|i| i.name.as_str()).collect();
@@ -426,11 +426,11 @@ pub fn explain_check(
     let mut out = Vec::new();
     for q in queries {
         let model = (q.model)(q.rust_type);
-        let verdict = plan::plan(q.shape, &model);
-        let command = explain::explain_command(q.shape, &model, model.collection);
+        let verdict = plan::plan(&q.shape, &model);
+        let command = explain::explain_command(&q.shape, &model, model.collection);
         let differences = match server.run_command(model.db, command) {
             Ok(reply) => match explain::Observed::read(&reply) {
-                Some(observed) => explain::differences(q.shape, &model, &verdict, &observed, false),
+                Some(observed) => explain::differences(&q.shape, &model, &verdict, &observed, false),
                 None => vec![format!("mongod's explain is not one this reads: {reply}")],
             },
             // mongod refuses `$text` / `$near` without their index, as the verdict says
@@ -440,7 +440,7 @@ pub fn explain_check(
         if !differences.is_empty() {
             out.push(ExplainDifference {
                 model: model.rust_type.to_owned(),
-                query: query_name(q.shape),
+                query: query_name(&q.shape),
                 location: format!("{}:{}", q.shape.file, q.shape.line),
                 differences,
             });

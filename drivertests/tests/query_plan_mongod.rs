@@ -1139,15 +1139,18 @@ static REPORT: Shape = Shape {
 const _: () = mongo_schema::query::plan::enforce(&BY_CUSTOMER, &order("Order"));
 const _: () = mongo_schema::query::plan::enforce(&REPORT, &order("Order"));
 
-mongo_schema::__private::inventory::submit! {
-    mongo_schema::query::RegisteredQuery { rust_type: "Order", model: order, shape: &BY_CUSTOMER }
-}
-mongo_schema::__private::inventory::submit! {
-    mongo_schema::query::RegisteredQuery { rust_type: "Order", model: order, shape: &BY_NOTE }
-}
-mongo_schema::__private::inventory::submit! {
-    mongo_schema::query::RegisteredQuery { rust_type: "Order", model: order, shape: &REPORT }
-}
+#[mongo_schema::__private::linkme::distributed_slice(mongo_schema::__private::MONGO_SCHEMA_QUERIES)]
+#[linkme(crate = mongo_schema::__private::linkme)]
+static REGISTERED_BY_CUSTOMER: mongo_schema::query::RegisteredQuery =
+    mongo_schema::query::RegisteredQuery { rust_type: "Order", model: order, shape: BY_CUSTOMER };
+#[mongo_schema::__private::linkme::distributed_slice(mongo_schema::__private::MONGO_SCHEMA_QUERIES)]
+#[linkme(crate = mongo_schema::__private::linkme)]
+static REGISTERED_BY_NOTE: mongo_schema::query::RegisteredQuery =
+    mongo_schema::query::RegisteredQuery { rust_type: "Order", model: order, shape: BY_NOTE };
+#[mongo_schema::__private::linkme::distributed_slice(mongo_schema::__private::MONGO_SCHEMA_QUERIES)]
+#[linkme(crate = mongo_schema::__private::linkme)]
+static REGISTERED_REPORT: mongo_schema::query::RegisteredQuery =
+    mongo_schema::query::RegisteredQuery { rust_type: "Order", model: order, shape: REPORT };
 
 fn schema(args: &[&str]) -> (i32, String, String) {
     let models = mongo_schema::migrate::registered_models();

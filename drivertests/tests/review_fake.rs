@@ -629,8 +629,8 @@ fn the_explain_check_lists_where_the_deployment_plans_otherwise() {
     };
     static SCAN: Shape =
         Shape { filter: &[Filter::Pred(Pred { path: "note", op: Op::Eq })], name: Some("by_note"), line: 9, ..INDEXED };
-    let indexed = RegisteredQuery { rust_type: "Order", model, shape: &INDEXED };
-    let scan = RegisteredQuery { rust_type: "Order", model, shape: &SCAN };
+    let indexed = RegisteredQuery { rust_type: "Order", model, shape: INDEXED };
+    let scan = RegisteredQuery { rust_type: "Order", model, shape: SCAN };
     let mut fake = Fake::mongos();
     let found = mongo_schema::queries::explain_check(&mut fake, &[&indexed, &scan]);
     // the collection scan was the verdict of `by_note`: only the indexed query differs

@@ -948,23 +948,32 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
     let call = Span::call_site();
     // a local, not `&Registration::of(..)`: a reference to a call's value would be
     // promoted, a body of its own to compile for every query
-    let enforce = quote_spanned!(call=> let __model = #p::Registration::of::<#model>(#written); #p::query_enforce(&__SHAPE, &__model));
+    let enforce = quote_spanned!(call=> let __model = #p::Registration::of::<#model>(#written); #p::query_enforce(&__QUERY.shape, &__model));
     Ok(quote! {{
         use #krate::__private as __query_rt;
         #typed
-        static __SHAPE: #p::QueryShape = #p::QueryShape {
-            filter: &[#(#filter_nodes),*],
-            sort: &[#(#sort_items),*],
-            projection: #projection_items,
-            limit: #limit,
-            skip: #skip,
-            name: #name,
-            allow: &[#(#allow_items),*],
-            literals: &[#(#top_literals),*],
-            module: ::core::module_path!(),
-            file: ::core::file!(),
-            line: ::core::line!(),
-        };
+        // the query's one static: its shape, and its registration for `schema queries` (a
+        // `linkme` element, gathered by the linker; `inventory` cost three items a query)
+        #p::MONGO_SCHEMA_QUERIES! {
+            #![linkme_macro = #p::MONGO_SCHEMA_QUERIES]
+            static __QUERY: #p::RegisteredQuery = #p::RegisteredQuery {
+                rust_type: #written,
+                model: #p::Registration::of::<#model>,
+                shape: #p::QueryShape {
+                    filter: &[#(#filter_nodes),*],
+                    sort: &[#(#sort_items),*],
+                    projection: #projection_items,
+                    limit: #limit,
+                    skip: #skip,
+                    name: #name,
+                    allow: &[#(#allow_items),*],
+                    literals: &[#(#top_literals),*],
+                    module: ::core::module_path!(),
+                    file: ::core::file!(),
+                    line: ::core::line!(),
+                },
+            };
+        }
         const __K: [u8; #count] = {
             #(#checks;)*
             [#(#slots),*]
@@ -977,10 +986,7 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
             #enforce;
         };
         #(#aliases)*
-        #p::inventory::submit! {
-            #p::RegisteredQuery { rust_type: #written, model: #p::Registration::of::<#model>, shape: &__SHAPE }
-        }
-        #p::Query::<#driver>::__new(&__SHAPE, #filter_doc)
+        #p::Query::<#driver>::__new(&__QUERY.shape, #filter_doc)
     }})
 }
 

@@ -13,6 +13,7 @@ pub use crate::paths::{child, flat, Array, Bounded, Leaf, Node, Path, UnitEnum};
 pub use crate::paths::{resolve as path_resolve, FieldPath, Resolved};
 /// What `query!` expands to.
 pub use crate::query::check as query_check;
+pub use crate::query::shape::MONGO_SCHEMA_QUERIES;
 pub use crate::query::value::{kinds, serialized, value, values, Class, Kind, Stores};
 pub use crate::query::{
     plan::enforce as query_enforce, Direction, Filter, Literal as QueryLiteral, LiteralValue as QueryLiteralValue, Op,
@@ -22,6 +23,7 @@ pub use crate::schema::{
     BsonKind, FieldFacts, Keyword, KeywordLit as Lit, KeywordNum as Num, MongoSchema, SchemaFacts, Shape,
 };
 pub use inventory;
+pub use linkme;
 /// Worst-case encoded sizes, for the facts the expansion computes at compile time.
 pub use mongo_schema_contract::size;
 pub use mongo_schema_macros::field_path;

@@ -152,7 +152,8 @@ pub enum Op {
     GeoWithin,
 }
 
-/// One `query!` of the program, as `schema queries` lists it: `inventory` collects them.
+/// One `query!` of the program, as `schema queries` lists it: each query's one `static`, its
+/// shape inside, gathered by the linker into [`MONGO_SCHEMA_QUERIES`].
 #[derive(Debug, Clone, Copy)]
 pub struct RegisteredQuery {
     /// The model's Rust type, as written in the query.
@@ -160,12 +161,16 @@ pub struct RegisteredQuery {
     /// The model's registration (names, indexes, shard key, fields): `Registration::of::<Model>`.
     pub model: fn(&'static str) -> Registration,
     /// The query.
-    pub shape: &'static Shape,
+    pub shape: Shape,
 }
 
-inventory::collect!(RegisteredQuery);
+/// Every `query!`'s registration: `query!` writes each as an element through the section
+/// macro this declaration defines (`MONGO_SCHEMA_QUERIES! { #![linkme_macro = ..] static .. }`),
+/// one item a query, not the `#[distributed_slice]` attribute's static and type-check function.
+#[linkme::distributed_slice]
+pub static MONGO_SCHEMA_QUERIES: [RegisteredQuery];
 
 /// Every `query!` linked into the program, in no particular order.
 pub fn registered_queries() -> impl Iterator<Item = &'static RegisteredQuery> {
-    inventory::iter::<RegisteredQuery>.into_iter()
+    MONGO_SCHEMA_QUERIES.iter()
 }
