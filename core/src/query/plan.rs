@@ -529,17 +529,13 @@ struct PathFacts {
     /// The length of the path's prefix through its first array (`replies` of
     /// `replies.authorId`), 0 when it goes through none: keys whose prefixes are the same
     /// array's share its multikeyness.
-    array_end: u32,
+    array_end: usize,
     /// The value at the end (an array's items), when the model knows it.
     kind: Option<BsonKind>,
-    /// Always 0: with it the struct has no padding. Const evaluation copies a value byte
-    /// run by byte run of its initialised bytes, so an array of facts with padding costs a
-    /// run per element at every copy (24 K instructions for [`Keys`]).
-    filled: u16,
 }
 
 /// The facts of a path the model does not know.
-const NO_FACTS: PathFacts = PathFacts { multikey: false, array_end: 0, kind: None, filled: 0 };
+const NO_FACTS: PathFacts = PathFacts { multikey: false, array_end: 0, kind: None };
 
 const fn is_array(shape: Container) -> bool {
     matches!(shape, Container::Array | Container::Set | Container::FixedArray)
@@ -596,7 +592,7 @@ const fn path_facts(fields: Option<&'static [FieldFacts]>, path: &[u8]) -> PathF
         let mut next = end + 1;
         if is_array(facts.shape) {
             if !out.multikey {
-                out.array_end = end as u32;
+                out.array_end = end;
             }
             out.multikey = true;
             // `items.0.price`: a position into the array
@@ -1495,14 +1491,14 @@ const fn bounds_without_strings(keys: &Keys, k: usize) -> bool {
 /// No key of the index through the same array as key `k` (itself included) has bounds
 /// narrower than `[MinKey, MaxKey]`.
 const fn array_unbounded(facts: &Keys, keys: &[(&'static str, IndexKey)], k: usize) -> bool {
-    let end = facts.facts[k].array_end as usize;
+    let end = facts.facts[k].array_end;
     let path = keys[k].0.as_bytes();
     let mut j = 0;
     let j_end = keys.len();
     while j < j_end && j < MAX_KEYS {
         let other = keys[j].0.as_bytes();
         let shares = facts.facts[j].multikey
-            && facts.facts[j].array_end as usize == end
+            && facts.facts[j].array_end == end
             && bytes_eq(path.split_at(end).0, other.split_at(end).0);
         if shares && facts.bits[j] & !EXISTS_T != 0 {
             return false;
