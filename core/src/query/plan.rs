@@ -2733,6 +2733,68 @@ const fn refuse(shape: &Shape, model: &Registration, v: &Verdict, rule: Rule) ->
 mod tests {
     use super::*;
 
+    const FILLER: Index =
+        Index { name: "filler_1", keys: &[("filler", IndexKey::Ascending)], unique: false, ..ID_INDEX };
+    const STATUS: Index = Index {
+        name: "status_1_quantity_1",
+        keys: &[("status", IndexKey::Ascending), ("quantity", IndexKey::Ascending)],
+        ..FILLER
+    };
+    /// As many declared indexes as a model takes (63 and `_id`'s), the one the query needs
+    /// last: its facts are the last of [`PlanFacts`]'s.
+    static LAST: [Index; 63] = {
+        let mut all = [FILLER; 63];
+        all[62] = STATUS;
+        all
+    };
+    static IN_THE_TABLE: [Index; 2] = [STATUS, FILLER];
+
+    fn registration(indexes: &'static [Index]) -> Registration {
+        Registration {
+            db: "db",
+            collection: "t_order",
+            rust_type: "Order",
+            validation_level: crate::command::ValidationLevel::Strict,
+            validation_action: crate::command::ValidationAction::Error,
+            json_schema: crate::bson::Document::new,
+            timeseries: None,
+            capped: None,
+            collation: None,
+            clustered: None,
+            indexes,
+            shard_key: &[],
+            renames: &[],
+            max_document_size: None,
+            name: "Order",
+            fields: None,
+        }
+    }
+
+    #[test]
+    fn the_last_index_a_model_takes_is_planned_as_the_first() {
+        let shape = Shape {
+            filter: &[Filter::Pred(super::super::shape::Pred { path: "status", op: Op::Eq })],
+            sort: &[("quantity", Direction::Descending)],
+            projection: &[],
+            limit: None,
+            skip: None,
+            name: None,
+            allow: &[],
+            literals: &[],
+            module: "m",
+            file: "f",
+            line: 1,
+        };
+        let past = plan(&shape, &registration(&LAST));
+        let inside = plan(&shape, &registration(&IN_THE_TABLE));
+        assert_eq!(past.index, Some(IndexRef::Declared(62)));
+        assert_eq!(inside.index, Some(IndexRef::Declared(0)));
+        for v in [past, inside] {
+            assert_eq!((v.fit.equality_keys, v.fit.bound_keys, v.fit.provides_sort), (1, 1, true));
+            assert!(!v.sort_in_memory && v.unindexed.is_none());
+        }
+    }
+
     #[test]
     fn rule_named_reads_every_rule_id() {
         for rule in Rule::ALL {
