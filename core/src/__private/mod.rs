@@ -15,7 +15,7 @@ pub use crate::paths::{resolve as path_resolve, FieldPath, Resolved};
 pub use crate::query::check as query_check;
 pub use crate::query::value::{kinds, serialized, value, values, variant, Class, Kind, Stores};
 pub use crate::query::{
-    plan::enforce as query_enforce, plan::enforce_on as query_enforce_on, Direction, Filter, Literal as QueryLiteral,
+    plan::enforce_on as query_enforce_on, Direction, Filter, Literal as QueryLiteral,
     LiteralValue as QueryLiteralValue, Op, Pred, Query, RegisteredQuery, Shape as QueryShape,
 };
 pub use crate::schema::{
