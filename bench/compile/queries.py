@@ -13,7 +13,7 @@ shared machine disturbs least) of each variant and the ratio (query - none) / (d
 what a query costs against the `doc!` it replaces. (Instruction counts need callgrind, which
 this machine lacks: CPU medians over interleaved rounds stand in for them.)
 
-  python3 bench/compile/queries.py [--queries 200] [--rounds 7] [--seed 45] [--dir DIR]
+  python3 bench/compile/queries.py [--queries 200] [--rounds 7] [--seed 45] [--indexes N] [--dir DIR]
 """
 import argparse, os, random, re, resource, shlex, statistics, subprocess, sys, tempfile
 
@@ -48,7 +48,7 @@ pub struct Line {
 ROOT = '''
 #[derive(Debug, Serialize, Deserialize, MongoSchema)]
 #[serde(rename_all = "camelCase")]
-#[mongo(db = "db_bench", collection = "t_{coll}")]
+#[mongo(db = "db_bench", collection = "t_{coll}"{indexes})]
 pub struct {name} {{
     #[serde(rename = "_id")]
     pub id: ObjectId,
@@ -67,6 +67,18 @@ pub struct {name} {{
 '''
 
 ROOTS = ["Order", "Invoice", "Shipment", "Refund"]
+
+# `--indexes N` declares the first N on every root: compound keys over the keys the
+# queries filter and sort on (equalities first, then a sort or range key), as a service
+# indexes its queries; 0 (the default) declares none, only `_id`'s is planned
+INDEXES = [
+    "customerId = 1, createTime = -1",
+    "status = 1, quantity = 1",
+    "\"lines.sku\" = 1",
+    "paid = 1, total = -1",
+    "\"shipTo.city\" = 1, title = 1",
+    "createTime = -1",
+]
 
 # (key, operator or None for an implicit equality, the value's Rust expression)
 PREDICATES = [
@@ -127,8 +139,9 @@ def render_filter(preds, value_of):
 PARAMS = "customer_id: ObjectId, since: DateTime, until: DateTime, amount: Decimal128, n: i32, title: &str"
 
 
-def render(variant, qs):
-    out = MODELS + "".join(ROOT.format(name=r, coll=r.lower()) for r in ROOTS)
+def render(variant, qs, indexes=0):
+    declared = "".join(f", index(keys({keys}))" for keys in INDEXES[:indexes])
+    out = MODELS + "".join(ROOT.format(name=r, coll=r.lower(), indexes=declared) for r in ROOTS)
     if variant == "none":
         return out
     out += "\nuse mongo_schema::bson::{doc, Document};\n"
@@ -140,8 +153,8 @@ def render(variant, qs):
             body += "    (filter, sort, limit)\n"
         else:
             options = (f", sort = {{ \"{sort}\": -1 }}" if sort else "") + (f", limit = {limit}" if limit else "")
-            # the models declare no index: the planner's rules are waived, as a crate
-            # migrating its doc! filters would at first
+            # the planner's rules are waived (with no index declared no query is indexed;
+            # with `--indexes` some are not), as a crate migrating its doc! filters would at first
             options += ", allow(query_unindexed, reason = \"bench\"), allow(query_sort_in_memory, reason = \"bench\")"
             body = f"    let q = mongo_schema::query!({root}, {render_filter(preds, lambda v: v)}{options});\n"
             body += "    (q.filter(), q.sort(), q.limit().map(|l| l as i64))\n"
@@ -210,6 +223,8 @@ def main():
     ap.add_argument("--dir", default=None)
     ap.add_argument("--instructions", action="store_true",
                     help="count rustc's instructions under callgrind (one run per variant and mode) instead of timing")
+    ap.add_argument("--indexes", type=int, default=0,
+                    help=f"declare the first N of {len(INDEXES)} compound indexes on every root model (default none)")
     ap.add_argument("--variants", default="none,doc,query")
     ap.add_argument("--modes", default="check,non-incremental build")
     a = ap.parse_args()
@@ -223,12 +238,14 @@ def main():
         with open(os.path.join(crate, "Cargo.toml"), "w") as f:
             f.write(cargo_toml(f"bench_{variant}"))
         with open(os.path.join(crate, "src", "lib.rs"), "w") as f:
-            f.write(render(variant, qs))
+            f.write(render(variant, qs, a.indexes))
         crates[variant] = crate
     modes = {"check": (["check"], "0"), "non-incremental build": (["build"], "0")}
     modes = {m: modes[m] for m in a.modes.split(",")}
     crates = {v: crates[v] for v in a.variants.split(",")}
-    print(f"{a.queries} queries, seed {a.seed}, {a.rounds} interleaved rounds, crates in {root}")
+    if not 0 <= a.indexes <= len(INDEXES):
+        sys.exit(f"--indexes: 0 to {len(INDEXES)}")
+    print(f"{a.queries} queries, seed {a.seed}, {a.indexes} indexes a model, {a.rounds} interleaved rounds, crates in {root}")
     for mode, (args, incremental) in modes.items():
         env = dict(os.environ, CARGO_TARGET_DIR=target, CARGO_INCREMENTAL=incremental)
         for crate in crates.values():  # dependencies, and one untimed build each

@@ -946,9 +946,9 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
         None => quote!(()),
     };
     let call = Span::call_site();
-    // a local, not `&Registration::of(..)`: a reference to a call's value would be
-    // promoted, a body of its own to compile for every query
-    let enforce = quote_spanned!(call=> let __model = #p::Registration::of::<#model>(#written); #p::query_enforce(&__QUERY.shape, &__model));
+    // generic over the model: the planner reads the model's index facts from
+    // `Planned::<Model>::FACTS`, evaluated once per model and crate, not per query
+    let enforce = quote_spanned!(call=> #p::query_enforce_on::<#model>(&__QUERY.shape, #written));
     Ok(quote! {{
         use #krate::__private as __query_rt;
         #typed

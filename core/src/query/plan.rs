@@ -31,7 +31,7 @@
 //! is assumed to lie inside it), and a `$in` of unknown length as one of at most 200 values.
 
 use super::shape::{Direction, Filter, Literal, LiteralValue, Op, Shape};
-use crate::command::{Collation, Index, Registration};
+use crate::command::{Collation, Index, MongoCollection, Registration};
 use crate::schema::{BsonKind, FieldFacts, Shape as Container};
 use mongo_schema_contract::options::IndexKey;
 use mongo_schema_contract::rules::{self, ConstMessage};
@@ -534,6 +534,9 @@ struct PathFacts {
     kind: Option<BsonKind>,
 }
 
+/// The facts of a path the model does not know.
+const NO_FACTS: PathFacts = PathFacts { multikey: false, array_end: 0, kind: None };
+
 const fn is_array(shape: Container) -> bool {
     matches!(shape, Container::Array | Container::Set | Container::FixedArray)
 }
@@ -572,7 +575,7 @@ const fn field_at(fields: &'static [FieldFacts], path: &[u8], start: usize, end:
 
 /// The facts of `path` (dotted) in `fields`.
 const fn path_facts(fields: Option<&'static [FieldFacts]>, path: &[u8]) -> PathFacts {
-    let mut out = PathFacts { multikey: false, array_end: 0, kind: None };
+    let mut out = NO_FACTS;
     let Some(mut fields) = fields else { return out };
     let len = path.len();
     let mut start = 0;
@@ -1168,31 +1171,46 @@ const fn usable(
 
 /// How `index` answers the conjunction `conj` with `shape`'s sort and projection.
 pub const fn fit(shape: &Shape, model: &Registration, r: IndexRef) -> Fit {
-    fit_conj(shape, shape.filter, model, r)
+    fit_conj(shape, shape.filter, model, &PlanFacts::of(model), r)
 }
 
-const fn fit_conj(shape: &Shape, conj: &'static [Filter], model: &Registration, r: IndexRef) -> Fit {
+const fn fit_conj(shape: &Shape, conj: &'static [Filter], model: &Registration, facts: &PlanFacts, r: IndexRef) -> Fit {
     let index = r.index(model);
     let mut out = NO_FIT;
-    if index.keys.is_empty() || cannot_fit(shape, conj, index) || !admissible(index, conj, shape.literals) {
+    let computed;
+    let known = match r {
+        IndexRef::Id => &facts.indexes[MAX_INDEXES],
+        IndexRef::Declared(n) if n < MAX_INDEXES => &facts.indexes[n],
+        IndexRef::Declared(_) => {
+            computed = index_facts(index, model);
+            &computed
+        }
+    };
+    if known.empty {
         return out;
     }
-    let collation_ok = index_collation_ok(index, model);
-    let first = index.keys[0];
-    if is_wildcard_key(first.0) {
+    // what the filter asks of the first key, unless the index cannot fit
+    let first = if known.wildcard {
+        Use { bits: 0, points: 1 }
+    } else {
+        match first_use(shape, conj, index) {
+            Some(found) => found,
+            None => return out,
+        }
+    };
+    if !admissible(index, conj, shape.literals) {
+        return out;
+    }
+    let collation_ok = known.collation_ok;
+    if known.wildcard {
         return fit_wildcard(shape, conj, model, index, collation_ok);
     }
     // text indexes answer `$text` only ([`plan`] handles it)
-    let mut k = 0;
-    let k_end = index.keys.len();
-    while k < k_end {
-        if matches!(index.keys[k].1, IndexKey::Text) {
-            return out;
-        }
-        k += 1;
+    if known.text {
+        return out;
     }
     // bounds, key by key
-    let keys = keys_of(conj, model, index, collation_ok, true);
+    let keys = keys_of(conj, index, known, Some(first));
     let mut points_product: u32 = 1;
     let mut bounded_run = true;
     let mut all_point_prefix = true;
@@ -1285,21 +1303,21 @@ const fn fit_conj(shape: &Shape, conj: &'static [Filter], model: &Registration, 
     out
 }
 
-/// Neither the filter nor the sort names the index's first (not wildcard) key: no predicate
-/// bounds it and no walk of it provides the sort ([`NO_FIT`] without the full fit).
-const fn cannot_fit(shape: &Shape, conj: &[Filter], index: &Index) -> bool {
+/// What `conj` asks of the index's first (not wildcard) key; `None` when neither the filter
+/// nor the sort names it: no predicate bounds it and no walk of it provides the sort
+/// ([`NO_FIT`] without the full fit).
+const fn first_use(shape: &Shape, conj: &[Filter], index: &Index) -> Option<Use> {
     let first = index.keys[0].0.as_bytes();
-    let n = first.len();
-    // a wildcard key (`is_wildcard_key`)
-    if n >= 3 && first[n - 1] == b'*' && first[n - 2] == b'*' && first[n - 3] == b'$' {
-        return false;
+    let found = use_of(conj, first);
+    if found.bits != 0 {
+        return Some(found);
     }
     if let [(sorted, _), ..] = shape.sort {
         if bytes_eq(sorted.as_bytes(), first) {
-            return false;
+            return Some(found);
         }
     }
-    use_of(conj, first).bits == 0
+    None
 }
 
 /// The sort names one of the index's first `n` keys.
@@ -1356,25 +1374,102 @@ struct Keys {
     bits: [u32; MAX_KEYS],
 }
 
-const fn keys_of(conj: &[Filter], model: &Registration, index: &Index, collation_ok: bool, bounded: bool) -> Keys {
-    let mut out = Keys {
-        facts: [PathFacts { multikey: false, array_end: 0, kind: None }; MAX_KEYS],
-        found: [Use { bits: 0, points: 1 }; MAX_KEYS],
-        bits: [0; MAX_KEYS],
-    };
-    let simple = matches!((index.collation, model.collation), (None, None)) || simple_strings(index, model);
+/// The keys' facts of `index` (from the model's [`PlanFacts`]) and, when bounded (`first`:
+/// what `conj` asks of the first key, [`first_use`]), what `conj` asks of each key.
+const fn keys_of(conj: &[Filter], index: &Index, known: &IndexFacts, first: Option<Use>) -> Keys {
+    let mut out = Keys { facts: known.keys, found: [Use { bits: 0, points: 1 }; MAX_KEYS], bits: [0; MAX_KEYS] };
+    let Some(first) = first else { return out };
+    let (collation_ok, simple, sparse) = (known.collation_ok, known.simple_strings, index.sparse);
     let mut k = 0;
     let k_end = index.keys.len();
     while k < k_end && k < MAX_KEYS {
         let (path, kind) = index.keys[k];
-        out.facts[k] = path_facts(model.fields, path.as_bytes());
-        if bounded {
-            out.found[k] = use_of(conj, path.as_bytes());
-            out.bits[k] = usable(out.found[k], kind, false, index.sparse, out.facts[k], collation_ok, simple);
-        }
+        out.found[k] = if k == 0 { first } else { use_of(conj, path.as_bytes()) };
+        out.bits[k] = usable(out.found[k], kind, false, sparse, out.facts[k], collation_ok, simple);
         k += 1;
     }
     out
+}
+
+/// Most declared indexes a model's [`PlanFacts`] hold; the facts of one past them are
+/// computed where a query needs them. Not mongod's 64: the table is evaluated and checked
+/// once per model, at a cost that grows with its size whatever the model declares (a table
+/// of 64 cost 113 M more than one of 8 for the bench's 4 models, more than it saved).
+const MAX_INDEXES: usize = 8;
+
+/// What the planner reads of a model for one index, whatever the query: each key's
+/// [`PathFacts`] and how the index compares strings.
+#[derive(Clone, Copy)]
+pub struct IndexFacts {
+    keys: [PathFacts; MAX_KEYS],
+    /// [`index_collation_ok`]: the index compares strings as the query does.
+    collation_ok: bool,
+    /// Neither the index nor the query compares strings by a collation ([`simple_strings`]).
+    simple_strings: bool,
+    /// The index has no key.
+    empty: bool,
+    /// Its first key is a wildcard's ([`is_wildcard_key`]).
+    wildcard: bool,
+    /// A key of it is a text index's.
+    text: bool,
+}
+
+const fn index_facts(index: &Index, model: &Registration) -> IndexFacts {
+    let mut out = IndexFacts {
+        keys: [NO_FACTS; MAX_KEYS],
+        collation_ok: index_collation_ok(index, model),
+        simple_strings: simple_strings(index, model),
+        empty: index.keys.is_empty(),
+        wildcard: !index.keys.is_empty() && is_wildcard_key(index.keys[0].0),
+        text: has_kind(index, IndexKey::Text),
+    };
+    let mut k = 0;
+    let k_end = index.keys.len();
+    while k < k_end && k < MAX_KEYS {
+        out.keys[k] = path_facts(model.fields, index.keys[k].0.as_bytes());
+        k += 1;
+    }
+    out
+}
+
+/// What the planner reads of a model whatever the query: the [`IndexFacts`] of its
+/// declared indexes (the first [`MAX_INDEXES`]) and of `_id`'s. `query!` takes them from
+/// [`Planned::FACTS`], computed once per model and crate, not per query and index.
+pub struct PlanFacts {
+    /// The declared indexes' by position, then `_id`'s (at [`MAX_INDEXES`]).
+    indexes: [IndexFacts; MAX_INDEXES + 1],
+}
+
+impl PlanFacts {
+    /// The facts of `model`'s indexes.
+    pub const fn of(model: &Registration) -> PlanFacts {
+        let empty = IndexFacts {
+            keys: [NO_FACTS; MAX_KEYS],
+            collation_ok: true,
+            simple_strings: true,
+            empty: true,
+            wildcard: false,
+            text: false,
+        };
+        let mut out = PlanFacts { indexes: [empty; MAX_INDEXES + 1] };
+        let mut n = 0;
+        let n_end = model.indexes.len();
+        while n < n_end && n < MAX_INDEXES {
+            out.indexes[n] = index_facts(&model.indexes[n], model);
+            n += 1;
+        }
+        out.indexes[MAX_INDEXES] = index_facts(&ID_INDEX, model);
+        out
+    }
+}
+
+/// The [`PlanFacts`] of the collection root `M`: a generic associated constant, which rustc
+/// evaluates once per crate for each model its queries plan against.
+pub struct Planned<M>(core::marker::PhantomData<M>);
+
+impl<M: MongoCollection> Planned<M> {
+    /// `M`'s facts.
+    pub const FACTS: &'static PlanFacts = &PlanFacts::of(&Registration::of::<M>(""));
 }
 
 /// The position of `path` among the index's keys.
@@ -1873,14 +1968,14 @@ struct Best {
     sort_scan_fit: Fit,
 }
 
-const fn best_for(shape: &Shape, conj: &'static [Filter], model: &Registration) -> Best {
+const fn best_for(shape: &Shape, conj: &'static [Filter], model: &Registration, facts: &PlanFacts) -> Best {
     let mut out =
         Best { index: None, fit: NO_FIT, candidates: 0, sort_scans: 0, first_sort_scan: None, sort_scan_fit: NO_FIT };
     let count = each_index(model);
     let mut n = 0;
     while n < count {
         if let Some(r) = nth(model, n) {
-            let f = fit_conj(shape, conj, model, r);
+            let f = fit_conj(shape, conj, model, facts, r);
             if f.usable {
                 out.candidates |= r.bit();
                 let replace = match out.index {
@@ -1907,7 +2002,13 @@ const fn best_for(shape: &Shape, conj: &'static [Filter], model: &Registration) 
 
 /// Whether a usable index also walks whole for the sort (one usable on the filter is a
 /// bounded candidate already; mongod adds whole-index scans of the others).
-const fn whole_sort_scan(shape: &Shape, conj: &'static [Filter], model: &Registration, r: IndexRef) -> bool {
+const fn whole_sort_scan(
+    shape: &Shape,
+    conj: &'static [Filter],
+    model: &Registration,
+    facts: &PlanFacts,
+    r: IndexRef,
+) -> bool {
     let index = r.index(model);
     // the walk provides the sort only from the index's first key (nothing bounds a key)
     if index.keys.is_empty() || shape.sort.is_empty() || !str_eq(shape.sort[0].0, index.keys[0].0) {
@@ -1916,7 +2017,6 @@ const fn whole_sort_scan(shape: &Shape, conj: &'static [Filter], model: &Registr
     if !admissible(index, conj, shape.literals) || is_wildcard_key(index.keys[0].0) {
         return false;
     }
-    let collation_ok = index_collation_ok(index, model);
     let mut k = 0;
     let k_end = index.keys.len();
     while k < k_end {
@@ -1925,20 +2025,35 @@ const fn whole_sort_scan(shape: &Shape, conj: &'static [Filter], model: &Registr
         }
         k += 1;
     }
-    sort_scan(shape, &keys_of(conj, model, index, collation_ok, false), index, collation_ok)
+    let computed;
+    let known = match r {
+        IndexRef::Id => &facts.indexes[MAX_INDEXES],
+        IndexRef::Declared(n) if n < MAX_INDEXES => &facts.indexes[n],
+        IndexRef::Declared(_) => {
+            computed = index_facts(index, model);
+            &computed
+        }
+    };
+    sort_scan(shape, &keys_of(conj, index, known, None), index, known.collation_ok)
 }
 
 /// The indexes of the plan mongod adds for a `$or` beside a conjunction an index bounds
 /// (`{a: v, $or: [{b: w}, {c: x}]}`): each branch's own, or one of `outer` (the indexes the
 /// conjunction bounds) with a later key the branch names, into which mongod pushes the
 /// conjunction's predicate; none when a branch has neither (mongod plans no `$or` then).
-const fn or_candidates(shape: &Shape, conj: &'static [Filter], model: &Registration, outer: u64) -> u64 {
+const fn or_candidates(
+    shape: &Shape,
+    conj: &'static [Filter],
+    model: &Registration,
+    facts: &PlanFacts,
+    outer: u64,
+) -> u64 {
     let Some(branches) = first_or(conj) else { return 0 };
     let mut out = 0;
     let mut b = 0;
     let b_end = branches.len();
     while b < b_end {
-        let found = best_for(shape, branches[b], model);
+        let found = best_for(shape, branches[b], model, facts);
         if found.index.is_some() {
             out |= found.candidates;
         } else {
@@ -1985,6 +2100,11 @@ const EMPTY: Verdict = Verdict {
 
 /// The verdict of mongod's planner on `shape` over `model`'s indexes.
 pub const fn plan(shape: &Shape, model: &Registration) -> Verdict {
+    plan_with(shape, model, &PlanFacts::of(model))
+}
+
+/// [`plan`] with the model's [`PlanFacts`] ([`Planned::FACTS`] in a `query!`).
+pub const fn plan_with(shape: &Shape, model: &Registration, facts: &PlanFacts) -> Verdict {
     let mut v = EMPTY;
     let conj = shape.filter;
     v.broadcast = broadcast(conj, model);
@@ -2046,11 +2166,11 @@ pub const fn plan(shape: &Shape, model: &Registration) -> Verdict {
         }
     }
 
-    let best = best_for(shape, conj, model);
+    let best = best_for(shape, conj, model, facts);
     v.candidates = best.candidates;
     if let Some(r) = best.index {
         // mongod plans the `$or` beside the bounded scans when each branch has an index
-        v.candidates |= or_candidates(shape, conj, model, best.candidates);
+        v.candidates |= or_candidates(shape, conj, model, facts, best.candidates);
         v.index = Some(r);
         v.fit = best.fit;
         v.sort_in_memory = sorted && !best.fit.provides_sort && !best.fit.merge_sort;
@@ -2061,7 +2181,7 @@ pub const fn plan(shape: &Shape, model: &Registration) -> Verdict {
             let mut n = 0;
             while n < count {
                 if let Some(other) = nth(model, n) {
-                    if whole_sort_scan(shape, conj, model, other) {
+                    if whole_sort_scan(shape, conj, model, facts, other) {
                         v.sort_scans |= other.bit();
                     }
                 }
@@ -2081,7 +2201,7 @@ pub const fn plan(shape: &Shape, model: &Registration) -> Verdict {
         let mut provides = true;
         let b_end = branches.len();
         while b < b_end {
-            let found = best_for(shape, branches[b], model);
+            let found = best_for(shape, branches[b], model, facts);
             match found.index {
                 Some(r) => {
                     if b < OR_BRANCHES {
@@ -2614,6 +2734,17 @@ pub const fn enforce(shape: &Shape, model: &Registration) {
     }
 }
 
+/// [`enforce`] on the collection root `M` (named `rust_type` in the message), with its
+/// [`Planned::FACTS`]: what `query!` calls.
+#[track_caller]
+pub const fn enforce_on<M: MongoCollection>(shape: &Shape, rust_type: &'static str) {
+    let model = Registration::of::<M>(rust_type);
+    let v = plan_with(shape, &model, Planned::<M>::FACTS);
+    if let Some(rule) = problem(shape, &v) {
+        refuse(shape, &model, &v, rule);
+    }
+}
+
 /// The panic of [`enforce`], apart: a call's frame holds every local of the callee, and
 /// the message's are many.
 #[track_caller]
@@ -2625,6 +2756,68 @@ const fn refuse(shape: &Shape, model: &Registration, v: &Verdict, rule: Rule) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const FILLER: Index =
+        Index { name: "filler_1", keys: &[("filler", IndexKey::Ascending)], unique: false, ..ID_INDEX };
+    const STATUS: Index = Index {
+        name: "status_1_quantity_1",
+        keys: &[("status", IndexKey::Ascending), ("quantity", IndexKey::Ascending)],
+        ..FILLER
+    };
+    /// As many declared indexes as a model takes (63 and `_id`'s), the one the query needs
+    /// last: past [`PlanFacts`]'s table, its facts are computed in place.
+    static LAST: [Index; 63] = {
+        let mut all = [FILLER; 63];
+        all[62] = STATUS;
+        all
+    };
+    static IN_THE_TABLE: [Index; 2] = [STATUS, FILLER];
+
+    fn registration(indexes: &'static [Index]) -> Registration {
+        Registration {
+            db: "db",
+            collection: "t_order",
+            rust_type: "Order",
+            validation_level: crate::command::ValidationLevel::Strict,
+            validation_action: crate::command::ValidationAction::Error,
+            json_schema: crate::bson::Document::new,
+            timeseries: None,
+            capped: None,
+            collation: None,
+            clustered: None,
+            indexes,
+            shard_key: &[],
+            renames: &[],
+            max_document_size: None,
+            name: "Order",
+            fields: None,
+        }
+    }
+
+    #[test]
+    fn the_last_index_a_model_takes_is_planned_as_the_first() {
+        let shape = Shape {
+            filter: &[Filter::Pred(super::super::shape::Pred { path: "status", op: Op::Eq })],
+            sort: &[("quantity", Direction::Descending)],
+            projection: &[],
+            limit: None,
+            skip: None,
+            name: None,
+            allow: &[],
+            literals: &[],
+            module: "m",
+            file: "f",
+            line: 1,
+        };
+        let past = plan(&shape, &registration(&LAST));
+        let inside = plan(&shape, &registration(&IN_THE_TABLE));
+        assert_eq!(past.index, Some(IndexRef::Declared(62)));
+        assert_eq!(inside.index, Some(IndexRef::Declared(0)));
+        for v in [past, inside] {
+            assert_eq!((v.fit.equality_keys, v.fit.bound_keys, v.fit.provides_sort), (1, 1, true));
+            assert!(!v.sort_in_memory && v.unindexed.is_none());
+        }
+    }
 
     #[test]
     fn rule_named_reads_every_rule_id() {
