@@ -36,6 +36,20 @@ pub struct Reached {
 }
 
 impl Reached {
+    /// What an operator on the elements of the array `self` (`$elemMatch` of values, `@`
+    /// in the operators' names) compares: the items, with the array's fields.
+    const fn elements(&self) -> Reached {
+        Reached {
+            kind: self.item,
+            item: self.item,
+            array: false,
+            fields: self.fields,
+            field: self.field,
+            owner: self.owner,
+            among: None,
+        }
+    }
+
     const fn unlisted() -> Reached {
         Reached {
             kind: BsonKind::Any,
@@ -755,15 +769,7 @@ pub const fn key_facts<M: MongoCollection>(lo: u128, hi: u128) -> KeyFacts {
         Err(_) => return KeyFacts { found: false, class: 0, passes: 0, strings: None },
     };
     let geo = geo_indexed(M::INDEXES, path);
-    let item = Reached {
-        kind: at.item,
-        item: at.item,
-        array: false,
-        fields: at.fields,
-        field: at.field,
-        owner: at.owner,
-        among: None,
-    };
+    let item = at.elements();
     // the literals, as `rules_of` checks them: a key the variants of a tagged enum store as
     // different classes checks each; an enum's, or one with `enum_values`, each string
     let (literals, strings) = match (at.among, at.field) {
@@ -886,15 +892,7 @@ const fn rules_of<M: MongoCollection>(path: &'static str, at: &Reached, ops: &st
                 let op = slice(ops, (start, b));
                 match op.as_bytes()[0] {
                     b'@' => {
-                        let item = Reached {
-                            kind: at.item,
-                            item: at.item,
-                            array: false,
-                            fields: at.fields,
-                            field: at.field,
-                            owner: at.owner,
-                            among: None,
-                        };
+                        let item = at.elements();
                         rule::<M>(path, &item, op.split_at(1).1);
                     }
                     b'=' | b'#' => match (at.among, at.field) {
@@ -919,15 +917,7 @@ const fn rules_of<M: MongoCollection>(path: &'static str, at: &Reached, ops: &st
 #[track_caller]
 pub const fn item_op<M: MongoCollection>(path: &'static str, op: &str) {
     let at = key::<M>(path);
-    let item = Reached {
-        kind: at.item,
-        item: at.item,
-        array: false,
-        fields: at.fields,
-        field: at.field,
-        owner: at.owner,
-        among: None,
-    };
+    let item = at.elements();
     rule::<M>(path, &item, op);
 }
 
