@@ -1398,7 +1398,7 @@ const fn keys_of(conj: &[Filter], index: &Index, known: &IndexFacts, first: Opti
 const MAX_INDEXES: usize = 8;
 
 /// What the planner reads of a model for one index, whatever the query: each key's
-/// [`PathFacts`] and how the index compares strings.
+/// `PathFacts` and how the index compares strings.
 #[derive(Clone, Copy)]
 pub struct IndexFacts {
     keys: [PathFacts; MAX_KEYS],
@@ -1433,7 +1433,7 @@ const fn index_facts(index: &Index, model: &Registration) -> IndexFacts {
 }
 
 /// What the planner reads of a model whatever the query: the [`IndexFacts`] of its
-/// declared indexes (the first [`MAX_INDEXES`]) and of `_id`'s. `query!` takes them from
+/// declared indexes (the first `MAX_INDEXES`) and of `_id`'s. `query!` takes them from
 /// [`Planned::FACTS`], computed once per model and crate, not per query and index.
 pub struct PlanFacts {
     /// The declared indexes' by position, then `_id`'s (at [`MAX_INDEXES`]).

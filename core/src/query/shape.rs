@@ -153,7 +153,7 @@ pub enum Op {
 }
 
 /// One `query!` of the program, as `schema queries` lists it: each query's one `static`, its
-/// shape inside, gathered by the linker into [`MONGO_SCHEMA_QUERIES`].
+/// shape inside, gathered by the linker into `MONGO_SCHEMA_QUERIES`.
 #[derive(Debug, Clone, Copy)]
 pub struct RegisteredQuery {
     /// The model's Rust type, as written in the query.
