@@ -205,7 +205,7 @@ where
 #[diagnostic::on_unimplemented(
     message = "a `{T}` cannot be compared with this key, which stores `EnumVariant`",
     label = "a `{T}` here matches no document",
-    note = "query! compares a value with what the model stores at the key; `EnumVariant` lists the Rust types it takes: the enum (`Status::Paid`, a reference or an `Option` of it) or its variant's string; several values go under `$in` (`{ \"$in\": [Status::Paid, Status::Shipped] }`)"
+    note = "query! compares a value with what the model stores at the key; `EnumVariant` lists the Rust types it takes: the enum (`Status::Paid`, a reference or an `Option` of it) or its variant's string; several values go under `$in` (`{{ \"$in\": [Status::Paid, Status::Shipped] }}`)"
 )]
 pub trait EnumPaths<T: ?Sized> {
     /// The value as serde writes it.
