@@ -69,6 +69,8 @@ struct Cx {
     p: TokenStream,
     bson: TokenStream,
     model: TokenStream,
+    /// The model's tokens as source text, when they print as such (`None`: a `$crate` path).
+    model_text: Option<String>,
     /// Const calls for the check item, each spanned at what it checks.
     checks: Vec<TokenStream>,
     /// One call per key of the filter (`key_ops`: its check, returning the class of its
@@ -83,7 +85,7 @@ struct Cx {
     literals: Vec<Vec<String>>,
     /// `query::Literal`s of the top-level predicates (a partial index's expression is
     /// implied or not by them, as mongod decides with the values).
-    top_literals: Vec<TokenStream>,
+    top_literals: Vec<String>,
     /// How many `$and` / `$or` / `$nor` the filter being read is inside.
     depth: usize,
 }
@@ -108,26 +110,145 @@ fn respan(tokens: &TokenStream, span: Span) -> TokenStream {
         .collect()
 }
 
+/// An expansion written as source text where its tokens carry no span of the user's (each
+/// token `quote!` builds is a call across the proc-macro bridge, run unoptimized in a
+/// debug build; a chunk of text is one call, lexed by rustc), with the user's tokens and
+/// the spanned checks spliced in. Text gets `Span::call_site()`, as `quote!` gives.
+#[derive(Default)]
+struct Out {
+    /// The chunks written in the innermost open group (or at the top), concatenated once
+    /// when it closes: each concatenation is a call that copies what it joins.
+    done: Vec<TokenStream>,
+    text: String,
+    /// The groups opened and not closed: each one's delimiter and the chunks before it.
+    open: Vec<(Delimiter, Vec<TokenStream>)>,
+}
+
+impl Out {
+    /// Source text: every delimiter it opens it closes (groups around spliced tokens are
+    /// [`Out::open`] and [`Out::close`]).
+    fn s(&mut self, text: &str) -> &mut Self {
+        self.text.push_str(text);
+        self
+    }
+
+    /// Tokens as they are.
+    fn t(&mut self, tokens: TokenStream) -> &mut Self {
+        self.flush();
+        self.done.push(tokens);
+        self
+    }
+
+    fn open(&mut self, delimiter: Delimiter) -> &mut Self {
+        self.flush();
+        let before = std::mem::take(&mut self.done);
+        self.open.push((delimiter, before));
+        self
+    }
+
+    fn close(&mut self) -> &mut Self {
+        self.flush();
+        if let Some((delimiter, before)) = self.open.pop() {
+            let inner = std::mem::replace(&mut self.done, before);
+            let group = Group::new(delimiter, inner.into_iter().collect());
+            self.done.push(TokenTree::Group(group).into());
+        }
+        self
+    }
+
+    fn flush(&mut self) {
+        if !self.text.is_empty() {
+            self.done.push(text(&self.text));
+            self.text.clear();
+        }
+    }
+
+    fn finish(mut self) -> TokenStream {
+        self.flush();
+        while !self.open.is_empty() {
+            self.close();
+        }
+        self.done.into_iter().collect()
+    }
+}
+
+/// `__query_rt::Bson::Document(doc)`.
+fn bson_document(doc: TokenStream) -> TokenStream {
+    let mut out = Out::default();
+    out.s("__query_rt::Bson::Document").open(Delimiter::Parenthesis).t(doc).close();
+    out.finish()
+}
+
+/// `__query_rt::Bson::Array(vec![items..])`.
+fn bson_array(items: impl IntoIterator<Item = TokenStream>) -> TokenStream {
+    let mut out = Out::default();
+    out.s("__query_rt::Bson::Array").open(Delimiter::Parenthesis).s("vec!");
+    out.open(Delimiter::Bracket);
+    for item in items {
+        out.t(item).s(",");
+    }
+    out.close().close();
+    out.finish()
+}
+
+/// `__query_rt::Bson::Null`.
+fn bson_null() -> TokenStream {
+    text("__query_rt::Bson::Null")
+}
+
+/// The macro's own source text as tokens (call-site spans). Inside a macro, rustc lexes it:
+/// `proc_macro2`'s `FromStr` would first lex it again with its own lexer, unoptimized, to
+/// catch an error the text (its strings written by `{:?}`) cannot have.
+fn text(source: &str) -> TokenStream {
+    if proc_macro::is_available() {
+        if let Ok(tokens) = source.parse::<proc_macro::TokenStream>() {
+            return tokens.into();
+        }
+    }
+    source.parse().unwrap_or_default()
+}
+
+/// `callee(args)` spanned at `span`, `args` as they are (a value's tokens keep theirs).
+fn call_at(span: Span, callee: &str, args: TokenStream) -> TokenStream {
+    let mut group = Group::new(Delimiter::Parenthesis, args);
+    group.set_span(span);
+    let mut tokens = respan(&text(callee), span);
+    tokens.extend([TokenTree::Group(group)]);
+    tokens
+}
+
 impl Cx {
     /// The runtime's items and the model, spanned at `span`.
     fn at(&self, span: Span) -> (TokenStream, TokenStream) {
         (respan(&self.p, span), respan(&self.model, span))
     }
 
+    /// `before` Model `after` (a check's call), every token spanned at `span`: one text
+    /// when the model's tokens print as source (not a `$crate` path).
+    fn check_at(&self, span: Span, before: &str, after: &str) -> TokenStream {
+        let tokens = match &self.model_text {
+            Some(model) => text(&format!("{before}{model}{after}")),
+            None => {
+                let mut out = Out::default();
+                out.s(before).t(self.model.clone()).s(after);
+                out.finish()
+            }
+        };
+        respan(&tokens, span)
+    }
+
     /// The kind type of the values of the current key (`__V{slot}`, an alias of the
-    /// class its `key_ops` call returns).
-    fn class(&mut self, span: Span) -> TokenStream {
+    /// class its `key_ops` call returns), marked as read.
+    fn class(&mut self) -> String {
         self.used[self.slot] = true;
-        let alias = proc_macro2::Ident::new(&format!("__V{}", self.slot), span);
-        quote!(#alias)
+        format!("__V{}", self.slot)
     }
 
     /// One value compared with `path`: checked by the trait, spanned at the value.
     fn value(&mut self, scope: &Scope, path: &str, value: &[TokenTree]) -> TokenStream {
         let span = first_span(value);
         if is_null(value) {
-            let p = &self.p;
-            return quote!(#p::Bson::Null);
+            return bson_null();
         }
         if brace(value).is_some() || bracket(value).is_some() {
             // a document or an array literal, matched as written
@@ -158,10 +279,8 @@ impl Cx {
                 self.literals[self.slot].push(marker);
             }
         }
-        let kind = self.class(span);
-        let p = respan(&self.p, span);
-        let expr: TokenStream = value.iter().cloned().collect();
-        quote_spanned!(span=> #p::value::<#kind, _>(#expr))
+        let kind = self.class();
+        call_at(span, &format!("__query_rt::value::<{kind}, _>"), value.iter().cloned().collect())
     }
 
     /// Records `value` compared with `path` by `op` when it is an integer, string or
@@ -170,45 +289,34 @@ impl Cx {
         if self.depth > 0 || !matches!(scope, Scope::Root) {
             return;
         }
-        let p = &self.p;
         let int = |lit: &proc_macro2::Literal| match syn::Lit::new(lit.clone()) {
             syn::Lit::Int(n) => n.base10_parse::<i64>().ok(),
             _ => None,
         };
         let value = match value {
             [TokenTree::Literal(lit)] => match syn::Lit::new(lit.clone()) {
-                syn::Lit::Str(text) => {
-                    let text = text.value();
-                    quote!(#p::QueryLiteralValue::Str(#text))
-                }
+                syn::Lit::Str(text) => format!("Str({:?})", text.value()),
                 syn::Lit::Int(_) => match int(lit) {
-                    Some(n) => quote!(#p::QueryLiteralValue::Int(#n)),
+                    Some(n) => format!("Int({n}i64)"),
                     None => return,
                 },
                 _ => return,
             },
             [TokenTree::Punct(minus), TokenTree::Literal(lit)] if minus.as_char() == '-' => match int(lit) {
-                Some(n) => {
-                    let n = -n;
-                    quote!(#p::QueryLiteralValue::Int(#n))
-                }
+                Some(n) => format!("Int({}i64)", -n),
                 None => return,
             },
-            [TokenTree::Ident(b)] if b == "true" || b == "false" => {
-                let b = b == "true";
-                quote!(#p::QueryLiteralValue::Bool(#b))
-            }
+            [TokenTree::Ident(b)] if b == "true" || b == "false" => format!("Bool({b})"),
             _ => return,
         };
-        self.top_literals.push(quote!(#p::QueryLiteral { path: #path, op: #op, value: #value }));
+        self.top_literals.push(format!(
+            "__query_rt::QueryLiteral{{path:{path:?},op:{op:?},value:__query_rt::QueryLiteralValue::{value}}}"
+        ));
     }
 
     fn fixed(&self, kind: &str, value: &[TokenTree]) -> TokenStream {
-        let span = first_span(value);
-        let p = respan(&self.p, span);
-        let kind = proc_macro2::Ident::new(kind, span);
-        let expr: TokenStream = value.iter().cloned().collect();
-        quote_spanned!(span=> #p::value::<#p::kinds::#kind, _>(#expr))
+        let callee = format!("__query_rt::value::<__query_rt::kinds::{kind}, _>");
+        call_at(first_span(value), &callee, value.iter().cloned().collect())
     }
 
     /// A value taken as `bson::bson!` takes it (no check).
@@ -310,15 +418,14 @@ fn bool_literal(value: &[TokenTree]) -> Option<bool> {
 }
 
 /// The document under `root` as `{ let mut d = Document::new(); d.insert(..); d }`.
-fn document(cx: &Cx, inserts: Vec<(String, TokenStream)>) -> TokenStream {
-    let p = &cx.p;
-    let keys = inserts.iter().map(|(k, _)| k);
-    let values = inserts.iter().map(|(_, v)| v);
-    quote!({
-        let mut __d = #p::Document::new();
-        #( __d.insert(#keys, #values); )*
-        __d
-    })
+fn document(inserts: Vec<(String, TokenStream)>) -> TokenStream {
+    let mut out = Out::default();
+    out.open(Delimiter::Brace).s("let mut __d = __query_rt::Document::new();");
+    for (key, value) in inserts {
+        out.s("__d.insert").open(Delimiter::Parenthesis).s(&format!("{key:?},")).t(value).close().s(";");
+    }
+    out.s("__d").close();
+    out.finish()
 }
 
 /// A filter document (the query's, a branch of `$and`/`$or`/`$nor`, an `$elemMatch`'s).
@@ -356,8 +463,7 @@ fn filter(cx: &mut Cx, scope: &Scope, group: &Group) -> syn::Result<(Vec<Node>, 
                         format!("`{key}` needs at least one branch (mongod refuses an empty array)"),
                     ));
                 }
-                let p = &cx.p;
-                inserts.push((key.clone(), quote!(#p::Bson::Array(vec![#(#p::Bson::Document(#docs)),*]))));
+                inserts.push((key.clone(), bson_array(docs.into_iter().map(bson_document))));
                 let flat = key == "$and" && branches.iter().flatten().all(|n| matches!(n, Node::Pred { .. }));
                 match key.as_str() {
                     _ if flat => nodes.extend(branches.into_iter().flatten()),
@@ -373,8 +479,7 @@ fn filter(cx: &mut Cx, scope: &Scope, group: &Group) -> syn::Result<(Vec<Node>, 
                         "`$text` is a top-level operator: it cannot be inside `$elemMatch`",
                     ));
                 }
-                let (p, model) = cx.at(span);
-                cx.checks.push(quote_spanned!(span=> #p::query_check::text::<#model>()));
+                cx.checks.push(cx.check_at(span, "__query_rt::query_check::text::<", ">()"));
                 inserts.push((key, cx.raw(&value)));
                 nodes.push(Node::Text);
             }
@@ -410,35 +515,37 @@ fn filter(cx: &mut Cx, scope: &Scope, group: &Group) -> syn::Result<(Vec<Node>, 
                 });
                 // a separator no operator holds and a literal seldom does
                 let names = names.join("\u{1f}");
-                let (p, model) = cx.at(span);
                 cx.slots[slot] = match scope {
-                    Scope::Root => match key_words(&key, span) {
-                        Some(words) => {
-                            quote_spanned!(span=> #p::query_check::key_ops_at::<#model #words>(#key, #names, #bits))
+                    Scope::Root => match key_words(&key) {
+                        Some(words) => cx.check_at(
+                            span,
+                            "__query_rt::query_check::key_ops_at::<",
+                            &format!("{words}>({key:?}, {names:?}, {bits}u32)"),
+                        ),
+                        None => {
+                            cx.check_at(span, "__query_rt::query_check::key_ops::<", &format!(">({key:?}, {names:?})"))
                         }
-                        None => quote_spanned!(span=> #p::query_check::key_ops::<#model>(#key, #names)),
                     },
-                    Scope::Items(array) => {
-                        quote_spanned!(span=> #p::query_check::elem_key_ops::<#model>(#array, #key, #names))
-                    }
+                    Scope::Items(array) => cx.check_at(
+                        span,
+                        "__query_rt::query_check::elem_key_ops::<",
+                        &format!(">({array:?}, {key:?}, {names:?})"),
+                    ),
                 };
                 nodes.extend(ops.into_iter().map(|op| Node::Pred { path: key.clone(), op }));
                 inserts.push((key, bson));
             }
         }
     }
-    Ok((nodes, document(cx, inserts)))
+    Ok((nodes, document(inserts)))
 }
 
 /// The const generic arguments `, A, B` naming `key` (its bytes as two words) for the
 /// checks that read `Key::<Model, A, B>::FACTS`, the key's facts evaluated once per crate
 /// for each model and key; `None` for a key too long.
-fn key_words(key: &str, span: Span) -> Option<TokenStream> {
+fn key_words(key: &str) -> Option<String> {
     let (lo, hi) = q::key_words(key)?;
-    let (mut lo, mut hi) = (proc_macro2::Literal::u128_unsuffixed(lo), proc_macro2::Literal::u128_unsuffixed(hi));
-    lo.set_span(span);
-    hi.set_span(span);
-    Some(quote_spanned!(span=> , #lo, #hi))
+    Some(format!(", {lo}, {hi}"))
 }
 
 /// The names `key_ops` checks for `op` (`@` before an operator on an array's elements).
@@ -471,9 +578,8 @@ fn check_key(key: &str, span: Span) -> syn::Result<()> {
 
 /// The value of a key: operators, or an equality.
 fn field(cx: &mut Cx, scope: &Scope, path: &str, value: &[TokenTree]) -> syn::Result<(Vec<Op>, TokenStream)> {
-    let p = cx.p.clone();
     if is_null(value) {
-        return Ok((vec![Op::EqNull], quote!(#p::Bson::Null)));
+        return Ok((vec![Op::EqNull], bson_null()));
     }
     if let Some(group) = brace(value) {
         let items = entries(group)?;
@@ -489,8 +595,8 @@ fn field(cx: &mut Cx, scope: &Scope, path: &str, value: &[TokenTree]) -> syn::Re
             ));
         }
         let (ops, inserts) = operators_of(cx, scope, path, &items)?;
-        let doc = document(cx, inserts);
-        return Ok((ops, quote!(#p::Bson::Document(#doc))));
+        let doc = document(inserts);
+        return Ok((ops, bson_document(doc)));
     }
     if bracket(value).is_some() {
         // a whole array, matched exactly
@@ -508,18 +614,17 @@ fn operators_of(
     path: &str,
     items: &[(String, Span, Vec<TokenTree>)],
 ) -> syn::Result<(Vec<Op>, Inserts)> {
-    let p = cx.p.clone();
     let mut ops = Vec::new();
     let mut inserts = Vec::new();
     let options = items.iter().find(|(k, ..)| k == "$options").map(|(_, _, v)| v.clone());
     for (op, op_span, value) in items {
         let (op_kind, bson) = match op.as_str() {
-            "$eq" if is_null(value) => (Op::EqNull, quote!(#p::Bson::Null)),
+            "$eq" if is_null(value) => (Op::EqNull, bson_null()),
             "$eq" => {
                 cx.literal(scope, path, "$eq", value);
                 (Op::Eq, cx.value(scope, path, value))
             }
-            "$ne" if is_null(value) => (Op::Ne, quote!(#p::Bson::Null)),
+            "$ne" if is_null(value) => (Op::Ne, bson_null()),
             "$ne" => (Op::Ne, cx.value(scope, path, value)),
             "$gt" | "$gte" | "$lt" | "$lte" => {
                 let kind = match op.as_str() {
@@ -538,16 +643,13 @@ fn operators_of(
                         let null = parts.iter().any(|v| is_null(v));
                         let values: Vec<TokenStream> = parts
                             .iter()
-                            .map(|v| if is_null(v) { quote!(#p::Bson::Null) } else { cx.value(scope, path, v) })
+                            .map(|v| if is_null(v) { bson_null() } else { cx.value(scope, path, v) })
                             .collect();
-                        (Some(parts.len() as u32), null, quote!(#p::Bson::Array(vec![#(#values),*])))
+                        (Some(parts.len() as u32), null, bson_array(values))
                     }
                     None => {
-                        let span = first_span(value);
-                        let kind = cx.class(span);
-                        let p = respan(&p, span);
-                        let expr: TokenStream = value.iter().cloned().collect();
-                        (None, false, quote_spanned!(span=> #p::values::<#kind, _>(#expr)))
+                        let callee = format!("__query_rt::values::<{}, _>", cx.class());
+                        (None, false, call_at(first_span(value), &callee, value.iter().cloned().collect()))
                     }
                 };
                 let kind = match op.as_str() {
@@ -558,7 +660,7 @@ fn operators_of(
                 (kind, bson)
             }
             "$exists" => match bool_literal(value) {
-                Some(b) => (Op::Exists(b), quote!(#p::Bson::Boolean(#b))),
+                Some(b) => (Op::Exists(b), text(&format!("__query_rt::Bson::Boolean({b})"))),
                 None => return Err(syn::Error::new(*op_span, "`$exists` takes `true` or `false` (written: the index a query can use depends on it)")),
             },
             "$type" => (Op::Type, cx.raw(value)),
@@ -578,7 +680,7 @@ fn operators_of(
                 Some(list) if split_commas(list.stream()).len() == 2 => {
                     let parts = split_commas(list.stream());
                     let (d, r) = (cx.fixed("Count", &parts[0]), cx.fixed("Count", &parts[1]));
-                    (Op::Mod, quote!(#p::Bson::Array(vec![#d, #r])))
+                    (Op::Mod, bson_array([d, r]))
                 }
                 _ => return Err(syn::Error::new(*op_span, "`$mod` takes `[divisor, remainder]`")),
             },
@@ -590,15 +692,15 @@ fn operators_of(
                 if !inner.is_empty() && inner.iter().all(|(k, ..)| k.starts_with('$') && !matches!(k.as_str(), "$and" | "$or" | "$nor")) {
                     let items_scope = scope.clone();
                     let (inner_ops, inner_inserts) = operators_of(cx, &items_scope, path, &inner)?;
-                    let doc = document(cx, inner_inserts);
-                    (Op::ElemMatchValue(inner_ops), quote!(#p::Bson::Document(#doc)))
+                    let doc = document(inner_inserts);
+                    (Op::ElemMatchValue(inner_ops), bson_document(doc))
                 } else {
                     let items_scope = match scope {
                         Scope::Root => Scope::Items(path.to_owned()),
                         Scope::Items(outer) => Scope::Items(format!("{outer}.{path}")),
                     };
                     let (nodes, doc) = filter(cx, &items_scope, group)?;
-                    (Op::ElemMatch(nodes), quote!(#p::Bson::Document(#doc)))
+                    (Op::ElemMatch(nodes), bson_document(doc))
                 }
             }
             "$not" => {
@@ -608,9 +710,9 @@ fn operators_of(
                         return Err(syn::Error::new(*op_span, "`$not` takes operators (`{ \"$gt\": 5 }`) or a regex"));
                     }
                     let (inner_ops, inner_inserts) = operators_of(cx, scope, path, &inner)?;
-                    let doc = document(cx, inner_inserts);
+                    let doc = document(inner_inserts);
                     let first = inner_ops.into_iter().next().unwrap_or(Op::Eq);
-                    (Op::Not(Box::new(first)), quote!(#p::Bson::Document(#doc)))
+                    (Op::Not(Box::new(first)), bson_document(doc))
                 } else {
                     (Op::Not(Box::new(Op::Regex { prefix: false })), cx.fixed("Pattern", value))
                 }
@@ -658,79 +760,103 @@ fn regex_prefix(value: &[TokenTree], options: Option<&[TokenTree]>) -> bool {
     options_ok && chars.next() == Some('^') && chars.next().is_some_and(|c| !".*+?()[]{}|\\$^".contains(c))
 }
 
-fn render_op(p: &TokenStream, op: &Op) -> TokenStream {
-    match op {
-        Op::Eq => quote!(#p::Op::Eq),
-        Op::EqNull => quote!(#p::Op::EqNull),
-        Op::Ne => quote!(#p::Op::Ne),
-        Op::Gt => quote!(#p::Op::Gt),
-        Op::Gte => quote!(#p::Op::Gte),
-        Op::Lt => quote!(#p::Op::Lt),
-        Op::Lte => quote!(#p::Op::Lte),
+/// `op` as `query::Op` source text.
+fn render_op(out: &mut String, op: &Op) {
+    use std::fmt::Write;
+    let name = match op {
+        Op::Eq => "Eq",
+        Op::EqNull => "EqNull",
+        Op::Ne => "Ne",
+        Op::Gt => "Gt",
+        Op::Gte => "Gte",
+        Op::Lt => "Lt",
+        Op::Lte => "Lte",
+        Op::Nin => "Nin",
+        Op::Type => "Type",
+        Op::Size => "Size",
+        Op::All => "All",
+        Op::Mod => "Mod",
+        Op::Near => "Near",
+        Op::GeoWithin => "GeoWithin",
         Op::In { len, null } => {
-            let len = match len {
-                Some(n) => quote!(::core::option::Option::Some(#n)),
-                None => quote!(::core::option::Option::None),
+            let _ = match len {
+                Some(n) => write!(out, "__query_rt::Op::In{{len: ::core::option::Option::Some({n}u32),null:{null}}}"),
+                None => write!(out, "__query_rt::Op::In{{len: ::core::option::Option::None,null:{null}}}"),
             };
-            quote!(#p::Op::In { len: #len, null: #null })
+            return;
         }
-        Op::Nin => quote!(#p::Op::Nin),
-        Op::Exists(b) => quote!(#p::Op::Exists(#b)),
-        Op::Type => quote!(#p::Op::Type),
-        Op::Regex { prefix } => quote!(#p::Op::Regex { prefix: #prefix }),
-        Op::Size => quote!(#p::Op::Size),
-        Op::All => quote!(#p::Op::All),
+        Op::Exists(b) => {
+            let _ = write!(out, "__query_rt::Op::Exists({b})");
+            return;
+        }
+        Op::Regex { prefix } => {
+            let _ = write!(out, "__query_rt::Op::Regex{{prefix:{prefix}}}");
+            return;
+        }
         Op::ElemMatch(nodes) => {
-            let nodes = nodes.iter().map(|n| render_node(p, n));
-            quote!(#p::Op::ElemMatch(&[#(#nodes),*]))
+            out.push_str("__query_rt::Op::ElemMatch(");
+            render_nodes(out, nodes);
+            out.push(')');
+            return;
         }
         Op::ElemMatchValue(ops) => {
-            let ops = ops.iter().map(|o| render_op(p, o));
-            quote!(#p::Op::ElemMatchValue(&[#(#ops),*]))
+            out.push_str("__query_rt::Op::ElemMatchValue(&[");
+            for op in ops {
+                render_op(out, op);
+                out.push(',');
+            }
+            out.push_str("])");
+            return;
         }
-        Op::Mod => quote!(#p::Op::Mod),
         Op::Not(inner) => {
-            let inner = render_op(p, inner);
-            quote!(#p::Op::Not(&#inner))
+            out.push_str("__query_rt::Op::Not(&");
+            render_op(out, inner);
+            out.push(')');
+            return;
         }
-        Op::Near => quote!(#p::Op::Near),
-        Op::GeoWithin => quote!(#p::Op::GeoWithin),
-    }
-}
-
-fn render_pred(p: &TokenStream, path: &str, op: &Op) -> TokenStream {
-    let op = render_op(p, op);
-    quote!(#p::Pred { path: #path, op: #op })
-}
-
-fn render_node(p: &TokenStream, node: &Node) -> TokenStream {
-    let branches = |list: &Vec<Vec<Node>>| {
-        let each = list.iter().map(|b| {
-            let nodes = b.iter().map(|n| render_node(p, n));
-            quote!(&[#(#nodes),*])
-        });
-        quote!(&[#(#each),*])
     };
-    match node {
-        Node::Pred { path, op, .. } => {
-            let pred = render_pred(p, path, op);
-            quote!(#p::Filter::Pred(#pred))
-        }
-        Node::And(list) => {
-            let b = branches(list);
-            quote!(#p::Filter::And(#b))
-        }
-        Node::Or(list) => {
-            let b = branches(list);
-            quote!(#p::Filter::Or(#b))
-        }
-        Node::Nor(list) => {
-            let b = branches(list);
-            quote!(#p::Filter::Nor(#b))
-        }
-        Node::Text => quote!(#p::Filter::Text),
-        Node::Opaque(name) => quote!(#p::Filter::Opaque(#name)),
+    out.push_str("__query_rt::Op::");
+    out.push_str(name);
+}
+
+/// `&[node, ..]` as source text.
+fn render_nodes(out: &mut String, nodes: &[Node]) {
+    out.push_str("&[");
+    for node in nodes {
+        render_node(out, node);
+        out.push(',');
     }
+    out.push(']');
+}
+
+/// `node` as `query::Filter` source text.
+fn render_node(out: &mut String, node: &Node) {
+    use std::fmt::Write;
+    let (variant, list) = match node {
+        Node::Pred { path, op } => {
+            let _ = write!(out, "__query_rt::Filter::Pred(__query_rt::Pred{{path:{path:?},op:");
+            render_op(out, op);
+            out.push_str("})");
+            return;
+        }
+        Node::Text => {
+            out.push_str("__query_rt::Filter::Text");
+            return;
+        }
+        Node::Opaque(name) => {
+            let _ = write!(out, "__query_rt::Filter::Opaque({name:?})");
+            return;
+        }
+        Node::And(list) => ("And", list),
+        Node::Or(list) => ("Or", list),
+        Node::Nor(list) => ("Nor", list),
+    };
+    let _ = write!(out, "__query_rt::Filter::{variant}(&[");
+    for branch in list {
+        render_nodes(out, branch);
+        out.push(',');
+    }
+    out.push_str("])");
 }
 
 /// Checks of the keys inside `$and`/`$or`/`$nor` branches: collected while parsing (each
@@ -773,6 +899,7 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
         p: p.clone(),
         bson: quote!(#krate::bson),
         model: model_tokens.clone(),
+        model_text: Some(model_tokens.to_string()).filter(|m| !m.contains('$')),
         checks: Vec::new(),
         slots: Vec::new(),
         used: Vec::new(),
@@ -823,10 +950,9 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
                         "-1" => false,
                         _ => return Err(syn::Error::new(first_span(&v), "a sort direction is `1` (ascending) or `-1` (descending)")),
                     };
-                    let (p, model) = cx.at(kspan);
-                    cx.checks.push(match key_words(&k, kspan) {
-                        Some(words) => quote_spanned!(kspan=> #p::query_check::sort_at::<#model #words>(#k)),
-                        None => quote_spanned!(kspan=> #p::query_check::sort::<#model>(#k)),
+                    cx.checks.push(match key_words(&k) {
+                        Some(words) => cx.check_at(kspan, "__query_rt::query_check::sort_at::<", &format!("{words}>({k:?})")),
+                        None => cx.check_at(kspan, "__query_rt::query_check::sort::<", &format!(">({k:?})")),
                     });
                     sort.push((k, ascending));
                 }
@@ -843,10 +969,11 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
                             "0" | "false" => false,
                             _ => return Err(syn::Error::new(first_span(&v), "a projection key takes `1` (included) or `0` (excluded)")),
                         };
-                        let (p, model) = cx.at(kspan);
-                        cx.checks.push(match key_words(&k, kspan) {
-                            Some(words) => quote_spanned!(kspan=> #p::query_check::projection_at::<#model #words>(#k)),
-                            None => quote_spanned!(kspan=> #p::query_check::projection::<#model>(#k)),
+                        cx.checks.push(match key_words(&k) {
+                            Some(words) => {
+                                cx.check_at(kspan, "__query_rt::query_check::projection_at::<", &format!("{words}>({k:?})"))
+                            }
+                            None => cx.check_at(kspan, "__query_rt::query_check::projection::<", &format!(">({k:?})")),
                         });
                         projection.push((k, included));
                     }
@@ -895,100 +1022,107 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
         }
     }
 
-    let model = &cx.model;
+    let model = cx.model.clone();
     let written: String = model_tokens.to_string().chars().filter(|c| !c.is_whitespace()).collect();
-    let filter_nodes = nodes.iter().map(|n| render_node(&p, n));
-    let top_literals = std::mem::take(&mut cx.top_literals);
-    let sort_items = sort.iter().map(|(k, asc)| match asc {
-        true => quote!((#k, #p::Direction::Ascending)),
-        false => quote!((#k, #p::Direction::Descending)),
-    });
-    let (projection_items, typed) = match &typed_projection {
+    let mut shape = String::from("filter:");
+    render_nodes(&mut shape, &nodes);
+    shape.push_str(",sort:&[");
+    for (key, ascending) in &sort {
+        let direction = if *ascending { "Ascending" } else { "Descending" };
+        shape.push_str(&format!("({key:?},__query_rt::Direction::{direction}),"));
+    }
+    shape.push_str("],projection:");
+    let typed = match &typed_projection {
         Some(ty) => {
             let span = ty.clone().into_iter().next().map_or_else(Span::call_site, |t| t.span());
             let (sp, smodel) = cx.at(span);
             let sty = respan(ty, span);
             cx.checks.push(quote_spanned!(span=> #sp::query_check::typed_projection::<#smodel, #sty>()));
-            (
-                quote!(&__PROJECTION),
-                quote! {
-                    const __PROJECTION_LEN: usize = #p::query_check::projection_len::<#ty>();
-                    static __PROJECTION: [(&str, bool); __PROJECTION_LEN] = #p::query_check::projection_keys::<#ty, __PROJECTION_LEN>();
-                },
-            )
+            shape.push_str("&__PROJECTION");
+            quote! {
+                const __PROJECTION_LEN: usize = #p::query_check::projection_len::<#ty>();
+                static __PROJECTION: [(&str, bool); __PROJECTION_LEN] = #p::query_check::projection_keys::<#ty, __PROJECTION_LEN>();
+            }
         }
         None => {
-            let items = projection.iter().map(|(k, inc)| quote!((#k, #inc)));
-            (quote!(&[#(#items),*]), TokenStream::new())
+            shape.push_str("&[");
+            for (key, included) in &projection {
+                shape.push_str(&format!("({key:?},{included}),"));
+            }
+            shape.push(']');
+            TokenStream::new()
         }
     };
-    let option_u64 = |v: Option<u64>| match v {
-        Some(n) => quote!(::core::option::Option::Some(#n)),
-        None => quote!(::core::option::Option::None),
+    let option = |v: Option<String>| match v {
+        Some(v) => format!("::core::option::Option::Some({v})"),
+        None => "::core::option::Option::None".to_owned(),
     };
-    let (limit, skip) = (option_u64(limit), option_u64(skip));
-    let name = match name {
-        Some(n) => quote!(::core::option::Option::Some(#n)),
-        None => quote!(::core::option::Option::None),
-    };
-    let allow_items = allow.iter().map(|(rule, reason)| quote!((#rule, #reason)));
-    let checks = &cx.checks;
-    let (slots, count) = (&cx.slots, cx.slots.len());
-    let aliases = cx.used.iter().enumerate().filter(|(_, used)| **used).map(|(i, _)| {
-        let alias = proc_macro2::Ident::new(&format!("__V{i}"), Span::call_site());
-        quote!(type #alias = <#p::Class<{ __K[#i] }> as #p::Kind>::Is;)
-    });
+    shape.push_str(&format!(
+        ",limit: {},skip: {},name: {},allow:&[",
+        option(limit.map(|n| format!("{n}u64"))),
+        option(skip.map(|n| format!("{n}u64"))),
+        option(name.map(|n| format!("{n:?}"))),
+    ));
+    for (rule, reason) in &allow {
+        shape.push_str(&format!("({rule:?},{reason:?}),"));
+    }
+    shape.push_str("],literals:&[");
+    for literal in std::mem::take(&mut cx.top_literals) {
+        shape.push_str(&literal);
+        shape.push(',');
+    }
+    shape.push_str("],module: ::core::module_path!(),file: ::core::file!(),line: ::core::line!()");
+    let count = cx.slots.len();
     let driver = match crate::policy::driver() {
-        Some(driver) => {
-            let driver = proc_macro2::Ident::new(&driver, Span::call_site());
-            quote!((::#driver::options::FindOptions, ::#driver::options::CountOptions))
-        }
-        None => quote!(()),
+        Some(driver) => format!("(::{driver}::options::FindOptions,::{driver}::options::CountOptions)"),
+        None => "()".to_owned(),
     };
-    let call = Span::call_site();
-    // generic over the model: the planner reads the model's index facts from
-    // `Planned::<Model>::FACTS`, evaluated once per model and crate, not per query
-    let enforce = quote_spanned!(call=> #p::query_enforce_on::<#model>(&__QUERY.shape, #written));
-    Ok(quote! {{
-        use #krate::__private as __query_rt;
-        #typed
-        // the query's one static: its shape, and its registration for `schema queries` (a
-        // `linkme` element, gathered by the linker; `inventory` cost three items a query)
-        #p::MONGO_SCHEMA_QUERIES! {
-            #![linkme_macro = #p::MONGO_SCHEMA_QUERIES]
-            static __QUERY: #p::RegisteredQuery = #p::RegisteredQuery {
-                rust_type: #written,
-                model: #p::Registration::of::<#model>,
-                shape: #p::QueryShape {
-                    filter: &[#(#filter_nodes),*],
-                    sort: &[#(#sort_items),*],
-                    projection: #projection_items,
-                    limit: #limit,
-                    skip: #skip,
-                    name: #name,
-                    allow: &[#(#allow_items),*],
-                    literals: &[#(#top_literals),*],
-                    module: ::core::module_path!(),
-                    file: ::core::file!(),
-                    line: ::core::line!(),
-                },
-            };
-        }
-        const __K: [u8; #count] = {
-            #(#checks;)*
-            [#(#slots),*]
-        };
-        // Planned apart, after the checks: a query whose key, operator or literal is wrong
-        // fails in `__K` and is not planned (its error is the only one shown), and one whose
-        // value has a wrong type keeps that error (E0277 needs `__K`'s classes).
-        const _: () = {
-            let _checked: [u8; #count] = __K;
-            #enforce;
-        };
-        #(#aliases)*
-        #p::Query::<#driver>::__new(&__QUERY.shape, #filter_doc)
-    }})
+
+    let mut out = Out::default();
+    out.open(Delimiter::Brace).s("use ").t(krate).s("::__private as __query_rt;").t(typed);
+    // the query's one static: its shape, and its registration for `schema queries`, an
+    // element of `linkme`'s slice: on ELF targets the section is named here (what linkme's
+    // element macro writes, without its `macro_rules` passes over the whole item); elsewhere
+    // a copy goes through the slice's section macro
+    out.s(&format!(
+        "#[cfg_attr({ELF},used,unsafe(link_section={SECTION:?}))] static __QUERY:__query_rt::RegisteredQuery=__query_rt::RegisteredQuery"
+    ));
+    out.open(Delimiter::Brace)
+        .s(&format!("rust_type:{written:?},model:__query_rt::Registration::of::<"))
+        .t(model.clone());
+    out.s(">,shape:__query_rt::QueryShape").open(Delimiter::Brace).s(&shape).close().close().s(";");
+    out.s(&format!(
+        "#[cfg(not({ELF}))] __query_rt::MONGO_SCHEMA_QUERIES!{{#![linkme_macro=__query_rt::MONGO_SCHEMA_QUERIES] static __QUERY_ELEMENT:__query_rt::RegisteredQuery=__QUERY;}}"
+    ));
+    out.s(&format!("const __K:[u8;{count}usize]=")).open(Delimiter::Brace);
+    for check in std::mem::take(&mut cx.checks) {
+        out.t(check).s(";");
+    }
+    out.open(Delimiter::Bracket);
+    for slot in std::mem::take(&mut cx.slots) {
+        out.t(slot).s(",");
+    }
+    out.close().close().s(";");
+    // Planned apart, after the checks: a query whose key, operator or literal is wrong
+    // fails in `__K` and is not planned (its error is the only one shown), and one whose
+    // value has a wrong type keeps that error (E0277 needs `__K`'s classes). Generic over
+    // the model: the planner reads the model's index facts from `Planned::<Model>::FACTS`,
+    // evaluated once per model and crate, not per query.
+    out.s("const _:()=").open(Delimiter::Brace);
+    out.s(&format!("let _checked:[u8;{count}usize]=__K;__query_rt::query_enforce_on::<")).t(model);
+    out.s(&format!(">(&__QUERY.shape,{written:?});")).close().s(";");
+    for (i, _) in cx.used.iter().enumerate().filter(|(_, used)| **used) {
+        out.s(&format!("type __V{i}=<__query_rt::Class<{{__K[{i}usize]}}> as __query_rt::Kind>::Is;"));
+    }
+    out.s(&format!("__query_rt::Query::<{driver}>::__new")).open(Delimiter::Parenthesis);
+    out.s("&__QUERY.shape,").t(filter_doc).close().close();
+    Ok(out.finish())
 }
+
+/// The targets whose linker gathers a section by its name (`__start_`/`__stop_` symbols),
+/// as `linkme` lists them, and the section its slice `MONGO_SCHEMA_QUERIES` reads there.
+const ELF: &str = r#"any(target_os="none",target_os="linux",target_os="android",target_os="fuchsia",target_os="psp")"#;
+const SECTION: &str = "linkme_MONGO_SCHEMA_QUERIES";
 
 /// `allow(rule, reason = "..")`.
 fn waiver(group: &Group) -> syn::Result<(String, String)> {
