@@ -1081,15 +1081,12 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
     let mut out = Out::default();
     out.open(Delimiter::Brace).s("use ").t(krate).s("::__private as __query_rt;").t(typed);
     // the query's one static: its shape, and its registration for `schema queries`, an
-    // element of `linkme`'s slice: on ELF targets the section is named here (what linkme's
-    // element macro writes, without its `macro_rules` passes over the whole item); elsewhere
-    // a copy goes through the slice's section macro
-    out.s(&format!(
-        "#[cfg_attr({ELF},used,unsafe(link_section={SECTION:?}))] static __QUERY:__query_rt::RegisteredQuery=__query_rt::RegisteredQuery"
-    ));
-    out.open(Delimiter::Brace)
-        .s(&format!("rust_type:{written:?},model:__query_rt::Registration::of::<"))
-        .t(model.clone());
+    // element of `linkme`'s slice. On ELF targets the section is named here (what linkme's
+    // element macro writes, without its `macro_rules` passes over the whole item);
+    // elsewhere a copy goes through the slice's section macro (cfg-stripped here).
+    out.s(&format!("#[cfg_attr({ELF},used,unsafe(link_section={SECTION:?}))]"));
+    out.s("static __QUERY:__query_rt::RegisteredQuery=__query_rt::RegisteredQuery").open(Delimiter::Brace);
+    out.s(&format!("rust_type:{written:?},model:__query_rt::Registration::of::<")).t(model.clone());
     out.s(">,shape:__query_rt::QueryShape").open(Delimiter::Brace).s(&shape).close().close().s(";");
     out.s(&format!(
         "#[cfg(not({ELF}))] __query_rt::MONGO_SCHEMA_QUERIES!{{#![linkme_macro=__query_rt::MONGO_SCHEMA_QUERIES] static __QUERY_ELEMENT:__query_rt::RegisteredQuery=__QUERY;}}"

@@ -738,7 +738,11 @@ fn every_query_registers_itself_with_its_model() {
     let found: Vec<_> =
         mongo_schema::query::registered_queries().filter(|r| r.shape.name == Some("paid orders")).collect();
     assert_eq!(found.len(), 1);
-    assert!(std::ptr::eq(&found[0].shape, q.shape()));
+    // the query's own static where the linker gathers a section by name (ELF); a copy of it
+    // elsewhere, registered through linkme's section macro
+    if cfg!(any(target_os = "linux", target_os = "android", target_os = "fuchsia")) {
+        assert!(std::ptr::eq(&found[0].shape, q.shape()));
+    }
     assert_eq!(found[0].rust_type, "QueryOrder");
     let model = (found[0].model)(found[0].rust_type);
     assert_eq!((model.db, model.collection), ("db_test_query", "t_query_order"));
