@@ -76,6 +76,9 @@ struct Cx {
     /// One call per key of the filter (`key_ops`: its check, returning the class of its
     /// values), in the query's constant array `__K`.
     slots: Vec<TokenStream>,
+    /// Each slot's class as the key's memoized facts give it (`Key::<Model, A, B>::FACTS`),
+    /// where the key has them: its alias reads them, not `__K`.
+    facts: Vec<Option<String>>,
     /// The slots whose class a value reads (each gets a type alias `__V{slot}`).
     used: Vec<bool>,
     /// The slot of the key whose value is being read.
@@ -499,6 +502,7 @@ fn filter(cx: &mut Cx, scope: &Scope, group: &Group) -> syn::Result<(Vec<Node>, 
                 check_key(&key, span)?;
                 let slot = cx.slots.len();
                 cx.slots.push(TokenStream::new());
+                cx.facts.push(None);
                 cx.used.push(false);
                 cx.literals.push(Vec::new());
                 let outer = std::mem::replace(&mut cx.slot, slot);
@@ -517,11 +521,17 @@ fn filter(cx: &mut Cx, scope: &Scope, group: &Group) -> syn::Result<(Vec<Node>, 
                 let names = names.join("\u{1f}");
                 cx.slots[slot] = match scope {
                     Scope::Root => match key_words(&key) {
-                        Some(words) => cx.check_at(
-                            span,
-                            "__query_rt::query_check::key_ops_at::<",
-                            &format!("{words}>({key:?}, {names:?}, {bits}u32)"),
-                        ),
+                        Some(words) => {
+                            cx.facts[slot] = cx
+                                .model_text
+                                .as_ref()
+                                .map(|model| format!("__query_rt::query_check::Key::<{model}{words}>::FACTS.class"));
+                            cx.check_at(
+                                span,
+                                "__query_rt::query_check::key_ops_at::<",
+                                &format!("{words}>({key:?}, {names:?}, {bits}u32)"),
+                            )
+                        }
                         None => {
                             cx.check_at(span, "__query_rt::query_check::key_ops::<", &format!(">({key:?}, {names:?})"))
                         }
@@ -902,6 +912,7 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
         model_text: Some(model_tokens.to_string()).filter(|m| !m.contains('$')),
         checks: Vec::new(),
         slots: Vec::new(),
+        facts: Vec::new(),
         used: Vec::new(),
         slot: 0,
         literals: Vec::new(),
@@ -1091,25 +1102,26 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
     out.s(&format!(
         "#[cfg(not({ELF}))] __query_rt::MONGO_SCHEMA_QUERIES!{{#![linkme_macro=__query_rt::MONGO_SCHEMA_QUERIES] static __QUERY_ELEMENT:__query_rt::RegisteredQuery=__QUERY;}}"
     ));
+    // The checks, then the planner, in one constant: a query whose key, operator or
+    // literal is wrong fails before it is planned (its error is the only one shown). The
+    // values' aliases read each key's class from its memoized facts, not from `__K`, so a
+    // value of a wrong type keeps its error (E0277) whatever the planner says, and `__K` is
+    // evaluated once (a type's constant is evaluated apart from the crate's constants).
+    // Generic over the model: the planner reads the model's index facts from
+    // `Planned::<Model>::FACTS`, evaluated once per model and crate, not per query.
     out.s(&format!("const __K:[u8;{count}usize]=")).open(Delimiter::Brace);
     for check in std::mem::take(&mut cx.checks) {
         out.t(check).s(";");
     }
-    out.open(Delimiter::Bracket);
+    out.s("let __k=").open(Delimiter::Bracket);
     for slot in std::mem::take(&mut cx.slots) {
         out.t(slot).s(",");
     }
-    out.close().close().s(";");
-    // Planned apart, after the checks: a query whose key, operator or literal is wrong
-    // fails in `__K` and is not planned (its error is the only one shown), and one whose
-    // value has a wrong type keeps that error (E0277 needs `__K`'s classes). Generic over
-    // the model: the planner reads the model's index facts from `Planned::<Model>::FACTS`,
-    // evaluated once per model and crate, not per query.
-    out.s("const _:()=").open(Delimiter::Brace);
-    out.s(&format!("let _checked:[u8;{count}usize]=__K;__query_rt::query_enforce_on::<")).t(model);
-    out.s(&format!(">(&__QUERY.shape,{written:?});")).close().s(";");
+    out.close().s(";__query_rt::query_enforce_on::<").t(model);
+    out.s(&format!(">(&__QUERY.shape,{written:?});__k")).close().s(";");
     for (i, _) in cx.used.iter().enumerate().filter(|(_, used)| **used) {
-        out.s(&format!("type __V{i}=<__query_rt::Class<{{__K[{i}usize]}}> as __query_rt::Kind>::Is;"));
+        let class = cx.facts[i].take().unwrap_or_else(|| format!("__K[{i}usize]"));
+        out.s(&format!("type __V{i}=<__query_rt::Class<{{{class}}}> as __query_rt::Kind>::Is;"));
     }
     out.s(&format!("__query_rt::Query::<{driver}>::__new")).open(Delimiter::Parenthesis);
     out.s("&__QUERY.shape,").t(filter_doc).close().close();
