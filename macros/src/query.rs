@@ -1035,54 +1035,60 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
 
     let model = cx.model.clone();
     let written: String = model_tokens.to_string().chars().filter(|c| !c.is_whitespace()).collect();
-    let mut shape = String::from("filter:");
-    render_nodes(&mut shape, &nodes);
-    shape.push_str(",sort:&[");
-    for (key, ascending) in &sort {
-        let direction = if *ascending { "Ascending" } else { "Descending" };
-        shape.push_str(&format!("({key:?},__query_rt::Direction::{direction}),"));
+    // an empty slice is a constant of the runtime's, not `&[]`: in a static each borrowed
+    // array is a promoted constant of its own to build, check and evaluate
+    let slice = |shape: &mut String, field: &str, items: Vec<String>, empty: &str| {
+        if items.is_empty() {
+            shape.push_str(&format!("{field}:__query_rt::{empty},"));
+        } else {
+            shape.push_str(&format!("{field}:&[{}],", items.join(",")));
+        }
+    };
+    let mut shape = String::new();
+    if nodes.is_empty() {
+        shape.push_str("filter:__query_rt::NO_FILTER,");
+    } else {
+        shape.push_str("filter:");
+        render_nodes(&mut shape, &nodes);
+        shape.push(',');
     }
-    shape.push_str("],projection:");
+    let sort_items = sort.iter().map(|(key, ascending)| {
+        let direction = if *ascending { "Ascending" } else { "Descending" };
+        format!("({key:?},__query_rt::Direction::{direction})")
+    });
+    slice(&mut shape, "sort", sort_items.collect(), "NO_SORT");
     let typed = match &typed_projection {
         Some(ty) => {
             let span = ty.clone().into_iter().next().map_or_else(Span::call_site, |t| t.span());
             let (sp, smodel) = cx.at(span);
             let sty = respan(ty, span);
             cx.checks.push(quote_spanned!(span=> #sp::query_check::typed_projection::<#smodel, #sty>()));
-            shape.push_str("&__PROJECTION");
+            shape.push_str("projection:&__PROJECTION,");
             quote! {
                 const __PROJECTION_LEN: usize = #p::query_check::projection_len::<#ty>();
                 static __PROJECTION: [(&str, bool); __PROJECTION_LEN] = #p::query_check::projection_keys::<#ty, __PROJECTION_LEN>();
             }
         }
         None => {
-            shape.push_str("&[");
-            for (key, included) in &projection {
-                shape.push_str(&format!("({key:?},{included}),"));
-            }
-            shape.push(']');
+            let items = projection.iter().map(|(key, included)| format!("({key:?},{included})"));
+            slice(&mut shape, "projection", items.collect(), "NO_PROJECTION");
             TokenStream::new()
         }
     };
-    let option = |v: Option<String>| match v {
+    let option = |v: Option<String>, none: &str| match v {
         Some(v) => format!("::core::option::Option::Some({v})"),
-        None => "::core::option::Option::None".to_owned(),
+        None => format!("__query_rt::{none}"),
     };
     shape.push_str(&format!(
-        ",limit: {},skip: {},name: {},allow:&[",
-        option(limit.map(|n| format!("{n}u64"))),
-        option(skip.map(|n| format!("{n}u64"))),
-        option(name.map(|n| format!("{n:?}"))),
+        "limit: {},skip: {},name: {},",
+        option(limit.map(|n| format!("{n}u64")), "NO_COUNT"),
+        option(skip.map(|n| format!("{n}u64")), "NO_COUNT"),
+        option(name.map(|n| format!("{n:?}")), "NO_NAME"),
     ));
-    for (rule, reason) in &allow {
-        shape.push_str(&format!("({rule:?},{reason:?}),"));
-    }
-    shape.push_str("],literals:&[");
-    for literal in std::mem::take(&mut cx.top_literals) {
-        shape.push_str(&literal);
-        shape.push(',');
-    }
-    shape.push_str("],module: ::core::module_path!(),file: ::core::file!(),line: ::core::line!()");
+    let allow_items = allow.iter().map(|(rule, reason)| format!("({rule:?},{reason:?})"));
+    slice(&mut shape, "allow", allow_items.collect(), "NO_ALLOW");
+    slice(&mut shape, "literals", std::mem::take(&mut cx.top_literals), "NO_LITERALS");
+    shape.push_str("module: ::core::module_path!(),file: ::core::file!(),line: ::core::line!()");
     let count = cx.slots.len();
     let driver = match crate::policy::driver() {
         Some(driver) => format!("(::{driver}::options::FindOptions,::{driver}::options::CountOptions)"),

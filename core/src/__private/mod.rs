@@ -19,6 +19,23 @@ pub use crate::query::{
     plan::enforce_on as query_enforce_on, Direction, Filter, Literal as QueryLiteral,
     LiteralValue as QueryLiteralValue, Op, Pred, Query, RegisteredQuery, Shape as QueryShape,
 };
+
+// A query's static names these where a field is empty: `&[]` or `None` written in a static
+// is a promoted constant or an operand of its own to build and check, a path is not.
+/// An empty filter.
+pub const NO_FILTER: &[Filter] = &[];
+/// No sort.
+pub const NO_SORT: &[(&str, Direction)] = &[];
+/// No projection.
+pub const NO_PROJECTION: &[(&str, bool)] = &[];
+/// No waiver.
+pub const NO_ALLOW: &[(&str, &str)] = &[];
+/// No literal.
+pub const NO_LITERALS: &[QueryLiteral] = &[];
+/// No `limit` or `skip`.
+pub const NO_COUNT: Option<u64> = None;
+/// No `name`.
+pub const NO_NAME: Option<&str> = None;
 pub use crate::schema::{
     BsonKind, FieldFacts, Keyword, KeywordLit as Lit, KeywordNum as Num, MongoSchema, SchemaFacts, Shape,
 };
