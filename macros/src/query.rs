@@ -521,14 +521,13 @@ fn filter(cx: &mut Cx, scope: &Scope, group: &Group) -> syn::Result<(Vec<Node>, 
                 let names = names.join("\u{1f}");
                 cx.slots[slot] = match scope {
                     Scope::Root => match key_words(&key) {
-                        Some(words) => {
-                            cx.facts[slot] = cx
-                                .model_text
-                                .as_ref()
-                                .map(|model| format!("__query_rt::query_check::Key::<{model}{words}>::FACTS.class"));
+                        Some((one, words)) => {
+                            cx.facts[slot] = cx.model_text.as_ref().map(|model| {
+                                format!("__query_rt::query_check::Key{one}::<{model}{words}>::FACTS.class")
+                            });
                             cx.check_at(
                                 span,
-                                "__query_rt::query_check::key_ops_at::<",
+                                &format!("__query_rt::query_check::key_ops_at{one}::<"),
                                 &format!("{words}>({key:?}, {names:?}, {bits}u32)"),
                             )
                         }
@@ -553,9 +552,12 @@ fn filter(cx: &mut Cx, scope: &Scope, group: &Group) -> syn::Result<(Vec<Node>, 
 /// The const generic arguments `, A, B` naming `key` (its bytes as two words) for the
 /// checks that read `Key::<Model, A, B>::FACTS`, the key's facts evaluated once per crate
 /// for each model and key; `None` for a key too long.
-fn key_words(key: &str) -> Option<String> {
-    let (lo, hi) = q::key_words(key)?;
-    Some(format!(", {lo}, {hi}"))
+fn key_words(key: &str) -> Option<(&'static str, String)> {
+    match q::key_words(key)? {
+        // a key of at most 16 bytes: one word, one const argument fewer (`Key1`)
+        (lo, 0) => Some(("1", format!(", {lo}"))),
+        (lo, hi) => Some(("", format!(", {lo}, {hi}"))),
+    }
 }
 
 /// The names `key_ops` checks for `op` (`@` before an operator on an array's elements).
@@ -962,7 +964,9 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
                         _ => return Err(syn::Error::new(first_span(&v), "a sort direction is `1` (ascending) or `-1` (descending)")),
                     };
                     cx.checks.push(match key_words(&k) {
-                        Some(words) => cx.check_at(kspan, "__query_rt::query_check::sort_at::<", &format!("{words}>({k:?})")),
+                        Some((one, words)) => {
+                            cx.check_at(kspan, &format!("__query_rt::query_check::sort_at{one}::<"), &format!("{words}>({k:?})"))
+                        }
                         None => cx.check_at(kspan, "__query_rt::query_check::sort::<", &format!(">({k:?})")),
                     });
                     sort.push((k, ascending));
@@ -981,9 +985,11 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
                             _ => return Err(syn::Error::new(first_span(&v), "a projection key takes `1` (included) or `0` (excluded)")),
                         };
                         cx.checks.push(match key_words(&k) {
-                            Some(words) => {
-                                cx.check_at(kspan, "__query_rt::query_check::projection_at::<", &format!("{words}>({k:?})"))
-                            }
+                            Some((one, words)) => cx.check_at(
+                                kspan,
+                                &format!("__query_rt::query_check::projection_at{one}::<"),
+                                &format!("{words}>({k:?})"),
+                            ),
                             None => cx.check_at(kspan, "__query_rt::query_check::projection::<", &format!(">({k:?})")),
                         });
                         projection.push((k, included));

@@ -755,6 +755,15 @@ impl<M: MongoCollection, const A: u128, const B: u128> Key<M, A, B> {
     pub const FACTS: KeyFacts = key_facts::<M>(A, B);
 }
 
+/// [`Key`] of a key of at most 16 bytes, its second word zero and left out: each const
+/// generic argument a query writes is a constant of its own for rustc to lower and evaluate.
+pub struct Key1<M, const A: u128>(core::marker::PhantomData<M>);
+
+impl<M: MongoCollection, const A: u128> Key1<M, A> {
+    /// The key's facts.
+    pub const FACTS: KeyFacts = key_facts::<M>(A, 0);
+}
+
 /// [`Key::FACTS`] of the key whose words are `lo`, `hi`: the walk of [`key`] without its
 /// panics, and each operator's verdict.
 pub const fn key_facts<M: MongoCollection>(lo: u128, hi: u128) -> KeyFacts {
@@ -828,6 +837,22 @@ pub const fn key_ops_at<M: MongoCollection, const A: u128, const B: u128>(
     if facts.found && bits & !facts.passes == 0 {
         return facts.class;
     }
+    not_passed::<M>(facts, path, ops, bits)
+}
+
+/// [`key_ops_at`] for a key of at most 16 bytes ([`Key1`]).
+#[track_caller]
+pub const fn key_ops_at1<M: MongoCollection, const A: u128>(path: &'static str, ops: &str, bits: u32) -> u8 {
+    let facts = Key1::<M, A>::FACTS;
+    if facts.found && bits & !facts.passes == 0 {
+        return facts.class;
+    }
+    not_passed::<M>(facts, path, ops, bits)
+}
+
+/// What is left of [`key_ops_at`] when the bits do not all pass at once.
+#[track_caller]
+const fn not_passed<M: MongoCollection>(facts: KeyFacts, path: &'static str, ops: &str, bits: u32) -> u8 {
     match passed(facts, ops, bits) {
         Some(class) => class,
         None => key_ops::<M>(path, ops),
@@ -877,6 +902,22 @@ pub const fn sort_at<M: MongoCollection, const A: u128, const B: u128>(path: &'s
 #[track_caller]
 pub const fn projection_at<M: MongoCollection, const A: u128, const B: u128>(path: &'static str) {
     if !Key::<M, A, B>::FACTS.found {
+        projection::<M>(path);
+    }
+}
+
+/// [`sort_at`] for a key of at most 16 bytes ([`Key1`]).
+#[track_caller]
+pub const fn sort_at1<M: MongoCollection, const A: u128>(path: &'static str) {
+    if !Key1::<M, A>::FACTS.found {
+        sort::<M>(path);
+    }
+}
+
+/// [`projection_at`] for a key of at most 16 bytes ([`Key1`]).
+#[track_caller]
+pub const fn projection_at1<M: MongoCollection, const A: u128>(path: &'static str) {
+    if !Key1::<M, A>::FACTS.found {
         projection::<M>(path);
     }
 }
