@@ -1121,7 +1121,11 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
     // evaluated once (a type's constant is evaluated apart from the crate's constants).
     // Generic over the model: the planner reads the model's index facts from
     // `Planned::<Model>::FACTS`, evaluated once per model and crate, not per query.
-    out.s(&format!("const __K:[u8;{count}usize]=")).open(Delimiter::Brace);
+    // `__K` holds the classes only when an alias reads them there (a key without memoized
+    // facts): an array type's length is one more constant to evaluate
+    let keep = cx.used.iter().zip(&cx.facts).any(|(used, facts)| *used && facts.is_none());
+    let ty = if keep { format!("[u8;{count}usize]") } else { "()".to_owned() };
+    out.s(&format!("const __K:{ty}=")).open(Delimiter::Brace);
     for check in std::mem::take(&mut cx.checks) {
         out.t(check).s(";");
     }
@@ -1130,7 +1134,8 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
         out.t(slot).s(",");
     }
     out.close().s(";__query_rt::query_enforce_on::<").t(model);
-    out.s(&format!(">(&__QUERY.shape,{written:?});__k")).close().s(";");
+    out.s(&format!(">(&__QUERY.shape,{written:?});"));
+    out.s(if keep { "__k" } else { "let _=__k;" }).close().s(";");
     for (i, _) in cx.used.iter().enumerate().filter(|(_, used)| **used) {
         let class = cx.facts[i].take().unwrap_or_else(|| format!("__K[{i}usize]"));
         out.s(&format!("type __V{i}=<__query_rt::Class<{{{class}}}> as __query_rt::Kind>::Is;"));
