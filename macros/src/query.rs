@@ -1129,13 +1129,16 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
     for check in std::mem::take(&mut cx.checks) {
         out.t(check).s(";");
     }
-    out.s("let __k=").open(Delimiter::Bracket);
-    for slot in std::mem::take(&mut cx.slots) {
-        out.t(slot).s(",");
+    if count > 0 {
+        out.s("let __k=").open(Delimiter::Bracket);
+        for slot in std::mem::take(&mut cx.slots) {
+            out.t(slot).s(",");
+        }
+        out.close().s(";");
     }
-    out.close().s(";__query_rt::query_enforce_on::<").t(model);
+    out.s("__query_rt::query_enforce_on::<").t(model);
     out.s(&format!(">(&__QUERY.shape,{written:?});"));
-    out.s(if keep { "__k" } else { "let _=__k;" }).close().s(";");
+    out.s(if keep { "__k" } else { "" }).close().s(";");
     for (i, _) in cx.used.iter().enumerate().filter(|(_, used)| **used) {
         let class = cx.facts[i].take().unwrap_or_else(|| format!("__K[{i}usize]"));
         out.s(&format!("type __V{i}=<__query_rt::Class<{{{class}}}> as __query_rt::Kind>::Is;"));
