@@ -2975,6 +2975,51 @@ mod tests {
         }
     }
 
+    /// `enforce_on` skips the plan when `all_waived`: on a filter no index bounds, sorted in
+    /// memory and not naming the shard key (every rule breaks unless waived), the skip is
+    /// taken exactly when the plan's verdict has no problem, over every waiver, sort, limit
+    /// and shard key.
+    #[test]
+    fn the_plan_is_skipped_exactly_when_no_verdict_can_refuse() {
+        let sharded = Registration { shard_key: &[("customerId", IndexKey::Ascending)], ..registration(&IN_THE_TABLE) };
+        let mut skipped = 0;
+        for model in [registration(&IN_THE_TABLE), sharded] {
+            for waivers_bits in 0..8u8 {
+                let allow: Vec<(&'static str, &'static str)> = Rule::ALL
+                    .iter()
+                    .filter(|r| waivers_bits & (1 << **r as u8) != 0)
+                    .map(|r| (r.id(), "test"))
+                    .collect();
+                for (sort, limit) in [(false, None), (true, None), (true, Some(10))] {
+                    let shape = Shape {
+                        filter: &[Filter::Pred(super::super::shape::Pred { path: "title", op: Op::Eq })],
+                        sort: if sort { &[("quantity", Direction::Descending)] } else { &[] },
+                        projection: &[],
+                        limit,
+                        skip: None,
+                        name: None,
+                        allow: Vec::leak(allow.clone()),
+                        literals: &[],
+                        module: "m",
+                        file: "f",
+                        line: 1,
+                    };
+                    let w = waivers(&shape);
+                    assert_eq!(w, waivers_bits);
+                    let refused = problem(&shape, &plan(&shape, &model));
+                    assert_eq!(
+                        all_waived(&shape, &model, w),
+                        refused.is_none(),
+                        "{allow:?} {sort} {limit:?} {refused:?}"
+                    );
+                    skipped += usize::from(refused.is_none());
+                }
+            }
+        }
+        // both outcomes are reached
+        assert!(skipped > 0 && skipped < 48, "{skipped}");
+    }
+
     #[test]
     fn rule_named_reads_every_rule_id() {
         for rule in Rule::ALL {
