@@ -200,7 +200,7 @@ impl Verdict {
     /// Whether `rule` applies (before waivers).
     pub const fn breaks(&self, rule: Rule) -> bool {
         match rule {
-            Rule::Unindexed => self.unindexed.is_some(),
+            Rule::Unindexed => matches!(self.unindexed, Some(_)),
             Rule::SortInMemory => self.sort_in_memory,
             Rule::Broadcast => self.broadcast,
         }
@@ -208,7 +208,7 @@ impl Verdict {
 
     /// The winning plan is `FETCH`-free.
     pub const fn covered(&self) -> bool {
-        self.index.is_some() && !self.or && self.fit.covered && !self.id_hack
+        matches!(self.index, Some(_)) && !self.or && self.fit.covered && !self.id_hack
     }
 }
 
@@ -1019,7 +1019,7 @@ const fn implies_doc(conj: &[Filter], lits: &[Literal], text: &'static [u8], at:
                     i += 1;
                 }
             }
-        } else if !key.is_empty() && key[0] == b'$' {
+        } else if !matches!(key, []) && key[0] == b'$' {
             return false;
         } else if operator_doc(text, value) {
             let mut i = skip_ws(text, value) + 1;
@@ -1291,7 +1291,7 @@ const fn fit_named(
         k += 1;
     }
     if !out.usable {
-        if shape.sort.is_empty() {
+        if matches!(shape.sort, []) {
             // no sort: no walk for one (`sort_scan`'s first test), nothing more to learn
             return out;
         }
@@ -1362,7 +1362,7 @@ const fn sorts_by_any(shape: &Shape, index: &Index, n: usize) -> bool {
 /// Walking the whole index in order provides the sort.
 const fn sort_scan(shape: &Shape, keys: &Keys, index: &Index, collation_ok: bool) -> bool {
     // mongod walks an index whole for a sort only with the query's collation, whatever the keys
-    if shape.sort.is_empty() || index.sparse || index.hidden || !collation_ok {
+    if matches!(shape.sort, []) || index.sparse || index.hidden || !collation_ok {
         return false;
     }
     // a btree index (or a hashed one's prefix) only
@@ -1443,8 +1443,8 @@ const fn index_facts(index: &Index, model: &Registration) -> IndexFacts {
         keys: [NO_FACTS; MAX_KEYS],
         collation_ok: index_collation_ok(index, model),
         simple_strings: simple_strings(index, model),
-        empty: index.keys.is_empty(),
-        wildcard: !index.keys.is_empty() && is_wildcard_key(index.keys[0].0),
+        empty: matches!(index.keys, []),
+        wildcard: !matches!(index.keys, []) && is_wildcard_key(index.keys[0].0),
         text: has_kind(index, IndexKey::Text),
     };
     let mut k = 0;
@@ -1589,7 +1589,7 @@ const fn point_key(keys: &Keys, k: usize) -> bool {
 }
 
 const fn provides_sort(shape: &Shape, keys: &Keys, index: &Index, from: usize, collation_ok: bool) -> bool {
-    if shape.sort.is_empty() {
+    if matches!(shape.sort, []) {
         return false;
     }
     provides_sort_keys(shape, keys, index, from, collation_ok)
@@ -1666,7 +1666,7 @@ const fn covers(
     sort_provided: bool,
 ) -> bool {
     let projection = shape.projection;
-    if projection.is_empty() {
+    if matches!(projection, []) {
         return false;
     }
     let mut id_excluded = false;
@@ -1923,7 +1923,7 @@ const fn fit_wildcard_in(
                         && use_of(conj, path).bits & MATCH_MISSING == 0
                         && wildcard_projects_only(shape, pred.path)
                         && only_path(conj, pred.path)
-                        && (shape.sort.is_empty() || (shape.sort.len() == 1 && str_eq(shape.sort[0].0, pred.path)))
+                        && (matches!(shape.sort, []) || (shape.sort.len() == 1 && str_eq(shape.sort[0].0, pred.path)))
                     {
                         out.covered = true;
                     }
@@ -1956,7 +1956,7 @@ const fn each_index(model: &Registration) -> usize {
 const fn nth(model: &Registration, n: usize) -> Option<IndexRef> {
     if n < model.indexes.len() {
         Some(IndexRef::Declared(n))
-    } else if model.clustered.is_none() {
+    } else if matches!(model.clustered, None) {
         Some(IndexRef::Id)
     } else {
         None
@@ -1995,31 +1995,78 @@ struct Best {
     sort_scan_fit: Fit,
 }
 
-const fn best_for(shape: &Shape, conj: &'static [Filter], model: &Registration, facts: &PlanFacts) -> Best {
+/// `firsts`: the conjunction's [`Scan::firsts`] ([`FIRSTS_ANY`] when not scanned).
+const fn best_for(
+    shape: &Shape,
+    conj: &'static [Filter],
+    model: &Registration,
+    facts: &PlanFacts,
+    firsts: u64,
+) -> Best {
+    // `nth`, `IndexRef::index`, `bit`, `fit_conj` and `first_use` written out: this loop
+    // runs for every index of every query, and each call is a frame in const evaluation
     let mut out =
         Best { index: None, fit: NO_FIT, candidates: 0, sort_scans: 0, first_sort_scan: None, sort_scan_fit: NO_FIT };
-    let count = each_index(model);
+    let declared = model.indexes.len();
+    let count = if matches!(model.clustered, None) { declared + 1 } else { declared };
+    let sorted_first = match shape.sort {
+        [(path, _), ..] => Some(path.as_bytes()),
+        [] => None,
+    };
+    let mut best_index: &Index = &ID_INDEX;
     let mut n = 0;
     while n < count {
-        if let Some(r) = nth(model, n) {
-            let f = fit_conj(shape, conj, model, facts, r);
-            if f.usable {
-                out.candidates |= r.bit();
-                let replace = match out.index {
-                    None => true,
-                    Some(current) => better(f, r.index(model), out.fit, current.index(model)),
+        let (r, bit) = if n < declared { (IndexRef::Declared(n), 1u64 << n) } else { (IndexRef::Id, 1u64 << 63) };
+        let (index, known) = if n >= declared {
+            (&ID_INDEX, &facts.indexes[MAX_INDEXES])
+        } else if n < MAX_INDEXES {
+            (&model.indexes[n], &facts.indexes[n])
+        } else {
+            (&model.indexes[n], &facts.indexes[MAX_INDEXES])
+        };
+        let f = if n < declared && n >= MAX_INDEXES {
+            fit_computed(shape, conj, model, n)
+        } else if known.empty {
+            NO_FIT
+        } else if known.wildcard {
+            fit_named(shape, conj, model, index, known, Use { bits: 0, points: 1 })
+        } else {
+            // what the filter asks of the first key; an index neither the filter nor the
+            // sort names fits nothing
+            let key = index.keys[0].0.as_bytes();
+            let maybe = match key {
+                [byte, ..] => firsts & (1 << (*byte % 64)) != 0,
+                [] => true,
+            };
+            let first = if maybe { use_of(conj, key) } else { Use { bits: 0, points: 1 } };
+            let named = first.bits != 0
+                || match sorted_first {
+                    Some(path) => bytes_eq(path, key),
+                    None => false,
                 };
-                if replace {
-                    out.index = Some(r);
-                    out.fit = f;
-                }
+            if named {
+                fit_named(shape, conj, model, index, known, first)
+            } else {
+                NO_FIT
             }
-            if f.sort_scan {
-                out.sort_scans |= r.bit();
-                if out.first_sort_scan.is_none() {
-                    out.first_sort_scan = Some(r);
-                    out.sort_scan_fit = f;
-                }
+        };
+        if f.usable {
+            out.candidates |= bit;
+            let replace = match out.index {
+                None => true,
+                Some(_) => better(f, index, out.fit, best_index),
+            };
+            if replace {
+                out.index = Some(r);
+                out.fit = f;
+                best_index = index;
+            }
+        }
+        if f.sort_scan {
+            out.sort_scans |= bit;
+            if matches!(out.first_sort_scan, None) {
+                out.first_sort_scan = Some(r);
+                out.sort_scan_fit = f;
             }
         }
         n += 1;
@@ -2038,7 +2085,7 @@ const fn whole_sort_scan(
 ) -> bool {
     let index = r.index(model);
     // the walk provides the sort only from the index's first key (nothing bounds a key)
-    if index.keys.is_empty() || shape.sort.is_empty() || !str_eq(shape.sort[0].0, index.keys[0].0) {
+    if matches!(index.keys, []) || matches!(shape.sort, []) || !str_eq(shape.sort[0].0, index.keys[0].0) {
         return false;
     }
     if !admissible(index, conj, shape.literals) || is_wildcard_key(index.keys[0].0) {
@@ -2080,8 +2127,8 @@ const fn or_candidates(
     let mut b = 0;
     let b_end = branches.len();
     while b < b_end {
-        let found = best_for(shape, branches[b], model, facts);
-        if found.index.is_some() {
+        let found = best_for(shape, branches[b], model, facts, FIRSTS_ANY);
+        if matches!(found.index, Some(_)) {
             out |= found.candidates;
         } else {
             let mut pushed = 0;
@@ -2142,17 +2189,29 @@ struct Scan {
     or: Option<&'static [&'static [Filter]]>,
     /// [`has_preds`]
     preds: bool,
+    /// The first bytes of the top level's predicates' paths (bit `byte % 64`), every bit
+    /// when a predicate hides under an `$and` or a `$or` of one branch: an index whose
+    /// first key's first byte is not among them takes none of them ([`FIRSTS_ANY`]).
+    firsts: u64,
 }
 
+/// [`Scan::firsts`] when the paths are not known: every first key may be named.
+const FIRSTS_ANY: u64 = u64::MAX;
+
 const fn scan(conj: &'static [Filter]) -> Scan {
-    let mut out = Scan { text: false, near: None, or: None, preds: false };
+    let mut out = Scan { text: false, near: None, or: None, preds: false, firsts: 0 };
     let mut i = 0;
     let i_end = conj.len();
     while i < i_end {
         match &conj[i] {
             Filter::Pred(pred) => {
                 out.preds = true;
-                if out.near.is_none() {
+                // (an `$elemMatch`'s keys are below its path: the same first byte)
+                out.firsts |= match pred.path.as_bytes() {
+                    [first, ..] => 1 << (*first % 64),
+                    [] => FIRSTS_ANY,
+                };
+                if matches!(out.near, None) {
                     if let Op::Near = pred.op {
                         out.near = Some(pred.path);
                     }
@@ -2164,17 +2223,21 @@ const fn scan(conj: &'static [Filter]) -> Scan {
             }
             Filter::And(_) => {
                 // rare: the walks that look inside
+                out.firsts = FIRSTS_ANY;
                 let one = core::slice::from_ref(&conj[i]);
                 out.text = out.text || has_text(one);
                 out.preds = out.preds || has_preds(one);
             }
             Filter::Or(branches) => {
                 if branches.len() > 1 {
-                    if out.or.is_none() {
+                    if matches!(out.or, None) {
                         out.or = Some(branches);
                     }
-                } else if branches.len() == 1 && !out.preds {
-                    out.preds = has_preds(branches[0]);
+                } else if branches.len() == 1 {
+                    out.firsts = FIRSTS_ANY;
+                    if !out.preds {
+                        out.preds = has_preds(branches[0]);
+                    }
                 }
             }
             _ => {}
@@ -2186,7 +2249,7 @@ const fn scan(conj: &'static [Filter]) -> Scan {
 
 /// [`plan_with`] for `$text` and `$near`, which need their index whatever else the filter says.
 const fn plan_special(shape: &Shape, model: &Registration, scan: &Scan, mut v: Verdict) -> Verdict {
-    let sorted = !shape.sort.is_empty();
+    let sorted = !matches!(shape.sort, []);
     if scan.text {
         let mut i = 0;
         let i_end = model.indexes.len();
@@ -2244,13 +2307,13 @@ const fn plan_or(
     best: &Best,
     v: &mut Verdict,
 ) -> bool {
-    let sorted = !shape.sort.is_empty();
+    let sorted = !matches!(shape.sort, []);
     let mut all = true;
     let mut b = 0;
     let mut provides = true;
     let b_end = branches.len();
     while b < b_end {
-        let found = best_for(shape, branches[b], model, facts);
+        let found = best_for(shape, branches[b], model, facts, FIRSTS_ANY);
         match found.index {
             Some(r) => {
                 if b < OR_BRANCHES {
@@ -2305,18 +2368,18 @@ const fn sort_scans(shape: &Shape, conj: &'static [Filter], model: &Registration
 pub const fn plan_with(shape: &Shape, model: &Registration, facts: &PlanFacts) -> Verdict {
     let mut v = EMPTY;
     let conj = shape.filter;
-    if !model.shard_key.is_empty() {
+    if !matches!(model.shard_key, []) {
         v.broadcast = broadcast(conj, model);
     }
-    let sorted = !shape.sort.is_empty();
+    let sorted = !matches!(shape.sort, []);
     let scan = scan(conj);
 
     // `$text` and `$near` need their index, whatever else the filter says
-    if scan.text || scan.near.is_some() {
+    if scan.text || matches!(scan.near, Some(_)) {
         return plan_special(shape, model, &scan, v);
     }
     // `{_id: value}` alone
-    if conj.len() == 1 && shape.skip.is_none() && model.clustered.is_none() {
+    if conj.len() == 1 && matches!(shape.skip, None) && matches!(model.clustered, None) {
         if let Filter::Pred(pred) = &conj[0] {
             if str_eq(pred.path, "_id") && matches!(pred.op, Op::Eq) {
                 v.index = Some(IndexRef::Id);
@@ -2328,11 +2391,11 @@ pub const fn plan_with(shape: &Shape, model: &Registration, facts: &PlanFacts) -
         }
     }
 
-    let best = best_for(shape, conj, model, facts);
+    let best = best_for(shape, conj, model, facts, scan.firsts);
     v.candidates = best.candidates;
     if let Some(r) = best.index {
         // mongod plans the `$or` beside the bounded scans when each branch has an index
-        if scan.or.is_some() {
+        if matches!(scan.or, Some(_)) {
             v.candidates |= or_candidates(shape, conj, model, facts, best.candidates);
         }
         v.index = Some(r);
@@ -2357,20 +2420,20 @@ pub const fn plan_with(shape: &Shape, model: &Registration, facts: &PlanFacts) -
     }
 
     // no index bounds the filter: an index providing the sort is walked whole
-    v.no_filter = !scan.preds && scan.or.is_none();
+    v.no_filter = !scan.preds && matches!(scan.or, None);
     if let Some(r) = best.first_sort_scan {
         v.index = Some(r);
         v.sort_scans = best.sort_scans;
         v.whole_index = true;
         v.fit = best.sort_scan_fit;
         v.fit.provides_sort = true;
-        if !v.no_filter && v.unindexed.is_none() {
+        if !v.no_filter && matches!(v.unindexed, None) {
             v.unindexed = Some(Unindexed::WholeIndex);
         }
         return v;
     }
     v.sort_in_memory = sorted;
-    if !v.no_filter && v.unindexed.is_none() {
+    if !v.no_filter && matches!(v.unindexed, None) {
         v.unindexed = Some(Unindexed::CollectionScan);
     }
     if v.no_filter {
@@ -2393,7 +2456,7 @@ const fn has_kind(index: &Index, kind: IndexKey) -> bool {
 
 /// The model is sharded and the filter's equalities do not name the shard key's first key.
 const fn broadcast(conj: &'static [Filter], model: &Registration) -> bool {
-    if model.shard_key.is_empty() {
+    if matches!(model.shard_key, []) {
         return false;
     }
     let first = model.shard_key[0].0.as_bytes();
@@ -2410,7 +2473,7 @@ const fn broadcast(conj: &'static [Filter], model: &Registration) -> bool {
             }
             b += 1;
         }
-        return branches.is_empty();
+        return matches!(branches, []);
     }
     true
 }
@@ -2511,7 +2574,7 @@ const fn is_keyword(name: &str) -> bool {
 
 const fn is_ident(name: &str) -> bool {
     let b = name.as_bytes();
-    if b.is_empty() || b[0].is_ascii_digit() {
+    if matches!(b, []) || b[0].is_ascii_digit() {
         return false;
     }
     let mut i = 0;
@@ -2856,9 +2919,9 @@ const fn waivers(shape: &Shape) -> u8 {
 /// [`problem`] with the query's [`waivers`].
 const fn problem_waiving(shape: &Shape, v: &Verdict, waived: u8) -> Option<Rule> {
     // `Rule::ALL`'s order, written out: no call a rule
-    if v.unindexed.is_some() && waived & (1 << Rule::Unindexed as u8) == 0 {
+    if matches!(v.unindexed, Some(_)) && waived & (1 << Rule::Unindexed as u8) == 0 {
         Some(Rule::Unindexed)
-    } else if v.sort_in_memory && shape.limit.is_none() && waived & (1 << Rule::SortInMemory as u8) == 0 {
+    } else if v.sort_in_memory && matches!(shape.limit, None) && waived & (1 << Rule::SortInMemory as u8) == 0 {
         Some(Rule::SortInMemory)
     } else if v.broadcast && waived & (1 << Rule::Broadcast as u8) == 0 {
         Some(Rule::Broadcast)
@@ -2872,8 +2935,8 @@ const fn problem_waiving(shape: &Shape, v: &Verdict, waived: u8) -> Option<Rule>
 /// `query_broadcast` on a sharded model), so [`enforce_on`] needs no plan.
 const fn all_waived(shape: &Shape, model: &Registration, waived: u8) -> bool {
     waived & (1 << Rule::Unindexed as u8) != 0
-        && (shape.sort.is_empty() || shape.limit.is_some() || waived & (1 << Rule::SortInMemory as u8) != 0)
-        && (model.shard_key.is_empty() || waived & (1 << Rule::Broadcast as u8) != 0)
+        && (matches!(shape.sort, []) || matches!(shape.limit, Some(_)) || waived & (1 << Rule::SortInMemory as u8) != 0)
+        && (matches!(model.shard_key, []) || waived & (1 << Rule::Broadcast as u8) != 0)
 }
 
 /// Fails the build (a `const` panic naming the rule, what is wrong and the fix) when the
@@ -3030,3 +3093,4 @@ mod tests {
         assert_eq!(rule_named(""), None);
     }
 }
+
