@@ -219,6 +219,12 @@ impl Verdict {
 
 /// `a == b`.
 const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    // the first bytes by a pattern (no call), before the lengths (a call each)
+    if let ([x, ..], [y, ..]) = (a, b) {
+        if *x != *y {
+            return false;
+        }
+    }
     let n = a.len();
     if n != b.len() {
         return false;
@@ -235,7 +241,13 @@ const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
 
 /// `a == b`.
 const fn str_eq(a: &str, b: &str) -> bool {
-    bytes_eq(a.as_bytes(), b.as_bytes())
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if let ([x, ..], [y, ..]) = (a, b) {
+        if *x != *y {
+            return false;
+        }
+    }
+    bytes_eq(a, b)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1273,7 +1285,7 @@ const fn fit_named(
                 } else {
                     bits & (EQ | IN | ALL) != 0
                 };
-            let point = point_key(&keys, k);
+            let point = keys.points & (1 << k) != 0;
             if bits != 0 && (point || bits & !(EQ | EQ_NULL | IN | ALL) == 0 || values) {
                 let n = if point || bits & (EQ | ALL) != 0 {
                     1
@@ -1300,6 +1312,7 @@ const fn fit_named(
         let mut unbounded = keys;
         unbounded.found = [Use { bits: 0, points: 1 }; MAX_KEYS];
         unbounded.bits = [0; MAX_KEYS];
+        unbounded.points = 0;
         out.sort_scan = sort_scan(shape, &unbounded, index, collation_ok);
         // mongod tests the filter on the fetched documents of a walk
         out.covered = out.sort_scan && !has_preds(conj) && covers(shape, conj, &keys, model, index, true);
@@ -1396,12 +1409,15 @@ struct Keys {
     found: [Use; MAX_KEYS],
     /// The predicates the key takes ([`usable`]); none when not `bounded`.
     bits: [u32; MAX_KEYS],
+    /// The keys bound to one value, a bit each ([`point_key`], read once a key).
+    points: u32,
 }
 
 /// The keys' facts of `index` (from the model's [`PlanFacts`]) and, when bounded (`first`:
 /// what `conj` asks of the first key, [`first_use`]), what `conj` asks of each key.
 const fn keys_of(conj: &[Filter], index: &Index, known: &IndexFacts, first: Option<Use>) -> Keys {
-    let mut out = Keys { facts: known.keys, found: [Use { bits: 0, points: 1 }; MAX_KEYS], bits: [0; MAX_KEYS] };
+    let mut out =
+        Keys { facts: known.keys, found: [Use { bits: 0, points: 1 }; MAX_KEYS], bits: [0; MAX_KEYS], points: 0 };
     let Some(first) = first else { return out };
     let (collation_ok, simple, sparse) = (known.collation_ok, known.simple_strings, index.sparse);
     let mut k = 0;
@@ -1410,6 +1426,9 @@ const fn keys_of(conj: &[Filter], index: &Index, known: &IndexFacts, first: Opti
         let (path, kind) = index.keys[k];
         out.found[k] = if k == 0 { first } else { use_of(conj, path.as_bytes()) };
         out.bits[k] = usable(out.found[k], kind, false, sparse, out.facts[k], collation_ok, simple);
+        if out.bits[k] != 0 && point_key(&out, k) {
+            out.points |= 1 << k;
+        }
         k += 1;
     }
     out
@@ -1501,10 +1520,11 @@ impl<M: MongoCollection> Planned<M> {
 
 /// The position of `path` among the index's keys.
 const fn key_at(index: &Index, path: &str) -> Option<usize> {
+    let path = path.as_bytes();
     let mut k = 0;
     let k_end = index.keys.len();
     while k < k_end && k < MAX_KEYS {
-        if str_eq(index.keys[k].0, path) {
+        if bytes_eq(index.keys[k].0.as_bytes(), path) {
             return Some(k);
         }
         k += 1;
@@ -1608,8 +1628,9 @@ const fn provides_sort_keys(shape: &Shape, facts: &Keys, index: &Index, from: us
         let (spath, dir) = shape.sort[s];
         // a sort key bound to one value by the index is left out; an array's key bound to a
         // value still sorts by its other elements
-        if let Some(j) = key_at(index, spath) {
-            if point_key(facts, j) {
+        let found = key_at(index, spath);
+        if let Some(j) = found {
+            if facts.points & (1 << j) != 0 {
                 if facts.facts[j].multikey {
                     return false;
                 }
@@ -1618,14 +1639,20 @@ const fn provides_sort_keys(shape: &Shape, facts: &Keys, index: &Index, from: us
             }
         }
         let k_end = keys.len();
-        while k < k_end && k < MAX_KEYS && point_key(facts, k) {
+        while k < k_end && k < MAX_KEYS && facts.points & (1 << k) != 0 {
             k += 1;
         }
         if k >= keys.len() || k >= MAX_KEYS {
             return false;
         }
         let (kpath, kind) = keys[k];
-        if !str_eq(kpath, spath) {
+        // `key_at` found the sort key's first position: key `k` is it there, and elsewhere
+        // only as a repeated key
+        let same = match found {
+            Some(j) => j == k || str_eq(kpath, spath),
+            None => false,
+        };
+        if !same {
             return false;
         }
         // with another collation than the query's, the index sorts strings otherwise: its
