@@ -1234,7 +1234,8 @@ const fn fit_named(
     first: Use,
 ) -> Fit {
     let mut out = NO_FIT;
-    if !admissible(index, conj, shape.literals) {
+    // `admissible` written out: no call for an index neither hidden nor partial
+    if index.hidden || (matches!(index.partial, Some(_)) && !admissible(index, conj, shape.literals)) {
         return out;
     }
     let collation_ok = known.collation_ok;
@@ -1319,7 +1320,9 @@ const fn fit_named(
         return out;
     }
     // the sort
-    out.provides_sort = provides_sort(shape, &keys, index, 0, collation_ok);
+    // (`provides_sort`'s test of the sort written out: a query without one makes no call)
+    let sorted = !matches!(shape.sort, []);
+    out.provides_sort = sorted && provides_sort_keys(shape, &keys, index, 0, collation_ok);
     // one scan per value of the leading keys, merged: the sort starts after them, and no
     // array's key follows them (its keys repeat a document in each scan)
     if !out.provides_sort && exploded_keys > 0 && points_product <= 200 {
@@ -1334,9 +1337,12 @@ const fn fit_named(
         // on `{s: 1, q: 1, r: 1}` merges for `{r: 1}`, sorts `{q: 1, r: 1}` in memory)
         out.merge_sort = !later_array
             && !sorts_by_any(shape, index, exploded_keys)
-            && provides_sort(shape, &keys, index, exploded_keys, collation_ok);
+            && sorted
+            && provides_sort_keys(shape, &keys, index, exploded_keys, collation_ok);
     }
-    out.covered = covers(shape, conj, &keys, model, index, out.provides_sort || out.merge_sort);
+    // (`covers`' test of the projection written out)
+    out.covered = !matches!(shape.projection, [])
+        && covers(shape, conj, &keys, model, index, out.provides_sort || out.merge_sort);
     out
 }
 
@@ -1606,13 +1612,6 @@ const fn point_key(keys: &Keys, k: usize) -> bool {
     }
     // (`null` with a value's predicate is nothing)
     bits & EQ_NULL == 0 && (bits & (EQ | ALL) != 0 || (bits & IN != 0 && keys.found[k].bits & IN_NULL == 0 && one_in))
-}
-
-const fn provides_sort(shape: &Shape, keys: &Keys, index: &Index, from: usize, collation_ok: bool) -> bool {
-    if matches!(shape.sort, []) {
-        return false;
-    }
-    provides_sort_keys(shape, keys, index, from, collation_ok)
 }
 
 /// The sort, its point-bound keys left out, is a prefix of the keys from `from` (point-bound
