@@ -2934,9 +2934,23 @@ pub const fn problem(shape: &Shape, v: &Verdict) -> Option<Rule> {
 /// (`query_unindexed` always may; `query_sort_in_memory` with a sort and no `limit`;
 /// `query_broadcast` on a sharded model), so [`enforce_on`] needs no plan.
 const fn all_waived(shape: &Shape, model: &Registration) -> bool {
-    waived(shape, Rule::Unindexed)
-        && (matches!(shape.sort, []) || matches!(shape.limit, Some(_)) || waived(shape, Rule::SortInMemory))
-        && (matches!(model.shard_key, []) || waived(shape, Rule::Broadcast))
+    // one walk of the waivers, each id compared (a call chain in const evaluation) only
+    // with the one rule its seventh byte names, and only while that rule may still apply
+    let mut unindexed = false;
+    let mut sort = matches!(shape.sort, []) || matches!(shape.limit, Some(_));
+    let mut broadcast = matches!(model.shard_key, []);
+    let mut rest = shape.allow;
+    while let [(id, _), tail @ ..] = rest {
+        let id = id.as_bytes();
+        match id {
+            [_, _, _, _, _, _, b'u', ..] => unindexed = unindexed || matches!(id, b"query_unindexed"),
+            [_, _, _, _, _, _, b's', ..] => sort = sort || matches!(id, b"query_sort_in_memory"),
+            [_, _, _, _, _, _, b'b', ..] => broadcast = broadcast || matches!(id, b"query_broadcast"),
+            _ => {}
+        }
+        rest = tail;
+    }
+    unindexed && sort && broadcast
 }
 
 /// Fails the build (a `const` panic naming the rule, what is wrong and the fix) when the
@@ -2955,6 +2969,33 @@ pub const fn enforce(shape: &Shape, model: &Registration) {
 pub const fn enforce_on<M: MongoCollection>(shape: &Shape, rust_type: &'static str) {
     let model = Planned::<M>::MODEL;
     if all_waived(shape, model) {
+        return;
+    }
+    let v = plan_with(shape, model, Planned::<M>::FACTS);
+    if let Some(rule) = problem(shape, &v) {
+        refuse(shape, &Registration::of::<M>(rust_type), &v, rule);
+    }
+}
+
+/// [`all_waived`] with the rules waived as bits (`1 << rule as u8` each).
+const fn all_waived_bits(shape: &Shape, model: &Registration, waived: u8) -> bool {
+    let mut needed = 1 << Rule::Unindexed as u8;
+    if !matches!(shape.sort, []) && matches!(shape.limit, None) {
+        needed |= 1 << Rule::SortInMemory as u8;
+    }
+    if !matches!(model.shard_key, []) {
+        needed |= 1 << Rule::Broadcast as u8;
+    }
+    waived & needed == needed
+}
+
+/// [`enforce_on`] with the rules `shape.allow` waives as bits (`1 << rule as u8` each),
+/// which `query!` knows as it writes them: the plan is skipped, as by [`enforce_on`], when
+/// every rule that may apply is waived, without reading the waivers' ids.
+#[track_caller]
+pub const fn enforce_on_waiving<M: MongoCollection>(shape: &Shape, rust_type: &'static str, waived: u8) {
+    let model = Planned::<M>::MODEL;
+    if all_waived_bits(shape, model, waived) {
         return;
     }
     let v = plan_with(shape, model, Planned::<M>::FACTS);
@@ -3069,6 +3110,8 @@ mod tests {
                     for rule in Rule::ALL {
                         assert_eq!(waived(&shape, rule), waivers_bits & (1 << rule as u8) != 0);
                     }
+                    // `enforce_on_waiving`'s skip, from the bits `query!` passes
+                    assert_eq!(all_waived_bits(&shape, &model, waivers_bits), all_waived(&shape, &model));
                     let refused = problem(&shape, &plan(&shape, &model));
                     assert_eq!(all_waived(&shape, &model), refused.is_none(), "{allow:?} {sort} {limit:?} {refused:?}");
                     skipped += usize::from(refused.is_none());
