@@ -30,6 +30,11 @@
 //! is taken as implied by a predicate with the same operator on that key (the query's value
 //! is assumed to lie inside it), and a `$in` of unknown length as one of at most 200 values.
 
+// `matches!(x, None)`, `matches!(s, [])` over `x.is_none()`, `s.is_empty()`: in const
+// evaluation each method is a call (a frame), each pattern one statement, and `query!`
+// evaluates this module for every query.
+#![allow(clippy::redundant_pattern_matching)]
+
 use super::shape::{Direction, Filter, Literal, LiteralValue, Op, Shape};
 use crate::command::{Collation, Index, MongoCollection, Registration};
 use crate::schema::{BsonKind, FieldFacts, Shape as Container};
@@ -200,7 +205,7 @@ impl Verdict {
     /// Whether `rule` applies (before waivers).
     pub const fn breaks(&self, rule: Rule) -> bool {
         match rule {
-            Rule::Unindexed => self.unindexed.is_some(),
+            Rule::Unindexed => matches!(self.unindexed, Some(_)),
             Rule::SortInMemory => self.sort_in_memory,
             Rule::Broadcast => self.broadcast,
         }
@@ -208,7 +213,7 @@ impl Verdict {
 
     /// The winning plan is `FETCH`-free.
     pub const fn covered(&self) -> bool {
-        self.index.is_some() && !self.or && self.fit.covered && !self.id_hack
+        matches!(self.index, Some(_)) && !self.or && self.fit.covered && !self.id_hack
     }
 }
 
@@ -219,6 +224,12 @@ impl Verdict {
 
 /// `a == b`.
 const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    // the first bytes by a pattern (no call), before the lengths (a call each)
+    if let ([x, ..], [y, ..]) = (a, b) {
+        if *x != *y {
+            return false;
+        }
+    }
     let n = a.len();
     if n != b.len() {
         return false;
@@ -235,7 +246,13 @@ const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
 
 /// `a == b`.
 const fn str_eq(a: &str, b: &str) -> bool {
-    bytes_eq(a.as_bytes(), b.as_bytes())
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if let ([x, ..], [y, ..]) = (a, b) {
+        if *x != *y {
+            return false;
+        }
+    }
+    bytes_eq(a, b)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1019,7 +1036,7 @@ const fn implies_doc(conj: &[Filter], lits: &[Literal], text: &'static [u8], at:
                     i += 1;
                 }
             }
-        } else if !key.is_empty() && key[0] == b'$' {
+        } else if !matches!(key, []) && key[0] == b'$' {
             return false;
         } else if operator_doc(text, value) {
             let mut i = skip_ws(text, value) + 1;
@@ -1175,19 +1192,29 @@ pub const fn fit(shape: &Shape, model: &Registration, r: IndexRef) -> Fit {
 }
 
 const fn fit_conj(shape: &Shape, conj: &'static [Filter], model: &Registration, facts: &PlanFacts, r: IndexRef) -> Fit {
-    let index = r.index(model);
-    let mut out = NO_FIT;
-    let computed;
-    let known = match r {
-        IndexRef::Id => &facts.indexes[MAX_INDEXES],
-        IndexRef::Declared(n) if n < MAX_INDEXES => &facts.indexes[n],
-        IndexRef::Declared(_) => {
-            computed = index_facts(index, model);
-            &computed
-        }
+    let (index, known) = match r {
+        IndexRef::Id => (&ID_INDEX, &facts.indexes[MAX_INDEXES]),
+        IndexRef::Declared(n) if n < MAX_INDEXES => (&model.indexes[n], &facts.indexes[n]),
+        IndexRef::Declared(n) => return fit_computed(shape, conj, model, n),
     };
+    fit_known(shape, conj, model, index, known)
+}
+
+/// [`fit_conj`] of a declared index past [`PlanFacts`]'s table: its facts computed here.
+const fn fit_computed(shape: &Shape, conj: &'static [Filter], model: &Registration, n: usize) -> Fit {
+    let index = &model.indexes[n];
+    fit_known(shape, conj, model, index, &index_facts(index, model))
+}
+
+const fn fit_known(
+    shape: &Shape,
+    conj: &'static [Filter],
+    model: &Registration,
+    index: &Index,
+    known: &IndexFacts,
+) -> Fit {
     if known.empty {
-        return out;
+        return NO_FIT;
     }
     // what the filter asks of the first key, unless the index cannot fit
     let first = if known.wildcard {
@@ -1195,10 +1222,25 @@ const fn fit_conj(shape: &Shape, conj: &'static [Filter], model: &Registration, 
     } else {
         match first_use(shape, conj, index) {
             Some(found) => found,
-            None => return out,
+            None => return NO_FIT,
         }
     };
-    if !admissible(index, conj, shape.literals) {
+    fit_named(shape, conj, model, index, known, first)
+}
+
+/// [`fit_conj`] of an index whose first key the filter or the sort names (`first`: what the
+/// filter asks of it): apart, so that the frame of an index the query does not name is small.
+const fn fit_named(
+    shape: &Shape,
+    conj: &'static [Filter],
+    model: &Registration,
+    index: &Index,
+    known: &IndexFacts,
+    first: Use,
+) -> Fit {
+    let mut out = NO_FIT;
+    // `admissible` written out: no call for an index neither hidden nor partial
+    if index.hidden || (matches!(index.partial, Some(_)) && !admissible(index, conj, shape.literals)) {
         return out;
     }
     let collation_ok = known.collation_ok;
@@ -1249,7 +1291,7 @@ const fn fit_conj(shape: &Shape, conj: &'static [Filter], model: &Registration, 
                 } else {
                     bits & (EQ | IN | ALL) != 0
                 };
-            let point = point_key(&keys, k);
+            let point = keys.points & (1 << k) != 0;
             if bits != 0 && (point || bits & !(EQ | EQ_NULL | IN | ALL) == 0 || values) {
                 let n = if point || bits & (EQ | ALL) != 0 {
                     1
@@ -1267,7 +1309,7 @@ const fn fit_conj(shape: &Shape, conj: &'static [Filter], model: &Registration, 
         k += 1;
     }
     if !out.usable {
-        if shape.sort.is_empty() {
+        if matches!(shape.sort, []) {
             // no sort: no walk for one (`sort_scan`'s first test), nothing more to learn
             return out;
         }
@@ -1276,13 +1318,16 @@ const fn fit_conj(shape: &Shape, conj: &'static [Filter], model: &Registration, 
         let mut unbounded = keys;
         unbounded.found = [Use { bits: 0, points: 1 }; MAX_KEYS];
         unbounded.bits = [0; MAX_KEYS];
+        unbounded.points = 0;
         out.sort_scan = sort_scan(shape, &unbounded, index, collation_ok);
         // mongod tests the filter on the fetched documents of a walk
         out.covered = out.sort_scan && !has_preds(conj) && covers(shape, conj, &keys, model, index, true);
         return out;
     }
     // the sort
-    out.provides_sort = provides_sort(shape, &keys, index, 0, collation_ok);
+    // (`provides_sort`'s test of the sort written out: a query without one makes no call)
+    let sorted = !matches!(shape.sort, []);
+    out.provides_sort = sorted && provides_sort_keys(shape, &keys, index, 0, collation_ok);
     // one scan per value of the leading keys, merged: the sort starts after them, and no
     // array's key follows them (its keys repeat a document in each scan)
     if !out.provides_sort && exploded_keys > 0 && points_product <= 200 {
@@ -1297,9 +1342,12 @@ const fn fit_conj(shape: &Shape, conj: &'static [Filter], model: &Registration, 
         // on `{s: 1, q: 1, r: 1}` merges for `{r: 1}`, sorts `{q: 1, r: 1}` in memory)
         out.merge_sort = !later_array
             && !sorts_by_any(shape, index, exploded_keys)
-            && provides_sort(shape, &keys, index, exploded_keys, collation_ok);
+            && sorted
+            && provides_sort_keys(shape, &keys, index, exploded_keys, collation_ok);
     }
-    out.covered = covers(shape, conj, &keys, model, index, out.provides_sort || out.merge_sort);
+    // (`covers`' test of the projection written out)
+    out.covered = !matches!(shape.projection, [])
+        && covers(shape, conj, &keys, model, index, out.provides_sort || out.merge_sort);
     out
 }
 
@@ -1338,7 +1386,7 @@ const fn sorts_by_any(shape: &Shape, index: &Index, n: usize) -> bool {
 /// Walking the whole index in order provides the sort.
 const fn sort_scan(shape: &Shape, keys: &Keys, index: &Index, collation_ok: bool) -> bool {
     // mongod walks an index whole for a sort only with the query's collation, whatever the keys
-    if shape.sort.is_empty() || index.sparse || index.hidden || !collation_ok {
+    if matches!(shape.sort, []) || index.sparse || index.hidden || !collation_ok {
         return false;
     }
     // a btree index (or a hashed one's prefix) only
@@ -1372,12 +1420,15 @@ struct Keys {
     found: [Use; MAX_KEYS],
     /// The predicates the key takes ([`usable`]); none when not `bounded`.
     bits: [u32; MAX_KEYS],
+    /// The keys bound to one value, a bit each ([`point_key`], read once a key).
+    points: u32,
 }
 
 /// The keys' facts of `index` (from the model's [`PlanFacts`]) and, when bounded (`first`:
 /// what `conj` asks of the first key, [`first_use`]), what `conj` asks of each key.
 const fn keys_of(conj: &[Filter], index: &Index, known: &IndexFacts, first: Option<Use>) -> Keys {
-    let mut out = Keys { facts: known.keys, found: [Use { bits: 0, points: 1 }; MAX_KEYS], bits: [0; MAX_KEYS] };
+    let mut out =
+        Keys { facts: known.keys, found: [Use { bits: 0, points: 1 }; MAX_KEYS], bits: [0; MAX_KEYS], points: 0 };
     let Some(first) = first else { return out };
     let (collation_ok, simple, sparse) = (known.collation_ok, known.simple_strings, index.sparse);
     let mut k = 0;
@@ -1386,6 +1437,9 @@ const fn keys_of(conj: &[Filter], index: &Index, known: &IndexFacts, first: Opti
         let (path, kind) = index.keys[k];
         out.found[k] = if k == 0 { first } else { use_of(conj, path.as_bytes()) };
         out.bits[k] = usable(out.found[k], kind, false, sparse, out.facts[k], collation_ok, simple);
+        if out.bits[k] != 0 && point_key(&out, k) {
+            out.points |= 1 << k;
+        }
         k += 1;
     }
     out
@@ -1419,8 +1473,8 @@ const fn index_facts(index: &Index, model: &Registration) -> IndexFacts {
         keys: [NO_FACTS; MAX_KEYS],
         collation_ok: index_collation_ok(index, model),
         simple_strings: simple_strings(index, model),
-        empty: index.keys.is_empty(),
-        wildcard: !index.keys.is_empty() && is_wildcard_key(index.keys[0].0),
+        empty: matches!(index.keys, []),
+        wildcard: !matches!(index.keys, []) && is_wildcard_key(index.keys[0].0),
         text: has_kind(index, IndexKey::Text),
     };
     let mut k = 0;
@@ -1468,16 +1522,20 @@ impl PlanFacts {
 pub struct Planned<M>(core::marker::PhantomData<M>);
 
 impl<M: MongoCollection> Planned<M> {
+    /// `M`'s registration, as the planner reads it (no `rust_type`: the planner never reads
+    /// it): built once per model and crate, not per query.
+    pub const MODEL: &'static Registration = &Registration::of::<M>("");
     /// `M`'s facts.
-    pub const FACTS: &'static PlanFacts = &PlanFacts::of(&Registration::of::<M>(""));
+    pub const FACTS: &'static PlanFacts = &PlanFacts::of(Self::MODEL);
 }
 
 /// The position of `path` among the index's keys.
 const fn key_at(index: &Index, path: &str) -> Option<usize> {
+    let path = path.as_bytes();
     let mut k = 0;
     let k_end = index.keys.len();
     while k < k_end && k < MAX_KEYS {
-        if str_eq(index.keys[k].0, path) {
+        if bytes_eq(index.keys[k].0.as_bytes(), path) {
             return Some(k);
         }
         k += 1;
@@ -1561,13 +1619,6 @@ const fn point_key(keys: &Keys, k: usize) -> bool {
     bits & EQ_NULL == 0 && (bits & (EQ | ALL) != 0 || (bits & IN != 0 && keys.found[k].bits & IN_NULL == 0 && one_in))
 }
 
-const fn provides_sort(shape: &Shape, keys: &Keys, index: &Index, from: usize, collation_ok: bool) -> bool {
-    if shape.sort.is_empty() {
-        return false;
-    }
-    provides_sort_keys(shape, keys, index, from, collation_ok)
-}
-
 /// The sort, its point-bound keys left out, is a prefix of the keys from `from` (point-bound
 /// keys left out), or of their reverse.
 const fn provides_sort_keys(shape: &Shape, facts: &Keys, index: &Index, from: usize, collation_ok: bool) -> bool {
@@ -1581,8 +1632,9 @@ const fn provides_sort_keys(shape: &Shape, facts: &Keys, index: &Index, from: us
         let (spath, dir) = shape.sort[s];
         // a sort key bound to one value by the index is left out; an array's key bound to a
         // value still sorts by its other elements
-        if let Some(j) = key_at(index, spath) {
-            if point_key(facts, j) {
+        let found = key_at(index, spath);
+        if let Some(j) = found {
+            if facts.points & (1 << j) != 0 {
                 if facts.facts[j].multikey {
                     return false;
                 }
@@ -1591,14 +1643,20 @@ const fn provides_sort_keys(shape: &Shape, facts: &Keys, index: &Index, from: us
             }
         }
         let k_end = keys.len();
-        while k < k_end && k < MAX_KEYS && point_key(facts, k) {
+        while k < k_end && k < MAX_KEYS && facts.points & (1 << k) != 0 {
             k += 1;
         }
         if k >= keys.len() || k >= MAX_KEYS {
             return false;
         }
         let (kpath, kind) = keys[k];
-        if !str_eq(kpath, spath) {
+        // `key_at` found the sort key's first position: key `k` is it there, and elsewhere
+        // only as a repeated key
+        let same = match found {
+            Some(j) => j == k || str_eq(kpath, spath),
+            None => false,
+        };
+        if !same {
             return false;
         }
         // with another collation than the query's, the index sorts strings otherwise: its
@@ -1639,7 +1697,7 @@ const fn covers(
     sort_provided: bool,
 ) -> bool {
     let projection = shape.projection;
-    if projection.is_empty() {
+    if matches!(projection, []) {
         return false;
     }
     let mut id_excluded = false;
@@ -1896,7 +1954,7 @@ const fn fit_wildcard_in(
                         && use_of(conj, path).bits & MATCH_MISSING == 0
                         && wildcard_projects_only(shape, pred.path)
                         && only_path(conj, pred.path)
-                        && (shape.sort.is_empty() || (shape.sort.len() == 1 && str_eq(shape.sort[0].0, pred.path)))
+                        && (matches!(shape.sort, []) || (shape.sort.len() == 1 && str_eq(shape.sort[0].0, pred.path)))
                     {
                         out.covered = true;
                     }
@@ -1929,7 +1987,7 @@ const fn each_index(model: &Registration) -> usize {
 const fn nth(model: &Registration, n: usize) -> Option<IndexRef> {
     if n < model.indexes.len() {
         Some(IndexRef::Declared(n))
-    } else if model.clustered.is_none() {
+    } else if matches!(model.clustered, None) {
         Some(IndexRef::Id)
     } else {
         None
@@ -1968,31 +2026,78 @@ struct Best {
     sort_scan_fit: Fit,
 }
 
-const fn best_for(shape: &Shape, conj: &'static [Filter], model: &Registration, facts: &PlanFacts) -> Best {
+/// `firsts`: the conjunction's [`Scan::firsts`] ([`FIRSTS_ANY`] when not scanned).
+const fn best_for(
+    shape: &Shape,
+    conj: &'static [Filter],
+    model: &Registration,
+    facts: &PlanFacts,
+    firsts: u64,
+) -> Best {
+    // `nth`, `IndexRef::index`, `bit`, `fit_conj` and `first_use` written out: this loop
+    // runs for every index of every query, and each call is a frame in const evaluation
     let mut out =
         Best { index: None, fit: NO_FIT, candidates: 0, sort_scans: 0, first_sort_scan: None, sort_scan_fit: NO_FIT };
-    let count = each_index(model);
+    let declared = model.indexes.len();
+    let count = if matches!(model.clustered, None) { declared + 1 } else { declared };
+    let sorted_first = match shape.sort {
+        [(path, _), ..] => Some(path.as_bytes()),
+        [] => None,
+    };
+    let mut best_index: &Index = &ID_INDEX;
     let mut n = 0;
     while n < count {
-        if let Some(r) = nth(model, n) {
-            let f = fit_conj(shape, conj, model, facts, r);
-            if f.usable {
-                out.candidates |= r.bit();
-                let replace = match out.index {
-                    None => true,
-                    Some(current) => better(f, r.index(model), out.fit, current.index(model)),
+        let (r, bit) = if n < declared { (IndexRef::Declared(n), 1u64 << n) } else { (IndexRef::Id, 1u64 << 63) };
+        let (index, known) = if n >= declared {
+            (&ID_INDEX, &facts.indexes[MAX_INDEXES])
+        } else if n < MAX_INDEXES {
+            (&model.indexes[n], &facts.indexes[n])
+        } else {
+            (&model.indexes[n], &facts.indexes[MAX_INDEXES])
+        };
+        let f = if n < declared && n >= MAX_INDEXES {
+            fit_computed(shape, conj, model, n)
+        } else if known.empty {
+            NO_FIT
+        } else if known.wildcard {
+            fit_named(shape, conj, model, index, known, Use { bits: 0, points: 1 })
+        } else {
+            // what the filter asks of the first key; an index neither the filter nor the
+            // sort names fits nothing
+            let key = index.keys[0].0.as_bytes();
+            let maybe = match key {
+                [byte, ..] => firsts & (1 << (*byte % 64)) != 0,
+                [] => true,
+            };
+            let first = if maybe { use_of(conj, key) } else { Use { bits: 0, points: 1 } };
+            let named = first.bits != 0
+                || match sorted_first {
+                    Some(path) => bytes_eq(path, key),
+                    None => false,
                 };
-                if replace {
-                    out.index = Some(r);
-                    out.fit = f;
-                }
+            if named {
+                fit_named(shape, conj, model, index, known, first)
+            } else {
+                NO_FIT
             }
-            if f.sort_scan {
-                out.sort_scans |= r.bit();
-                if out.first_sort_scan.is_none() {
-                    out.first_sort_scan = Some(r);
-                    out.sort_scan_fit = f;
-                }
+        };
+        if f.usable {
+            out.candidates |= bit;
+            let replace = match out.index {
+                None => true,
+                Some(_) => better(f, index, out.fit, best_index),
+            };
+            if replace {
+                out.index = Some(r);
+                out.fit = f;
+                best_index = index;
+            }
+        }
+        if f.sort_scan {
+            out.sort_scans |= bit;
+            if matches!(out.first_sort_scan, None) {
+                out.first_sort_scan = Some(r);
+                out.sort_scan_fit = f;
             }
         }
         n += 1;
@@ -2011,7 +2116,7 @@ const fn whole_sort_scan(
 ) -> bool {
     let index = r.index(model);
     // the walk provides the sort only from the index's first key (nothing bounds a key)
-    if index.keys.is_empty() || shape.sort.is_empty() || !str_eq(shape.sort[0].0, index.keys[0].0) {
+    if matches!(index.keys, []) || matches!(shape.sort, []) || !str_eq(shape.sort[0].0, index.keys[0].0) {
         return false;
     }
     if !admissible(index, conj, shape.literals) || is_wildcard_key(index.keys[0].0) {
@@ -2053,8 +2158,8 @@ const fn or_candidates(
     let mut b = 0;
     let b_end = branches.len();
     while b < b_end {
-        let found = best_for(shape, branches[b], model, facts);
-        if found.index.is_some() {
+        let found = best_for(shape, branches[b], model, facts, FIRSTS_ANY);
+        if matches!(found.index, Some(_)) {
             out |= found.candidates;
         } else {
             let mut pushed = 0;
@@ -2103,15 +2208,80 @@ pub const fn plan(shape: &Shape, model: &Registration) -> Verdict {
     plan_with(shape, model, &PlanFacts::of(model))
 }
 
-/// [`plan`] with the model's [`PlanFacts`] ([`Planned::FACTS`] in a `query!`).
-pub const fn plan_with(shape: &Shape, model: &Registration, facts: &PlanFacts) -> Verdict {
-    let mut v = EMPTY;
-    let conj = shape.filter;
-    v.broadcast = broadcast(conj, model);
-    let sorted = !shape.sort.is_empty();
+/// What [`plan_with`] reads of a conjunction's top level, gathered in one walk (each walk
+/// of its own cost a call and a loop a query).
+#[derive(Clone, Copy)]
+struct Scan {
+    /// [`has_text`]
+    text: bool,
+    /// [`near_path`]
+    near: Option<&'static str>,
+    /// [`first_or`]
+    or: Option<&'static [&'static [Filter]]>,
+    /// [`has_preds`]
+    preds: bool,
+    /// The first bytes of the top level's predicates' paths (bit `byte % 64`), every bit
+    /// when a predicate hides under an `$and` or a `$or` of one branch: an index whose
+    /// first key's first byte is not among them takes none of them ([`FIRSTS_ANY`]).
+    firsts: u64,
+}
 
-    // `$text` and `$near` need their index, whatever else the filter says
-    if has_text(conj) {
+/// [`Scan::firsts`] when the paths are not known: every first key may be named.
+const FIRSTS_ANY: u64 = u64::MAX;
+
+const fn scan(conj: &'static [Filter]) -> Scan {
+    let mut out = Scan { text: false, near: None, or: None, preds: false, firsts: 0 };
+    let mut i = 0;
+    let i_end = conj.len();
+    while i < i_end {
+        match &conj[i] {
+            Filter::Pred(pred) => {
+                out.preds = true;
+                // (an `$elemMatch`'s keys are below its path: the same first byte)
+                out.firsts |= match pred.path.as_bytes() {
+                    [first, ..] => 1 << (*first % 64),
+                    [] => FIRSTS_ANY,
+                };
+                if matches!(out.near, None) {
+                    if let Op::Near = pred.op {
+                        out.near = Some(pred.path);
+                    }
+                }
+            }
+            Filter::Text => {
+                out.text = true;
+                out.preds = true;
+            }
+            Filter::And(_) => {
+                // rare: the walks that look inside
+                out.firsts = FIRSTS_ANY;
+                let one = core::slice::from_ref(&conj[i]);
+                out.text = out.text || has_text(one);
+                out.preds = out.preds || has_preds(one);
+            }
+            Filter::Or(branches) => {
+                if branches.len() > 1 {
+                    if matches!(out.or, None) {
+                        out.or = Some(branches);
+                    }
+                } else if branches.len() == 1 {
+                    out.firsts = FIRSTS_ANY;
+                    if !out.preds {
+                        out.preds = has_preds(branches[0]);
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+/// [`plan_with`] for `$text` and `$near`, which need their index whatever else the filter says.
+const fn plan_special(shape: &Shape, model: &Registration, scan: &Scan, mut v: Verdict) -> Verdict {
+    let sorted = !matches!(shape.sort, []);
+    if scan.text {
         let mut i = 0;
         let i_end = model.indexes.len();
         while i < i_end {
@@ -2129,32 +2299,118 @@ pub const fn plan_with(shape: &Shape, model: &Registration, facts: &PlanFacts) -
         v.sort_in_memory = sorted;
         return v;
     }
-    if let Some(path) = near_path(conj) {
-        let mut i = 0;
-        let i_end = model.indexes.len();
-        while i < i_end {
-            let index = &model.indexes[i];
-            let mut k = 0;
-            let k_end = index.keys.len();
-            while k < k_end {
-                let (kpath, kind) = index.keys[k];
-                if !index.hidden && str_eq(kpath, path) && matches!(kind, IndexKey::Sphere2d | IndexKey::Geo2d) {
-                    v.index = Some(IndexRef::Declared(i));
-                    v.candidates = IndexRef::Declared(i).bit();
-                    v.fit = Fit { usable: true, bound_keys: 1, selective: true, ..NO_FIT };
-                    v.sort_in_memory = sorted;
-                    return v;
-                }
-                k += 1;
+    let path = match scan.near {
+        Some(path) => path,
+        None => "",
+    };
+    let mut i = 0;
+    let i_end = model.indexes.len();
+    while i < i_end {
+        let index = &model.indexes[i];
+        let mut k = 0;
+        let k_end = index.keys.len();
+        while k < k_end {
+            let (kpath, kind) = index.keys[k];
+            if !index.hidden && str_eq(kpath, path) && matches!(kind, IndexKey::Sphere2d | IndexKey::Geo2d) {
+                v.index = Some(IndexRef::Declared(i));
+                v.candidates = IndexRef::Declared(i).bit();
+                v.fit = Fit { usable: true, bound_keys: 1, selective: true, ..NO_FIT };
+                v.sort_in_memory = sorted;
+                return v;
             }
-            i += 1;
+            k += 1;
         }
-        v.unindexed = Some(Unindexed::NoGeoIndex);
-        v.sort_in_memory = sorted;
-        return v;
+        i += 1;
+    }
+    v.unindexed = Some(Unindexed::NoGeoIndex);
+    v.sort_in_memory = sorted;
+    v
+}
+
+/// [`plan_with`] when no index bounds the conjunction and it holds a `$or` (`branches`):
+/// one index scan per branch when every branch has an index; `None` when one has none
+/// (`v.unindexed` then names it).
+const fn plan_or(
+    shape: &Shape,
+    model: &Registration,
+    facts: &PlanFacts,
+    branches: &'static [&'static [Filter]],
+    best: &Best,
+    v: &mut Verdict,
+) -> bool {
+    let sorted = !matches!(shape.sort, []);
+    let mut all = true;
+    let mut b = 0;
+    let mut provides = true;
+    let b_end = branches.len();
+    while b < b_end {
+        let found = best_for(shape, branches[b], model, facts, FIRSTS_ANY);
+        match found.index {
+            Some(r) => {
+                if b < OR_BRANCHES {
+                    v.or_branches[b] = Some(r);
+                }
+                v.candidates |= found.candidates;
+                provides = provides && (found.fit.provides_sort || found.fit.merge_sort);
+            }
+            None => {
+                if all {
+                    v.unindexed = Some(Unindexed::OrBranch(b));
+                }
+                all = false;
+            }
+        }
+        b += 1;
+    }
+    v.or_len = branches.len();
+    if all {
+        v.or = true;
+        v.index = v.or_branches[0];
+        v.fit = Fit { usable: true, selective: true, ..NO_FIT };
+        v.sort_in_memory = sorted && !provides;
+        if v.sort_in_memory {
+            v.sort_scans = best.sort_scans;
+        }
+        return true;
+    }
+    v.or_branches = [None; OR_BRANCHES];
+    v.candidates = 0;
+    false
+}
+
+/// The indexes mongod also walks whole for the sort beside a bounded plan that does not
+/// provide it.
+const fn sort_scans(shape: &Shape, conj: &'static [Filter], model: &Registration, facts: &PlanFacts) -> u64 {
+    let mut out = 0;
+    let count = each_index(model);
+    let mut n = 0;
+    while n < count {
+        if let Some(other) = nth(model, n) {
+            if whole_sort_scan(shape, conj, model, facts, other) {
+                out |= other.bit();
+            }
+        }
+        n += 1;
+    }
+    out
+}
+
+/// [`plan`] with the model's [`PlanFacts`] ([`Planned::FACTS`] in a `query!`).
+pub const fn plan_with(shape: &Shape, model: &Registration, facts: &PlanFacts) -> Verdict {
+    let mut v = EMPTY;
+    let conj = shape.filter;
+    if !matches!(model.shard_key, []) {
+        v.broadcast = broadcast(conj, model);
+    }
+    let sorted = !matches!(shape.sort, []);
+    let scan = scan(conj);
+
+    // `$text` and `$near` need their index, whatever else the filter says
+    if scan.text || matches!(scan.near, Some(_)) {
+        return plan_special(shape, model, &scan, v);
     }
     // `{_id: value}` alone
-    if conj.len() == 1 && shape.skip.is_none() && model.clustered.is_none() {
+    if conj.len() == 1 && matches!(shape.skip, None) && matches!(model.clustered, None) {
         if let Filter::Pred(pred) = &conj[0] {
             if str_eq(pred.path, "_id") && matches!(pred.op, Op::Eq) {
                 v.index = Some(IndexRef::Id);
@@ -2166,27 +2422,20 @@ pub const fn plan_with(shape: &Shape, model: &Registration, facts: &PlanFacts) -
         }
     }
 
-    let best = best_for(shape, conj, model, facts);
+    let best = best_for(shape, conj, model, facts, scan.firsts);
     v.candidates = best.candidates;
     if let Some(r) = best.index {
         // mongod plans the `$or` beside the bounded scans when each branch has an index
-        v.candidates |= or_candidates(shape, conj, model, facts, best.candidates);
+        if matches!(scan.or, Some(_)) {
+            v.candidates |= or_candidates(shape, conj, model, facts, best.candidates);
+        }
         v.index = Some(r);
         v.fit = best.fit;
         v.sort_in_memory = sorted && !best.fit.provides_sort && !best.fit.merge_sort;
         if v.sort_in_memory {
             // no bounded plan provides the sort: mongod also plans whole-index scans of
             // every index that does
-            let count = each_index(model);
-            let mut n = 0;
-            while n < count {
-                if let Some(other) = nth(model, n) {
-                    if whole_sort_scan(shape, conj, model, facts, other) {
-                        v.sort_scans |= other.bit();
-                    }
-                }
-                n += 1;
-            }
+            v.sort_scans = sort_scans(shape, conj, model, facts);
         }
         if !best.fit.selective {
             v.unindexed = Some(Unindexed::Unselective);
@@ -2195,60 +2444,27 @@ pub const fn plan_with(shape: &Shape, model: &Registration, facts: &PlanFacts) -
     }
 
     // a `$or` with an index for every branch
-    if let Some(branches) = first_or(conj) {
-        let mut all = true;
-        let mut b = 0;
-        let mut provides = true;
-        let b_end = branches.len();
-        while b < b_end {
-            let found = best_for(shape, branches[b], model, facts);
-            match found.index {
-                Some(r) => {
-                    if b < OR_BRANCHES {
-                        v.or_branches[b] = Some(r);
-                    }
-                    v.candidates |= found.candidates;
-                    provides = provides && (found.fit.provides_sort || found.fit.merge_sort);
-                }
-                None => {
-                    if all {
-                        v.unindexed = Some(Unindexed::OrBranch(b));
-                    }
-                    all = false;
-                }
-            }
-            b += 1;
-        }
-        v.or_len = branches.len();
-        if all {
-            v.or = true;
-            v.index = v.or_branches[0];
-            v.fit = Fit { usable: true, selective: true, ..NO_FIT };
-            v.sort_in_memory = sorted && !provides;
-            if v.sort_in_memory {
-                v.sort_scans = best.sort_scans;
-            }
+    if let Some(branches) = scan.or {
+        if plan_or(shape, model, facts, branches, &best, &mut v) {
             return v;
         }
-        v.or_branches = [None; OR_BRANCHES];
-        v.candidates = 0;
     }
 
     // no index bounds the filter: an index providing the sort is walked whole
-    v.no_filter = !has_preds(conj) && first_or(conj).is_none();
+    v.no_filter = !scan.preds && matches!(scan.or, None);
     if let Some(r) = best.first_sort_scan {
         v.index = Some(r);
         v.sort_scans = best.sort_scans;
         v.whole_index = true;
         v.fit = best.sort_scan_fit;
         v.fit.provides_sort = true;
-        if !v.no_filter && v.unindexed.is_none() {
+        if !v.no_filter && matches!(v.unindexed, None) {
             v.unindexed = Some(Unindexed::WholeIndex);
         }
         return v;
     }
     v.sort_in_memory = sorted;
-    if !v.no_filter && v.unindexed.is_none() {
+    if !v.no_filter && matches!(v.unindexed, None) {
         v.unindexed = Some(Unindexed::CollectionScan);
     }
     if v.no_filter {
@@ -2271,7 +2487,7 @@ const fn has_kind(index: &Index, kind: IndexKey) -> bool {
 
 /// The model is sharded and the filter's equalities do not name the shard key's first key.
 const fn broadcast(conj: &'static [Filter], model: &Registration) -> bool {
-    if model.shard_key.is_empty() {
+    if matches!(model.shard_key, []) {
         return false;
     }
     let first = model.shard_key[0].0.as_bytes();
@@ -2288,7 +2504,7 @@ const fn broadcast(conj: &'static [Filter], model: &Registration) -> bool {
             }
             b += 1;
         }
-        return branches.is_empty();
+        return matches!(branches, []);
     }
     true
 }
@@ -2389,7 +2605,7 @@ const fn is_keyword(name: &str) -> bool {
 
 const fn is_ident(name: &str) -> bool {
     let b = name.as_bytes();
-    if b.is_empty() || b[0].is_ascii_digit() {
+    if matches!(b, []) || b[0].is_ascii_digit() {
         return false;
     }
     let mut i = 0;
@@ -2690,38 +2906,56 @@ pub const fn waived(shape: &Shape, rule: Rule) -> bool {
     let mut i = 0;
     let i_end = shape.allow.len();
     while i < i_end {
-        if let Some(r) = rule_named(shape.allow[i].0) {
-            if r as u8 == rule as u8 {
-                return true;
-            }
+        // the one rule's id as a pattern: one comparison an entry (`rule_named` tries each)
+        let id = shape.allow[i].0.as_bytes();
+        let hit = match rule {
+            Rule::Unindexed => matches!(id, b"query_unindexed"),
+            Rule::SortInMemory => matches!(id, b"query_sort_in_memory"),
+            Rule::Broadcast => matches!(id, b"query_broadcast"),
+        };
+        if hit {
+            return true;
         }
         i += 1;
     }
     false
 }
 
-/// The rule whose id is `id`.
-const fn rule_named(id: &str) -> Option<Rule> {
-    match id.as_bytes() {
-        b"query_unindexed" => Some(Rule::Unindexed),
-        b"query_sort_in_memory" => Some(Rule::SortInMemory),
-        b"query_broadcast" => Some(Rule::Broadcast),
-        _ => None,
-    }
-}
-
 /// The first rule `shape` breaks and does not waive.
 pub const fn problem(shape: &Shape, v: &Verdict) -> Option<Rule> {
     // `Rule::ALL`'s order, written out: no call a rule
-    if v.unindexed.is_some() && !waived(shape, Rule::Unindexed) {
+    if matches!(v.unindexed, Some(_)) && !waived(shape, Rule::Unindexed) {
         Some(Rule::Unindexed)
-    } else if v.sort_in_memory && shape.limit.is_none() && !waived(shape, Rule::SortInMemory) {
+    } else if v.sort_in_memory && matches!(shape.limit, None) && !waived(shape, Rule::SortInMemory) {
         Some(Rule::SortInMemory)
     } else if v.broadcast && !waived(shape, Rule::Broadcast) {
         Some(Rule::Broadcast)
     } else {
         None
     }
+}
+
+/// No verdict can give `shape` a problem on `model`: it waives every rule that may apply
+/// (`query_unindexed` always may; `query_sort_in_memory` with a sort and no `limit`;
+/// `query_broadcast` on a sharded model), so [`enforce_on`] needs no plan.
+const fn all_waived(shape: &Shape, model: &Registration) -> bool {
+    // one walk of the waivers, each id compared (a call chain in const evaluation) only
+    // with the one rule its seventh byte names, and only while that rule may still apply
+    let mut unindexed = false;
+    let mut sort = matches!(shape.sort, []) || matches!(shape.limit, Some(_));
+    let mut broadcast = matches!(model.shard_key, []);
+    let mut rest = shape.allow;
+    while let [(id, _), tail @ ..] = rest {
+        let id = id.as_bytes();
+        match id {
+            [_, _, _, _, _, _, b'u', ..] => unindexed = unindexed || matches!(id, b"query_unindexed"),
+            [_, _, _, _, _, _, b's', ..] => sort = sort || matches!(id, b"query_sort_in_memory"),
+            [_, _, _, _, _, _, b'b', ..] => broadcast = broadcast || matches!(id, b"query_broadcast"),
+            _ => {}
+        }
+        rest = tail;
+    }
+    unindexed && sort && broadcast
 }
 
 /// Fails the build (a `const` panic naming the rule, what is wrong and the fix) when the
@@ -2738,10 +2972,40 @@ pub const fn enforce(shape: &Shape, model: &Registration) {
 /// [`Planned::FACTS`]: what `query!` calls.
 #[track_caller]
 pub const fn enforce_on<M: MongoCollection>(shape: &Shape, rust_type: &'static str) {
-    let model = Registration::of::<M>(rust_type);
-    let v = plan_with(shape, &model, Planned::<M>::FACTS);
+    let model = Planned::<M>::MODEL;
+    if all_waived(shape, model) {
+        return;
+    }
+    let v = plan_with(shape, model, Planned::<M>::FACTS);
     if let Some(rule) = problem(shape, &v) {
-        refuse(shape, &model, &v, rule);
+        refuse(shape, &Registration::of::<M>(rust_type), &v, rule);
+    }
+}
+
+/// [`all_waived`] with the rules waived as bits (`1 << rule as u8` each).
+const fn all_waived_bits(shape: &Shape, model: &Registration, waived: u8) -> bool {
+    let mut needed = 1 << Rule::Unindexed as u8;
+    if !matches!(shape.sort, []) && matches!(shape.limit, None) {
+        needed |= 1 << Rule::SortInMemory as u8;
+    }
+    if !matches!(model.shard_key, []) {
+        needed |= 1 << Rule::Broadcast as u8;
+    }
+    waived & needed == needed
+}
+
+/// [`enforce_on`] with the rules `shape.allow` waives as bits (`1 << rule as u8` each),
+/// which `query!` knows as it writes them: the plan is skipped, as by [`enforce_on`], when
+/// every rule that may apply is waived, without reading the waivers' ids.
+#[track_caller]
+pub const fn enforce_on_waiving<M: MongoCollection>(shape: &Shape, rust_type: &'static str, waived: u8) {
+    let model = Planned::<M>::MODEL;
+    if all_waived_bits(shape, model, waived) {
+        return;
+    }
+    let v = plan_with(shape, model, Planned::<M>::FACTS);
+    if let Some(rule) = problem(shape, &v) {
+        refuse(shape, &Registration::of::<M>(rust_type), &v, rule);
     }
 }
 
@@ -2819,13 +3083,74 @@ mod tests {
         }
     }
 
+    /// `enforce_on` skips the plan when `all_waived`: on a filter no index bounds, sorted in
+    /// memory and not naming the shard key (every rule breaks unless waived), the skip is
+    /// taken exactly when the plan's verdict has no problem, over every waiver, sort, limit
+    /// and shard key.
     #[test]
-    fn rule_named_reads_every_rule_id() {
-        for rule in Rule::ALL {
-            assert_eq!(rule_named(rule.id()), Some(rule), "{}", rule.id());
+    fn the_plan_is_skipped_exactly_when_no_verdict_can_refuse() {
+        let sharded = Registration { shard_key: &[("customerId", IndexKey::Ascending)], ..registration(&IN_THE_TABLE) };
+        let mut skipped = 0;
+        for model in [registration(&IN_THE_TABLE), sharded] {
+            for waivers_bits in 0..8u8 {
+                let allow: Vec<(&'static str, &'static str)> = Rule::ALL
+                    .iter()
+                    .filter(|r| waivers_bits & (1 << **r as u8) != 0)
+                    .map(|r| (r.id(), "test"))
+                    .collect();
+                for (sort, limit) in [(false, None), (true, None), (true, Some(10))] {
+                    let shape = Shape {
+                        filter: &[Filter::Pred(super::super::shape::Pred { path: "title", op: Op::Eq })],
+                        sort: if sort { &[("quantity", Direction::Descending)] } else { &[] },
+                        projection: &[],
+                        limit,
+                        skip: None,
+                        name: None,
+                        allow: Vec::leak(allow.clone()),
+                        literals: &[],
+                        module: "m",
+                        file: "f",
+                        line: 1,
+                    };
+                    for rule in Rule::ALL {
+                        assert_eq!(waived(&shape, rule), waivers_bits & (1 << rule as u8) != 0);
+                    }
+                    // `enforce_on_waiving`'s skip, from the bits `query!` passes
+                    assert_eq!(all_waived_bits(&shape, &model, waivers_bits), all_waived(&shape, &model));
+                    let refused = problem(&shape, &plan(&shape, &model));
+                    assert_eq!(all_waived(&shape, &model), refused.is_none(), "{allow:?} {sort} {limit:?} {refused:?}");
+                    skipped += usize::from(refused.is_none());
+                }
+            }
         }
-        assert_eq!(rule_named("query_unindexe"), None);
-        assert_eq!(rule_named("query_broadcasts"), None);
-        assert_eq!(rule_named(""), None);
+        // both outcomes are reached
+        assert!(skipped > 0 && skipped < 48, "{skipped}");
+    }
+
+    #[test]
+    fn waived_reads_every_rule_id_exactly() {
+        let allowing = |id: &'static str| Shape {
+            filter: &[],
+            sort: &[],
+            projection: &[],
+            limit: None,
+            skip: None,
+            name: None,
+            allow: Vec::leak(vec![(id, "reason")]),
+            literals: &[],
+            module: "m",
+            file: "f",
+            line: 1,
+        };
+        for rule in Rule::ALL {
+            let shape = allowing(rule.id());
+            for other in Rule::ALL {
+                assert_eq!(waived(&shape, other), other == rule, "{} {}", rule.id(), other.id());
+            }
+        }
+        for near in ["query_unindexe", "query_broadcasts", "query_sort_in_memory ", ""] {
+            let shape = allowing(near);
+            assert!(Rule::ALL.iter().all(|r| !waived(&shape, *r)), "{near:?}");
+        }
     }
 }
