@@ -1136,8 +1136,14 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
         }
         out.close().s(";");
     }
-    out.s("__query_rt::query_enforce_on::<").t(model);
-    out.s(&format!(">(&__QUERY.shape,{written:?});"));
+    // the waived rules as bits (`1 <<` the rule's position in the contract's list, as the
+    // planner's `Rule`): the planner skips the plan when every rule that may apply is waived
+    let waived = allow
+        .iter()
+        .filter_map(|(rule, _)| mongo_schema_contract::rules::QUERY_RULES.iter().position(|r| r == rule))
+        .fold(0u8, |bits, at| bits | 1 << at);
+    out.s("__query_rt::query_enforce_on_waiving::<").t(model);
+    out.s(&format!(">(&__QUERY.shape,{written:?},{waived}u8);"));
     out.s(if keep { "__k" } else { "" }).close().s(";");
     for (i, _) in cx.used.iter().enumerate().filter(|(_, used)| **used) {
         let class = cx.facts[i].take().unwrap_or_else(|| format!("__K[{i}usize]"));

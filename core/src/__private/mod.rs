@@ -16,8 +16,8 @@ pub use crate::query::check as query_check;
 pub use crate::query::shape::MONGO_SCHEMA_QUERIES;
 pub use crate::query::value::{kinds, serialized, value, values, Class, Kind, Stores};
 pub use crate::query::{
-    plan::enforce_on as query_enforce_on, plan::enforce_on_waiving as query_enforce_on_waiving, Direction, Filter,
-    Literal as QueryLiteral, LiteralValue as QueryLiteralValue, Op, Pred, Query, RegisteredQuery, Shape as QueryShape,
+    plan::enforce_on_waiving as query_enforce_on_waiving, Direction, Filter, Literal as QueryLiteral,
+    LiteralValue as QueryLiteralValue, Op, Pred, Query, RegisteredQuery, Shape as QueryShape,
 };
 
 // A query's static names these where a field is empty: `&[]` or `None` written in a static

@@ -3021,6 +3021,16 @@ const fn refuse(shape: &Shape, model: &Registration, v: &Verdict, rule: Rule) ->
 mod tests {
     use super::*;
 
+    /// `query!` writes a waiver as `1 <<` the rule's position in the contract's list: the
+    /// bit `enforce_on_waiving` reads as `1 << rule as u8`.
+    #[test]
+    fn a_rules_bit_is_its_position_in_the_contracts_list() {
+        for rule in Rule::ALL {
+            assert_eq!(rules::QUERY_RULES[rule as usize], rule.id());
+        }
+        assert_eq!(rules::QUERY_RULES.len(), Rule::ALL.len());
+    }
+
     const FILLER: Index =
         Index { name: "filler_1", keys: &[("filler", IndexKey::Ascending)], unique: false, ..ID_INDEX };
     const STATUS: Index = Index {
