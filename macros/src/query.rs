@@ -8,7 +8,7 @@
 
 use mongo_schema_contract::query as q;
 use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
-use quote::{quote, quote_spanned};
+use quote::quote;
 
 /// The rules a query may waive with `allow(rule, reason = "..")`: the contract's, the ones
 /// the planner raises at the query.
@@ -66,7 +66,6 @@ enum Scope {
 }
 
 struct Cx {
-    p: TokenStream,
     bson: TokenStream,
     model: TokenStream,
     /// The model's tokens as source text, when they print as such (`None`: a `$crate` path).
@@ -221,11 +220,6 @@ fn call_at(span: Span, callee: &str, args: TokenStream) -> TokenStream {
 }
 
 impl Cx {
-    /// The runtime's items and the model, spanned at `span`.
-    fn at(&self, span: Span) -> (TokenStream, TokenStream) {
-        (respan(&self.p, span), respan(&self.model, span))
-    }
-
     /// `before` Model `after` (a check's call), every token spanned at `span`: one text
     /// when the model's tokens print as source (not a `$crate` path).
     fn check_at(&self, span: Span, before: &str, after: &str) -> TokenStream {
@@ -904,11 +898,7 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
         ));
     };
     let model_tokens: TokenStream = model.iter().cloned().collect();
-    // the expansion's one name for the runtime: `$crate` cannot take another span, and a
-    // check's tokens must all be spanned at its key
-    let p = quote!(__query_rt);
     let mut cx = Cx {
-        p: p.clone(),
         bson: quote!(#krate::bson),
         model: model_tokens.clone(),
         model_text: Some(model_tokens.to_string()).filter(|m| !m.contains('$')),
@@ -1066,14 +1056,15 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
     let typed = match &typed_projection {
         Some(ty) => {
             let span = ty.clone().into_iter().next().map_or_else(Span::call_site, |t| t.span());
-            let (sp, smodel) = cx.at(span);
-            let sty = respan(ty, span);
-            cx.checks.push(quote_spanned!(span=> #sp::query_check::typed_projection::<#smodel, #sty>()));
+            let mut check = Out::default();
+            check.s("__query_rt::query_check::typed_projection::<").t(cx.model.clone()).s(",").t(ty.clone()).s(">()");
+            cx.checks.push(respan(&check.finish(), span));
             shape.push_str("projection:&__PROJECTION,");
-            quote! {
-                const __PROJECTION_LEN: usize = #p::query_check::projection_len::<#ty>();
-                static __PROJECTION: [(&str, bool); __PROJECTION_LEN] = #p::query_check::projection_keys::<#ty, __PROJECTION_LEN>();
-            }
+            let mut consts = Out::default();
+            consts.s("const __PROJECTION_LEN: usize = __query_rt::query_check::projection_len::<").t(ty.clone());
+            consts.s(">(); static __PROJECTION: [(&str, bool); __PROJECTION_LEN] = __query_rt::query_check::projection_keys::<");
+            consts.t(ty.clone()).s(", __PROJECTION_LEN>();");
+            consts.finish()
         }
         None => {
             let items = projection.iter().map(|(key, included)| format!("({key:?},{included})"));
@@ -1102,6 +1093,8 @@ fn parse(input: TokenStream) -> syn::Result<TokenStream> {
     };
 
     let mut out = Out::default();
+    // the expansion's one name for the runtime: `$crate` cannot take another span, and a
+    // check's tokens must all be spanned at its key
     out.open(Delimiter::Brace).s("use ").t(krate).s("::__private as __query_rt;").t(typed);
     // the query's one static: its shape, and its registration for `schema queries`, an
     // element of `linkme`'s slice. On ELF targets the section is named here (what linkme's
